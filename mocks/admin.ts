@@ -1,0 +1,81 @@
+/**
+ * The mock's own routes under /__mock (outside the spec): list, reset and seed the store, read
+ * the request journal, check health. Protected by the admin token when one is set.
+ */
+import type { IncomingMessage } from 'node:http';
+import { checkBearer } from './auth.js';
+import { preflightHeaders } from './cors.js';
+import { ADMIN_REALM, isRejection, reject } from './errors.js';
+import { parseNewPlants } from './new-plant.js';
+import { checkJsonMediaType, readBody } from './request-body.js';
+import { jsonAnswer, rejected, type Answer } from './answer.js';
+import type { MockContext } from './server.js';
+
+export const ADMIN_PREFIX = '/__mock';
+
+export function isAdminPath(path: string): boolean {
+  return path === ADMIN_PREFIX || path.startsWith(`${ADMIN_PREFIX}/`);
+}
+
+type AdminHandler = (req: IncomingMessage, context: MockContext) => Promise<Answer> | Answer;
+
+const routes: Record<string, Record<string, AdminHandler>> = {
+  '/__mock/health': {
+    GET: () => jsonAnswer(200, { status: 'ok' }),
+  },
+  '/__mock/plants': {
+    GET: (_req, { store }) => jsonAnswer(200, [...store.plants()]),
+    DELETE: async (_req, { store }) => {
+      await store.reset();
+      return { status: 204 };
+    },
+    POST: seedPlants,
+  },
+  '/__mock/requests': {
+    GET: (_req, { journal }) => jsonAnswer(200, journal.entries()),
+  },
+};
+
+/** Routes that answer without the admin token (a health probe has no credentials). */
+const PUBLIC_PATHS = new Set(['/__mock/health']);
+
+const ADMIN_AUTH_DETAILS: Partial<Record<string, string>> = {
+  MISSING_CREDENTIALS: 'no Authorization header was sent',
+  WRONG_AUTH_SCHEME: 'the Authorization scheme is not Bearer',
+  EMPTY_TOKEN: 'the bearer token is empty',
+};
+
+export async function handleAdminRequest(
+  req: IncomingMessage,
+  method: string,
+  rawPath: string,
+  context: MockContext,
+): Promise<Answer> {
+  const path = rawPath.length > 1 && rawPath.endsWith('/') ? rawPath.slice(0, -1) : rawPath;
+  const handlers = routes[path];
+  if (!handlers) return rejected(reject('ROUTE_NOT_FOUND', { method, path: rawPath }));
+  const allow = [...Object.keys(handlers), 'OPTIONS'].join(', ');
+  if (method === 'OPTIONS') return { status: 204, headers: preflightHeaders(allow) };
+  const handler = handlers[method];
+  if (!handler) return rejected(reject('METHOD_NOT_ALLOWED', { method, path: rawPath, allow }));
+  const adminToken = context.options.adminToken;
+  if (adminToken && !PUBLIC_PATHS.has(path)) {
+    const token = checkBearer(req.headers.authorization, { realm: ADMIN_REALM, tokens: new Set([adminToken]) });
+    if (isRejection(token)) return rejected(reject('ADMIN_UNAUTHORIZED', { detail: ADMIN_AUTH_DETAILS[token.code] ?? 'the token is not the admin token' }));
+  }
+  return handler(req, context);
+}
+
+async function seedPlants(req: IncomingMessage, context: MockContext): Promise<Answer> {
+  const mediaTypeProblem = checkJsonMediaType(req.headers['content-type']);
+  if (mediaTypeProblem) return rejected(mediaTypeProblem);
+  const body = await readBody(req, context.options.maxBody);
+  if (isRejection(body)) return rejected(body);
+  const plants = parseNewPlants(body, context.engine.validateNewPlant);
+  if (isRejection(plants)) return rejected(plants);
+  const outcome = await context.store.seedPlants(plants);
+  if ('duplicates' in outcome) {
+    return rejected(reject('DUPLICATE_ID', { ids: outcome.duplicates.map(String) }));
+  }
+  return jsonAnswer(200, { created: outcome.created });
+}

@@ -1,0 +1,21 @@
+/** What a handler decides about a request, before `respond` puts it on the wire. */
+import { stringify as stringifyExact } from 'lossless-json';
+import { errorBody, type Rejection } from './errors.js';
+
+export interface Answer {
+  status: number;
+  body?: string;
+  headers?: Record<string, string>;
+  rejection?: Rejection;
+  /** `Prefer: delay` to wait before sending. */
+  delayMs?: number;
+}
+
+export function rejected(rejection: Rejection): Answer {
+  return { status: rejection.status, body: errorBody(rejection), headers: rejection.headers, rejection };
+}
+
+/** A JSON answer; bigint ids are written as exact JSON numbers. */
+export function jsonAnswer(status: number, value: unknown): Answer {
+  return { status, body: stringifyExact(value) as string };
+}

@@ -1,0 +1,44 @@
+#!/usr/bin/env node
+/** `npm start`: runs the stateful mock until SIGINT or SIGTERM, then shuts down gracefully. */
+import { CommanderError } from 'commander';
+import { mockCommand, parseMockArgs, readSeedFile } from './config.js';
+import { createMockServer } from './server.js';
+import { loadSpecEngine } from './spec-engine.js';
+
+async function main(): Promise<void> {
+  let options;
+  try {
+    options = parseMockArgs(process.argv.slice(2), mockCommand());
+  } catch (error) {
+    if (error instanceof CommanderError) process.exit(error.exitCode === 0 ? 0 : 2);
+    throw error;
+  }
+  const { seedFile, ...serverOptions } = options;
+  if (seedFile) serverOptions.seed = readSeedFile(seedFile, await loadSpecEngine(serverOptions.spec));
+  const mock = await createMockServer(serverOptions);
+  mock.logger.info({ url: mock.url }, `listening on ${mock.url}`);
+
+  let stopping = false;
+  const stop = (signal: string): void => {
+    if (stopping) {
+      mock.logger.warn({ signal }, 'second signal: exiting without waiting');
+      process.exit(1);
+    }
+    stopping = true;
+    mock.logger.info({ signal }, 'shutting down: finishing in-flight requests');
+    mock.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        mock.logger.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`plant-store-mock: ${(error as Error)?.message ?? String(error)}\n`);
+  process.exit(1);
+});

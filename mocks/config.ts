@@ -1,0 +1,88 @@
+/**
+ * The mock's command line: every flag has an environment equivalent (the flag wins).
+ * `parseMockArgs` is pure apart from reading a seed file, so tests call it directly.
+ */
+import { readFileSync } from 'node:fs';
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { parseExactJson } from '../spec/exact-json.js';
+import { isRejection } from './errors.js';
+import { newPlantsFromValue } from './new-plant.js';
+import { DEFAULT_HOST, DEFAULT_MAX_BODY, DEFAULT_PORT, type MockOptions } from './server.js';
+import type { SpecEngine } from './spec-engine.js';
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+function integer(min: number, max: number) {
+  return (value: string): number => {
+    const n = /^\d+$/.test(value.trim()) ? Number(value) : NaN;
+    if (!(n >= min && n <= max)) throw new InvalidArgumentError(`expected a whole number from ${min} to ${max}.`);
+    return n;
+  };
+}
+
+const list = (value: string): string[] =>
+  value
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
+
+export interface MockCommandLine extends MockOptions {
+  /** Path of a JSON file holding an array of NewPlants to start with. */
+  seedFile?: string;
+}
+
+export function mockCommand(): Command {
+  return new Command('plant-store-mock')
+    .description('Stateful mock of the Plant Store API (POST /plants), strict about auth and the NewPlant schema.')
+    .addOption(new Option('--port <port>', 'port to listen on (0 picks a free one)').env('PORT').default(DEFAULT_PORT).argParser(integer(0, 65535)))
+    .addOption(new Option('--host <host>', 'address to listen on').env('HOST').default(DEFAULT_HOST))
+    .addOption(new Option('--spec <file>', 'OpenAPI document to serve (default: the bundled spec)').env('MOCK_SPEC'))
+    .addOption(new Option('--tokens <list>', 'comma-separated bearer tokens to accept (default: any non-empty token)').env('MOCK_TOKENS').argParser(list))
+    .addOption(new Option('--admin-token <token>', 'bearer token the /__mock admin routes require').env('MOCK_ADMIN_TOKEN'))
+    .addOption(new Option('--max-body <bytes>', 'largest request body accepted').env('MOCK_MAX_BODY').default(DEFAULT_MAX_BODY).argParser(integer(1, 2 ** 31)))
+    .addOption(new Option('--seed <file>', 'JSON file with an array of NewPlants to start with').env('MOCK_SEED'))
+    .addOption(new Option('--cors-origin <origins>', 'comma-separated origins allowed by CORS (default: any)').env('MOCK_CORS_ORIGIN').argParser(list))
+    .addOption(new Option('--log-level <level>', 'pino log level').env('LOG_LEVEL').default('info').choices(LOG_LEVELS))
+    .exitOverride()
+    .configureOutput({ writeErr: (text) => process.stderr.write(text) });
+}
+
+/** Options from argv (without node and script) and the environment. Throws CommanderError on bad input. */
+export function parseMockArgs(argv: readonly string[], command: Command = mockCommand()): MockCommandLine {
+  command.parse(argv as string[], { from: 'user' });
+  const o = command.opts<{
+    port: number;
+    host: string;
+    spec?: string;
+    tokens?: string[];
+    adminToken?: string;
+    maxBody: number;
+    seed?: string;
+    corsOrigin?: string[];
+    logLevel: string;
+  }>();
+  return {
+    port: o.port,
+    host: o.host,
+    spec: o.spec,
+    tokens: o.tokens,
+    adminToken: o.adminToken,
+    maxBody: o.maxBody,
+    seedFile: o.seed,
+    corsOrigins: o.corsOrigin,
+    logLevel: o.logLevel,
+  };
+}
+
+/** The plants of a seed file, validated like POST /plants; throws an Error that names the file. */
+export function readSeedFile(path: string, engine: Pick<SpecEngine, 'validateNewPlant'>): NonNullable<MockOptions['seed']> {
+  let value: unknown;
+  try {
+    value = parseExactJson(readFileSync(path, 'utf8'));
+  } catch (error) {
+    throw new Error(`Cannot read the seed file ${path}: ${(error as Error).message}`);
+  }
+  const plants = newPlantsFromValue(value, engine.validateNewPlant);
+  if (isRejection(plants)) throw new Error(`The seed file ${path} is invalid. ${plants.message}`);
+  return plants;
+}

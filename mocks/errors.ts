@@ -1,0 +1,179 @@
+/**
+ * Every rejection the mock can answer, in one catalogue. Each entry fixes the HTTP status and
+ * writes the message a frontend developer reads; the body on the wire is always the spec's
+ * Error shape, `{error: status, message}`. Structured details go to the request journal.
+ */
+
+export const REALM = 'plant-store';
+export const ADMIN_REALM = 'plant-store-admin';
+
+interface Definition<P> {
+  status: number;
+  message: (params: P) => string;
+  headers?: (params: P) => Record<string, string>;
+}
+
+function define<P = void>(
+  status: number,
+  message: (params: P) => string,
+  headers?: (params: P) => Record<string, string>,
+): Definition<P> {
+  return { status, message, headers };
+}
+
+const challenge = (realm: string, error?: string, description?: string): Record<string, string> => ({
+  'www-authenticate':
+    `Bearer realm="${realm}"` +
+    (error ? `, error="${error}"` : '') +
+    (description ? `, error_description="${description}"` : ''),
+});
+
+export const errorCatalogue = {
+  ROUTE_NOT_FOUND: define<{ method: string; path: string }>(
+    404,
+    ({ method, path }) =>
+      `No route matches ${method} ${path}. The Plant Store API has POST /plants; the mock's own routes are under /__mock/.`,
+  ),
+  METHOD_NOT_ALLOWED: define<{ method: string; path: string; allow: string }>(
+    405,
+    ({ method, path, allow }) => `${method} is not allowed on ${path}; it accepts ${allow}.`,
+    ({ allow }) => ({ allow }),
+  ),
+  MISSING_CREDENTIALS: define<{ realm: string }>(
+    401,
+    () => "The request has no Authorization header. Send 'Authorization: Bearer <token>'.",
+    ({ realm }) => challenge(realm),
+  ),
+  WRONG_AUTH_SCHEME: define<{ realm: string; scheme: string }>(
+    401,
+    ({ scheme }) =>
+      `The Authorization header uses the '${scheme}' scheme; this API accepts only 'Authorization: Bearer <token>'.`,
+    ({ realm }) => challenge(realm),
+  ),
+  EMPTY_TOKEN: define<{ realm: string }>(
+    401,
+    () => "The Authorization header says 'Bearer' but carries no token. Send 'Authorization: Bearer <token>'.",
+    ({ realm }) => challenge(realm, 'invalid_request', 'The bearer token is missing'),
+  ),
+  INVALID_TOKEN: define<{ realm: string; reason: string }>(
+    401,
+    ({ reason }) => `The bearer token was rejected: ${reason}.`,
+    ({ realm }) => challenge(realm, 'invalid_token', 'The access token is not accepted'),
+  ),
+  UNSUPPORTED_MEDIA_TYPE: define<{ contentType: string | undefined }>(
+    415,
+    ({ contentType }) =>
+      `${contentType === undefined ? 'The request has no Content-Type' : `Content-Type '${contentType}' is not supported`}. ` +
+      "Send the body as JSON with 'Content-Type: application/json' (fetch sends a string body as text/plain unless you set the header).",
+  ),
+  UNSUPPORTED_CHARSET: define<{ charset: string }>(
+    415,
+    ({ charset }) => `The body is declared as charset=${charset}; JSON bodies must be UTF-8 ('application/json; charset=utf-8').`,
+  ),
+  PAYLOAD_TOO_LARGE: define<{ limit: number }>(
+    413,
+    ({ limit }) => `The request body is larger than the mock accepts (${limit} bytes; set --max-body to change it).`,
+    () => ({ connection: 'close' }),
+  ),
+  EMPTY_BODY: define(
+    400,
+    () => 'The request body is empty. createPlant needs a JSON NewPlant, for example {"id": 1, "name": "Monstera"}.',
+  ),
+  INVALID_ENCODING: define(400, () => 'The request body is not valid UTF-8 text.'),
+  MALFORMED_JSON: define<{ detail: string }>(400, ({ detail }) => `The request body is not valid JSON: ${detail}.`),
+  INVALID_NEW_PLANT: define<{ problems: string[] }>(
+    400,
+    ({ problems }) => `The request body is not a valid NewPlant: ${problems.join('; ')}.`,
+  ),
+  INVALID_SEED: define<{ problems: string[] }>(
+    400,
+    ({ problems }) => `The seed is not an array of valid NewPlants: ${problems.join('; ')}.`,
+  ),
+  INVALID_PREFER: define<{ problem: string }>(400, ({ problem }) => `The Prefer header cannot be honoured: ${problem}.`),
+  DUPLICATE_ID: define<{ ids: string[] }>(409, ({ ids }) =>
+    ids.length === 1
+      ? `A plant with id ${ids[0]} already exists; ids must be unique. Use another id, or reset the store with DELETE /__mock/plants.`
+      : `Plants with ids ${ids.join(', ')} already exist or repeat; ids must be unique. Nothing was stored.`,
+  ),
+  ADMIN_UNAUTHORIZED: define<{ detail: string }>(
+    401,
+    ({ detail }) => `The mock's admin routes need 'Authorization: Bearer <admin token>' (see --admin-token), but ${detail}.`,
+    () => challenge(ADMIN_REALM, 'invalid_token'),
+  ),
+  FORCED: define<{ status: number; title: string }>(
+    0, // the forced status itself, see forcedRejection
+    ({ status, title }) => `Forced by 'Prefer: code=${status}': ${title}.`,
+  ),
+  INTERNAL: define<{ detail: string }>(
+    500,
+    ({ detail }) =>
+      `The mock failed unexpectedly while handling this request (${detail}). It is still serving; this is a bug in the mock, please report it.`,
+  ),
+} as const;
+
+export type ErrorCode = keyof typeof errorCatalogue;
+type ParamsOf<C extends ErrorCode> = (typeof errorCatalogue)[C] extends Definition<infer P> ? P : never;
+
+/** A decided rejection: what goes on the wire, plus details for the journal. */
+export interface Rejection {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly message: string;
+  readonly headers: Record<string, string> | undefined;
+  /** Field-level problems, kept in the journal (the wire body stays exactly Error). */
+  readonly problems?: readonly string[];
+}
+
+export function reject<C extends ErrorCode>(
+  code: C,
+  ...[params]: ParamsOf<C> extends void ? [] : [ParamsOf<C>]
+): Rejection {
+  const definition = errorCatalogue[code] as Definition<ParamsOf<C>>;
+  const p = params as ParamsOf<C>;
+  return {
+    code,
+    status: definition.status,
+    message: definition.message(p),
+    headers: definition.headers?.(p),
+    problems: (p as { problems?: string[] } | undefined)?.problems,
+  };
+}
+
+export function isRejection(value: unknown): value is Rejection {
+  return typeof value === 'object' && value !== null && 'code' in value && 'status' in value && 'message' in value;
+}
+
+/** The Error body for a rejection, exactly the spec's shape. */
+export function errorBody(rejection: Pick<Rejection, 'status' | 'message'>): string {
+  return JSON.stringify({ error: rejection.status, message: rejection.message });
+}
+
+/** Statuses `Prefer: code=N` can force: every answer of the mock's table. */
+export const FORCEABLE_STATUSES = [200, 400, 401, 404, 405, 409, 413, 415, 500] as const;
+
+const forcedTitles: Record<number, string> = {
+  400: 'the request would be rejected as invalid',
+  401: 'the request would be rejected as unauthenticated',
+  404: 'the route would not be found',
+  405: 'the method would not be allowed',
+  409: 'the plant would conflict with one already stored',
+  413: 'the body would be too large',
+  415: 'the content type would be unsupported',
+  500: 'the service would fail unexpectedly',
+};
+
+/** The example rejection for a forced error status, with the headers that status carries. */
+export function forcedRejection(status: number): Rejection {
+  const headers: Record<string, string> | undefined =
+    status === 401
+      ? challenge(REALM, 'invalid_token')
+      : status === 405
+        ? { allow: 'POST, OPTIONS' }
+        : undefined;
+  return {
+    code: 'FORCED',
+    status,
+    message: errorCatalogue.FORCED.message({ status, title: forcedTitles[status] ?? 'forced response' }),
+    headers,
+  };
+}

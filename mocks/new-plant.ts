@@ -1,0 +1,105 @@
+/**
+ * What the store accepts: a body that is a NewPlant by the spec's schema, read with its id
+ * exact over the whole int64 range.
+ */
+import { isUtf8 } from 'node:buffer';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import { exactInteger, parseExactJson } from '../spec/exact-json.js';
+import { reject, type Rejection } from './errors.js';
+import type { StoredPlant } from './plant-store.js';
+
+/** Parses and validates a createPlant body; returns the plant or the 400 it earns. */
+export function parseNewPlant(body: Buffer, validate: ValidateFunction): StoredPlant | Rejection {
+  if (body.length === 0) return reject('EMPTY_BODY');
+  const parsed = parseJsonBody(body);
+  if (!parsed.ok) return parsed.rejection;
+  const value = parsed.value;
+  const problems = newPlantProblems(value, validate, '');
+  if (problems.length) return reject('INVALID_NEW_PLANT', { problems });
+  return toStoredPlant(value as Record<string, unknown>);
+}
+
+/** Parses an array of NewPlants (the admin seed); all valid or the 400 naming each problem. */
+export function parseNewPlants(body: Buffer, validate: ValidateFunction): StoredPlant[] | Rejection {
+  if (body.length === 0) return reject('INVALID_SEED', { problems: ['the body is empty'] });
+  const parsed = parseJsonBody(body);
+  if (!parsed.ok) return reject('INVALID_SEED', { problems: [parsed.rejection.message] });
+  return newPlantsFromValue(parsed.value, validate);
+}
+
+/** Validates an already parsed array of NewPlants (from a seed file or the admin route). */
+export function newPlantsFromValue(value: unknown, validate: ValidateFunction): StoredPlant[] | Rejection {
+  if (!Array.isArray(value)) {
+    return reject('INVALID_SEED', { problems: [`expected a JSON array of NewPlants, got ${describeType(value)}`] });
+  }
+  const problems = value.flatMap((item, index) => newPlantProblems(item, validate, `[${index}] `));
+  if (problems.length) return reject('INVALID_SEED', { problems });
+  return value.map((item) => toStoredPlant(item as Record<string, unknown>));
+}
+
+type Parsed = { ok: true; value: unknown } | { ok: false; rejection: Rejection };
+
+function parseJsonBody(body: Buffer): Parsed {
+  if (!isUtf8(body)) return { ok: false, rejection: reject('INVALID_ENCODING') };
+  try {
+    return { ok: true, value: parseExactJson(body.toString('utf8')) };
+  } catch (error) {
+    return { ok: false, rejection: reject('MALFORMED_JSON', { detail: (error as Error).message }) };
+  }
+}
+
+function newPlantProblems(value: unknown, validate: ValidateFunction, prefix: string): string[] {
+  // openapi-backend's body validators wrap the body as `requestBody`.
+  if (validate({ requestBody: value })) return [];
+  return describeErrors(validate.errors ?? []).map((problem) => prefix + problem);
+}
+
+function toStoredPlant(value: Record<string, unknown>): StoredPlant {
+  const plant: StoredPlant = { id: exactInteger(value, 'id') as bigint, name: value.name as string };
+  if (value.tag !== undefined) plant.tag = value.tag as string;
+  return plant;
+}
+
+/** One sentence per offending field, in the words a frontend developer uses. */
+export function describeErrors(errors: readonly ErrorObject[]): string[] {
+  const sentences = new Set<string>();
+  for (const error of errors) sentences.add(describeError(error));
+  return [...sentences];
+}
+
+function describeError(error: ErrorObject): string {
+  const path = error.instancePath.replace(/^\/requestBody/, '');
+  const field = path === '' ? 'the body' : path.slice(1).replaceAll('/', '.');
+  switch (error.keyword) {
+    case 'required':
+      return `${path === '' ? '' : `${field}.`}${(error.params as { missingProperty: string }).missingProperty} is required`;
+    case 'type': {
+      const expected = (error.params as { type: string }).type;
+      const article = path === '' ? 'a JSON ' : /^[aeiou]/.test(expected) ? 'an ' : 'a ';
+      return `${field} must be ${article}${expected}, got ${describeValue(error.data)}`;
+    }
+    case 'format': {
+      const format = (error.params as { format: string }).format;
+      if (format === 'int64') return `${field} must be an integer from -9223372036854775808 to 9223372036854775807`;
+      if (format === 'int32') return `${field} must be an integer from -2147483648 to 2147483647`;
+      return `${field} must be a valid ${format}`;
+    }
+    default:
+      return `${field} ${error.message ?? 'is invalid'}`;
+  }
+}
+
+function describeValue(value: unknown): string {
+  if (value === null) return 'null';
+  if (typeof value === 'string') return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
+  if (typeof value === 'number') return `the number ${value}`;
+  return describeType(value);
+}
+
+function describeType(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'object') return 'an object';
+  if (typeof value === 'boolean') return `${value}`;
+  return `a ${typeof value}`;
+}

@@ -1,0 +1,65 @@
+/**
+ * Getting a JSON body off the wire: the media type it must declare and the size it may have.
+ */
+import type { IncomingMessage } from 'node:http';
+import { parse as parseContentType } from 'content-type';
+import { reject, type Rejection } from './errors.js';
+
+/** Undefined when the request declares JSON, otherwise the 415 it earns. */
+export function checkJsonMediaType(header: string | undefined): Rejection | undefined {
+  if (header === 'application/json') return undefined;
+  if (header === undefined || header.trim() === '') return reject('UNSUPPORTED_MEDIA_TYPE', { contentType: undefined });
+  let parsed;
+  try {
+    parsed = parseContentType(header);
+  } catch {
+    return reject('UNSUPPORTED_MEDIA_TYPE', { contentType: header });
+  }
+  if (parsed.type !== 'application/json') return reject('UNSUPPORTED_MEDIA_TYPE', { contentType: header });
+  const charset = parsed.parameters.charset?.toLowerCase();
+  if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
+    return reject('UNSUPPORTED_CHARSET', { charset });
+  }
+  return undefined;
+}
+
+/**
+ * Reads the whole body if it is at most `limit` bytes. A larger body is refused as soon as its
+ * Content-Length or its running size says so; the rest is never buffered.
+ */
+export function readBody(req: IncomingMessage, limit: number): Promise<Buffer | Rejection> {
+  const declared = req.headers['content-length'];
+  if (declared !== undefined && Number(declared) > limit) {
+    return Promise.resolve(reject('PAYLOAD_TOO_LARGE', { limit }));
+  }
+  return new Promise((resolve, fail) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer): void => {
+      size += chunk.length;
+      if (size > limit) {
+        cleanup();
+        req.pause();
+        resolve(reject('PAYLOAD_TOO_LARGE', { limit }));
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = (): void => {
+      cleanup();
+      resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size));
+    };
+    const onError = (error: Error): void => {
+      cleanup();
+      fail(error);
+    };
+    const cleanup = (): void => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+    };
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+  });
+}

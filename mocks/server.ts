@@ -1,0 +1,231 @@
+/**
+ * The stateful mock: the HTTP edge. `handleRequest` is the whole request path in one place —
+ * route, auth, media type, size, parse, schema, forced response, duplicate, store — and every
+ * rule it applies lives in a plain function of its own module.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Logger } from 'pino';
+import { handleAdminRequest, isAdminPath } from './admin.js';
+import { rejected, type Answer } from './answer.js';
+import { checkBearer } from './auth.js';
+import { applyCors, preflightHeaders } from './cors.js';
+import { forcedRejection, isRejection, reject, REALM } from './errors.js';
+import { RequestJournal } from './journal.js';
+import { createLogger } from './logger.js';
+import { parseNewPlant } from './new-plant.js';
+import { MemoryPlantStore, type PlantStore, type StoredPlant } from './plant-store.js';
+import { parsePrefer, type Preferences } from './prefer.js';
+import { checkJsonMediaType, readBody } from './request-body.js';
+import { loadSpecEngine, type SpecEngine } from './spec-engine.js';
+
+export interface MockOptions {
+  port?: number;
+  host?: string;
+  spec?: string;
+  /** Accepted bearer tokens; empty or undefined accepts any non-empty token. */
+  tokens?: readonly string[];
+  /** When set, /__mock routes (but health) require this bearer token. */
+  adminToken?: string;
+  /** Largest accepted body in bytes (default 1 MiB). */
+  maxBody?: number;
+  /** Plants to start with (validated like POST /plants). */
+  seed?: readonly StoredPlant[];
+  /** Allowed CORS origins; undefined or empty allows any. */
+  corsOrigins?: readonly string[];
+  logLevel?: string;
+  logger?: Logger;
+  /** The store; an in-memory one by default. */
+  store?: PlantStore;
+  journalSize?: number;
+}
+
+export interface MockServer {
+  url: string;
+  port: number;
+  host: string;
+  store: PlantStore;
+  journal: RequestJournal;
+  server: Server;
+  logger: Logger;
+  /** Stops accepting, lets in-flight requests finish (cutting Prefer delays short), then resolves. */
+  close(): Promise<void>;
+}
+
+export const DEFAULT_PORT = 4010;
+export const DEFAULT_HOST = '127.0.0.1';
+export const DEFAULT_MAX_BODY = 1024 * 1024;
+
+export interface MockContext {
+  engine: SpecEngine;
+  store: PlantStore;
+  journal: RequestJournal;
+  options: Required<Pick<MockOptions, 'maxBody'>> & MockOptions;
+  tokens: ReadonlySet<string> | undefined;
+}
+
+export async function createMockServer(options: MockOptions = {}): Promise<MockServer> {
+  const engine = await loadSpecEngine(options.spec);
+  const logger = options.logger ?? createLogger(options.logLevel ?? 'info');
+  const store: PlantStore = options.store ?? new MemoryPlantStore();
+  const journal = new RequestJournal(options.journalSize);
+  const context: MockContext = {
+    engine,
+    store,
+    journal,
+    options: { ...options, maxBody: options.maxBody ?? DEFAULT_MAX_BODY },
+    tokens: options.tokens?.length ? new Set(options.tokens) : undefined,
+  };
+  if (options.seed?.length) {
+    const outcome = await store.seedPlants(options.seed);
+    if ('duplicates' in outcome) throw new Error(`The seed repeats ids already stored: ${outcome.duplicates.join(', ')}`);
+  }
+  const cors = { origins: options.corsOrigins?.length ? new Set(options.corsOrigins) : undefined };
+  const delays = new Set<() => void>();
+
+  const serve = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const started = performance.now();
+    applyCors(req, res, cors);
+    let answer: Answer;
+    try {
+      answer = await handleRequest(req, context);
+    } catch (error) {
+      if (req.destroyed) return; // the client went away mid-request: nobody to answer
+      logger.error({ err: error, method: req.method, url: req.url }, 'unexpected failure');
+      answer = rejected(reject('INTERNAL', { detail: (error as Error)?.message ?? String(error) }));
+    }
+    if (answer.delayMs) await sleep(answer.delayMs, delays);
+    respond(res, answer);
+    const durationMs = Math.round((performance.now() - started) * 100) / 100;
+    const path = pathOf(req.url);
+    const rejection = answer.rejection;
+    journal.record({
+      time: Date.now(),
+      method: req.method ?? '',
+      path,
+      status: answer.status,
+      durationMs,
+      code: rejection?.code,
+      message: rejection?.message,
+      problems: rejection?.problems,
+    });
+    logger.info({ method: req.method, path, status: answer.status, ms: durationMs, code: rejection?.code }, 'request');
+  };
+  const server = createServer({ requestTimeout: 60_000 }, (req, res) => {
+    serve(req, res).catch((error: unknown) => {
+      logger.error({ err: error }, 'could not send answer');
+      res.destroy();
+    });
+  });
+
+  await new Promise<void>((resolve, fail) => {
+    server.once('error', fail);
+    server.listen(options.port ?? DEFAULT_PORT, options.host ?? DEFAULT_HOST, () => {
+      server.off('error', fail);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.address;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
+
+  let closing: Promise<void> | undefined;
+  const close = (): Promise<void> =>
+    (closing ??= new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      for (const finish of delays) finish();
+      server.closeIdleConnections();
+    }).then(async () => {
+      await store.close?.();
+    }));
+
+  return { url, port: address.port, host, store, journal, server, logger, close };
+}
+
+/** Decides the answer to one request. */
+export async function handleRequest(req: IncomingMessage, context: MockContext): Promise<Answer> {
+  const method = req.method ?? 'GET';
+  const path = pathOf(req.url);
+  if (isAdminPath(path)) return handleAdminRequest(req, method, path, context);
+
+  const route = context.engine.route(method, path);
+  if (route.kind === 'not-found') return rejected(reject('ROUTE_NOT_FOUND', { method, path }));
+  if (route.kind === 'method-not-allowed') {
+    if (method === 'OPTIONS') return { status: 204, headers: preflightHeaders(route.allow) };
+    return rejected(reject('METHOD_NOT_ALLOWED', { method, path, allow: route.allow }));
+  }
+
+  // Prefer: delay applies to every answer, rejections included.
+  const prefer = parsePrefer(req.headers.prefer as string | undefined);
+  const delayed = (answer: Answer): Answer =>
+    prefer.delayMs ? { ...answer, delayMs: prefer.delayMs } : answer;
+
+  const token = checkBearer(req.headers.authorization, { realm: REALM, tokens: context.tokens });
+  if (isRejection(token)) return delayed(rejected(token));
+  const mediaTypeProblem = checkJsonMediaType(req.headers['content-type']);
+  if (mediaTypeProblem) return delayed(rejected(mediaTypeProblem));
+  const body = await readBody(req, context.options.maxBody);
+  if (isRejection(body)) return delayed(rejected(body));
+  const plant = parseNewPlant(body, context.engine.validateNewPlant);
+  if (isRejection(plant)) return delayed(rejected(plant));
+
+  if (prefer.problem !== undefined) return rejected(reject('INVALID_PREFER', { problem: prefer.problem }));
+  if (prefer.code !== undefined) return delayed(forcedAnswer(prefer, context));
+
+  const outcome = await context.store.createPlant(plant);
+  if (outcome === 'duplicate') return delayed(rejected(reject('DUPLICATE_ID', { ids: [plant.id.toString()] })));
+  return delayed({ status: 200, body: plantBody(plant, context.engine.plantFields) });
+}
+
+/** The answer to `Prefer: code=N` once the request itself is sound: an example, nothing stored. */
+function forcedAnswer(prefer: Preferences, context: MockContext): Answer {
+  const code = prefer.code as number;
+  const applied = { 'preference-applied': `code=${code}` };
+  if (code === 200) return { status: 200, body: JSON.stringify(context.engine.plantExample), headers: applied };
+  const rejection = forcedRejection(code);
+  return { ...rejected(rejection), headers: { ...rejection.headers, ...applied } };
+}
+
+/** A 200 body: exactly the fields the spec's Plant declares. */
+function plantBody(plant: StoredPlant, fields: readonly string[]): string {
+  const body: Record<string, unknown> = {};
+  for (const field of fields) {
+    const value = (plant as unknown as Record<string, unknown>)[field];
+    if (value !== undefined) body[field] = value;
+  }
+  return JSON.stringify(body);
+}
+
+function respond(res: ServerResponse, answer: Answer): void {
+  if (answer.headers) for (const name in answer.headers) res.setHeader(name, answer.headers[name] as string);
+  if (answer.body === undefined) {
+    res.statusCode = answer.status;
+    res.end();
+    return;
+  }
+  res.writeHead(answer.status, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(answer.body),
+  });
+  res.end(answer.body);
+  // A body we refused to read is not drained: close instead of reading it to the end.
+  if (answer.headers?.connection === 'close') res.once('finish', () => res.socket?.destroySoon());
+}
+
+function pathOf(url: string | undefined): string {
+  if (url === undefined) return '/';
+  const query = url.indexOf('?');
+  return query === -1 ? url : url.slice(0, query);
+}
+
+function sleep(ms: number, pending: Set<() => void>): Promise<void> {
+  return new Promise((resolve) => {
+    const finish = (): void => {
+      clearTimeout(timer);
+      pending.delete(finish);
+      resolve();
+    };
+    const timer = setTimeout(finish, ms);
+    pending.add(finish);
+  });
+}

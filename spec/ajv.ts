@@ -1,0 +1,34 @@
+/**
+ * The one way this project builds an Ajv instance for the spec's schemas: JSON Schema
+ * 2020-12 (OpenAPI 3.1's dialect), every error reported, ajv-formats, and int32/int64
+ * checked on exact ranges (ajv-formats' int64 only asks Number.isInteger).
+ */
+import { Ajv2020, type Options } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+
+// ajv-formats is CommonJS; under NodeNext its default export is the module object.
+const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
+
+const INT32_MIN = -(2 ** 31);
+const INT32_MAX = 2 ** 31 - 1;
+const INT64_MIN = -(2 ** 63);
+
+export function createSpecAjv(options: Options = {}): Ajv2020 {
+  const ajv = new Ajv2020({
+    strict: false, // OpenAPI keywords such as `example` are not JSON Schema keywords.
+    allErrors: true,
+    ...options,
+  });
+  addFormats(ajv);
+  ajv.addFormat('int32', {
+    type: 'number',
+    validate: (n: number) => Number.isInteger(n) && n >= INT32_MIN && n <= INT32_MAX,
+  });
+  // Values come from `parseExactJson`, whose view rounds every literal so that this
+  // comparison on doubles decides exactly as it would on the literal's digits.
+  ajv.addFormat('int64', {
+    type: 'number',
+    validate: (n: number) => Number.isInteger(n) && n >= INT64_MIN && n < -INT64_MIN,
+  });
+  return ajv;
+}
