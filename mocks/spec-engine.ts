@@ -5,12 +5,10 @@
  * compiled validator, keeping openapi-backend's request parsing off the hot path.
  */
 import type { ValidateFunction } from 'ajv';
-import OpenAPIBackendModule, { type Document } from 'openapi-backend';
+import { OpenAPIBackend, type Document } from 'openapi-backend';
 import { createSpecAjv } from '../spec/ajv.js';
 import { declaredProperties, loadSpec, SPEC_PATH, type OpenApiDocument } from '../spec/index.js';
 
-// openapi-backend is CommonJS; under NodeNext its default export is the module object.
-const { OpenAPIBackend } = OpenAPIBackendModule as unknown as typeof import('openapi-backend');
 
 export type Route =
   | { kind: 'operation'; operationId: string }

@@ -1,0 +1,131 @@
+/**
+ * The mock as users run it (`npm start` runs dist/mocks/cli.js, which `npm test` builds first):
+ * the listening line, flags and their environment equivalents, a seed file, graceful shutdown.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+
+const CLI = fileURLToPath(new URL('../../dist/mocks/cli.js', import.meta.url));
+const running: ChildProcess[] = [];
+
+afterEach(() => {
+  for (const child of running.splice(0)) child.kill('SIGKILL');
+});
+
+interface Started {
+  child: ChildProcess;
+  url: string;
+  output: () => string;
+  exit: Promise<number | null>;
+}
+
+/** Spawns the CLI and waits (at most 15 s) for its listening line. */
+function startCli(args: string[], env: Record<string, string> = {}): Promise<Started> {
+  const child = spawn(process.execPath, [CLI, '--port', '0', ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  running.push(child);
+  let output = '';
+  const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return new Promise((resolve, fail) => {
+    const timer = setTimeout(() => fail(new Error(`no listening line within 15 s:\n${output}`)), 15_000);
+    const onData = (chunk: Buffer): void => {
+      output += chunk;
+      const match = /listening on (http:\/\/[^\s"]+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve({ child, url: match[1] as string, output: () => output, exit });
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    exit.then((code) => {
+      clearTimeout(timer);
+      fail(new Error(`exited with ${code} before listening:\n${output}`));
+    });
+  });
+}
+
+/** Runs the CLI expecting it to exit on its own; returns code and output. */
+function runCli(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; output: string }> {
+  const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  running.push(child);
+  let output = '';
+  child.stdout.on('data', (c) => (output += c));
+  child.stderr.on('data', (c) => (output += c));
+  return new Promise((resolve) => child.on('exit', (code) => resolve({ code, output })));
+}
+
+const create = (url: string, body: string, headers: Record<string, string> = {}) =>
+  fetch(`${url}/plants`, {
+    method: 'POST',
+    headers: { authorization: 'Bearer t', 'content-type': 'application/json', ...headers },
+    body,
+  });
+
+describe('npm start', () => {
+  it('prints one listening line with the real port and logs one structured line per request', async () => {
+    const mock = await startCli([]);
+    expect(mock.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect((await create(mock.url, '{"id":1,"name":"x"}')).status).toBe(200);
+    await expect.poll(() => mock.output(), { timeout: 5000 }).toMatch(/"msg":"request"/);
+    const requestLine = mock.output().split('\n').find((line) => line.includes('"msg":"request"')) as string;
+    expect(JSON.parse(requestLine)).toMatchObject({ method: 'POST', path: '/plants', status: 200 });
+  });
+
+  it('reads flags from the environment (MOCK_TOKENS, MOCK_MAX_BODY), flags winning over env', async () => {
+    const mock = await startCli(['--max-body', '50'], { MOCK_TOKENS: 'a,b', MOCK_MAX_BODY: '10' });
+    expect((await create(mock.url, '{"id":1,"name":"x"}', { authorization: 'Bearer b' })).status).toBe(200);
+    expect((await create(mock.url, '{"id":2,"name":"x"}', { authorization: 'Bearer c' })).status).toBe(401);
+    expect((await create(mock.url, `{"id":3,"name":"${'x'.repeat(60)}"}`, { authorization: 'Bearer a' })).status).toBe(413);
+  });
+
+  it('starts with the plants of --seed FILE, ids exact', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'seed-'));
+    const file = join(dir, 'plants.json');
+    writeFileSync(file, '[{"id":9223372036854775807,"name":"Seeded","tag":"s"}]');
+    const mock = await startCli(['--seed', file]);
+    expect(await (await fetch(`${mock.url}/__mock/plants`)).text()).toBe('[{"id":9223372036854775807,"name":"Seeded","tag":"s"}]');
+    expect((await create(mock.url, '{"id":9223372036854775807,"name":"again"}')).status).toBe(409);
+  });
+
+  it.each([
+    [['--port', 'abc'], /--port/],
+    [['--max-body', '-1'], /--max-body/],
+    [['--log-level', 'loud'], /--log-level/],
+    [['--frobnicate'], /unknown option/],
+  ])('exits 2 with a clear message for %j', async (args, pattern) => {
+    const { code, output } = await runCli(args);
+    expect(code).toBe(2);
+    expect(output).toMatch(pattern);
+  });
+
+  it('exits 1 naming the file when the seed file is invalid', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'seed-'));
+    const file = join(dir, 'bad.json');
+    writeFileSync(file, '[{"id":"one"}]');
+    const { code, output } = await runCli(['--port', '0', '--seed', file]);
+    expect(code).toBe(1);
+    expect(output).toContain(file);
+    expect(output).toContain('[0] id must be an integer');
+  });
+
+  it.each(['SIGTERM', 'SIGINT'] as const)('on %s stops accepting, finishes in-flight requests and exits 0', async (signal) => {
+    const mock = await startCli([]);
+    const inFlight = create(mock.url, '{"id":7,"name":"slow"}', { prefer: 'delay=20000' });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const started = performance.now();
+    mock.child.kill(signal);
+    const response = await inFlight;
+    expect(response.status).toBe(200);
+    expect(await mock.exit).toBe(0);
+    // The 20 s delay is cut short on shutdown rather than holding the process for its full length.
+    expect(performance.now() - started).toBeLessThan(10_000);
+    await expect(fetch(`${mock.url}/__mock/health`)).rejects.toThrow();
+  });
+});

@@ -1,0 +1,213 @@
+/** Every row of the mock's answer table for POST /plants, over real HTTP. */
+import { request } from 'node:http';
+import { describe, expect, it } from 'vitest';
+import { MemoryPlantStore, type StoredPlant } from '../plant-store.js';
+import { createPlant, expectError, expectPlant, freshId, listedPlantsText, send, TOKEN, useMock } from './mock-under-test.js';
+
+const mock = useMock({ maxBody: 1000 });
+
+describe('valid NewPlant with an accepted token', () => {
+  it('answers 200 with exactly the declared Plant (no id) and stores the plant', async () => {
+    const id = freshId();
+    const response = await createPlant(mock.current, { id, name: 'Monstera', tag: 'tropical', colour: 'green' });
+    expectPlant(response, { name: 'Monstera', tag: 'tropical' });
+    expect(await listedPlantsText(mock.current)).toContain(`{"id":${id},"name":"Monstera","tag":"tropical"}`);
+  });
+
+  it('leaves tag out of the answer when none was sent', async () => {
+    expectPlant(await createPlant(mock.current, { id: freshId(), name: 'Ficus' }), { name: 'Ficus' });
+  });
+
+  it('accepts an empty name and any unicode', async () => {
+    expectPlant(await createPlant(mock.current, { id: freshId(), name: '' }), { name: '' });
+    expectPlant(await createPlant(mock.current, { id: freshId(), name: 'Ficus 🌿 «ü»', tag: '\u0000' }), {
+      name: 'Ficus 🌿 «ü»',
+      tag: '\u0000',
+    });
+  });
+});
+
+describe('authentication', () => {
+  const body = { id: 1, name: 'Monstera' };
+  it.each([
+    ['no Authorization header', undefined, 'Bearer realm="plant-store"'],
+    ['a Basic scheme', 'Basic dXNlcjpwYXNz', 'Bearer realm="plant-store"'],
+    ['an empty token', 'Bearer ', 'Bearer realm="plant-store", error="invalid_request"'],
+    ['a token with spaces', 'Bearer two words', 'Bearer realm="plant-store", error="invalid_token"'],
+  ])('answers 401 with a Bearer challenge for %s', async (_name, authorization, challenge) => {
+    const headers: Record<string, string> = authorization === undefined ? {} : { authorization };
+    const response = await createPlant(mock.current, body, { noAuth: authorization === undefined, headers });
+    expectError(response, 401);
+    expect(response.headers.get('www-authenticate')).toContain(challenge);
+  });
+
+  it('reads the scheme name case-insensitively (RFC 7235)', async () => {
+    const response = await createPlant(mock.current, { id: freshId(), name: 'x' }, { headers: { authorization: `bEaReR ${TOKEN}` } });
+    expect(response.status).toBe(200);
+  });
+});
+
+describe('media type', () => {
+  it.each([
+    ['missing', null],
+    ['text/plain (a string body from fetch)', 'text/plain;charset=UTF-8'],
+    ['application/x-www-form-urlencoded', 'application/x-www-form-urlencoded'],
+    ['not a media type at all', '???'],
+    ['a non-UTF-8 charset', 'application/json; charset=latin1'],
+  ])('answers 415 when Content-Type is %s', async (_name, contentType) => {
+    const message = expectError(await createPlant(mock.current, { id: freshId(), name: 'x' }, { contentType }), 415);
+    expect(message).toMatch(/application\/json|UTF-8/);
+  });
+
+  it('says to send application/json', async () => {
+    const message = expectError(await createPlant(mock.current, '{"id":1,"name":"x"}', { contentType: 'text/plain' }), 415);
+    expect(message).toContain("'Content-Type: application/json'");
+  });
+
+  it('accepts parameters such as charset=utf-8 and any letter case', async () => {
+    const ok = await createPlant(mock.current, { id: freshId(), name: 'x' }, { contentType: 'Application/JSON; charset=UTF-8' });
+    expect(ok.status).toBe(200);
+  });
+});
+
+describe('body size (--max-body 1000 here)', () => {
+  const bodyOfSize = (size: number): string => {
+    const skeleton = `{"id":${freshId()},"name":""}`;
+    return skeleton.replace('""', `"${'a'.repeat(size - skeleton.length)}"`);
+  };
+
+  it('accepts a body of exactly the limit', async () => {
+    const body = bodyOfSize(1000);
+    expect(Buffer.byteLength(body)).toBe(1000);
+    expect((await createPlant(mock.current, body)).status).toBe(200);
+  });
+
+  it('answers 413 one byte over the limit', async () => {
+    const message = expectError(await createPlant(mock.current, bodyOfSize(1001)), 413);
+    expect(message).toContain('1000 bytes');
+  });
+
+  it('refuses a large declared body before it is sent, without buffering the rest', async () => {
+    // Declare 10 MB, send only the first bytes, and read the answer without sending the rest.
+    const answer = await new Promise<{ status: number; body: string }>((resolve, fail) => {
+      const req = request(`${mock.current.url}/plants`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json', 'content-length': 10_000_000 },
+      });
+      req.on('response', (res) => {
+        let body = '';
+        res.on('data', (chunk) => (body += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      });
+      req.on('error', fail);
+      req.write('{"id":1,"name":"');
+    });
+    expect(answer.status).toBe(413);
+    expect(JSON.parse(answer.body).error).toBe(413);
+  });
+
+  it('refuses a chunked body once it passes the limit', async () => {
+    const answer = await new Promise<number>((resolve, fail) => {
+      const req = request(`${mock.current.url}/plants`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json', 'transfer-encoding': 'chunked' },
+      });
+      req.on('response', (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on('error', fail);
+      req.write(`{"id":1,"name":"${'a'.repeat(600)}`);
+      req.write('a'.repeat(600)); // never ended: the mock must answer without waiting for the end
+    });
+    expect(answer).toBe(413);
+  });
+});
+
+describe('bodies that are not a valid NewPlant', () => {
+  it.each([
+    ['malformed JSON', '{"id": 1, "name": ', /not valid JSON/],
+    ['an empty body', '', /empty/],
+    ['an array', '[]', /body must be a JSON object, got an array/],
+    ['a string', '"plant"', /body must be a JSON object/],
+    ['null', 'null', /body must be a JSON object, got null/],
+    ['invalid UTF-8', Buffer.from([0x7b, 0xff, 0x7d]).toString('latin1'), /JSON|UTF-8/],
+  ])('answers 400 for %s', async (_name, body, pattern) => {
+    expect(expectError(await createPlant(mock.current, body), 400)).toMatch(pattern);
+  });
+
+  it('names every offending field, not just the first', async () => {
+    const message = expectError(await createPlant(mock.current, { name: 7, tag: false }), 400);
+    expect(message).toContain('id is required');
+    expect(message).toContain('name must be a string, got the number 7');
+    expect(message).toContain('tag must be a string, got false');
+  });
+
+  it.each([
+    ['id as a string', { id: '7', name: 'x' }, 'id must be an integer'],
+    ['id as a fraction', '{"id":1.5,"name":"x"}', 'id must be an integer'],
+    ['id null', { id: null, name: 'x' }, 'id must be an integer, got null'],
+    ['name missing', { id: 3 }, 'name is required'],
+    ['tag null', { id: 3, name: 'x', tag: null }, 'tag must be a string'],
+  ])('answers 400 for %s', async (_name, body, expected) => {
+    expect(expectError(await createPlant(mock.current, body), 400)).toContain(expected);
+  });
+
+  it('keeps structured problems in the journal, not on the wire', async () => {
+    await createPlant(mock.current, { name: 7 });
+    const [latest] = mock.current.journal.entries();
+    expect(latest?.code).toBe('INVALID_NEW_PLANT');
+    expect([...(latest?.problems ?? [])].sort()).toEqual(['id is required', 'name must be a string, got the number 7']);
+  });
+});
+
+describe('duplicates', () => {
+  it('answers 409 for an id already stored and keeps the first plant unchanged', async () => {
+    const id = freshId();
+    expect((await createPlant(mock.current, { id, name: 'First', tag: 'a' })).status).toBe(200);
+    const message = expectError(await createPlant(mock.current, { id, name: 'Second' }), 409);
+    expect(message).toContain(String(id));
+    const listed = await listedPlantsText(mock.current);
+    expect(listed).toContain(`{"id":${id},"name":"First","tag":"a"}`);
+    expect(listed).not.toContain('"Second"');
+  });
+});
+
+describe('routes', () => {
+  it.each(['GET', 'PUT', 'DELETE', 'PATCH'])('answers 405 with Allow for %s /plants', async (method) => {
+    const response = await send(mock.current, '/plants', undefined, { method, contentType: null });
+    expectError(response, 405);
+    expect(response.headers.get('allow')).toBe('POST, OPTIONS');
+  });
+
+  it('answers HEAD /plants with 405 and Allow, without a body', async () => {
+    const response = await fetch(`${mock.current.url}/plants`, { method: 'HEAD' });
+    expect(response.status).toBe(405);
+    expect(response.headers.get('allow')).toBe('POST, OPTIONS');
+  });
+
+  it.each(['/', '/plant', '/plants/1', '/v1/plants', '/__mock/nothing'])('answers 404 for %s', async (path) => {
+    expectError(await send(mock.current, path, { id: 1, name: 'x' }), 404);
+  });
+
+  it('routes /plants/ and /plants?query like /plants', async () => {
+    expect((await send(mock.current, '/plants/', { id: freshId(), name: 'x' })).status).toBe(200);
+    expect((await send(mock.current, '/plants?dry=1', { id: freshId(), name: 'x' })).status).toBe(200);
+  });
+});
+
+describe('unexpected failures', () => {
+  class FailingStore extends MemoryPlantStore {
+    override createPlant(plant: StoredPlant) {
+      if (plant.name === 'boom') throw new Error('disk on fire');
+      return super.createPlant(plant);
+    }
+  }
+  const failing = useMock({ store: new FailingStore() });
+
+  it('answers 500 in the Error shape and keeps serving', async () => {
+    const message = expectError(await createPlant(failing.current, { id: 1, name: 'boom' }), 500);
+    expect(message).toContain('disk on fire');
+    expect((await createPlant(failing.current, { id: 2, name: 'fine' })).status).toBe(200);
+  });
+});

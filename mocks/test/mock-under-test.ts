@@ -1,0 +1,87 @@
+/** Starts the stateful mock in-process on port 0 for a test file, and speaks to it over HTTP. */
+import { afterAll, beforeAll, expect } from 'vitest';
+import { createSpecAjv } from '../../spec/ajv.js';
+import { componentSchema } from '../../spec/index.js';
+import { createMockServer, type MockOptions, type MockServer } from '../server.js';
+
+export const TOKEN = 'test-token';
+
+/** A mock started before the file's tests and closed after them. */
+export function useMock(options: MockOptions = {}): { readonly current: MockServer } {
+  const holder = {} as { current: MockServer };
+  beforeAll(async () => {
+    holder.current = await createMockServer({ port: 0, logLevel: 'silent', ...options });
+  });
+  afterAll(async () => {
+    await holder.current?.close();
+  });
+  return holder;
+}
+
+export interface PostOptions {
+  headers?: Record<string, string>;
+  /** Omit the default bearer token. */
+  noAuth?: boolean;
+  contentType?: string | null;
+  method?: string;
+}
+
+/** Sends `body` (text as is; anything else as JSON) to `path`, with a bearer token and JSON content type by default. */
+export async function send(
+  mock: MockServer,
+  path: string,
+  body: unknown,
+  { headers = {}, noAuth = false, contentType = 'application/json', method = 'POST' }: PostOptions = {},
+): Promise<{ status: number; headers: Headers; text: string; json: any }> {
+  const allHeaders: Record<string, string> = { ...headers };
+  if (!noAuth && !('authorization' in allHeaders)) allHeaders.authorization = `Bearer ${TOKEN}`;
+  if (contentType !== null) allHeaders['content-type'] = contentType;
+  const response = await fetch(mock.url + path, {
+    method,
+    headers: allHeaders,
+    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  const text = await response.text();
+  let json: unknown;
+  try {
+    json = text ? JSON.parse(text) : undefined;
+  } catch {
+    json = undefined;
+  }
+  return { status: response.status, headers: response.headers, text, json };
+}
+
+/** POST /plants. */
+export const createPlant = (mock: MockServer, body: unknown, options?: PostOptions) => send(mock, '/plants', body, options);
+
+/** GET /__mock/plants as raw text (ids are exact there, JSON.parse would round them). */
+export async function listedPlantsText(mock: MockServer, headers: Record<string, string> = {}): Promise<string> {
+  return (await fetch(`${mock.url}/__mock/plants`, { headers })).text();
+}
+
+let nextId = Date.now() * 1000;
+/** An id no other test in this process used. */
+export const freshId = (): number => nextId++;
+
+
+const specAjv = createSpecAjv();
+const isSpecError = specAjv.compile(componentSchema('Error'));
+const isSpecPlant = specAjv.compile(componentSchema('Plant'));
+
+/** Asserts an answer is `status` with exactly the spec's Error shape, `error` equal to the status. */
+export function expectError(response: { status: number; headers: Headers; json: any; text: string }, status: number): string {
+  expect(response.status, response.text).toBe(status);
+  expect(response.headers.get('content-type')).toMatch(/^application\/json\b/);
+  expect(isSpecError(response.json), JSON.stringify(isSpecError.errors)).toBe(true);
+  expect(Object.keys(response.json).sort()).toEqual(['error', 'message']);
+  expect(response.json.error).toBe(status);
+  expect(response.json.message.length).toBeGreaterThan(10);
+  return response.json.message as string;
+}
+
+/** Asserts a 200 whose body is exactly the declared Plant for `sent`. */
+export function expectPlant(response: { status: number; json: any; text: string }, sent: { name: string; tag?: string }): void {
+  expect(response.status, response.text).toBe(200);
+  expect(isSpecPlant(response.json)).toBe(true);
+  expect(response.json).toStrictEqual(sent.tag === undefined ? { name: sent.name } : { name: sent.name, tag: sent.tag });
+}
