@@ -1,0 +1,65 @@
+/** The error catalogue stays honest: every entry yields a body in the spec's Error shape. */
+import { describe, expect, it } from 'vitest';
+import { createSpecAjv } from '../../spec/ajv.js';
+import { componentSchema } from '../../spec/index.js';
+import { errorBody, errorCatalogue, FORCEABLE_STATUSES, forcedRejection, reject, type ErrorCode } from '../errors.js';
+
+const isSpecError = createSpecAjv().compile(componentSchema('Error'));
+
+/** Parameters that fill every template of the catalogue. */
+const sampleParams = {
+  method: 'GET',
+  path: '/x',
+  allow: 'POST, OPTIONS',
+  realm: 'plant-store',
+  scheme: 'Basic',
+  reason: 'it is not accepted',
+  contentType: 'text/plain',
+  charset: 'latin1',
+  limit: 10,
+  detail: 'something broke',
+  problems: ['id is required'],
+  problem: 'code=418 is not forceable',
+  ids: ['7'],
+  status: 409,
+  title: 'a title',
+};
+
+describe('error catalogue', () => {
+  const codes = Object.keys(errorCatalogue) as ErrorCode[];
+
+  it.each(codes.filter((code) => code !== 'FORCED'))('%s renders an Error body with an error status and a full sentence', (code) => {
+    const rejection = (reject as (c: ErrorCode, p: unknown) => ReturnType<typeof reject>)(code, sampleParams);
+    expect(rejection.status).toBeGreaterThanOrEqual(400);
+    expect(rejection.status).toBeLessThan(600);
+    expect(rejection.message).toMatch(/^[A-Z'].{15,}[.]$/s);
+    expect(rejection.message).not.toContain('undefined');
+    const body = JSON.parse(errorBody(rejection));
+    expect(isSpecError(body)).toBe(true);
+    expect(body).toEqual({ error: rejection.status, message: rejection.message });
+  });
+
+  it('gives every 401 a Bearer challenge and every 405 an Allow header', () => {
+    for (const code of codes.filter((c) => c !== 'FORCED')) {
+      const rejection = (reject as (c: ErrorCode, p: unknown) => ReturnType<typeof reject>)(code, sampleParams);
+      if (rejection.status === 401) expect(rejection.headers?.['www-authenticate']).toMatch(/^Bearer realm="/);
+      if (rejection.status === 405) expect(rejection.headers?.allow).toBeTruthy();
+    }
+  });
+
+  it.each(FORCEABLE_STATUSES.filter((status) => status !== 200))('has a forced example for %i in the Error shape', (status) => {
+    const rejection = forcedRejection(status);
+    expect(rejection.status).toBe(status);
+    expect(isSpecError(JSON.parse(errorBody(rejection)))).toBe(true);
+    expect(rejection.message).not.toContain('forced response.'); // each forceable status has its own title
+  });
+
+  it('can force every status the mock answers by itself', () => {
+    const ownStatuses = new Set(
+      (Object.keys(errorCatalogue) as ErrorCode[])
+        .filter((code) => code !== 'FORCED' && code !== 'INVALID_SEED' && code !== 'ADMIN_UNAUTHORIZED')
+        .map((code) => errorCatalogue[code].status),
+    );
+    for (const status of ownStatuses) expect(FORCEABLE_STATUSES).toContain(status);
+  });
+});
