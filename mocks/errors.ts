@@ -104,6 +104,12 @@ export const errorCatalogue = {
     0, // the forced status itself, see forcedRejection
     ({ status, title }) => `Forced by 'Prefer: code=${status}': ${title}.`,
   ),
+  MALFORMED_HTTP: define<{ detail: string }>(
+    400,
+    ({ detail }) => `The request is not well-formed HTTP/1.1 (${detail}); the connection is closed.`,
+  ),
+  HEADERS_TOO_LARGE: define(431, () => 'The request headers are larger than the server accepts; the connection is closed.'),
+  REQUEST_TIMEOUT: define(408, () => 'The request was not received completely in time; the connection is closed.'),
   INTERNAL: define<{ detail: string }>(
     500,
     ({ detail }) =>

@@ -1,5 +1,6 @@
 /** Every row of the mock's answer table for POST /plants, over real HTTP. */
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { MemoryPlantStore, type StoredPlant } from '../plant-store.js';
 import { createPlant, expectError, expectPlant, freshId, listedPlantsText, send, TOKEN, useMock } from './mock-under-test.js';
@@ -209,5 +210,29 @@ describe('unexpected failures', () => {
     const message = expectError(await createPlant(failing.current, { id: 1, name: 'boom' }), 500);
     expect(message).toContain('disk on fire');
     expect((await createPlant(failing.current, { id: 2, name: 'fine' })).status).toBe(200);
+  });
+});
+
+describe('requests that are not well-formed HTTP', () => {
+  const raw = (text: string): Promise<string> =>
+    new Promise((resolve, fail) => {
+      const { port } = new URL(mock.current.url);
+      const socket = connect(Number(port), '127.0.0.1', () => socket.end(text));
+      let answer = '';
+      socket.on('data', (chunk) => (answer += chunk));
+      socket.on('close', () => resolve(answer));
+      socket.on('error', fail);
+    });
+
+  it.each([
+    ['a garbled request line', 'PLANT ME A TREE\r\n\r\n', 400],
+    ['a header without a colon', 'POST /plants HTTP/1.1\r\nHost: x\r\nbroken header\r\n\r\n', 400],
+    ['oversized headers', `POST /plants HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, 431],
+  ])('answers %s in the Error shape and closes', async (_name, text, status) => {
+    const answer = await raw(text);
+    expect(answer).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `));
+    const body = JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4));
+    expect(body.error).toBe(status);
+    expect(Object.keys(body).sort()).toEqual(['error', 'message']);
   });
 });
