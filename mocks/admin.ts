@@ -9,6 +9,7 @@ import { ADMIN_REALM, isRejection, reject } from './errors.js';
 import { parseNewPlants } from './new-plant.js';
 import { checkJsonMediaType, readBody } from './request-body.js';
 import { jsonAnswer, rejected, type Answer } from './answer.js';
+import { INSPECTOR_ASSETS, inspectorAsset, type InspectorPath } from './inspector.js';
 import type { MockContext } from './server.js';
 
 export const ADMIN_PREFIX = '/__mock';
@@ -20,6 +21,10 @@ export function isAdminPath(path: string): boolean {
 type AdminHandler = (req: IncomingMessage, context: MockContext) => Promise<Answer> | Answer;
 
 const routes: Record<string, Record<string, AdminHandler>> = {
+  // The inspector page at /__mock/ (the trailing slash is dropped before routing).
+  ...Object.fromEntries(
+    Object.keys(INSPECTOR_ASSETS).map((path) => [path, { GET: () => inspectorAsset(path as InspectorPath) }]),
+  ),
   '/__mock/health': {
     GET: () => jsonAnswer(200, { status: 'ok' }),
   },
@@ -36,8 +41,19 @@ const routes: Record<string, Record<string, AdminHandler>> = {
   },
 };
 
-/** Routes that answer without the admin token (a health probe has no credentials). */
-const PUBLIC_PATHS = new Set(['/__mock/health']);
+/**
+ * Routes that answer without the admin token: a health probe has no credentials, and a browser
+ * opening the inspector cannot send one (the page holds no data; it asks for the token).
+ */
+const PUBLIC_PATHS = new Set(['/__mock/health', ...Object.keys(INSPECTOR_ASSETS)]);
+
+/**
+ * A successful read of the admin routes is not journaled: the inspector polls them every
+ * second, which would push the requests a developer is debugging out of the bounded journal.
+ */
+export function isQuietAdminRead(method: string, path: string, status: number): boolean {
+  return method === 'GET' && isAdminPath(path) && status < 400;
+}
 
 const ADMIN_AUTH_DETAILS: Partial<Record<string, string>> = {
   MISSING_CREDENTIALS: 'no Authorization header was sent',

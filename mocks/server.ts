@@ -6,7 +6,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
-import { handleAdminRequest, isAdminPath } from './admin.js';
+import { handleAdminRequest, isAdminPath, isQuietAdminRead } from './admin.js';
 import { rejected, type Answer } from './answer.js';
 import { checkBearer } from './auth.js';
 import { applyCors, preflightHeaders } from './cors.js';
@@ -99,17 +99,20 @@ export async function createMockServer(options: MockOptions = {}): Promise<MockS
     const durationMs = Math.round((performance.now() - started) * 100) / 100;
     const path = pathOf(req.url);
     const rejection = answer.rejection;
-    journal.record({
-      time: Date.now(),
-      method: req.method ?? '',
-      path,
-      status: answer.status,
-      durationMs,
-      code: rejection?.code,
-      message: rejection?.message,
-      problems: rejection?.problems,
-    });
-    logger.info({ method: req.method, path, status: answer.status, ms: durationMs, code: rejection?.code }, 'request');
+    const quiet = isQuietAdminRead(req.method ?? '', path, answer.status);
+    if (!quiet) {
+      journal.record({
+        time: Date.now(),
+        method: req.method ?? '',
+        path,
+        status: answer.status,
+        durationMs,
+        code: rejection?.code,
+        message: rejection?.message,
+        problems: rejection?.problems,
+      });
+    }
+    logger[quiet ? 'debug' : 'info']({ method: req.method, path, status: answer.status, ms: durationMs, code: rejection?.code }, 'request');
   };
   const server = createServer({ requestTimeout: 60_000 }, (req, res) => {
     serve(req, res).catch((error: unknown) => {
@@ -204,7 +207,7 @@ function respond(res: ServerResponse, answer: Answer): void {
     return;
   }
   res.writeHead(answer.status, {
-    'content-type': 'application/json',
+    'content-type': answer.headers?.['content-type'] ?? 'application/json',
     'content-length': Buffer.byteLength(answer.body),
   });
   res.end(answer.body);
