@@ -1,0 +1,131 @@
+/**
+ * One load run: wrk (bench/wrk/plants.lua) against one server for a fixed time, with the load
+ * generator pinned to its own core. wrk is C with an event loop per thread, so one thread on one
+ * core drives a Node server well past its limit; a Node-based generator (autocannon) would
+ * share Node's per-request costs and cap the bare-node:http limit it is meant to measure.
+ */
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { cpuSeconds } from './process-stats.js';
+
+export type Scenario = 'valid' | 'mixed';
+
+export const LUA_SCRIPT = fileURLToPath(
+  new URL(import.meta.url.includes('/dist/bench/') ? '../../bench/wrk/plants.lua' : './wrk/plants.lua', import.meta.url),
+);
+
+export interface LoadOptions {
+  url: string;
+  scenario: Scenario;
+  /** First id of this run; runs against the same server must use bases 1e9 apart. */
+  idBase: number;
+  durationSeconds: number;
+  connections: number;
+  /** CPU list for `taskset -c` (the load generator's core), or undefined to run unpinned. */
+  cpus?: string;
+  token?: string;
+  /** The server's pid, to read how much CPU it used during the run. */
+  serverPid?: number;
+}
+
+/** What wrk's `done` hook reports (see bench/wrk/plants.lua). */
+export interface WrkReport {
+  requests: number;
+  durationUs: number;
+  bytes: number;
+  socketErrors: { connect: number; read: number; write: number; timeout: number };
+  non2xx: number;
+  latencyUs: { p50: number; p90: number; p99: number; max: number; mean: number };
+  statuses: Record<string, number>;
+}
+
+export interface LoadResult extends WrkReport {
+  scenario: Scenario;
+  requestsPerSecond: number;
+  /** Server CPU seconds per wall second during the run (1 = one core busy all the time). */
+  serverCpu: number | undefined;
+  /** Load generator CPU seconds per wall second: near 1 would mean wrk, not the server, was the limit. */
+  loadGeneratorCpu: number | undefined;
+}
+
+/** Runs wrk once; rejects when wrk fails or overruns its time by more than 20 s. */
+export function runLoad(options: LoadOptions): Promise<LoadResult> {
+  const wrkArgs = [
+    '-t1',
+    `-c${options.connections}`,
+    `-d${options.durationSeconds}s`,
+    '--timeout',
+    '10s',
+    '-s',
+    LUA_SCRIPT,
+    options.url,
+    '--',
+    String(options.idBase),
+    options.scenario,
+    options.token ?? 'bench-token',
+  ];
+  const [command, args] = options.cpus ? ['taskset', ['-c', options.cpus, 'wrk', ...wrkArgs]] : ['wrk', wrkArgs];
+  const serverCpuBefore = options.serverPid ? cpuSeconds(options.serverPid) : undefined;
+  const started = performance.now();
+  return new Promise((resolve, fail) => {
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    let wrkCpu: number | undefined;
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk));
+    child.stderr.on('data', (chunk: Buffer) => (err += chunk));
+    // Read wrk's CPU just before it ends: sample while it runs, keep the last reading.
+    const sampler = setInterval(() => {
+      if (child.pid) wrkCpu = cpuSeconds(child.pid) ?? wrkCpu;
+    }, 200);
+    const guard = setTimeout(() => child.kill('SIGKILL'), (options.durationSeconds + 20) * 1000);
+    child.on('error', (error) => {
+      clearInterval(sampler);
+      clearTimeout(guard);
+      fail(error);
+    });
+    child.on('close', (code) => {
+      clearInterval(sampler);
+      clearTimeout(guard);
+      const wallSeconds = (performance.now() - started) / 1000;
+      const line = out.split('\n').find((l) => l.startsWith('WRK_JSON '));
+      if (code !== 0 || !line) {
+        fail(new Error(`wrk ${args.join(' ')} exited with ${code}: ${err.trim() || out.trim()}`));
+        return;
+      }
+      const report = parseWrkReport(line);
+      const serverCpuAfter = options.serverPid ? cpuSeconds(options.serverPid) : undefined;
+      resolve({
+        ...report,
+        scenario: options.scenario,
+        requestsPerSecond: report.requests / (report.durationUs / 1e6),
+        serverCpu:
+          serverCpuBefore !== undefined && serverCpuAfter !== undefined
+            ? round((serverCpuAfter - serverCpuBefore) / wallSeconds, 2)
+            : undefined,
+        loadGeneratorCpu: wrkCpu === undefined ? undefined : round(wrkCpu / (report.durationUs / 1e6), 2),
+      });
+    });
+  });
+}
+
+export function parseWrkReport(line: string): WrkReport {
+  return JSON.parse(line.slice('WRK_JSON '.length)) as WrkReport;
+}
+
+/**
+ * Answers that are wrong for the scenario, plus socket errors and timeouts. Valid-only load
+ * must get 200 every time; mixed load may also get the 400 and 401 its bad requests earn
+ * (or, for a server that answers schema failures with 422, as Prism does, 422).
+ */
+export function countErrors(result: WrkReport, scenario: Scenario, invalidStatuses: readonly number[] = [400]): number {
+  const allowed = new Set(scenario === 'valid' ? [200] : [200, 401, ...invalidStatuses]);
+  let errors = result.socketErrors.connect + result.socketErrors.read + result.socketErrors.write + result.socketErrors.timeout;
+  for (const [status, count] of Object.entries(result.statuses)) if (!allowed.has(Number(status))) errors += count;
+  return errors;
+}
+
+function round(value: number, digits: number): number {
+  const scale = 10 ** digits;
+  return Math.round(value * scale) / scale;
+}

@@ -1,0 +1,75 @@
+/**
+ * The table in docs/benchmarks.md. The bench rewrites only what lies between the two markers,
+ * so the notes around it (how to run, what the profile showed) are kept.
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ContractResult } from './contract.js';
+import type { MachineInfo } from './machine.js';
+import type { MemoryResult } from './memory.js';
+import type { StartupResult } from './startup.js';
+import type { Goal, ScenarioSummary } from './summary.js';
+import { ROOT, type TargetId } from './targets.js';
+
+const BEGIN = '<!-- bench:begin (written by npm run bench) -->';
+const END = '<!-- bench:end -->';
+
+export interface ReportForDoc {
+  date: string;
+  machine: MachineInfo;
+  loadAverage: { before: number; after: number };
+  options: { rounds: number; duration: number; connections: number; spawns: number; plants: number };
+  summaries: readonly ScenarioSummary[];
+  goals: readonly Goal[];
+  startup: readonly StartupResult[];
+  memory: readonly MemoryResult[];
+  contract: ContractResult | undefined;
+  missing: readonly { id: TargetId; why: string }[];
+}
+
+const LABELS: Record<TargetId, string> = {
+  limit: 'bare node:http, fixed 200 (the limit)',
+  memory: 'mock, in memory',
+  'state-file': 'mock, `--state-file`',
+  prism: 'Prism mock',
+};
+
+export function renderTable(report: ReportForDoc): string {
+  const { machine, options } = report;
+  const lines = [
+    `Measured ${report.date.slice(0, 16).replace('T', ' ')} UTC on ${machine.cpu} (${machine.cores} cores, ${machine.memoryGiB} GiB), ` +
+      `${machine.kernel}, Node ${machine.node}, ${machine.wrk ?? 'wrk'}; load average ${report.loadAverage.before} → ${report.loadAverage.after}. ` +
+      `${options.rounds} alternating rounds of ${options.duration} s per server and scenario, ${options.connections} connections, ` +
+      'server and wrk pinned to different cores; medians over rounds, each ratio taken within its round.',
+    '',
+    '| server | scenario | req/s | × limit | p50 | p99 | errors | spawn → first 200 | RSS per plant |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|',
+  ];
+  for (const s of report.summaries) {
+    const startup = report.startup.find((r) => r.target === s.target);
+    const memory = report.memory.find((m) => m.target === s.target);
+    lines.push(
+      `| ${LABELS[s.target]} | ${s.scenario === 'valid' ? 'valid' : 'mixed (10 % invalid, 5 % no auth)'} | ${s.requestsPerSecond} | ` +
+        `${s.ratioToLimit?.toFixed(3) ?? '–'} | ${s.p50Ms.toFixed(2)} ms | ${s.p99Ms.toFixed(2)} ms | ${s.errors} | ` +
+        `${s.scenario === 'valid' && startup ? `${startup.medianMs} ms` : ''} | ${s.scenario === 'valid' && memory ? `${memory.bytesPerPlant} B` : ''} |`,
+    );
+  }
+  for (const m of report.missing) lines.push(`| ${LABELS[m.id]} | not run: ${m.why} | | | | | | | |`);
+  lines.push('', '| goal | target | measured | |', '|---|---|---|---|');
+  for (const g of report.goals) lines.push(`| ${g.goal} | ${g.target} | ${g.measured} | ${g.met === undefined ? '–' : g.met ? 'met' : '**missed**'} |`);
+  if (report.memory.length) {
+    lines.push('', `RSS per plant: ${report.options.plants} plants (short unique names, no tag) seeded through \`POST /__mock/plants\` in batches of 10 000; RSS from /proc before and after.`);
+  }
+  return lines.join('\n');
+}
+
+export function writeBenchmarksDoc(report: ReportForDoc): void {
+  const path = join(ROOT, 'docs/benchmarks.md');
+  const table = `${BEGIN}\n${renderTable(report)}\n${END}`;
+  let doc = existsSync(path) ? readFileSync(path, 'utf8') : `# Benchmarks\n\n${BEGIN}\n${END}\n`;
+  const begin = doc.indexOf(BEGIN);
+  const end = doc.indexOf(END);
+  doc = begin === -1 || end === -1 ? `${doc.trimEnd()}\n\n${table}\n` : doc.slice(0, begin) + table + doc.slice(end + END.length);
+  mkdirSync(join(ROOT, 'docs'), { recursive: true });
+  writeFileSync(path, doc);
+}

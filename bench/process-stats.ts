@@ -1,0 +1,25 @@
+/** What the kernel says about a process: CPU time and resident memory, from /proc (Linux). */
+import { readFileSync } from 'node:fs';
+import { clockTicksPerSecond } from './machine.js';
+
+/** User + system CPU seconds a process (all its threads) has used so far, or undefined when gone. */
+export function cpuSeconds(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces) start after the last ')'.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / clockTicksPerSecond();
+  } catch {
+    return undefined;
+  }
+}
+
+/** Resident set size in bytes, or undefined when the process is gone. */
+export function rssBytes(pid: number): number | undefined {
+  try {
+    const match = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) * 1024 : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,254 @@
+#!/usr/bin/env node
+/**
+ * `npm run bench`: one command, one run. Starts the limit (bare node:http), the mock in memory,
+ * the mock with --state-file and the Prism mock; drives each with the same wrk load in
+ * alternating rounds (valid-only, then mixed); measures spawn → first 200 and RSS per stored
+ * plant; writes bench/results/*.json and the table in docs/benchmarks.md.
+ *
+ * Servers run on one core and wrk on the other (taskset), loopback only; every run is bounded
+ * by its duration and every wait by a timeout.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Command, Option } from 'commander';
+import { DEFAULT_JOURNAL_SIZE } from '../mocks/journal.js';
+import { measureContractSuite, type ContractResult } from './contract.js';
+import { countErrors, runLoad, type Scenario } from './load.js';
+import { hasCommand, load1, describeMachine, wrkVersion } from './machine.js';
+import { writeBenchmarksDoc } from './markdown.js';
+import { measurePlantMemory, type MemoryResult } from './memory.js';
+import { measureStartup, type StartupResult } from './startup.js';
+import { evaluateGoals, summarise, type RunRecord } from './summary.js';
+import { availableTargets, getText, ROOT, startTarget, type RunningTarget, type TargetId } from './targets.js';
+
+const STEPS = ['load', 'startup', 'memory', 'contract'] as const;
+type Step = (typeof STEPS)[number];
+
+interface BenchOptions {
+  rounds: number;
+  duration: number;
+  warmup: number;
+  connections: number;
+  spawns: number;
+  plants: number;
+  targets: TargetId[];
+  skip: Step[];
+  serverCpu: string;
+  loadCpu: string;
+  docs: boolean;
+}
+
+function parseOptions(argv: string[]): BenchOptions {
+  const int = (value: string): number => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < 0) throw new Error(`expected a whole number, got ${value}`);
+    return n;
+  };
+  const list = (value: string): string[] => value.split(',').map((s) => s.trim()).filter(Boolean);
+  const command = new Command('bench')
+    .description('Benchmark the mock against the bare node:http limit and Prism (see docs/benchmarks.md).')
+    .addOption(new Option('--rounds <n>', 'alternating rounds per scenario').default(3).argParser(int))
+    .addOption(new Option('--duration <s>', 'seconds per load run').default(5).argParser(int))
+    .addOption(new Option('--warmup <s>', 'seconds of unrecorded load per server before the rounds').default(3).argParser(int))
+    .addOption(new Option('--connections <n>', 'wrk connections').default(50).argParser(int))
+    .addOption(new Option('--spawns <n>', 'starts per server for spawn → first 200').default(5).argParser(int))
+    .addOption(new Option('--plants <n>', 'plants stored for RSS per plant').default(1_000_000).argParser(int))
+    .addOption(new Option('--targets <list>', 'servers to run').default(['limit', 'memory', 'state-file', 'prism']).argParser(list))
+    .addOption(new Option('--skip <steps>', `steps to leave out (${STEPS.join(', ')})`).default([]).argParser(list))
+    .addOption(new Option('--server-cpu <list>', 'taskset CPU list for the servers').default('0'))
+    .addOption(new Option('--load-cpu <list>', 'taskset CPU list for wrk and the bench itself').default('1'))
+    .option('--no-docs', 'do not rewrite the table in docs/benchmarks.md');
+  command.parse(argv, { from: 'user' });
+  return command.opts<BenchOptions>();
+}
+
+const log = (line: string): void => {
+  process.stdout.write(`${line}\n`);
+};
+
+async function main(): Promise<void> {
+  const options = parseOptions(process.argv.slice(2));
+  if (!wrkVersion()) throw new Error('wrk is not installed: `apt-get install -y wrk` (Debian) or `brew install wrk`.');
+  const pinned = hasCommand('taskset', ['-V']);
+  const serverCpu = pinned ? options.serverCpu : undefined;
+  const loadCpu = pinned ? options.loadCpu : undefined;
+  if (pinned) spawnSync('taskset', ['-a', '-p', '-c', options.loadCpu, String(process.pid)], { stdio: 'ignore' });
+  else log('taskset not found: servers and wrk run unpinned, figures are noisier.');
+
+  const { targets: all, missing } = availableTargets();
+  const specs = all.filter((t) => options.targets.includes(t.id) || t.id === 'limit');
+  for (const m of missing) if (options.targets.includes(m.id)) log(`skipping ${m.id}: ${m.why}`);
+  const skipped = new Set(options.skip);
+  const machine = describeMachine();
+  const startedAt = new Date();
+  const loadBefore = load1();
+  log(`bench: ${machine.cpu}, ${machine.cores} cores, Node ${machine.node}, ${machine.wrk}; load average ${loadBefore}`);
+
+  const work = mkdtempSync(join(tmpdir(), 'plant-bench-'));
+  const runs: RunRecord[] = [];
+  let durable: boolean | undefined;
+  let journalEntries: number | undefined;
+  const notes: string[] = [];
+  try {
+    if (!skipped.has('load')) {
+      const running = new Map<TargetId, RunningTarget>();
+      const sent200 = new Map<TargetId, number>();
+      try {
+        for (const spec of specs) {
+          running.set(spec.id, await startTarget(spec, { cpus: serverCpu, logFile: join(work, `${spec.id}.log`), stateFile: join(work, 'state.log') }));
+          sent200.set(spec.id, 1); // the probe's plant
+        }
+        let run = 0;
+        const drive = async (id: TargetId, scenario: Scenario, seconds: number, round: number): Promise<void> => {
+          const target = running.get(id) as RunningTarget;
+          const result = await runLoad({
+            url: target.url,
+            scenario,
+            idBase: 1e12 + ++run * 1e9,
+            durationSeconds: seconds,
+            connections: options.connections,
+            cpus: loadCpu,
+            serverPid: target.pid,
+          });
+          sent200.set(id, (sent200.get(id) ?? 0) + (result.statuses['200'] ?? 0));
+          if (round === 0) return;
+          const errors = countErrors(result, scenario, target.spec.invalidStatuses);
+          runs.push({ round, target: id, result, errors });
+          log(
+            `round ${round} ${scenario.padEnd(5)} ${id.padEnd(10)} ${Math.round(result.requestsPerSecond).toString().padStart(6)} req/s` +
+              `  p50 ${(result.latencyUs.p50 / 1000).toFixed(2)} ms  p99 ${(result.latencyUs.p99 / 1000).toFixed(2)} ms` +
+              `  errors ${errors}  server cpu ${result.serverCpu ?? '?'}  wrk cpu ${result.loadGeneratorCpu ?? '?'}`,
+          );
+        };
+        log(`warm-up: ${options.warmup} s per server`);
+        if (options.warmup > 0) for (const spec of specs) await drive(spec.id, 'valid', options.warmup, 0);
+        for (let round = 1; round <= options.rounds; round++) {
+          // Rotate the order each round so drift in machine load does not favour one server.
+          const order = specs.map((_, i) => specs[(i + round - 1) % specs.length]!);
+          for (const scenario of ['valid', 'mixed'] as const) {
+            for (const spec of order) await drive(spec.id, scenario, options.duration, round);
+          }
+        }
+        const memory = running.get('memory');
+        if (memory) {
+          const journal = await getText(`${memory.url}/__mock/requests`);
+          journalEntries = (JSON.parse(journal.text) as unknown[]).length;
+        }
+        const stateFile = running.get('state-file');
+        if (stateFile) durable = await checkDurable(stateFile, sent200.get('state-file') ?? 0, options.connections * (options.rounds * 2 + 1), work, serverCpu, notes);
+      } finally {
+        for (const target of running.values()) await target.stop();
+      }
+    }
+
+    let startup: StartupResult[] = [];
+    if (!skipped.has('startup') && options.spawns > 0) {
+      log(`spawn → first 200: ${options.spawns} starts per server`);
+      startup = await measureStartup(specs, options.spawns, serverCpu);
+      for (const s of startup) log(`  ${s.target.padEnd(10)} median ${s.medianMs} ms  (${s.samplesMs.join(', ')})`);
+    }
+
+    const memoryResults: MemoryResult[] = [];
+    if (!skipped.has('memory') && options.plants > 0) {
+      for (const spec of specs.filter((s) => s.id === 'memory' || s.id === 'state-file')) {
+        log(`RSS per plant: seeding ${options.plants} plants into ${spec.label}`);
+        const result = await measurePlantMemory(spec, options.plants, serverCpu);
+        memoryResults.push(result);
+        log(`  ${spec.id}: ${result.bytesPerPlant} B per plant (RSS ${mib(result.rssBeforeBytes)} → ${mib(result.rssAfterBytes)} MiB, seeded in ${result.seedSeconds} s)`);
+      }
+    }
+
+    let contract: ContractResult | undefined;
+    if (!skipped.has('contract')) {
+      contract = await measureContractSuite(serverCpu);
+      log(contract.seconds === undefined ? `contract suite: ${contract.note}` : `contract suite against a local mock: ${contract.seconds} s (${contract.note})`);
+    }
+
+    const loadAfter = load1();
+    const summaries = summarise(runs);
+    const goals = evaluateGoals({
+      runs,
+      summaries,
+      spawnMedianMs: Object.fromEntries(startup.map((s) => [s.target, s.medianMs])),
+      bytesPerPlant: memoryResults.find((m) => m.target === 'memory')?.bytesPerPlant,
+      journalEntries,
+      journalCapacity: DEFAULT_JOURNAL_SIZE,
+      contractSeconds: contract?.seconds,
+      durable,
+    });
+    const report = {
+      date: startedAt.toISOString(),
+      machine,
+      loadAverage: { before: loadBefore, after: loadAfter },
+      options: { ...options, pinned },
+      missing: missing.filter((m) => options.targets.includes(m.id)),
+      notes,
+      summaries,
+      goals,
+      startup,
+      memory: memoryResults,
+      contract,
+      runs,
+    };
+    const resultsDir = join(ROOT, 'bench/results');
+    mkdirSync(resultsDir, { recursive: true });
+    const stamp = startedAt.toISOString().replace(/[:.]/g, '-');
+    const json = `${JSON.stringify(report, null, 2)}\n`;
+    writeFileSync(join(resultsDir, `bench-${stamp}.json`), json);
+    writeFileSync(join(resultsDir, 'latest.json'), json);
+    log('');
+    log('server      scenario  req/s   ×limit   p50 ms  p99 ms  errors');
+    for (const s of summaries) {
+      log(
+        `${s.target.padEnd(11)} ${s.scenario.padEnd(8)} ${String(s.requestsPerSecond).padStart(6)}  ${s.ratioToLimit?.toFixed(3) ?? '  -  '}   ` +
+          `${s.p50Ms.toFixed(2).padStart(6)}  ${s.p99Ms.toFixed(2).padStart(6)}  ${s.errors}`,
+      );
+    }
+    log('');
+    for (const g of goals) log(`${g.met === undefined ? '  ?' : g.met ? ' ok' : 'MISS'}  ${g.goal}: ${g.measured} (goal ${g.target})`);
+    log(`\nload average ${loadBefore} → ${loadAfter}; results in bench/results/bench-${stamp}.json`);
+    if (options.docs) {
+      writeBenchmarksDoc(report);
+      log('table written to docs/benchmarks.md');
+    }
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Every 200 of the --state-file mock must survive a crash: kill -9 it, start it again on the
+ * same file and count the plants. The count may exceed the 200s seen by up to the requests in
+ * flight when each wrk run stopped (stored and answered, but the answer was never read).
+ */
+async function checkDurable(
+  target: RunningTarget,
+  answered200: number,
+  inFlightAllowance: number,
+  work: string,
+  cpus: string | undefined,
+  notes: string[],
+): Promise<boolean> {
+  await target.kill();
+  const again = await startTarget(target.spec, { cpus, logFile: join(work, 'state-file-restart.log'), stateFile: join(work, 'state.log') });
+  try {
+    const listed = await getText(`${again.url}/__mock/plants`);
+    // The restart's own probe stored one more plant.
+    const stored = (listed.text.match(/"id":/g)?.length ?? 0) - 1;
+    const ok = stored >= answered200 && stored <= answered200 + inFlightAllowance;
+    notes.push(`--state-file durability: ${answered200} answered 200, ${stored} plants after kill -9 and restart`);
+    log(`durability: ${answered200} plants answered 200, ${stored} found after kill -9 and restart: ${ok ? 'ok' : 'MISMATCH'}`);
+    return ok;
+  } finally {
+    await again.stop();
+  }
+}
+
+const mib = (bytes: number): string => (bytes / 2 ** 20).toFixed(1);
+
+main().catch((error: unknown) => {
+  process.stderr.write(`bench: ${(error as Error)?.stack ?? String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,126 @@
+/**
+ * From raw runs to the figures the issue asks for: per server and scenario the median over rounds
+ * of req/s, p50, p99 and the ratio to the limit measured in the same round, plus the goals.
+ */
+import type { LoadResult, Scenario } from './load.js';
+import type { TargetId } from './targets.js';
+
+export interface RunRecord {
+  round: number;
+  target: TargetId;
+  result: LoadResult;
+  errors: number;
+}
+
+export interface ScenarioSummary {
+  target: TargetId;
+  scenario: Scenario;
+  rounds: number;
+  requestsPerSecond: number;
+  /** Median over rounds of (this server's req/s ÷ the limit's req/s in the same round). */
+  ratioToLimit: number | undefined;
+  p50Ms: number;
+  p99Ms: number;
+  /** Worst p99 of any round. */
+  worstP99Ms: number;
+  errors: number;
+  requests: number;
+  serverCpu: number | undefined;
+  loadGeneratorCpu: number | undefined;
+}
+
+export function median(values: readonly number[]): number {
+  if (!values.length) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+}
+
+/** Median over rounds of a per-round ratio a/b, where both ran in that round. */
+export function roundRatio(runs: readonly RunRecord[], scenario: Scenario, a: TargetId, b: TargetId, bScenario: Scenario = scenario): number | undefined {
+  const ratios: number[] = [];
+  for (const run of runs) {
+    if (run.target !== a || run.result.scenario !== scenario) continue;
+    const other = runs.find((r) => r.round === run.round && r.target === b && r.result.scenario === bScenario);
+    if (other && other.result.requestsPerSecond > 0) ratios.push(run.result.requestsPerSecond / other.result.requestsPerSecond);
+  }
+  return ratios.length ? median(ratios) : undefined;
+}
+
+export function summarise(runs: readonly RunRecord[]): ScenarioSummary[] {
+  const out: ScenarioSummary[] = [];
+  const keys = new Set(runs.map((r) => `${r.target}|${r.result.scenario}`));
+  for (const key of keys) {
+    const [target, scenario] = key.split('|') as [TargetId, Scenario];
+    const mine = runs.filter((r) => r.target === target && r.result.scenario === scenario);
+    const cpu = mine.map((r) => r.result.serverCpu).filter((v): v is number => v !== undefined);
+    const wrkCpu = mine.map((r) => r.result.loadGeneratorCpu).filter((v): v is number => v !== undefined);
+    out.push({
+      target,
+      scenario,
+      rounds: mine.length,
+      requestsPerSecond: Math.round(median(mine.map((r) => r.result.requestsPerSecond))),
+      ratioToLimit: target === 'limit' ? 1 : roundRatio(runs, scenario, target, 'limit'),
+      p50Ms: median(mine.map((r) => r.result.latencyUs.p50)) / 1000,
+      p99Ms: median(mine.map((r) => r.result.latencyUs.p99)) / 1000,
+      worstP99Ms: Math.max(...mine.map((r) => r.result.latencyUs.p99)) / 1000,
+      errors: mine.reduce((sum, r) => sum + r.errors, 0),
+      requests: mine.reduce((sum, r) => sum + r.result.requests, 0),
+      serverCpu: cpu.length ? median(cpu) : undefined,
+      loadGeneratorCpu: wrkCpu.length ? median(wrkCpu) : undefined,
+    });
+  }
+  return out;
+}
+
+export interface Goal {
+  goal: string;
+  target: string;
+  measured: string;
+  met: boolean | undefined;
+}
+
+export interface GoalInputs {
+  runs: readonly RunRecord[];
+  summaries: readonly ScenarioSummary[];
+  spawnMedianMs: Partial<Record<TargetId, number>>;
+  bytesPerPlant: number | undefined;
+  journalEntries: number | undefined;
+  journalCapacity: number | undefined;
+  contractSeconds: number | undefined;
+  durable: boolean | undefined;
+}
+
+export function evaluateGoals(inputs: GoalInputs): Goal[] {
+  const { runs, summaries } = inputs;
+  const find = (target: TargetId, scenario: Scenario) => summaries.find((s) => s.target === target && s.scenario === scenario);
+  const memory = find('memory', 'valid');
+  const vsPrism = roundRatio(runs, 'valid', 'memory', 'prism');
+  const mixed = roundRatio(runs, 'mixed', 'memory', 'memory', 'valid');
+  const stateFile = roundRatio(runs, 'valid', 'state-file', 'memory');
+  const spawn = inputs.spawnMedianMs.memory;
+  const fmt = (v: number | undefined, digits = 2, unit = ''): string => (v === undefined ? 'not measured' : `${v.toFixed(digits)}${unit}`);
+  const check = (v: number | undefined, ok: (v: number) => boolean): boolean | undefined => (v === undefined ? undefined : ok(v));
+  return [
+    { goal: 'in-memory req/s ÷ limit', target: '≥ 0.70', measured: fmt(memory?.ratioToLimit), met: check(memory?.ratioToLimit, (v) => v >= 0.7) },
+    { goal: 'in-memory req/s ÷ Prism', target: '≥ 15', measured: fmt(vsPrism, 1), met: check(vsPrism, (v) => v >= 15) },
+    { goal: 'in-memory p99 at 50 connections', target: '≤ 10 ms', measured: fmt(memory?.p99Ms, 1, ' ms'), met: check(memory?.p99Ms, (v) => v <= 10) },
+    { goal: 'mixed ÷ valid-only (in memory)', target: '≥ 0.9', measured: fmt(mixed), met: check(mixed, (v) => v >= 0.9) },
+    { goal: '--state-file ÷ in-memory', target: '≥ 0.5', measured: fmt(stateFile), met: check(stateFile, (v) => v >= 0.5) },
+    {
+      goal: '--state-file: every 200 durable (kill -9, restart, count)',
+      target: 'all',
+      measured: inputs.durable === undefined ? 'not measured' : inputs.durable ? 'all' : 'LOST PLANTS',
+      met: inputs.durable,
+    },
+    { goal: 'spawn → first 200 (median)', target: '≤ 500 ms', measured: fmt(spawn, 0, ' ms'), met: check(spawn, (v) => v <= 500) },
+    { goal: 'RSS per stored plant at 1 M', target: '≤ 300 B', measured: fmt(inputs.bytesPerPlant, 0, ' B'), met: check(inputs.bytesPerPlant, (v) => v <= 300) },
+    {
+      goal: 'journal bounded',
+      target: `≤ ${inputs.journalCapacity ?? 'capacity'} entries`,
+      measured: inputs.journalEntries === undefined ? 'not measured' : `${inputs.journalEntries} entries`,
+      met: inputs.journalEntries === undefined || inputs.journalCapacity === undefined ? undefined : inputs.journalEntries <= inputs.journalCapacity,
+    },
+    { goal: 'contract suite against a local mock', target: '≤ 15 s', measured: fmt(inputs.contractSeconds, 1, ' s'), met: check(inputs.contractSeconds, (v) => v <= 15) },
+  ];
+}

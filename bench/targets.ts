@@ -1,0 +1,197 @@
+/**
+ * The servers the bench compares, each started as its own process (pinned to the server core)
+ * exactly as a developer would start it, and probed until it answers a valid POST /plants with 200.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, openSync, closeSync } from 'node:fs';
+import { request } from 'node:http';
+import { createServer, type AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export type TargetId = 'limit' | 'memory' | 'state-file' | 'prism';
+
+/** The repository root (the bench runs from dist/bench/ or, under tests, from bench/). */
+export const ROOT = fileURLToPath(new URL(import.meta.url.includes('/dist/bench/') ? '../../' : '../', import.meta.url));
+
+export interface TargetSpec {
+  id: TargetId;
+  label: string;
+  /** Command and arguments; `{port}` and `{stateFile}` are filled in at start. */
+  command: readonly string[];
+  /** Status a schema-invalid body earns from this server (Prism may answer 422). */
+  invalidStatuses: readonly number[];
+}
+
+export const BENCH_TOKEN = 'bench-token';
+
+/** The targets this checkout can run; `why` says why one is missing. */
+export function availableTargets(): { targets: TargetSpec[]; missing: { id: TargetId; why: string }[] } {
+  const targets: TargetSpec[] = [
+    {
+      id: 'limit',
+      label: 'bare node:http, fixed 200 (the limit)',
+      command: [process.execPath, join(ROOT, 'dist/bench/limit-server.js'), '{port}'],
+      invalidStatuses: [200],
+    },
+    {
+      id: 'memory',
+      label: 'mock, in memory',
+      command: [process.execPath, join(ROOT, 'dist/mocks/cli.js'), '--port', '{port}'],
+      invalidStatuses: [400],
+    },
+  ];
+  const missing: { id: TargetId; why: string }[] = [];
+  if (existsSync(join(ROOT, 'dist/mocks/state-file.js'))) {
+    targets.push({
+      id: 'state-file',
+      label: 'mock, --state-file',
+      command: [process.execPath, join(ROOT, 'dist/mocks/cli.js'), '--port', '{port}', '--state-file', '{stateFile}'],
+      invalidStatuses: [400],
+    });
+  } else {
+    missing.push({ id: 'state-file', why: 'dist/mocks/state-file.js is not built (no --state-file in this checkout)' });
+  }
+  const prism = prismCommand();
+  if (prism) targets.push({ id: 'prism', label: 'Prism mock', command: prism, invalidStatuses: [400, 422] });
+  else missing.push({ id: 'prism', why: 'no Prism mock entry point (dist/mocks/prism/cli.js) in this checkout' });
+  return { targets, missing };
+}
+
+function prismCommand(): string[] | undefined {
+  const entry = join(ROOT, 'dist/mocks/prism/cli.js');
+  if (!existsSync(entry)) return undefined;
+  return [process.execPath, entry, '--port', '{port}'];
+}
+
+export interface StartOptions {
+  /** `taskset -c` CPU list for the server, or undefined to run unpinned. */
+  cpus?: string;
+  /** Where the server's stdout and stderr go (its request log); /dev/null when undefined. */
+  logFile?: string;
+  stateFile?: string;
+  /** Give up when the first 200 takes longer than this. */
+  timeoutMs?: number;
+}
+
+export interface RunningTarget {
+  spec: TargetSpec;
+  url: string;
+  pid: number;
+  /** Wall time from spawn to the end of the first 200 answer. */
+  spawnToFirst200Ms: number;
+  /** SIGTERM, then SIGKILL if it has not exited within 5 s. */
+  stop(): Promise<void>;
+  /** SIGKILL at once: a crash, for the durability check. */
+  kill(): Promise<void>;
+}
+
+export async function startTarget(spec: TargetSpec, options: StartOptions = {}): Promise<RunningTarget> {
+  const port = await freePort();
+  const args = spec.command.map((part) =>
+    part.replace('{port}', String(port)).replace('{stateFile}', options.stateFile ?? ''),
+  );
+  const [command, ...rest] = options.cpus ? ['taskset', '-c', options.cpus, ...args] : args;
+  const log = openSync(options.logFile ?? '/dev/null', 'a');
+  const started = performance.now();
+  let child: ChildProcess;
+  try {
+    child = spawn(command as string, rest, { stdio: ['ignore', log, log], cwd: ROOT });
+  } finally {
+    closeSync(log);
+  }
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  let exitedEarly = false;
+  void exited.then(() => (exitedEarly = true));
+  const url = `http://127.0.0.1:${port}`;
+  const stop = async (signal: NodeJS.Signals = 'SIGTERM'): Promise<void> => {
+    if (exitedEarly) return;
+    child.kill(signal);
+    const guard = setTimeout(() => child.kill('SIGKILL'), 5000);
+    await exited;
+    clearTimeout(guard);
+  };
+  try {
+    await waitForFirst200(url, options.timeoutMs ?? 20_000, () => exitedEarly);
+  } catch (error) {
+    await stop('SIGKILL');
+    throw new Error(`${spec.label} did not answer 200 (${(error as Error).message}); see ${options.logFile ?? 'its output'}`);
+  }
+  const spawnToFirst200Ms = performance.now() - started;
+  return { spec, url, pid: child.pid as number, spawnToFirst200Ms, stop: () => stop(), kill: () => stop('SIGKILL') };
+}
+
+let probeId = 9_000_000_000_000;
+
+/** Polls with valid POST /plants every 2 ms until one is answered 200; bounded by `timeoutMs`. */
+export async function waitForFirst200(url: string, timeoutMs: number, gone: () => boolean = () => false): Promise<void> {
+  const deadline = performance.now() + timeoutMs;
+  let last = 'no answer';
+  while (performance.now() < deadline) {
+    if (gone()) throw new Error('the process exited');
+    try {
+      const status = await postPlant(url, { id: probeId++, name: 'Probe' });
+      if (status === 200) return;
+      last = `status ${status}`;
+    } catch (error) {
+      last = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+  throw new Error(`timed out after ${timeoutMs} ms, last: ${last}`);
+}
+
+/** One POST /plants with the bench token; resolves with the status once the body is read. */
+export function postPlant(url: string, body: unknown, path = '/plants', token = BENCH_TOKEN): Promise<number> {
+  const payload = JSON.stringify(body);
+  return new Promise((resolve, fail) => {
+    const req = request(
+      `${url}${path}`,
+      {
+        method: 'POST',
+        agent: false,
+        timeout: 30_000,
+        headers: {
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(payload),
+          authorization: `Bearer ${token}`,
+        },
+      },
+      (res) => {
+        res.resume();
+        res.once('end', () => resolve(res.statusCode ?? 0));
+        res.once('error', fail);
+      },
+    );
+    req.once('timeout', () => req.destroy(new Error('request timed out')));
+    req.once('error', fail);
+    req.end(payload);
+  });
+}
+
+/** GET a JSON document (the mock's admin routes). */
+export function getText(url: string): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, fail) => {
+    const req = request(url, { agent: false, timeout: 60_000 }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.once('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+      res.once('error', fail);
+    });
+    req.once('timeout', () => req.destroy(new Error('request timed out')));
+    req.once('error', fail);
+    req.end();
+  });
+}
+
+/** A port nothing listens on right now (loopback). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, fail) => {
+    const server = createServer();
+    server.once('error', fail);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}

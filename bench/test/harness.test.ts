@@ -1,0 +1,86 @@
+/**
+ * Smoke test of the bench's pieces with a few requests: nothing here times anything (the
+ * figures come from `npm run bench`); it checks that the parts measure what they claim to.
+ */
+import { describe, expect, it } from 'vitest';
+import { createMockServer } from '../../mocks/server.js';
+import { countErrors, runLoad, type LoadResult } from '../load.js';
+import { wrkVersion } from '../machine.js';
+import { cpuSeconds, rssBytes } from '../process-stats.js';
+import { roundRatio, summarise, type RunRecord } from '../summary.js';
+import { availableTargets, postPlant, startTarget } from '../targets.js';
+
+const wrk = wrkVersion();
+
+describe('targets', () => {
+  it('starts the limit server as a process, sees its first 200, reads its CPU and RSS, and stops it', async () => {
+    const limit = availableTargets().targets.find((t) => t.id === 'limit');
+    expect(limit).toBeDefined();
+    const running = await startTarget(limit!, { timeoutMs: 15_000 });
+    try {
+      expect(running.spawnToFirst200Ms).toBeGreaterThan(0);
+      expect(await postPlant(running.url, { id: 1, name: 'x' })).toBe(200);
+      expect(cpuSeconds(running.pid)).toBeGreaterThan(0);
+      expect(rssBytes(running.pid)).toBeGreaterThan(1_000_000);
+    } finally {
+      await running.stop();
+    }
+    expect(rssBytes(running.pid)).toBeUndefined();
+  });
+});
+
+describe.skipIf(!wrk)(`wrk load script${wrk ? '' : ' (skipped: wrk is not installed; apt-get install -y wrk)'}`, () => {
+  it('sends unique ids (every valid request stored) and the mixed shares of 400 and 401', async () => {
+    const mock = await createMockServer({ port: 0, logLevel: 'silent' });
+    try {
+      const valid = await runLoad({ url: mock.url, scenario: 'valid', idBase: 1e12, durationSeconds: 1, connections: 2 });
+      expect(valid.requests).toBeGreaterThan(100);
+      expect(valid.statuses).toEqual({ 200: valid.requests });
+      expect(countErrors(valid, 'valid')).toBe(0);
+      // No id repeated: every 200 is a plant in the store (plus any answered after wrk stopped).
+      expect(mock.store.size).toBeGreaterThanOrEqual(valid.requests);
+
+      const mixed = await runLoad({ url: mock.url, scenario: 'mixed', idBase: 2e12, durationSeconds: 1, connections: 2 });
+      const share = (status: number): number => (mixed.statuses[status] ?? 0) / mixed.requests;
+      expect(share(401)).toBeCloseTo(0.05, 1);
+      expect(share(400)).toBeCloseTo(0.1, 1);
+      expect(share(200)).toBeCloseTo(0.85, 1);
+      expect(countErrors(mixed, 'mixed')).toBe(0);
+    } finally {
+      await mock.close();
+    }
+  });
+});
+
+describe('summary', () => {
+  const result = (scenario: 'valid' | 'mixed', requestsPerSecond: number): LoadResult => ({
+    scenario,
+    requestsPerSecond,
+    requests: requestsPerSecond,
+    durationUs: 1e6,
+    bytes: 0,
+    socketErrors: { connect: 0, read: 0, write: 0, timeout: 0 },
+    non2xx: 0,
+    latencyUs: { p50: 1000, p90: 2000, p99: 3000, max: 4000, mean: 1200 },
+    statuses: { 200: requestsPerSecond },
+    serverCpu: 1,
+    loadGeneratorCpu: 0.5,
+  });
+  const runs: RunRecord[] = [
+    { round: 1, target: 'limit', result: result('valid', 100), errors: 0 },
+    { round: 1, target: 'memory', result: result('valid', 80), errors: 0 },
+    { round: 2, target: 'limit', result: result('valid', 50), errors: 0 },
+    { round: 2, target: 'memory', result: result('valid', 45), errors: 0 },
+    { round: 3, target: 'limit', result: result('valid', 200), errors: 0 },
+    { round: 3, target: 'memory', result: result('valid', 140), errors: 0 },
+  ];
+
+  it('takes each ratio within its round, then the median over rounds', () => {
+    // Per round: 0.8, 0.9, 0.7; a ratio of medians would give 80/100 = 0.8 too, so check 2 rounds as well.
+    expect(roundRatio(runs, 'valid', 'memory', 'limit')).toBeCloseTo(0.8);
+    expect(roundRatio(runs.slice(0, 4), 'valid', 'memory', 'limit')).toBeCloseTo(0.85);
+    const memory = summarise(runs).find((s) => s.target === 'memory');
+    expect(memory?.requestsPerSecond).toBe(80);
+    expect(memory?.p99Ms).toBe(3);
+  });
+});
