@@ -1,0 +1,56 @@
+#!/usr/bin/env node
+/** `npm run mock:prism`: the stateless Prism mock until SIGINT or SIGTERM. */
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { DEFAULT_HOST } from '../server.js';
+import { DEFAULT_PRISM_PORT, startPrismMock, type PrismMockOptions } from './server.js';
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'success', 'info', 'debug', 'trace', 'silent'];
+
+function port(value: string): number {
+  const n = /^\d+$/.test(value.trim()) ? Number(value) : NaN;
+  if (!(n >= 0 && n <= 65535)) throw new InvalidArgumentError('expected a whole number from 0 to 65535.');
+  return n;
+}
+
+function prismCommand(): Command {
+  return new Command('plant-store-prism')
+    .description('Stateless Prism mock of the Plant Store API: validates requests, answers the spec\'s examples.')
+    .addOption(new Option('--port <port>', 'port to listen on (0 picks a free one)').env('PRISM_PORT').default(DEFAULT_PRISM_PORT).argParser(port))
+    .addOption(new Option('--host <host>', 'address to listen on').env('HOST').default(DEFAULT_HOST))
+    .addOption(new Option('--spec <file>', 'OpenAPI document to serve (default: the bundled spec)').env('MOCK_SPEC'))
+    .addOption(new Option('--dynamic', 'generate responses from the schemas instead of the examples').env('PRISM_DYNAMIC'))
+    .addOption(new Option('--log-level <level>', 'Prism log level').env('LOG_LEVEL').default('info').choices(LOG_LEVELS))
+    .exitOverride()
+    .configureOutput({ writeErr: (text) => process.stderr.write(text) });
+}
+
+function parsePrismArgs(argv: readonly string[], command: Command = prismCommand()): PrismMockOptions {
+  command.parse(argv as string[], { from: 'user' });
+  const o = command.opts<{ port: number; host: string; spec?: string; dynamic?: boolean; logLevel: string }>();
+  return { port: o.port, host: o.host, spec: o.spec, dynamic: o.dynamic ?? false, logLevel: o.logLevel };
+}
+
+async function main(): Promise<void> {
+  let options: PrismMockOptions;
+  try {
+    options = parsePrismArgs(process.argv.slice(2));
+  } catch (error) {
+    if (error instanceof CommanderError) process.exit(error.exitCode === 0 ? 0 : 2);
+    throw error;
+  }
+  const mock = await startPrismMock(options);
+  process.stdout.write(`plant-store-prism: listening on ${mock.url} (POST ${mock.url}/plants)\n`);
+  const stop = (): void => {
+    mock.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`plant-store-prism: ${(error as Error)?.message ?? String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,33 @@
+/**
+ * The spec's operations as Prism reads them, with one correction: @stoplight/http-spec turns
+ * `format: int64` into the bounds ±(2^53 − 1), so Prism would reject every id beyond 2^53 that
+ * the spec allows. The bounds are put back to the int64 range, written so that a comparison on
+ * the doubles of `parseExactJson`'s view decides exactly as on the literal's digits.
+ */
+import { getHttpOperationsFromSpec } from '@stoplight/prism-http';
+
+export type HttpOperations = Awaited<ReturnType<typeof getHttpOperationsFromSpec>>;
+
+export async function loadPrismOperations(specPath: string): Promise<HttpOperations> {
+  const operations = await getHttpOperationsFromSpec(specPath);
+  widenInt64Bounds(operations, new Set());
+  return operations;
+}
+
+/** Replaces http-spec's safe-integer bounds on int64 schemas, in place. */
+export function widenInt64Bounds(value: unknown, seen: Set<object>): void {
+  if (value === null || typeof value !== 'object' || seen.has(value)) return;
+  seen.add(value);
+  const node = value as Record<string, unknown>;
+  if (
+    node.format === 'int64' &&
+    node.minimum === Number.MIN_SAFE_INTEGER &&
+    node.maximum === Number.MAX_SAFE_INTEGER
+  ) {
+    node.minimum = -(2 ** 63);
+    delete node.maximum;
+    // 2^63 is exact as a double; `<=` against 2^63 − 1 (which rounds to 2^63) would admit it.
+    node.exclusiveMaximum = 2 ** 63;
+  }
+  for (const inner of Object.values(node)) widenInt64Bounds(inner, seen);
+}

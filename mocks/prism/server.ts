@@ -1,0 +1,195 @@
+/**
+ * The stateless mock: Prism (@stoplight/prism-http) answering from the spec's examples.
+ *
+ * Prism decides every answer — routing, the bearer check, request validation, the response it
+ * mocks. This module is only the HTTP edge: it reads the body, parses JSON losslessly so that
+ * an int64 id is judged on its real digits (Prism itself would parse into doubles), answers a
+ * malformed or oversized body with the spec's Error shape instead of Prism's crash, and writes
+ * Prism's output. prism-http-server is not used because its edge lets a malformed JSON body
+ * take the whole process down (measured with 5.16.0).
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createLogger } from '@stoplight/prism-core';
+import {
+  createInstance,
+  ProblemJsonError,
+  type IHttpConfig,
+  type IHttpRequest,
+  type IHttpResponse,
+} from '@stoplight/prism-http';
+import { getHttpConfigFromRequest } from '@stoplight/prism-http-server/dist/getHttpConfigFromRequest.js';
+import { parse as parseContentType } from 'content-type';
+import { SPEC_PATH } from '../../spec/index.js';
+import { parseExactJson } from '../../spec/exact-json.js';
+import { applyCors, preflightHeaders } from '../cors.js';
+import { errorBody, isRejection, reject, type Rejection } from '../errors.js';
+import { readBody } from '../request-body.js';
+import { loadPrismOperations, type HttpOperations } from './operations.js';
+import { DEFAULT_HOST, DEFAULT_MAX_BODY } from '../server.js';
+
+export const DEFAULT_PRISM_PORT = 4011;
+
+export interface PrismMockOptions {
+  port?: number;
+  host?: string;
+  /** OpenAPI document to serve (default: the project's spec). */
+  spec?: string;
+  /** Prism's log level (pino levels plus Prism's `success`); `silent` by default. */
+  logLevel?: string;
+  /** Generate responses from the schemas instead of answering the spec's examples. */
+  dynamic?: boolean;
+  /** Largest accepted body in bytes (default 1 MiB, as the stateful mock). */
+  maxBody?: number;
+}
+
+export interface PrismMock {
+  url: string;
+  port: number;
+  host: string;
+  server: Server;
+  close(): Promise<void>;
+}
+
+type PrismInstance = ReturnType<typeof createInstance>;
+
+/** Starts Prism on `port` (0 picks a free one) and resolves once it listens. */
+export async function startPrismMock(options: PrismMockOptions = {}): Promise<PrismMock> {
+  const operations = await loadPrismOperations(options.spec ?? SPEC_PATH);
+  const config: IHttpConfig = {
+    checkSecurity: true,
+    validateRequest: true,
+    validateResponse: true,
+    errors: false,
+    upstreamProxy: undefined,
+    isProxy: false,
+    mock: { dynamic: options.dynamic ?? false },
+  };
+  const logger = createLogger('PRISM', { level: options.logLevel ?? 'silent' });
+  const prism = createInstance(config, { logger });
+  const maxBody = options.maxBody ?? DEFAULT_MAX_BODY;
+
+  const server = createServer((req, res) => {
+    answer(req, res, { prism, operations, config, maxBody }).catch((error: unknown) => {
+      logger.error({ err: error }, 'unexpected failure');
+      if (res.headersSent) res.destroy();
+      else send(res, reject('INTERNAL', { detail: (error as Error)?.message ?? String(error) }));
+    });
+  });
+  await new Promise<void>((resolve, fail) => {
+    server.once('error', fail);
+    server.listen(options.port ?? DEFAULT_PRISM_PORT, options.host ?? DEFAULT_HOST, () => {
+      server.off('error', fail);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.address;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
+  let closing: Promise<void> | undefined;
+  const close = (): Promise<void> =>
+    (closing ??= new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeIdleConnections();
+    }));
+  return { url, port: address.port, host, server, close };
+}
+
+interface PrismContext {
+  prism: PrismInstance;
+  operations: HttpOperations;
+  config: IHttpConfig;
+  maxBody: number;
+}
+
+async function answer(req: IncomingMessage, res: ServerResponse, context: PrismContext): Promise<void> {
+  applyCors(req, res, { origins: undefined });
+  if (req.method === 'OPTIONS' && req.headers['access-control-request-method']) {
+    for (const [name, value] of Object.entries(preflightHeaders('POST, OPTIONS'))) res.setHeader(name, value);
+    res.writeHead(204).end();
+    return;
+  }
+  const raw = await readBody(req, context.maxBody);
+  if (isRejection(raw)) return send(res, raw);
+  const body = requestBody(raw, req.headers['content-type']);
+  if (isRejection(body)) return send(res, body);
+
+  const { pathname, searchParams } = new URL(req.url ?? '/', 'http://prism.invalid');
+  const query: Record<string, string | string[]> = {};
+  for (const key of new Set(searchParams.keys())) {
+    const values = searchParams.getAll(key);
+    query[key] = values.length === 1 ? (values[0] as string) : values;
+  }
+  const input: IHttpRequest = {
+    method: (req.method ?? 'GET').toLowerCase() as IHttpRequest['method'],
+    url: { path: pathname, query },
+    headers: req.headers as Record<string, string>,
+    body,
+  };
+  const preferences = getHttpConfigFromRequest(input);
+  if (preferences._tag === 'Left') return sendProblem(res, preferences.left);
+  const requestConfig = { ...context.config, mock: { ...context.config.mock, ...definedOnly(preferences.right) } } as IHttpConfig;
+
+  const outcome = await context.prism.request(input, context.operations, requestConfig)();
+  if (outcome._tag === 'Left') return sendProblem(res, outcome.left);
+  const { output, validations } = outcome.right;
+  const violations = [...validations.input, ...validations.output].map((v) => v.message);
+  if (violations.length) res.setHeader('sl-violations', JSON.stringify(violations).slice(0, 8000));
+  sendOutput(res, output);
+}
+
+/**
+ * The body as Prism should see it: a JSON body parsed with exact int64 decisions, any other
+ * body as text (Prism then answers 415 from the spec), none when empty.
+ */
+function requestBody(raw: Buffer, contentType: string | undefined): unknown {
+  if (raw.length === 0) return undefined;
+  const text = raw.toString('utf8');
+  if (!isJsonMediaType(contentType)) return text;
+  try {
+    return parseExactJson(text);
+  } catch (error) {
+    return reject('MALFORMED_JSON', { detail: (error as Error).message });
+  }
+}
+
+function isJsonMediaType(header: string | undefined): boolean {
+  if (!header) return false;
+  try {
+    const { type } = parseContentType(header);
+    return type === 'application/json' || /^application\/[^/]+\+json$/.test(type);
+  } catch {
+    return false;
+  }
+}
+
+function definedOnly<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+function sendOutput(res: ServerResponse, output: IHttpResponse): void {
+  for (const [name, value] of Object.entries(output.headers ?? {})) res.setHeader(name, value);
+  const contentType = res.getHeader('content-type');
+  const body =
+    output.body === undefined || typeof output.body === 'string'
+      ? (output.body as string | undefined)
+      : JSON.stringify(output.body);
+  if (body !== undefined && contentType === undefined) res.setHeader('content-type', 'application/json');
+  res.statusCode = output.statusCode;
+  res.end(body);
+}
+
+function sendProblem(res: ServerResponse, error: Error & { status?: number; additional?: { headers?: Record<string, string> } }): void {
+  for (const [name, value] of Object.entries(error.additional?.headers ?? {})) res.setHeader(name, value);
+  const problem = ProblemJsonError.toProblemJson(error);
+  res.writeHead(error.status ?? 500, { 'content-type': 'application/problem+json' });
+  res.end(JSON.stringify(problem));
+}
+
+function send(res: ServerResponse, rejection: Rejection): void {
+  for (const [name, value] of Object.entries(rejection.headers ?? {})) res.setHeader(name, value);
+  const body = errorBody(rejection);
+  res.writeHead(rejection.status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+  res.end(body);
+  if (rejection.headers?.connection === 'close') res.once('finish', () => res.socket?.destroySoon());
+}
