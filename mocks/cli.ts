@@ -2,8 +2,10 @@
 /** `npm start`: runs the stateful mock until SIGINT or SIGTERM, then shuts down gracefully. */
 import { CommanderError } from 'commander';
 import { mockCommand, parseMockArgs, readSeedFile } from './config.js';
+import { createLogger } from './logger.js';
 import { createMockServer } from './server.js';
 import { loadSpecEngine } from './spec-engine.js';
+import { openStateFile } from './state-file.js';
 
 async function main(): Promise<void> {
   let options;
@@ -13,8 +15,17 @@ async function main(): Promise<void> {
     if (error instanceof CommanderError) process.exit(error.exitCode === 0 ? 0 : 2);
     throw error;
   }
-  const { seedFile, ...serverOptions } = options;
+  const { seedFile, stateFile, ...serverOptions } = options;
   if (seedFile) serverOptions.seed = readSeedFile(seedFile, await loadSpecEngine(serverOptions.spec));
+  if (stateFile) {
+    const logger = (serverOptions.logger = createLogger(serverOptions.logLevel ?? 'info'));
+    serverOptions.store = await openStateFile(stateFile, { logger });
+    // The seed is where an empty sandbox starts; once the file holds plants they win.
+    if (serverOptions.seed && serverOptions.store.size > 0) {
+      logger.info({ stateFile, plants: serverOptions.store.size }, 'the state file already holds plants: the seed is not applied');
+      delete serverOptions.seed;
+    }
+  }
   const mock = await createMockServer(serverOptions);
   mock.logger.info({ url: mock.url }, `listening on ${mock.url}`);
 

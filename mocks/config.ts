@@ -29,6 +29,8 @@ const list = (value: string): string[] =>
 export interface MockCommandLine extends MockOptions {
   /** Path of a JSON file holding an array of NewPlants to start with. */
   seedFile?: string;
+  /** Path of the durable state file (append-only log); in memory only when unset. */
+  stateFile?: string;
 }
 
 export function mockCommand(): Command {
@@ -41,6 +43,7 @@ export function mockCommand(): Command {
     .addOption(new Option('--admin-token <token>', 'bearer token the /__mock admin routes require').env('MOCK_ADMIN_TOKEN'))
     .addOption(new Option('--max-body <bytes>', 'largest request body accepted').env('MOCK_MAX_BODY').default(DEFAULT_MAX_BODY).argParser(integer(1, 2 ** 31)))
     .addOption(new Option('--seed <file>', 'JSON file with an array of NewPlants to start with').env('MOCK_SEED'))
+    .addOption(new Option('--state-file <file>', 'keep the plants in this file across restarts (a create is on disk before its 200)').env('MOCK_STATE_FILE'))
     .addOption(new Option('--cors-origin <origins>', 'comma-separated origins allowed by CORS (default: any)').env('MOCK_CORS_ORIGIN').argParser(list))
     .addOption(new Option('--log-level <level>', 'pino log level').env('LOG_LEVEL').default('info').choices(LOG_LEVELS))
     .exitOverride()
@@ -58,6 +61,7 @@ export function parseMockArgs(argv: readonly string[], command: Command = mockCo
     adminToken?: string;
     maxBody: number;
     seed?: string;
+    stateFile?: string;
     corsOrigin?: string[];
     logLevel: string;
   }>();
@@ -69,6 +73,7 @@ export function parseMockArgs(argv: readonly string[], command: Command = mockCo
     adminToken: o.adminToken,
     maxBody: o.maxBody,
     seedFile: o.seed,
+    stateFile: o.stateFile,
     corsOrigins: o.corsOrigin,
     logLevel: o.logLevel,
   };
