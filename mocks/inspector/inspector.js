@@ -77,6 +77,14 @@ async function lock(response) {
   state.locked = true;
   $('token-reason').textContent = await errorMessage(response);
   $('token-panel').hidden = false;
+  // What was shown belonged to a token that no longer works: show nothing rather than stale data.
+  state.plantsText = state.journalText = undefined;
+  for (const [table, empty] of [['plants', 'plants-empty'], ['journal', 'journal-empty']]) {
+    $(table).hidden = true;
+    $(empty).hidden = false;
+    $(empty).textContent = 'Enter the admin token to see this.';
+  }
+  $('plant-count').textContent = $('journal-count').textContent = '–';
   setConnection('locked', 'admin token needed');
   $('admin-token').focus();
 }
@@ -89,9 +97,12 @@ function unlock() {
 // ---- polling ----------------------------------------------------------------------------------
 
 async function refresh() {
-  const [plants, journal] = await Promise.all([adminFetch('/__mock/plants'), adminFetch('/__mock/requests')]);
-  for (const response of [plants, journal]) {
-    if (response.status === 401) return lock(response);
+  // The journal first: without the token, one 401 (journaled) is enough to ask for it.
+  const journal = await adminFetch('/__mock/requests');
+  if (journal.status === 401) return lock(journal);
+  const plants = await adminFetch('/__mock/plants');
+  if (plants.status === 401) return lock(plants);
+  for (const response of [journal, plants]) {
     if (!response.ok) throw new Error(await errorMessage(response));
   }
   unlock();
@@ -143,7 +154,9 @@ function renderPlants(plants) {
   );
   $('plants').tBodies[0].replaceChildren(...rows);
   $('plant-count').textContent = String(plants.length);
+  $('plants').hidden = plants.length === 0;
   $('plants-empty').hidden = plants.length > 0;
+  $('plants-empty').replaceChildren('No plants yet. Create one with ', h('code', {}, 'POST /plants'), ' or the form.');
 }
 
 function statusBadge(status) {
@@ -175,6 +188,7 @@ function renderJournal() {
   });
   $('journal').tBodies[0].replaceChildren(...rows);
   $('journal-count').textContent = String(state.journal.length);
+  $('journal').hidden = rows.length === 0;
   $('journal-empty').hidden = rows.length > 0;
   $('journal-empty').textContent = state.journal.length ? 'No rejections in the journal.' : 'No requests yet.';
 }
