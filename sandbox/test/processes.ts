@@ -1,0 +1,70 @@
+/** Child processes for the sandbox tests: started, waited for (bounded) and always killed after. */
+import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
+import { afterEach } from 'vitest';
+
+const running = new Set<ChildProcess>();
+afterEach(() => {
+  for (const child of running) child.kill('SIGKILL');
+  running.clear();
+});
+
+export interface Server {
+  child: ChildProcess;
+  url: string;
+  output: () => string;
+  exit: Promise<number | null>;
+}
+
+/** Starts a server process and waits (at most `timeoutMs`) for its `listening on URL` line. */
+export function startServer(command: string, args: string[], options: SpawnOptions = {}, timeoutMs = 20_000): Promise<Server> {
+  const child = spawn(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
+  running.add(child);
+  let output = '';
+  const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return new Promise((resolve, fail) => {
+    const timer = setTimeout(() => fail(new Error(`${command} ${args.join(' ')}: no listening line within ${timeoutMs} ms:\n${output}`)), timeoutMs);
+    const onData = (chunk: Buffer): void => {
+      output += chunk;
+      const match = /listening on (http:\/\/[^\s"]+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve({ child, url: match[1] as string, output: () => output, exit });
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    exit.then((code) => {
+      clearTimeout(timer);
+      fail(new Error(`${command} ${args.join(' ')} exited with ${code} before listening:\n${output}`));
+    });
+  });
+}
+
+/** Runs a command to its end (killed after `timeoutMs`); returns its exit code and output. */
+export function run(
+  command: string,
+  args: string[],
+  options: SpawnOptions = {},
+  timeoutMs = 60_000,
+): Promise<{ code: number | null; output: string }> {
+  const child = spawn(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
+  running.add(child);
+  let output = '';
+  child.stdout?.on('data', (chunk) => (output += chunk));
+  child.stderr?.on('data', (chunk) => (output += chunk));
+  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+  return new Promise((resolve) =>
+    child.on('exit', (code, signal) => {
+      clearTimeout(timer);
+      running.delete(child);
+      resolve({ code, output: signal ? `${output}\n[killed by ${signal}]` : output });
+    }),
+  );
+}
+
+/** Runs a command and throws with its output unless it exits 0. */
+export async function runOk(command: string, args: string[], options: SpawnOptions = {}, timeoutMs = 60_000): Promise<string> {
+  const { code, output } = await run(command, args, options, timeoutMs);
+  if (code !== 0) throw new Error(`${command} ${args.join(' ')} exited with ${code}:\n${output}`);
+  return output;
+}
