@@ -1,0 +1,190 @@
+/**
+ * docker-compose.yml and the Dockerfile checked against what the programs really accept, without
+ * an engine: the mock's flags and environment names come from its commander definition, Prism's
+ * and the contract suite's from their --help, and each health check is run against a live server.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { Command } from 'commander';
+import { parse } from 'yaml';
+import { describe, expect, it } from 'vitest';
+import { mockCommand, parseMockArgs, type MockCommandLine } from '../../mocks/config.js';
+import { createMockServer } from '../../mocks/server.js';
+import { readRuntimeImage, REPO_ROOT } from './dockerfile.js';
+import { run, startServer } from './processes.js';
+
+interface Service {
+  image?: string;
+  build?: string;
+  command?: string[];
+  environment?: Record<string, string>;
+  ports?: string[];
+  volumes?: string[];
+  healthcheck?: { test: string[] };
+  profiles?: string[];
+  depends_on?: Record<string, { condition: string }>;
+}
+
+const compose = parse(readFileSync(join(REPO_ROOT, 'docker-compose.yml'), 'utf8'), { merge: true }) as {
+  services: Record<string, Service>;
+  volumes?: Record<string, unknown>;
+};
+const image = readRuntimeImage();
+
+/** The entrypoint's modes (`mock) exec node "$app/dist/…"`), each with the source file it runs. */
+const modes = new Map(
+  [...readFileSync(join(REPO_ROOT, 'sandbox/entrypoint.sh'), 'utf8').matchAll(/^\s*(\w+)\) exec node "\$app\/dist\/([^"]+)\.js"/gm)].map(
+    ([, mode, file]) => [mode as string, `${file}.ts`],
+  ),
+);
+
+/** `${NAME:-default}` and `${NAME}` as compose substitutes them. */
+function interpolate(value: string, env: Record<string, string> = {}): string {
+  return value.replace(/\$\{(\w+)(?::-([^}]*))?\}/g, (_, name: string, fallback?: string) => env[name] || (fallback ?? ''));
+}
+
+function environmentOf(service: Service, env: Record<string, string> = {}): Record<string, string> {
+  return Object.fromEntries(Object.entries(service.environment ?? {}).map(([name, value]) => [name, interpolate(String(value), env)]));
+}
+
+/** The mode a command runs (flags alone go to the mock) and its arguments. */
+function modeOf(service: Service): { mode: string; args: string[] } {
+  const command = (service.command ?? image.cmd).map((part) => interpolate(part));
+  return command[0]?.startsWith('-') ? { mode: 'mock', args: command } : { mode: command[0] as string, args: command.slice(1) };
+}
+
+const envNames = (command: Command): string[] => command.options.flatMap((option) => (option.envVar ? [option.envVar] : []));
+
+/** Parses mock flags with exactly `env` set for the mock's environment names (restored after). */
+function parseWithEnv(args: string[], env: Record<string, string>): MockCommandLine {
+  const names = envNames(mockCommand());
+  const saved = Object.fromEntries(names.map((name) => [name, process.env[name]]));
+  try {
+    for (const name of names) delete process.env[name];
+    Object.assign(process.env, env);
+    return parseMockArgs(args);
+  } finally {
+    for (const name of names) {
+      if (saved[name] === undefined) delete process.env[name];
+      else process.env[name] = saved[name];
+    }
+  }
+}
+
+/** The container side of `host:container` port mappings. */
+const containerPorts = (service: Service): number[] => (service.ports ?? []).map((mapping) => Number(String(mapping).split(':').pop()));
+
+/** Flags and environment names a CLI lists in its --help (built by `npm test` into dist/). */
+async function helpOf(file: string): Promise<{ flags: Set<string>; env: Set<string> }> {
+  const { code, output } = await run(process.execPath, [join(REPO_ROOT, 'dist', file.replace(/\.ts$/, '.js')), '--help']);
+  expect(code, output).toBe(0);
+  return {
+    flags: new Set([...output.matchAll(/(?<![\w-])--[a-z][a-z-]*/g)].map(([flag]) => flag)),
+    env: new Set([...output.matchAll(/env:\s+([A-Z_][A-Z0-9_]*)/g)].map(([, name]) => name as string)),
+  };
+}
+
+const flagsIn = (args: string[]): string[] => args.filter((arg) => arg.startsWith('--')).map((arg) => arg.split('=')[0] as string);
+
+/** Runs a compose/Docker health check command (exec form after CMD) with the port it probes swapped. */
+function runHealthcheck(test: string[], from: number, to: number): Promise<{ code: number | null; output: string }> {
+  expect(test[0]).toBe('CMD');
+  const [command, ...args] = test.slice(1).map((part) => part.replaceAll(String(from), String(to)));
+  return run(command as string, args);
+}
+
+describe('docker-compose.yml', () => {
+  const { mock, prism, contract } = compose.services;
+
+  it('runs only modes the entrypoint has, each a CLI of this repo', () => {
+    expect([...modes.keys()].sort()).toEqual(['contract', 'mock', 'prism']);
+    for (const [mode, source] of modes) expect(existsSync(join(REPO_ROOT, source)), `${mode} runs ${source}`).toBe(true);
+    for (const [name, service] of Object.entries(compose.services)) expect(modes.has(modeOf(service).mode), name).toBe(true);
+    expect(modes.has(image.cmd[0] as string)).toBe(true);
+  });
+
+  it('starts the stateful mock on 4010 with real flags, listening beyond the container and keeping its state in a named volume', () => {
+    expect(mock).toBeDefined();
+    const { mode, args } = modeOf(mock as Service);
+    expect(mode).toBe('mock');
+    const env = environmentOf(mock as Service);
+    expect(Object.keys(env).filter((name) => !envNames(mockCommand()).includes(name))).toEqual([]);
+    const options = parseWithEnv(args, { ...image.env, ...env }); // throws on a flag the mock does not have
+    expect(containerPorts(mock as Service)).toEqual([4010]);
+    expect(options.port).toBe(4010);
+    expect(options.host).toBe('0.0.0.0');
+    const mounts = (mock?.volumes ?? []).map((volume) => volume.split(':'));
+    const stateDir = dirname(options.stateFile ?? '');
+    const mount = mounts.find(([, target]) => target === stateDir);
+    expect(mount, `a volume mounted at ${stateDir}`).toBeDefined();
+    expect(Object.keys(compose.volumes ?? {})).toContain(mount?.[0]);
+  });
+
+  it("probes the mock's real health route on its port (and the probe fails when nothing answers)", async () => {
+    const { args } = modeOf(mock as Service);
+    const port = parseWithEnv(args, { ...image.env, ...environmentOf(mock as Service) }).port as number;
+    const test = mock?.healthcheck?.test ?? [];
+    expect(test.join(' ')).toContain(`:${port}/__mock/health`);
+    const live = await createMockServer({ port: 0, logLevel: 'silent' });
+    try {
+      expect(await runHealthcheck(test, port, live.port)).toMatchObject({ code: 0 });
+    } finally {
+      await live.close();
+    }
+    expect((await runHealthcheck(test, port, live.port)).code).not.toBe(0);
+  });
+
+  it('starts the Prism mock on 4011 with real flags and environment names; its health check connects', async () => {
+    expect(prism).toBeDefined();
+    const { mode, args } = modeOf(prism as Service);
+    expect(mode).toBe('prism');
+    const help = await helpOf(modes.get('prism') as string);
+    expect(flagsIn(args).filter((flag) => !help.flags.has(flag))).toEqual([]);
+    const env = environmentOf(prism as Service);
+    expect(Object.keys(env).filter((name) => !help.env.has(name))).toEqual([]);
+    expect(env.HOST).toBe('0.0.0.0');
+    expect(containerPorts(prism as Service)).toEqual([4011]);
+    expect(args.join(' ')).toContain('--port 4011');
+
+    // The same command on a free loopback port.
+    const swapped = args.map((arg) => (arg === '4011' ? '0' : arg));
+    const server = await startServer(process.execPath, [join(REPO_ROOT, 'dist/mocks/prism/cli.js'), ...swapped], {
+      env: { ...process.env, ...env, HOST: '127.0.0.1' },
+    });
+    expect(await runHealthcheck(prism?.healthcheck?.test ?? [], 4011, Number(new URL(server.url).port))).toMatchObject({ code: 0 });
+  });
+
+  it('runs the contract suite behind the contract profile, against CONTRACT_BASE_URL (the sandbox mock by default)', async (context) => {
+    expect(contract?.profiles).toEqual(['contract']);
+    expect(modeOf(contract as Service).mode).toBe('contract');
+    const argsWith = (env: Record<string, string>): string[] => (contract?.command ?? []).slice(1).map((part) => interpolate(part, env));
+    const valueOf = (args: string[], flag: string): string | undefined => args[args.indexOf(flag) + 1];
+    expect(valueOf(argsWith({ CONTRACT_BASE_URL: 'http://provider:8080' }), '--base-url')).toBe('http://provider:8080');
+    const fallback = new URL(valueOf(argsWith({}), '--base-url') as string);
+    expect(Object.keys(compose.services)).toContain(fallback.hostname);
+    expect(containerPorts(compose.services[fallback.hostname] as Service)).toContain(Number(fallback.port));
+    expect(contract?.depends_on?.[fallback.hostname]?.condition).toBe('service_healthy');
+
+    const cli = modes.get('contract') as string;
+    if (!existsSync(join(REPO_ROOT, 'dist', cli.replace(/\.ts$/, '.js')))) {
+      context.skip(`the contract CLI (${cli}) is not built, so its flags cannot be read`);
+    }
+    const help = await helpOf(cli);
+    expect(flagsIn(argsWith({})).filter((flag) => !help.flags.has(flag))).toEqual([]);
+  });
+});
+
+describe('Dockerfile', () => {
+  it('sets only environment names the CLIs read, runs as a non-root user on a slim Node 20/22, state inside its volume', async () => {
+    const prismHelp = await helpOf(modes.get('prism') as string);
+    const known = new Set([...envNames(mockCommand()), ...prismHelp.env, 'NODE_ENV']);
+    expect(Object.keys(image.env).filter((name) => !known.has(name))).toEqual([]);
+    expect(image.user).not.toMatch(/^(root|0)(:|$)/);
+    for (const base of image.bases) expect(base).toMatch(/^node:(20|22)(\.\d+)*-slim$/);
+    const options = parseWithEnv([], image.env);
+    expect(options.host).toBe('0.0.0.0');
+    expect(image.exposed).toContain(options.port);
+    expect(image.volumes).toContain(dirname(options.stateFile ?? ''));
+    expect(image.healthcheck.command.join(' ')).toContain('/__mock/health');
+  });
+});
