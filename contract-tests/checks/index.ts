@@ -1,0 +1,21 @@
+/** Every check, in the order reports list them. */
+import type { Check } from '../model.js';
+import { contentTypeConformance } from './content-type-conformance.js';
+import { ignoredAuth } from './ignored-auth.js';
+import { negativeDataRejection } from './negative-data-rejection.js';
+import { notAServerError } from './not-a-server-error.js';
+import { positiveDataAcceptance } from './positive-data-acceptance.js';
+import { responseEchoesRequest } from './response-echoes-request.js';
+import { responseSchemaConformance } from './response-schema-conformance.js';
+import { statusCodeConformance } from './status-code-conformance.js';
+
+export const CHECKS: readonly Check[] = [
+  notAServerError,
+  statusCodeConformance,
+  contentTypeConformance,
+  responseSchemaConformance,
+  positiveDataAcceptance,
+  responseEchoesRequest,
+  negativeDataRejection,
+  ignoredAuth,
+];

@@ -1,0 +1,46 @@
+/**
+ * status_code_conformance: a valid NewPlant is answered 200 exactly, and every status is one
+ * the spec declares. An undeclared error status is conventional (the spec leaves those
+ * unsaid), so it is a warning; an undeclared success or redirect is a failure.
+ */
+import type { Check } from '../model.js';
+import { createPlantContract } from '../spec-contract.js';
+import { answered, failure, isSuccess, warning } from './verdicts.js';
+
+const CONVENTIONAL: Record<number, string> = {
+  401: 'missing or invalid credentials',
+  403: 'credentials without permission',
+  404: 'an unknown route',
+  405: 'a method the route does not take',
+  409: 'a duplicate id',
+  413: 'a body that is too large',
+  415: 'a media type other than JSON',
+  422: 'a body that is not a NewPlant',
+  429: 'rate limiting',
+};
+
+export const statusCodeConformance: Check = {
+  name: 'status_code_conformance',
+  proves: 'valid NewPlants are answered 200 exactly, and no answer uses a success or redirect status the spec does not declare',
+  judge(exchange) {
+    const response = answered(exchange);
+    if (!response) return undefined;
+    const { status } = response;
+    const { responses, declared } = createPlantContract();
+    const declaredList = declared.join(', ');
+    if (exchange.case.expect === 'accepted' && isSuccess(status) && status !== 200) {
+      return [failure(`Accepted a valid NewPlant with ${status}; the spec's success status is 200 exactly (declared: ${declaredList}).`)];
+    }
+    if (responses.has(status)) return [];
+    if (status < 400) {
+      return [failure(`Answered ${status}, which the spec does not declare for createPlant (declared: ${declaredList}); a client cannot rely on it.`)];
+    }
+    const usage = CONVENTIONAL[status];
+    return [
+      warning(
+        `Answered ${status}, which the spec does not declare (declared: ${declaredList})` +
+          (usage ? `; it is conventional for ${usage}, so this is only a warning.` : '; error statuses are left unsaid by the spec, so this is only a warning.'),
+      ),
+    ];
+  },
+};

@@ -1,0 +1,35 @@
+/** What every check needs to say something: the answer worth judging, and problems to report. */
+import type { Exchange, Problem, ReceivedResponse } from '../model.js';
+
+/**
+ * The response a check other than not_a_server_error judges: none for a timeout, a dropped
+ * connection or a 5xx, which say nothing about the rest of the contract.
+ */
+export function answered(exchange: Exchange): ReceivedResponse | undefined {
+  return exchange.outcome === 'response' && exchange.response.status < 500 ? exchange.response : undefined;
+}
+
+export const isSuccess = (status: number): boolean => status >= 200 && status < 300;
+
+export const failure = (message: string): Problem => ({ severity: 'failure', message });
+export const warning = (message: string): Problem => ({ severity: 'warning', message });
+
+/** The media type of a Content-Type header, parameters dropped, lower case; undefined if absent. */
+export function mediaTypeOf(response: ReceivedResponse): string | undefined {
+  const header = response.headers['content-type'];
+  if (header === undefined) return undefined;
+  return header.split(';')[0]?.trim().toLowerCase();
+}
+
+/** The provider's own explanation, when its body has one, to quote in a report. */
+export function providerMessage(response: ReceivedResponse): string {
+  try {
+    const body = JSON.parse(response.body) as Record<string, unknown>;
+    for (const key of ['message', 'detail', 'title', 'error_description', 'error']) {
+      if (typeof body?.[key] === 'string') return ` The provider said: ${JSON.stringify(body[key])}.`;
+    }
+  } catch {
+    // Not JSON: nothing to quote.
+  }
+  return '';
+}

@@ -1,0 +1,71 @@
+/**
+ * The command line provider teams run: flags, their environment equivalents (the flag wins),
+ * parsed with commander. Pure, so tests call it directly; cli.ts runs it.
+ */
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { DEFAULT_GENERATED, DEFAULT_TIMEOUT_MS, type ContractOptions } from './options.js';
+
+export interface ContractCommandLine extends ContractOptions {
+  /** Where to write the JUnit XML report, if anywhere. */
+  junit?: string;
+}
+
+function wholeNumber(min: number, max: number) {
+  return (value: string): number => {
+    const n = /^\d+$/.test(value.trim()) ? Number(value) : NaN;
+    if (!(n >= min && n <= max)) throw new InvalidArgumentError(`expected a whole number from ${min} to ${max}.`);
+    return n;
+  };
+}
+
+/** `'Name: value'` into a header list; repeated flags collect. */
+function header(value: string, previous: Array<[string, string]> = []): Array<[string, string]> {
+  const colon = value.indexOf(':');
+  const name = colon > 0 ? value.slice(0, colon).trim() : '';
+  if (!name || /\s/.test(name)) throw new InvalidArgumentError(`expected 'Name: value', got '${value}'.`);
+  return [...previous, [name, value.slice(colon + 1).trim()]];
+}
+
+export function contractCommand(): Command {
+  return new Command('plant-store-contract')
+    .description(
+      'Runs the Plant Store contract suite against a provider: fixed and generated POST /plants cases, judged by checks named as in Schemathesis.\nExit status: 0 every check passed, 1 a check failed, 2 usage error or unreachable target.',
+    )
+    .addOption(new Option('--base-url <url>', "the provider's base URL; may carry a path prefix (https://host/v1)").env('PLANT_STORE_BASE_URL'))
+    .addOption(new Option('--token <token>', 'a bearer token the provider accepts').env('PLANT_STORE_TOKEN'))
+    .addOption(new Option('--header <header>', "a header every request carries, 'Name: value' (repeatable)").argParser(header))
+    .addOption(new Option('--junit <file>', 'write a JUnit XML report to this file'))
+    .addOption(new Option('--seed <n>', 'seed of the generated cases (printed on every run)').argParser(wholeNumber(0, 2 ** 31 - 1)))
+    .addOption(new Option('--timeout <ms>', 'longest wait for one answer').default(DEFAULT_TIMEOUT_MS).argParser(wholeNumber(1, 600_000)))
+    .addOption(new Option('--invalid-token <token>', 'a well-formed bearer token the provider rejects (default: a random one)'))
+    .addOption(new Option('--generated <n>', 'generated cases of each kind, valid and invalid').default(DEFAULT_GENERATED).argParser(wholeNumber(0, 1000)))
+    .exitOverride()
+    .configureOutput({ writeErr: (text) => process.stderr.write(text) });
+}
+
+/** Options from argv (without node and script) and the environment. Throws CommanderError on bad flags. */
+export function parseContractArgs(argv: readonly string[], command: Command = contractCommand()): ContractCommandLine {
+  command.parse(argv as string[], { from: 'user' });
+  const o = command.opts<{
+    baseUrl?: string;
+    token?: string;
+    header?: Array<[string, string]>;
+    junit?: string;
+    seed?: number;
+    timeout: number;
+    invalidToken?: string;
+    generated: number;
+  }>();
+  const headers: Record<string, string> = {};
+  for (const [name, value] of o.header ?? []) headers[name] = value;
+  return {
+    baseUrl: o.baseUrl ?? '',
+    token: o.token ?? '',
+    headers,
+    ...(o.junit === undefined ? {} : { junit: o.junit }),
+    ...(o.seed === undefined ? {} : { seed: o.seed }),
+    timeoutMs: o.timeout,
+    ...(o.invalidToken === undefined ? {} : { invalidToken: o.invalidToken }),
+    generated: { positive: o.generated, negative: o.generated },
+  };
+}

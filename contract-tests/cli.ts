@@ -1,0 +1,56 @@
+#!/usr/bin/env node
+/**
+ * `npm run contract -- --base-url URL --token T …`: runs the suite, prints the report, writes
+ * JUnit if asked. Exit 0 all checks passed, 1 a check failed, 2 the suite could not run
+ * (usage error, unreachable target, broken fixture).
+ */
+import { CommanderError } from 'commander';
+import { contractCommand, parseContractArgs, type ContractCommandLine } from './cli-options.js';
+import { writeJUnit } from './junit.js';
+import { ContractUsageError, resolveOptions } from './options.js';
+import { UnreachableTargetError } from './reachability.js';
+import { formatReport } from './report.js';
+import { runContractSuite } from './runner.js';
+
+async function main(): Promise<number> {
+  let options: ContractCommandLine;
+  try {
+    options = parseContractArgs(process.argv.slice(2), contractCommand());
+    // Settle the seed first so that it is printed even if the run dies.
+    options.seed = resolveOptions(options).seed;
+  } catch (error) {
+    if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
+    if (error instanceof ContractUsageError) {
+      process.stderr.write(`plant-store-contract: ${error.message}\nRun with --help for the flags.\n`);
+      return 2;
+    }
+    throw error;
+  }
+  process.stdout.write(`Seed ${options.seed} (pass --seed ${options.seed} to reproduce the generated cases)\n`);
+  let report;
+  try {
+    report = await runContractSuite(options);
+  } catch (error) {
+    if (error instanceof UnreachableTargetError || error instanceof ContractUsageError) {
+      process.stderr.write(`plant-store-contract: ${error.message}\n`);
+      return 2;
+    }
+    throw error;
+  }
+  process.stdout.write(`${formatReport(report)}\n`);
+  if (options.junit) {
+    writeJUnit(report, options.junit);
+    process.stdout.write(`JUnit report: ${options.junit}\n`);
+  }
+  return report.ok ? 0 : 1;
+}
+
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.stderr.write(`plant-store-contract: the suite could not run: ${(error as Error)?.stack ?? String(error)}\n`);
+    process.exitCode = 2;
+  },
+);

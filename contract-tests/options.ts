@@ -1,0 +1,114 @@
+/** The suite's options, checked before anything is sent: a bad option is a usage error (exit 2). */
+import { randomBytes, randomInt } from 'node:crypto';
+import type { FixtureCase } from '../fixtures/index.js';
+import type { Exchange, SkipRule } from './model.js';
+
+export interface ContractOptions {
+  /** The provider's base URL; may carry a path prefix (`https://host/v1`) and a trailing slash. */
+  baseUrl: string;
+  /** A bearer token the provider accepts. */
+  token: string;
+  /** A well-formed bearer token the provider rejects (default: a random one). */
+  invalidToken?: string;
+  /** Headers every request carries (an API gateway key, a tenant header …). */
+  headers?: Readonly<Record<string, string>>;
+  /** fast-check seed of the generated cases (default: random, always reported). */
+  seed?: number;
+  /** Longest wait for one complete answer, in ms (default 10 000). */
+  timeoutMs?: number;
+  /** Requests in flight at once (default 4). */
+  concurrency?: number;
+  /** How many generated cases of each kind (default 25 each). */
+  generated?: { positive?: number; negative?: number };
+  /** The fixture cases (default: every file in fixtures/cases). */
+  fixtures?: readonly FixtureCase[];
+  /** Checks (or cases of a check) not to judge, each with the reason the report shows. */
+  skip?: readonly SkipRule[];
+  /** After this many timeouts the suite stops sending, so a hanging provider cannot stall it (default 3). */
+  maxTimeouts?: number;
+  /** Called with each exchange as it completes. */
+  onExchange?: (exchange: Exchange) => void;
+}
+
+export const DEFAULT_TIMEOUT_MS = 10_000;
+export const DEFAULT_CONCURRENCY = 4;
+export const DEFAULT_GENERATED = 25;
+export const DEFAULT_MAX_TIMEOUTS = 3;
+const MAX_GENERATED = 1000;
+
+/** An option that cannot work; the CLI exits 2 with its message. */
+export class ContractUsageError extends Error {
+  override name = 'ContractUsageError';
+}
+
+export interface ResolvedOptions {
+  baseUrl: string;
+  /** The createPlant endpoint: base URL, its path prefix, then `path`. */
+  endpoint(path: string): URL;
+  token: string;
+  invalidToken: string;
+  headers: Record<string, string>;
+  seed: number;
+  timeoutMs: number;
+  concurrency: number;
+  generated: { positive: number; negative: number };
+  skip: readonly SkipRule[];
+  maxTimeouts: number;
+}
+
+const TOKEN_CHARS = /^[\x21-\x7e]+$/;
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const RESERVED_HEADERS = new Set(['authorization', 'content-type', 'content-length', 'host', 'transfer-encoding', 'connection']);
+
+export function resolveOptions(options: ContractOptions): ResolvedOptions {
+  const base = parseBaseUrl(options.baseUrl);
+  const token = options.token;
+  if (typeof token !== 'string' || token === '') throw new ContractUsageError('A bearer token is required: pass --token or set PLANT_STORE_TOKEN.');
+  if (!TOKEN_CHARS.test(token)) throw new ContractUsageError('The token must be visible ASCII without spaces (it is sent as `Authorization: Bearer <token>`).');
+  const invalidToken = options.invalidToken ?? `contract-suite-invalid-${randomBytes(12).toString('hex')}`;
+  if (!TOKEN_CHARS.test(invalidToken)) throw new ContractUsageError('The invalid token must be visible ASCII without spaces.');
+  if (invalidToken === token) throw new ContractUsageError('The invalid token is the same as the token; name a token the provider rejects.');
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(options.headers ?? {})) {
+    const lower = name.toLowerCase();
+    if (!HEADER_NAME.test(name)) throw new ContractUsageError(`'${name}' is not a valid header name.`);
+    if (RESERVED_HEADERS.has(lower)) throw new ContractUsageError(`The suite sets ${lower} itself (per case); it cannot be given with --header.`);
+    if (/[\r\n\0]/.test(value)) throw new ContractUsageError(`The value of header ${name} holds a line break or NUL.`);
+    headers[lower] = value;
+  }
+  return {
+    baseUrl: base.href,
+    endpoint: (path) => new URL(base.pathname.replace(/\/+$/, '') + path, base),
+    token,
+    invalidToken,
+    headers,
+    seed: integer('seed', options.seed ?? randomInt(0, 2 ** 31), 0, 2 ** 31 - 1),
+    timeoutMs: integer('timeout', options.timeoutMs ?? DEFAULT_TIMEOUT_MS, 1, 600_000),
+    concurrency: integer('concurrency', options.concurrency ?? DEFAULT_CONCURRENCY, 1, 64),
+    generated: {
+      positive: integer('generated positive count', options.generated?.positive ?? DEFAULT_GENERATED, 0, MAX_GENERATED),
+      negative: integer('generated negative count', options.generated?.negative ?? DEFAULT_GENERATED, 0, MAX_GENERATED),
+    },
+    skip: options.skip ?? [],
+    maxTimeouts: integer('maxTimeouts', options.maxTimeouts ?? DEFAULT_MAX_TIMEOUTS, 1, 1000),
+  };
+}
+
+export function parseBaseUrl(text: string | undefined): URL {
+  if (!text) throw new ContractUsageError('A base URL is required: pass --base-url or set PLANT_STORE_BASE_URL.');
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new ContractUsageError(`'${text}' is not a URL; expected something like https://plants.example.com/v1.`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ContractUsageError(`The base URL must be http or https, not ${url.protocol.replace(':', '')}: ${text}`);
+  if (url.search || url.hash) throw new ContractUsageError(`The base URL cannot carry a query or a fragment: ${text}`);
+  if (url.username || url.password) throw new ContractUsageError('The base URL cannot carry credentials; pass them with --token or --header.');
+  return url;
+}
+
+function integer(what: string, value: number, min: number, max: number): number {
+  if (!Number.isInteger(value) || value < min || value > max) throw new ContractUsageError(`The ${what} must be a whole number from ${min} to ${max}, not ${value}.`);
+  return value;
+}

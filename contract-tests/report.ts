@@ -1,0 +1,156 @@
+/**
+ * The console report: a table of checks, every skip with its reason, then each failure with
+ * everything a provider team needs to fix it from the report alone — the check, the case, the
+ * exact request (with a curl line to replay it), the response and why it fails.
+ */
+import type { CheckResult, ContractReport, Exchange, Finding } from './model.js';
+
+export interface FormatOptions {
+  /** Failures shown in full per check (all of them are in the JUnit file). */
+  maxFailuresPerCheck?: number;
+  /** Distinct warnings shown (each with the cases it concerns). */
+  maxWarningGroups?: number;
+  /** Characters of a body shown. */
+  bodyExcerpt?: number;
+}
+
+const MARK: Record<CheckResult['status'], string> = { passed: '✓', failed: '✗', skipped: '-' };
+
+export function formatReport(report: ContractReport, options: FormatOptions = {}): string {
+  const maxFailures = options.maxFailuresPerCheck ?? 10;
+  const maxWarnings = options.maxWarningGroups ?? 20;
+  const excerptLength = options.bodyExcerpt ?? 500;
+  const lines: string[] = [];
+  const endpoint = report.exchanges[0]?.request.url ?? report.baseUrl;
+  lines.push(`Plant Store contract suite: POST ${endpoint}`);
+  lines.push(`${report.cases} cases in ${(report.durationMs / 1000).toFixed(1)} s, seed ${report.seed} (reproduce the generated cases with --seed ${report.seed})`);
+  lines.push('');
+  const width = Math.max(...report.checks.map((c) => c.name.length));
+  lines.push(`  ${'check'.padEnd(width)}  judged  passed  failed  warnings  skipped`);
+  for (const check of report.checks) {
+    const skipped = check.status === 'skipped' && !check.judged ? 'all' : String(check.skipped.reduce((n, s) => n + s.cases.length, 0));
+    lines.push(
+      `${MARK[check.status]} ${check.name.padEnd(width)}  ${col(check.judged, 6)}  ${col(check.passed, 6)}  ${col(check.failed, 6)}  ${col(check.warnings, 8)}  ${skipped.padStart(7)}`,
+    );
+  }
+  const skips = report.checks.flatMap((check) => check.skipped.map((skip) => ({ check: check.name, ...skip })));
+  if (skips.length) {
+    lines.push('', 'Skipped');
+    for (const skip of skips) {
+      const which = skip.cases.length ? `${skip.cases.length} case(s): ${list(skip.cases, 6)}` : 'every case';
+      lines.push(`  - ${skip.check}, ${which}: ${skip.reason}`);
+    }
+  }
+  const failures = report.findings.filter((f) => f.severity === 'failure');
+  if (failures.length) {
+    lines.push('', `Failures (${failures.length})`);
+    let n = 0;
+    for (const check of report.checks) {
+      const own = failures.filter((f) => f.check === check.name);
+      for (const finding of own.slice(0, maxFailures)) lines.push('', ...describeFinding(++n, finding, excerptLength));
+      if (own.length > maxFailures) lines.push('', `  … and ${own.length - maxFailures} more ${check.name} failures (all are in the JUnit report).`);
+    }
+  }
+  const warnings = report.findings.filter((f) => f.severity === 'warning');
+  if (warnings.length) {
+    lines.push('', `Warnings (${warnings.length}; they never fail a run)`);
+    // The same warning for many cases is one line naming the cases.
+    const grouped = new Map<string, { check: string; message: string; cases: string[] }>();
+    for (const finding of warnings) {
+      const key = `${finding.check}\0${finding.message}`;
+      const group = grouped.get(key) ?? { check: finding.check, message: finding.message, cases: [] };
+      group.cases.push(finding.exchange.case.id);
+      grouped.set(key, group);
+    }
+    const groups = [...grouped.values()];
+    for (const group of groups.slice(0, maxWarnings)) {
+      lines.push(`  ! ${group.check}: ${group.message}`, `      ${group.cases.length === 1 ? 'case' : `${group.cases.length} cases`}: ${list(group.cases, 6)}`);
+    }
+    if (groups.length > maxWarnings) lines.push(`  … and ${groups.length - maxWarnings} more kinds of warning (all are in the JUnit report).`);
+  }
+  lines.push('', summaryLine(report));
+  return lines.join('\n');
+}
+
+export function summaryLine(report: ContractReport): string {
+  const failed = report.checks.filter((c) => c.status === 'failed');
+  const warnings = report.findings.filter((f) => f.severity === 'warning').length;
+  const skipped = report.checks.filter((c) => c.status === 'skipped').length;
+  const tail = `${warnings} warning(s)${skipped ? `, ${skipped} check(s) skipped` : ''}, seed ${report.seed}`;
+  return failed.length
+    ? `FAILED: ${failed.length} of ${report.checks.length} checks failed (${failed.map((c) => c.name).join(', ')}); ${tail}`
+    : `PASSED: all ${report.checks.length - skipped} checks run passed; ${tail}`;
+}
+
+/** One failure, in full. */
+export function describeFinding(n: number, finding: Finding, excerptLength = 500): string[] {
+  const { exchange } = finding;
+  const lines = [
+    `${n}) ${finding.check}: ${exchange.case.id}`,
+    `   Case:     ${exchange.case.description}`,
+    `   Why:      ${finding.message}`,
+    ...describeExchange(exchange, excerptLength).map((line) => `   ${line}`),
+  ];
+  return lines;
+}
+
+/** The request and what came back, as lines (shared with the JUnit report). */
+export function describeExchange(exchange: Exchange, excerptLength = 500): string[] {
+  const { request } = exchange;
+  const lines = [`Request:  ${request.method} ${request.url}`];
+  for (const [name, value] of Object.entries(request.headers)) lines.push(`          ${name}: ${value}`);
+  lines.push(request.body === undefined ? '          (no body)' : `          ${excerpt(request.body, excerptLength)}`);
+  switch (exchange.outcome) {
+    case 'response': {
+      const { response } = exchange;
+      lines.push(`Response: ${response.status} after ${exchange.elapsedMs} ms`);
+      for (const [name, value] of Object.entries(response.headers)) {
+        if (name !== 'date' && name !== 'connection' && name !== 'keep-alive') lines.push(`          ${name}: ${value}`);
+      }
+      lines.push(response.body === '' ? '          (empty body)' : `          ${excerpt(response.body, excerptLength)}${response.truncated ? ' (body cut at the read limit)' : ''}`);
+      break;
+    }
+    case 'timeout':
+      lines.push(`Response: none within ${exchange.timeoutMs} ms`);
+      break;
+    case 'dropped':
+      lines.push(`Response: none, ${exchange.error} (after ${exchange.elapsedMs} ms)`);
+      break;
+    case 'not-sent':
+      lines.push(`Response: ${exchange.reason}`);
+      break;
+  }
+  lines.push(`Replay:   ${curlCommand(exchange)}`);
+  return lines;
+}
+
+/** A curl command that sends the same request; the token comes from $PLANT_STORE_TOKEN. */
+export function curlCommand(exchange: Exchange): string {
+  const { request } = exchange;
+  const parts = ['curl -i -X POST', shellQuote(request.url)];
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (name === 'host') continue;
+    parts.push('-H', value.includes('<token>') ? `"${`${name}: ${value}`.replace(/["\\$`]/g, '\\$&').replaceAll('<token>', '$PLANT_STORE_TOKEN')}"` : shellQuote(`${name}: ${value}`));
+  }
+  // curl would add its own Content-Type to a body; an empty -H removes it when the case has none.
+  if (!('content-type' in request.headers) && request.body !== undefined) parts.push('-H', shellQuote('content-type:'));
+  if (request.body !== undefined) parts.push('--data-binary', shellQuote(request.body));
+  return parts.join(' ');
+}
+
+function shellQuote(text: string): string {
+  return `'${text.replaceAll("'", "'\\''")}'`;
+}
+
+function excerpt(text: string, length: number): string {
+  const flat = text.replace(/\r?\n/g, '\\n');
+  return flat.length <= length ? flat : `${flat.slice(0, length)}… (${flat.length - length} more characters)`;
+}
+
+function col(value: number, width: number): string {
+  return String(value).padStart(width);
+}
+
+function list(items: readonly string[], max: number): string {
+  return items.length <= max ? items.join(', ') : `${items.slice(0, max).join(', ')} … (+${items.length - max})`;
+}

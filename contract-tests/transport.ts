@@ -1,0 +1,122 @@
+/**
+ * Sending one request exactly as rendered (node:http, so no header is added behind our back
+ * the way fetch adds Content-Type to a string body) and classifying what came back: a
+ * complete answer, a timeout or a dropped connection. Every exchange is bounded by the timeout.
+ */
+import * as http from 'node:http';
+import * as https from 'node:https';
+import type { ReceivedResponse } from './model.js';
+
+/** Bytes of a response body kept for the checks and the report. */
+export const BODY_LIMIT = 1024 * 1024;
+
+export type Outcome =
+  | { outcome: 'response'; response: ReceivedResponse; elapsedMs: number }
+  | { outcome: 'timeout'; timeoutMs: number; elapsedMs: number }
+  | { outcome: 'dropped'; error: string; elapsedMs: number };
+
+export interface OutgoingRequest {
+  url: URL;
+  method: string;
+  headers: Record<string, string>;
+  body: string | undefined;
+}
+
+export interface Transport {
+  send(request: OutgoingRequest): Promise<Outcome>;
+  close(): void;
+}
+
+export function createTransport(options: { timeoutMs: number; concurrency: number }): Transport {
+  const agentOptions = { keepAlive: true, maxSockets: options.concurrency };
+  const agents = { http: new http.Agent(agentOptions), https: new https.Agent(agentOptions) };
+  const once = (request: OutgoingRequest): Promise<Outcome & { reusedSocket?: boolean }> =>
+    new Promise((resolve) => {
+      const started = performance.now();
+      const elapsed = (): number => Math.round((performance.now() - started) * 10) / 10;
+      let settled = false;
+      const settle = (outcome: Outcome & { reusedSocket?: boolean }): void => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        resolve(outcome);
+      };
+      const secure = request.url.protocol === 'https:';
+      const body = request.body === undefined ? undefined : Buffer.from(request.body, 'utf8');
+      const headers = { ...request.headers, 'content-length': String(body?.length ?? 0) };
+      const req = (secure ? https : http).request(request.url, {
+        method: request.method,
+        headers,
+        agent: secure ? agents.https : agents.http,
+      });
+      const timer = setTimeout(() => {
+        settle({ outcome: 'timeout', timeoutMs: options.timeoutMs, elapsedMs: elapsed() });
+        req.destroy();
+      }, options.timeoutMs);
+      req.on('error', (error: NodeJS.ErrnoException) => {
+        settle({ outcome: 'dropped', error: describeError(error), elapsedMs: elapsed(), reusedSocket: req.reusedSocket });
+      });
+      req.on('response', (res) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        let truncated = false;
+        res.on('data', (chunk: Buffer) => {
+          if (size + chunk.length <= BODY_LIMIT) chunks.push(chunk);
+          else {
+            if (size < BODY_LIMIT) chunks.push(chunk.subarray(0, BODY_LIMIT - size));
+            truncated = true;
+          }
+          size += chunk.length;
+        });
+        res.on('end', () => {
+          const response: ReceivedResponse = {
+            status: res.statusCode ?? 0,
+            headers: flattenHeaders(res.headers),
+            body: Buffer.concat(chunks).toString('utf8'),
+            truncated,
+          };
+          settle({ outcome: 'response', response, elapsedMs: elapsed() });
+        });
+        res.on('close', () => {
+          if (!res.complete) {
+            settle({ outcome: 'dropped', error: `the connection closed mid-answer (status ${res.statusCode} and ${size} body bytes received)`, elapsedMs: elapsed() });
+          }
+        });
+        res.on('error', () => undefined); // 'close' above reports it
+      });
+      req.end(body);
+    });
+
+  return {
+    async send(request) {
+      const first = await once(request);
+      // A keep-alive socket the server closed while idle fails on reuse; Node's documented
+      // remedy is one retry on a fresh socket. A provider that really drops fails both times.
+      if (first.outcome === 'dropped' && first.reusedSocket) return strip(await once(request));
+      return strip(first);
+    },
+    close() {
+      agents.http.destroy();
+      agents.https.destroy();
+    },
+  };
+}
+
+function strip(outcome: Outcome & { reusedSocket?: boolean }): Outcome {
+  const { reusedSocket: _reused, ...rest } = outcome;
+  return rest as Outcome;
+}
+
+function flattenHeaders(headers: http.IncomingHttpHeaders): Record<string, string> {
+  const flat: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return flat;
+}
+
+function describeError(error: NodeJS.ErrnoException): string {
+  if (error.code === 'ECONNRESET') return 'the provider reset the connection (ECONNRESET) before answering';
+  if (error.message === 'socket hang up') return 'the provider closed the connection without answering (socket hang up)';
+  return error.code ? `${error.message} (${error.code})` : error.message;
+}
