@@ -14,3 +14,6 @@ createServer((_req, res) => {
   res.writeHead(200, HEADERS);
   res.end(BODY);
 }).listen(port, '127.0.0.1', () => process.stdout.write(`limit server on http://127.0.0.1:${port}\n`));
+
+// Exit through process.exit on a signal, so `node --cpu-prof` writes its profile (bench:profile).
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => process.exit(0));

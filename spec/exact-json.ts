@@ -19,12 +19,28 @@ const BELOW_MINUS_2_63 = -9223372036854777856;
 /** Exact integers that the view could only show rounded, by container and key. */
 const exactIntegers = new WeakMap<object, Map<string, bigint>>();
 
-/** Text that JSON.parse reads exactly: no 16-digit run, no exponent, no fraction. */
-const NEEDS_EXACT_PARSE = /\d{16}|\d[eE.]/;
+/**
+ * Whether JSON.parse might read a number of `text` inexactly: a run of 16 digits, or a digit
+ * followed by an exponent or a fraction (/\d{16}|\d[eE.]/). One pass over char codes: on the
+ * request path this is several times cheaper than the regex, which the CPU profile showed.
+ */
+export function needsExactParse(text: string): boolean {
+  let digits = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 48 && c <= 57) {
+      if (++digits === 16) return true;
+    } else {
+      if (digits > 0 && (c === 46 || c === 69 || c === 101)) return true; // . E e
+      digits = 0;
+    }
+  }
+  return false;
+}
 
 /** Parses JSON text; throws SyntaxError (with a position) on malformed input. */
 export function parseExactJson(text: string): unknown {
-  if (!NEEDS_EXACT_PARSE.test(text)) return JSON.parse(text);
+  if (!needsExactParse(text)) return JSON.parse(text);
   const lossless = parseLossless(text, null, {
     // Last duplicate key wins, as with JSON.parse, so both paths agree.
     onDuplicateKey: ({ newValue }) => newValue,
