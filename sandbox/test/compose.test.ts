@@ -12,6 +12,7 @@ import { mockCommand, parseMockArgs, type MockCommandLine } from '../../mocks/co
 import { createMockServer } from '../../mocks/server.js';
 import { readRuntimeImage, REPO_ROOT } from './dockerfile.js';
 import { run, startServer } from './processes.js';
+import { skipBecause } from './skip.js';
 
 interface Service {
   image?: string;
@@ -167,7 +168,7 @@ describe('docker-compose.yml', () => {
 
     const cli = modes.get('contract') as string;
     if (!existsSync(join(REPO_ROOT, 'dist', cli.replace(/\.ts$/, '.js')))) {
-      context.skip(`the contract CLI (${cli}) is not built, so its flags cannot be read`);
+      skipBecause(context, `the contract CLI (${cli}) is not built, so its flags cannot be read`);
     }
     const help = await helpOf(cli);
     expect(flagsIn(argsWith({})).filter((flag) => !help.flags.has(flag))).toEqual([]);

@@ -1,0 +1,63 @@
+/**
+ * This repo's image under testcontainers: built from the Dockerfile, healthy by its own
+ * HEALTHCHECK, verified through `verify:image` with the contract suite, its state kept across a
+ * restart, stopped by SIGTERM with status 0. Needs a container runtime: without one that test is
+ * skipped with the reason shown, and verify:image's answer to the missing runtime is checked.
+ */
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { GenericContainer, getContainerRuntimeClient, Wait } from 'testcontainers';
+import { describe, expect, it } from 'vitest';
+import { NO_RUNTIME, probeContainerRuntime } from '../verify-image.js';
+import { REPO_ROOT } from './dockerfile.js';
+import { run } from './processes.js';
+import { skipBecause } from './skip.js';
+
+const VERIFY_IMAGE = join(REPO_ROOT, 'dist/sandbox/verify-image.js');
+const IMAGE = 'plant-store-mock:testcontainers';
+const runtime = await probeContainerRuntime();
+
+describe("this repo's image under testcontainers", () => {
+  it('builds, becomes healthy, passes the contract suite through verify:image, keeps its state across a restart and stops gracefully', async (context) => {
+    if (!runtime.ok) skipBecause(context, `no container runtime is reachable (${runtime.reason})`);
+
+    await GenericContainer.fromDockerfile(REPO_ROOT).build(IMAGE);
+    const junit = join(mkdtempSync(join(tmpdir(), 'verify-image-')), 'junit.xml');
+    const verified = await run(
+      process.execPath,
+      [VERIFY_IMAGE, '--image', IMAGE, '--port', '4010', '--health-path', '/__mock/health', '--token', 'ci-token', '--junit', junit],
+      {},
+      10 * 60_000,
+    );
+    expect(verified.code, verified.output).toBe(0);
+    expect(readFileSync(junit, 'utf8')).toContain('<testsuite');
+
+    const container = await new GenericContainer(IMAGE).withExposedPorts(4010).withWaitStrategy(Wait.forHealthCheck()).start();
+    const url = (): string => `http://${container.getHost()}:${container.getMappedPort(4010)}`;
+    const created = await fetch(`${url()}/plants`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer t', 'content-type': 'application/json' },
+      body: '{"id":9223372036854775807,"name":"Contained"}',
+    });
+    expect(created.status).toBe(200);
+    await container.restart(); // docker restart -t 0: the mock is killed, not stopped
+    expect(await (await fetch(`${url()}/__mock/plants`)).text()).toBe('[{"id":9223372036854775807,"name":"Contained"}]');
+
+    await container.stop({ remove: false, timeout: 20_000 });
+    const client = await getContainerRuntimeClient();
+    const stopped = client.container.getById(container.getId());
+    try {
+      expect((await client.container.inspect(stopped)).State.ExitCode).toBe(0); // SIGTERM handled, not killed
+    } finally {
+      await client.container.remove(stopped, { removeVolumes: true });
+    }
+  }, 20 * 60_000);
+
+  it('verify:image exits 2 naming the missing container runtime', async (context) => {
+    if (runtime.ok) skipBecause(context, 'a container runtime is reachable here, so its absence cannot be shown');
+    const { code, output } = await run(process.execPath, [VERIFY_IMAGE, '--image', IMAGE, '--token', 't']);
+    expect(code, output).toBe(2);
+    expect(output).toContain(`no container runtime is reachable (${NO_RUNTIME}`);
+  });
+});
