@@ -41,11 +41,19 @@ export const newPlantArbitrary: fc.Arbitrary<GeneratedPlant> = fc.record(
 
 type Mutation = { label: string; description: string; apply: (plant: GeneratedPlant) => string };
 
-const wrongTypes: fc.Arbitrary<[string, unknown]> = fc.constantFrom<[string, unknown]>(
+/** JSON values of the wrong type for a string field… */
+const notStrings: fc.Arbitrary<[string, unknown]> = fc.constantFrom<[string, unknown]>(
   ['null', null],
   ['true', true],
   ['a number', 42],
   ['an array', []],
+  ['an object', {}],
+);
+/** …and for an integer field (a digit string is its own mutation). */
+const notIntegers: fc.Arbitrary<[string, unknown]> = fc.constantFrom<[string, unknown]>(
+  ['null', null],
+  ['false', false],
+  ['an array', [1]],
   ['an object', {}],
 );
 
@@ -78,17 +86,17 @@ const mutationArbitrary: fc.Arbitrary<Mutation> = fc.oneof(
     description: `id is ${digit}e${exponent}, an integer far past int64`,
     apply: ({ name, tag }) => json({ id: new LosslessNumber(`${digit}e${exponent}`), name, tag }),
   })),
-  wrongTypes.map<Mutation>(([what, value]) => ({
+  notIntegers.map<Mutation>(([what, value]) => ({
     label: 'id-wrong-type',
     description: `id is ${what}`,
     apply: ({ name, tag }) => json({ id: value, name, tag }),
   })),
-  wrongTypes.map<Mutation>(([what, value]) => ({
+  notStrings.map<Mutation>(([what, value]) => ({
     label: 'name-wrong-type',
     description: `name is ${what}`,
     apply: ({ id, tag }) => json({ id, name: value, tag }),
   })),
-  wrongTypes.map<Mutation>(([what, value]) => ({
+  notStrings.map<Mutation>(([what, value]) => ({
     label: 'tag-wrong-type',
     description: `tag is ${what}`,
     apply: ({ id, name }) => json({ id, name, tag: value }),
