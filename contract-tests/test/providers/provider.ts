@@ -49,6 +49,8 @@ export interface ProviderOptions extends LegalChoices {
   token: string;
   /** A path prefix the API lives under (`/v1`). */
   basePath?: string;
+  /** A header a gateway in front of the API demands (answered 403 without it). */
+  gatewayHeader?: [name: string, value: string];
   flaw?: Flaw;
 }
 
@@ -86,6 +88,9 @@ async function handle(req: IncomingMessage, res: ServerResponse, options: Provid
   const { flaw } = options;
   const body = await readAll(req);
   if (req.method !== 'POST' || req.url !== `${options.basePath ?? ''}/plants`) return answer(res, options, 404, error(404, 'No such route.'));
+  if (options.gatewayHeader && req.headers[options.gatewayHeader[0]] !== options.gatewayHeader[1]) {
+    return answer(res, options, 403, error(403, `The gateway wants ${options.gatewayHeader[0]}.`));
+  }
   if (flaw === 'hangs') return; // never answers
   if (flaw === 'drops-connection') return void req.socket.destroy();
 
