@@ -1,0 +1,118 @@
+/**
+ * The stateless Prism mock over real HTTP: Prism's answers from the spec, and the edge around
+ * it — exact int64 ids, a malformed body answered with the spec's Error instead of a crash.
+ */
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startPrismMock, type PrismMock } from '../server.js';
+
+let prism: PrismMock;
+beforeAll(async () => {
+  prism = await startPrismMock({ port: 0, maxBody: 4096 });
+});
+afterAll(() => prism?.close());
+
+async function post(body: string | undefined, headers: Record<string, string> = {}) {
+  const response = await fetch(`${prism.url}/plants`, {
+    method: 'POST',
+    headers: { authorization: 'Bearer any', 'content-type': 'application/json', ...headers },
+    body: body === undefined ? undefined : Buffer.from(body),
+  });
+  const text = await response.text();
+  return { status: response.status, contentType: response.headers.get('content-type'), headers: response.headers, text };
+}
+
+describe('the Prism mock', () => {
+  it("answers a valid NewPlant with the spec's example Plant", async () => {
+    const { status, contentType, text } = await post('{"id":1,"name":"Ficus"}');
+    expect(status).toBe(200);
+    expect(contentType).toBe('application/json');
+    expect(JSON.parse(text)).toEqual({ name: 'Monstera', tag: 'tropical' });
+  });
+
+  it.each(['9007199254740993', '9223372036854775807', '-9223372036854775808'])('accepts the int64 id %s (http-spec would cap ids at 2^53)', async (id) => {
+    expect((await post(`{"id":${id},"name":"Ficus"}`)).status).toBe(200);
+  });
+
+  it.each(['9223372036854775808', '9223372036854776832', '-9223372036854775809', '1.5', '"7"'])('rejects the id %s with the 400 Error example', async (id) => {
+    const { status, text, headers } = await post(`{"id":${id},"name":"Ficus"}`);
+    expect(status).toBe(400);
+    expect(JSON.parse(text)).toEqual({ error: 400, message: expect.any(String) });
+    expect(headers.get('sl-violations')).toMatch(/id/);
+  });
+
+  it('answers malformed JSON with an Error and keeps serving', async () => {
+    const { status, contentType, text } = await post('{"id":1,"name":');
+    expect(status).toBe(400);
+    expect(contentType).toBe('application/json');
+    expect(JSON.parse(text)).toEqual({ error: 400, message: expect.stringMatching(/not valid JSON/) });
+    expect((await post('{"id":2,"name":"Ficus"}')).status).toBe(200);
+  });
+
+  it('refuses a body over its limit with 413', async () => {
+    const { status, text } = await post(JSON.stringify({ id: 3, name: 'x'.repeat(5000) }));
+    expect(status).toBe(413);
+    expect(JSON.parse(text).error).toBe(413);
+  });
+
+  it('requires a bearer token, as the spec says', async () => {
+    const { status, headers } = await post('{"id":1,"name":"Ficus"}', { authorization: 'Basic eDp5' });
+    expect(status).toBe(401);
+    expect(headers.get('www-authenticate')).toMatch(/^Bearer/);
+  });
+
+  it('honours Prefer: code=400 as Prism does', async () => {
+    const { status, text } = await post('{"id":1,"name":"Ficus"}', { prefer: 'code=400' });
+    expect(status).toBe(400);
+    expect(JSON.parse(text).error).toBe(400);
+  });
+
+  it('answers a CORS preflight', async () => {
+    const response = await fetch(`${prism.url}/plants`, {
+      method: 'OPTIONS',
+      headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' },
+    });
+    expect(response.status).toBe(204);
+    expect(response.headers.get('access-control-allow-origin')).toBe('*');
+    expect(response.headers.get('access-control-allow-headers')).toMatch(/authorization/);
+  });
+});
+
+describe('npm run mock:prism', () => {
+  const CLI = fileURLToPath(new URL('../../../dist/mocks/prism/cli.js', import.meta.url));
+
+  it('defaults to port 4011', async () => {
+    const child = spawn(process.execPath, [CLI, '--help'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (c) => (output += c));
+    const code = await new Promise((resolve) => child.on('close', resolve));
+    expect(output).toMatch(/--port <port>.*\(default: 4011/s);
+    expect(code).toBe(0);
+  });
+
+  it('prints where it listens, serves, and stops on SIGTERM', async () => {
+    const child = spawn(process.execPath, [CLI, '--port', '0', '--log-level', 'silent'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      const url = await new Promise<string>((resolve, fail) => {
+        let output = '';
+        const timer = setTimeout(() => fail(new Error(`no listening line within 15 s: ${output}`)), 15_000);
+        child.stdout.on('data', (chunk) => {
+          output += chunk;
+          const match = /listening on (http:\/\/\S+?) /.exec(output);
+          if (match) {
+            clearTimeout(timer);
+            resolve(match[1] as string);
+          }
+        });
+      });
+      const response = await fetch(`${url}/plants`, { method: 'POST', headers: { authorization: 'Bearer t', 'content-type': 'application/json' }, body: '{"id":1,"name":"Ficus"}' });
+      expect(response.status).toBe(200);
+      const exited = new Promise((resolve) => child.on('exit', resolve));
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+    } finally {
+      child.kill('SIGKILL');
+    }
+  });
+});
