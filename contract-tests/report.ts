@@ -33,12 +33,22 @@ export function formatReport(report: ContractReport, options: FormatOptions = {}
       `${MARK[check.status]} ${check.name.padEnd(width)}  ${col(check.judged, 6)}  ${col(check.passed, 6)}  ${col(check.failed, 6)}  ${col(check.warnings, 8)}  ${skipped.padStart(7)}`,
     );
   }
-  const skips = report.checks.flatMap((check) => check.skipped.map((skip) => ({ check: check.name, ...skip })));
-  if (skips.length) {
+  // One line per reason and set of cases, naming the checks it applies to.
+  const skips = new Map<string, { checks: string[]; reason: string; cases: string[] }>();
+  for (const check of report.checks) {
+    for (const skip of check.skipped) {
+      const key = `${skip.reason}\0${skip.cases.join(',')}`;
+      const group = skips.get(key) ?? { checks: [], reason: skip.reason, cases: skip.cases };
+      group.checks.push(check.name);
+      skips.set(key, group);
+    }
+  }
+  if (skips.size) {
     lines.push('', 'Skipped');
-    for (const skip of skips) {
+    for (const skip of skips.values()) {
+      const checks = skip.checks.length === report.checks.length ? 'every check' : skip.checks.join(', ');
       const which = skip.cases.length ? `${skip.cases.length} case(s): ${list(skip.cases, 6)}` : 'every case';
-      lines.push(`  - ${skip.check}, ${which}: ${skip.reason}`);
+      lines.push(`  - ${checks}, ${which}: ${skip.reason}`);
     }
   }
   const failures = report.findings.filter((f) => f.severity === 'failure');
