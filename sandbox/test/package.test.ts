@@ -38,8 +38,9 @@ function entrypoint(args: string[] = image.cmd): [string, string[]] {
 }
 
 beforeAll(async () => {
-  // npm pack runs `prepare` (tsc), so the tarball holds what the sources compile to now.
-  await runOk('npm', ['pack', '--pack-destination', work], { cwd: REPO_ROOT }, 240_000);
+  // `npm test` has just built dist/ (tsc); packing without `prepare` keeps this test from
+  // rewriting dist/ under the feet of the tests that run dist/mocks/cli.js meanwhile.
+  await runOk('npm', ['pack', '--ignore-scripts', '--pack-destination', work], { cwd: REPO_ROOT }, 120_000);
   const tarball = readdirSync(work).find((name) => name.endsWith('.tgz'));
   if (!tarball) throw new Error(`npm pack left no tarball in ${work}`);
   mkdirSync(app);
