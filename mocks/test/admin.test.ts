@@ -70,7 +70,7 @@ describe('admin routes with --admin-token', () => {
     ['POST', '/__mock/plants'],
     ['GET', '/__mock/requests'],
   ])('refuses %s %s without the admin token', async (method, path) => {
-    for (const headers of [{}, { authorization: 'Bearer wrong' }, { authorization: 'Basic c2VzYW1l' }]) {
+    for (const headers of [{}, { authorization: 'Bearer wrong' }, { authorization: 'Basic c2VzYW1l' }] as Record<string, string>[]) {
       const response = await fetch(mock.current.url + path, { method, headers });
       expect(response.status).toBe(401);
       expect(response.headers.get('www-authenticate')).toContain('realm="plant-store-admin"');
