@@ -352,21 +352,17 @@ export function replayStateFile(content: Buffer, path: string): Replay {
   while (position < content.length) {
     const end = content.indexOf(0x0a, position);
     if (end === -1) {
-      if (!replay.header && Buffer.from(recordLine(HEADER_JSON)).subarray(0, content.length - position).equals(content.subarray(position))) {
-        // A header torn while the file was being created: the file is new.
-        return { ...replay, goodBytes: 0 };
+      if (replay.header) {
+        replay.tail = tailFrom(content, position, 'the last record is incomplete (a torn write)');
+        break;
       }
-      replay.tail = tailFrom(content, position, 'the last record is incomplete (a torn write)');
-      break;
+      // A header torn while the file was being created: the file is new.
+      if (Buffer.from(recordLine(HEADER_JSON)).subarray(0, content.length).equals(content)) return replay;
+      throw notAStateFile(path);
     }
     const record = readRecord(content, position, end);
     if (!replay.header) {
-      if (typeof record === 'string' || record.op !== 'header' || record.format !== STATE_FILE_FORMAT) {
-        throw new Error(
-          `Cannot use the state file ${path}: it is not a plant-store-mock state file (its first line is not the state-file header), ` +
-            'so the mock will not overwrite it. Point --state-file at a new file or at one the mock wrote.',
-        );
-      }
+      if (typeof record === 'string' || record.op !== 'header' || record.format !== STATE_FILE_FORMAT) throw notAStateFile(path);
       if (record.version !== STATE_FILE_VERSION) {
         throw new Error(`Cannot use the state file ${path}: it has format version ${String(record.version)}; this mock reads version ${STATE_FILE_VERSION}.`);
       }
@@ -382,6 +378,13 @@ export function replayStateFile(content: Buffer, path: string): Replay {
     replay.goodBytes = position;
   }
   return replay;
+}
+
+function notAStateFile(path: string): Error {
+  return new Error(
+    `Cannot use the state file ${path}: it is not a plant-store-mock state file (it does not start with the state-file header), ` +
+      'so the mock will not overwrite it. Point --state-file at a new file or at one the mock wrote.',
+  );
 }
 
 function tailFrom(content: Buffer, from: number, reason: string): NonNullable<Replay['tail']> {

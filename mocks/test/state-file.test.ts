@@ -42,6 +42,13 @@ async function openStore(path: string, options: StateFileOptions = {}): Promise<
   return store;
 }
 
+/** The path of a state file freshly written by the store (header only). */
+async function newStateFile(): Promise<string> {
+  const path = stateFile();
+  await (await openStateFile(path)).close();
+  return path;
+}
+
 const plant = (id: bigint, name = `plant ${id}`, tag?: string): StoredPlant => (tag === undefined ? { id, name } : { id, name, tag });
 
 /** Plants listed by GET /__mock/plants, ids read exactly. */
@@ -67,6 +74,17 @@ describe('state file store', () => {
     expect([...reopened.plants()]).toStrictEqual(kept);
     // 2^53 and 2^53+1 are one double but two plants.
     expect(await reopened.createPlant(plant(2n ** 53n))).toBe('created');
+  });
+
+  it('decides a change sent during a reset after the reset, in memory and on disk', async () => {
+    const path = stateFile();
+    const store = await openStore(path);
+    await store.createPlant(plant(1n, 'before'));
+    const [, again, seeded] = await Promise.all([store.reset(), store.createPlant(plant(1n, 'after')), store.seedPlants([plant(2n)])]);
+    expect(again).toBe('created');
+    expect(seeded).toEqual({ created: 1 });
+    await store.close();
+    expect([...(await openStore(path)).plants()]).toStrictEqual([plant(1n, 'after'), plant(2n)]);
   });
 
   it('syncs a burst of concurrent creates in a few batches (group commit), all of them kept', async () => {
@@ -166,11 +184,22 @@ describe('state file store', () => {
     expect(logger.warnings[0]).toMatch(/tail of \d+ bytes \(2 record\(s\) from byte \d+: checksum mismatch\)/);
   });
 
-  it('refuses to take over a file it did not write, leaving it untouched', async () => {
+  it.each(['[{"id":1,"name":"a seed file"}]\n', '[{"id":1,"name":"a seed file without a final newline"}]'])(
+    'refuses to take over a file it did not write, leaving it untouched: %s',
+    async (content) => {
+      const path = stateFile();
+      writeFileSync(path, content);
+      await expect(openStateFile(path)).rejects.toThrow(/is not a plant-store-mock state file.*will not overwrite it/);
+      expect(readFileSync(path, 'utf8')).toBe(content);
+    },
+  );
+
+  it('treats a header torn while the file was created as a new file', async () => {
     const path = stateFile();
-    writeFileSync(path, '[{"id":1,"name":"a seed file, not a state file"}]\n');
-    await expect(openStateFile(path)).rejects.toThrow(/is not a plant-store-mock state file.*will not overwrite it/);
-    expect(readFileSync(path, 'utf8')).toBe('[{"id":1,"name":"a seed file, not a state file"}]\n');
+    writeFileSync(path, readFileSync(await newStateFile(), 'utf8').slice(0, 20));
+    const store = await openStore(path);
+    expect(store.size).toBe(0);
+    expect(await store.createPlant(plant(1n))).toBe('created');
   });
 
   it('compacts a mostly dead file, also while creates are queued, and keeps it proportional to the live plants', async () => {
