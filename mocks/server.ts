@@ -3,14 +3,15 @@
  * route, auth, media type, size, parse, schema, forced response, duplicate, store — and every
  * rule it applies lives in a plain function of its own module.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { handleAdminRequest, isAdminPath, isQuietAdminRead } from './admin.js';
 import { rejected, type Answer } from './answer.js';
 import { checkBearer } from './auth.js';
 import { applyCors, preflightHeaders } from './cors.js';
-import { forcedRejection, isRejection, reject, REALM } from './errors.js';
+import { errorBody, forcedRejection, isRejection, reject, REALM, type Rejection } from './errors.js';
 import { RequestJournal } from './journal.js';
 import { createLogger } from './logger.js';
 import { parseNewPlant } from './new-plant.js';
@@ -82,6 +83,7 @@ export async function createMockServer(options: MockOptions = {}): Promise<MockS
   }
   const cors = { origins: options.corsOrigins?.length ? new Set(options.corsOrigins) : undefined };
   const delays = new Set<() => void>();
+  let closing: Promise<void> | undefined;
 
   const serve = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const started = performance.now();
@@ -90,11 +92,13 @@ export async function createMockServer(options: MockOptions = {}): Promise<MockS
     try {
       answer = await handleRequest(req, context);
     } catch (error) {
-      if (req.destroyed) return; // the client went away mid-request: nobody to answer
+      if (!res.socket || res.socket.destroyed) return; // the client went away mid-request: nobody to answer
       logger.error({ err: error, method: req.method, url: req.url }, 'unexpected failure');
       answer = rejected(reject('INTERNAL', { detail: (error as Error)?.message ?? String(error) }));
     }
     if (answer.delayMs) await sleep(answer.delayMs, delays);
+    // While shutting down, answer in-flight requests but keep no connection alive.
+    if (closing) res.setHeader('connection', 'close');
     respond(res, answer);
     const durationMs = Math.round((performance.now() - started) * 100) / 100;
     const path = pathOf(req.url);
@@ -121,6 +125,8 @@ export async function createMockServer(options: MockOptions = {}): Promise<MockS
     });
   });
 
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => answerClientError(error, socket));
+
   await new Promise<void>((resolve, fail) => {
     server.once('error', fail);
     server.listen(options.port ?? DEFAULT_PORT, options.host ?? DEFAULT_HOST, () => {
@@ -132,7 +138,6 @@ export async function createMockServer(options: MockOptions = {}): Promise<MockS
   const host = address.address;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
 
-  let closing: Promise<void> | undefined;
   const close = (): Promise<void> =>
     (closing ??= new Promise<void>((resolve) => {
       server.close(() => resolve());
@@ -213,6 +218,25 @@ function respond(res: ServerResponse, answer: Answer): void {
   res.end(answer.body);
   // A body we refused to read is not drained: close instead of reading it to the end.
   if (answer.headers?.connection === 'close') res.once('finish', () => res.socket?.destroySoon());
+}
+
+/** Requests Node cannot parse still get an answer in the Error shape, then the connection closes. */
+function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (!socket.writable || error.code === 'ECONNRESET') {
+    socket.destroy();
+    return;
+  }
+  const rejection: Rejection =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? reject('HEADERS_TOO_LARGE')
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? reject('REQUEST_TIMEOUT')
+        : reject('MALFORMED_HTTP', { detail: error.code ?? error.message });
+  const body = errorBody(rejection);
+  socket.end(
+    `HTTP/1.1 ${rejection.status} ${STATUS_CODES[rejection.status]}\r\n` +
+      `content-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+  );
 }
 
 function pathOf(url: string | undefined): string {
