@@ -26,7 +26,8 @@ describe("this repo's image under testcontainers", () => {
     const junit = join(mkdtempSync(join(tmpdir(), 'verify-image-')), 'junit.xml');
     const verified = await run(
       process.execPath,
-      [VERIFY_IMAGE, '--image', IMAGE, '--port', '4010', '--health-path', '/__mock/health', '--token', 'ci-token', '--junit', junit],
+      // Restricted to one token, so the suite's invalid token is refused as a real service would.
+      [VERIFY_IMAGE, '--image', IMAGE, '--port', '4010', '--health-path', '/__mock/health', '--env', 'MOCK_TOKENS=ci-token', '--token', 'ci-token', '--junit', junit],
       {},
       10 * 60_000,
     );
