@@ -88,6 +88,15 @@ describe('the packed production install (the image without an engine)', () => {
     expect(await mock.exit).toBe(0);
   });
 
+  it('runs the contract suite with `contract`, and the mock passes it', async () => {
+    const mock = await startServer(...entrypoint(), { cwd: app, env: imageEnv({ MOCK_TOKENS: 'suite-token' }) });
+    const junit = join(work, 'contract.xml');
+    const [command, args] = entrypoint(['contract', '--base-url', mock.url, '--token', 'suite-token', '--junit', junit]);
+    const suite = await run(command, args, { cwd: app, env: imageEnv() });
+    expect(suite.code, suite.output).toBe(0);
+    expect(existsSync(junit)).toBe(true);
+  });
+
   it('runs the Prism mock with `prism`', async () => {
     const [command, args] = entrypoint(['prism', '--port', '0']);
     const prism = await startServer(command, args, { cwd: app, env: imageEnv() });
