@@ -303,7 +303,7 @@ export class StateFileStore implements PlantStore {
       for (const data of chunks) position += await writeAll(handle, data, position);
       await handle.datasync();
       await rename(temporary, this.path);
-      await syncDirectory(this.path);
+      // From here on the path names the new file: appends must go to it whatever happens next.
       const old = this.#handle;
       this.#handle = handle;
       handle = undefined;
@@ -311,6 +311,9 @@ export class StateFileStore implements PlantStore {
       this.#stats.bytes = position;
       this.#stats.entries = live;
       this.#stats.compactions += 1;
+      await syncDirectory(this.path).catch((error: unknown) =>
+        this.#logger?.warn({ path: this.path, err: error }, 'could not sync the directory after compacting; a crash now may bring back the uncompacted file'),
+      );
       this.#logger?.info({ path: this.path, before, after: position, plants: live }, 'state file compacted');
     } catch (error) {
       // Keep serving from the old file; try again only once it has doubled.
