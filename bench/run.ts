@@ -176,6 +176,7 @@ async function main(): Promise<void> {
       journalEntries,
       journalCapacity: DEFAULT_JOURNAL_SIZE,
       contractSeconds: contract?.seconds,
+      contractPassed: contract?.exitCode === undefined ? undefined : contract.exitCode === 0,
       durable,
     });
     const report = {
