@@ -110,6 +110,10 @@ export const errorCatalogue = {
   ),
   HEADERS_TOO_LARGE: define(431, () => 'The request headers are larger than the server accepts; the connection is closed.'),
   REQUEST_TIMEOUT: define(408, () => 'The request was not received completely in time; the connection is closed.'),
+  STORAGE_FAILED: define<{ detail: string }>(
+    500,
+    ({ detail }) => `The mock could not keep this change: ${detail}. Nothing was stored; check the disk, then send the request again.`,
+  ),
   INTERNAL: define<{ detail: string }>(
     500,
     ({ detail }) =>

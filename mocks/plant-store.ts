@@ -29,6 +29,11 @@ export interface PlantStore {
   close?(): void | Promise<void>;
 }
 
+/** What a store throws when it cannot keep a change; nothing of that change was stored. */
+export class StorageFailure extends Error {
+  override name = 'StorageFailure';
+}
+
 /** A safe integer as a number, anything larger as a bigint: one canonical Map key per id. */
 type PlantKey = number | bigint;
 // Hoisted: building these BigInts on every create showed in the request path's CPU profile.

@@ -15,7 +15,7 @@ import { errorBody, forcedRejection, isRejection, reject, REALM, type Rejection 
 import { RequestJournal } from './journal.js';
 import { createLogger } from './logger.js';
 import { parseNewPlant } from './new-plant.js';
-import { MemoryPlantStore, type PlantStore, type StoredPlant } from './plant-store.js';
+import { MemoryPlantStore, StorageFailure, type PlantStore, type StoredPlant } from './plant-store.js';
 import { parsePrefer, type Preferences } from './prefer.js';
 import { checkJsonMediaType, readBody } from './request-body.js';
 import { loadSpecEngine, type SpecEngine } from './spec-engine.js';
@@ -94,7 +94,8 @@ export async function createMockServer(options: MockOptions = {}): Promise<MockS
     } catch (error) {
       if (!res.socket || res.socket.destroyed) return; // the client went away mid-request: nobody to answer
       logger.error({ err: error, method: req.method, url: req.url }, 'unexpected failure');
-      answer = rejected(reject('INTERNAL', { detail: (error as Error)?.message ?? String(error) }));
+      const detail = (error as Error)?.message ?? String(error);
+      answer = rejected(error instanceof StorageFailure ? reject('STORAGE_FAILED', { detail }) : reject('INTERNAL', { detail }));
     }
     if (answer.delayMs) await sleep(answer.delayMs, delays);
     // While shutting down, answer in-flight requests but keep no connection alive.

@@ -20,7 +20,7 @@ import { open, rename, unlink, writeFile, type FileHandle } from 'node:fs/promis
 import { dirname, resolve as resolvePath } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { exactInteger, isInt64, parseExactJson } from '../spec/exact-json.js';
-import { MemoryPlantStore, type CreateOutcome, type PlantStore, type SeedOutcome, type StoredPlant } from './plant-store.js';
+import { MemoryPlantStore, StorageFailure, type CreateOutcome, type PlantStore, type SeedOutcome, type StoredPlant } from './plant-store.js';
 
 export const STATE_FILE_FORMAT = 'plant-store-mock-state';
 export const STATE_FILE_VERSION = 1;
@@ -192,7 +192,7 @@ export class StateFileStore implements PlantStore {
   }
 
   #refusal(): Error | undefined {
-    if (this.#closed) return new Error(`The state file ${this.path} is closed.`);
+    if (this.#closed) return new StorageFailure(`the state file ${this.path} is closed`);
     return this.#broken;
   }
 
@@ -251,12 +251,12 @@ export class StateFileStore implements PlantStore {
 
   /** Undoes a batch whose write failed: cut its bytes off the file, free its ids, answer errors. */
   async #rollBack(batch: Operation[], start: number, cause: Error): Promise<void> {
-    const failure = new Error(`could not write the state file ${this.path}: ${cause.message}`);
+    const failure = new StorageFailure(`could not write the state file ${this.path}: ${cause.message}`);
     if (!this.#broken) {
       try {
         await this.#handle.truncate(start);
       } catch (truncateError) {
-        this.#broken = new Error(
+        this.#broken = new StorageFailure(
           `the state file ${this.path} is unusable after a failed write (${(truncateError as Error).message}); restart the mock`,
         );
       }

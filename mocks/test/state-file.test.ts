@@ -131,7 +131,10 @@ describe('state file store', () => {
 
     failSyncs = 1;
     const failed = await createPlant(mock, '{"id":2,"name":"lost"}');
-    expect(expectError(failed, 500)).toMatch(/could not write the state file .*EIO/);
+    const message = expectError(failed, 500);
+    expect(message).toMatch(/could not write the state file .*EIO/);
+    expect(message).toContain('Nothing was stored');
+    expect(message).not.toContain('bug in the mock');
     expect(statSync(path).size).toBe(sizeBefore); // the written bytes were cut off again
     expect(await listedPlantsText(mock)).toBe('[{"id":1,"name":"kept"}]');
     expect(logger.warnings.join('\n')).toMatch(/write failed/);
