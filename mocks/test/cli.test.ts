@@ -2,64 +2,13 @@
  * The mock as users run it (`npm start` runs dist/mocks/cli.js, which `npm test` builds first):
  * the listening line, flags and their environment equivalents, a seed file, graceful shutdown.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { MOCK_CLI, run, startMockProcess as startCli } from './processes.js';
 
-const CLI = fileURLToPath(new URL('../../dist/mocks/cli.js', import.meta.url));
-const running: ChildProcess[] = [];
-
-afterEach(() => {
-  for (const child of running.splice(0)) child.kill('SIGKILL');
-});
-
-interface Started {
-  child: ChildProcess;
-  url: string;
-  output: () => string;
-  exit: Promise<number | null>;
-}
-
-/** Spawns the CLI and waits (at most 15 s) for its listening line. */
-function startCli(args: string[], env: Record<string, string> = {}): Promise<Started> {
-  const child = spawn(process.execPath, [CLI, '--port', '0', ...args], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  running.push(child);
-  let output = '';
-  const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return new Promise((resolve, fail) => {
-    const timer = setTimeout(() => fail(new Error(`no listening line within 15 s:\n${output}`)), 15_000);
-    const onData = (chunk: Buffer): void => {
-      output += chunk;
-      const match = /listening on (http:\/\/[^\s"]+)/.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        resolve({ child, url: match[1] as string, output: () => output, exit });
-      }
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    exit.then((code) => {
-      clearTimeout(timer);
-      fail(new Error(`exited with ${code} before listening:\n${output}`));
-    });
-  });
-}
-
-/** Runs the CLI expecting it to exit on its own; returns code and output. */
-function runCli(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; output: string }> {
-  const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  running.push(child);
-  let output = '';
-  child.stdout.on('data', (c) => (output += c));
-  child.stderr.on('data', (c) => (output += c));
-  return new Promise((resolve) => child.on('exit', (code) => resolve({ code, output })));
-}
+const runCli = (args: string[]) => run(process.execPath, [MOCK_CLI, ...args], {}, 30_000);
 
 const create = (url: string, body: string, headers: Record<string, string> = {}) =>
   fetch(`${url}/plants`, {

@@ -3,20 +3,18 @@
  * tail costs only itself, ids stay exact, the file stays proportional to the live plants, and a
  * failed write is answered 500 with the id given back.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { appendFileSync, constants, existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { exactInteger, parseExactJson } from '../../spec/exact-json.js';
 import type { StoredPlant } from '../plant-store.js';
 import { createMockServer, type MockServer } from '../server.js';
 import { openStateFile, type StateFileLogger, type StateFileOptions, type StateFileStore } from '../state-file.js';
 import { createPlant, expectError, listedPlantsText } from './mock-under-test.js';
+import { MOCK_CLI, run, startMockProcess, type Server as Child } from './processes.js';
 
-const CLI = fileURLToPath(new URL('../../dist/mocks/cli.js', import.meta.url));
 const INT64_MAX = 2n ** 63n - 1n;
 const INT64_MIN = -(2n ** 63n);
 
@@ -231,48 +229,14 @@ describe('state file store', () => {
 
 /* ----------------------------- the mock as a process ----------------------------- */
 
-const running: ChildProcess[] = [];
-afterEach(() => {
-  for (const child of running.splice(0)) child.kill('SIGKILL');
-});
-
 async function startMock(store: StateFileStore): Promise<MockServer> {
   const mock = await createMockServer({ port: 0, logLevel: 'silent', store });
   cleanups.push(() => mock.close());
   return mock;
 }
 
-interface Child {
-  child: ChildProcess;
-  url: string;
-  output: () => string;
-  exit: Promise<number | null>;
-}
-
-/** Spawns dist/mocks/cli.js (built by `npm test`) and waits at most 15 s for its listening line. */
-function startCli(args: string[]): Promise<Child> {
-  const child = spawn(process.execPath, [CLI, '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  running.push(child);
-  let output = '';
-  const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return new Promise((resolve, fail) => {
-    const timer = setTimeout(() => fail(new Error(`no listening line within 15 s:\n${output}`)), 15_000);
-    const onData = (chunk: Buffer): void => {
-      output += chunk;
-      const match = /listening on (http:\/\/[^\s"]+)/.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        resolve({ child, url: match[1] as string, output: () => output, exit });
-      }
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    exit.then((code) => {
-      clearTimeout(timer);
-      fail(new Error(`exited with ${code} before listening:\n${output}`));
-    });
-  });
-}
+/** Spawns dist/mocks/cli.js (built by `npm test`) and waits for its listening line. */
+const startCli = (args: string[]): Promise<Child> => startMockProcess(args);
 
 async function killHard(mock: Child): Promise<void> {
   mock.child.kill('SIGKILL');
@@ -359,12 +323,7 @@ describe('--state-file (the mock as a process)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'state-file-'));
     writeFileSync(join(dir, 'file'), '');
     const path = pathIn(dir);
-    const child = spawn(process.execPath, [CLI, '--port', '0'], { env: { ...process.env, MOCK_STATE_FILE: path }, stdio: ['ignore', 'pipe', 'pipe'] });
-    running.push(child);
-    let output = '';
-    child.stdout.on('data', (c) => (output += c));
-    child.stderr.on('data', (c) => (output += c));
-    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    const { code, output } = await run(process.execPath, [MOCK_CLI, '--port', '0'], { env: { ...process.env, MOCK_STATE_FILE: path } });
     expect(code).toBe(1);
     expect(output).toContain(`Cannot use the state file ${path}`);
     expect(output).toMatch(message);

@@ -11,7 +11,7 @@ import { mockCommand, parseMockArgs } from '../../mocks/config.js';
 import { createMockServer } from '../../mocks/server.js';
 import { parseVerifyImageArgs } from '../verify-image.js';
 import { readRuntimeImage, REPO_ROOT } from './dockerfile.js';
-import { run } from './processes.js';
+import { run } from '../../mocks/test/processes.js';
 
 interface Step {
   uses?: string;

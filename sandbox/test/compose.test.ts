@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { mockCommand, parseMockArgs, type MockCommandLine } from '../../mocks/config.js';
 import { createMockServer } from '../../mocks/server.js';
 import { readRuntimeImage, REPO_ROOT } from './dockerfile.js';
-import { run, startServer } from './processes.js';
+import { run, startServer } from '../../mocks/test/processes.js';
 import { skipBecause } from './skip.js';
 
 interface Service {

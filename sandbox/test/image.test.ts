@@ -11,7 +11,7 @@ import { GenericContainer, getContainerRuntimeClient, Wait } from 'testcontainer
 import { describe, expect, it } from 'vitest';
 import { NO_RUNTIME, probeContainerRuntime } from '../verify-image.js';
 import { REPO_ROOT } from './dockerfile.js';
-import { run } from './processes.js';
+import { run } from '../../mocks/test/processes.js';
 import { skipBecause } from './skip.js';
 
 const VERIFY_IMAGE = join(REPO_ROOT, 'dist/sandbox/verify-image.js');

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readRuntimeImage, REPO_ROOT } from './dockerfile.js';
-import { run, runOk, startServer } from './processes.js';
+import { run, runOk, startServer } from '../../mocks/test/processes.js';
 
 const image = readRuntimeImage();
 const work = mkdtempSync(join(tmpdir(), 'packed-'));

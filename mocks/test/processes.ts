@@ -1,6 +1,10 @@
-/** Child processes for the sandbox tests: started, waited for (bounded) and always killed after. */
+/** Child processes for tests: started, waited for (bounded) and always killed after. */
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { afterEach } from 'vitest';
+
+/** What `npm start` runs; `npm test` builds it before the tests. */
+export const MOCK_CLI = fileURLToPath(new URL('../../dist/mocks/cli.js', import.meta.url));
 
 const running = new Set<ChildProcess>();
 afterEach(() => {
@@ -38,6 +42,11 @@ export function startServer(command: string, args: string[], options: SpawnOptio
       fail(new Error(`${command} ${args.join(' ')} exited with ${code} before listening:\n${output}`));
     });
   });
+}
+
+/** Starts the mock's CLI on a free port with `args` and extra environment. */
+export function startMockProcess(args: string[] = [], env: Record<string, string> = {}): Promise<Server> {
+  return startServer(process.execPath, [MOCK_CLI, '--port', '0', ...args], { env: { ...process.env, ...env } });
 }
 
 /** Runs a command to its end (killed after `timeoutMs`); returns its exit code and output. */
