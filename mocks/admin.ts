@@ -74,9 +74,8 @@ export async function handleAdminRequest(
   if (method === 'OPTIONS') return { status: 204, headers: preflightHeaders(allow) };
   const handler = handlers[method];
   if (!handler) return rejected(reject('METHOD_NOT_ALLOWED', { method, path: rawPath, allow }));
-  const adminToken = context.options.adminToken;
-  if (adminToken && !PUBLIC_PATHS.has(path)) {
-    const token = checkBearer(req.headers.authorization, { realm: ADMIN_REALM, tokens: new Set([adminToken]) });
+  if (context.adminTokens && !PUBLIC_PATHS.has(path)) {
+    const token = checkBearer(req.headers.authorization, { realm: ADMIN_REALM, tokens: context.adminTokens });
     if (isRejection(token)) return rejected(reject('ADMIN_UNAUTHORIZED', { detail: ADMIN_AUTH_DETAILS[token.code] ?? 'the token is not the admin token' }));
   }
   return handler(req, context);

@@ -63,6 +63,8 @@ export interface MockContext {
   journal: RequestJournal;
   options: Required<Pick<MockOptions, 'maxBody'>> & MockOptions;
   tokens: ReadonlySet<string> | undefined;
+  /** The admin token as a one-entry allow-list; undefined leaves the admin routes open. */
+  adminTokens: ReadonlySet<string> | undefined;
 }
 
 export async function createMockServer(options: MockOptions = {}): Promise<MockServer> {
@@ -76,6 +78,7 @@ export async function createMockServer(options: MockOptions = {}): Promise<MockS
     journal,
     options: { ...options, maxBody: options.maxBody ?? DEFAULT_MAX_BODY },
     tokens: options.tokens?.length ? new Set(options.tokens) : undefined,
+    adminTokens: options.adminToken ? new Set([options.adminToken]) : undefined,
   };
   if (options.seed?.length) {
     const outcome = await store.seedPlants(options.seed);
