@@ -28,6 +28,7 @@ async function main(): Promise<void> {
   }
   const mock = await createMockServer(serverOptions);
   mock.logger.info({ url: mock.url }, `listening on ${mock.url}`);
+  mock.logger.flush(); // the log is batched; whoever waits for this line should not wait for the batch
 
   let stopping = false;
   const stop = (signal: string): void => {

@@ -13,18 +13,28 @@ export interface CorsPolicy {
   origins: ReadonlySet<string> | undefined;
 }
 
+const ANY_ORIGIN: Readonly<Record<string, string>> = Object.freeze({
+  'access-control-allow-origin': '*',
+  'access-control-expose-headers': EXPOSED_HEADERS,
+});
+const ORIGIN_NOT_ALLOWED: Readonly<Record<string, string>> = Object.freeze({ vary: 'Origin' });
+
+/**
+ * The CORS headers of an answer to a request from `origin` (only Vary when the origin is not
+ * allowed). Returned as a value so the server can write them with its other headers in one go:
+ * separate setHeader calls showed in the request path's CPU profile.
+ */
+export function corsHeaders(origin: string | undefined, policy: CorsPolicy): Readonly<Record<string, string>> {
+  if (!policy.origins) return ANY_ORIGIN;
+  if (origin === undefined || !policy.origins.has(origin)) return ORIGIN_NOT_ALLOWED;
+  return { vary: 'Origin', 'access-control-allow-origin': origin, 'access-control-expose-headers': EXPOSED_HEADERS };
+}
+
 /** Adds CORS headers to an answer; returns false when the origin is not allowed. */
 export function applyCors(req: IncomingMessage, res: ServerResponse, policy: CorsPolicy): boolean {
-  if (!policy.origins) {
-    res.setHeader('access-control-allow-origin', '*');
-  } else {
-    res.setHeader('vary', 'Origin');
-    const origin = req.headers.origin;
-    if (origin === undefined || !policy.origins.has(origin)) return false;
-    res.setHeader('access-control-allow-origin', origin);
-  }
-  res.setHeader('access-control-expose-headers', EXPOSED_HEADERS);
-  return true;
+  const headers = corsHeaders(req.headers.origin, policy);
+  for (const name in headers) res.setHeader(name, headers[name] as string);
+  return headers !== ORIGIN_NOT_ALLOWED;
 }
 
 /** Headers of a preflight answer for a route that accepts `allow`. */
