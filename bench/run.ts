@@ -173,6 +173,7 @@ async function main(): Promise<void> {
       summaries,
       spawnMedianMs: Object.fromEntries(startup.map((s) => [s.target, s.medianMs])),
       bytesPerPlant: memoryResults.find((m) => m.target === 'memory')?.bytesPerPlant,
+      plants: memoryResults.find((m) => m.target === 'memory')?.plants,
       journalEntries,
       journalCapacity: DEFAULT_JOURNAL_SIZE,
       contractSeconds: contract?.seconds,

@@ -85,6 +85,8 @@ export interface GoalInputs {
   summaries: readonly ScenarioSummary[];
   spawnMedianMs: Partial<Record<TargetId, number>>;
   bytesPerPlant: number | undefined;
+  /** How many plants the RSS figure was taken at. */
+  plants?: number;
   journalEntries: number | undefined;
   journalCapacity: number | undefined;
   contractSeconds: number | undefined;
@@ -116,7 +118,12 @@ export function evaluateGoals(inputs: GoalInputs): Goal[] {
       met: inputs.durable,
     },
     { goal: 'spawn → first 200 (median)', target: '≤ 500 ms', measured: fmt(spawn, 0, ' ms'), met: check(spawn, (v) => v <= 500) },
-    { goal: 'RSS per stored plant at 1 M', target: '≤ 300 B', measured: fmt(inputs.bytesPerPlant, 0, ' B'), met: check(inputs.bytesPerPlant, (v) => v <= 300) },
+    {
+      goal: `RSS per stored plant (${inputs.plants ?? '?'} plants; the goal is set at 1 000 000)`,
+      target: '≤ 300 B',
+      measured: fmt(inputs.bytesPerPlant, 0, ' B'),
+      met: check(inputs.bytesPerPlant, (v) => v <= 300),
+    },
     {
       goal: 'journal bounded',
       target: `≤ ${inputs.journalCapacity ?? 'capacity'} entries`,
