@@ -201,12 +201,13 @@ function forcedAnswer(prefer: Preferences, context: MockContext): Answer {
 
 /** A 200 body: exactly the fields the spec's Plant declares. */
 function plantBody(plant: StoredPlant, fields: readonly string[]): string {
-  const body: Record<string, unknown> = {};
+  // Written field by field: the same JSON as stringifying a fresh object, without building one.
+  let body = '';
   for (const field of fields) {
     const value = (plant as unknown as Record<string, unknown>)[field];
-    if (value !== undefined) body[field] = value;
+    if (value !== undefined) body += `${body ? ',' : '{'}${JSON.stringify(field)}:${JSON.stringify(value)}`;
   }
-  return JSON.stringify(body);
+  return body ? `${body}}` : '{}';
 }
 
 function respond(res: ServerResponse, answer: Answer, cors: Readonly<Record<string, string>>): void {
