@@ -5,6 +5,8 @@
  * compiled validator, keeping openapi-backend's request parsing off the hot path.
  */
 import { resolve as resolvePath } from 'node:path';
+// Before openapi-backend: stands in for the packages it loads but the mock never calls.
+import './openapi-backend-deps.js';
 import type { ValidateFunction } from 'ajv';
 import { OpenAPIBackend, type Document } from 'openapi-backend';
 import { createSpecAjv } from '../spec/ajv.js';
