@@ -1,5 +1,6 @@
 /** The machine a run was measured on, and the tools it measured with. */
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 
 export interface MachineInfo {
@@ -43,4 +44,23 @@ let ticks: number | undefined;
 export function clockTicksPerSecond(): number {
   ticks ??= Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout?.trim()) || 100;
   return ticks;
+}
+
+/** The machine's CPU counters (all cores, clock ticks) from /proc/stat: for steal and busy shares over a run. */
+export function cpuCounters(): { total: number; idle: number; steal: number } | undefined {
+  try {
+    const line = readFileSync('/proc/stat', 'utf8').split('\n')[0] as string;
+    const [, ...fields] = line.trim().split(/\s+/);
+    const n = fields.map(Number);
+    const total = n.slice(0, 8).reduce((a, b) => a + b, 0);
+    return { total, idle: (n[3] ?? 0) + (n[4] ?? 0), steal: n[7] ?? 0 };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Percent of CPU time stolen by the hypervisor between two readings (other guests on the host). */
+export function stealPercent(before: ReturnType<typeof cpuCounters>, after: ReturnType<typeof cpuCounters>): number | undefined {
+  if (!before || !after || after.total === before.total) return undefined;
+  return Math.round((1000 * (after.steal - before.steal)) / (after.total - before.total)) / 10;
 }

@@ -18,6 +18,7 @@ export interface ReportForDoc {
   date: string;
   machine: MachineInfo;
   loadAverage: { before: number; after: number };
+  stealPercent?: number;
   options: { rounds: number; duration: number; connections: number; spawns: number; plants: number };
   summaries: readonly ScenarioSummary[];
   goals: readonly Goal[];
@@ -38,7 +39,8 @@ export function renderTable(report: ReportForDoc): string {
   const { machine, options } = report;
   const lines = [
     `Measured ${report.date.slice(0, 16).replace('T', ' ')} UTC on ${machine.cpu} (${machine.cores} cores, ${machine.memoryGiB} GiB), ` +
-      `${machine.kernel}, Node ${machine.node}, ${machine.wrk ?? 'wrk'}; load average ${report.loadAverage.before} → ${report.loadAverage.after}. ` +
+      `${machine.kernel}, Node ${machine.node}, ${machine.wrk ?? 'wrk'}; load average ${report.loadAverage.before} → ${report.loadAverage.after}` +
+      `${report.stealPercent === undefined ? '' : `, ${report.stealPercent} % of CPU stolen by the host`}. ` +
       `${options.rounds} alternating rounds of ${options.duration} s per server and scenario, ${options.connections} connections, ` +
       'server and wrk pinned to different cores; medians over rounds, each ratio taken within its round.',
     '',

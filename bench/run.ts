@@ -16,7 +16,7 @@ import { Command, Option } from 'commander';
 import { DEFAULT_JOURNAL_SIZE } from '../mocks/journal.js';
 import { measureContractSuite, type ContractResult } from './contract.js';
 import { countErrors, runLoad, type Scenario } from './load.js';
-import { hasCommand, load1, describeMachine, wrkVersion } from './machine.js';
+import { cpuCounters, describeMachine, hasCommand, load1, stealPercent, wrkVersion } from './machine.js';
 import { writeBenchmarksDoc } from './markdown.js';
 import { measurePlantMemory, type MemoryResult } from './memory.js';
 import { measureStartup, type StartupResult } from './startup.js';
@@ -84,6 +84,7 @@ async function main(): Promise<void> {
   const machine = describeMachine();
   const startedAt = new Date();
   const loadBefore = load1();
+  const countersBefore = cpuCounters();
   log(`bench: ${machine.cpu}, ${machine.cores} cores, Node ${machine.node}, ${machine.wrk}; load average ${loadBefore}`);
 
   const work = mkdtempSync(join(tmpdir(), 'plant-bench-'));
@@ -167,6 +168,7 @@ async function main(): Promise<void> {
     }
 
     const loadAfter = load1();
+    const steal = stealPercent(countersBefore, cpuCounters());
     const summaries = summarise(runs);
     const goals = evaluateGoals({
       runs,
@@ -184,6 +186,7 @@ async function main(): Promise<void> {
       date: startedAt.toISOString(),
       machine,
       loadAverage: { before: loadBefore, after: loadAfter },
+      stealPercent: steal,
       options: { ...options, pinned },
       missing: missing.filter((m) => options.targets.includes(m.id)),
       notes,
@@ -210,7 +213,7 @@ async function main(): Promise<void> {
     }
     log('');
     for (const g of goals) log(`${g.met === undefined ? '  ?' : g.met ? ' ok' : 'MISS'}  ${g.goal}: ${g.measured} (goal ${g.target})`);
-    log(`\nload average ${loadBefore} → ${loadAfter}; results in bench/results/bench-${stamp}.json`);
+    log(`\nload average ${loadBefore} → ${loadAfter}, CPU stolen by the host ${steal ?? '?'} %; results in bench/results/bench-${stamp}.json`);
     if (options.docs) {
       writeBenchmarksDoc(report);
       log('table written to docs/benchmarks.md');
