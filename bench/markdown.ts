@@ -33,6 +33,7 @@ const LABELS: Record<TargetId, string> = {
   memory: 'mock, in memory',
   'state-file': 'mock, `--state-file`',
   prism: 'Prism mock',
+  baseline: 'mock, baseline build',
 };
 
 export function renderTable(report: ReportForDoc): string {

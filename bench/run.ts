@@ -38,6 +38,7 @@ interface BenchOptions {
   serverCpu: string;
   loadCpu: string;
   docs: boolean;
+  baseline?: string;
 }
 
 function parseOptions(argv: string[]): BenchOptions {
@@ -59,7 +60,8 @@ function parseOptions(argv: string[]): BenchOptions {
     .addOption(new Option('--skip <steps>', `steps to leave out (${STEPS.join(', ')})`).default([]).argParser(list))
     .addOption(new Option('--server-cpu <list>', 'taskset CPU list for the servers').default('0'))
     .addOption(new Option('--load-cpu <list>', 'taskset CPU list for wrk and the bench itself').default('1'))
-    .option('--no-docs', 'do not rewrite the table in docs/benchmarks.md');
+    .option('--no-docs', 'do not rewrite the table in docs/benchmarks.md')
+    .option('--baseline <cli.js>', 'also run another build of the mock (its dist/mocks/cli.js) in the same rounds');
   command.parse(argv, { from: 'user' });
   return command.opts<BenchOptions>();
 }
@@ -77,9 +79,9 @@ async function main(): Promise<void> {
   if (pinned) spawnSync('taskset', ['-a', '-p', '-c', options.loadCpu, String(process.pid)], { stdio: 'ignore' });
   else log('taskset not found: servers and wrk run unpinned, figures are noisier.');
 
-  const { targets: all, missing } = availableTargets();
-  const specs = all.filter((t) => options.targets.includes(t.id) || t.id === 'limit');
-  for (const m of missing) if (options.targets.includes(m.id)) log(`skipping ${m.id}: ${m.why}`);
+  const { targets: all, missing } = availableTargets(options.baseline);
+  const specs = all.filter((t) => options.targets.includes(t.id) || t.id === 'limit' || t.id === 'baseline');
+  for (const m of missing) if (options.targets.includes(m.id) || m.id === 'baseline') log(`skipping ${m.id}: ${m.why}`);
   const skipped = new Set(options.skip);
   const machine = describeMachine();
   const startedAt = new Date();
@@ -188,7 +190,7 @@ async function main(): Promise<void> {
       loadAverage: { before: loadBefore, after: loadAfter },
       stealPercent: steal,
       options: { ...options, pinned },
-      missing: missing.filter((m) => options.targets.includes(m.id)),
+      missing: missing.filter((m) => options.targets.includes(m.id) || m.id === 'baseline'),
       notes,
       summaries,
       goals,

@@ -9,7 +9,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export type TargetId = 'limit' | 'memory' | 'state-file' | 'prism';
+export type TargetId = 'limit' | 'memory' | 'state-file' | 'prism' | 'baseline';
 
 /** The repository root (the bench runs from dist/bench/ or, under tests, from bench/). */
 export const ROOT = fileURLToPath(new URL(import.meta.url.includes('/dist/bench/') ? '../../' : '../', import.meta.url));
@@ -26,7 +26,7 @@ export interface TargetSpec {
 export const BENCH_TOKEN = 'bench-token';
 
 /** The targets this checkout can run; `why` says why one is missing. */
-export function availableTargets(): { targets: TargetSpec[]; missing: { id: TargetId; why: string }[] } {
+export function availableTargets(baselineCli?: string): { targets: TargetSpec[]; missing: { id: TargetId; why: string }[] } {
   const targets: TargetSpec[] = [
     {
       id: 'limit',
@@ -51,6 +51,14 @@ export function availableTargets(): { targets: TargetSpec[]; missing: { id: Targ
     });
   } else {
     missing.push({ id: 'state-file', why: 'dist/mocks/state-file.js is not built (no --state-file in this checkout)' });
+  }
+  if (baselineCli) {
+    // Another build of the mock (say, an older commit's dist/mocks/cli.js), to measure a change in the same rounds.
+    if (existsSync(baselineCli)) {
+      targets.push({ id: 'baseline', label: `mock, baseline build (${baselineCli})`, command: [process.execPath, baselineCli, '--port', '{port}'], invalidStatuses: [400] });
+    } else {
+      missing.push({ id: 'baseline', why: `${baselineCli} does not exist` });
+    }
   }
   const prism = prismCommand();
   if (prism) targets.push({ id: 'prism', label: 'Prism mock', command: prism, invalidStatuses: [400, 422] });
