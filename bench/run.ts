@@ -50,8 +50,8 @@ function parseOptions(argv: string[]): BenchOptions {
   const list = (value: string): string[] => value.split(',').map((s) => s.trim()).filter(Boolean);
   const command = new Command('bench')
     .description('Benchmark the mock against the bare node:http limit and Prism (see docs/benchmarks.md).')
-    .addOption(new Option('--rounds <n>', 'alternating rounds per scenario').default(3).argParser(int))
-    .addOption(new Option('--duration <s>', 'seconds per load run').default(5).argParser(int))
+    .addOption(new Option('--rounds <n>', 'alternating rounds per scenario').default(5).argParser(int))
+    .addOption(new Option('--duration <s>', 'seconds per load run').default(4).argParser(int))
     .addOption(new Option('--warmup <s>', 'seconds of unrecorded load per server before the rounds').default(3).argParser(int))
     .addOption(new Option('--connections <n>', 'wrk connections').default(50).argParser(int))
     .addOption(new Option('--spawns <n>', 'starts per server for spawn → first 200').default(5).argParser(int))
