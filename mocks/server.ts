@@ -259,7 +259,16 @@ function pathOf(url: string | undefined): string {
  * a third more requests per second, and a quiet mock answers in the same loop turn as before.
  */
 function afterReads(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
+  return new Promise((resolve) => {
+    if (readsDone.push(resolve) === 1) setImmediate(releaseAnswers);
+  });
+}
+/** Answers waiting for the check phase; one setImmediate releases them all. */
+let readsDone: (() => void)[] = [];
+function releaseAnswers(): void {
+  const waiting = readsDone;
+  readsDone = [];
+  for (const resolve of waiting) resolve();
 }
 
 function sleep(ms: number, pending: Set<() => void>): Promise<void> {
