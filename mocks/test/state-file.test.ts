@@ -260,9 +260,12 @@ describe('--state-file (the mock as a process)', () => {
     const answered: StoredPlant[] = [];
     let next = 0;
     let killed: Promise<void> | undefined;
+    let dead = false;
+    void mock.exit.then(() => (dead = true));
     let cutOff = 0;
     const worker = async (): Promise<void> => {
-      while (next < 3000 && !killed) {
+      // Keep every worker's request in flight until the process is gone, so the kill lands mid-burst.
+      while (next < 3000 && !dead) {
         const i = next++;
         const sent = plant(base + BigInt(i), `burst ${i}`, i % 3 === 0 ? `tag ${i}` : undefined);
         const body = `{"id":${sent.id},"name":${JSON.stringify(sent.name)}${sent.tag ? `,"tag":${JSON.stringify(sent.tag)}` : ''}}`;
@@ -275,7 +278,7 @@ describe('--state-file (the mock as a process)', () => {
           cutOff += 1;
           return; // the connection died with the mock: that create may or may not be kept
         }
-        if (answered.length === 400) killed = killHard(mock);
+        if (answered.length === 400 && !killed) killed = killHard(mock);
       }
     };
     await Promise.all(Array.from({ length: 48 }, worker));
