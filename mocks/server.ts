@@ -5,10 +5,10 @@
  */
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { handleAdminRequest, isAdminPath, isQuietAdminRead } from './admin.js';
 import { rejected, type Answer } from './answer.js';
+import { listen } from './listen.js';
 import { checkBearer } from './auth.js';
 import { corsHeaders, preflightHeaders } from './cors.js';
 import { errorBody, forcedRejection, isRejection, reject, REALM, type Rejection } from './errors.js';
@@ -132,16 +132,7 @@ export async function createMockServer(options: MockOptions = {}): Promise<MockS
 
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => answerClientError(error, socket));
 
-  await new Promise<void>((resolve, fail) => {
-    server.once('error', fail);
-    server.listen(options.port ?? DEFAULT_PORT, options.host ?? DEFAULT_HOST, () => {
-      server.off('error', fail);
-      resolve();
-    });
-  });
-  const address = server.address() as AddressInfo;
-  const host = address.address;
-  const url = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
+  const { url, port, host } = await listen(server, options.port ?? DEFAULT_PORT, options.host ?? DEFAULT_HOST);
 
   const close = (): Promise<void> =>
     (closing ??= new Promise<void>((resolve) => {
@@ -152,7 +143,7 @@ export async function createMockServer(options: MockOptions = {}): Promise<MockS
       await store.close?.();
     }));
 
-  return { url, port: address.port, host, store, journal, server, logger, close };
+  return { url, port, host, store, journal, server, logger, close };
 }
 
 /** Decides the answer to one request. */

@@ -9,7 +9,6 @@
  * take the whole process down (measured with 5.16.0).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createLogger } from '@stoplight/prism-core';
 import {
   createInstance,
@@ -25,6 +24,7 @@ import { parseExactJson } from '../../spec/exact-json.js';
 import { applyCors, preflightHeaders } from '../cors.js';
 import { errorBody, isRejection, reject, type Rejection } from '../errors.js';
 import { readBody } from '../request-body.js';
+import { listen } from '../listen.js';
 import { loadPrismOperations, type HttpOperations } from './operations.js';
 import { DEFAULT_HOST, DEFAULT_MAX_BODY } from '../server.js';
 
@@ -76,23 +76,14 @@ export async function startPrismMock(options: PrismMockOptions = {}): Promise<Pr
       else send(res, reject('INTERNAL', { detail: (error as Error)?.message ?? String(error) }));
     });
   });
-  await new Promise<void>((resolve, fail) => {
-    server.once('error', fail);
-    server.listen(options.port ?? DEFAULT_PRISM_PORT, options.host ?? DEFAULT_HOST, () => {
-      server.off('error', fail);
-      resolve();
-    });
-  });
-  const address = server.address() as AddressInfo;
-  const host = address.address;
-  const url = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
+  const { url, port, host } = await listen(server, options.port ?? DEFAULT_PRISM_PORT, options.host ?? DEFAULT_HOST);
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> =>
     (closing ??= new Promise<void>((resolve) => {
       server.close(() => resolve());
       server.closeIdleConnections();
     }));
-  return { url, port: address.port, host, server, close };
+  return { url, port, host, server, close };
 }
 
 interface PrismContext {
