@@ -24,6 +24,19 @@ export function checkJsonMediaType(header: string | undefined): Rejection | unde
 }
 
 /**
+ * The body, when the whole request has already been parsed (the common case once the loop turn
+ * that received it has read its socket: see `afterReads` in server.ts); undefined otherwise.
+ * Taking it from the stream's buffer spares the listeners, events and promise of `readBody`.
+ */
+export function takeBufferedBody(req: IncomingMessage, limit: number): Buffer | Rejection | undefined {
+  if (!req.complete || req.destroyed || req.readableFlowing || req.readableEnded) return undefined;
+  if (req.readableLength > limit) return reject('PAYLOAD_TOO_LARGE', { limit });
+  // read() without a size returns everything buffered, as one Buffer; null when nothing is.
+  return (req.read() as Buffer | null) ?? EMPTY;
+}
+const EMPTY = Buffer.alloc(0);
+
+/**
  * Reads the whole body if it is at most `limit` bytes. A larger body is refused as soon as its
  * Content-Length or its running size says so; the rest is never buffered.
  */

@@ -13,11 +13,11 @@ import { checkBearer } from './auth.js';
 import { corsHeaders, preflightHeaders } from './cors.js';
 import { errorBody, forcedRejection, isRejection, reject, REALM, type Rejection } from './errors.js';
 import { RequestJournal } from './journal.js';
-import { createLogger } from './logger.js';
+import { createLogger, requestLogger } from './logger.js';
 import { parseNewPlant } from './new-plant.js';
 import { MemoryPlantStore, StorageFailure, type PlantStore, type StoredPlant } from './plant-store.js';
 import { parsePrefer, type Preferences } from './prefer.js';
-import { checkJsonMediaType, readBody } from './request-body.js';
+import { checkJsonMediaType, readBody, takeBufferedBody } from './request-body.js';
 import { loadSpecEngine, type SpecEngine } from './spec-engine.js';
 
 export interface MockOptions {
@@ -85,11 +85,15 @@ export async function createMockServer(options: MockOptions = {}): Promise<MockS
     if ('duplicates' in outcome) throw new Error(`The seed repeats ids already stored: ${outcome.duplicates.join(', ')}`);
   }
   const cors = { origins: options.corsOrigins?.length ? new Set(options.corsOrigins) : undefined };
+  const logRequest = requestLogger(logger);
   const delays = new Set<() => void>();
   let closing: Promise<void> | undefined;
 
   const serve = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const started = performance.now();
+    // Decide once every request that was ready has been read (see afterReads): the answers of a
+    // loop turn then leave together, and a body that came with its headers is already buffered.
+    await afterReads();
     let answer: Answer;
     try {
       answer = await handleRequest(req, context);
@@ -99,8 +103,6 @@ export async function createMockServer(options: MockOptions = {}): Promise<MockS
       const detail = (error as Error)?.message ?? String(error);
       answer = rejected(error instanceof StorageFailure ? reject('STORAGE_FAILED', { detail }) : reject('INTERNAL', { detail }));
     }
-    // Answer once every request that was ready has been read (see afterReads).
-    await afterReads();
     if (answer.delayMs) await sleep(answer.delayMs, delays);
     // While shutting down, answer in-flight requests but keep no connection alive.
     if (closing) res.setHeader('connection', 'close');
@@ -121,7 +123,7 @@ export async function createMockServer(options: MockOptions = {}): Promise<MockS
         problems: rejection?.problems,
       });
     }
-    logger[quiet ? 'debug' : 'info']({ method: req.method, path, status: answer.status, ms: durationMs, code: rejection?.code }, 'request');
+    logRequest({ method: req.method ?? '', path, status: answer.status, ms: durationMs, code: rejection?.code }, quiet);
   };
   const server = createServer({ requestTimeout: 60_000 }, (req, res) => {
     serve(req, res).catch((error: unknown) => {
@@ -168,7 +170,7 @@ export async function handleRequest(req: IncomingMessage, context: MockContext):
   if (isRejection(token)) return delayed(rejected(token));
   const mediaTypeProblem = checkJsonMediaType(req.headers['content-type']);
   if (mediaTypeProblem) return delayed(rejected(mediaTypeProblem));
-  const body = await readBody(req, context.options.maxBody);
+  const body = takeBufferedBody(req, context.options.maxBody) ?? (await readBody(req, context.options.maxBody));
   if (isRejection(body)) return delayed(rejected(body));
   const plant = parseNewPlant(body, context.engine.validateNewPlant);
   if (isRejection(plant)) return delayed(rejected(plant));

@@ -125,6 +125,60 @@ describe('body size (--max-body 1000 here)', () => {
   });
 });
 
+describe('how the body arrives', () => {
+  /** Writes each piece of a raw request to one connection, pausing between them; resolves with everything answered. */
+  const rawExchange = (pieces: string[], pauseMs: number, answers: number): Promise<string> =>
+    new Promise((resolve, fail) => {
+      const { port } = new URL(mock.current.url);
+      const socket = connect(Number(port), '127.0.0.1');
+      let answer = '';
+      socket.on('data', (chunk) => {
+        answer += chunk;
+        if ((answer.match(/HTTP\/1\.1 /g) ?? []).length === answers && /\}$/.test(answer)) socket.end();
+      });
+      socket.on('close', () => resolve(answer));
+      socket.on('error', fail);
+      void (async () => {
+        for (const piece of pieces) {
+          socket.write(piece);
+          await new Promise((r) => setTimeout(r, pauseMs));
+        }
+      })();
+    });
+  const head = (length: number, extra = '') =>
+    `POST /plants HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TOKEN}\r\nContent-Type: application/json\r\n${extra}Content-Length: ${length}\r\n\r\n`;
+
+  it('stores a plant whose body arrives in pieces after the headers', async () => {
+    const id = freshId();
+    const body = `{"id":${id},"name":"Slowly"}`;
+    const answer = await rawExchange([head(body.length), body.slice(0, 5), body.slice(5, 12), body.slice(12)], 30, 1);
+    expect(answer).toMatch(/^HTTP\/1\.1 200 /);
+    expect(answer.endsWith('{"name":"Slowly"}')).toBe(true);
+    expect(await listedPlantsText(mock.current)).toContain(`{"id":${id},"name":"Slowly"}`);
+  });
+
+  it('answers two requests pipelined in one write, in order', async () => {
+    const [first, second] = [freshId(), freshId()];
+    const bodies = [`{"id":${first},"name":"One"}`, `{"id":${second},"name":42}`];
+    const answer = await rawExchange([bodies.map((b) => head(b.length) + b).join('')], 0, 2);
+    const statuses = [...answer.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((m) => m[1]);
+    expect(statuses).toEqual(['200', '400']);
+    expect(answer).toContain('{"name":"One"}');
+    expect(answer).toContain('name must be a string');
+  });
+
+  it.each([
+    ['within the limit', 'Chunked', 200],
+    ['over the limit', 'x'.repeat(1200), 413],
+  ])('reads a whole chunked body %s', async (_name, name, status) => {
+    const body = `{"id":${freshId()},"name":"${name}"}`;
+    const chunked = `${body.length.toString(16)}\r\n${body}\r\n0\r\n\r\n`;
+    const request = head(0, 'Transfer-Encoding: chunked\r\n').replace('Content-Length: 0\r\n', '');
+    const answer = await rawExchange([request + chunked], 0, 1);
+    expect(answer).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `));
+  });
+});
+
 describe('bodies that are not a valid NewPlant', () => {
   it.each([
     ['malformed JSON', '{"id": 1, "name": ', /not valid JSON/],

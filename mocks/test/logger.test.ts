@@ -1,0 +1,94 @@
+/**
+ * The log: the hand-built request line must be the line pino itself writes, and lines batched
+ * per loop turn must all reach stdout, the last ones too when the process exits at once.
+ */
+import { fileURLToPath } from 'node:url';
+import { Writable } from 'node:stream';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { pino } from 'pino';
+import { describe, expect, it } from 'vitest';
+import { createLogger, requestLogger, type RequestLogEntry } from '../logger.js';
+import { run } from './processes.js';
+
+/** A stdout stand-in that keeps each write apart. */
+function capture(): { out: Writable; writes: string[] } {
+  const writes: string[] = [];
+  const out = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      writes.push(chunk.toString());
+      done();
+    },
+  });
+  return { out, writes };
+}
+
+const withoutTime = (line: string): string => line.replace(/"time":\d+/, '"time":0');
+
+const entries: [string, RequestLogEntry][] = [
+  ['a created plant', { method: 'POST', path: '/plants', status: 200, ms: 1.25, code: undefined }],
+  ['a rejection with its code', { method: 'POST', path: '/plants', status: 409, ms: 0.5, code: 'DUPLICATE_ID' }],
+  ['a path with quotes, backslashes, controls and unicode', { method: 'GET', path: '/a"b\\c\u0001🌿', status: 404, ms: 12, code: 'ROUTE_NOT_FOUND' }],
+  ['a whole-number duration', { method: 'OPTIONS', path: '/plants', status: 204, ms: 0, code: undefined }],
+];
+
+describe('requestLogger', () => {
+  it.each(entries)('writes %s exactly as pino would', async (_name, entry) => {
+    const ours = capture();
+    requestLogger(createLogger('info', ours.out))(entry, false);
+    const theirs = capture();
+    pino({ level: 'info', base: undefined }, theirs.out).info(entry, 'request');
+    await nextTurn();
+    expect(ours.writes).toHaveLength(1);
+    expect(withoutTime(ours.writes[0] as string)).toBe(withoutTime(theirs.writes[0] as string));
+  });
+
+  it('writes quiet requests at debug level only when debug is enabled', async () => {
+    const entry = entries[0]?.[1] as RequestLogEntry;
+    const atInfo = capture();
+    requestLogger(createLogger('info', atInfo.out))(entry, true);
+    const atDebug = capture();
+    requestLogger(createLogger('debug', atDebug.out))(entry, true);
+    const silent = capture();
+    requestLogger(createLogger('silent', silent.out))(entry, false);
+    await nextTurn();
+    expect(atInfo.writes).toEqual([]);
+    expect(silent.writes).toEqual([]);
+    expect(JSON.parse(atDebug.writes[0] as string)).toMatchObject({ level: 20, msg: 'request', path: '/plants' });
+  });
+
+  it('falls back to pino for a logger it did not make', async () => {
+    const theirs = capture();
+    const logger = pino({ level: 'info', base: { app: 'x' }, messageKey: 'message' }, theirs.out);
+    requestLogger(logger)(entries[1]?.[1] as RequestLogEntry, false);
+    expect(JSON.parse(theirs.writes[0] as string)).toMatchObject({ app: 'x', message: 'request', code: 'DUPLICATE_ID' });
+  });
+});
+
+describe('createLogger', () => {
+  it('writes the lines of one loop turn together, after the turn', async () => {
+    const { out, writes } = capture();
+    const logger = createLogger('info', out);
+    const logRequest = requestLogger(logger);
+    logger.info('first');
+    logRequest(entries[0]?.[1] as RequestLogEntry, false);
+    logger.warn({ n: 3 }, 'third');
+    expect(writes).toEqual([]);
+    await nextTurn();
+    expect(writes).toHaveLength(1);
+    expect((writes[0] as string).split('\n').filter(Boolean).map((line) => JSON.parse(line).msg)).toEqual(['first', 'request', 'third']);
+    logger.info('next turn');
+    logger.flush();
+    expect(writes).toHaveLength(2);
+  });
+
+  it('still writes the last lines when the process exits in the same turn', async () => {
+    const logger = fileURLToPath(new URL('../../dist/mocks/logger.js', import.meta.url));
+    const script = `const { createLogger } = await import(${JSON.stringify(logger)});
+      const log = createLogger('info');
+      for (let i = 0; i < 3; i++) log.info({ i }, 'last words');
+      process.exit(0);`;
+    const { code, output } = await run(process.execPath, ['--input-type=module', '-e', script], {}, 10_000);
+    expect(code).toBe(0);
+    expect(output.match(/"msg":"last words"/g)).toHaveLength(3);
+  });
+});
