@@ -32,7 +32,8 @@ const LABELS: Record<TargetId, string> = {
   limit: 'bare node:http, fixed 200 (the limit)',
   memory: 'mock, in memory',
   'state-file': 'mock, `--state-file`',
-  prism: 'Prism mock',
+  prism: 'Prism mock (ours: prism-http behind our edge, `npm run mock:prism`)',
+  'prism-cli': 'Prism CLI (stock `prism mock`)',
   baseline: 'mock, baseline build',
 };
 

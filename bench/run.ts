@@ -56,7 +56,7 @@ function parseOptions(argv: string[]): BenchOptions {
     .addOption(new Option('--connections <n>', 'wrk connections').default(50).argParser(int))
     .addOption(new Option('--spawns <n>', 'starts per server for spawn → first 200').default(5).argParser(int))
     .addOption(new Option('--plants <n>', 'plants stored for RSS per plant').default(1_000_000).argParser(int))
-    .addOption(new Option('--targets <list>', 'servers to run').default(['limit', 'memory', 'state-file', 'prism']).argParser(list))
+    .addOption(new Option('--targets <list>', 'servers to run').default(['limit', 'memory', 'state-file', 'prism', 'prism-cli']).argParser(list))
     .addOption(new Option('--skip <steps>', `steps to leave out (${STEPS.join(', ')})`).default([]).argParser(list))
     .addOption(new Option('--server-cpu <list>', 'taskset CPU list for the servers').default('0'))
     .addOption(new Option('--load-cpu <list>', 'taskset CPU list for wrk and the bench itself').default('1'))

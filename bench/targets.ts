@@ -9,7 +9,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export type TargetId = 'limit' | 'memory' | 'state-file' | 'prism' | 'baseline';
+export type TargetId = 'limit' | 'memory' | 'state-file' | 'prism' | 'prism-cli' | 'baseline';
 
 /** The repository root (the bench runs from dist/bench/ or, under tests, from bench/). */
 export const ROOT = fileURLToPath(new URL(import.meta.url.includes('/dist/bench/') ? '../../' : '../', import.meta.url));
@@ -61,8 +61,20 @@ export function availableTargets(baselineCli?: string): { targets: TargetSpec[];
     }
   }
   const prism = prismCommand();
-  if (prism) targets.push({ id: 'prism', label: 'Prism mock', command: prism, invalidStatuses: [400, 422] });
+  if (prism) targets.push({ id: 'prism', label: 'Prism mock (ours, npm run mock:prism)', command: prism, invalidStatuses: [400, 422] });
   else missing.push({ id: 'prism', why: 'no Prism mock entry point (dist/mocks/prism/cli.js) in this checkout' });
+  // Stoplight's own `prism mock`, as a team would run it instead of us (and as the issue measured Prism).
+  const prismCli = join(ROOT, 'node_modules/@stoplight/prism-cli/dist/index.js');
+  if (existsSync(prismCli)) {
+    targets.push({
+      id: 'prism-cli',
+      label: 'Prism CLI (stock prism mock)',
+      command: [process.execPath, prismCli, 'mock', join(ROOT, 'spec/plant-store.openapi.yaml'), '--port', '{port}', '--host', '127.0.0.1'],
+      invalidStatuses: [400, 422],
+    });
+  } else {
+    missing.push({ id: 'prism-cli', why: '@stoplight/prism-cli is not installed (a devDependency: npm ci)' });
+  }
   return { targets, missing };
 }
 

@@ -27,6 +27,19 @@ describe('targets', () => {
     }
     expect(rssBytes(running.pid)).toBeUndefined();
   });
+
+  it("starts Stoplight's prism mock CLI on the spec, which accepts a NewPlant and rejects a bad one as the load counts", async () => {
+    const { targets, missing } = availableTargets();
+    const cli = targets.find((t) => t.id === 'prism-cli');
+    expect(cli, JSON.stringify(missing)).toBeDefined(); // a devDependency: npm ci installs it
+    const running = await startTarget(cli!, { timeoutMs: 20_000 });
+    try {
+      expect(await postPlant(running.url, { id: 2, name: 'x' })).toBe(200);
+      expect(cli!.invalidStatuses).toContain(await postPlant(running.url, { id: 3, name: 42 }));
+    } finally {
+      await running.stop();
+    }
+  });
 });
 
 describe.skipIf(!wrk)(`wrk load script${wrk ? '' : ' (skipped: wrk is not installed; apt-get install -y wrk)'}`, () => {
