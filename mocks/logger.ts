@@ -20,9 +20,12 @@ export class LoopTurnLines {
   constructor(private readonly out: NodeJS.WritableStream = process.stdout) {}
 
   write(line: string): boolean {
-    if (this.#lines.push(line) === 1 && !this.#scheduled) {
-      this.#scheduled = true;
-      setImmediate(this.#release);
+    if (this.#lines.push(line) === 1) {
+      waitingAtExit.add(this);
+      if (!this.#scheduled) {
+        this.#scheduled = true;
+        setImmediate(this.#release);
+      }
     }
     return true;
   }
@@ -37,8 +40,12 @@ export class LoopTurnLines {
   flushSync(): void {
     if (this.#lines.length === 0) return;
     const text = this.#take();
-    if (this.out === process.stdout) writeSync(1, text);
-    else this.out.write(text);
+    try {
+      if (this.out === process.stdout) writeSync(1, text);
+      else this.out.write(text);
+    } catch {
+      // stdout is closed or would block at exit: these lines cannot be written, the exit goes on.
+    }
   }
 
   #release = (): void => {
@@ -47,19 +54,24 @@ export class LoopTurnLines {
   };
 
   #take(): string {
+    waitingAtExit.delete(this);
     const text = this.#lines.join('');
     this.#lines = [];
     return text;
   }
 }
 
+/** Destinations holding lines: written synchronously if the process exits before their turn ends. */
+const waitingAtExit = new Set<LoopTurnLines>();
+process.on('exit', () => {
+  for (const destination of waitingAtExit) destination.flushSync();
+});
+
 /** The loggers this module made, with the destination their request lines go to directly. */
 const plainLoggers = new WeakMap<Logger, LoopTurnLines>();
 
 export function createLogger(level: string, out?: NodeJS.WritableStream): Logger {
   const destination = new LoopTurnLines(out);
-  // Lines of the last turn must reach stdout even when the process ends right after them.
-  process.once('exit', () => destination.flushSync());
   const logger = pino({ level, base: undefined }, destination);
   plainLoggers.set(logger, destination);
   return logger;
