@@ -4,7 +4,7 @@
  */
 import { isUtf8 } from 'node:buffer';
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import { exactInteger, parseExactJson } from '../spec/exact-json.js';
+import { exactInteger, literalBehindStandIn, parseExactJson } from '../spec/exact-json.js';
 import { reject, type Rejection } from './errors.js';
 import type { StoredPlant } from './plant-store.js';
 
@@ -50,8 +50,9 @@ function parseJsonBody(body: Buffer): Parsed {
 
 function newPlantProblems(value: unknown, validate: ValidateFunction, prefix: string): string[] {
   // openapi-backend's body validators wrap the body as `requestBody`.
-  if (validate({ requestBody: value })) return [];
-  return describeErrors(validate.errors ?? []).map((problem) => prefix + problem);
+  const root = { requestBody: value };
+  if (validate(root)) return [];
+  return describeErrors(validate.errors ?? [], root).map((problem) => prefix + problem);
 }
 
 function toStoredPlant(value: Record<string, unknown>): StoredPlant {
@@ -60,14 +61,17 @@ function toStoredPlant(value: Record<string, unknown>): StoredPlant {
   return plant;
 }
 
-/** One sentence per offending field, in the words a frontend developer uses. */
-export function describeErrors(errors: readonly ErrorObject[]): string[] {
+/**
+ * One sentence per offending field, in the words a frontend developer uses. `root` is the value
+ * that was validated, to quote a number as it was sent when the parsed view shows a stand-in.
+ */
+export function describeErrors(errors: readonly ErrorObject[], root?: object): string[] {
   const sentences = new Set<string>();
-  for (const error of errors) sentences.add(describeError(error));
+  for (const error of errors) sentences.add(describeError(error, root));
   return [...sentences];
 }
 
-function describeError(error: ErrorObject): string {
+function describeError(error: ErrorObject, root: object | undefined): string {
   const path = error.instancePath.replace(/^\/requestBody/, '');
   const field = path === '' ? 'the body' : path.slice(1).replaceAll('/', '.');
   switch (error.keyword) {
@@ -76,7 +80,7 @@ function describeError(error: ErrorObject): string {
     case 'type': {
       const expected = (error.params as { type: string }).type;
       const article = path === '' ? 'a JSON ' : /^[aeiou]/.test(expected) ? 'an ' : 'a ';
-      return `${field} must be ${article}${expected}, got ${describeValue(error.data)}`;
+      return `${field} must be ${article}${expected}, got ${describeValue(error.data, root && sentLiteral(root, error.instancePath))}`;
     }
     case 'format': {
       const format = (error.params as { format: string }).format;
@@ -89,10 +93,19 @@ function describeError(error: ErrorObject): string {
   }
 }
 
-function describeValue(value: unknown): string {
+/** The number literal as sent, where the validated view holds a stand-in for it (exact-json). */
+function sentLiteral(root: object, instancePath: string): string | undefined {
+  const keys = instancePath.split('/').slice(1).map((k) => k.replaceAll('~1', '/').replaceAll('~0', '~'));
+  const key = keys.pop();
+  let container: unknown = root;
+  for (const k of keys) container = (container as Record<string, unknown> | undefined)?.[k];
+  return key !== undefined && container !== null && typeof container === 'object' ? literalBehindStandIn(container, key) : undefined;
+}
+
+function describeValue(value: unknown, literal?: string): string {
   if (value === null) return 'null';
   if (typeof value === 'string') return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
-  if (typeof value === 'number') return `the number ${value}`;
+  if (typeof value === 'number') return `the number ${literal ?? value}`;
   return describeType(value);
 }
 

@@ -18,6 +18,14 @@ const BELOW_MINUS_2_63 = -9223372036854777856;
 
 /** Exact integers that the view could only show rounded, by container and key. */
 const exactIntegers = new WeakMap<object, Map<string, bigint>>();
+/** Literals the view shows by a stand-in (see numberView), by container and key: for messages. */
+const standIns = new WeakMap<object, Map<string, string>>();
+
+function remember<T>(table: WeakMap<object, Map<string, T>>, container: object, key: string, value: T): void {
+  let byKey = table.get(container);
+  if (!byKey) table.set(container, (byKey = new Map()));
+  byKey.set(key, value);
+}
 
 /**
  * Whether JSON.parse might read a number of `text` inexactly: a run of 16 digits, or a digit
@@ -59,6 +67,14 @@ export function exactInteger(container: object, key: string): bigint | undefined
   return typeof value === 'number' && Number.isInteger(value) ? BigInt(value) : undefined;
 }
 
+/**
+ * The literal that `container[key]` stands in for, when the view could not show it as itself
+ * (a fraction such as 1.0000000000000001 whose double is whole); undefined otherwise.
+ */
+export function literalBehindStandIn(container: object, key: string): string | undefined {
+  return standIns.get(container)?.get(key);
+}
+
 /** Whether an exact integer fits the int64 range. */
 export function isInt64(value: bigint): boolean {
   return value >= INT64_MIN && value <= INT64_MAX;
@@ -83,16 +99,14 @@ function numberView(literal: LosslessNumber, container: object | undefined, key:
   const double = Number(text);
   const integer = integerOfLiteral(text);
   if (integer === undefined) {
+    if (!Number.isInteger(double)) return double;
     // A fraction that rounds to a whole double must still fail `type: integer`;
-    // 0.5 stands in for it (the view is only ever validated, never echoed).
-    return Number.isInteger(double) ? 0.5 : double;
+    // 0.5 stands in for it (the view is only validated, never echoed; messages use the literal).
+    if (container) remember(standIns, container, key, text);
+    return 0.5;
   }
   if (Number.isSafeInteger(double) && BigInt(double) === integer) return double;
-  if (container) {
-    let byKey = exactIntegers.get(container);
-    if (!byKey) exactIntegers.set(container, (byKey = new Map()));
-    byKey.set(key, integer);
-  }
+  if (container) remember(exactIntegers, container, key, integer);
   // Round so that the int64 decision on the double equals the decision on the literal.
   if (integer <= INT64_MAX && double >= 2 ** 63) return BELOW_2_63;
   if (integer < INT64_MIN && double >= -(2 ** 63)) return BELOW_MINUS_2_63;

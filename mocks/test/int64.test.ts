@@ -1,6 +1,6 @@
 /** Ids are exact over the whole int64 range: parsed losslessly, stored and listed exactly. */
 import { describe, expect, it } from 'vitest';
-import { createPlant, expectError, listedPlantsText, useMock } from './mock-under-test.js';
+import { createPlant, expectError, listedPlantsText, send, useMock } from './mock-under-test.js';
 
 const mock = useMock();
 
@@ -21,8 +21,20 @@ describe('int64 ids', () => {
     },
   );
 
-  it.each(['1.5', '"7"', '1.0000000000000001', '9223372036854775806.5'])('rejects the non-integer id %s', async (id) => {
-    expect(expectError(await createPlant(mock.current, `{"id":${id},"name":"x"}`), 400)).toContain('id must be an integer');
+  it.each([
+    ['1.5', 'the number 1.5'],
+    ['"7"', 'the string "7"'],
+    ['1.0000000000000001', 'the number 1.0000000000000001'],
+    ['9223372036854775806.5', 'the number 9223372036854775806.5'],
+  ])('rejects the non-integer id %s, quoting it as sent', async (id, quoted) => {
+    const message = expectError(await createPlant(mock.current, `{"id":${id},"name":"x"}`), 400);
+    expect(message).toContain(`id must be an integer, got ${quoted}`);
+  });
+
+  it('quotes a stand-in number as sent in a seed array too', async () => {
+    const response = await send(mock.current, '/__mock/plants', '[{"id":1,"name":"a"},{"id":2.0000000000000001,"name":"b"}]');
+    expect(response.status).toBe(400);
+    expect(response.text).toContain('[1] id must be an integer, got the number 2.0000000000000001');
   });
 
   it('stores two ids that round to the same double as two plants', async () => {
