@@ -9,7 +9,7 @@ import type { MachineInfo } from './machine.js';
 import type { MemoryResult } from './memory.js';
 import type { StartupResult } from './startup.js';
 import type { Goal, ScenarioSummary } from './summary.js';
-import { ROOT, type TargetId } from './targets.js';
+import { ROOT, TARGET_LABELS, type TargetId } from './targets.js';
 
 const BEGIN = '<!-- bench:begin (written by npm run bench) -->';
 const END = '<!-- bench:end -->';
@@ -19,7 +19,7 @@ export interface ReportForDoc {
   machine: MachineInfo;
   loadAverage: { before: number; after: number };
   stealPercent?: number;
-  options: { rounds: number; duration: number; connections: number; spawns: number; plants: number };
+  options: { rounds: number; duration: number; connections: number; spawns: number; plants: number; pinned?: boolean };
   summaries: readonly ScenarioSummary[];
   goals: readonly Goal[];
   startup: readonly StartupResult[];
@@ -28,15 +28,6 @@ export interface ReportForDoc {
   missing: readonly { id: TargetId; why: string }[];
 }
 
-const LABELS: Record<TargetId, string> = {
-  limit: 'bare node:http, fixed 200 (the limit)',
-  memory: 'mock, in memory',
-  'state-file': 'mock, `--state-file`',
-  prism: 'Prism mock (ours: prism-http behind our edge, `npm run mock:prism`)',
-  'prism-cli': 'Prism CLI (stock `prism mock`)',
-  baseline: 'mock, baseline build',
-};
-
 export function renderTable(report: ReportForDoc): string {
   const { machine, options } = report;
   const lines = [
@@ -44,7 +35,7 @@ export function renderTable(report: ReportForDoc): string {
       `${machine.kernel}, Node ${machine.node}, ${machine.wrk ?? 'wrk'}; load average ${report.loadAverage.before} → ${report.loadAverage.after}` +
       `${report.stealPercent === undefined ? '' : `, ${report.stealPercent} % of CPU stolen by the host`}. ` +
       `${options.rounds} alternating rounds of ${options.duration} s per server and scenario, ${options.connections} connections, ` +
-      'server and wrk pinned to different cores; medians over rounds, each ratio taken within its round.',
+      `${options.pinned === false ? 'servers and wrk not pinned (taskset missing)' : 'server and wrk pinned to different cores'}; medians over rounds, each ratio taken within its round.`,
     '',
     '| server | scenario | req/s | × limit | p50 | p99 | errors | spawn → first 200 | RSS per plant |',
     '|---|---|---:|---:|---:|---:|---:|---:|---:|',
@@ -53,12 +44,12 @@ export function renderTable(report: ReportForDoc): string {
     const startup = report.startup.find((r) => r.target === s.target);
     const memory = report.memory.find((m) => m.target === s.target);
     lines.push(
-      `| ${LABELS[s.target]} | ${s.scenario === 'valid' ? 'valid' : 'mixed (10 % invalid, 5 % no auth)'} | ${s.requestsPerSecond} | ` +
+      `| ${TARGET_LABELS[s.target]} | ${s.scenario === 'valid' ? 'valid' : 'mixed (10 % invalid, 5 % no auth)'} | ${s.requestsPerSecond} | ` +
         `${s.ratioToLimit?.toFixed(3) ?? '–'} | ${s.p50Ms.toFixed(2)} ms | ${s.p99Ms.toFixed(2)} ms | ${s.errors} | ` +
         `${s.scenario === 'valid' && startup ? `${startup.medianMs} ms` : ''} | ${s.scenario === 'valid' && memory ? `${memory.bytesPerPlant} B` : ''} |`,
     );
   }
-  for (const m of report.missing) lines.push(`| ${LABELS[m.id]} | not run: ${m.why} | | | | | | | |`);
+  for (const m of report.missing) lines.push(`| ${TARGET_LABELS[m.id]} | not run: ${m.why} | | | | | | | |`);
   lines.push('', '| goal | target | measured | |', '|---|---|---|---|');
   for (const g of report.goals) lines.push(`| ${g.goal} | ${g.target} | ${g.measured} | ${g.met === undefined ? '–' : g.met ? 'met' : '**missed**'} |`);
   if (report.memory.length) {

@@ -25,7 +25,7 @@ export async function measurePlantMemory(spec: TargetSpec, plants: number, cpus:
   const target = await startTarget(spec, { cpus, stateFile: join(dir, 'state.log') });
   try {
     await sleep(SETTLE_MS);
-    const rssBeforeBytes = rssBytes(target.pid) as number;
+    const rssBeforeBytes = readRss(target.pid);
     const started = performance.now();
     // The probe that saw the first 200 stored one plant already: seed ids start far from it.
     for (let first = 1; first <= plants; first += BATCH) {
@@ -36,7 +36,7 @@ export async function measurePlantMemory(spec: TargetSpec, plants: number, cpus:
     }
     const seedSeconds = (performance.now() - started) / 1000;
     await sleep(SETTLE_MS);
-    const rssAfterBytes = rssBytes(target.pid) as number;
+    const rssAfterBytes = readRss(target.pid);
     return {
       target: spec.id,
       plants,
@@ -52,3 +52,9 @@ export async function measurePlantMemory(spec: TargetSpec, plants: number, cpus:
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+function readRss(pid: number): number {
+  const bytes = rssBytes(pid);
+  if (bytes === undefined) throw new Error(`cannot read the resident memory of process ${pid} (/proc/<pid>/status: Linux only)`);
+  return bytes;
+}

@@ -9,6 +9,7 @@ import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command, Option } from 'commander';
 import { runLoad, type Scenario } from './load.js';
+import { hasCommand } from './machine.js';
 import { availableTargets, ROOT, startTarget, type TargetId } from './targets.js';
 
 interface CpuProfile {
@@ -67,11 +68,13 @@ async function main(): Promise<void> {
   mkdirSync(dir, { recursive: true });
   const [node, ...rest] = spec.command;
   const profiled = { ...spec, command: [node as string, '--cpu-prof', `--cpu-prof-dir=${dir}`, ...rest] };
-  const running = await startTarget(profiled, { cpus: '0', stateFile: join(dir, 'state.log') });
+  // Pinned as `npm run bench` pins them, where taskset exists.
+  const [serverCpu, loadCpu] = hasCommand('taskset', ['-V']) ? ['0', '1'] : [undefined, undefined];
+  const running = await startTarget(profiled, { cpus: serverCpu, stateFile: join(dir, 'state.log') });
   let requests = 0;
   try {
-    const warm = await runLoad({ url: running.url, scenario: o.scenario, idBase: 5e12, durationSeconds: 2, connections: o.connections, cpus: '1' });
-    const load = await runLoad({ url: running.url, scenario: o.scenario, idBase: 6e12, durationSeconds: o.duration, connections: o.connections, cpus: '1', serverPid: running.pid });
+    const warm = await runLoad({ url: running.url, scenario: o.scenario, idBase: 5e12, durationSeconds: 2, connections: o.connections, cpus: loadCpu });
+    const load = await runLoad({ url: running.url, scenario: o.scenario, idBase: 6e12, durationSeconds: o.duration, connections: o.connections, cpus: loadCpu, serverPid: running.pid });
     requests = warm.requests + load.requests + 1;
     process.stdout.write(`${o.target} under --cpu-prof: ${Math.round(load.requestsPerSecond)} req/s, server cpu ${load.serverCpu}\n`);
   } finally {

@@ -12,7 +12,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Command, Option } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { DEFAULT_JOURNAL_SIZE } from '../mocks/journal.js';
 import { measureContractSuite, type ContractResult } from './contract.js';
 import { countErrors, runLoad, type Scenario } from './load.js';
@@ -21,7 +21,7 @@ import { writeBenchmarksDoc } from './markdown.js';
 import { measurePlantMemory, type MemoryResult } from './memory.js';
 import { measureStartup, type StartupResult } from './startup.js';
 import { evaluateGoals, summarise, type RunRecord } from './summary.js';
-import { availableTargets, getText, ROOT, startTarget, type RunningTarget, type TargetId } from './targets.js';
+import { availableTargets, getText, ROOT, startTarget, TARGET_IDS, type RunningTarget, type TargetId } from './targets.js';
 
 const STEPS = ['load', 'startup', 'memory', 'contract'] as const;
 type Step = (typeof STEPS)[number];
@@ -48,6 +48,14 @@ function parseOptions(argv: string[]): BenchOptions {
     return n;
   };
   const list = (value: string): string[] => value.split(',').map((s) => s.trim()).filter(Boolean);
+  const listOf =
+    (allowed: readonly string[]) =>
+    (value: string): string[] => {
+      const items = list(value);
+      const unknown = items.filter((item) => !allowed.includes(item));
+      if (unknown.length) throw new InvalidArgumentError(`unknown ${unknown.join(', ')} (choose from ${allowed.join(', ')})`);
+      return items;
+    };
   const command = new Command('bench')
     .description('Benchmark the mock against the bare node:http limit and Prism (see docs/benchmarks.md).')
     .addOption(new Option('--rounds <n>', 'alternating rounds per scenario').default(5).argParser(int))
@@ -56,8 +64,8 @@ function parseOptions(argv: string[]): BenchOptions {
     .addOption(new Option('--connections <n>', 'wrk connections').default(50).argParser(int))
     .addOption(new Option('--spawns <n>', 'starts per server for spawn → first 200').default(5).argParser(int))
     .addOption(new Option('--plants <n>', 'plants stored for RSS per plant').default(1_000_000).argParser(int))
-    .addOption(new Option('--targets <list>', 'servers to run').default(['limit', 'memory', 'state-file', 'prism', 'prism-cli']).argParser(list))
-    .addOption(new Option('--skip <steps>', `steps to leave out (${STEPS.join(', ')})`).default([]).argParser(list))
+    .addOption(new Option('--targets <list>', 'servers to run').default(['limit', 'memory', 'state-file', 'prism', 'prism-cli']).argParser(listOf(TARGET_IDS)))
+    .addOption(new Option('--skip <steps>', `steps to leave out (${STEPS.join(', ')})`).default([]).argParser(listOf(STEPS)))
     .addOption(new Option('--server-cpu <list>', 'taskset CPU list for the servers').default('0'))
     .addOption(new Option('--load-cpu <list>', 'taskset CPU list for wrk and the bench itself').default('1'))
     .option('--no-docs', 'do not rewrite the table in docs/benchmarks.md')
@@ -79,9 +87,10 @@ async function main(): Promise<void> {
   if (pinned) spawnSync('taskset', ['-a', '-p', '-c', options.loadCpu, String(process.pid)], { stdio: 'ignore' });
   else log('taskset not found: servers and wrk run unpinned, figures are noisier.');
 
-  const { targets: all, missing } = availableTargets(options.baseline);
+  const { targets: all, missing: allMissing } = availableTargets(options.baseline);
   const specs = all.filter((t) => options.targets.includes(t.id) || t.id === 'limit' || t.id === 'baseline');
-  for (const m of missing) if (options.targets.includes(m.id) || m.id === 'baseline') log(`skipping ${m.id}: ${m.why}`);
+  const missing = allMissing.filter((m) => options.targets.includes(m.id) || m.id === 'baseline');
+  for (const m of missing) log(`skipping ${m.id}: ${m.why}`);
   const skipped = new Set(options.skip);
   const machine = describeMachine();
   const startedAt = new Date();
@@ -93,12 +102,29 @@ async function main(): Promise<void> {
   const runs: RunRecord[] = [];
   let durable: boolean | undefined;
   let journalEntries: number | undefined;
+  let memoryRequests = 0;
+  let startup: StartupResult[] = [];
+  const memoryResults: MemoryResult[] = [];
+  let contract: ContractResult | undefined;
   const notes: string[] = [];
-  try {
-    if (!skipped.has('load')) {
-      const running = new Map<TargetId, RunningTarget>();
-      const sent200 = new Map<TargetId, number>();
-      try {
+  const failures: string[] = [];
+  /** Runs one step; a failure is reported and recorded, and the steps after it still run. */
+  const attempt = async (step: string, body: () => Promise<void>): Promise<void> => {
+    try {
+      await body();
+    } catch (error) {
+      const message = `${step} failed: ${(error as Error)?.message ?? String(error)}`;
+      failures.push(message);
+      notes.push(message);
+      log(message);
+    }
+  };
+
+  if (!skipped.has('load')) {
+    const running = new Map<TargetId, RunningTarget>();
+    const sent200 = new Map<TargetId, number>();
+    try {
+      await attempt('load', async () => {
         for (const spec of specs) {
           running.set(spec.id, await startTarget(spec, { cpus: serverCpu, logFile: join(work, `${spec.id}.log`), stateFile: join(work, 'state.log') }));
           sent200.set(spec.id, 1); // the probe's plant
@@ -116,6 +142,7 @@ async function main(): Promise<void> {
             serverPid: target.pid,
           });
           sent200.set(id, (sent200.get(id) ?? 0) + (result.statuses['200'] ?? 0));
+          if (id === 'memory') memoryRequests += result.requests;
           if (round === 0) return;
           const errors = countErrors(result, scenario, target.spec.invalidStatuses);
           runs.push({ round, target: id, result, errors });
@@ -134,93 +161,109 @@ async function main(): Promise<void> {
             for (const spec of order) await drive(spec.id, scenario, options.duration, round);
           }
         }
-        const memory = running.get('memory');
-        if (memory) {
-          const journal = await getText(`${memory.url}/__mock/requests`);
-          journalEntries = (JSON.parse(journal.text) as unknown[]).length;
-        }
-        const stateFile = running.get('state-file');
-        if (stateFile) durable = await checkDurable(stateFile, sent200.get('state-file') ?? 0, options.connections * (options.rounds * 2 + 1), work, serverCpu, notes);
-      } finally {
-        for (const target of running.values()) await target.stop();
+      });
+      const memory = running.get('memory');
+      if (memory) {
+        await attempt('journal', async () => {
+          journalEntries = (JSON.parse(await getOk(`${memory.url}/__mock/requests`)) as unknown[]).length;
+        });
       }
+      const stateFile = running.get('state-file');
+      if (stateFile) {
+        await attempt('durability', async () => {
+          durable = await checkDurable(stateFile, sent200.get('state-file') ?? 0, options.connections * (options.rounds * 2 + 1), work, serverCpu, notes);
+        });
+      }
+    } finally {
+      // (The --state-file mock was killed by the durability check; stopping it again is a no-op.)
+      for (const target of running.values()) await target.stop();
     }
+  }
 
-    let startup: StartupResult[] = [];
-    if (!skipped.has('startup') && options.spawns > 0) {
+  if (!skipped.has('startup') && options.spawns > 0) {
+    await attempt('spawn → first 200', async () => {
       log(`spawn → first 200: ${options.spawns} starts per server`);
       startup = await measureStartup(specs, options.spawns, serverCpu);
       for (const s of startup) log(`  ${s.target.padEnd(10)} median ${s.medianMs} ms  (${s.samplesMs.join(', ')})`);
-    }
+    });
+  }
 
-    const memoryResults: MemoryResult[] = [];
-    if (!skipped.has('memory') && options.plants > 0) {
-      for (const spec of specs.filter((s) => s.id === 'memory' || s.id === 'state-file')) {
+  if (!skipped.has('memory') && options.plants > 0) {
+    for (const spec of specs.filter((s) => s.id === 'memory' || s.id === 'state-file')) {
+      await attempt(`RSS per plant (${spec.id})`, async () => {
         log(`RSS per plant: seeding ${options.plants} plants into ${spec.label}`);
         const result = await measurePlantMemory(spec, options.plants, serverCpu);
         memoryResults.push(result);
         log(`  ${spec.id}: ${result.bytesPerPlant} B per plant (RSS ${mib(result.rssBeforeBytes)} → ${mib(result.rssAfterBytes)} MiB, seeded in ${result.seedSeconds} s)`);
-      }
+      });
     }
+  }
 
-    let contract: ContractResult | undefined;
-    if (!skipped.has('contract')) {
+  if (!skipped.has('contract')) {
+    await attempt('contract suite', async () => {
       contract = await measureContractSuite(serverCpu);
       log(contract.seconds === undefined ? `contract suite: ${contract.note}` : `contract suite against a local mock: ${contract.seconds} s (${contract.note})`);
-    }
-
-    const loadAfter = load1();
-    const steal = stealPercent(countersBefore, cpuCounters());
-    const summaries = summarise(runs);
-    const goals = evaluateGoals({
-      runs,
-      summaries,
-      spawnMedianMs: Object.fromEntries(startup.map((s) => [s.target, s.medianMs])),
-      bytesPerPlant: memoryResults.find((m) => m.target === 'memory')?.bytesPerPlant,
-      plants: memoryResults.find((m) => m.target === 'memory')?.plants,
-      journalEntries,
-      journalCapacity: DEFAULT_JOURNAL_SIZE,
-      contractSeconds: contract?.seconds,
-      contractPassed: contract?.exitCode === undefined ? undefined : contract.exitCode === 0,
-      durable,
     });
-    const report = {
-      date: startedAt.toISOString(),
-      machine,
-      loadAverage: { before: loadBefore, after: loadAfter },
-      stealPercent: steal,
-      options: { ...options, pinned },
-      missing: missing.filter((m) => options.targets.includes(m.id) || m.id === 'baseline'),
-      notes,
-      summaries,
-      goals,
-      startup,
-      memory: memoryResults,
-      contract,
-      runs,
-    };
-    const resultsDir = join(ROOT, 'bench/results');
-    mkdirSync(resultsDir, { recursive: true });
-    const stamp = startedAt.toISOString().replace(/[:.]/g, '-');
-    const json = `${JSON.stringify(report, null, 2)}\n`;
-    writeFileSync(join(resultsDir, `bench-${stamp}.json`), json);
-    writeFileSync(join(resultsDir, 'latest.json'), json);
-    log('');
-    log('server      scenario  req/s   ×limit   p50 ms  p99 ms  errors');
-    for (const s of summaries) {
-      log(
-        `${s.target.padEnd(11)} ${s.scenario.padEnd(8)} ${String(s.requestsPerSecond).padStart(6)}  ${s.ratioToLimit?.toFixed(3) ?? '  -  '}   ` +
-          `${s.p50Ms.toFixed(2).padStart(6)}  ${s.p99Ms.toFixed(2).padStart(6)}  ${s.errors}`,
-      );
-    }
-    log('');
-    for (const g of goals) log(`${g.met === undefined ? '  ?' : g.met ? ' ok' : 'MISS'}  ${g.goal}: ${g.measured} (goal ${g.target})`);
-    log(`\nload average ${loadBefore} → ${loadAfter}, CPU stolen by the host ${steal ?? '?'} %; results in bench/results/bench-${stamp}.json`);
-    if (options.docs) {
-      writeBenchmarksDoc(report);
-      log('table written to docs/benchmarks.md');
-    }
-  } finally {
+  }
+
+  const loadAfter = load1();
+  const steal = stealPercent(countersBefore, cpuCounters());
+  const summaries = summarise(runs);
+  const goals = evaluateGoals({
+    runs,
+    summaries,
+    connections: options.connections,
+    spawnMedianMs: Object.fromEntries(startup.map((s) => [s.target, s.medianMs])),
+    bytesPerPlant: memoryResults.find((m) => m.target === 'memory')?.bytesPerPlant,
+    plants: memoryResults.find((m) => m.target === 'memory')?.plants,
+    journalEntries,
+    journalCapacity: DEFAULT_JOURNAL_SIZE,
+    journalAfterRequests: memoryRequests,
+    contractSeconds: contract?.seconds,
+    contractPassed: contract?.exitCode === undefined ? undefined : contract.exitCode === 0,
+    durable,
+  });
+  const report = {
+    date: startedAt.toISOString(),
+    machine,
+    loadAverage: { before: loadBefore, after: loadAfter },
+    stealPercent: steal,
+    options: { ...options, pinned },
+    missing,
+    notes,
+    summaries,
+    goals,
+    startup,
+    memory: memoryResults,
+    contract,
+    runs,
+  };
+  const resultsDir = join(ROOT, 'bench/results');
+  mkdirSync(resultsDir, { recursive: true });
+  const stamp = startedAt.toISOString().replace(/[:.]/g, '-');
+  const json = `${JSON.stringify(report, null, 2)}\n`;
+  writeFileSync(join(resultsDir, `bench-${stamp}.json`), json);
+  writeFileSync(join(resultsDir, 'latest.json'), json);
+  log('');
+  log('server      scenario  req/s   ×limit   p50 ms  p99 ms  errors');
+  for (const s of summaries) {
+    log(
+      `${s.target.padEnd(11)} ${s.scenario.padEnd(8)} ${String(s.requestsPerSecond).padStart(6)}  ${s.ratioToLimit?.toFixed(3) ?? '  -  '}   ` +
+        `${s.p50Ms.toFixed(2).padStart(6)}  ${s.p99Ms.toFixed(2).padStart(6)}  ${s.errors}`,
+    );
+  }
+  log('');
+  for (const g of goals) log(`${g.met === undefined ? '  ?' : g.met ? ' ok' : 'MISS'}  ${g.goal}: ${g.measured} (goal ${g.target})`);
+  log(`\nload average ${loadBefore} → ${loadAfter}, CPU stolen by the host ${steal ?? '?'} %; results in bench/results/bench-${stamp}.json`);
+  if (options.docs) {
+    writeBenchmarksDoc(report);
+    log('table written to docs/benchmarks.md');
+  }
+  if (failures.length) {
+    // The servers' output of this run stays for whoever reads the failure.
+    log(`\n${failures.length} step(s) failed (${failures.join('; ')}); the servers' output is kept in ${work}`);
+    process.exitCode = 1;
+  } else {
     rmSync(work, { recursive: true, force: true });
   }
 }
@@ -241,9 +284,8 @@ async function checkDurable(
   await target.kill();
   const again = await startTarget(target.spec, { cpus, logFile: join(work, 'state-file-restart.log'), stateFile: join(work, 'state.log') });
   try {
-    const listed = await getText(`${again.url}/__mock/plants`);
     // The restart's own probe stored one more plant.
-    const stored = (listed.text.match(/"id":/g)?.length ?? 0) - 1;
+    const stored = ((await getOk(`${again.url}/__mock/plants`)).match(/"id":/g)?.length ?? 0) - 1;
     const ok = stored >= answered200 && stored <= answered200 + inFlightAllowance;
     notes.push(`--state-file durability: ${answered200} answered 200, ${stored} plants after kill -9 and restart`);
     log(`durability: ${answered200} plants answered 200, ${stored} found after kill -9 and restart: ${ok ? 'ok' : 'MISMATCH'}`);
@@ -254,6 +296,13 @@ async function checkDurable(
 }
 
 const mib = (bytes: number): string => (bytes / 2 ** 20).toFixed(1);
+
+/** The body of a GET that must answer 200 (an admin route the bench reads). */
+async function getOk(url: string): Promise<string> {
+  const { status, text } = await getText(url);
+  if (status !== 200) throw new Error(`GET ${url} answered ${status}: ${text.slice(0, 200)}`);
+  return text;
+}
 
 main().catch((error: unknown) => {
   process.stderr.write(`bench: ${(error as Error)?.stack ?? String(error)}\n`);

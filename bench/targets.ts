@@ -25,18 +25,29 @@ export interface TargetSpec {
 
 export const BENCH_TOKEN = 'bench-token';
 
+/** How each server is named in the log, the results and the docs table. */
+export const TARGET_LABELS: Readonly<Record<TargetId, string>> = {
+  limit: 'bare node:http, fixed 200 (the limit)',
+  memory: 'mock, in memory',
+  'state-file': 'mock, `--state-file`',
+  prism: 'Prism mock (ours: prism-http behind our edge, `npm run mock:prism`)',
+  'prism-cli': 'Prism CLI (stock `prism mock`)',
+  baseline: 'mock, baseline build',
+};
+export const TARGET_IDS = Object.keys(TARGET_LABELS) as TargetId[];
+
 /** The targets this checkout can run; `why` says why one is missing. */
 export function availableTargets(baselineCli?: string): { targets: TargetSpec[]; missing: { id: TargetId; why: string }[] } {
   const targets: TargetSpec[] = [
     {
       id: 'limit',
-      label: 'bare node:http, fixed 200 (the limit)',
+      label: TARGET_LABELS.limit,
       command: [process.execPath, join(ROOT, 'dist/bench/limit-server.js'), '{port}'],
       invalidStatuses: [200],
     },
     {
       id: 'memory',
-      label: 'mock, in memory',
+      label: TARGET_LABELS.memory,
       command: [process.execPath, join(ROOT, 'dist/mocks/cli.js'), '--port', '{port}'],
       invalidStatuses: [400],
     },
@@ -45,7 +56,7 @@ export function availableTargets(baselineCli?: string): { targets: TargetSpec[];
   if (existsSync(join(ROOT, 'dist/mocks/state-file.js'))) {
     targets.push({
       id: 'state-file',
-      label: 'mock, --state-file',
+      label: TARGET_LABELS['state-file'],
       command: [process.execPath, join(ROOT, 'dist/mocks/cli.js'), '--port', '{port}', '--state-file', '{stateFile}'],
       invalidStatuses: [400],
     });
@@ -55,20 +66,20 @@ export function availableTargets(baselineCli?: string): { targets: TargetSpec[];
   if (baselineCli) {
     // Another build of the mock (say, an older commit's dist/mocks/cli.js), to measure a change in the same rounds.
     if (existsSync(baselineCli)) {
-      targets.push({ id: 'baseline', label: `mock, baseline build (${baselineCli})`, command: [process.execPath, baselineCli, '--port', '{port}'], invalidStatuses: [400] });
+      targets.push({ id: 'baseline', label: `${TARGET_LABELS.baseline} (${baselineCli})`, command: [process.execPath, baselineCli, '--port', '{port}'], invalidStatuses: [400] });
     } else {
       missing.push({ id: 'baseline', why: `${baselineCli} does not exist` });
     }
   }
   const prism = prismCommand();
-  if (prism) targets.push({ id: 'prism', label: 'Prism mock (ours, npm run mock:prism)', command: prism, invalidStatuses: [400, 422] });
+  if (prism) targets.push({ id: 'prism', label: TARGET_LABELS.prism, command: prism, invalidStatuses: [400, 422] });
   else missing.push({ id: 'prism', why: 'no Prism mock entry point (dist/mocks/prism/cli.js) in this checkout' });
   // Stoplight's own `prism mock`, as a team would run it instead of us (and as the issue measured Prism).
   const prismCli = join(ROOT, 'node_modules/@stoplight/prism-cli/dist/index.js');
   if (existsSync(prismCli)) {
     targets.push({
       id: 'prism-cli',
-      label: 'Prism CLI (stock prism mock)',
+      label: TARGET_LABELS['prism-cli'],
       command: [process.execPath, prismCli, 'mock', join(ROOT, 'spec/plant-store.openapi.yaml'), '--port', '{port}', '--host', '127.0.0.1'],
       invalidStatuses: [400, 422],
     });
@@ -116,11 +127,19 @@ export async function startTarget(spec: TargetSpec, options: StartOptions = {}):
   const started = performance.now();
   let child: ChildProcess;
   try {
-    child = spawn(command as string, rest, { stdio: ['ignore', log, log], cwd: ROOT });
+    child = spawn(command as string, rest, { stdio: ['ignore', log, log], cwd: ROOT, env: serverEnvironment() });
   } finally {
     closeSync(log);
   }
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  let spawnError: Error | undefined;
+  const exited = new Promise<void>((resolve) => {
+    child.once('exit', () => resolve());
+    // A command that cannot start (taskset or node missing) emits 'error' and never 'exit'.
+    child.once('error', (error) => {
+      spawnError = error;
+      resolve();
+    });
+  });
   let exitedEarly = false;
   void exited.then(() => (exitedEarly = true));
   const url = `http://127.0.0.1:${port}`;
@@ -135,10 +154,24 @@ export async function startTarget(spec: TargetSpec, options: StartOptions = {}):
     await waitForFirst200(url, options.timeoutMs ?? 20_000, () => exitedEarly);
   } catch (error) {
     await stop('SIGKILL');
-    throw new Error(`${spec.label} did not answer 200 (${(error as Error).message}); see ${options.logFile ?? 'its output'}`);
+    const why = spawnError ? `could not start ${command}: ${spawnError.message}` : (error as Error).message;
+    const where = options.logFile ? `see ${options.logFile}` : `its output was not kept; run it by hand to see it: ${[command, ...rest].join(' ')}`;
+    throw new Error(`${spec.label} did not answer 200 (${why}); ${where}`);
   }
   const spawnToFirst200Ms = performance.now() - started;
   return { spec, url, pid: child.pid as number, spawnToFirst200Ms, stop: () => stop(), kill: () => stop('SIGKILL') };
+}
+
+/**
+ * The bench's own environment without the settings the servers read (MOCK_*, PORT, HOST,
+ * LOG_LEVEL…): a token or port exported in the shell must not change what is measured.
+ */
+function serverEnvironment(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(process.env)) {
+    if (!/^(MOCK_|PRISM_)|^(PORT|HOST|LOG_LEVEL|NODE_OPTIONS)$/.test(name)) env[name] = value;
+  }
+  return env;
 }
 
 let probeId = 9_000_000_000_000;

@@ -28,6 +28,28 @@ describe('targets', () => {
     expect(rssBytes(running.pid)).toBeUndefined();
   });
 
+  it('rejects with the reason when a server command cannot start at all (no crash, no hang)', async () => {
+    const missing = { id: 'limit' as const, label: 'missing server', command: ['/nonexistent/node', '{port}'], invalidStatuses: [200] };
+    await expect(startTarget(missing, { timeoutMs: 5000 })).rejects.toThrow(/could not start \/nonexistent\/node: spawn \/nonexistent\/node ENOENT/);
+  });
+
+  it("starts servers without the shell's MOCK_* settings, so an exported token cannot change what is measured", async () => {
+    const memory = availableTargets().targets.find((t) => t.id === 'memory');
+    const saved = process.env.MOCK_TOKENS;
+    process.env.MOCK_TOKENS = 'not-the-bench-token';
+    try {
+      const running = await startTarget(memory!, { timeoutMs: 15_000 });
+      try {
+        expect(await postPlant(running.url, { id: 5, name: 'x' })).toBe(200);
+      } finally {
+        await running.stop();
+      }
+    } finally {
+      if (saved === undefined) delete process.env.MOCK_TOKENS;
+      else process.env.MOCK_TOKENS = saved;
+    }
+  });
+
   it("starts Stoplight's prism mock CLI on the spec, which accepts a NewPlant and rejects a bad one as the load counts", async () => {
     const { targets, missing } = availableTargets();
     const cli = targets.find((t) => t.id === 'prism-cli');
