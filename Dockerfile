@@ -33,7 +33,8 @@ RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund \
 USER node
 VOLUME /data
 EXPOSE 4010 4011
-HEALTHCHECK --interval=10s --timeout=3s --start-period=15s --retries=3 \
-  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||4010)+'/__mock/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+# Follows the mode: the mock's /__mock/health on $PORT, or the Prism mock's port ($PRISM_PORT).
+HEALTHCHECK --interval=10s --timeout=5s --start-period=15s --retries=3 \
+  CMD ["node", "/app/sandbox/healthcheck.mjs"]
 ENTRYPOINT ["/bin/sh", "/app/sandbox/entrypoint.sh"]
 CMD ["mock"]

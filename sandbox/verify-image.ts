@@ -6,7 +6,8 @@
  * contract suite unchanged (--token, --junit, --header …).
  *
  * Exit status: the suite's (0 every check passed, 1 a check failed, 2 it could not run); 2 also
- * when no container runtime is reachable or the container never became ready.
+ * when no container runtime is reachable or the container never became ready; 130 or 143 when
+ * stopped by SIGINT or SIGTERM (the suite is stopped and the container removed first).
  */
 import { spawn } from 'node:child_process';
 import { realpathSync } from 'node:fs';
@@ -134,16 +135,18 @@ export async function verifyImage(options: VerifyImageOptions): Promise<number> 
   const stopContainer = async (): Promise<void> => {
     await container.stop().catch((error: unknown) => say(`could not remove the container: ${(error as Error)?.message}`));
   };
+  const suite = new AbortController();
   const onSignal = (signal: NodeJS.Signals): void => {
-    say(`${signal}: removing the container`);
-    void stopContainer().finally(() => process.exit(130));
+    say(`${signal}: stopping the contract suite and removing the container`);
+    suite.abort();
+    void stopContainer().finally(() => process.exit(128 + (signal === 'SIGINT' ? 2 : 15)));
   };
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   try {
     const baseUrl = `http://${container.getHost()}:${container.getMappedPort(options.port)}`;
     say(`${options.image} is ready at ${baseUrl}; running the contract suite`);
-    const status = await runSuite(baseUrl, options.suiteArgs);
+    const status = await runSuite(baseUrl, options.suiteArgs, suite.signal);
     if (status !== 0 && output.length) say(`the container's last output:\n${output.join('\n')}`);
     return status;
   } finally {
@@ -153,9 +156,12 @@ export async function verifyImage(options: VerifyImageOptions): Promise<number> 
   }
 }
 
-/** Runs the contract CLI against `baseUrl`; resolves to its exit status (2 when it died of a signal). */
-export function runSuite(baseUrl: string, suiteArgs: readonly string[]): Promise<number> {
-  const child = spawn(process.execPath, [CONTRACT_CLI, '--base-url', baseUrl, ...suiteArgs], { stdio: 'inherit' });
+/**
+ * Runs the contract CLI against `baseUrl`; resolves to its exit status (2 when it died of a signal
+ * or was stopped through `signal`).
+ */
+export function runSuite(baseUrl: string, suiteArgs: readonly string[], signal?: AbortSignal): Promise<number> {
+  const child = spawn(process.execPath, [CONTRACT_CLI, '--base-url', baseUrl, ...suiteArgs], { stdio: 'inherit', signal });
   return new Promise((resolve) => {
     child.on('error', () => resolve(2));
     child.on('exit', (code) => resolve(code ?? 2));

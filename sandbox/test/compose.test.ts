@@ -14,6 +14,8 @@ import { readRuntimeImage, REPO_ROOT } from './dockerfile.js';
 import { run, startServer } from '../../mocks/test/processes.js';
 import { skipBecause } from './skip.js';
 
+const packageJson = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { files: string[] };
+
 interface Service {
   image?: string;
   build?: string;
@@ -186,6 +188,11 @@ describe('Dockerfile', () => {
     expect(options.host).toBe('0.0.0.0');
     expect(image.exposed).toContain(options.port);
     expect(image.volumes).toContain(dirname(options.stateFile ?? ''));
-    expect(image.healthcheck.command.join(' ')).toContain('/__mock/health');
+    // The HEALTHCHECK runs a script the package ships (run against live servers in package.test.ts).
+    const [node, script = ''] = image.healthcheck.command;
+    expect(node).toBe('node');
+    expect(script.startsWith('/app/')).toBe(true);
+    expect(packageJson.files).toContain(script.slice('/app/'.length));
+    expect(readFileSync(join(REPO_ROOT, script.slice('/app/'.length)), 'utf8')).toContain('/__mock/health');
   });
 });

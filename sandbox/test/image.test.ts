@@ -5,6 +5,8 @@
  * skipped with the reason shown, and verify:image's answer to the missing runtime is checked.
  */
 import { mkdtempSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GenericContainer, getContainerRuntimeClient, Wait } from 'testcontainers';
@@ -60,5 +62,23 @@ describe("this repo's image under testcontainers", () => {
     const { code, output } = await run(process.execPath, [VERIFY_IMAGE, '--image', IMAGE, '--token', 't']);
     expect(code, output).toBe(2);
     expect(output).toContain(`no container runtime is reachable (${NO_RUNTIME}`);
+  });
+
+  it('stops the contract suite it started when told to (what its SIGINT/SIGTERM handler does)', async () => {
+    // A provider that accepts connections and never answers: the suite would wait on its timeouts.
+    const silent = createServer(() => {});
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const { runSuite } = (await import(VERIFY_IMAGE)) as typeof import('../verify-image.js');
+    const stop = new AbortController();
+    try {
+      const started = performance.now();
+      const status = runSuite(`http://127.0.0.1:${(silent.address() as AddressInfo).port}`, ['--token', 't'], stop.signal);
+      setTimeout(() => stop.abort(), 300);
+      expect(await status).toBe(2);
+      expect(performance.now() - started).toBeLessThan(5000);
+    } finally {
+      silent.closeAllConnections();
+      silent.close();
+    }
   });
 });

@@ -52,7 +52,7 @@ beforeAll(async () => {
 
 describe('the packed production install (the image without an engine)', () => {
   it('holds compiled code and its data files, and no sources, tsc or test tools', () => {
-    for (const file of ['dist/mocks/cli.js', 'dist/mocks/state-file.js', 'dist/mocks/prism/cli.js', 'spec/plant-store.openapi.yaml', 'mocks/inspector/index.html', 'sandbox/entrypoint.sh']) {
+    for (const file of ['dist/mocks/cli.js', 'dist/mocks/state-file.js', 'dist/mocks/prism/cli.js', 'spec/plant-store.openapi.yaml', 'mocks/inspector/index.html', 'sandbox/entrypoint.sh', 'sandbox/healthcheck.mjs']) {
       expect(existsSync(join(app, file)), file).toBe(true);
     }
     for (const file of ['mocks/cli.ts', 'dist/.tsbuildinfo', 'dist/mocks/test', 'node_modules/typescript', 'node_modules/.bin/tsc', 'node_modules/vitest', 'node_modules/testcontainers']) {
@@ -73,7 +73,7 @@ describe('the packed production install (the image without an engine)', () => {
     expect(created.status).toBe(200);
     expect((await fetch(`${mock.url}/__mock/`)).headers.get('content-type')).toMatch(/^text\/html/);
 
-    const [probe, ...probeArgs] = image.healthcheck.command;
+    const [probe, ...probeArgs] = image.healthcheck.command.map(local);
     expect(await run(probe as string, probeArgs, { env: imageEnv({ PORT: port }) })).toMatchObject({ code: 0 });
 
     mock.child.kill('SIGTERM');
@@ -106,7 +106,12 @@ describe('the packed production install (the image without an engine)', () => {
       body: '{"id":1,"name":"Prism"}',
     });
     expect(response.status).toBe(200);
+    // The image's HEALTHCHECK follows the mode: no mock on PORT, the Prism mock on PRISM_PORT.
+    const [probe, ...probeArgs] = image.healthcheck.command.map(local);
+    const prismPort = new URL(prism.url).port;
+    expect(await run(probe as string, probeArgs, { env: imageEnv({ PRISM_PORT: prismPort }) })).toMatchObject({ code: 0 });
     prism.child.kill('SIGTERM');
     expect(await prism.exit).toBe(0);
+    expect((await run(probe as string, probeArgs, { env: imageEnv({ PRISM_PORT: prismPort }) })).code).not.toBe(0);
   });
 });
