@@ -13,7 +13,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { DEFAULT_JOURNAL_SIZE } from '../mocks/journal.js';
+import { DEFAULT_JOURNAL_SIZE } from '../mocks/admin/journal.js';
 import { measureContractSuite, type ContractResult } from './contract.js';
 import { countErrors, runLoad, type Scenario } from './load.js';
 import { cpuCounters, describeMachine, hasCommand, load1, stealPercent, wrkVersion } from './machine.js';

@@ -2,10 +2,10 @@
 /** `npm start`: runs the stateful mock until SIGINT or SIGTERM, then shuts down gracefully. */
 import { CommanderError } from 'commander';
 import { mockCommand, parseMockArgs, readSeedFile } from './config.js';
-import { createLogger } from './logger.js';
+import { createLogger } from './http/logger.js';
 import { createMockServer } from './server.js';
-import { loadSpecEngine } from './spec-engine.js';
-import { openStateFile } from './state-file.js';
+import { loadSpecEngine } from './engine/spec-engine.js';
+import { openStateFile } from './stores/state-file.js';
 
 async function main(): Promise<void> {
   let options;

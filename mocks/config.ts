@@ -6,9 +6,9 @@ import { readFileSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { parseExactJson } from '../spec/exact-json.js';
 import { isRejection } from './errors.js';
-import { newPlantsFromValue } from './new-plant.js';
+import { newPlantsFromValue } from './engine/new-plant.js';
 import { DEFAULT_HOST, DEFAULT_MAX_BODY, DEFAULT_PORT, type MockOptions } from './server.js';
-import type { SpecEngine } from './spec-engine.js';
+import type { SpecEngine } from './engine/spec-engine.js';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 

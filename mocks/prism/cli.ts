@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /** `npm run mock:prism`: the stateless Prism mock until SIGINT or SIGTERM. */
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { DEFAULT_HOST } from '../server.js';
+import { DEFAULT_HOST } from '../http/listen.js';
 import { DEFAULT_PRISM_PORT, startPrismMock, type PrismMockOptions } from './server.js';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'success', 'info', 'debug', 'trace', 'silent'];

@@ -21,12 +21,11 @@ import { getHttpConfigFromRequest } from '@stoplight/prism-http-server/dist/getH
 import { parse as parseContentType } from 'content-type';
 import { SPEC_PATH } from '../../spec/index.js';
 import { parseExactJson } from '../../spec/exact-json.js';
-import { applyCors, preflightHeaders } from '../cors.js';
+import { applyCors, preflightHeaders } from '../http/cors.js';
 import { errorBody, isRejection, reject, type Rejection } from '../errors.js';
-import { readBody } from '../request-body.js';
-import { listen } from '../listen.js';
+import { DEFAULT_MAX_BODY, readBody } from '../http/request-body.js';
+import { DEFAULT_HOST, listen } from '../http/listen.js';
 import { loadPrismOperations, type HttpOperations } from './operations.js';
-import { DEFAULT_HOST, DEFAULT_MAX_BODY } from '../server.js';
 
 export const DEFAULT_PRISM_PORT = 4011;
 

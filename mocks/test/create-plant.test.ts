@@ -2,7 +2,7 @@
 import { request } from 'node:http';
 import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { MemoryPlantStore, type StoredPlant } from '../plant-store.js';
+import { MemoryPlantStore, type StoredPlant } from '../stores/plant-store.js';
 import { createPlant, expectError, expectPlant, freshId, listedPlantsText, send, TOKEN, useMock } from './mock-under-test.js';
 
 const mock = useMock({ maxBody: 1000 });

@@ -8,7 +8,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { INSPECTOR_ASSETS } from '../inspector.js';
+import { INSPECTOR_ASSETS } from '../admin/inspector.js';
 import { createMockServer, type MockServer } from '../server.js';
 import { artifactPath, chromiumMissing, launchChromium, startFrontendOrigin } from './chromium.js';
 import { useMock } from './mock-under-test.js';
@@ -63,7 +63,7 @@ describe('inspector assets over HTTP', () => {
     const { stdout } = await promisify(execFile)('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT });
     const [pack] = JSON.parse(stdout) as [{ files: { path: string }[] }];
     const files = pack.files.map((file) => file.path);
-    for (const { file } of Object.values(INSPECTOR_ASSETS)) expect(files).toContain(`mocks/inspector/${file}`);
+    for (const { file } of Object.values(INSPECTOR_ASSETS)) expect(files).toContain(`mocks/admin/inspector/${file}`);
   });
 
   const built = `${ROOT}dist/mocks/server.js`;

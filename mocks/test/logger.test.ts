@@ -7,7 +7,7 @@ import { Writable } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
-import { createLogger, requestLogger, type RequestLogEntry } from '../logger.js';
+import { createLogger, requestLogger, type RequestLogEntry } from '../http/logger.js';
 import { run } from './processes.js';
 
 /** A stdout stand-in that keeps each write apart. */
@@ -82,7 +82,7 @@ describe('createLogger', () => {
   });
 
   it('still writes the last lines when the process exits in the same turn', async () => {
-    const logger = fileURLToPath(new URL('../../dist/mocks/logger.js', import.meta.url));
+    const logger = fileURLToPath(new URL('../../dist/mocks/http/logger.js', import.meta.url));
     const script = `const { createLogger } = await import(${JSON.stringify(logger)});
       const log = createLogger('info');
       for (let i = 0; i < 3; i++) log.info({ i }, 'last words');

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 
-const DIST = fileURLToPath(new URL('../../dist/mocks/', import.meta.url));
+const DIST = fileURLToPath(new URL('../../dist/mocks/engine/', import.meta.url));
 const built = existsSync(`${DIST}openapi-backend-deps.js`);
 
 const SCRIPT = `

@@ -4,7 +4,7 @@
  * real fault in the request. Also Prefer: code and delay.
  */
 import { describe, expect, it } from 'vitest';
-import { MAX_DELAY_MS } from '../prefer.js';
+import { MAX_DELAY_MS } from '../engine/prefer.js';
 import { createPlant, expectError, expectPlant, freshId, listedPlantsText, send, useMock } from './mock-under-test.js';
 
 const mock = useMock({ maxBody: 100 });

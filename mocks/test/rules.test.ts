@@ -1,9 +1,9 @@
 /** The request rules as plain functions: bearer credentials, Prefer, media type. */
 import { describe, expect, it } from 'vitest';
-import { checkBearer } from '../auth.js';
+import { checkBearer } from '../engine/auth.js';
 import { isRejection } from '../errors.js';
-import { MAX_DELAY_MS, parsePrefer } from '../prefer.js';
-import { checkJsonMediaType } from '../request-body.js';
+import { MAX_DELAY_MS, parsePrefer } from '../engine/prefer.js';
+import { checkJsonMediaType } from '../http/request-body.js';
 
 const anyToken = { realm: 'r', tokens: undefined };
 

@@ -9,9 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { exactInteger, parseExactJson } from '../../spec/exact-json.js';
-import type { StoredPlant } from '../plant-store.js';
+import type { StoredPlant } from '../stores/plant-store.js';
 import { createMockServer, type MockServer } from '../server.js';
-import { openStateFile, type StateFileLogger, type StateFileOptions, type StateFileStore } from '../state-file.js';
+import { openStateFile, type StateFileLogger, type StateFileOptions, type StateFileStore } from '../stores/state-file.js';
 import { createPlant, expectError, listedPlantsText } from './mock-under-test.js';
 import { MOCK_CLI, run, startMockProcess, type Server as Child } from './processes.js';
 

@@ -1,6 +1,6 @@
 /** What a handler decides about a request, before `respond` puts it on the wire. */
 import { stringify as stringifyExact } from 'lossless-json';
-import { errorBody, type Rejection } from './errors.js';
+import { errorBody, type Rejection } from '../errors.js';
 
 export interface Answer {
   status: number;

@@ -19,7 +19,7 @@ import { constants, writeSync, type Stats } from 'node:fs';
 import { open, rename, unlink, writeFile, type FileHandle } from 'node:fs/promises';
 import { dirname, resolve as resolvePath } from 'node:path';
 import { crc32 } from 'node:zlib';
-import { exactInteger, isInt64, parseExactJson } from '../spec/exact-json.js';
+import { exactInteger, isInt64, parseExactJson } from '../../spec/exact-json.js';
 import { MemoryPlantStore, StorageFailure, type CreateOutcome, type PlantStore, type SeedOutcome, type StoredPlant } from './plant-store.js';
 
 export const STATE_FILE_FORMAT = 'plant-store-mock-state';

@@ -2,7 +2,7 @@
  * The Prefer header (RFC 7240) as Prism reads it: `code=N` forces a status, `delay=MS` delays
  * the answer. Preferences the mock does not know are ignored, as RFC 7240 asks.
  */
-import { FORCEABLE_STATUSES } from './errors.js';
+import { FORCEABLE_STATUSES } from '../errors.js';
 
 /** The longest delay `Prefer: delay` may ask for, in milliseconds. */
 export const MAX_DELAY_MS = 30_000;

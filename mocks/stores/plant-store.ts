@@ -2,7 +2,7 @@
  * The mock's memory of created plants. Ids are exact int64 values; two ids that round to the
  * same double are two plants. Insertion order is creation order.
  */
-import type { NewPlant } from '../spec/index.js';
+import type { NewPlant } from '../../spec/index.js';
 
 /** A stored NewPlant, its id exact. */
 export interface StoredPlant extends Omit<NewPlant, 'id'> {

@@ -9,8 +9,8 @@ import { resolve as resolvePath } from 'node:path';
 import './openapi-backend-deps.js';
 import type { ValidateFunction } from 'ajv';
 import { OpenAPIBackend, type Document } from 'openapi-backend';
-import { createSpecAjv } from '../spec/ajv.js';
-import { declaredProperties, loadSpec, SPEC_PATH, type OpenApiDocument } from '../spec/index.js';
+import { createSpecAjv } from '../../spec/ajv.js';
+import { declaredProperties, loadSpec, SPEC_PATH, type OpenApiDocument } from '../../spec/index.js';
 
 
 export type Route =

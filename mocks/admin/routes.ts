@@ -3,14 +3,14 @@
  * the request journal, check health. Protected by the admin token when one is set.
  */
 import type { IncomingMessage } from 'node:http';
-import { checkBearer } from './auth.js';
-import { preflightHeaders } from './cors.js';
-import { ADMIN_REALM, isRejection, reject } from './errors.js';
-import { parseNewPlants } from './new-plant.js';
-import { checkJsonMediaType, readBody } from './request-body.js';
-import { jsonAnswer, rejected, type Answer } from './answer.js';
+import { checkBearer } from '../engine/auth.js';
+import { preflightHeaders } from '../http/cors.js';
+import { ADMIN_REALM, isRejection, reject } from '../errors.js';
+import { parseNewPlants } from '../engine/new-plant.js';
+import { checkJsonMediaType, readBody } from '../http/request-body.js';
+import { jsonAnswer, rejected, type Answer } from '../http/answer.js';
 import { INSPECTOR_ASSETS, inspectorAsset, type InspectorPath } from './inspector.js';
-import type { MockContext } from './server.js';
+import type { MockContext } from '../engine/context.js';
 
 export const ADMIN_PREFIX = '/__mock';
 
@@ -84,7 +84,7 @@ export async function handleAdminRequest(
 async function seedPlants(req: IncomingMessage, context: MockContext): Promise<Answer> {
   const mediaTypeProblem = checkJsonMediaType(req.headers['content-type']);
   if (mediaTypeProblem) return rejected(mediaTypeProblem);
-  const body = await readBody(req, context.options.maxBody);
+  const body = await readBody(req, context.maxBody);
   if (isRejection(body)) return rejected(body);
   const plants = parseNewPlants(body, context.engine.validateNewPlant);
   if (isRejection(plants)) return rejected(plants);

@@ -1,14 +1,14 @@
 /**
- * The inspector page served at /__mock/: plain HTML, CSS and JS in mocks/inspector/, no build
+ * The inspector page served at /__mock/: plain HTML, CSS and JS in mocks/admin/inspector/, no build
  * step and nothing fetched from elsewhere, so it works offline. The same files serve when the
  * mock runs from source (tsx, vitest) and from dist/ after tsc, which copies no assets.
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { Answer } from './answer.js';
+import type { Answer } from '../http/answer.js';
 
 export const INSPECTOR_DIR = fileURLToPath(
-  new URL(import.meta.url.includes('/dist/mocks/') ? '../../mocks/inspector/' : './inspector/', import.meta.url),
+  new URL(import.meta.url.includes('/dist/mocks/') ? '../../../mocks/admin/inspector/' : './inspector/', import.meta.url),
 );
 
 /** Route path (under /__mock) → the asset it serves. */

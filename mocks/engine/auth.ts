@@ -2,7 +2,7 @@
  * Bearer authentication as the spec's `bearerAuth` scheme demands (RFC 6750, with the
  * RFC 7235 rule that the scheme name is case-insensitive).
  */
-import { reject, type Rejection } from './errors.js';
+import { reject, type Rejection } from '../errors.js';
 
 /** RFC 6750 b64token: the characters a bearer token may have. */
 const B64TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;

@@ -2,6 +2,9 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+/** Loopback only unless told otherwise: the mock is a development tool. */
+export const DEFAULT_HOST = '127.0.0.1';
+
 export interface Listening {
   url: string;
   port: number;

@@ -4,9 +4,9 @@
  */
 import { isUtf8 } from 'node:buffer';
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import { exactInteger, literalBehindStandIn, parseExactJson } from '../spec/exact-json.js';
-import { reject, type Rejection } from './errors.js';
-import type { StoredPlant } from './plant-store.js';
+import { exactInteger, literalBehindStandIn, parseExactJson } from '../../spec/exact-json.js';
+import { reject, type Rejection } from '../errors.js';
+import type { StoredPlant } from '../stores/plant-store.js';
 
 /** Parses and validates a createPlant body; returns the plant or the 400 it earns. */
 export function parseNewPlant(body: Buffer, validate: ValidateFunction): StoredPlant | Rejection {

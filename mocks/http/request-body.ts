@@ -3,7 +3,10 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { parse as parseContentType } from 'content-type';
-import { reject, type Rejection } from './errors.js';
+import { reject, type Rejection } from '../errors.js';
+
+/** Largest accepted body unless --max-body says otherwise. */
+export const DEFAULT_MAX_BODY = 1024 * 1024;
 
 /** Undefined when the request declares JSON, otherwise the 415 it earns. */
 export function checkJsonMediaType(header: string | undefined): Rejection | undefined {
