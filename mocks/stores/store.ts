@@ -1,0 +1,95 @@
+/**
+ * What the mock needs of a store, whatever keeps the records: memory, the state file, Redis.
+ *
+ * A store holds records of the spec's resources, one collection per resource (named by its
+ * collection path, `/plants`), each record under its identity key. It knows nothing of the spec:
+ * the engine decides what a record holds and which property is its identity, and hands the store
+ * exact JSON text. So a spec that adds, renames or retypes a property changes no store.
+ *
+ * Every method may answer synchronously (memory) or with a promise that settles once the change
+ * is durable in the store's own sense (on disk, acknowledged by Redis). A method that cannot keep
+ * a change throws (or rejects with) `StoreUnavailable` or `StorageFailure`; nothing of that change
+ * is kept.
+ */
+
+/**
+ * The identity of a record as exact text: the decimal digits of an integer identity (never a
+ * double: `9223372036854775807` and `9223372036854775806` are two keys), the JSON text of a
+ * string identity (`"abc"`), so keys of different types never collide.
+ */
+export type RecordKey = string;
+
+/** One stored record. */
+export interface StoredRecord {
+  key: RecordKey;
+  /**
+   * The record as exact JSON text (an object): the properties the create body declares, as
+   * received, identity included. Integers keep their digits.
+   */
+  json: string;
+}
+
+export type CreateOutcome = 'created' | 'duplicate';
+export type SeedOutcome = { created: number } | { duplicates: RecordKey[] };
+export type ReplaceOutcome = 'replaced' | 'missing';
+export type DeleteOutcome = 'deleted' | 'missing';
+
+/** Where a page of a collection starts: after the record this cursor names (opaque to callers). */
+export type PageCursor = string;
+
+export interface Page {
+  /** Records in creation order. */
+  records: StoredRecord[];
+  /** The cursor of the next page; undefined on the last page. */
+  next?: PageCursor;
+}
+
+export interface PageQuery {
+  /** Start after this cursor (from a previous page); from the first record when undefined. */
+  after?: PageCursor;
+  /** At most this many records. */
+  limit: number;
+}
+
+/** How a store is doing, for /__mock/health. */
+export interface StoreHealth {
+  /** `up`: serving; `down`: changes and reads are refused until it recovers. */
+  state: 'up' | 'down';
+  /** Which store: `memory`, `state-file`, `redis`. */
+  kind: string;
+  /** Why it is down, or what it is (the file, the Redis URL with the password masked). */
+  detail?: string;
+}
+
+type Maybe<T> = T | Promise<T>;
+
+export interface ResourceStore {
+  /** Stores the record unless its key is taken in the collection; a duplicate leaves the first unchanged. */
+  create(collection: string, record: StoredRecord): Maybe<CreateOutcome>;
+  /** Stores every record, or none when any key is taken or repeats (all or nothing). */
+  seed(collection: string, records: readonly StoredRecord[]): Maybe<SeedOutcome>;
+  /** The record under `key`, if any. */
+  get(collection: string, key: RecordKey): Maybe<StoredRecord | undefined>;
+  /** Replaces the record under `record.key`, keeping its place in creation order. */
+  replace(collection: string, record: StoredRecord): Maybe<ReplaceOutcome>;
+  /** Forgets the record under `key`. */
+  delete(collection: string, key: RecordKey): Maybe<DeleteOutcome>;
+  /** Forgets every record of every collection; keys may be reused after. */
+  reset(): Maybe<void>;
+  /** One page of a collection, in creation order. */
+  page(collection: string, query: PageQuery): Maybe<Page>;
+  /** How many records the collection holds. */
+  count(collection: string): Maybe<number>;
+  health(): StoreHealth;
+  close(): Maybe<void>;
+}
+
+/** What a store throws when it cannot keep a change; nothing of that change was stored (500). */
+export class StorageFailure extends Error {
+  override name = 'StorageFailure';
+}
+
+/** What a store throws while its backend is out of reach (503); nothing was stored or read. */
+export class StoreUnavailable extends Error {
+  override name = 'StoreUnavailable';
+}
