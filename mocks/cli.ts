@@ -3,8 +3,7 @@
 import { CommanderError } from 'commander';
 import { mockCommand, parseMockArgs, readSeedFile } from './config.js';
 import { createLogger } from './http/logger.js';
-import { createMockServer } from './server.js';
-import { loadSpecEngine } from './engine/spec-engine.js';
+import { createMockServer, SeedError } from './server.js';
 import { openStateFile } from './stores/state-file.js';
 
 async function main(): Promise<void> {
@@ -16,17 +15,19 @@ async function main(): Promise<void> {
     throw error;
   }
   const { seedFile, stateFile, ...serverOptions } = options;
-  if (seedFile) serverOptions.seed = readSeedFile(seedFile, await loadSpecEngine(serverOptions.spec));
+  if (seedFile) serverOptions.seed = readSeedFile(seedFile);
   if (stateFile) {
     const logger = (serverOptions.logger = createLogger(serverOptions.logLevel ?? 'info'));
     serverOptions.store = await openStateFile(stateFile, { logger });
-    // The seed is where an empty sandbox starts; once the file holds plants they win.
-    if (serverOptions.seed && serverOptions.store.size > 0) {
-      logger.info({ stateFile, plants: serverOptions.store.size }, 'the state file already holds plants: the seed is not applied');
-      delete serverOptions.seed;
-    }
+    serverOptions.seedOnlyIfEmpty = true;
   }
-  const mock = await createMockServer(serverOptions);
+  let mock;
+  try {
+    mock = await createMockServer(serverOptions);
+  } catch (error) {
+    if (error instanceof SeedError) throw new Error(`The seed file ${seedFile} is invalid. ${error.message}`);
+    throw error;
+  }
   mock.logger.info({ url: mock.url }, `listening on ${mock.url}`);
   mock.logger.flush(); // the log is batched; whoever waits for this line should not wait for the batch
 

@@ -5,10 +5,8 @@
 import { readFileSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { parseExactJson } from '../spec/exact-json.js';
-import { isRejection } from './errors.js';
-import { newPlantsFromValue } from './engine/new-plant.js';
+import { DEFAULT_IDENTITY } from './engine/resources.js';
 import { DEFAULT_HOST, DEFAULT_MAX_BODY, DEFAULT_PORT, type MockOptions } from './server.js';
-import type { SpecEngine } from './engine/spec-engine.js';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
@@ -39,7 +37,10 @@ export function mockCommand(): Command {
     .addOption(new Option('--port <port>', 'port to listen on (0 picks a free one)').env('PORT').default(DEFAULT_PORT).argParser(integer(0, 65535)))
     .addOption(new Option('--host <host>', 'address to listen on').env('HOST').default(DEFAULT_HOST))
     .addOption(new Option('--spec <file>', 'OpenAPI document to serve (default: the bundled spec)').env('MOCK_SPEC'))
-    .addOption(new Option('--tokens <list>', 'comma-separated bearer tokens to accept (default: any non-empty token)').env('MOCK_TOKENS').argParser(list))
+    .addOption(new Option('--tokens <list>', "comma-separated credentials to accept for the spec's security scheme (default: any well-formed one)").env('MOCK_TOKENS').argParser(list))
+    .addOption(new Option('--identity <property>', 'the property that identifies a record: creates refuse a repeated value, item paths name it').env('MOCK_IDENTITY').default(DEFAULT_IDENTITY))
+    .addOption(new Option('--stateless <operationIds>', "comma-separated operationIds to answer from the spec's examples instead of the store ('all' for every one)").env('MOCK_STATELESS').argParser(list))
+    .addOption(new Option('--watch', 'reload the spec when its file changes, keeping the store').env('MOCK_WATCH'))
     .addOption(new Option('--admin-token <token>', 'bearer token the /__mock admin routes require').env('MOCK_ADMIN_TOKEN'))
     .addOption(new Option('--max-body <bytes>', 'largest request body accepted').env('MOCK_MAX_BODY').default(DEFAULT_MAX_BODY).argParser(integer(1, 2 ** 31)))
     .addOption(new Option('--seed <file>', 'JSON file with an array of NewPlants to start with').env('MOCK_SEED'))
@@ -58,6 +59,9 @@ export function parseMockArgs(argv: readonly string[], command: Command = mockCo
     host: string;
     spec?: string;
     tokens?: string[];
+    identity: string;
+    stateless?: string[];
+    watch?: boolean;
     adminToken?: string;
     maxBody: number;
     seed?: string;
@@ -70,6 +74,9 @@ export function parseMockArgs(argv: readonly string[], command: Command = mockCo
     host: o.host,
     spec: o.spec,
     tokens: o.tokens,
+    identity: o.identity,
+    stateless: o.stateless?.includes('all') ? 'all' : o.stateless,
+    watch: o.watch ?? false,
     adminToken: o.adminToken,
     maxBody: o.maxBody,
     seedFile: o.seed,
@@ -79,15 +86,11 @@ export function parseMockArgs(argv: readonly string[], command: Command = mockCo
   };
 }
 
-/** The plants of a seed file, validated like POST /plants; throws an Error that names the file. */
-export function readSeedFile(path: string, engine: Pick<SpecEngine, 'validateNewPlant'>): NonNullable<MockOptions['seed']> {
-  let value: unknown;
+/** A seed file's JSON, ids exact (the mock validates it against the spec); throws an Error that names the file. */
+export function readSeedFile(path: string): unknown {
   try {
-    value = parseExactJson(readFileSync(path, 'utf8'));
+    return parseExactJson(readFileSync(path, 'utf8'));
   } catch (error) {
     throw new Error(`Cannot read the seed file ${path}: ${(error as Error).message}`);
   }
-  const plants = newPlantsFromValue(value, engine.validateNewPlant);
-  if (isRejection(plants)) throw new Error(`The seed file ${path} is invalid. ${plants.message}`);
-  return plants;
 }

@@ -133,3 +133,32 @@ export function integerOfLiteral(text: string): bigint | undefined {
   const magnitude = BigInt(digits) * 10n ** BigInt(exponent);
   return sign ? -magnitude : magnitude;
 }
+
+/**
+ * The JSON text of `container[key]` for a value from `parseExactJson`, exactly as sent: integers
+ * beyond a double keep their digits, a fraction the view shows by a stand-in is written as its
+ * literal. Used to store and echo what a client sent without rounding anything.
+ */
+export function exactJsonOf(container: object, key: string): string {
+  const exact = exactIntegers.get(container)?.get(key);
+  if (exact !== undefined) return exact.toString();
+  const literal = standIns.get(container)?.get(key);
+  if (literal !== undefined) return literal;
+  return exactJsonText((container as Record<string, unknown>)[key]);
+}
+
+/** The JSON text of a whole value from `parseExactJson`, numbers exactly as sent (see exactJsonOf). */
+export function exactJsonText(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  if (Array.isArray(value)) {
+    let out = '';
+    for (let i = 0; i < value.length; i++) out += (i ? ',' : '') + exactJsonOf(value, String(i));
+    return `[${out}]`;
+  }
+  let out = '';
+  for (const key of Object.keys(value)) {
+    if ((value as Record<string, unknown>)[key] === undefined) continue;
+    out += `${out ? ',' : ''}${JSON.stringify(key)}:${exactJsonOf(value, key)}`;
+  }
+  return `{${out}}`;
+}

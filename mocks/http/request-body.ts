@@ -8,17 +8,23 @@ import { reject, type Rejection } from '../errors.js';
 /** Largest accepted body unless --max-body says otherwise. */
 export const DEFAULT_MAX_BODY = 1024 * 1024;
 
-/** Undefined when the request declares JSON, otherwise the 415 it earns. */
-export function checkJsonMediaType(header: string | undefined): Rejection | undefined {
-  if (header === 'application/json') return undefined;
-  if (header === undefined || header.trim() === '') return reject('UNSUPPORTED_MEDIA_TYPE', { contentType: undefined });
+const JSON_ONLY: readonly string[] = ['application/json'];
+
+/**
+ * Undefined when the request declares one of the `accepted` JSON media types (application/json
+ * by default), otherwise the 415 it earns.
+ */
+export function checkJsonMediaType(header: string | undefined, accepted: readonly string[] = JSON_ONLY): Rejection | undefined {
+  if (header === accepted[0]) return undefined;
+  const names = accepted.join("' or '");
+  if (header === undefined || header.trim() === '') return reject('UNSUPPORTED_MEDIA_TYPE', { contentType: undefined, accepted: names });
   let parsed;
   try {
     parsed = parseContentType(header);
   } catch {
-    return reject('UNSUPPORTED_MEDIA_TYPE', { contentType: header });
+    return reject('UNSUPPORTED_MEDIA_TYPE', { contentType: header, accepted: names });
   }
-  if (parsed.type !== 'application/json') return reject('UNSUPPORTED_MEDIA_TYPE', { contentType: header });
+  if (!accepted.includes(parsed.type)) return reject('UNSUPPORTED_MEDIA_TYPE', { contentType: header, accepted: names });
   const charset = parsed.parameters.charset?.toLowerCase();
   if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
     return reject('UNSUPPORTED_CHARSET', { charset });
@@ -38,6 +44,12 @@ export function takeBufferedBody(req: IncomingMessage, limit: number): Buffer | 
   return (req.read() as Buffer | null) ?? EMPTY;
 }
 const EMPTY = Buffer.alloc(0);
+
+/** Whether a request carries a body at all (RFC 9112 §6.3: Content-Length or Transfer-Encoding). */
+export function hasBody(req: IncomingMessage): boolean {
+  const length = req.headers['content-length'];
+  return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
+}
 
 /**
  * Reads the whole body if it is at most `limit` bytes. A larger body is refused as soon as its
