@@ -18,7 +18,9 @@ async function main(): Promise<void> {
   if (seedFile) serverOptions.seed = readSeedFile(seedFile);
   if (stateFile) {
     const logger = (serverOptions.logger = createLogger(serverOptions.logLevel ?? 'info'));
-    serverOptions.store = await openStateFile(stateFile, { logger });
+    const store = (serverOptions.store = await openStateFile(stateFile, { logger }));
+    // Lost records are worth more than a log line: whoever started the mock reads stderr.
+    if (store.damage) process.stderr.write(`plant-store-mock: ${store.damage}\n`);
     serverOptions.seedOnlyIfEmpty = true;
   }
   let mock;

@@ -1,26 +1,28 @@
 /**
  * The durable ResourceStore behind `--state-file`: an append-only log of checksummed JSON lines,
- * replayed into a MemoryStore at start.
+ * replayed into a MemoryStore at start (the lines: state-file-format.ts; the replay:
+ * state-file-replay.ts).
  *
+ * - One mock per file: the file is locked (state-file-lock.ts) before it is read; a second mock on
+ *   it stops at start with a message naming the holder.
  * - A change is answered only once its record is on disk (fdatasync). Changes that arrive while
  *   a sync is in flight are written and synced together in the next batch (group commit).
  * - Ids are reserved in memory synchronously, so the duplicate decision stays atomic under
  *   concurrency; a batch whose write fails is cut off the file again and its reservations undone.
  * - A reset waits for nothing but holds back later changes until it is on disk, so no change is
  *   ever decided against memory the disk does not have (a reset cannot be undone otherwise).
- * - Start-up reads the file once (linear); a torn or corrupt tail ends the replay, is copied aside
- *   and cut off, with a warning saying how much was skipped. When most entries are dead (wiped by
- *   a reset) the file is rewritten with the live records only.
- *
- * File format, one record per line: `<crc32 of the JSON, 8 hex digits> <JSON>\n`. The first record
- * is a header naming the format, so a file the mock did not write is never taken over.
+ * - Start-up reads the file once (linear). A torn tail (a crash mid-write) is copied aside and cut
+ *   off with a warning. Damaged bytes in the middle cost only the records they hit: they are
+ *   copied aside, reported at error level, and the file is rewritten so the next start is clean.
+ *   When most entries are dead (wiped by a reset) the file is rewritten with the live records only.
  */
 import { constants, writeSync, type Stats } from 'node:fs';
 import { open, rename, unlink, writeFile, type FileHandle } from 'node:fs/promises';
 import { dirname, resolve as resolvePath } from 'node:path';
-import { crc32 } from 'node:zlib';
-import { exactInteger, exactJsonOf, isInt64, parseExactJson } from '../../spec/exact-json.js';
 import { MemoryStore } from './memory.js';
+import { createLine, deleteLine, headerLine, replaceLine, resetLine, seedLines, STATE_FILE_VERSION } from './state-file-format.js';
+import { lockStateFile, type StateFileLock } from './state-file-lock.js';
+import { describeDamage, replayStateFile, type Replay } from './state-file-replay.js';
 import {
   StorageFailure,
   type CreateOutcome,
@@ -35,22 +37,16 @@ import {
   type StoreHealth,
 } from './store.js';
 
-export const STATE_FILE_FORMAT = 'plant-store-mock-state';
-/**
- * 2: records of any collection, each as exact JSON under its key. Version 1 files (plants with
- * id, name and tag, written before the spec drove the records) are read and rewritten as 2.
- */
-export const STATE_FILE_VERSION = 2;
-/** Where version 1 kept its plants: the bundled spec's only collection. */
-const VERSION_1_COLLECTION = '/plants';
-const HEADER_JSON = JSON.stringify({ op: 'header', format: STATE_FILE_FORMAT, version: STATE_FILE_VERSION });
+export { STATE_FILE_FORMAT, STATE_FILE_VERSION } from './state-file-format.js';
+
 /** Compaction is not worth a rewrite below this size, however dead the file is. */
 const DEFAULT_COMPACT_MIN_BYTES = 1024 * 1024;
 /** Compaction writes the live records in chunks of about this size. */
 const COMPACT_CHUNK_BYTES = 1024 * 1024;
 
-/** What the store reports: a skipped tail, a compaction, a failed write. pino's logger fits. */
+/** What the store reports: damage (error), a skipped tail or a failed write (warn), a compaction (info). pino's logger fits. */
 export interface StateFileLogger {
+  error(details: object, message: string): void;
   warn(details: object, message: string): void;
   info(details: object, message: string): void;
 }
@@ -75,24 +71,13 @@ export interface StateFileStats {
   compactions: number;
 }
 
-/** What the start-up replay found. */
-interface Replay {
-  memory: MemoryStore;
-  /** Records written in this file, live or dead. */
-  entries: number;
-  /** The format version the header names. */
-  version: number;
-  /** Bytes of the good prefix: everything before the first torn or corrupt record. */
-  goodBytes: number;
-  header: boolean;
-  tail?: { from: number; bytes: number; records: number; reason: string };
-}
-
 type Operation = {
   line: string;
   collection: string;
   /** The keys it reserved (create, seed), released once on disk and freed again if the write fails. */
   reserved: readonly RecordKey[];
+  /** The record as the disk has it before this change (replace, delete): what a compaction writes meanwhile. */
+  before?: StoredRecord;
   /** Undoes the change in memory if the write fails (replace, delete). */
   undo?: () => void;
   /** Records the line adds to the file (for compaction's count). */
@@ -102,18 +87,25 @@ type Operation = {
   reject: (error: Error) => void;
 };
 
-/** Opens (or creates) the state file and replays it. Throws an Error naming the file and the fix. */
+/**
+ * Opens (or creates) the state file, locks it and replays it. Throws an Error naming the file and
+ * the fix, or the process that holds the lock.
+ */
 export async function openStateFile(path: string, options: StateFileOptions = {}): Promise<StateFileStore> {
   const absolute = resolvePath(path);
   const handle = await openForWriting(absolute, options.openFile);
+  let lock: StateFileLock | undefined;
   try {
+    if (!(await handle.stat()).isFile()) throw new Error(`Cannot use the state file ${absolute}: it is not a regular file.`);
+    // Nothing is read or written before the lock is held (the last holder may have written until it let go).
+    lock = await lockStateFile(absolute);
     const stats = await handle.stat();
-    if (!stats.isFile()) throw new Error(`Cannot use the state file ${absolute}: it is not a regular file.`);
-    const store = new StateFileStore(absolute, handle, options);
+    const store = new StateFileStore(absolute, handle, lock, options);
     await store.load(stats);
     return store;
   } catch (error) {
     await handle.close().catch(() => undefined);
+    await lock?.release().catch(() => undefined);
     throw error;
   }
 }
@@ -121,7 +113,10 @@ export async function openStateFile(path: string, options: StateFileOptions = {}
 export class StateFileStore implements ResourceStore {
   readonly path: string;
   #handle: FileHandle;
+  #lock: StateFileLock;
   #memory = new MemoryStore();
+  /** Resets on disk: every line carries the epoch it was decided in (see state-file-format.ts). */
+  #epoch = 0;
   /** Records reserved in memory whose create is not yet on disk, as `collection NUL key`. */
   #pending = new Set<string>();
   #queue: Operation[] = [];
@@ -134,17 +129,24 @@ export class StateFileStore implements ResourceStore {
   #logger: StateFileLogger | undefined;
   #compactMinBytes: number;
   #stats: StateFileStats = { bytes: 0, entries: 0, syncs: 0, records: 0, compactions: 0 };
+  #damage: string | undefined;
 
   /** Use openStateFile. */
-  constructor(path: string, handle: FileHandle, options: StateFileOptions) {
+  constructor(path: string, handle: FileHandle, lock: StateFileLock, options: StateFileOptions) {
     this.path = path;
     this.#handle = handle;
+    this.#lock = lock;
     this.#logger = options.logger;
     this.#compactMinBytes = options.compactMinBytes ?? DEFAULT_COMPACT_MIN_BYTES;
   }
 
   get stats(): Readonly<StateFileStats> {
     return { ...this.#stats };
+  }
+
+  /** What the start found damaged and lost, in words (logged at error level too); undefined after a clean start. */
+  get damage(): string | undefined {
+    return this.#damage;
   }
 
   /** Records on disk in every collection; a create still being written is not counted. */
@@ -157,7 +159,7 @@ export class StateFileStore implements ResourceStore {
     if (refusal) return Promise.reject(refusal);
     if (this.#barrier) return this.#barrier.then(() => this.create(collection, record));
     if (this.#memory.create(collection, record) === 'duplicate') return 'duplicate';
-    return this.#enqueue({ line: createLine(collection, record), collection, reserved: [record.key], entries: 1, reset: false }).then(() => 'created' as const);
+    return this.#enqueue({ line: createLine(this.#epoch, collection, record), collection, reserved: [record.key], entries: 1, reset: false }).then(() => 'created' as const);
   }
 
   seed(collection: string, records: readonly StoredRecord[]): SeedOutcome | Promise<SeedOutcome> {
@@ -166,7 +168,7 @@ export class StateFileStore implements ResourceStore {
     if (this.#barrier) return this.#barrier.then(() => this.seed(collection, records));
     const outcome = this.#memory.seed(collection, records);
     if ('duplicates' in outcome || records.length === 0) return outcome;
-    const line = seedLine(collection, records);
+    const line = seedLines(this.#epoch, collection, records);
     return this.#enqueue({ line, collection, reserved: records.map((r) => r.key), entries: records.length, reset: false }).then(() => outcome);
   }
 
@@ -181,7 +183,8 @@ export class StateFileStore implements ResourceStore {
     const before = this.get(collection, record.key);
     if (!before || this.#memory.replace(collection, record) === 'missing') return 'missing';
     const undo = (): void => void this.#memory.replace(collection, before);
-    return this.#enqueue({ line: replaceLine(collection, record), collection, reserved: [], undo, entries: 1, reset: false }).then(() => 'replaced' as const);
+    const line = replaceLine(this.#epoch, collection, record);
+    return this.#enqueue({ line, collection, reserved: [], before, undo, entries: 1, reset: false }).then(() => 'replaced' as const);
   }
 
   delete(collection: string, key: RecordKey): DeleteOutcome | Promise<DeleteOutcome> {
@@ -192,14 +195,14 @@ export class StateFileStore implements ResourceStore {
     if (!before || this.#memory.delete(collection, key) === 'missing') return 'missing';
     // Undone after a failed write, the record comes back at the end of the creation order.
     const undo = (): void => void this.#memory.create(collection, before);
-    return this.#enqueue({ line: deleteLine(collection, key), collection, reserved: [], undo, entries: 1, reset: false }).then(() => 'deleted' as const);
+    return this.#enqueue({ line: deleteLine(this.#epoch, collection, key), collection, reserved: [], before, undo, entries: 1, reset: false }).then(() => 'deleted' as const);
   }
 
   reset(): Promise<void> {
     const refusal = this.#refusal();
     if (refusal) return Promise.reject(refusal);
     if (this.#barrier) return this.#barrier.then(() => this.reset());
-    const done = this.#enqueue({ line: recordLine('{"op":"reset"}'), collection: '', reserved: [], entries: 1, reset: true });
+    const done = this.#enqueue({ line: resetLine(this.#epoch + 1), collection: '', reserved: [], entries: 1, reset: true });
     const barrier: Promise<void> = done.then(
       () => undefined,
       () => undefined,
@@ -234,29 +237,57 @@ export class StateFileStore implements ResourceStore {
     this.#closed = true;
     while (this.#writing || this.#barrier) await (this.#writing ?? this.#barrier);
     await this.#handle.close();
+    await this.#lock.release();
   }
 
-  /** Replays the file into memory, cuts off a bad tail, writes the header of a new file (openStateFile calls it). */
+  /**
+   * Replays the file into memory; keeps a copy of damaged bytes, cuts off a torn tail, rewrites a
+   * damaged or older-format file; writes the header of a new file (openStateFile calls it).
+   */
   async load(stats: Stats): Promise<void> {
     const content = stats.size === 0 ? Buffer.alloc(0) : await this.#handle.readFile();
     const replay = replayStateFile(content, this.path);
     this.#memory = replay.memory;
-    // A version 1 file is rewritten in the current format before anything is appended to it.
-    const rewrite = replay.header && replay.version !== STATE_FILE_VERSION;
+    this.#epoch = replay.epoch;
     this.#stats.entries = replay.entries;
     this.#stats.bytes = replay.goodBytes;
-    if (replay.tail) await this.#cutTail(content, replay);
+    const damaged = replay.damaged.length > 0 || replay.dependentCount > 0;
+    const copy = replay.damaged.length > 0 || replay.tail ? await this.#keepDamagedBytes(content, replay) : '';
+    if (replay.tail) await this.#cutTail(replay, copy);
     if (!replay.header) {
+      const header = Buffer.from(headerLine(this.#epoch));
       await this.#handle.truncate(0);
-      await writeAll(this.#handle, Buffer.from(recordLine(HEADER_JSON)), 0);
+      await writeAll(this.#handle, header, 0);
       await this.#handle.datasync();
       await syncDirectory(this.path);
-      this.#stats.bytes = Buffer.byteLength(recordLine(HEADER_JSON));
+      this.#stats.bytes = header.length;
     }
-    if (rewrite) {
+    if (replay.header && replay.version !== STATE_FILE_VERSION) {
+      // An older format is rewritten in the current one before anything is appended to it.
       await this.#compact();
       if (this.#stats.compactions === 0) throw new Error(`Cannot use the state file ${this.path}: it is in format version ${replay.version} and could not be rewritten in version ${STATE_FILE_VERSION}.`);
-    } else if (this.#compactionDue()) await this.#compact();
+    } else if (damaged || this.#compactionDue()) {
+      await this.#compact();
+    }
+    if (damaged) {
+      const rewritten =
+        this.#stats.compactions > 0
+          ? 'the file was rewritten without the damage, so the next start is clean'
+          : 'the file could not be rewritten (see the warning above): the next start will report this again';
+      this.#damage = describeDamage(replay, this.path, copy, rewritten);
+      this.#logger?.error(
+        {
+          path: this.path,
+          damaged: replay.damaged,
+          lostRecords: replay.damaged.reduce((sum, region) => sum + region.records, 0),
+          dependents: replay.dependents,
+          dependentCount: replay.dependentCount,
+          records: this.size,
+          copy,
+        },
+        this.#damage as string,
+      );
+    }
   }
 
   #refusal(): Error | undefined {
@@ -311,7 +342,10 @@ export class StateFileStore implements ResourceStore {
     this.#stats.records += batch.length;
     for (const op of batch) {
       for (const key of op.reserved) this.#pending.delete(pendingKey(op.collection, key));
-      if (op.reset) this.#memory.reset();
+      if (op.reset) {
+        this.#memory.reset();
+        this.#epoch += 1;
+      }
       this.#stats.entries += op.entries;
       op.resolve();
     }
@@ -346,29 +380,48 @@ export class StateFileStore implements ResourceStore {
   }
 
   /**
-   * Rewrites the file with the records on disk now (not creates still queued: their records follow
-   * in the new file), then renames it over the old one. A failure keeps the old file.
+   * Rewrites the file with the records on disk now, then renames it over the old one; changes
+   * still queued follow in the new file. A failure keeps the old file.
    */
   async #compact(): Promise<void> {
     const temporary = `${this.path}.compacting`;
     let handle: FileHandle | undefined;
     const before = this.#stats.bytes;
     try {
-      // Snapshot before the first await: creates reserved meanwhile belong after it.
+      // Snapshot before the first await: changes made meanwhile belong after it. Memory already
+      // shows the queued changes; the first queued change of a key knows what the disk has of it
+      // (a create: nothing; a replace or a delete: the record before).
+      const onDisk = new Map<string, { collection: string; record: StoredRecord } | null>();
+      for (const op of this.#queue) {
+        for (const key of op.reserved) if (!onDisk.has(pendingKey(op.collection, key))) onDisk.set(pendingKey(op.collection, key), null);
+        const key = op.before && pendingKey(op.collection, op.before.key);
+        if (key && !onDisk.has(key)) onDisk.set(key, { collection: op.collection, record: op.before as StoredRecord });
+      }
       const chunks: Buffer[] = [];
-      let chunk = recordLine(HEADER_JSON);
+      let chunk = headerLine(this.#epoch);
       let live = 0;
+      const add = (collection: string, record: StoredRecord): void => {
+        chunk += createLine(this.#epoch, collection, record);
+        live += 1;
+        if (chunk.length >= COMPACT_CHUNK_BYTES) {
+          chunks.push(Buffer.from(chunk));
+          chunk = '';
+        }
+      };
       for (const [collection, records] of this.#memory.collections()) {
         for (const record of records) {
-          if (this.#pending.has(pendingKey(collection, record.key))) continue;
-          chunk += createLine(collection, record);
-          live += 1;
-          if (chunk.length >= COMPACT_CHUNK_BYTES) {
-            chunks.push(Buffer.from(chunk));
-            chunk = '';
+          const key = pendingKey(collection, record.key);
+          const disk = onDisk.get(key);
+          if (disk !== undefined) {
+            onDisk.delete(key);
+            if (disk) add(collection, disk.record);
+          } else if (!this.#pending.has(key)) {
+            add(collection, record);
           }
         }
       }
+      // Deleted in memory by a queued change, still on disk: last in creation order, where a failed delete puts them back.
+      for (const disk of onDisk.values()) if (disk) add(disk.collection, disk.record);
       chunks.push(Buffer.from(chunk));
       handle = await open(temporary, 'w+');
       let position = 0;
@@ -396,204 +449,37 @@ export class StateFileStore implements ResourceStore {
     }
   }
 
-  /** Keeps a copy of the skipped bytes next to the file, then cuts them off so appends follow good data. */
-  async #cutTail(content: Buffer, replay: Replay): Promise<void> {
-    const tail = replay.tail as NonNullable<Replay['tail']>;
+  /**
+   * Copies every damaged region and the torn tail, back to back in file order, to
+   * `FILE.corrupt-<time>`; says where (or why no copy could be kept).
+   */
+  async #keepDamagedBytes(content: Buffer, replay: Replay): Promise<string> {
     const copy = `${this.path}.corrupt-${new Date().toISOString().replaceAll(':', '-')}`;
-    let kept = `a copy is kept in ${copy}`;
+    const regions = replay.tail ? [...replay.damaged, replay.tail] : replay.damaged;
     try {
-      await writeFile(copy, content.subarray(tail.from));
+      await writeFile(copy, Buffer.concat(regions.map((region) => content.subarray(region.from, region.from + region.bytes))));
+      return `a copy of the damaged bytes is kept in ${copy}`;
     } catch (error) {
-      kept = `no copy could be kept (${(error as Error).message})`;
+      return `no copy of the damaged bytes could be kept (${(error as Error).message})`;
     }
+  }
+
+  /** Cuts a torn tail off so appends follow good data. */
+  async #cutTail(replay: Replay, copy: string): Promise<void> {
+    const tail = replay.tail as NonNullable<Replay['tail']>;
     await this.#handle.truncate(tail.from);
     await this.#handle.datasync();
+    const seed = tail.seed ? `; an incomplete seed of ${tail.seed.records} record(s), ${tail.seed.onDisk} of them on disk, was never answered and is not applied` : '';
     this.#logger?.warn(
       { path: this.path, skippedBytes: tail.bytes, skippedRecords: tail.records, offset: tail.from, records: this.size, copy },
-      `state file ${this.path}: skipped a torn or corrupt tail of ${tail.bytes} bytes (${tail.records} record(s) from byte ${tail.from}: ${tail.reason}); ` +
-        `loaded the ${this.size} record(s) before it; ${kept}`,
+      `state file ${this.path}: skipped a torn tail of ${tail.bytes} bytes (${tail.records} record(s) from byte ${tail.from}: ${tail.reason})${seed}; ` +
+        `loaded the ${this.size} record(s) before it; ${copy}`,
     );
   }
 }
 
-/**
- * Replays a state file's content. Stops at the first record that is torn, fails its checksum or
- * cannot be applied: nothing after it is trusted. Throws when the file is not a state file.
- */
-export function replayStateFile(content: Buffer, path: string): Replay {
-  const memory = new MemoryStore();
-  const replay: Replay = { memory, entries: 0, version: STATE_FILE_VERSION, goodBytes: 0, header: false };
-  let position = 0;
-  while (position < content.length) {
-    const end = content.indexOf(0x0a, position);
-    if (end === -1) {
-      if (replay.header) {
-        replay.tail = tailFrom(content, position, 'the last record is incomplete (a torn write)');
-        break;
-      }
-      // A header torn while the file was being created: the file is new.
-      if (Buffer.from(recordLine(HEADER_JSON)).subarray(0, content.length).equals(content)) return replay;
-      throw notAStateFile(path);
-    }
-    const record = readRecord(content, position, end);
-    if (!replay.header) {
-      if (typeof record === 'string' || record.op !== 'header' || record.format !== STATE_FILE_FORMAT) throw notAStateFile(path);
-      if (record.version !== STATE_FILE_VERSION && record.version !== 1) {
-        throw new Error(`Cannot use the state file ${path}: it has format version ${String(record.version)}; this mock reads versions 1 and ${STATE_FILE_VERSION}.`);
-      }
-      replay.version = record.version as number;
-      replay.header = true;
-    } else {
-      const problem = typeof record === 'string' ? record : replay.version === 1 ? applyVersion1Record(record, replay) : applyRecord(record, replay);
-      if (problem) {
-        replay.tail = tailFrom(content, position, problem);
-        break;
-      }
-    }
-    position = end + 1;
-    replay.goodBytes = position;
-  }
-  return replay;
-}
-
-function notAStateFile(path: string): Error {
-  return new Error(
-    `Cannot use the state file ${path}: it is not a plant-store-mock state file (it does not start with the state-file header), ` +
-      'so the mock will not overwrite it. Point --state-file at a new file or at one the mock wrote.',
-  );
-}
-
-function tailFrom(content: Buffer, from: number, reason: string): NonNullable<Replay['tail']> {
-  let records = 0;
-  for (let at = content.indexOf(0x0a, from); at !== -1; at = content.indexOf(0x0a, at + 1)) records += 1;
-  if (content[content.length - 1] !== 0x0a) records += 1;
-  return { from, bytes: content.length - from, records, reason };
-}
-
-/** The JSON object of one checksummed line, or why it is not one. */
-function readRecord(content: Buffer, start: number, end: number): Record<string, unknown> | string {
-  if (end - start < 10 || content[start + 8] !== 0x20) return 'not a checksummed record';
-  const checksum = content.toString('latin1', start, start + 8);
-  if (!/^[0-9a-f]{8}$/.test(checksum)) return 'not a checksummed record';
-  const json = content.subarray(start + 9, end);
-  if (crc32(json) !== Number.parseInt(checksum, 16)) return 'checksum mismatch';
-  let value: unknown;
-  try {
-    value = parseExactJson(json.toString('utf8'));
-  } catch {
-    return 'not JSON';
-  }
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : 'not a record';
-}
-
-/** Applies one record to the replay; returns a problem when it cannot be applied. */
-function applyRecord(record: Record<string, unknown>, replay: Replay): string | undefined {
-  const collection = record.c;
-  if (record.op === 'reset') {
-    replay.memory.reset();
-    replay.entries += 1;
-    return undefined;
-  }
-  if (typeof collection !== 'string') return `a ${String(record.op)} record without a collection`;
-  switch (record.op) {
-    case 'create': {
-      const stored = storedOf(record);
-      if (!stored) return 'a create record without a key and a record';
-      if (replay.memory.create(collection, stored) === 'duplicate') return `a create record repeats key ${stored.key}`;
-      replay.entries += 1;
-      return undefined;
-    }
-    case 'seed': {
-      const items = Array.isArray(record.records) ? record.records : [];
-      const records = items.map((item) => (item !== null && typeof item === 'object' ? storedOf(item as Record<string, unknown>) : undefined));
-      if (!Array.isArray(record.records) || records.some((r) => !r)) return 'a seed record without valid records';
-      const outcome = replay.memory.seed(collection, records as StoredRecord[]);
-      if ('duplicates' in outcome) return `a seed record repeats keys ${outcome.duplicates.join(', ')}`;
-      replay.entries += records.length;
-      return undefined;
-    }
-    case 'replace': {
-      const stored = storedOf(record);
-      if (!stored || replay.memory.replace(collection, stored) === 'missing') return 'a replace record for a record that is not there';
-      replay.entries += 1;
-      return undefined;
-    }
-    case 'delete': {
-      if (typeof record.key !== 'string' || replay.memory.delete(collection, record.key) === 'missing') return 'a delete record for a record that is not there';
-      replay.entries += 1;
-      return undefined;
-    }
-    default:
-      return `an unknown record ${JSON.stringify(String(record.op))}`;
-  }
-}
-
-/** The key and the exact JSON of a create, seed or replace record. */
-function storedOf(record: Record<string, unknown>): StoredRecord | undefined {
-  const value = record.record;
-  if (typeof record.key !== 'string' || value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
-  return { key: record.key, json: exactJsonOf(record, 'record') };
-}
-
-/** Version 1: `{"op":"create","id":…,"name":…,"tag":…}` and seeds of such plants, all in /plants. */
-function applyVersion1Record(record: Record<string, unknown>, replay: Replay): string | undefined {
-  switch (record.op) {
-    case 'create': {
-      const plant = version1Plant(record);
-      if (!plant) return 'a create record without a valid plant';
-      if (replay.memory.create(VERSION_1_COLLECTION, plant) === 'duplicate') return `a create record repeats id ${plant.key}`;
-      replay.entries += 1;
-      return undefined;
-    }
-    case 'seed': {
-      const items = Array.isArray(record.plants) ? record.plants : [];
-      const plants = items.map((item) => (item !== null && typeof item === 'object' ? version1Plant(item as Record<string, unknown>) : undefined));
-      if (!Array.isArray(record.plants) || plants.some((plant) => !plant)) return 'a seed record without valid plants';
-      const outcome = replay.memory.seed(VERSION_1_COLLECTION, plants as StoredRecord[]);
-      if ('duplicates' in outcome) return `a seed record repeats ids ${outcome.duplicates.join(', ')}`;
-      replay.entries += plants.length;
-      return undefined;
-    }
-    case 'reset':
-      replay.memory.reset();
-      replay.entries += 1;
-      return undefined;
-    default:
-      return `an unknown record ${JSON.stringify(String(record.op))}`;
-  }
-}
-
-function version1Plant(record: Record<string, unknown>): StoredRecord | undefined {
-  const id = exactInteger(record, 'id');
-  if (id === undefined || !isInt64(id) || typeof record.name !== 'string') return undefined;
-  if (record.tag !== undefined && typeof record.tag !== 'string') return undefined;
-  const tag = record.tag === undefined ? '' : `,"tag":${JSON.stringify(record.tag)}`;
-  return { key: id.toString(), json: `{"id":${id.toString()},"name":${JSON.stringify(record.name)}${tag}}` };
-}
-
 function pendingKey(collection: string, key: RecordKey): string {
   return `${collection}\0${key}`;
-}
-
-function createLine(collection: string, record: StoredRecord): string {
-  return recordLine(`{"op":"create","c":${JSON.stringify(collection)},"key":${JSON.stringify(record.key)},"record":${record.json}}`);
-}
-
-function replaceLine(collection: string, record: StoredRecord): string {
-  return recordLine(`{"op":"replace","c":${JSON.stringify(collection)},"key":${JSON.stringify(record.key)},"record":${record.json}}`);
-}
-
-function deleteLine(collection: string, key: RecordKey): string {
-  return recordLine(`{"op":"delete","c":${JSON.stringify(collection)},"key":${JSON.stringify(key)}}`);
-}
-
-function seedLine(collection: string, records: readonly StoredRecord[]): string {
-  const items = records.map((record) => `{"key":${JSON.stringify(record.key)},"record":${record.json}}`).join(',');
-  return recordLine(`{"op":"seed","c":${JSON.stringify(collection)},"records":[${items}]}`);
-}
-
-function recordLine(json: string): string {
-  return `${crc32(json).toString(16).padStart(8, '0')} ${json}\n`;
 }
 
 /** Writes all of `data` at `position` (a write may be short); returns the bytes written. */

@@ -27,11 +27,21 @@ function stateFile(): string {
   return join(mkdtempSync(join(tmpdir(), 'state-file-')), 'plants.state');
 }
 
-/** Collects what the store warns about. */
-function recordingLogger(): StateFileLogger & { warnings: string[]; infos: string[] } {
+/** Collects what the store reports, by level. */
+function recordingLogger(): StateFileLogger & { errors: string[]; warnings: string[]; infos: string[]; details: object[] } {
+  const errors: string[] = [];
   const warnings: string[] = [];
   const infos: string[] = [];
-  return { warnings, infos, warn: (_details, message) => warnings.push(message), info: (_details, message) => infos.push(message) };
+  const details: object[] = [];
+  return {
+    errors,
+    warnings,
+    infos,
+    details,
+    error: (detail, message) => void (errors.push(message), details.push(detail)),
+    warn: (_details, message) => warnings.push(message),
+    info: (_details, message) => infos.push(message),
+  };
 }
 
 async function openStore(path: string, options: StateFileOptions = {}): Promise<StateFileStore> {
