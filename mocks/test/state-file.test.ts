@@ -5,13 +5,14 @@
  */
 import { appendFileSync, constants, existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { crc32 } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { exactInteger, parseExactJson } from '../../spec/exact-json.js';
 import type { StoredRecord } from '../stores/store.js';
 import { createMockServer, type MockServer } from '../server.js';
-import { openStateFile, type StateFileLogger, type StateFileOptions, type StateFileStore } from '../stores/state-file.js';
+import { openStateFile, STATE_FILE_VERSION, type StateFileLogger, type StateFileOptions, type StateFileStore } from '../stores/state-file.js';
 import { createPlant, expectError, listedPlantsText } from './mock-under-test.js';
 import { MOCK_CLI, run, startMockProcess, type Server as Child } from './processes.js';
 
@@ -189,7 +190,8 @@ describe('state file store', () => {
     const reopened = await openStore(path, { logger });
     expect(reopened.size).toBe(5);
     expect(logger.warnings).toHaveLength(1);
-    expect(logger.warnings[0]).toContain(`skipped a torn or corrupt tail of ${torn.length} bytes (1 record(s) from byte ${good.length}`);
+    expect(logger.warnings[0]).toContain(`skipped a torn tail of ${torn.length} bytes (1 record(s) from byte ${good.length}`);
+    expect(logger.errors).toEqual([]); // a crash artefact, not damage
     expect(logger.warnings[0]).toContain('loaded the 5 record(s)');
     expect(readFileSync(path)).toEqual(good);
     const copies = readdirSync(join(path, '..')).filter((name) => name.includes('.corrupt-'));
@@ -201,21 +203,6 @@ describe('state file store', () => {
     const third = recordingLogger();
     expect(plantsIn(await openStore(path, { logger: third })).map((p) => p.id)).toEqual([1n, 2n, 3n, 4n, 5n, 6n]);
     expect(third.warnings).toEqual([]);
-  });
-
-  it('stops at a record whose checksum fails: nothing after it is loaded as data', async () => {
-    const path = stateFile();
-    const store = await openStore(path);
-    for (let i = 1n; i <= 4n; i++) await createIn(store, plant(i, 'abc'));
-    await store.close();
-    const text = readFileSync(path, 'utf8');
-    // Turn plant 3's name into something else without fixing its checksum.
-    writeFileSync(path, text.replace('"id":3,"name":"abc"', '"id":3,"name":"abd"'));
-
-    const logger = recordingLogger();
-    const reopened = await openStore(path, { logger });
-    expect(plantsIn(reopened).map((p) => p.id)).toEqual([1n, 2n]);
-    expect(logger.warnings[0]).toMatch(/tail of \d+ bytes \(2 record\(s\) from byte \d+: checksum mismatch\)/);
   });
 
   it.each(['[{"id":1,"name":"a seed file"}]\n', '[{"id":1,"name":"a seed file without a final newline"}]'])(
@@ -257,6 +244,292 @@ describe('state file store', () => {
     const reopened = await openStore(path, { logger: recordingLogger() });
     expect(plantsIn(reopened).map((p) => p.id)).toEqual(Array.from({ length: 50 }, (_, i) => BigInt(9000 + i)));
     expect(existsSync(`${path}.compacting`)).toBe(false);
+  });
+});
+
+/* ----------------------------- damaged files ----------------------------- */
+
+/** Where each line (record) of a state file starts; line 0 is the header. */
+function lineStarts(content: Buffer): number[] {
+  const starts = [0];
+  for (let at = content.indexOf(0x0a); at !== -1 && at + 1 < content.length; at = content.indexOf(0x0a, at + 1)) starts.push(at + 1);
+  return starts;
+}
+
+/** Flips one bit in the middle of line `line`'s JSON, as a bad sector or bit rot would; returns the line's bytes as they were damaged. */
+function damageLine(path: string, line: number): { from: number; to: number; bytes: Buffer } {
+  const content = readFileSync(path);
+  const starts = lineStarts(content);
+  const from = starts[line] as number;
+  const to = (starts[line + 1] ?? content.length) as number;
+  const at = from + 9 + Math.floor((to - 1 - from - 9) / 2);
+  content[at] = (content[at] as number) ^ 0x04;
+  writeFileSync(path, content);
+  return { from, to, bytes: content.subarray(from, to) };
+}
+
+/** A state file holding plants 1..n, one create line each (line i holds plant i). */
+async function fileWithPlants(n: number): Promise<string> {
+  const path = stateFile();
+  const store = await openStateFile(path);
+  const outcomes = await Promise.all(Array.from({ length: n }, (_, i) => createIn(store, plant(BigInt(i + 1)))));
+  expect(outcomes.every((outcome) => outcome === 'created')).toBe(true);
+  await store.close();
+  return path;
+}
+
+const ids = (from: number, to: number, except: number[] = []): bigint[] =>
+  Array.from({ length: to - from + 1 }, (_, i) => from + i).filter((id) => !except.includes(id)).map(BigInt);
+
+/** The copies of damaged bytes kept beside the state file. */
+function corruptCopies(path: string): Buffer[] {
+  const dir = join(path, '..');
+  return readdirSync(dir).filter((name) => name.includes('.corrupt-')).map((name) => readFileSync(join(dir, name)));
+}
+
+/** Opens the file again and expects a clean start with exactly these plants. */
+async function expectCleanStart(path: string, expected: bigint[]): Promise<StateFileStore> {
+  const logger = recordingLogger();
+  const store = await openStore(path, { logger });
+  expect(plantsIn(store).map((p) => p.id)).toEqual(expected);
+  expect(logger.errors).toEqual([]);
+  expect(logger.warnings).toEqual([]);
+  expect(store.damage).toBeUndefined();
+  return store;
+}
+
+describe('a damaged state file', () => {
+  it('keeps the 999 intact records around one damaged at record 500 of 1000, says what was lost and where, and is rewritten clean', async () => {
+    const path = await fileWithPlants(1000);
+    const damaged = damageLine(path, 500);
+    const logger = recordingLogger();
+    const store = await openStore(path, { logger });
+    expect(plantsIn(store).map((p) => p.id)).toEqual(ids(1, 1000, [500]));
+    expect(logger.errors).toHaveLength(1);
+    expect(logger.errors[0]).toContain(`state file ${path} is damaged: 1 record(s) lost in 1 damaged region(s) in the middle of the file`);
+    expect(logger.errors[0]).toContain(`bytes ${damaged.from}–${damaged.to - 1} (1 record(s): checksum mismatch)`);
+    expect(logger.errors[0]).toContain('kept the 999 intact record(s)');
+    expect(logger.errors[0]).toContain('the file was rewritten without the damage');
+    expect(logger.details[0]).toMatchObject({ lostRecords: 1, damaged: [{ from: damaged.from, bytes: damaged.to - damaged.from, records: 1 }] });
+    expect(store.damage).toBe(logger.errors[0]);
+    expect(logger.warnings).toEqual([]);
+    expect(corruptCopies(path)).toEqual([damaged.bytes]);
+    await store.close();
+
+    const reopened = await expectCleanStart(path, ids(1, 1000, [500]));
+    expect(await createIn(reopened, plant(500n, 'again'))).toBe('created');
+  });
+
+  it('keeps everything between several damaged regions and lists each', async () => {
+    const path = await fileWithPlants(1000);
+    const regions = [damageLine(path, 100), damageLine(path, 101), damageLine(path, 400), damageLine(path, 800)];
+    const logger = recordingLogger();
+    const store = await openStore(path, { logger });
+    expect(plantsIn(store).map((p) => p.id)).toEqual(ids(1, 1000, [100, 101, 400, 800]));
+    const [first, second, third, fourth] = regions as [(typeof regions)[0], (typeof regions)[0], (typeof regions)[0], (typeof regions)[0]];
+    expect(logger.errors[0]).toContain('4 record(s) lost in 3 damaged region(s)');
+    expect(logger.errors[0]).toContain(`bytes ${first.from}–${second.to - 1} (2 record(s)`);
+    expect(logger.errors[0]).toContain(`bytes ${third.from}–${third.to - 1} (1 record(s)`);
+    expect(logger.errors[0]).toContain(`bytes ${fourth.from}–${fourth.to - 1} (1 record(s)`);
+    expect(corruptCopies(path)).toEqual([Buffer.concat([first.bytes, second.bytes, third.bytes, fourth.bytes])]);
+    await store.close();
+    await expectCleanStart(path, ids(1, 1000, [100, 101, 400, 800]));
+  });
+
+  it('loses nothing when a newline is damaged: both records it joined are found again', async () => {
+    const path = await fileWithPlants(20);
+    const content = readFileSync(path);
+    const newline = (lineStarts(content)[11] as number) - 1;
+    content[newline] = 0x2a;
+    writeFileSync(path, content);
+    const logger = recordingLogger();
+    const store = await openStore(path, { logger });
+    expect(plantsIn(store).map((p) => p.id)).toEqual(ids(1, 20));
+    expect(logger.errors[0]).toContain(`0 record(s) lost in 1 damaged region(s) in the middle of the file: bytes ${newline}–${newline} (0 record(s): a damaged newline)`);
+    await store.close();
+    await expectCleanStart(path, ids(1, 20));
+  });
+
+  it('keeps the intact records of a seed one of whose records is damaged, and says the seed lost one', async () => {
+    const path = stateFile();
+    const store = await openStore(path);
+    expect(await seedIn(store, ids(1, 10).map((id) => plant(id)))).toEqual({ created: 10 });
+    await createIn(store, plant(11n));
+    await store.close();
+    damageLine(path, 5); // the seed's fifth record: plant 5
+
+    const logger = recordingLogger();
+    const reopened = await openStore(path, { logger });
+    expect(plantsIn(reopened).map((p) => p.id)).toEqual(ids(1, 11, [5]));
+    expect(logger.errors[0]).toContain('1 record(s) lost in 1 damaged region(s)');
+    expect(logger.errors[0]).toContain('a seed of 10 record(s) into /plants lost 1 of them: the 9 intact one(s) are kept');
+    await reopened.close();
+    await expectCleanStart(path, ids(1, 11, [5]));
+  });
+
+  it('keeps wiped what a lost reset wiped: the records after it carry a later epoch', async () => {
+    const path = stateFile();
+    const store = await openStore(path);
+    for (const id of ids(1, 5)) await createIn(store, plant(id, 'before the reset'));
+    await store.reset();
+    for (const id of ids(4, 8)) await createIn(store, plant(id, 'after the reset'));
+    await store.close();
+    damageLine(path, 6); // the reset
+
+    const logger = recordingLogger();
+    const reopened = await openStore(path, { logger });
+    expect(plantsIn(reopened)).toStrictEqual(ids(4, 8).map((id) => plant(id, 'after the reset')));
+    expect(logger.errors[0]).toContain('1 record(s) lost in 1 damaged region(s)');
+    expect(logger.errors[0]).toContain('1 reset(s) were lost, so the 5 record(s) before stay wiped as the reset did');
+    await reopened.close();
+    await expectCleanStart(path, ids(4, 8));
+  });
+
+  it('applies records whose create or delete was lost by fixed rules, and reports each', async () => {
+    const path = stateFile();
+    const store = await openStore(path);
+    for (const id of [1n, 2n, 3n]) await createIn(store, plant(id, 'created')); // lines 1-3
+    expect(await store.replace(PLANTS, recordOf(plant(1n, 'replaced')))).toBe('replaced'); // line 4
+    expect(await store.delete(PLANTS, '2')).toBe('deleted'); // line 5
+    expect(await store.delete(PLANTS, '3')).toBe('deleted'); // line 6
+    expect(await createIn(store, plant(3n, 'created again'))).toBe('created'); // line 7
+    await store.close();
+    for (const line of [1, 2, 6]) damageLine(path, line);
+
+    const logger = recordingLogger();
+    const reopened = await openStore(path, { logger });
+    // 1: its create was lost, the replace brings it back; 2: created and deleted, both gone;
+    // 3: its delete was lost, the later create wins.
+    expect(plantsIn(reopened)).toStrictEqual([plant(1n, 'replaced'), plant(3n, 'created again')]);
+    expect(logger.errors[0]).toContain('3 record(s) lost in 2 damaged region(s)');
+    expect(logger.errors[0]).toContain('3 record(s) depended on lost ones and were applied by rule');
+    expect(logger.details[0]).toMatchObject({
+      dependentCount: 3,
+      dependents: [{ kind: 'replace-restored-record' }, { kind: 'delete-of-missing-record' }, { kind: 'create-over-live-record' }],
+    });
+    await reopened.close();
+    await expectCleanStart(path, [1n, 3n]);
+  });
+
+  it('keeps the records after a damaged header', async () => {
+    const path = await fileWithPlants(10);
+    damageLine(path, 0);
+    const logger = recordingLogger();
+    const store = await openStore(path, { logger });
+    expect(plantsIn(store).map((p) => p.id)).toEqual(ids(1, 10));
+    // The header is a record too; no plant was in it.
+    expect(logger.errors[0]).toMatch(/1 record\(s\) lost in 1 damaged region\(s\) in the middle of the file: bytes 0–\d+ \(1 record\(s\): checksum mismatch\)/);
+    await store.close();
+    await expectCleanStart(path, ids(1, 10));
+  });
+
+  it('applies none of a seed cut off by the end of the file (a torn write, never answered), with a warning', async () => {
+    const path = stateFile();
+    const store = await openStore(path);
+    await createIn(store, plant(100n));
+    expect(await seedIn(store, ids(1, 10).map((id) => plant(id)))).toEqual({ created: 10 });
+    await store.close();
+    const content = readFileSync(path);
+    const seedStart = lineStarts(content)[2] as number;
+    writeFileSync(path, content.subarray(0, lineStarts(content)[6])); // four of the ten seeded records
+
+    const logger = recordingLogger();
+    const reopened = await openStore(path, { logger });
+    expect(plantsIn(reopened).map((p) => p.id)).toEqual([100n]);
+    expect(logger.errors).toEqual([]);
+    expect(logger.warnings[0]).toContain(`(4 record(s) from byte ${seedStart}`);
+    expect(logger.warnings[0]).toContain('an incomplete seed of 10 record(s), 4 of them on disk, was never answered and is not applied');
+    expect(statSync(path).size).toBe(seedStart);
+    await createIn(reopened, plant(11n));
+    await reopened.close();
+    await expectCleanStart(path, [100n, 11n]);
+  });
+
+  it('reads format versions 1 and 2 and rewrites them as the current one', async () => {
+    const line = (json: string): string => `${crc32(json).toString(16).padStart(8, '0')} ${json}\n`;
+    const version1 = stateFile();
+    writeFileSync(
+      version1,
+      line('{"op":"header","format":"plant-store-mock-state","version":1}') +
+        line('{"op":"create","id":9,"name":"wiped"}') +
+        line('{"op":"reset"}') +
+        line('{"op":"create","id":9223372036854775807,"name":"max","tag":"t"}') +
+        line('{"op":"seed","plants":[{"id":2,"name":"b"}]}'),
+    );
+    const version2 = stateFile();
+    writeFileSync(
+      version2,
+      line('{"op":"header","format":"plant-store-mock-state","version":2}') +
+        line('{"op":"create","c":"/plants","key":"9","record":{"id":9,"name":"wiped"}}') +
+        line('{"op":"reset"}') +
+        line('{"op":"create","c":"/plants","key":"9223372036854775807","record":{"id":9223372036854775807,"name":"max","tag":"t"}}') +
+        line('{"op":"seed","c":"/plants","records":[{"key":"2","record":{"id":2,"name":"b"}},{"key":"3","record":{"id":3,"name":"c"}}]}') +
+        line('{"op":"delete","c":"/plants","key":"3"}'),
+    );
+    for (const path of [version1, version2]) {
+      const logger = recordingLogger();
+      const store = await openStore(path, { logger });
+      expect(plantsIn(store)).toStrictEqual([plant(INT64_MAX, 'max', 't'), plant(2n, 'b')]);
+      expect(logger.errors).toEqual([]);
+      await store.close();
+      expect(readFileSync(path, 'utf8').split('\n')[0]).toContain(`"version":${STATE_FILE_VERSION},"epoch":0`);
+      await expectCleanStart(path, [INT64_MAX, 2n]);
+    }
+  });
+
+  it('compacts while deletes and replaces are queued without losing them or leaving a file that contradicts itself', async () => {
+    const path = stateFile();
+    let store: StateFileStore | undefined;
+    let queued: Promise<unknown>[] | undefined;
+    const openFile = async (file: string) => {
+      const handle = await open(file, constants.O_RDWR | constants.O_CREAT);
+      const datasync = handle.datasync.bind(handle);
+      handle.datasync = async () => {
+        // While the first batch of deletes is syncing, more changes queue up behind it; the
+        // compaction that this batch makes due runs before they are written.
+        if (queued === undefined && store && store.stats.entries >= 20) {
+          queued = [store.delete(PLANTS, '11'), store.replace(PLANTS, recordOf(plant(12n, 'replaced'))), store.delete(PLANTS, '13')].map((outcome) => Promise.resolve(outcome));
+        }
+        return datasync();
+      };
+      return handle;
+    };
+    const logger = recordingLogger();
+    store = await openStore(path, { openFile, logger, compactMinBytes: 1 });
+    await Promise.all(ids(1, 20).map((id) => createIn(store as StateFileStore, plant(id))));
+    await Promise.all(ids(1, 10).map((id) => (store as StateFileStore).delete(PLANTS, id.toString())));
+    expect(queued).toBeDefined();
+    expect(await Promise.all(queued as Promise<unknown>[])).toEqual(['deleted', 'replaced', 'deleted']);
+    expect(store.stats.compactions).toBeGreaterThan(0);
+    await store.close();
+    const reopened = await expectCleanStart(path, [12n, ...ids(14, 20)]);
+    expect(plantsIn(reopened)[0]).toStrictEqual(plant(12n, 'replaced'));
+  });
+});
+
+/* ----------------------------- one mock per file ----------------------------- */
+
+describe('the state file lock', () => {
+  it('refuses a second store on the file while the first holds it, naming the holder, and lets one in once it is closed', async () => {
+    const path = stateFile();
+    const first = await openStateFile(path);
+    await createIn(first, plant(1n));
+    const refusal = openStateFile(path);
+    await expect(refusal).rejects.toThrow(`Cannot use the state file ${path}: another mock is using it, process ${process.pid} on host ${hostname()}`);
+    await expect(refusal).rejects.toThrow(`holds its lock ${path}.lock`);
+    await first.close();
+    const second = await openStore(path);
+    expect(plantsIn(second).map((p) => p.id)).toEqual([1n]);
+  });
+
+  it('still holds after a compaction renamed a new file over the state file', async () => {
+    const path = stateFile();
+    const store = await openStore(path, { compactMinBytes: 1 });
+    for (const id of ids(1, 5)) await createIn(store, plant(id));
+    await store.reset();
+    await createIn(store, plant(6n));
+    expect(store.stats.compactions).toBeGreaterThan(0);
+    await expect(openStateFile(path)).rejects.toThrow(/another mock is using it/);
   });
 });
 
@@ -349,6 +622,55 @@ describe('--state-file (the mock as a process)', () => {
     await killHard(mock);
     mock = await startCli(['--state-file', path]);
     expect(await listed(mock.url)).toStrictEqual([plant(3n, 'seeded over HTTP')]);
+  });
+
+  it('refuses to start a second mock on the same file (exit 1, naming the file and the holder), and restarts at once after the first is killed -9', async () => {
+    const path = stateFile();
+    const first = await startCli(['--state-file', path]);
+    expect((await post(first.url, '/plants', '{"id":1,"name":"kept"}')).status).toBe(200);
+
+    const second = await run(process.execPath, [MOCK_CLI, '--port', '0', '--state-file', path]);
+    expect(second.code).toBe(1);
+    expect(second.output).toContain(`plant-store-mock: Cannot use the state file ${path}: another mock is using it, process ${first.child.pid} on host ${hostname()}`);
+    expect(second.output).not.toContain('listening on');
+    expect((await post(first.url, '/plants', '{"id":2,"name":"still served"}')).status).toBe(200);
+
+    // The kernel drops the lock with the process: no stale lock to wait out.
+    await killHard(first);
+    const restarted = await startCli(['--state-file', path]);
+    expect(await listed(restarted.url)).toStrictEqual([plant(1n, 'kept'), plant(2n, 'still served')]);
+  });
+
+  it('of two mocks started at once on one file, one serves and the other exits 1, so none of 200 creates is lost (issue 13 lost half)', async () => {
+    const path = stateFile();
+    const started = await Promise.allSettled([startCli(['--state-file', path]), startCli(['--state-file', path])]);
+    const serving = started.flatMap((outcome) => (outcome.status === 'fulfilled' ? [outcome.value] : []));
+    const refused = started.flatMap((outcome) => (outcome.status === 'rejected' ? [outcome.reason as Error] : []));
+    expect(serving).toHaveLength(1);
+    expect(refused).toHaveLength(1);
+    const mock = serving[0] as Child;
+    expect(refused[0]?.message).toMatch(new RegExp(`exited with 1 before listening:[\\s\\S]*another mock is using it, process ${mock.child.pid} `));
+
+    const acknowledged: bigint[] = [];
+    for (let i = 1; i <= 200; i++) {
+      const response = await post(mock.url, '/plants', `{"id":${i},"name":"plant ${i}"}`);
+      if (response.status === 200) acknowledged.push(BigInt(i));
+    }
+    expect(acknowledged).toHaveLength(200);
+    await killHard(mock);
+    const restarted = await startCli(['--state-file', path]);
+    expect((await listed(restarted.url)).map((p) => p.id)).toEqual(acknowledged);
+  });
+
+  it('says on stderr and in an error log line what a damaged file lost, and serves the rest', async () => {
+    const path = await fileWithPlants(1000);
+    const damaged = damageLine(path, 500);
+    const mock = await startCli(['--state-file', path]);
+    expect((await listed(mock.url)).map((p) => p.id)).toEqual(ids(1, 1000, [500]));
+    const output = mock.output();
+    expect(output).toContain(`plant-store-mock: state file ${path} is damaged: 1 record(s) lost in 1 damaged region(s) in the middle of the file: bytes ${damaged.from}–${damaged.to - 1}`);
+    const errorLine = output.split('\n').find((line) => line.startsWith('{') && line.includes('is damaged'));
+    expect(JSON.parse(errorLine as string)).toMatchObject({ level: 50, lostRecords: 1, path });
   });
 
   it.each([
