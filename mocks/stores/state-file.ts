@@ -17,7 +17,7 @@
  *   When most entries are dead (wiped by a reset) the file is rewritten with the live records only.
  */
 import { constants, writeSync, type Stats } from 'node:fs';
-import { open, rename, unlink, writeFile, type FileHandle } from 'node:fs/promises';
+import { open, realpath, rename, unlink, writeFile, type FileHandle } from 'node:fs/promises';
 import { dirname, resolve as resolvePath } from 'node:path';
 import { MemoryStore } from './memory.js';
 import { createLine, deleteLine, headerLine, replaceLine, resetLine, seedLines, STATE_FILE_VERSION } from './state-file-format.js';
@@ -98,7 +98,8 @@ export async function openStateFile(path: string, options: StateFileOptions = {}
   try {
     if (!(await handle.stat()).isFile()) throw new Error(`Cannot use the state file ${absolute}: it is not a regular file.`);
     // Nothing is read or written before the lock is held (the last holder may have written until it let go).
-    lock = await lockStateFile(absolute);
+    // Locked by its real path: two paths (a symlink) to one file share one lock.
+    lock = await lockStateFile(await realpath(absolute));
     const stats = await handle.stat();
     const store = new StateFileStore(absolute, handle, lock, options);
     await store.load(stats);

@@ -1,7 +1,8 @@
 /**
- * The durable store behind --state-file: what a 200 promises survives kill -9, a torn or corrupt
- * tail costs only itself, ids stay exact, the file stays proportional to the live plants, and a
- * failed write is answered 500 with the id given back.
+ * The durable store behind --state-file: what a 200 promises survives kill -9, a torn tail costs
+ * only itself, damaged bytes in the middle cost only the records they hit (and say so), ids stay
+ * exact, the file stays proportional to the live plants, a failed write is answered 500 with the
+ * id given back, and only one mock at a time uses a file.
  */
 import { appendFileSync, constants, existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
