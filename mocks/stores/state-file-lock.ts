@@ -49,11 +49,12 @@ export function lockPathOf(statePath: string): string {
 }
 
 /**
- * Takes the lock on `statePath` (an absolute path) without waiting. Throws an Error naming the
- * file and the process that holds it when another one does.
+ * Takes the lock on the state file whose real path (symlinks resolved) is `realPath`, without
+ * waiting. Throws an Error naming `statePath` (as the user gave it) and the process that holds the
+ * lock when another one does.
  */
-export async function lockStateFile(statePath: string): Promise<StateFileLock> {
-  const path = lockPathOf(statePath);
+export async function lockStateFile(statePath: string, realPath: string = statePath): Promise<StateFileLock> {
+  const path = lockPathOf(realPath);
   let handle: FileHandle;
   try {
     handle = await open(path, constants.O_RDWR | constants.O_CREAT, 0o644);

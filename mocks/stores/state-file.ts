@@ -98,10 +98,12 @@ export async function openStateFile(path: string, options: StateFileOptions = {}
   try {
     if (!(await handle.stat()).isFile()) throw new Error(`Cannot use the state file ${absolute}: it is not a regular file.`);
     // Nothing is read or written before the lock is held (the last holder may have written until it let go).
-    // Locked by its real path: two paths (a symlink) to one file share one lock.
-    lock = await lockStateFile(await realpath(absolute));
+    // By its real path: two paths (a symlink) to one file share one lock, and compaction renames
+    // over the file, not over the symlink.
+    const real = await realpath(absolute);
+    lock = await lockStateFile(absolute, real);
     const stats = await handle.stat();
-    const store = new StateFileStore(absolute, handle, lock, options);
+    const store = new StateFileStore(real, handle, lock, options);
     await store.load(stats);
     return store;
   } catch (error) {

@@ -4,7 +4,7 @@
  * exact, the file stays proportional to the live plants, a failed write is answered 500 with the
  * id given back, and only one mock at a time uses a file.
  */
-import { appendFileSync, constants, existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, constants, existsSync, mkdtempSync, lstatSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -521,6 +521,29 @@ describe('the state file lock', () => {
     await first.close();
     const second = await openStore(path);
     expect(plantsIn(second).map((p) => p.id)).toEqual([1n]);
+  });
+
+  it('is one lock for every path to the file (a symlink)', async () => {
+    const path = stateFile();
+    await openStore(path);
+    const link = join(path, '..', 'link.state');
+    symlinkSync(path, link);
+    await expect(openStateFile(link)).rejects.toThrow(`Cannot use the state file ${link}: another mock is using it, process ${process.pid}`);
+  });
+
+  it('compacts through a symlink into the file it points to, keeping the symlink', async () => {
+    const path = stateFile();
+    const link = join(path, '..', 'link.state');
+    writeFileSync(path, '');
+    symlinkSync(path, link);
+    const store = await openStore(link, { compactMinBytes: 1 });
+    for (const id of ids(1, 5)) await createIn(store, plant(id));
+    await store.reset();
+    await createIn(store, plant(6n));
+    expect(store.stats.compactions).toBeGreaterThan(0);
+    await store.close();
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    await expectCleanStart(path, [6n]);
   });
 
   it('still holds after a compaction renamed a new file over the state file', async () => {
