@@ -239,8 +239,11 @@ export class StateFileStore implements ResourceStore {
     if (this.#closed) return;
     this.#closed = true;
     while (this.#writing || this.#barrier) await (this.#writing ?? this.#barrier);
-    await this.#handle.close();
-    await this.#lock.release();
+    try {
+      await this.#handle.close();
+    } finally {
+      await this.#lock.release();
+    }
   }
 
   /**
