@@ -16,7 +16,6 @@
 import { hostname } from 'node:os';
 import { constants } from 'node:fs';
 import { open, readFile, type FileHandle } from 'node:fs/promises';
-import { tryLock } from 'fs-native-extensions';
 
 /** Who holds a state file's lock, as its holder wrote it. */
 export interface LockHolder {
@@ -63,6 +62,8 @@ export async function lockStateFile(statePath: string, realPath: string = stateP
   }
   let locked: boolean;
   try {
+    // Loaded here, not at import: a mock without a state file never loads the native addon.
+    const { tryLock } = await import('fs-native-extensions');
     locked = tryLock(handle.fd);
   } catch (error) {
     await handle.close().catch(() => undefined);
