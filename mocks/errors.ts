@@ -81,6 +81,11 @@ export const errorCatalogue = {
   ),
   INVALID_ENCODING: define(400, () => 'The request body is not valid UTF-8 text.'),
   MALFORMED_JSON: define<{ detail: string }>(400, ({ detail }) => `The request body is not valid JSON: ${detail}.`),
+  JSON_TOO_DEEP: define<{ limit: number }>(
+    400,
+    ({ limit }) =>
+      `The request body nests arrays and objects more than ${limit} levels deep, the most the mock reads (fields it ignores included). Send a flatter body.`,
+  ),
   INVALID_NEW_PLANT: define<{ problems: string[] }>(
     400,
     ({ problems }) => `The request body is not a valid NewPlant: ${problems.join('; ')}.`,

@@ -86,7 +86,7 @@ async function seedPlants(req: IncomingMessage, context: MockContext): Promise<A
   if (mediaTypeProblem) return rejected(mediaTypeProblem);
   const body = await readBody(req, context.maxBody);
   if (isRejection(body)) return rejected(body);
-  const plants = parseNewPlants(body, context.engine.validateNewPlant);
+  const plants = parseNewPlants(body, context.engine.validateNewPlant, context.engine.newPlantPlan);
   if (isRejection(plants)) return rejected(plants);
   const outcome = await context.store.seedPlants(plants);
   if ('duplicates' in outcome) {

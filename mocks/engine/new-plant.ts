@@ -4,14 +4,17 @@
  */
 import { isUtf8 } from 'node:buffer';
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import { exactInteger, literalBehindStandIn, parseExactJson } from '../../spec/exact-json.js';
+import { exactInteger, exactPlanOfArray, JsonTooDeep, literalBehindStandIn, parseExactJson, READ_EVERY_NUMBER, type ExactPlan } from '../../spec/exact-json.js';
 import { reject, type Rejection } from '../errors.js';
 import type { StoredPlant } from '../stores/plant-store.js';
 
-/** Parses and validates a createPlant body; returns the plant or the 400 it earns. */
-export function parseNewPlant(body: Buffer, validate: ValidateFunction): StoredPlant | Rejection {
+/**
+ * Parses and validates a createPlant body; returns the plant or the 400 it earns. `plan` says
+ * which numbers the schema needs read exactly (SpecEngine's newPlantPlan); every number by default.
+ */
+export function parseNewPlant(body: Buffer, validate: ValidateFunction, plan: ExactPlan | undefined = READ_EVERY_NUMBER): StoredPlant | Rejection {
   if (body.length === 0) return reject('EMPTY_BODY');
-  const parsed = parseJsonBody(body);
+  const parsed = parseJsonBody(body, plan);
   if (!parsed.ok) return parsed.rejection;
   const value = parsed.value;
   const problems = newPlantProblems(value, validate, '');
@@ -19,10 +22,10 @@ export function parseNewPlant(body: Buffer, validate: ValidateFunction): StoredP
   return toStoredPlant(value as Record<string, unknown>);
 }
 
-/** Parses an array of NewPlants (the admin seed); all valid or the 400 naming each problem. */
-export function parseNewPlants(body: Buffer, validate: ValidateFunction): StoredPlant[] | Rejection {
+/** Parses an array of NewPlants (the admin seed); all valid or the 400 naming each problem. `plan` is a NewPlant's. */
+export function parseNewPlants(body: Buffer, validate: ValidateFunction, plan: ExactPlan | undefined = READ_EVERY_NUMBER): StoredPlant[] | Rejection {
   if (body.length === 0) return reject('INVALID_SEED', { problems: ['the body is empty'] });
-  const parsed = parseJsonBody(body);
+  const parsed = parseJsonBody(body, exactPlanOfArray(plan));
   if (!parsed.ok) return reject('INVALID_SEED', { problems: [parsed.rejection.message] });
   return newPlantsFromValue(parsed.value, validate);
 }
@@ -39,11 +42,12 @@ export function newPlantsFromValue(value: unknown, validate: ValidateFunction): 
 
 type Parsed = { ok: true; value: unknown } | { ok: false; rejection: Rejection };
 
-function parseJsonBody(body: Buffer): Parsed {
+function parseJsonBody(body: Buffer, plan: ExactPlan | undefined): Parsed {
   if (!isUtf8(body)) return { ok: false, rejection: reject('INVALID_ENCODING') };
   try {
-    return { ok: true, value: parseExactJson(body.toString('utf8')) };
+    return { ok: true, value: parseExactJson(body.toString('utf8'), plan) };
   } catch (error) {
+    if (error instanceof JsonTooDeep) return { ok: false, rejection: reject('JSON_TOO_DEEP', { limit: error.limit }) };
     return { ok: false, rejection: reject('MALFORMED_JSON', { detail: (error as Error).message }) };
   }
 }

@@ -35,7 +35,7 @@ export async function handleRequest(req: IncomingMessage, path: string, context:
   if (mediaTypeProblem) return delayed(rejected(mediaTypeProblem));
   const body = takeBufferedBody(req, context.maxBody) ?? (await readBody(req, context.maxBody));
   if (isRejection(body)) return delayed(rejected(body));
-  const plant = parseNewPlant(body, context.engine.validateNewPlant);
+  const plant = parseNewPlant(body, context.engine.validateNewPlant, context.engine.newPlantPlan);
   if (isRejection(plant)) return delayed(rejected(plant));
 
   if (prefer.problem !== undefined) return rejected(reject('INVALID_PREFER', { problem: prefer.problem }));

@@ -10,6 +10,7 @@ import './openapi-backend-deps.js';
 import type { ValidateFunction } from 'ajv';
 import { OpenAPIBackend, type Document } from 'openapi-backend';
 import { createSpecAjv } from '../../spec/ajv.js';
+import { exactPlanOf, type ExactPlan } from '../../spec/exact-json.js';
 import { declaredProperties, loadSpec, SPEC_PATH, type OpenApiDocument } from '../../spec/index.js';
 
 
@@ -24,6 +25,8 @@ export interface SpecEngine {
   route(method: string, path: string): Route;
   /** The compiled createPlant body validator (expects `{ requestBody }`, openapi-backend's form). */
   validateNewPlant: ValidateFunction;
+  /** Which numbers of a createPlant body its schema needs read exactly (its integers). */
+  newPlantPlan: ExactPlan | undefined;
   /** The properties the spec's Plant declares: exactly what a 200 body carries. */
   plantFields: readonly string[];
   /** The spec's example of a 200 body, for `Prefer: code=200`. */
@@ -84,5 +87,7 @@ export async function loadSpecEngine(specPath: string = SPEC_PATH): Promise<Spec
     ?.content?.['application/json'];
   const plantExample = Object.values(okContent?.examples ?? {})[0]?.value ?? { name: 'Monstera' };
 
-  return { document, route, validateNewPlant, plantFields: declaredProperties('Plant', document), plantExample };
+  // The validator's schema wraps the body as `requestBody` (openapi-backend's form).
+  const newPlantPlan = exactPlanOf(validateNewPlant.schema)?.properties?.get('requestBody');
+  return { document, route, validateNewPlant, newPlantPlan, plantFields: declaredProperties('Plant', document), plantExample };
 }
