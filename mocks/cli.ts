@@ -2,7 +2,7 @@
 /** `npm start`: runs the stateful mock until SIGINT or SIGTERM, then shuts down gracefully. */
 import { CommanderError } from 'commander';
 import { mockCommand, parseMockArgs, readSeedFile } from './config.js';
-import { createLogger } from './http/logger.js';
+import { createLogger, logListening } from './http/logger.js';
 import { createMockServer } from './server.js';
 import { loadSpecEngine } from './engine/spec-engine.js';
 import { openStateFile } from './stores/state-file.js';
@@ -27,8 +27,7 @@ async function main(): Promise<void> {
     }
   }
   const mock = await createMockServer(serverOptions);
-  mock.logger.info({ url: mock.url }, `listening on ${mock.url}`);
-  mock.logger.flush(); // the log is batched; whoever waits for this line should not wait for the batch
+  logListening(mock.logger, mock.url);
 
   let stopping = false;
   const stop = (signal: string): void => {

@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { parseExactJson } from '../spec/exact-json.js';
 import { isRejection } from './errors.js';
+import { hostnameOf, type AllowedHosts } from './http/allowed-hosts.js';
 import { newPlantsFromValue } from './engine/new-plant.js';
 import { DEFAULT_HOST, DEFAULT_MAX_BODY, DEFAULT_PORT, type MockOptions } from './server.js';
 import type { SpecEngine } from './engine/spec-engine.js';
@@ -18,6 +19,15 @@ function integer(min: number, max: number) {
     if (!(n >= min && n <= max)) throw new InvalidArgumentError(`expected a whole number from ${min} to ${max}.`);
     return n;
   };
+}
+
+/** `--allowed-hosts`: `all`, or names each a valid host (a leading dot for a domain and its subdomains). */
+function allowedHosts(value: string): AllowedHosts {
+  if (value.trim().toLowerCase() === 'all') return 'all';
+  const names = list(value);
+  const bad = names.filter((name) => hostnameOf(name) === undefined || name.includes('/'));
+  if (bad.length) throw new InvalidArgumentError(`not a host name: ${bad.join(', ')} (expected names such as mock.internal or .example.test, or all).`);
+  return names;
 }
 
 const list = (value: string): string[] =>
@@ -44,7 +54,19 @@ export function mockCommand(): Command {
     .addOption(new Option('--max-body <bytes>', 'largest request body accepted').env('MOCK_MAX_BODY').default(DEFAULT_MAX_BODY).argParser(integer(1, 2 ** 31)))
     .addOption(new Option('--seed <file>', 'JSON file with an array of NewPlants to start with').env('MOCK_SEED'))
     .addOption(new Option('--state-file <file>', 'keep the plants in this file across restarts (a create is on disk before its 200)').env('MOCK_STATE_FILE'))
-    .addOption(new Option('--cors-origin <origins>', 'comma-separated origins allowed by CORS (default: any)').env('MOCK_CORS_ORIGIN').argParser(list))
+    .addOption(
+      new Option('--cors-origin <origins>', 'comma-separated origins allowed by CORS (default: any; the admin routes answer only these and their own)')
+        .env('MOCK_CORS_ORIGIN')
+        .argParser(list),
+    )
+    .addOption(
+      new Option(
+        '--allowed-hosts <hosts>',
+        'host names answered besides the listening address and loopback names (.example.test: a domain and its subdomains; all: any Host, no DNS-rebinding protection)',
+      )
+        .env('MOCK_ALLOWED_HOSTS')
+        .argParser(allowedHosts),
+    )
     .addOption(new Option('--log-level <level>', 'pino log level').env('LOG_LEVEL').default('info').choices(LOG_LEVELS))
     .exitOverride()
     .configureOutput({ writeErr: (text) => process.stderr.write(text) });
@@ -63,6 +85,7 @@ export function parseMockArgs(argv: readonly string[], command: Command = mockCo
     seed?: string;
     stateFile?: string;
     corsOrigin?: string[];
+    allowedHosts?: AllowedHosts;
     logLevel: string;
   }>();
   return {
@@ -75,6 +98,7 @@ export function parseMockArgs(argv: readonly string[], command: Command = mockCo
     seedFile: o.seed,
     stateFile: o.stateFile,
     corsOrigins: o.corsOrigin,
+    allowedHosts: o.allowedHosts,
     logLevel: o.logLevel,
   };
 }

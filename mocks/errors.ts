@@ -28,6 +28,11 @@ const challenge = (realm: string, error?: string, description?: string): Record<
     (description ? `, error_description="${description}"` : ''),
 });
 
+/** A client's text quoted in a message: at most 100 characters, so a message stays a sentence. */
+function quoted(text: string): string {
+  return text.length > 100 ? `${text.slice(0, 100)}…` : text;
+}
+
 export const errorCatalogue = {
   ROUTE_NOT_FOUND: define<{ method: string; path: string }>(
     404,
@@ -77,7 +82,15 @@ export const errorCatalogue = {
   ),
   EMPTY_BODY: define(
     400,
-    () => 'The request body is empty. createPlant needs a JSON NewPlant, for example {"id": 1, "name": "Monstera"}.',
+    () =>
+      'The request has no body, and the body is required: createPlant needs a JSON NewPlant, for example {"id": 1, "name": "Monstera"}, ' +
+      "sent with 'Content-Type: application/json'.",
+  ),
+  UNSUPPORTED_CONTENT_ENCODING: define<{ encoding: string }>(
+    415,
+    ({ encoding }) =>
+      `The body is sent with Content-Encoding '${quoted(encoding)}'; the mock reads only bodies sent as they are (identity). Send the JSON uncompressed, without a Content-Encoding header.`,
+    () => ({ 'accept-encoding': 'identity' }),
   ),
   INVALID_ENCODING: define(400, () => 'The request body is not valid UTF-8 text.'),
   MALFORMED_JSON: define<{ detail: string }>(400, ({ detail }) => `The request body is not valid JSON: ${detail}.`),
@@ -108,6 +121,28 @@ export const errorCatalogue = {
   FORCED: define<{ status: number; title: string }>(
     0, // the forced status itself, see forcedRejection
     ({ status, title }) => `Forced by 'Prefer: code=${status}': ${title}.`,
+  ),
+  HOST_NOT_ALLOWED: define<{ host: string }>(
+    403,
+    ({ host }) =>
+      `The mock does not answer requests for the host '${quoted(host)}': it answers its own address, localhost and other loopback names, ` +
+      'and the hosts given with --allowed-hosts, so that a web page cannot reach it through DNS rebinding. ' +
+      `If you reach the mock by this name on purpose, start it with --allowed-hosts ${quoted(host.replace(/:\d*$/, ''))} (or MOCK_ALLOWED_HOSTS).`,
+  ),
+  ADMIN_ORIGIN_NOT_ALLOWED: define<{ origin: string }>(
+    403,
+    ({ origin }) =>
+      `The mock's admin routes do not answer pages from ${quoted(origin)}: a page of another origin could read and wipe the store. ` +
+      `They answer the inspector, clients that send no Origin (curl, scripts) and the origins of --cors-origin; start the mock with --cors-origin ${quoted(origin)} (or MOCK_CORS_ORIGIN) to allow this one.`,
+  ),
+  MISSING_HOST: define(400, () => 'The request has no Host header, which every HTTP/1.1 request must carry (RFC 9112, section 3.2).'),
+  EXPECTATION_FAILED: define<{ expect: string }>(
+    417,
+    ({ expect }) => `The mock cannot meet 'Expect: ${quoted(expect)}'; the only expectation it knows is 100-continue.`,
+  ),
+  CONNECT_NOT_SUPPORTED: define(
+    501,
+    () => 'The mock is an origin server, not a proxy: it does not support CONNECT. Send requests such as POST /plants to it directly.',
   ),
   MALFORMED_HTTP: define<{ detail: string }>(
     400,

@@ -7,7 +7,7 @@ import { checkBearer } from '../engine/auth.js';
 import { preflightHeaders } from '../http/cors.js';
 import { ADMIN_REALM, isRejection, reject } from '../errors.js';
 import { parseNewPlants } from '../engine/new-plant.js';
-import { checkJsonMediaType, readBody } from '../http/request-body.js';
+import { checkJsonBodyHeaders, readBody } from '../http/request-body.js';
 import { jsonAnswer, rejected, type Answer } from '../http/answer.js';
 import { INSPECTOR_ASSETS, inspectorAsset, type InspectorPath } from './inspector.js';
 import type { MockContext } from '../engine/context.js';
@@ -48,6 +48,14 @@ const routes: Record<string, Record<string, AdminHandler>> = {
 const PUBLIC_PATHS = new Set(['/__mock/health', ...Object.keys(INSPECTOR_ASSETS)]);
 
 /**
+ * Admin paths any origin may load: health, and the inspector page's own files (they hold no
+ * data). Every other admin route answers only the origins the user allowed (see ../http/cors.ts).
+ */
+export function isOpenAdminPath(rawPath: string): boolean {
+  return PUBLIC_PATHS.has(rawPath.length > 1 && rawPath.endsWith('/') ? rawPath.slice(0, -1) : rawPath);
+}
+
+/**
  * A successful read of the admin routes is not journaled: the inspector polls them every
  * second, which would push the requests a developer is debugging out of the bounded journal.
  */
@@ -82,7 +90,7 @@ export async function handleAdminRequest(
 }
 
 async function seedPlants(req: IncomingMessage, context: MockContext): Promise<Answer> {
-  const mediaTypeProblem = checkJsonMediaType(req.headers['content-type']);
+  const mediaTypeProblem = checkJsonBodyHeaders(req.headers);
   if (mediaTypeProblem) return rejected(mediaTypeProblem);
   const body = await readBody(req, context.maxBody);
   if (isRejection(body)) return rejected(body);

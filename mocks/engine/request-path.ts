@@ -6,7 +6,7 @@
 import type { IncomingMessage } from 'node:http';
 import { rejected, type Answer } from '../http/answer.js';
 import { preflightHeaders } from '../http/cors.js';
-import { checkJsonMediaType, readBody, takeBufferedBody } from '../http/request-body.js';
+import { checkJsonBodyHeaders, readBody, takeBufferedBody } from '../http/request-body.js';
 import { forcedRejection, isRejection, reject, REALM } from '../errors.js';
 import type { StoredPlant } from '../stores/plant-store.js';
 import { checkBearer } from './auth.js';
@@ -31,7 +31,7 @@ export async function handleRequest(req: IncomingMessage, path: string, context:
 
   const token = checkBearer(req.headers.authorization, { realm: REALM, tokens: context.tokens });
   if (isRejection(token)) return delayed(rejected(token));
-  const mediaTypeProblem = checkJsonMediaType(req.headers['content-type']);
+  const mediaTypeProblem = checkJsonBodyHeaders(req.headers);
   if (mediaTypeProblem) return delayed(rejected(mediaTypeProblem));
   const body = takeBufferedBody(req, context.maxBody) ?? (await readBody(req, context.maxBody));
   if (isRejection(body)) return delayed(rejected(body));

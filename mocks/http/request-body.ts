@@ -1,12 +1,44 @@
 /**
  * Getting a JSON body off the wire: the media type it must declare and the size it may have.
  */
-import type { IncomingMessage } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseContentType } from 'content-type';
 import { reject, type Rejection } from '../errors.js';
 
 /** Largest accepted body unless --max-body says otherwise. */
 export const DEFAULT_MAX_BODY = 1024 * 1024;
+
+/**
+ * Undefined when the request's headers announce a JSON body the mock can read; otherwise what it
+ * earns: a 415 for a Content-Encoding (a compressed body is not JSON text), a 400 when there is
+ * no body at all and no Content-Type (the body is missing, not mistyped), a 415 for any other
+ * media type than JSON.
+ */
+export function checkJsonBodyHeaders(headers: IncomingHttpHeaders): Rejection | undefined {
+  const encoding = headers['content-encoding'];
+  if (encoding !== undefined && !IDENTITY.test(encoding)) return reject('UNSUPPORTED_CONTENT_ENCODING', { encoding });
+  const contentType = headers['content-type'];
+  if (contentType === undefined && headers['transfer-encoding'] === undefined && !(Number(headers['content-length']) > 0)) {
+    return reject('EMPTY_BODY');
+  }
+  return checkJsonMediaType(contentType);
+}
+const IDENTITY = /^\s*(?:identity\s*)?$/i;
+
+/**
+ * For a request that sent `Expect: 100-continue`: sends `100 Continue` when something starts
+ * reading its body, so a request refused before that (401, 413, 415) gets its answer without
+ * the client ever being told to send the body. Every way of reading a stream adds a `data` or
+ * `readable` listener; a final answer already sent makes it moot.
+ */
+export function continueWhenRead(req: IncomingMessage, res: ServerResponse): void {
+  const onListener = (event: string | symbol): void => {
+    if (event !== 'data' && event !== 'readable') return;
+    req.off('newListener', onListener);
+    if (!res.headersSent) res.writeContinue();
+  };
+  req.on('newListener', onListener);
+}
 
 /** Undefined when the request declares JSON, otherwise the 415 it earns. */
 export function checkJsonMediaType(header: string | undefined): Rejection | undefined {
