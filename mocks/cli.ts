@@ -1,19 +1,13 @@
 #!/usr/bin/env node
 /** `npm start`: runs the stateful mock until SIGINT or SIGTERM, then shuts down gracefully. */
-import { CommanderError } from 'commander';
+import { parsedOrExit } from '../spec/command-line.js';
 import { mockCommand, parseMockArgs, readSeedFile } from './config.js';
 import { createLogger } from './http/logger.js';
 import { createMockServer, SeedError } from './server.js';
 import { openStateFile } from './stores/state-file.js';
 
 async function main(): Promise<void> {
-  let options;
-  try {
-    options = parseMockArgs(process.argv.slice(2), mockCommand());
-  } catch (error) {
-    if (error instanceof CommanderError) process.exit(error.exitCode === 0 ? 0 : 2);
-    throw error;
-  }
+  const options = parsedOrExit(() => parseMockArgs(process.argv.slice(2), mockCommand()));
   const { seedFile, stateFile, ...serverOptions } = options;
   if (seedFile) serverOptions.seed = readSeedFile(seedFile);
   if (stateFile) {

@@ -3,26 +3,14 @@
  * `parseMockArgs` is pure apart from reading a seed file, so tests call it directly.
  */
 import { readFileSync } from 'node:fs';
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { Command, Option } from 'commander';
+import { commaList as list, port, wholeNumber as integer } from '../spec/command-line.js';
 import { parseExactJson } from '../spec/exact-json.js';
 import { DEFAULT_IDENTITY } from './engine/resources.js';
 import { DEFAULT_HOST, DEFAULT_MAX_BODY, DEFAULT_PORT, type MockOptions } from './server.js';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
-function integer(min: number, max: number) {
-  return (value: string): number => {
-    const n = /^\d+$/.test(value.trim()) ? Number(value) : NaN;
-    if (!(n >= min && n <= max)) throw new InvalidArgumentError(`expected a whole number from ${min} to ${max}.`);
-    return n;
-  };
-}
-
-const list = (value: string): string[] =>
-  value
-    .split(',')
-    .map((item) => item.trim())
-    .filter(Boolean);
 
 export interface MockCommandLine extends MockOptions {
   /** Path of a JSON file holding an array of NewPlants to start with. */
@@ -34,7 +22,7 @@ export interface MockCommandLine extends MockOptions {
 export function mockCommand(): Command {
   return new Command('plant-store-mock')
     .description('Stateful mock of the Plant Store API (POST /plants), strict about auth and the NewPlant schema.')
-    .addOption(new Option('--port <port>', 'port to listen on (0 picks a free one)').env('PORT').default(DEFAULT_PORT).argParser(integer(0, 65535)))
+    .addOption(new Option('--port <port>', 'port to listen on (0 picks a free one)').env('PORT').default(DEFAULT_PORT).argParser(port))
     .addOption(new Option('--host <host>', 'address to listen on').env('HOST').default(DEFAULT_HOST))
     .addOption(new Option('--spec <file>', 'OpenAPI document to serve (default: the bundled spec)').env('MOCK_SPEC'))
     .addOption(new Option('--tokens <list>', "comma-separated credentials to accept for the spec's security scheme (default: any well-formed one)").env('MOCK_TOKENS').argParser(list))

@@ -12,6 +12,8 @@ import type { MockContext } from './engine/context.js';
 import { handleRequest } from './engine/request-path.js';
 import { seedRecords } from './engine/body.js';
 import { loadEngine, type Engine, type EngineOptions } from './engine/engine.js';
+import { watchSpec } from './engine/watch.js';
+import { SPEC_PATH } from '../spec/index.js';
 import { duplicatesOf } from './admin/routes.js';
 import { isRejection, reject } from './errors.js';
 import { rejected, type Answer } from './http/answer.js';
@@ -86,6 +88,7 @@ export async function createMockServer(options: MockOptions = {}): Promise<MockS
     adminTokens: options.adminToken ? new Set([options.adminToken]) : undefined,
   };
   if (options.seed !== undefined) await applySeed(options.seed, context, options.seedOnlyIfEmpty ?? false, logger);
+  const watch = options.watch ? watchSpec(options.spec ?? SPEC_PATH, engineOptions(options), (next) => (context.engine = next), logger) : undefined;
   const cors = { origins: options.corsOrigins?.length ? new Set(options.corsOrigins) : undefined };
   const logRequest = requestLogger(logger);
   const delays = new Set<() => void>();
@@ -149,6 +152,7 @@ export async function createMockServer(options: MockOptions = {}): Promise<MockS
 
   const close = (): Promise<void> =>
     (closing ??= new Promise<void>((resolve) => {
+      watch?.close();
       server.close(() => resolve());
       for (const finish of delays) finish();
       server.closeIdleConnections();

@@ -101,7 +101,7 @@ const ROLES: Record<ResourceRole, (collection: Collection) => MockHandler> = {
   },
   list: (collection) => async (_c, { mock, operation }) => {
     const routed = operation as RoutedOperation;
-    const properties = jsonContent(routed.successResponse?.content)?.itemProperties ?? [...collection.declared];
+    const properties = jsonContent(routed.successResponse?.content)?.itemProperties ?? collection.declared;
     const items: string[] = [];
     for (let after: string | undefined, pages = 0; pages === 0 || after !== undefined; pages++) {
       const page = await mock.store.page(collection.path, { after, limit: 1000 });
@@ -155,7 +155,7 @@ function success(operation: RoutedOperation, value: Record<string, unknown>): An
   const status = operation.contract.successStatus ?? 200;
   const media = jsonContent(operation.successResponse?.content);
   if (!media) return { status };
-  return { status, body: projection(value, media.properties) };
+  return { status, body: projection(value, media.propertySet) };
 }
 
 function duplicate(collection: Collection, key: string): Answer {

@@ -57,11 +57,11 @@ export function recordValue(record: StoredRecord): Record<string, unknown> {
   return parseExactJson(record.json) as Record<string, unknown>;
 }
 
-/** The JSON text of `value` with only `properties` (those a response schema declares), in that order. */
-export function projection(value: Record<string, unknown>, properties: readonly string[]): string {
+/** The JSON text of `value` with only `properties` (those a response schema declares), in the record's order. */
+export function projection(value: Record<string, unknown>, properties: ReadonlySet<string>): string {
   let json = '';
-  for (const property of properties) {
-    if (value[property] === undefined) continue;
+  for (const property of Object.keys(value)) {
+    if (!properties.has(property) || value[property] === undefined) continue;
     json += `${json ? ',' : '{'}${JSON.stringify(property)}:${exactJsonOf(value, property)}`;
   }
   return json ? `${json}}` : '{}';
