@@ -6,6 +6,7 @@ import { createLogger } from './http/logger.js';
 import { createMockServer } from './server.js';
 import { loadSpecEngine } from './engine/spec-engine.js';
 import { openStateFile } from './stores/state-file.js';
+import { maskUrl } from './stores/redis-target.js';
 
 async function main(): Promise<void> {
   let options;
@@ -15,7 +16,11 @@ async function main(): Promise<void> {
     if (error instanceof CommanderError) process.exit(error.exitCode === 0 ? 0 : 2);
     throw error;
   }
-  const { seedFile, stateFile, ...serverOptions } = options;
+  const { seedFile, stateFile, storeUrl, storePrefix, ...serverOptions } = options;
+  if (storeUrl !== 'memory') {
+    // The Redis store (mocks/stores/redis.ts) is served once the request path runs on ResourceStore (issue 11).
+    throw new Error(`--store ${maskUrl(storeUrl)}: the request path does not use the Redis store yet (store prefix ${storePrefix}).`);
+  }
   if (seedFile) serverOptions.seed = readSeedFile(seedFile, await loadSpecEngine(serverOptions.spec));
   if (stateFile) {
     const logger = (serverOptions.logger = createLogger(serverOptions.logLevel ?? 'info'));

@@ -33,12 +33,12 @@ import {
   type StoreHealth,
   type StoredRecord,
 } from './store.js';
+import { DEFAULT_STORE_PREFIX, parseRedisUrl, parseStorePrefix, type RedisTarget } from './redis-target.js';
 
-export const DEFAULT_STORE_PREFIX = 'plant-store-mock';
+
 /** How long a command may go unanswered before the store counts Redis as out of reach. */
 export const DEFAULT_COMMAND_TIMEOUT_MS = 5000;
 const DEFAULT_CONNECT_TIMEOUT_MS = 5000;
-const PREFIX_PATTERN = /^[A-Za-z0-9._-]{1,100}$/;
 /** ZRANGE … BYSCORE, which the page script uses, came with Redis 6.2 (so did ioredis 6's floor). */
 const MINIMUM_REDIS = [6, 2] as const;
 
@@ -125,58 +125,6 @@ const SCRIPTS = {
   pageRecords: { lua: PAGE, numberOfKeys: 2 },
 };
 
-/** Where the store connects, from a `redis://` or `rediss://` URL, and how to name it in messages. */
-export interface RedisTarget {
-  host: string;
-  port: number;
-  db: number;
-  username?: string;
-  password?: string;
-  tls: boolean;
-  /** The URL with any password masked, for logs, health and error messages. */
-  display: string;
-}
-
-/**
- * Reads `redis://[[user]:password@]host[:port][/db]` (`rediss://` for TLS). Anything else (another
- * scheme, a query string, a path that is not a db number) is refused with an Error naming the URL,
- * so the store's own connection settings cannot be overridden by the URL.
- */
-export function parseRedisUrl(text: string): RedisTarget {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    throw new Error(`The store URL ${maskUrl(text)} is not a URL; expected redis://[:password@]host:port/db or rediss://…`);
-  }
-  const display = maskUrl(text);
-  const fail = (why: string): never => {
-    throw new Error(`The store URL ${display} ${why}; expected redis://[:password@]host:port/db or rediss://…`);
-  };
-  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') fail(`has the scheme ${url.protocol.slice(0, -1)}`);
-  if (!url.hostname) fail('names no host');
-  if (url.search || url.hash) fail('has a query or fragment, which the store does not read');
-  const dbText = url.pathname.replace(/^\//, '');
-  if (dbText !== '' && !/^\d{1,5}$/.test(dbText)) fail(`has the path ${url.pathname}, which is not a database number`);
-  return {
-    host: url.hostname.replace(/^\[|\]$/g, ''),
-    port: url.port ? Number(url.port) : 6379,
-    db: dbText === '' ? 0 : Number(dbText),
-    username: url.username ? decodeURIComponent(url.username) : undefined,
-    password: url.password ? decodeURIComponent(url.password) : undefined,
-    tls: url.protocol === 'rediss:',
-    display,
-  };
-}
-
-/** The URL with its password (and a lone username, which Redis also accepts as a password) masked. */
-export function maskUrl(text: string): string {
-  return text.replace(/^([a-z][a-z0-9+.-]*:\/\/)([^@/?#]*)@/i, (_, scheme: string, credentials: string) => {
-    const colon = credentials.indexOf(':');
-    return colon === -1 ? `${scheme}***@` : `${scheme}${credentials.slice(0, colon)}:***@`;
-  });
-}
-
 export interface RedisStoreLogger {
   warn(details: object, message: string): void;
   info(details: object, message: string): void;
@@ -200,10 +148,7 @@ export interface RedisStoreOptions {
  */
 export async function openRedisStore(options: RedisStoreOptions): Promise<RedisResourceStore> {
   const target = parseRedisUrl(options.url);
-  const prefix = options.prefix ?? DEFAULT_STORE_PREFIX;
-  if (!PREFIX_PATTERN.test(prefix)) {
-    throw new Error(`The store prefix ${JSON.stringify(prefix)} is not usable: 1 to 100 letters, digits, '.', '_' or '-'.`);
-  }
+  const prefix = parseStorePrefix(options.prefix ?? DEFAULT_STORE_PREFIX);
   let lastError: Error | undefined;
   const client = new Redis({
     host: target.host,

@@ -5,7 +5,8 @@
  */
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { maskUrl, openRedisStore, parseRedisUrl, type RedisResourceStore, type RedisStoreOptions } from '../stores/redis.js';
+import { openRedisStore, type RedisResourceStore, type RedisStoreOptions } from '../stores/redis.js';
+import { maskUrl, parseRedisUrl } from '../stores/redis-target.js';
 import { StoreUnavailable, type StoredRecord } from '../stores/store.js';
 import { REDIS_SKIP_REASON, RedisServer } from './redis-server.js';
 
