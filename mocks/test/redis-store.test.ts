@@ -245,15 +245,16 @@ describe.skipIf(REDIS_SKIP_REASON)(`RedisResourceStore on a real redis-server${R
       let resetDone = false;
       let acknowledged = 0;
       let resetting: Promise<void> | undefined;
-      // Four workers per connection create until 40 more creates each have run after the reset was acknowledged.
+      // Four workers per connection create until each has sent 40 creates after the reset was acknowledged.
       const workers = replicas.flatMap((replica, r) =>
         Array.from({ length: 4 }, async (_, w) => {
           let after = 0;
           for (let i = 0; i < 5000 && after < 40; i++) {
             const key = `${r}${w}${String(i).padStart(5, '0')}`;
             (issued[r] as string[]).push(key); // the order this connection sends them in
+            const sentAfterReset = resetDone; // sent once the reset was acknowledged: runs after it
             expect(await replica.create(PLANTS, { key, json: `{"id":${key}}` })).toBe('created');
-            if (resetDone) after++;
+            if (sentAfterReset) after++;
             if (++acknowledged === 300) resetting = resetter.reset().then(() => void (resetDone = true));
           }
         }),
