@@ -8,6 +8,7 @@ import { commaList as list, port, wholeNumber as integer } from '../spec/command
 import { parseExactJson } from '../spec/exact-json.js';
 import { DEFAULT_IDENTITY } from './engine/resources.js';
 import { DEFAULT_HOST, DEFAULT_MAX_BODY, DEFAULT_PORT, type MockOptions } from './server.js';
+import { DEFAULT_STORE_PREFIX, parseRedisUrl, parseStorePrefix } from './stores/redis-target.js';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
@@ -17,6 +18,10 @@ export interface MockCommandLine extends MockOptions {
   seedFile?: string;
   /** Path of the durable state file (append-only log); in memory only when unset. */
   stateFile?: string;
+  /** `--store`: `memory`, or the `redis://`/`rediss://` URL of the Redis every replica shares. */
+  storeUrl: string;
+  /** Key prefix in Redis: sandboxes sharing one Redis keep apart by it. */
+  storePrefix: string;
 }
 
 export function mockCommand(): Command {
@@ -33,6 +38,12 @@ export function mockCommand(): Command {
     .addOption(new Option('--max-body <bytes>', 'largest request body accepted').env('MOCK_MAX_BODY').default(DEFAULT_MAX_BODY).argParser(integer(1, 2 ** 31)))
     .addOption(new Option('--seed <file>', 'JSON file with an array of NewPlants to start with').env('MOCK_SEED'))
     .addOption(new Option('--state-file <file>', 'keep the plants in this file across restarts (a create is on disk before its 200)').env('MOCK_STATE_FILE'))
+    .addOption(
+      new Option('--store <store>', 'where the plants are kept: memory, or redis://[:password@]host:port/db (rediss:// for TLS), shared by every replica')
+        .env('MOCK_STORE')
+        .default('memory'),
+    )
+    .addOption(new Option('--store-prefix <prefix>', 'key prefix in Redis; sandboxes sharing one Redis keep apart by it').env('MOCK_STORE_PREFIX').default(DEFAULT_STORE_PREFIX))
     .addOption(new Option('--cors-origin <origins>', 'comma-separated origins allowed by CORS (default: any)').env('MOCK_CORS_ORIGIN').argParser(list))
     .addOption(new Option('--log-level <level>', 'pino log level').env('LOG_LEVEL').default('info').choices(LOG_LEVELS))
     .exitOverride()
@@ -56,7 +67,24 @@ export function parseMockArgs(argv: readonly string[], command: Command = mockCo
     stateFile?: string;
     corsOrigin?: string[];
     logLevel: string;
+    store: string;
+    storePrefix: string;
   }>();
+  // Checked here rather than in an argParser: commander's message would repeat the value, password included.
+  const fail = (message: string): never => command.error(`error: ${message}`, { exitCode: 2, code: 'plant-store-mock.invalidStore' });
+  if (o.store !== 'memory') {
+    try {
+      parseRedisUrl(o.store);
+    } catch (error) {
+      fail(`--store: ${(error as Error).message} (or memory)`);
+    }
+    if (o.stateFile) fail('--state-file keeps the plants in a file and --store in Redis: choose one (MOCK_STATE_FILE= clears the variable)');
+  }
+  try {
+    parseStorePrefix(o.storePrefix);
+  } catch (error) {
+    fail(`--store-prefix: ${(error as Error).message}`);
+  }
   return {
     port: o.port,
     host: o.host,
@@ -71,6 +99,8 @@ export function parseMockArgs(argv: readonly string[], command: Command = mockCo
     stateFile: o.stateFile,
     corsOrigins: o.corsOrigin,
     logLevel: o.logLevel,
+    storeUrl: o.store,
+    storePrefix: o.storePrefix,
   };
 }
 
