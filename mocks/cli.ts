@@ -1,32 +1,32 @@
 #!/usr/bin/env node
 /** `npm start`: runs the stateful mock until SIGINT or SIGTERM, then shuts down gracefully. */
-import { CommanderError } from 'commander';
+import { parsedOrExit } from '../spec/command-line.js';
 import { mockCommand, parseMockArgs, readSeedFile } from './config.js';
 import { createLogger, logListening } from './http/logger.js';
-import { createMockServer } from './server.js';
-import { loadSpecEngine } from './engine/spec-engine.js';
+import { createMockServer, SeedError } from './server.js';
 import { openStateFile } from './stores/state-file.js';
+import { maskUrl } from './stores/redis-target.js';
 
 async function main(): Promise<void> {
-  let options;
-  try {
-    options = parseMockArgs(process.argv.slice(2), mockCommand());
-  } catch (error) {
-    if (error instanceof CommanderError) process.exit(error.exitCode === 0 ? 0 : 2);
-    throw error;
+  const options = parsedOrExit(() => parseMockArgs(process.argv.slice(2), mockCommand()));
+  const { seedFile, stateFile, storeUrl, storePrefix, ...serverOptions } = options;
+  if (storeUrl !== 'memory') {
+    // The Redis store (mocks/stores/redis.ts) is served once the request path runs on ResourceStore (issue 11).
+    throw new Error(`--store ${maskUrl(storeUrl)}: the request path does not use the Redis store yet (store prefix ${storePrefix}).`);
   }
-  const { seedFile, stateFile, ...serverOptions } = options;
-  if (seedFile) serverOptions.seed = readSeedFile(seedFile, await loadSpecEngine(serverOptions.spec));
+  if (seedFile) serverOptions.seed = readSeedFile(seedFile);
   if (stateFile) {
     const logger = (serverOptions.logger = createLogger(serverOptions.logLevel ?? 'info'));
     serverOptions.store = await openStateFile(stateFile, { logger });
-    // The seed is where an empty sandbox starts; once the file holds plants they win.
-    if (serverOptions.seed && serverOptions.store.size > 0) {
-      logger.info({ stateFile, plants: serverOptions.store.size }, 'the state file already holds plants: the seed is not applied');
-      delete serverOptions.seed;
-    }
+    serverOptions.seedOnlyIfEmpty = true;
   }
-  const mock = await createMockServer(serverOptions);
+  let mock;
+  try {
+    mock = await createMockServer(serverOptions);
+  } catch (error) {
+    if (error instanceof SeedError) throw new Error(`The seed file ${seedFile} is invalid. ${error.message}`);
+    throw error;
+  }
   logListening(mock.logger, mock.url);
 
   let stopping = false;

@@ -4,22 +4,14 @@
  */
 import { readFileSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
+import { commaList as list, port, wholeNumber as integer } from '../spec/command-line.js';
 import { parseExactJson } from '../spec/exact-json.js';
-import { isRejection } from './errors.js';
+import { DEFAULT_IDENTITY } from './engine/resources.js';
 import { hostnameOf, type AllowedHosts } from './http/allowed-hosts.js';
-import { newPlantsFromValue } from './engine/new-plant.js';
 import { DEFAULT_HOST, DEFAULT_MAX_BODY, DEFAULT_PORT, type MockOptions } from './server.js';
-import type { SpecEngine } from './engine/spec-engine.js';
+import { DEFAULT_STORE_PREFIX, parseRedisUrl, parseStorePrefix } from './stores/redis-target.js';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
-
-function integer(min: number, max: number) {
-  return (value: string): number => {
-    const n = /^\d+$/.test(value.trim()) ? Number(value) : NaN;
-    if (!(n >= min && n <= max)) throw new InvalidArgumentError(`expected a whole number from ${min} to ${max}.`);
-    return n;
-  };
-}
 
 /** `--allowed-hosts`: `all`, or names each a valid host (a leading dot for a domain and its subdomains). */
 function allowedHosts(value: string): AllowedHosts {
@@ -30,30 +22,37 @@ function allowedHosts(value: string): AllowedHosts {
   return names;
 }
 
-const list = (value: string): string[] =>
-  value
-    .split(',')
-    .map((item) => item.trim())
-    .filter(Boolean);
-
 export interface MockCommandLine extends MockOptions {
   /** Path of a JSON file holding an array of NewPlants to start with. */
   seedFile?: string;
   /** Path of the durable state file (append-only log); in memory only when unset. */
   stateFile?: string;
+  /** `--store`: `memory`, or the `redis://`/`rediss://` URL of the Redis every replica shares. */
+  storeUrl: string;
+  /** Key prefix in Redis: sandboxes sharing one Redis keep apart by it. */
+  storePrefix: string;
 }
 
 export function mockCommand(): Command {
   return new Command('plant-store-mock')
     .description('Stateful mock of the Plant Store API (POST /plants), strict about auth and the NewPlant schema.')
-    .addOption(new Option('--port <port>', 'port to listen on (0 picks a free one)').env('PORT').default(DEFAULT_PORT).argParser(integer(0, 65535)))
+    .addOption(new Option('--port <port>', 'port to listen on (0 picks a free one)').env('PORT').default(DEFAULT_PORT).argParser(port))
     .addOption(new Option('--host <host>', 'address to listen on').env('HOST').default(DEFAULT_HOST))
     .addOption(new Option('--spec <file>', 'OpenAPI document to serve (default: the bundled spec)').env('MOCK_SPEC'))
-    .addOption(new Option('--tokens <list>', 'comma-separated bearer tokens to accept (default: any non-empty token)').env('MOCK_TOKENS').argParser(list))
+    .addOption(new Option('--tokens <list>', "comma-separated credentials to accept for the spec's security scheme (default: any well-formed one)").env('MOCK_TOKENS').argParser(list))
+    .addOption(new Option('--identity <property>', 'the property that identifies a record: creates refuse a repeated value, item paths name it').env('MOCK_IDENTITY').default(DEFAULT_IDENTITY))
+    .addOption(new Option('--stateless <operationIds>', "comma-separated operationIds to answer from the spec's examples instead of the store ('all' for every one)").env('MOCK_STATELESS').argParser(list))
+    .addOption(new Option('--watch', 'reload the spec when its file changes, keeping the store').env('MOCK_WATCH'))
     .addOption(new Option('--admin-token <token>', 'bearer token the /__mock admin routes require').env('MOCK_ADMIN_TOKEN'))
     .addOption(new Option('--max-body <bytes>', 'largest request body accepted').env('MOCK_MAX_BODY').default(DEFAULT_MAX_BODY).argParser(integer(1, 2 ** 31)))
     .addOption(new Option('--seed <file>', 'JSON file with an array of NewPlants to start with').env('MOCK_SEED'))
     .addOption(new Option('--state-file <file>', 'keep the plants in this file across restarts (a create is on disk before its 200)').env('MOCK_STATE_FILE'))
+    .addOption(
+      new Option('--store <store>', 'where the plants are kept: memory, or redis://[:password@]host:port/db (rediss:// for TLS), shared by every replica')
+        .env('MOCK_STORE')
+        .default('memory'),
+    )
+    .addOption(new Option('--store-prefix <prefix>', 'key prefix in Redis; sandboxes sharing one Redis keep apart by it').env('MOCK_STORE_PREFIX').default(DEFAULT_STORE_PREFIX))
     .addOption(
       new Option('--cors-origin <origins>', 'comma-separated origins allowed by CORS (default: any; the admin routes answer only these and their own)')
         .env('MOCK_CORS_ORIGIN')
@@ -80,6 +79,9 @@ export function parseMockArgs(argv: readonly string[], command: Command = mockCo
     host: string;
     spec?: string;
     tokens?: string[];
+    identity: string;
+    stateless?: string[];
+    watch?: boolean;
     adminToken?: string;
     maxBody: number;
     seed?: string;
@@ -87,12 +89,32 @@ export function parseMockArgs(argv: readonly string[], command: Command = mockCo
     corsOrigin?: string[];
     allowedHosts?: AllowedHosts;
     logLevel: string;
+    store: string;
+    storePrefix: string;
   }>();
+  // Checked here rather than in an argParser: commander's message would repeat the value, password included.
+  const fail = (message: string): never => command.error(`error: ${message}`, { exitCode: 2, code: 'plant-store-mock.invalidStore' });
+  if (o.store !== 'memory') {
+    try {
+      parseRedisUrl(o.store);
+    } catch (error) {
+      fail(`--store: ${(error as Error).message} (or memory)`);
+    }
+    if (o.stateFile) fail('--state-file keeps the plants in a file and --store in Redis: choose one (MOCK_STATE_FILE= clears the variable)');
+  }
+  try {
+    parseStorePrefix(o.storePrefix);
+  } catch (error) {
+    fail(`--store-prefix: ${(error as Error).message}`);
+  }
   return {
     port: o.port,
     host: o.host,
     spec: o.spec,
     tokens: o.tokens,
+    identity: o.identity,
+    stateless: o.stateless?.includes('all') ? 'all' : o.stateless,
+    watch: o.watch ?? false,
     adminToken: o.adminToken,
     maxBody: o.maxBody,
     seedFile: o.seed,
@@ -100,18 +122,16 @@ export function parseMockArgs(argv: readonly string[], command: Command = mockCo
     corsOrigins: o.corsOrigin,
     allowedHosts: o.allowedHosts,
     logLevel: o.logLevel,
+    storeUrl: o.store,
+    storePrefix: o.storePrefix,
   };
 }
 
-/** The plants of a seed file, validated like POST /plants; throws an Error that names the file. */
-export function readSeedFile(path: string, engine: Pick<SpecEngine, 'validateNewPlant'>): NonNullable<MockOptions['seed']> {
-  let value: unknown;
+/** A seed file's JSON, ids exact (the mock validates it against the spec); throws an Error that names the file. */
+export function readSeedFile(path: string): unknown {
   try {
-    value = parseExactJson(readFileSync(path, 'utf8'));
+    return parseExactJson(readFileSync(path, 'utf8'));
   } catch (error) {
     throw new Error(`Cannot read the seed file ${path}: ${(error as Error).message}`);
   }
-  const plants = newPlantsFromValue(value, engine.validateNewPlant);
-  if (isRejection(plants)) throw new Error(`The seed file ${path} is invalid. ${plants.message}`);
-  return plants;
 }

@@ -21,9 +21,18 @@ function define<P = void>(
   return { status, message, headers };
 }
 
-const challenge = (realm: string, error?: string, description?: string): Record<string, string> => ({
+/** How a request must present credentials, for messages: `Authorization: Bearer <token>`. */
+export interface CredentialsHint {
+  realm: string;
+  /** The challenge's auth-scheme (RFC 7235): `Bearer`, `Basic`, `ApiKey`. */
+  scheme: string;
+  /** What to send, in words: `'Authorization: Bearer <token>'`. */
+  expected: string;
+}
+
+const challenge = (realm: string, error?: string, description?: string, scheme = 'Bearer'): Record<string, string> => ({
   'www-authenticate':
-    `Bearer realm="${realm}"` +
+    `${scheme} realm="${realm}"` +
     (error ? `, error="${error}"` : '') +
     (description ? `, error_description="${description}"` : ''),
 });
@@ -34,42 +43,48 @@ function quoted(text: string): string {
 }
 
 export const errorCatalogue = {
-  ROUTE_NOT_FOUND: define<{ method: string; path: string }>(
+  ROUTE_NOT_FOUND: define<{ method: string; path: string; api: string; operations: string }>(
     404,
-    ({ method, path }) =>
-      `No route matches ${method} ${path}. The Plant Store API has POST /plants; the mock's own routes are under /__mock/.`,
+    ({ method, path, api, operations }) =>
+      `No route matches ${method} ${path}. The ${api} API has ${operations}; the mock's own routes are under /__mock/.`,
   ),
   METHOD_NOT_ALLOWED: define<{ method: string; path: string; allow: string }>(
     405,
     ({ method, path, allow }) => `${method} is not allowed on ${path}; it accepts ${allow}.`,
     ({ allow }) => ({ allow }),
   ),
-  MISSING_CREDENTIALS: define<{ realm: string }>(
+  MISSING_CREDENTIALS: define<CredentialsHint>(
     401,
-    () => "The request has no Authorization header. Send 'Authorization: Bearer <token>'.",
-    ({ realm }) => challenge(realm),
+    ({ expected }) => `The request has no Authorization header. Send ${expected}.`,
+    ({ realm, scheme }) => challenge(realm, undefined, undefined, scheme),
   ),
-  WRONG_AUTH_SCHEME: define<{ realm: string; scheme: string }>(
+  WRONG_AUTH_SCHEME: define<CredentialsHint & { sent: string }>(
     401,
-    ({ scheme }) =>
-      `The Authorization header uses the '${scheme}' scheme; this API accepts only 'Authorization: Bearer <token>'.`,
-    ({ realm }) => challenge(realm),
+    ({ sent, expected }) => `The Authorization header uses the '${sent}' scheme; this operation accepts only ${expected}.`,
+    ({ realm, scheme }) => challenge(realm, undefined, undefined, scheme),
   ),
-  EMPTY_TOKEN: define<{ realm: string }>(
+  EMPTY_TOKEN: define<CredentialsHint>(
     401,
-    () => "The Authorization header says 'Bearer' but carries no token. Send 'Authorization: Bearer <token>'.",
-    ({ realm }) => challenge(realm, 'invalid_request', 'The bearer token is missing'),
+    ({ scheme, expected }) => `The Authorization header says '${scheme}' but carries no credentials. Send ${expected}.`,
+    ({ realm, scheme }) =>
+      scheme === 'Bearer' ? challenge(realm, 'invalid_request', 'The bearer token is missing') : challenge(realm, undefined, undefined, scheme),
   ),
-  INVALID_TOKEN: define<{ realm: string; reason: string }>(
+  INVALID_TOKEN: define<CredentialsHint & { reason: string }>(
     401,
-    ({ reason }) => `The bearer token was rejected: ${reason}.`,
-    ({ realm }) => challenge(realm, 'invalid_token', 'The access token is not accepted'),
+    ({ scheme, reason }) => `The ${scheme === 'Bearer' ? 'bearer token was' : scheme === 'ApiKey' ? 'API key was' : `${scheme} credentials were`} rejected: ${reason}.`,
+    ({ realm, scheme }) =>
+      scheme === 'Bearer' ? challenge(realm, 'invalid_token', 'The access token is not accepted') : challenge(realm, undefined, undefined, scheme),
   ),
-  UNSUPPORTED_MEDIA_TYPE: define<{ contentType: string | undefined }>(
+  MISSING_API_KEY: define<CredentialsHint>(
+    401,
+    ({ expected }) => `The request carries no API key. Send ${expected}.`,
+    ({ realm, scheme }) => challenge(realm, undefined, undefined, scheme),
+  ),
+  UNSUPPORTED_MEDIA_TYPE: define<{ contentType: string | undefined; accepted?: string }>(
     415,
-    ({ contentType }) =>
+    ({ contentType, accepted = 'application/json' }) =>
       `${contentType === undefined ? 'The request has no Content-Type' : `Content-Type '${contentType}' is not supported`}. ` +
-      "Send the body as JSON with 'Content-Type: application/json' (fetch sends a string body as text/plain unless you set the header).",
+      `Send the body as JSON with 'Content-Type: ${accepted}' (fetch sends a string body as text/plain unless you set the header).`,
   ),
   UNSUPPORTED_CHARSET: define<{ charset: string }>(
     415,
@@ -80,11 +95,10 @@ export const errorCatalogue = {
     ({ limit }) => `The request body is larger than the mock accepts (${limit} bytes; set --max-body to change it).`,
     () => ({ connection: 'close' }),
   ),
-  EMPTY_BODY: define(
+  EMPTY_BODY: define<{ operationId: string; schema: string; example: string }>(
     400,
-    () =>
-      'The request has no body, and the body is required: createPlant needs a JSON NewPlant, for example {"id": 1, "name": "Monstera"}, ' +
-      "sent with 'Content-Type: application/json'.",
+    ({ operationId, schema, example }) =>
+      `The request has no body, and the body is required: ${operationId} needs a JSON ${schema}${example ? `, for example ${example}` : ''}.`,
   ),
   UNSUPPORTED_CONTENT_ENCODING: define<{ encoding: string }>(
     415,
@@ -99,19 +113,31 @@ export const errorCatalogue = {
     ({ limit }) =>
       `The request body nests arrays and objects more than ${limit} levels deep, the most the mock reads (fields it ignores included). Send a flatter body.`,
   ),
-  INVALID_NEW_PLANT: define<{ problems: string[] }>(
+  INVALID_REQUEST_BODY: define<{ schema: string; problems: string[]; more?: number }>(
     400,
-    ({ problems }) => `The request body is not a valid NewPlant: ${problems.join('; ')}.`,
+    ({ schema, problems, more }) => `The request body is not a valid ${schema}: ${listed(problems, more)}.`,
   ),
-  INVALID_SEED: define<{ problems: string[] }>(
+  INVALID_PARAMETER: define<{ problems: string[]; more?: number }>(
     400,
-    ({ problems }) => `The seed is not an array of valid NewPlants: ${problems.join('; ')}.`,
+    ({ problems, more }) => `The request's parameters do not fit the spec: ${listed(problems, more)}.`,
+  ),
+  IDENTITY_MISMATCH: define<{ property: string; inPath: string; inBody: string }>(
+    400,
+    ({ property, inPath, inBody }) => `The path names ${property} ${inPath} but the body says ${inBody}; they must be the same.`,
+  ),
+  INVALID_SEED: define<{ schema: string; problems: string[]; more?: number }>(
+    400,
+    ({ schema, problems, more }) => `The seed is not an array of valid ${schema}s: ${listed(problems, more)}.`,
+  ),
+  RECORD_NOT_FOUND: define<{ noun: string; property: string; key: string; listing: string }>(
+    404,
+    ({ noun, property, key, listing }) => `No ${noun} with ${property} ${key} is stored. Create it first, or see what is stored with GET ${listing}.`,
   ),
   INVALID_PREFER: define<{ problem: string }>(400, ({ problem }) => `The Prefer header cannot be honoured: ${problem}.`),
-  DUPLICATE_ID: define<{ ids: string[] }>(409, ({ ids }) =>
-    ids.length === 1
-      ? `A plant with id ${ids[0]} already exists; ids must be unique. Use another id, or reset the store with DELETE /__mock/plants.`
-      : `Plants with ids ${ids.join(', ')} already exist or repeat; ids must be unique. Nothing was stored.`,
+  DUPLICATE_ID: define<{ ids: string[]; noun: string; property: string; listing: string; more?: number }>(409, ({ ids, noun, property, listing, more }) =>
+    ids.length === 1 && !more
+      ? `A ${noun} with ${property} ${ids[0]} already exists; ${property}s must be unique. Use another ${property}, or reset the store with DELETE ${listing}.`
+      : `${capitalised(noun)}s with ${property}s ${listed(ids, more, ', ')} already exist or repeat; ${property}s must be unique. Nothing was stored.`,
   ),
   ADMIN_UNAUTHORIZED: define<{ detail: string }>(
     401,
@@ -142,7 +168,7 @@ export const errorCatalogue = {
   ),
   CONNECT_NOT_SUPPORTED: define(
     501,
-    () => 'The mock is an origin server, not a proxy: it does not support CONNECT. Send requests such as POST /plants to it directly.',
+    () => 'The mock is an origin server, not a proxy: it does not support CONNECT. Send your requests to it directly.',
   ),
   MALFORMED_HTTP: define<{ detail: string }>(
     400,
@@ -150,6 +176,11 @@ export const errorCatalogue = {
   ),
   HEADERS_TOO_LARGE: define(431, () => 'The request headers are larger than the server accepts; the connection is closed.'),
   REQUEST_TIMEOUT: define(408, () => 'The request was not received completely in time; the connection is closed.'),
+  STORE_UNAVAILABLE: define<{ detail: string }>(
+    503,
+    ({ detail }) => `The mock's store is unavailable (${detail}). Nothing was stored or read; the mock reconnects by itself, send the request again shortly.`,
+    () => ({ 'retry-after': '1' }),
+  ),
   STORAGE_FAILED: define<{ detail: string }>(
     500,
     ({ detail }) => `The mock could not keep this change: ${detail}. Nothing was stored; check the disk, then send the request again.`,
@@ -160,6 +191,13 @@ export const errorCatalogue = {
       `The mock failed unexpectedly while handling this request (${detail}). It is still serving; this is a bug in the mock, please report it.`,
   ),
 } as const;
+
+const capitalised = (word: string): string => word.charAt(0).toUpperCase() + word.slice(1);
+
+/** A bounded list for a message: `a; b; c (and 4 more)`. */
+function listed(items: readonly string[], more = 0, separator = '; '): string {
+  return items.join(separator) + (more ? ` (and ${more} more)` : '');
+}
 
 export type ErrorCode = keyof typeof errorCatalogue;
 type ParamsOf<C extends ErrorCode> = (typeof errorCatalogue)[C] extends Definition<infer P> ? P : never;
@@ -198,8 +236,11 @@ export function errorBody(rejection: Pick<Rejection, 'status' | 'message'>): str
   return JSON.stringify({ error: rejection.status, message: rejection.message });
 }
 
-/** Statuses `Prefer: code=N` can force: every answer of the mock's table. */
-export const FORCEABLE_STATUSES = [200, 400, 401, 404, 405, 409, 413, 415, 500] as const;
+/**
+ * Error statuses `Prefer: code=N` can force on any operation: every rejection of the mock's own
+ * table. An operation's declared statuses are forceable too (see engine/prefer.ts).
+ */
+export const FORCEABLE_STATUSES = [400, 401, 404, 405, 409, 413, 415, 500, 503] as const;
 
 const forcedTitles: Record<number, string> = {
   400: 'the request would be rejected as invalid',
@@ -210,16 +251,22 @@ const forcedTitles: Record<number, string> = {
   413: 'the body would be too large',
   415: 'the content type would be unsupported',
   500: 'the service would fail unexpectedly',
+  503: 'the service would be unavailable',
 };
 
-/** The example rejection for a forced error status, with the headers that status carries. */
-export function forcedRejection(status: number): Rejection {
+/**
+ * The example rejection for a forced error status, with the headers that status carries: the
+ * challenge of the operation's scheme for a 401, the route's methods for a 405.
+ */
+export function forcedRejection(status: number, route: { allow: string; challengeScheme: string | undefined }): Rejection {
   const headers: Record<string, string> | undefined =
     status === 401
-      ? challenge(REALM, 'invalid_token')
+      ? challenge(REALM, route.challengeScheme === 'Bearer' || route.challengeScheme === undefined ? 'invalid_token' : undefined, undefined, route.challengeScheme ?? 'Bearer')
       : status === 405
-        ? { allow: 'POST, OPTIONS' }
-        : undefined;
+        ? { allow: route.allow }
+        : status === 503
+          ? { 'retry-after': '1' }
+          : undefined;
   return {
     code: 'FORCED',
     status,

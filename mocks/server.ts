@@ -11,8 +11,12 @@ import { RequestJournal } from './admin/journal.js';
 import { handleAdminRequest, isAdminPath, isOpenAdminPath, isQuietAdminRead } from './admin/routes.js';
 import type { MockContext } from './engine/context.js';
 import { handleRequest } from './engine/request-path.js';
-import { loadSpecEngine } from './engine/spec-engine.js';
-import { reject } from './errors.js';
+import { seedRecords } from './engine/body.js';
+import { loadEngine, type Engine, type EngineOptions } from './engine/engine.js';
+import { watchSpec } from './engine/watch.js';
+import { SPEC_PATH } from '../spec/index.js';
+import { duplicatesOf } from './admin/routes.js';
+import { isRejection, reject } from './errors.js';
 import { rejected, type Answer } from './http/answer.js';
 import { HostPolicy, requestedHost, type AllowedHosts } from './http/allowed-hosts.js';
 import { Connections } from './http/connections.js';
@@ -22,7 +26,8 @@ import { createLogger, requestLogger } from './http/logger.js';
 import { LoopTurn } from './http/loop-turn.js';
 import { continueWhenRead, DEFAULT_MAX_BODY } from './http/request-body.js';
 import { clientErrorAnswer, pathOf, rawAnswer, respond } from './http/respond.js';
-import { MemoryPlantStore, StorageFailure, type PlantStore, type StoredPlant } from './stores/plant-store.js';
+import { MemoryStore } from './stores/memory.js';
+import { StorageFailure, StoreUnavailable, type ResourceStore } from './stores/store.js';
 
 export { DEFAULT_HOST } from './http/listen.js';
 export { DEFAULT_MAX_BODY } from './http/request-body.js';
@@ -31,14 +36,22 @@ export interface MockOptions {
   port?: number;
   host?: string;
   spec?: string;
-  /** Accepted bearer tokens; empty or undefined accepts any non-empty token. */
+  /** Accepted credentials for the spec's security scheme; empty or undefined accepts any well-formed one. */
   tokens?: readonly string[];
+  /** The property that identifies a record (default `id`). */
+  identity?: string;
+  /** operationIds answered from the spec's examples even where the mock could serve them from the store; 'all' for every one. */
+  stateless?: readonly string[] | 'all';
+  /** Reload the spec when its file changes, keeping the store (`prism mock --watch`). */
+  watch?: boolean;
   /** When set, /__mock routes (but health) require this bearer token. */
   adminToken?: string;
   /** Largest accepted body in bytes (default 1 MiB). */
   maxBody?: number;
-  /** Plants to start with (validated like POST /plants). */
-  seed?: readonly StoredPlant[];
+  /** Records to start with: a parsed JSON array of create bodies, validated like the admin seed. */
+  seed?: unknown;
+  /** Apply the seed only to an empty store (a state file that already holds records wins). */
+  seedOnlyIfEmpty?: boolean;
   /**
    * Allowed CORS origins; undefined or empty allows any on the API's routes. The admin routes
    * answer only these origins (and their own), none when undefined or empty.
@@ -52,7 +65,7 @@ export interface MockOptions {
   logLevel?: string;
   logger?: Logger;
   /** The store; an in-memory one by default. */
-  store?: PlantStore;
+  store?: ResourceStore;
   journalSize?: number;
 }
 
@@ -60,8 +73,10 @@ export interface MockServer {
   url: string;
   port: number;
   host: string;
-  store: PlantStore;
+  store: ResourceStore;
   journal: RequestJournal;
+  /** The engine of the spec being served (replaced on --watch). */
+  readonly engine: Engine;
   server: Server;
   logger: Logger;
   /** Stops accepting, lets in-flight requests finish (cutting Prefer delays short), then resolves. */
@@ -71,22 +86,20 @@ export interface MockServer {
 export const DEFAULT_PORT = 4010;
 
 export async function createMockServer(options: MockOptions = {}): Promise<MockServer> {
-  const engine = await loadSpecEngine(options.spec);
+  const engine = await loadEngine(engineOptions(options));
   const logger = options.logger ?? createLogger(options.logLevel ?? 'info');
-  const store: PlantStore = options.store ?? new MemoryPlantStore();
+  for (const scheme of engine.unchecked) logger.warn({ scheme }, `the security scheme ${scheme} cannot be checked by the mock; requests are not refused for it`);
+  const store: ResourceStore = options.store ?? new MemoryStore();
   const journal = new RequestJournal(options.journalSize);
   const context: MockContext = {
     engine,
     store,
     journal,
     maxBody: options.maxBody ?? DEFAULT_MAX_BODY,
-    tokens: options.tokens?.length ? new Set(options.tokens) : undefined,
     adminTokens: options.adminToken ? new Set([options.adminToken]) : undefined,
   };
-  if (options.seed?.length) {
-    const outcome = await store.seedPlants(options.seed);
-    if ('duplicates' in outcome) throw new Error(`The seed repeats ids already stored: ${outcome.duplicates.join(', ')}`);
-  }
+  if (options.seed !== undefined) await applySeed(options.seed, context, options.seedOnlyIfEmpty ?? false, logger);
+  const watch = options.watch ? watchSpec(options.spec ?? SPEC_PATH, engineOptions(options), (next) => (context.engine = next), logger) : undefined;
   const cors: CorsPolicy = { origins: options.corsOrigins?.length ? new Set(options.corsOrigins) : undefined };
   const adminCors = adminCorsPolicy(options.corsOrigins);
   const logRequest = requestLogger(logger);
@@ -129,7 +142,13 @@ export async function createMockServer(options: MockOptions = {}): Promise<MockS
       if (!res.socket || res.socket.destroyed) return; // the client went away mid-request: nobody to answer
       logger.error({ err: error, method: req.method, url: req.url }, 'unexpected failure');
       const detail = (error as Error)?.message ?? String(error);
-      answer = rejected(error instanceof StorageFailure ? reject('STORAGE_FAILED', { detail }) : reject('INTERNAL', { detail }));
+      answer = rejected(
+        error instanceof StoreUnavailable
+          ? reject('STORE_UNAVAILABLE', { detail })
+          : error instanceof StorageFailure
+            ? reject('STORAGE_FAILED', { detail })
+            : reject('INTERNAL', { detail }),
+      );
     }
     if (answer.delayMs) await sleep(answer.delayMs, delays);
     const close = connections.closesWith(req, res, answer.headers?.connection === 'close');
@@ -147,6 +166,8 @@ export async function createMockServer(options: MockOptions = {}): Promise<MockS
         code: rejection?.code,
         message: rejection?.message,
         problems: rejection?.problems,
+        operationId: answer.operationId,
+        stateful: answer.stateful,
       });
     }
     logRequest({ method: req.method ?? '', path, status: answer.status, ms: durationMs, code: rejection?.code }, quiet);
@@ -184,6 +205,7 @@ export async function createMockServer(options: MockOptions = {}): Promise<MockS
 
   const close = (): Promise<void> =>
     (closing ??= new Promise<void>((resolve) => {
+      watch?.close();
       server.close(() => resolve());
       connections.shutDown();
       for (const finish of delays) finish();
@@ -192,7 +214,51 @@ export async function createMockServer(options: MockOptions = {}): Promise<MockS
       await store.close?.();
     }));
 
-  return { url, port, host, store, journal, server, logger, close };
+  return {
+    url,
+    port,
+    host,
+    store,
+    journal,
+    get engine() {
+      return context.engine;
+    },
+    server,
+    logger,
+    close,
+  };
+}
+
+/** What the engine needs of the mock's options. */
+export function engineOptions(options: Pick<MockOptions, 'spec' | 'tokens' | 'identity' | 'stateless'>): EngineOptions {
+  return {
+    spec: options.spec,
+    tokens: options.tokens?.length ? new Set(options.tokens) : undefined,
+    identity: options.identity,
+    stateless: options.stateless === 'all' ? 'all' : new Set(options.stateless ?? []),
+  };
+}
+
+/** A seed that cannot be applied; the message names each problem. */
+export class SeedError extends Error {
+  override name = 'SeedError';
+}
+
+/** Seeds the primary collection with a parsed JSON array of create bodies; throws SeedError naming each problem. */
+async function applySeed(value: unknown, context: MockContext, onlyIfEmpty: boolean, logger: Logger): Promise<void> {
+  const collection = context.engine.primary;
+  if (!collection) throw new SeedError('The spec declares no collection the mock can store records in, so there is nothing to seed.');
+  const records = seedRecords(value, collection);
+  if (isRejection(records)) throw new SeedError(records.message);
+  if (!records.length) return;
+  const stored = await context.store.count(collection.path);
+  // The seed is where an empty sandbox starts; once the store holds records they win.
+  if (onlyIfEmpty && stored > 0) {
+    logger.info({ collection: collection.path, records: stored }, 'the store already holds records: the seed is not applied');
+    return;
+  }
+  const outcome = await context.store.seed(collection.path, records);
+  if ('duplicates' in outcome) throw new SeedError(duplicatesOf(outcome.duplicates, collection).message);
 }
 
 function sleep(ms: number, pending: Set<() => void>): Promise<void> {

@@ -73,7 +73,7 @@ describe.skipIf(!wrk)(`wrk load script${wrk ? '' : ' (skipped: wrk is not instal
       expect(valid.statuses).toEqual({ 200: valid.requests });
       expect(countErrors(valid, 'valid')).toBe(0);
       // No id repeated: every 200 is a plant in the store (plus any answered after wrk stopped).
-      expect(mock.store.size).toBeGreaterThanOrEqual(valid.requests);
+      expect(await mock.store.count('/plants')).toBeGreaterThanOrEqual(valid.requests);
 
       const mixed = await runLoad({ url: mock.url, scenario: 'mixed', idBase: 2e12, durationSeconds: 1, connections: 2 });
       const share = (status: number): number => (mixed.statuses[status] ?? 0) / mixed.requests;

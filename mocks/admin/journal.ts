@@ -15,6 +15,10 @@ export interface JournalEntry {
   message?: string;
   /** Each offending field of a rejected body, in words. */
   problems?: readonly string[];
+  /** The spec operation that answered. */
+  operationId?: string;
+  /** False when the answer came from the spec's examples, not the store. */
+  stateful?: boolean;
 }
 
 type Recorded = Omit<JournalEntry, 'seq' | 'at'> & { time: number };

@@ -3,14 +3,16 @@
  * the request journal, check health. Protected by the admin token when one is set.
  */
 import type { IncomingMessage } from 'node:http';
-import { checkBearer } from '../engine/auth.js';
+import { checkBearer } from '../engine/security.js';
 import { preflightHeaders } from '../http/cors.js';
 import { ADMIN_REALM, isRejection, reject } from '../errors.js';
-import { parseNewPlants } from '../engine/new-plant.js';
-import { checkJsonBodyHeaders, readBody } from '../http/request-body.js';
+import { parseSeed } from '../engine/body.js';
+import type { Collection } from '../engine/resources.js';
+import { checkContentEncoding, checkJsonMediaType, readBody } from '../http/request-body.js';
 import { jsonAnswer, rejected, type Answer } from '../http/answer.js';
 import { INSPECTOR_ASSETS, inspectorAsset, type InspectorPath } from './inspector.js';
 import type { MockContext } from '../engine/context.js';
+import { keyInWords } from '../engine/records.js';
 
 export const ADMIN_PREFIX = '/__mock';
 
@@ -20,7 +22,7 @@ export function isAdminPath(path: string): boolean {
 
 type AdminHandler = (req: IncomingMessage, context: MockContext) => Promise<Answer> | Answer;
 
-const routes: Record<string, Record<string, AdminHandler>> = {
+const fixedRoutes: Record<string, Record<string, AdminHandler>> = {
   // The inspector page at /__mock/ (the trailing slash is dropped before routing).
   ...Object.fromEntries(
     Object.keys(INSPECTOR_ASSETS).map((path) => [path, { GET: () => inspectorAsset(path as InspectorPath) }]),
@@ -28,18 +30,51 @@ const routes: Record<string, Record<string, AdminHandler>> = {
   '/__mock/health': {
     GET: () => jsonAnswer(200, { status: 'ok' }),
   },
-  '/__mock/plants': {
-    GET: (_req, { store }) => jsonAnswer(200, [...store.plants()]),
+  '/__mock/requests': {
+    GET: (_req, { journal }) => jsonAnswer(200, journal.entries()),
+  },
+  '/__mock/spec': {
+    GET: (_req, { engine }) => jsonAnswer(200, describeSpec(engine)),
+  },
+};
+
+/** The routes of one collection of the spec, at `/__mock` + its path (`/__mock/plants`). */
+function collectionRoutes(collection: Collection): Record<string, AdminHandler> {
+  return {
+    GET: async (_req, { store }) => {
+      const records: string[] = [];
+      for (let after: string | undefined, pages = 0; pages === 0 || after !== undefined; pages++) {
+        const page = await store.page(collection.path, { after, limit: 1000 });
+        for (const record of page.records) records.push(record.json);
+        after = page.next;
+      }
+      return { status: 200, body: `[${records.join(',')}]` };
+    },
     DELETE: async (_req, { store }) => {
       await store.reset();
       return { status: 204 };
     },
-    POST: seedPlants,
-  },
-  '/__mock/requests': {
-    GET: (_req, { journal }) => jsonAnswer(200, journal.entries()),
-  },
-};
+    POST: (req, context) => seed(req, context, collection),
+  };
+}
+
+function routesAt(path: string, context: MockContext): Record<string, AdminHandler> | undefined {
+  const fixed = fixedRoutes[path];
+  if (fixed) return fixed;
+  const collection = context.engine.collections.find((c) => `${ADMIN_PREFIX}${c.path}` === path);
+  return collection && collectionRoutes(collection);
+}
+
+/** What the inspector needs to know of the spec being served. */
+function describeSpec(engine: MockContext['engine']) {
+  return {
+    title: engine.contract.title,
+    version: engine.contract.version,
+    source: engine.contract.source,
+    collections: engine.collections.map((c) => ({ path: c.path, resource: c.resource, identity: c.identity.property, admin: `${ADMIN_PREFIX}${c.path}` })),
+    operations: engine.routes.operations.map((o) => ({ operationId: o.operationId, method: o.method, path: o.path, stateful: o.stateful })),
+  };
+}
 
 /**
  * Routes that answer without the admin token: a health probe has no credentials, and a browser
@@ -76,8 +111,11 @@ export async function handleAdminRequest(
   context: MockContext,
 ): Promise<Answer> {
   const path = rawPath.length > 1 && rawPath.endsWith('/') ? rawPath.slice(0, -1) : rawPath;
-  const handlers = routes[path];
-  if (!handlers) return rejected(reject('ROUTE_NOT_FOUND', { method, path: rawPath }));
+  const handlers = routesAt(path, context);
+  if (!handlers) {
+    const { engine } = context;
+    return rejected(reject('ROUTE_NOT_FOUND', { method, path: rawPath, api: engine.contract.title, operations: engine.operationList }));
+  }
   const allow = [...Object.keys(handlers), 'OPTIONS'].join(', ');
   if (method === 'OPTIONS') return { status: 204, headers: preflightHeaders(allow) };
   const handler = handlers[method];
@@ -89,16 +127,26 @@ export async function handleAdminRequest(
   return handler(req, context);
 }
 
-async function seedPlants(req: IncomingMessage, context: MockContext): Promise<Answer> {
-  const mediaTypeProblem = checkJsonBodyHeaders(req.headers);
+async function seed(req: IncomingMessage, context: MockContext, collection: Collection): Promise<Answer> {
+  const mediaTypeProblem = checkContentEncoding(req.headers['content-encoding']) ?? checkJsonMediaType(req.headers['content-type']);
   if (mediaTypeProblem) return rejected(mediaTypeProblem);
   const body = await readBody(req, context.maxBody);
   if (isRejection(body)) return rejected(body);
-  const plants = parseNewPlants(body, context.engine.validateNewPlant, context.engine.newPlantPlan);
-  if (isRejection(plants)) return rejected(plants);
-  const outcome = await context.store.seedPlants(plants);
-  if ('duplicates' in outcome) {
-    return rejected(reject('DUPLICATE_ID', { ids: outcome.duplicates.map(String) }));
-  }
+  const records = parseSeed(body, collection);
+  if (isRejection(records)) return rejected(records);
+  const outcome = await context.store.seed(collection.path, records);
+  if ('duplicates' in outcome) return rejected(duplicatesOf(outcome.duplicates, collection));
   return jsonAnswer(200, { created: outcome.created });
+}
+
+/** The 409 for a seed whose keys are taken or repeat (a few named, the rest counted). */
+export function duplicatesOf(keys: readonly string[], collection: Collection) {
+  const words = keys.map((key) => keyInWords(key, collection.identity));
+  return reject('DUPLICATE_ID', {
+    ids: words.slice(0, 10),
+    more: Math.max(0, words.length - 10),
+    noun: collection.noun,
+    property: collection.identity.property,
+    listing: `${ADMIN_PREFIX}${collection.path}`,
+  });
 }

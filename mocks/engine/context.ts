@@ -1,15 +1,15 @@
-/** What the request path needs to decide an answer: the spec, the store, the journal, the options. */
+/** What the request path and the admin routes need to decide an answer. */
 import type { RequestJournal } from '../admin/journal.js';
-import type { PlantStore } from '../stores/plant-store.js';
-import type { SpecEngine } from './spec-engine.js';
+import type { ResourceStore } from '../stores/store.js';
+import type { Engine } from './engine.js';
 
 export interface MockContext {
-  engine: SpecEngine;
-  store: PlantStore;
+  /** The engine of the current spec; --watch replaces it when the spec changes. */
+  engine: Engine;
+  store: ResourceStore;
   journal: RequestJournal;
   /** Largest accepted body in bytes. */
   maxBody: number;
-  tokens: ReadonlySet<string> | undefined;
   /** The admin token as a one-entry allow-list; undefined leaves the admin routes open. */
   adminTokens: ReadonlySet<string> | undefined;
 }

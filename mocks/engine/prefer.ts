@@ -1,6 +1,8 @@
 /**
- * The Prefer header (RFC 7240) as Prism reads it: `code=N` forces a status, `delay=MS` delays
- * the answer. Preferences the mock does not know are ignored, as RFC 7240 asks.
+ * The Prefer header (RFC 7240) as Prism reads it: `code=N` forces a status, `example=NAME` picks
+ * one of the spec's examples, `delay=MS` delays the answer. Preferences the mock does not know are
+ * ignored, as RFC 7240 asks. Which statuses an operation can be forced to answer is decided by
+ * `forceableStatuses`, from the spec.
  */
 import { FORCEABLE_STATUSES } from '../errors.js';
 
@@ -9,6 +11,7 @@ export const MAX_DELAY_MS = 30_000;
 
 export interface Preferences {
   code?: number;
+  example?: string;
   delayMs?: number;
   /** Why a known preference cannot be honoured (the request then gets a 400). */
   problem?: string;
@@ -25,9 +28,11 @@ export function parsePrefer(header: string | undefined): Preferences {
     const name = rawName.trim().toLowerCase();
     const value = rest.join('=').trim().replace(/^"(.*)"$/, '$1');
     if (name === 'code') {
-      const code = /^\d{3}$/.test(value) ? Number(value) : NaN;
-      if ((FORCEABLE_STATUSES as readonly number[]).includes(code)) preferences.code = code;
-      else problems.push(`code=${value} is not a status the mock can force (choose one of ${FORCEABLE_STATUSES.join(', ')})`);
+      if (/^[1-5]\d\d$/.test(value)) preferences.code = Number(value);
+      else problems.push(`code=${value} is not an HTTP status`);
+    } else if (name === 'example') {
+      if (value) preferences.example = value;
+      else problems.push('example= names no example');
     } else if (name === 'delay') {
       const delay = /^\d+$/.test(value) ? Number(value) : NaN;
       if (delay <= MAX_DELAY_MS) preferences.delayMs = delay;
@@ -36,4 +41,15 @@ export function parsePrefer(header: string | undefined): Preferences {
   }
   if (problems.length) preferences.problem = problems.join('; ');
   return preferences;
+}
+
+/** The statuses `Prefer: code=` may ask of an operation: those the spec declares, and the mock's own rejections. */
+export function forceableStatuses(declared: readonly number[]): number[] {
+  return [...new Set([...declared, ...FORCEABLE_STATUSES])].sort((a, b) => a - b);
+}
+
+/** Why `code` cannot be forced on an operation that declares `declared`, or undefined. */
+export function forceProblem(code: number, declared: readonly number[]): string | undefined {
+  const allowed = forceableStatuses(declared);
+  return allowed.includes(code) ? undefined : `code=${code} is not a status the mock can force here (choose one of ${allowed.join(', ')})`;
 }

@@ -1,70 +1,197 @@
 /**
  * The request path of the spec's operations in one place: route, auth, media type, size, parse,
- * schema, forced response, duplicate, store. Every rule it applies lives in a plain function of
- * its own module; the HTTP edge (../server.ts) only reads the request and writes the answer.
+ * schema, forced response, then the operation's handler (stateful, or the spec's examples).
+ * Every decision is openapi-backend's model — handlers by operationId, security handlers by
+ * scheme name, its hooks for what fails — run over the route table compiled at start
+ * (routes.ts says why not `api.handleRequest`). The HTTP edge (../server.ts) only reads the
+ * request and writes the answer.
  */
 import type { IncomingMessage } from 'node:http';
+import type { Context } from 'openapi-backend';
+import type { ErrorObject } from 'ajv';
+import { parseExactJson } from '../../spec/exact-json.js';
+import { isRejection, reject } from '../errors.js';
 import { rejected, type Answer } from '../http/answer.js';
-import { preflightHeaders } from '../http/cors.js';
-import { checkJsonBodyHeaders, readBody, takeBufferedBody } from '../http/request-body.js';
-import { forcedRejection, isRejection, reject, REALM } from '../errors.js';
-import type { StoredPlant } from '../stores/plant-store.js';
-import { checkBearer } from './auth.js';
+import { checkContentEncoding, checkJsonMediaType, hasBody, readBody, takeBufferedBody } from '../http/request-body.js';
+import { parseJsonBody } from './body.js';
 import type { MockContext } from './context.js';
-import { parseNewPlant } from './new-plant.js';
-import { parsePrefer, type Preferences } from './prefer.js';
+import { exampleAnswer } from './examples.js';
+import type { Exchange, MockValidation } from './handlers.js';
+import { forceProblem, parsePrefer } from './prefer.js';
+import type { RoutedOperation } from './routes.js';
+import type { SecurityOutcome } from './security.js';
 
-/** Decides the answer to one request. */
-export async function handleRequest(req: IncomingMessage, path: string, context: MockContext): Promise<Answer> {
+const VALID: MockValidation = Object.freeze({ valid: true, errors: null }) as MockValidation;
+
+/** Decides the answer to one request for the spec's operations. */
+export async function handleRequest(req: IncomingMessage, path: string, mock: MockContext): Promise<Answer> {
+  const { api, routes } = mock.engine;
   const method = req.method ?? 'GET';
-  const route = context.engine.route(method, path);
-  if (route.kind === 'not-found') return rejected(reject('ROUTE_NOT_FOUND', { method, path }));
-  if (route.kind === 'method-not-allowed') {
-    if (method === 'OPTIONS') return { status: 204, headers: preflightHeaders(route.allow) };
-    return rejected(reject('METHOD_NOT_ALLOWED', { method, path, allow: route.allow }));
+  const found = routes.route(method, path);
+  const prefer = parsePrefer(req.headers.prefer as string | undefined);
+  if (found.kind !== 'operation') {
+    const exchange: Exchange = { req, mock, prefer, route: { method, path, allow: found.kind === 'method-not-allowed' ? found.allow : undefined } };
+    const hook = found.kind === 'not-found' ? api.handlers.notFound : api.handlers.methodNotAllowed;
+    return hook?.(contextOf(mock, req, method, path, {}, undefined), exchange) as Answer;
+  }
+  const { operation, params } = found;
+  const c = contextOf(mock, req, method, path, params, operation);
+  const exchange: Exchange = { req, mock, prefer, operation };
+  // Prefer: delay applies to every answer of an operation, rejections included.
+  const delayed = (answer: Answer): Answer => {
+    answer.operationId = operation.operationId;
+    if (answer.stateful === undefined) answer.stateful = operation.stateful;
+    if (prefer.delayMs) answer.delayMs = prefer.delayMs;
+    return answer;
+  };
+
+  if (!authorized(c, exchange, operation)) return delayed(await api.handlers.unauthorizedHandler?.(c, exchange));
+
+  const body = operation.body;
+  if (body) {
+    const sent = hasBody(req);
+    const contentType = req.headers['content-type'];
+    // No body at all, and none declared: the body is missing (400), not of the wrong type (415).
+    if (!sent && contentType === undefined) {
+      if (body.required) return delayed(rejected(emptyBody(operation)));
+    } else {
+      const mediaTypeProblem = checkContentEncoding(req.headers['content-encoding']) ?? checkJsonMediaType(contentType, body.accepted);
+      if (mediaTypeProblem) return delayed(rejected(mediaTypeProblem));
+      const raw = takeBufferedBody(req, mock.maxBody) ?? (await readBody(req, mock.maxBody));
+      if (isRejection(raw)) return delayed(rejected(raw));
+      if (raw.length === 0) {
+        if (body.required) return delayed(rejected(emptyBody(operation)));
+      } else {
+        const parsed = parseJsonBody(raw, body.media.exactPlan);
+        if (!parsed.ok) return delayed(rejected(parsed.rejection));
+        c.request.body = c.request.requestBody = parsed.value;
+      }
+    }
   }
 
-  // Prefer: delay applies to every answer, rejections included.
-  const prefer = parsePrefer(req.headers.prefer as string | undefined);
-  const delayed = (answer: Answer): Answer =>
-    prefer.delayMs ? { ...answer, delayMs: prefer.delayMs } : answer;
-
-  const token = checkBearer(req.headers.authorization, { realm: REALM, tokens: context.tokens });
-  if (isRejection(token)) return delayed(rejected(token));
-  const mediaTypeProblem = checkJsonBodyHeaders(req.headers);
-  if (mediaTypeProblem) return delayed(rejected(mediaTypeProblem));
-  const body = takeBufferedBody(req, context.maxBody) ?? (await readBody(req, context.maxBody));
-  if (isRejection(body)) return delayed(rejected(body));
-  const plant = parseNewPlant(body, context.engine.validateNewPlant, context.engine.newPlantPlan);
-  if (isRejection(plant)) return delayed(rejected(plant));
+  const invalid = validate(c, operation);
+  if (invalid) {
+    c.validation = invalid;
+    return delayed(await api.handlers.validationFail?.(c, exchange));
+  }
 
   if (prefer.problem !== undefined) return rejected(reject('INVALID_PREFER', { problem: prefer.problem }));
-  if (prefer.code !== undefined) return delayed(forcedAnswer(prefer, context));
-
-  // The in-memory store answers synchronously: no await, no extra microtask per create.
-  const created = context.store.createPlant(plant);
-  const outcome = typeof created === 'string' ? created : await created;
-  if (outcome === 'duplicate') return delayed(rejected(reject('DUPLICATE_ID', { ids: [plant.id.toString()] })));
-  return delayed({ status: 200, body: plantBody(plant, context.engine.plantFields) });
-}
-
-/** The answer to `Prefer: code=N` once the request itself is sound: an example, nothing stored. */
-function forcedAnswer(prefer: Preferences, context: MockContext): Answer {
-  const code = prefer.code as number;
-  const applied = { 'preference-applied': `code=${code}` };
-  if (code === 200) return { status: 200, body: JSON.stringify(context.engine.plantExample), headers: applied };
-  const rejection = forcedRejection(code);
-  return { ...rejected(rejection), headers: { ...rejection.headers, ...applied } };
-}
-
-/** A 200 body: exactly the fields the spec's Plant declares. */
-function plantBody(plant: StoredPlant, fields: readonly string[]): string {
-  // Written field by field: the same JSON as stringifying a fresh object, without building one.
-  let body = '';
-  for (const field of fields) {
-    const value = (plant as unknown as Record<string, unknown>)[field];
-    if (value !== undefined) body += `${body ? ',' : '{'}${JSON.stringify(field)}:${JSON.stringify(value)}`;
+  if (prefer.code !== undefined) {
+    const problem = forceProblem(prefer.code, operation.forceable);
+    if (problem) return rejected(reject('INVALID_PREFER', { problem }));
+    const forced = exampleAnswer(api, operation.contract, { status: prefer.code, example: prefer.example, route: operation });
+    forced.headers = { ...forced.headers, 'preference-applied': `code=${prefer.code}` };
+    return delayed({ ...forced, stateful: false });
   }
-  return body ? `${body}}` : '{}';
+  return delayed(await operation.handler(c, exchange));
 }
 
+/** openapi-backend's Context for one request, as its handlers expect it. */
+function contextOf(
+  mock: MockContext,
+  req: IncomingMessage,
+  method: string,
+  path: string,
+  params: Record<string, string>,
+  operation: RoutedOperation | undefined,
+): Context {
+  const url = req.url ?? '/';
+  const queryAt = url.indexOf('?');
+  return {
+    api: mock.engine.api,
+    request: {
+      method,
+      path,
+      params,
+      query: queryAt === -1 ? {} : Object.fromEntries(new URLSearchParams(url.slice(queryAt + 1))),
+      headers: req.headers,
+      cookies: {},
+      requestBody: undefined,
+      body: undefined,
+    },
+    operation: operation?.contract as never,
+    validation: VALID,
+    security: { authorized: true },
+    response: undefined,
+  } as unknown as Context;
+}
+
+/**
+ * Runs the security handlers of the operation's requirements (openapi-backend's rule: any one
+ * requirement suffices, every scheme in it must pass; none declared means no credentials needed).
+ */
+function authorized(c: Context, exchange: Exchange, operation: RoutedOperation): boolean {
+  if (operation.security.length === 0) return true;
+  const results: Record<string, SecurityOutcome> = {};
+  for (const requirement of operation.security) {
+    let satisfied = true;
+    for (const { name, check } of requirement) {
+      const result = (results[name] ??= check(c, exchange) as SecurityOutcome);
+      if (result.error) {
+        satisfied = false;
+        break;
+      }
+    }
+    if (satisfied) {
+      c.security = { ...results, authorized: true };
+      return true;
+    }
+  }
+  c.security = { ...results, authorized: false };
+  return false;
+}
+
+/** The body and the parameters against the spec; the failure, or undefined when all is valid. */
+function validate(c: Context, operation: RoutedOperation): MockValidation | undefined {
+  const validateBody = operation.body?.media.validate;
+  const value = c.request.requestBody;
+  if (validateBody && value !== undefined && !validateBody(value)) {
+    return { valid: false, errors: validateBody.errors ?? [], where: 'body', root: value };
+  }
+  if (operation.parameters.length === 0) return undefined;
+  const errors: ErrorObject[] = [];
+  const sent: Record<string, unknown> = {};
+  for (const parameter of operation.parameters) {
+    const raw = parameterValue(c, parameter.in, parameter.name);
+    if (raw === undefined) {
+      if (parameter.required) errors.push(missing(parameter.in, parameter.name));
+      continue;
+    }
+    if (!parameter.validate) continue;
+    const value = typed(raw, parameter.schema?.type);
+    sent[parameter.name] = value;
+    if (!parameter.validate(value)) {
+      const where = `/${parameter.in === 'path' ? 'path' : parameter.in} parameter ${parameter.name}`;
+      for (const error of parameter.validate.errors ?? []) errors.push({ ...error, instancePath: where + error.instancePath });
+    }
+  }
+  return errors.length ? { valid: false, errors, where: 'parameters', root: sent } : undefined;
+}
+
+function parameterValue(c: Context, location: string, name: string): string | undefined {
+  const source =
+    location === 'path' ? c.request.params : location === 'query' ? c.request.query : location === 'header' ? c.request.headers : undefined;
+  const value = (source as Record<string, string | string[] | undefined> | undefined)?.[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** A parameter's text as the JSON type its schema names; numbers exact (a path id can be int64). */
+function typed(raw: string, type: unknown): unknown {
+  if ((type === 'integer' || type === 'number') && /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/.test(raw)) return parseExactJson(raw);
+  if (type === 'boolean' && (raw === 'true' || raw === 'false')) return raw === 'true';
+  return raw;
+}
+
+function missing(location: string, name: string): ErrorObject {
+  return { keyword: 'required', instancePath: '', schemaPath: '', params: { missingProperty: `the ${location} parameter ${name}` } } as ErrorObject;
+}
+
+function emptyBody(operation: RoutedOperation) {
+  const media = operation.body?.media;
+  const example = media?.examples[0]?.value;
+  return reject('EMPTY_BODY', {
+    operationId: operation.operationId,
+    schema: operation.body?.schemaName ?? 'body',
+    example: example === undefined ? '' : JSON.stringify(example),
+  });
+}

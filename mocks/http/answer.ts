@@ -9,6 +9,10 @@ export interface Answer {
   rejection?: Rejection;
   /** `Prefer: delay` to wait before sending. */
   delayMs?: number;
+  /** The spec operation that answered (for the journal). */
+  operationId?: string;
+  /** False when the answer came from the spec's examples rather than the store. */
+  stateful?: boolean;
 }
 
 export function rejected(rejection: Rejection): Answer {

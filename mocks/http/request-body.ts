@@ -1,7 +1,7 @@
 /**
  * Getting a JSON body off the wire: the media type it must declare and the size it may have.
  */
-import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseContentType } from 'content-type';
 import { reject, type Rejection } from '../errors.js';
 
@@ -9,19 +9,11 @@ import { reject, type Rejection } from '../errors.js';
 export const DEFAULT_MAX_BODY = 1024 * 1024;
 
 /**
- * Undefined when the request's headers announce a JSON body the mock can read; otherwise what it
- * earns: a 415 for a Content-Encoding (a compressed body is not JSON text), a 400 when there is
- * no body at all and no Content-Type (the body is missing, not mistyped), a 415 for any other
- * media type than JSON.
+ * Undefined when the body is sent as it is; a 415 naming Content-Encoding otherwise (a gzip or
+ * br body is not JSON text, and the mock does not decode it; RFC 9110 §8.4.1).
  */
-export function checkJsonBodyHeaders(headers: IncomingHttpHeaders): Rejection | undefined {
-  const encoding = headers['content-encoding'];
-  if (encoding !== undefined && !IDENTITY.test(encoding)) return reject('UNSUPPORTED_CONTENT_ENCODING', { encoding });
-  const contentType = headers['content-type'];
-  if (contentType === undefined && headers['transfer-encoding'] === undefined && !(Number(headers['content-length']) > 0)) {
-    return reject('EMPTY_BODY');
-  }
-  return checkJsonMediaType(contentType);
+export function checkContentEncoding(encoding: string | undefined): Rejection | undefined {
+  return encoding === undefined || IDENTITY.test(encoding) ? undefined : reject('UNSUPPORTED_CONTENT_ENCODING', { encoding });
 }
 const IDENTITY = /^\s*(?:identity\s*)?$/i;
 
@@ -40,17 +32,23 @@ export function continueWhenRead(req: IncomingMessage, res: ServerResponse): voi
   req.on('newListener', onListener);
 }
 
-/** Undefined when the request declares JSON, otherwise the 415 it earns. */
-export function checkJsonMediaType(header: string | undefined): Rejection | undefined {
-  if (header === 'application/json') return undefined;
-  if (header === undefined || header.trim() === '') return reject('UNSUPPORTED_MEDIA_TYPE', { contentType: undefined });
+const JSON_ONLY: readonly string[] = ['application/json'];
+
+/**
+ * Undefined when the request declares one of the `accepted` JSON media types (application/json
+ * by default), otherwise the 415 it earns.
+ */
+export function checkJsonMediaType(header: string | undefined, accepted: readonly string[] = JSON_ONLY): Rejection | undefined {
+  if (header === accepted[0]) return undefined;
+  const names = accepted.join("' or '");
+  if (header === undefined || header.trim() === '') return reject('UNSUPPORTED_MEDIA_TYPE', { contentType: undefined, accepted: names });
   let parsed;
   try {
     parsed = parseContentType(header);
   } catch {
-    return reject('UNSUPPORTED_MEDIA_TYPE', { contentType: header });
+    return reject('UNSUPPORTED_MEDIA_TYPE', { contentType: header, accepted: names });
   }
-  if (parsed.type !== 'application/json') return reject('UNSUPPORTED_MEDIA_TYPE', { contentType: header });
+  if (!accepted.includes(parsed.type)) return reject('UNSUPPORTED_MEDIA_TYPE', { contentType: header, accepted: names });
   const charset = parsed.parameters.charset?.toLowerCase();
   if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
     return reject('UNSUPPORTED_CHARSET', { charset });
@@ -70,6 +68,12 @@ export function takeBufferedBody(req: IncomingMessage, limit: number): Buffer | 
   return (req.read() as Buffer | null) ?? EMPTY;
 }
 const EMPTY = Buffer.alloc(0);
+
+/** Whether a request carries a body at all (RFC 9112 §6.3: Content-Length or Transfer-Encoding). */
+export function hasBody(req: IncomingMessage): boolean {
+  const length = req.headers['content-length'];
+  return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
+}
 
 /**
  * Reads the whole body if it is at most `limit` bytes. A larger body is refused as soon as its

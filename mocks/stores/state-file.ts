@@ -1,6 +1,6 @@
 /**
- * The durable PlantStore behind `--state-file`: an append-only log of checksummed JSON lines,
- * replayed into a MemoryPlantStore at start.
+ * The durable ResourceStore behind `--state-file`: an append-only log of checksummed JSON lines,
+ * replayed into a MemoryStore at start.
  *
  * - A change is answered only once its record is on disk (fdatasync). Changes that arrive while
  *   a sync is in flight are written and synced together in the next batch (group commit).
@@ -10,7 +10,7 @@
  *   ever decided against memory the disk does not have (a reset cannot be undone otherwise).
  * - Start-up reads the file once (linear); a torn or corrupt tail ends the replay, is copied aside
  *   and cut off, with a warning saying how much was skipped. When most entries are dead (wiped by
- *   a reset) the file is rewritten with the live plants only.
+ *   a reset) the file is rewritten with the live records only.
  *
  * File format, one record per line: `<crc32 of the JSON, 8 hex digits> <JSON>\n`. The first record
  * is a header naming the format, so a file the mock did not write is never taken over.
@@ -19,15 +19,34 @@ import { constants, writeSync, type Stats } from 'node:fs';
 import { open, rename, unlink, writeFile, type FileHandle } from 'node:fs/promises';
 import { dirname, resolve as resolvePath } from 'node:path';
 import { crc32 } from 'node:zlib';
-import { exactInteger, isInt64, parseExactJson } from '../../spec/exact-json.js';
-import { MemoryPlantStore, StorageFailure, type CreateOutcome, type PlantStore, type SeedOutcome, type StoredPlant } from './plant-store.js';
+import { exactInteger, exactJsonOf, isInt64, parseExactJson } from '../../spec/exact-json.js';
+import { MemoryStore } from './memory.js';
+import {
+  StorageFailure,
+  type CreateOutcome,
+  type DeleteOutcome,
+  type Page,
+  type PageQuery,
+  type RecordKey,
+  type ReplaceOutcome,
+  type ResourceStore,
+  type SeedOutcome,
+  type StoredRecord,
+  type StoreHealth,
+} from './store.js';
 
 export const STATE_FILE_FORMAT = 'plant-store-mock-state';
-export const STATE_FILE_VERSION = 1;
+/**
+ * 2: records of any collection, each as exact JSON under its key. Version 1 files (plants with
+ * id, name and tag, written before the spec drove the records) are read and rewritten as 2.
+ */
+export const STATE_FILE_VERSION = 2;
+/** Where version 1 kept its plants: the bundled spec's only collection. */
+const VERSION_1_COLLECTION = '/plants';
 const HEADER_JSON = JSON.stringify({ op: 'header', format: STATE_FILE_FORMAT, version: STATE_FILE_VERSION });
 /** Compaction is not worth a rewrite below this size, however dead the file is. */
 const DEFAULT_COMPACT_MIN_BYTES = 1024 * 1024;
-/** Compaction writes the live plants in chunks of about this size. */
+/** Compaction writes the live records in chunks of about this size. */
 const COMPACT_CHUNK_BYTES = 1024 * 1024;
 
 /** What the store reports: a skipped tail, a compaction, a failed write. pino's logger fits. */
@@ -38,7 +57,7 @@ export interface StateFileLogger {
 
 export interface StateFileOptions {
   logger?: StateFileLogger;
-  /** Compact when dead entries outnumber live plants and the file is at least this big. */
+  /** Compact when dead entries outnumber live records and the file is at least this big. */
   compactMinBytes?: number;
   /** Opens the log for reading and writing (a seam for fault-injection tests). */
   openFile?: (path: string) => Promise<FileHandle>;
@@ -47,7 +66,7 @@ export interface StateFileOptions {
 export interface StateFileStats {
   /** Bytes in the file. */
   bytes: number;
-  /** Plant entries and reset records in the file, live or dead. */
+  /** Record entries and resets in the file, live or dead. */
   entries: number;
   /** Batches written and synced (one fdatasync each). */
   syncs: number;
@@ -58,8 +77,11 @@ export interface StateFileStats {
 
 /** What the start-up replay found. */
 interface Replay {
-  memory: MemoryPlantStore;
+  memory: MemoryStore;
+  /** Records written in this file, live or dead. */
   entries: number;
+  /** The format version the header names. */
+  version: number;
   /** Bytes of the good prefix: everything before the first torn or corrupt record. */
   goodBytes: number;
   header: boolean;
@@ -68,8 +90,13 @@ interface Replay {
 
 type Operation = {
   line: string;
-  /** The plants it reserved (create, seed); a reset reserves none. */
-  plants: readonly StoredPlant[];
+  collection: string;
+  /** The keys it reserved (create, seed), released once on disk and freed again if the write fails. */
+  reserved: readonly RecordKey[];
+  /** Undoes the change in memory if the write fails (replace, delete). */
+  undo?: () => void;
+  /** Records the line adds to the file (for compaction's count). */
+  entries: number;
   reset: boolean;
   resolve: () => void;
   reject: (error: Error) => void;
@@ -91,11 +118,11 @@ export async function openStateFile(path: string, options: StateFileOptions = {}
   }
 }
 
-export class StateFileStore implements PlantStore {
+export class StateFileStore implements ResourceStore {
   readonly path: string;
   #handle: FileHandle;
-  #memory = new MemoryPlantStore();
-  /** Ids reserved in memory whose records are not yet on disk. */
+  #memory = new MemoryStore();
+  /** Records reserved in memory whose create is not yet on disk, as `collection NUL key`. */
   #pending = new Set<string>();
   #queue: Operation[] = [];
   #writing: Promise<void> | undefined;
@@ -116,37 +143,63 @@ export class StateFileStore implements PlantStore {
     this.#compactMinBytes = options.compactMinBytes ?? DEFAULT_COMPACT_MIN_BYTES;
   }
 
-  /** Plants on disk; a create still being written is not counted. */
-  get size(): number {
-    return this.#memory.size - this.#pending.size;
-  }
-
   get stats(): Readonly<StateFileStats> {
     return { ...this.#stats };
   }
 
-  createPlant(plant: StoredPlant): CreateOutcome | Promise<CreateOutcome> {
-    const refusal = this.#refusal();
-    if (refusal) return Promise.reject(refusal);
-    if (this.#barrier) return this.#barrier.then(() => this.createPlant(plant));
-    if (this.#memory.createPlant(plant) === 'duplicate') return 'duplicate';
-    return this.#enqueue(createLine(plant), [plant], false).then(() => 'created' as const);
+  /** Records on disk in every collection; a create still being written is not counted. */
+  get size(): number {
+    return this.#memory.size - this.#pending.size;
   }
 
-  seedPlants(plants: readonly StoredPlant[]): SeedOutcome | Promise<SeedOutcome> {
+  create(collection: string, record: StoredRecord): CreateOutcome | Promise<CreateOutcome> {
     const refusal = this.#refusal();
     if (refusal) return Promise.reject(refusal);
-    if (this.#barrier) return this.#barrier.then(() => this.seedPlants(plants));
-    const outcome = this.#memory.seedPlants(plants);
-    if ('duplicates' in outcome || plants.length === 0) return outcome;
-    return this.#enqueue(seedLine(plants), plants, false).then(() => outcome);
+    if (this.#barrier) return this.#barrier.then(() => this.create(collection, record));
+    if (this.#memory.create(collection, record) === 'duplicate') return 'duplicate';
+    return this.#enqueue({ line: createLine(collection, record), collection, reserved: [record.key], entries: 1, reset: false }).then(() => 'created' as const);
+  }
+
+  seed(collection: string, records: readonly StoredRecord[]): SeedOutcome | Promise<SeedOutcome> {
+    const refusal = this.#refusal();
+    if (refusal) return Promise.reject(refusal);
+    if (this.#barrier) return this.#barrier.then(() => this.seed(collection, records));
+    const outcome = this.#memory.seed(collection, records);
+    if ('duplicates' in outcome || records.length === 0) return outcome;
+    const line = seedLine(collection, records);
+    return this.#enqueue({ line, collection, reserved: records.map((r) => r.key), entries: records.length, reset: false }).then(() => outcome);
+  }
+
+  get(collection: string, key: RecordKey): StoredRecord | undefined {
+    return this.#pending.has(pendingKey(collection, key)) ? undefined : this.#memory.get(collection, key);
+  }
+
+  replace(collection: string, record: StoredRecord): ReplaceOutcome | Promise<ReplaceOutcome> {
+    const refusal = this.#refusal();
+    if (refusal) return Promise.reject(refusal);
+    if (this.#barrier) return this.#barrier.then(() => this.replace(collection, record));
+    const before = this.get(collection, record.key);
+    if (!before || this.#memory.replace(collection, record) === 'missing') return 'missing';
+    const undo = (): void => void this.#memory.replace(collection, before);
+    return this.#enqueue({ line: replaceLine(collection, record), collection, reserved: [], undo, entries: 1, reset: false }).then(() => 'replaced' as const);
+  }
+
+  delete(collection: string, key: RecordKey): DeleteOutcome | Promise<DeleteOutcome> {
+    const refusal = this.#refusal();
+    if (refusal) return Promise.reject(refusal);
+    if (this.#barrier) return this.#barrier.then(() => this.delete(collection, key));
+    const before = this.get(collection, key);
+    if (!before || this.#memory.delete(collection, key) === 'missing') return 'missing';
+    // Undone after a failed write, the record comes back at the end of the creation order.
+    const undo = (): void => void this.#memory.create(collection, before);
+    return this.#enqueue({ line: deleteLine(collection, key), collection, reserved: [], undo, entries: 1, reset: false }).then(() => 'deleted' as const);
   }
 
   reset(): Promise<void> {
     const refusal = this.#refusal();
     if (refusal) return Promise.reject(refusal);
     if (this.#barrier) return this.#barrier.then(() => this.reset());
-    const done = this.#enqueue(recordLine('{"op":"reset"}'), [], true);
+    const done = this.#enqueue({ line: recordLine('{"op":"reset"}'), collection: '', reserved: [], entries: 1, reset: true });
     const barrier: Promise<void> = done.then(
       () => undefined,
       () => undefined,
@@ -157,12 +210,22 @@ export class StateFileStore implements PlantStore {
     return done;
   }
 
-  *plants(): Iterable<StoredPlant> {
-    if (this.#pending.size === 0) {
-      yield* this.#memory.plants();
-      return;
-    }
-    for (const plant of this.#memory.plants()) if (!this.#pending.has(plant.id.toString())) yield plant;
+  page(collection: string, query: PageQuery): Page {
+    if (this.#pending.size === 0) return this.#memory.page(collection, query);
+    // Creates not yet on disk are not shown: a page never lists what a crash could lose.
+    const page = this.#memory.page(collection, query);
+    return { ...page, records: page.records.filter((record) => !this.#pending.has(pendingKey(collection, record.key))) };
+  }
+
+  count(collection: string): number {
+    let pending = 0;
+    for (const entry of this.#pending) if (entry.startsWith(`${collection}\0`)) pending++;
+    return this.#memory.count(collection) - pending;
+  }
+
+  health(): StoreHealth {
+    if (this.#broken) return { state: 'down', kind: 'state-file', detail: this.#broken.message };
+    return { state: 'up', kind: 'state-file', detail: this.path };
   }
 
   /** Waits for every accepted change to reach the disk, then closes the file. */
@@ -178,6 +241,8 @@ export class StateFileStore implements PlantStore {
     const content = stats.size === 0 ? Buffer.alloc(0) : await this.#handle.readFile();
     const replay = replayStateFile(content, this.path);
     this.#memory = replay.memory;
+    // A version 1 file is rewritten in the current format before anything is appended to it.
+    const rewrite = replay.header && replay.version !== STATE_FILE_VERSION;
     this.#stats.entries = replay.entries;
     this.#stats.bytes = replay.goodBytes;
     if (replay.tail) await this.#cutTail(content, replay);
@@ -188,7 +253,10 @@ export class StateFileStore implements PlantStore {
       await syncDirectory(this.path);
       this.#stats.bytes = Buffer.byteLength(recordLine(HEADER_JSON));
     }
-    if (this.#compactionDue()) await this.#compact();
+    if (rewrite) {
+      await this.#compact();
+      if (this.#stats.compactions === 0) throw new Error(`Cannot use the state file ${this.path}: it is in format version ${replay.version} and could not be rewritten in version ${STATE_FILE_VERSION}.`);
+    } else if (this.#compactionDue()) await this.#compact();
   }
 
   #refusal(): Error | undefined {
@@ -196,10 +264,10 @@ export class StateFileStore implements PlantStore {
     return this.#broken;
   }
 
-  #enqueue(line: string, plants: readonly StoredPlant[], reset: boolean): Promise<void> {
-    for (const plant of plants) this.#pending.add(plant.id.toString());
+  #enqueue(operation: Omit<Operation, 'resolve' | 'reject'>): Promise<void> {
+    for (const key of operation.reserved) this.#pending.add(pendingKey(operation.collection, key));
     return new Promise<void>((resolve, reject) => {
-      this.#queue.push({ line, plants, reset, resolve, reject });
+      this.#queue.push({ ...operation, resolve, reject });
       this.#startWriting();
     });
   }
@@ -242,14 +310,14 @@ export class StateFileStore implements PlantStore {
     this.#stats.syncs += 1;
     this.#stats.records += batch.length;
     for (const op of batch) {
-      for (const plant of op.plants) this.#pending.delete(plant.id.toString());
+      for (const key of op.reserved) this.#pending.delete(pendingKey(op.collection, key));
       if (op.reset) this.#memory.reset();
-      this.#stats.entries += op.reset ? 1 : op.plants.length;
+      this.#stats.entries += op.entries;
       op.resolve();
     }
   }
 
-  /** Undoes a batch whose write failed: cut its bytes off the file, free its ids, answer errors. */
+  /** Undoes a batch whose write failed: cut its bytes off the file, free its keys, answer errors. */
   async #rollBack(batch: Operation[], start: number, cause: Error): Promise<void> {
     const failure = new StorageFailure(`could not write the state file ${this.path}: ${cause.message}`);
     if (!this.#broken) {
@@ -263,10 +331,11 @@ export class StateFileStore implements PlantStore {
     }
     this.#logger?.warn({ path: this.path, err: cause, records: batch.length }, 'state file write failed; the changes were not kept');
     for (const op of batch.reverse()) {
-      for (const plant of op.plants) {
-        this.#memory.delete(plant.id);
-        this.#pending.delete(plant.id.toString());
+      for (const key of op.reserved) {
+        this.#memory.delete(op.collection, key);
+        this.#pending.delete(pendingKey(op.collection, key));
       }
+      op.undo?.();
       op.reject(failure);
     }
   }
@@ -277,7 +346,7 @@ export class StateFileStore implements PlantStore {
   }
 
   /**
-   * Rewrites the file with the plants on disk now (not those still queued: their records follow
+   * Rewrites the file with the records on disk now (not creates still queued: their records follow
    * in the new file), then renames it over the old one. A failure keeps the old file.
    */
   async #compact(): Promise<void> {
@@ -289,12 +358,15 @@ export class StateFileStore implements PlantStore {
       const chunks: Buffer[] = [];
       let chunk = recordLine(HEADER_JSON);
       let live = 0;
-      for (const plant of this.plants()) {
-        chunk += createLine(plant);
-        live += 1;
-        if (chunk.length >= COMPACT_CHUNK_BYTES) {
-          chunks.push(Buffer.from(chunk));
-          chunk = '';
+      for (const [collection, records] of this.#memory.collections()) {
+        for (const record of records) {
+          if (this.#pending.has(pendingKey(collection, record.key))) continue;
+          chunk += createLine(collection, record);
+          live += 1;
+          if (chunk.length >= COMPACT_CHUNK_BYTES) {
+            chunks.push(Buffer.from(chunk));
+            chunk = '';
+          }
         }
       }
       chunks.push(Buffer.from(chunk));
@@ -314,7 +386,7 @@ export class StateFileStore implements PlantStore {
       await syncDirectory(this.path).catch((error: unknown) =>
         this.#logger?.warn({ path: this.path, err: error }, 'could not sync the directory after compacting; a crash now may bring back the uncompacted file'),
       );
-      this.#logger?.info({ path: this.path, before, after: position, plants: live }, 'state file compacted');
+      this.#logger?.info({ path: this.path, before, after: position, records: live }, 'state file compacted');
     } catch (error) {
       // Keep serving from the old file; try again only once it has doubled.
       this.#compactMinBytes = Math.max(this.#compactMinBytes, before * 2);
@@ -337,9 +409,9 @@ export class StateFileStore implements PlantStore {
     await this.#handle.truncate(tail.from);
     await this.#handle.datasync();
     this.#logger?.warn(
-      { path: this.path, skippedBytes: tail.bytes, skippedRecords: tail.records, offset: tail.from, plants: this.size, copy },
+      { path: this.path, skippedBytes: tail.bytes, skippedRecords: tail.records, offset: tail.from, records: this.size, copy },
       `state file ${this.path}: skipped a torn or corrupt tail of ${tail.bytes} bytes (${tail.records} record(s) from byte ${tail.from}: ${tail.reason}); ` +
-        `loaded the ${this.size} plant(s) before it; ${kept}`,
+        `loaded the ${this.size} record(s) before it; ${kept}`,
     );
   }
 }
@@ -349,8 +421,8 @@ export class StateFileStore implements PlantStore {
  * cannot be applied: nothing after it is trusted. Throws when the file is not a state file.
  */
 export function replayStateFile(content: Buffer, path: string): Replay {
-  const memory = new MemoryPlantStore();
-  const replay: Replay = { memory, entries: 0, goodBytes: 0, header: false };
+  const memory = new MemoryStore();
+  const replay: Replay = { memory, entries: 0, version: STATE_FILE_VERSION, goodBytes: 0, header: false };
   let position = 0;
   while (position < content.length) {
     const end = content.indexOf(0x0a, position);
@@ -366,12 +438,13 @@ export function replayStateFile(content: Buffer, path: string): Replay {
     const record = readRecord(content, position, end);
     if (!replay.header) {
       if (typeof record === 'string' || record.op !== 'header' || record.format !== STATE_FILE_FORMAT) throw notAStateFile(path);
-      if (record.version !== STATE_FILE_VERSION) {
-        throw new Error(`Cannot use the state file ${path}: it has format version ${String(record.version)}; this mock reads version ${STATE_FILE_VERSION}.`);
+      if (record.version !== STATE_FILE_VERSION && record.version !== 1) {
+        throw new Error(`Cannot use the state file ${path}: it has format version ${String(record.version)}; this mock reads versions 1 and ${STATE_FILE_VERSION}.`);
       }
+      replay.version = record.version as number;
       replay.header = true;
     } else {
-      const problem = typeof record === 'string' ? record : applyRecord(record, replay);
+      const problem = typeof record === 'string' ? record : replay.version === 1 ? applyVersion1Record(record, replay) : applyRecord(record, replay);
       if (problem) {
         replay.tail = tailFrom(content, position, problem);
         break;
@@ -415,19 +488,68 @@ function readRecord(content: Buffer, start: number, end: number): Record<string,
 
 /** Applies one record to the replay; returns a problem when it cannot be applied. */
 function applyRecord(record: Record<string, unknown>, replay: Replay): string | undefined {
+  const collection = record.c;
+  if (record.op === 'reset') {
+    replay.memory.reset();
+    replay.entries += 1;
+    return undefined;
+  }
+  if (typeof collection !== 'string') return `a ${String(record.op)} record without a collection`;
   switch (record.op) {
     case 'create': {
-      const plant = plantOf(record);
+      const stored = storedOf(record);
+      if (!stored) return 'a create record without a key and a record';
+      if (replay.memory.create(collection, stored) === 'duplicate') return `a create record repeats key ${stored.key}`;
+      replay.entries += 1;
+      return undefined;
+    }
+    case 'seed': {
+      const items = Array.isArray(record.records) ? record.records : [];
+      const records = items.map((item) => (item !== null && typeof item === 'object' ? storedOf(item as Record<string, unknown>) : undefined));
+      if (!Array.isArray(record.records) || records.some((r) => !r)) return 'a seed record without valid records';
+      const outcome = replay.memory.seed(collection, records as StoredRecord[]);
+      if ('duplicates' in outcome) return `a seed record repeats keys ${outcome.duplicates.join(', ')}`;
+      replay.entries += records.length;
+      return undefined;
+    }
+    case 'replace': {
+      const stored = storedOf(record);
+      if (!stored || replay.memory.replace(collection, stored) === 'missing') return 'a replace record for a record that is not there';
+      replay.entries += 1;
+      return undefined;
+    }
+    case 'delete': {
+      if (typeof record.key !== 'string' || replay.memory.delete(collection, record.key) === 'missing') return 'a delete record for a record that is not there';
+      replay.entries += 1;
+      return undefined;
+    }
+    default:
+      return `an unknown record ${JSON.stringify(String(record.op))}`;
+  }
+}
+
+/** The key and the exact JSON of a create, seed or replace record. */
+function storedOf(record: Record<string, unknown>): StoredRecord | undefined {
+  const value = record.record;
+  if (typeof record.key !== 'string' || value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  return { key: record.key, json: exactJsonOf(record, 'record') };
+}
+
+/** Version 1: `{"op":"create","id":…,"name":…,"tag":…}` and seeds of such plants, all in /plants. */
+function applyVersion1Record(record: Record<string, unknown>, replay: Replay): string | undefined {
+  switch (record.op) {
+    case 'create': {
+      const plant = version1Plant(record);
       if (!plant) return 'a create record without a valid plant';
-      if (replay.memory.createPlant(plant) === 'duplicate') return `a create record repeats id ${plant.id}`;
+      if (replay.memory.create(VERSION_1_COLLECTION, plant) === 'duplicate') return `a create record repeats id ${plant.key}`;
       replay.entries += 1;
       return undefined;
     }
     case 'seed': {
       const items = Array.isArray(record.plants) ? record.plants : [];
-      const plants = items.map((item) => (item !== null && typeof item === 'object' ? plantOf(item as Record<string, unknown>) : undefined));
+      const plants = items.map((item) => (item !== null && typeof item === 'object' ? version1Plant(item as Record<string, unknown>) : undefined));
       if (!Array.isArray(record.plants) || plants.some((plant) => !plant)) return 'a seed record without valid plants';
-      const outcome = replay.memory.seedPlants(plants as StoredPlant[]);
+      const outcome = replay.memory.seed(VERSION_1_COLLECTION, plants as StoredRecord[]);
       if ('duplicates' in outcome) return `a seed record repeats ids ${outcome.duplicates.join(', ')}`;
       replay.entries += plants.length;
       return undefined;
@@ -441,27 +563,33 @@ function applyRecord(record: Record<string, unknown>, replay: Replay): string | 
   }
 }
 
-function plantOf(record: Record<string, unknown>): StoredPlant | undefined {
+function version1Plant(record: Record<string, unknown>): StoredRecord | undefined {
   const id = exactInteger(record, 'id');
   if (id === undefined || !isInt64(id) || typeof record.name !== 'string') return undefined;
   if (record.tag !== undefined && typeof record.tag !== 'string') return undefined;
-  const plant: StoredPlant = { id, name: record.name };
-  if (record.tag !== undefined) plant.tag = record.tag;
-  return plant;
+  const tag = record.tag === undefined ? '' : `,"tag":${JSON.stringify(record.tag)}`;
+  return { key: id.toString(), json: `{"id":${id.toString()},"name":${JSON.stringify(record.name)}${tag}}` };
 }
 
-/** The plant as JSON with its id written as an exact integer literal. */
-function plantJson(plant: StoredPlant): string {
-  const tag = plant.tag === undefined ? '' : `,"tag":${JSON.stringify(plant.tag)}`;
-  return `"id":${plant.id.toString()},"name":${JSON.stringify(plant.name)}${tag}`;
+function pendingKey(collection: string, key: RecordKey): string {
+  return `${collection}\0${key}`;
 }
 
-function createLine(plant: StoredPlant): string {
-  return recordLine(`{"op":"create",${plantJson(plant)}}`);
+function createLine(collection: string, record: StoredRecord): string {
+  return recordLine(`{"op":"create","c":${JSON.stringify(collection)},"key":${JSON.stringify(record.key)},"record":${record.json}}`);
 }
 
-function seedLine(plants: readonly StoredPlant[]): string {
-  return recordLine(`{"op":"seed","plants":[${plants.map((plant) => `{${plantJson(plant)}}`).join(',')}]}`);
+function replaceLine(collection: string, record: StoredRecord): string {
+  return recordLine(`{"op":"replace","c":${JSON.stringify(collection)},"key":${JSON.stringify(record.key)},"record":${record.json}}`);
+}
+
+function deleteLine(collection: string, key: RecordKey): string {
+  return recordLine(`{"op":"delete","c":${JSON.stringify(collection)},"key":${JSON.stringify(key)}}`);
+}
+
+function seedLine(collection: string, records: readonly StoredRecord[]): string {
+  const items = records.map((record) => `{"key":${JSON.stringify(record.key)},"record":${record.json}}`).join(',');
+  return recordLine(`{"op":"seed","c":${JSON.stringify(collection)},"records":[${items}]}`);
 }
 
 function recordLine(json: string): string {

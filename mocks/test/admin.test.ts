@@ -48,7 +48,7 @@ describe('admin routes without an admin token', () => {
     const journal = (await (await fetch(`${mock.current.url}/__mock/requests`)).json()) as any[];
     expect(journal).toHaveLength(5);
     expect(journal[0]).toMatchObject({ method: 'POST', path: '/plants', status: 401, code: 'MISSING_CREDENTIALS' });
-    expect(journal[1]).toMatchObject({ status: 400, code: 'INVALID_NEW_PLANT', problems: expect.arrayContaining(['id is required']) });
+    expect(journal[1]).toMatchObject({ status: 400, code: 'INVALID_REQUEST_BODY', problems: expect.arrayContaining(['id is required']) });
     expect(journal[0].seq).toBeGreaterThan(journal[1].seq);
     expect(typeof journal[0].durationMs).toBe('number');
   });

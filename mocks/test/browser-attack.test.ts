@@ -131,7 +131,7 @@ describe.skipIf(chromiumMissing)('a hostile page against the mock (Chromium, def
     await page.click('#reset');
     await page.locator('#plants-empty').waitFor({ state: 'visible', timeout: 5000 });
     await page.close();
-    expect(mock.store.size).toBe(0);
+    expect(await mock.store.count('/plants')).toBe(0);
     expect(pageErrors).toEqual([]);
   });
 });

@@ -129,7 +129,7 @@ describe.skipIf(chromiumMissing)('POST /plants from a page on another origin (Ch
   });
 
   it('honours Prefer: code=500 and lets the page read Preference-Applied', async () => {
-    const before = mock.store.size;
+    const before = await mock.store.count('/plants');
     const read = await fetchFromPage(page, plants(), {
       headers: { ...bearer(TOKEN), ...json, prefer: 'code=500' },
       body: '{"id":4,"name":"x"}',
@@ -137,7 +137,7 @@ describe.skipIf(chromiumMissing)('POST /plants from a page on another origin (Ch
     expect(read.status).toBe(500);
     expect(JSON.parse(read.body as string)).toEqual({ error: 500, message: expect.stringContaining('Prefer: code=500') });
     expect(read.headers?.['preference-applied']).toBe('code=500');
-    expect(mock.store.size).toBe(before);
+    expect(await mock.store.count('/plants')).toBe(before);
   });
 
   it('honours Prefer: delay from the page', async () => {

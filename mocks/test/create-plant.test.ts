@@ -2,7 +2,8 @@
 import { request } from 'node:http';
 import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { MemoryPlantStore, type StoredPlant } from '../stores/plant-store.js';
+import { MemoryStore } from '../stores/memory.js';
+import type { StoredRecord } from '../stores/store.js';
 import { createPlant, expectError, expectPlant, freshId, listedPlantsText, send, TOKEN, useMock } from './mock-under-test.js';
 
 const mock = useMock({ maxBody: 1000 });
@@ -211,7 +212,7 @@ describe('bodies that are not a valid NewPlant', () => {
   it('keeps structured problems in the journal, not on the wire', async () => {
     await createPlant(mock.current, { name: 7 });
     const [latest] = mock.current.journal.entries();
-    expect(latest?.code).toBe('INVALID_NEW_PLANT');
+    expect(latest?.code).toBe('INVALID_REQUEST_BODY');
     expect([...(latest?.problems ?? [])].sort()).toEqual(['id is required', 'name must be a string, got the number 7']);
   });
 });
@@ -252,10 +253,10 @@ describe('routes', () => {
 });
 
 describe('unexpected failures', () => {
-  class FailingStore extends MemoryPlantStore {
-    override createPlant(plant: StoredPlant) {
-      if (plant.name === 'boom') throw new Error('disk on fire');
-      return super.createPlant(plant);
+  class FailingStore extends MemoryStore {
+    override create(collection: string, record: StoredRecord) {
+      if (record.json.includes('"boom"')) throw new Error('disk on fire');
+      return super.create(collection, record);
     }
   }
   const failing = useMock({ store: new FailingStore() });

@@ -12,7 +12,22 @@ const sampleParams = {
   path: '/x',
   allow: 'POST, OPTIONS',
   realm: 'plant-store',
-  scheme: 'Basic',
+  scheme: 'Bearer',
+  sent: 'Basic',
+  expected: "'Authorization: Bearer <token>'",
+  api: 'Plant Store',
+  operations: 'POST /plants',
+  operationId: 'createPlant',
+  schema: 'NewPlant',
+  example: '{"id":1,"name":"Monstera"}',
+  resource: 'NewPlant',
+  noun: 'plant',
+  listing: '/__mock/plants',
+  property: 'id',
+  key: '7',
+  inPath: '7',
+  inBody: '8',
+  accepted: 'application/json',
   reason: 'it is not accepted',
   contentType: 'text/plain',
   charset: 'latin1',
@@ -43,7 +58,7 @@ describe('error catalogue', () => {
     expect(body).toEqual({ error: rejection.status, message: rejection.message });
   });
 
-  it('gives every 401 a Bearer challenge and every 405 an Allow header', () => {
+  it('gives every 401 a challenge (RFC 7235) and every 405 an Allow header', () => {
     for (const code of codes.filter((c) => c !== 'FORCED')) {
       const rejection = (reject as (c: ErrorCode, p: unknown) => ReturnType<typeof reject>)(code, sampleParams);
       if (rejection.status === 401) expect(rejection.headers?.['www-authenticate']).toMatch(/^Bearer realm="/);
@@ -51,8 +66,8 @@ describe('error catalogue', () => {
     }
   });
 
-  it.each(FORCEABLE_STATUSES.filter((status) => status !== 200))('has a forced example for %i in the Error shape', (status) => {
-    const rejection = forcedRejection(status);
+  it.each([...FORCEABLE_STATUSES])('has a forced example for %i in the Error shape', (status) => {
+    const rejection = forcedRejection(status, { allow: 'POST, OPTIONS', challengeScheme: 'Bearer' });
     expect(rejection.status).toBe(status);
     expect(isSpecError(JSON.parse(errorBody(rejection)))).toBe(true);
     expect(rejection.message).not.toContain('forced response.'); // each forceable status has its own title

@@ -162,7 +162,7 @@ describe.skipIf(chromiumMissing)('the inspector in Chromium', () => {
     await page.click('#try-form button');
     await page.locator('#try-status', { hasText: '400' }).waitFor();
     expect(JSON.parse((await page.textContent('#try-body')) as string)).toMatchObject({ error: 400 });
-    const entry = journalRows().filter({ hasText: 'INVALID_NEW_PLANT' });
+    const entry = journalRows().filter({ hasText: 'INVALID_REQUEST_BODY' });
     await entry.waitFor();
     const problems = await entry.locator('li').allTextContents();
     expect(problems).toEqual(expect.arrayContaining(['name is required', `id must be an integer, got the string "${XSS}"`]));
@@ -189,7 +189,7 @@ describe.skipIf(chromiumMissing)('the inspector in Chromium', () => {
     await page.click('#reset');
     await page.locator('#plants-empty').waitFor({ state: 'visible' });
     expect(await plantRows().count()).toBe(0);
-    expect(mock.store.size).toBe(0);
+    expect(await mock.store.count('/plants')).toBe(0);
     await journalRows().filter({ hasText: 'DELETE /__mock/plants' }).waitFor();
   });
 });

@@ -73,7 +73,7 @@ describe('Prefer: code=N', () => {
     expect(await listedPlantsText(mock.current)).not.toContain(String(id));
   });
 
-  it.each(['code=418', 'code=abc', 'code=2000', 'delay=-1', `delay=${MAX_DELAY_MS + 1}`, 'delay=soon'])(
+  it.each(['code=418', 'code=201', 'code=abc', 'code=2000', 'delay=-1', `delay=${MAX_DELAY_MS + 1}`, 'delay=soon'])(
     'rejects the unusable preference %s with a 400 that says why',
     async (prefer) => {
       const message = expectError(await createPlant(mock.current, { id: freshId(), name: 'x' }, { headers: { prefer } }), 400);

@@ -1,8 +1,8 @@
 /** The request rules as plain functions: bearer credentials, Prefer, media type. */
 import { describe, expect, it } from 'vitest';
-import { checkBearer } from '../engine/auth.js';
+import { checkBearer } from '../engine/security.js';
 import { isRejection } from '../errors.js';
-import { MAX_DELAY_MS, parsePrefer } from '../engine/prefer.js';
+import { forceProblem, MAX_DELAY_MS, parsePrefer } from '../engine/prefer.js';
 import { checkJsonMediaType } from '../http/request-body.js';
 
 const anyToken = { realm: 'r', tokens: undefined };
@@ -54,8 +54,14 @@ describe('parsePrefer', () => {
     expect(parsePrefer(header)).toEqual(expected);
   });
 
-  it.each(['code=201', 'code=5xx', 'delay=1.5', `delay=${MAX_DELAY_MS + 1}`])('explains why %j cannot be honoured', (header) => {
+  it.each(['code=5xx', 'code=99', 'delay=1.5', `delay=${MAX_DELAY_MS + 1}`, 'example='])('explains why %j cannot be honoured', (header) => {
     expect(parsePrefer(header).problem).toContain(header.split('=')[0]);
+  });
+
+  it('leaves it to the operation which statuses can be forced: its declared ones and the mock\'s own rejections', () => {
+    expect(forceProblem(201, [200, 400])).toMatch(/code=201 is not a status the mock can force here \(choose one of 200, 400, 401/);
+    expect(forceProblem(201, [201, 400])).toBeUndefined();
+    expect(forceProblem(503, [200])).toBeUndefined();
   });
 });
 

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { exactInteger, parseExactJson } from '../../spec/exact-json.js';
-import type { StoredPlant } from '../stores/plant-store.js';
+import type { StoredRecord } from '../stores/store.js';
 import { createMockServer, type MockServer } from '../server.js';
 import { openStateFile, type StateFileLogger, type StateFileOptions, type StateFileStore } from '../stores/state-file.js';
 import { createPlant, expectError, listedPlantsText } from './mock-under-test.js';
@@ -47,7 +47,30 @@ async function newStateFile(): Promise<string> {
   return path;
 }
 
+interface StoredPlant {
+  id: bigint;
+  name: string;
+  tag?: string;
+}
+const PLANTS = '/plants';
 const plant = (id: bigint, name = `plant ${id}`, tag?: string): StoredPlant => (tag === undefined ? { id, name } : { id, name, tag });
+
+/** A plant as the store keeps it: exact JSON under its id's digits. */
+function recordOf({ id, name, tag }: StoredPlant): StoredRecord {
+  return { key: id.toString(), json: `{"id":${id},"name":${JSON.stringify(name)}${tag === undefined ? '' : `,"tag":${JSON.stringify(tag)}`}}` };
+}
+const createIn = (store: StateFileStore, p: StoredPlant) => store.create(PLANTS, recordOf(p));
+const seedIn = (store: StateFileStore, ps: StoredPlant[]) => store.seed(PLANTS, ps.map(recordOf));
+
+/** Every plant the store holds, in creation order, ids exact. */
+function plantsIn(store: StateFileStore): StoredPlant[] {
+  const records: StoredRecord[] = [];
+  for (let page = store.page(PLANTS, { limit: 1000 }); ; page = store.page(PLANTS, { after: page.next, limit: 1000 })) {
+    records.push(...page.records);
+    if (page.next === undefined) break;
+  }
+  return parseListing(`[${records.map((r) => r.json).join(',')}]`);
+}
 
 /** Plants listed by GET /__mock/plants, ids read exactly. */
 function parseListing(text: string): StoredPlant[] {
@@ -59,37 +82,37 @@ describe('state file store', () => {
   it('keeps creates, seeds and resets across a reopen, ids exact over the whole int64 range', async () => {
     const path = stateFile();
     const store = await openStore(path);
-    expect(await store.createPlant(plant(1n, 'wiped'))).toBe('created');
+    expect(await createIn(store, plant(1n, 'wiped'))).toBe('created');
     await store.reset();
     const kept = [plant(INT64_MAX, 'max', 'm'), plant(INT64_MIN, 'min'), plant(2n ** 53n + 1n, 'past 2^53'), plant(7n, 'quote " and\nnewline', 'ü')];
-    for (const p of kept.slice(0, 2)) expect(await store.createPlant(p)).toBe('created');
-    expect(await store.seedPlants(kept.slice(2))).toEqual({ created: 2 });
-    expect(await store.createPlant(plant(INT64_MAX, 'again'))).toBe('duplicate');
-    expect(await store.seedPlants([plant(8n), plant(2n ** 53n + 1n)])).toEqual({ duplicates: [2n ** 53n + 1n] });
+    for (const p of kept.slice(0, 2)) expect(await createIn(store, p)).toBe('created');
+    expect(await seedIn(store, kept.slice(2))).toEqual({ created: 2 });
+    expect(await createIn(store, plant(INT64_MAX, 'again'))).toBe('duplicate');
+    expect(await seedIn(store, [plant(8n), plant(2n ** 53n + 1n)])).toEqual({ duplicates: [(2n ** 53n + 1n).toString()] });
     await store.close();
 
     const reopened = await openStore(path);
-    expect([...reopened.plants()]).toStrictEqual(kept);
+    expect(plantsIn(reopened)).toStrictEqual(kept);
     // 2^53 and 2^53+1 are one double but two plants.
-    expect(await reopened.createPlant(plant(2n ** 53n))).toBe('created');
+    expect(await createIn(reopened, plant(2n ** 53n))).toBe('created');
   });
 
   it('decides a change sent during a reset after the reset, in memory and on disk', async () => {
     const path = stateFile();
     const store = await openStore(path);
-    await store.createPlant(plant(1n, 'before'));
-    const [, again, seeded] = await Promise.all([store.reset(), store.createPlant(plant(1n, 'after')), store.seedPlants([plant(2n)])]);
+    await createIn(store, plant(1n, 'before'));
+    const [, again, seeded] = await Promise.all([store.reset(), createIn(store, plant(1n, 'after')), seedIn(store, [plant(2n)])]);
     expect(again).toBe('created');
     expect(seeded).toEqual({ created: 1 });
     await store.close();
-    expect([...(await openStore(path)).plants()]).toStrictEqual([plant(1n, 'after'), plant(2n)]);
+    expect(plantsIn(await openStore(path))).toStrictEqual([plant(1n, 'after'), plant(2n)]);
   });
 
   it('syncs a burst of concurrent creates in a few batches (group commit), all of them kept', async () => {
     const path = stateFile();
     const store = await openStore(path);
     const before = store.stats.syncs;
-    const outcomes = await Promise.all(Array.from({ length: 300 }, (_, i) => store.createPlant(plant(BigInt(i)))));
+    const outcomes = await Promise.all(Array.from({ length: 300 }, (_, i) => createIn(store, plant(BigInt(i)))));
     expect(outcomes.every((outcome) => outcome === 'created')).toBe(true);
     expect(store.stats.records).toBe(300);
     expect(store.stats.syncs - before).toBeLessThan(10);
@@ -140,13 +163,13 @@ describe('state file store', () => {
     expect((await createPlant(mock, '{"id":2,"name":"second try"}')).status).toBe(200);
     await mock.close();
     const reopened = await openStore(path, { logger: recordingLogger() });
-    expect([...reopened.plants()]).toStrictEqual([plant(1n, 'kept'), plant(2n, 'second try')]);
+    expect(plantsIn(reopened)).toStrictEqual([plant(1n, 'kept'), plant(2n, 'second try')]);
   });
 
   it('loads everything before a torn last record, says how much it skipped, keeps a copy and appends after the good part', async () => {
     const path = stateFile();
     const store = await openStore(path);
-    for (let i = 1n; i <= 5n; i++) await store.createPlant(plant(i));
+    for (let i = 1n; i <= 5n; i++) await createIn(store, plant(i));
     await store.close();
     const good = readFileSync(path);
     const torn = '1a2b3c4d {"op":"create","id":6,"na';
@@ -157,23 +180,23 @@ describe('state file store', () => {
     expect(reopened.size).toBe(5);
     expect(logger.warnings).toHaveLength(1);
     expect(logger.warnings[0]).toContain(`skipped a torn or corrupt tail of ${torn.length} bytes (1 record(s) from byte ${good.length}`);
-    expect(logger.warnings[0]).toContain('loaded the 5 plant(s)');
+    expect(logger.warnings[0]).toContain('loaded the 5 record(s)');
     expect(readFileSync(path)).toEqual(good);
     const copies = readdirSync(join(path, '..')).filter((name) => name.includes('.corrupt-'));
     expect(copies).toHaveLength(1);
     expect(readFileSync(join(path, '..', copies[0] as string), 'utf8')).toBe(torn);
 
-    await reopened.createPlant(plant(6n, 'after the tear'));
+    await createIn(reopened, plant(6n, 'after the tear'));
     await reopened.close();
     const third = recordingLogger();
-    expect([...(await openStore(path, { logger: third })).plants()].map((p) => p.id)).toEqual([1n, 2n, 3n, 4n, 5n, 6n]);
+    expect(plantsIn(await openStore(path, { logger: third })).map((p) => p.id)).toEqual([1n, 2n, 3n, 4n, 5n, 6n]);
     expect(third.warnings).toEqual([]);
   });
 
   it('stops at a record whose checksum fails: nothing after it is loaded as data', async () => {
     const path = stateFile();
     const store = await openStore(path);
-    for (let i = 1n; i <= 4n; i++) await store.createPlant(plant(i, 'abc'));
+    for (let i = 1n; i <= 4n; i++) await createIn(store, plant(i, 'abc'));
     await store.close();
     const text = readFileSync(path, 'utf8');
     // Turn plant 3's name into something else without fixing its checksum.
@@ -181,7 +204,7 @@ describe('state file store', () => {
 
     const logger = recordingLogger();
     const reopened = await openStore(path, { logger });
-    expect([...reopened.plants()].map((p) => p.id)).toEqual([1n, 2n]);
+    expect(plantsIn(reopened).map((p) => p.id)).toEqual([1n, 2n]);
     expect(logger.warnings[0]).toMatch(/tail of \d+ bytes \(2 record\(s\) from byte \d+: checksum mismatch\)/);
   });
 
@@ -200,7 +223,7 @@ describe('state file store', () => {
     writeFileSync(path, readFileSync(await newStateFile(), 'utf8').slice(0, 20));
     const store = await openStore(path);
     expect(store.size).toBe(0);
-    expect(await store.createPlant(plant(1n))).toBe('created');
+    expect(await createIn(store, plant(1n))).toBe('created');
   });
 
   it('compacts a mostly dead file, also while creates are queued, and keeps it proportional to the live plants', async () => {
@@ -208,11 +231,11 @@ describe('state file store', () => {
     const logger = recordingLogger();
     const store = await openStore(path, { compactMinBytes: 2048, logger });
     for (let round = 0; round < 5; round++) {
-      await Promise.all(Array.from({ length: 100 }, (_, i) => store.createPlant(plant(BigInt(round * 1000 + i)))));
+      await Promise.all(Array.from({ length: 100 }, (_, i) => createIn(store, plant(BigInt(round * 1000 + i)))));
       await store.reset();
     }
     // Creates queued behind the compaction that the last reset makes due.
-    const last = await Promise.all(Array.from({ length: 50 }, (_, i) => store.createPlant(plant(BigInt(9000 + i), 'live'))));
+    const last = await Promise.all(Array.from({ length: 50 }, (_, i) => createIn(store, plant(BigInt(9000 + i), 'live'))));
     expect(last.every((outcome) => outcome === 'created')).toBe(true);
     expect(store.stats.compactions).toBeGreaterThan(0);
     expect(logger.infos).toContain('state file compacted');
@@ -222,7 +245,7 @@ describe('state file store', () => {
     const liveBytes = 50 * readFileSync(path, 'utf8').split('\n').find((line) => line.includes('"id":9000'))!.length;
     expect(statSync(path).size).toBeLessThan(Math.max(2 * liveBytes, 2048) + 200);
     const reopened = await openStore(path, { logger: recordingLogger() });
-    expect([...reopened.plants()].map((p) => p.id)).toEqual(Array.from({ length: 50 }, (_, i) => BigInt(9000 + i)));
+    expect(plantsIn(reopened).map((p) => p.id)).toEqual(Array.from({ length: 50 }, (_, i) => BigInt(9000 + i)));
     expect(existsSync(`${path}.compacting`)).toBe(false);
   });
 });

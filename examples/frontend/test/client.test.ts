@@ -43,7 +43,7 @@ describe('examples/frontend', () => {
   it('creates a plant', async () => {
     const result = await createPlant(client(TOKEN), { id: 1, name: 'Monstera', tag: 'tropical' });
     expect(result).toEqual({ ok: true, plant: { name: 'Monstera', tag: 'tropical' } });
-    expect(mock.store.size).toBe(1);
+    expect(await mock.store.count('/plants')).toBe(1);
   });
 
   it.each([

@@ -1,0 +1,71 @@
+/**
+ * JSON request bodies: decoded as UTF-8, parsed with every integer exact over the whole int64
+ * range, and — for the admin seed and `--seed` — turned into records, validated all or nothing.
+ */
+import { isUtf8 } from 'node:buffer';
+import { exactPlanOfArray, JsonTooDeep, parseExactJson, READ_EVERY_NUMBER, type ExactPlan } from '../../spec/exact-json.js';
+import { describeProblems, describeType, DEFAULT_PROBLEM_LIMIT } from '../../spec/problems.js';
+import { reject, type Rejection } from '../errors.js';
+import type { StoredRecord } from '../stores/store.js';
+import { keyOfBody, recordOf } from './records.js';
+import type { Collection } from './resources.js';
+
+export type ParsedBody = { ok: true; value: unknown } | { ok: false; rejection: Rejection };
+
+/**
+ * A body as JSON: the exact view (the numbers `plan` names read from their literal; its media
+ * type's `exactPlan`), or the 400 for text that is not UTF-8 JSON or nests past the limit.
+ */
+export function parseJsonBody(body: Buffer, plan: ExactPlan | undefined = READ_EVERY_NUMBER): ParsedBody {
+  if (!isUtf8(body)) return { ok: false, rejection: reject('INVALID_ENCODING') };
+  try {
+    return { ok: true, value: parseExactJson(body.toString('utf8'), plan) };
+  } catch (error) {
+    if (error instanceof JsonTooDeep) return { ok: false, rejection: reject('JSON_TOO_DEEP', { limit: error.limit }) };
+    return { ok: false, rejection: reject('MALFORMED_JSON', { detail: (error as Error).message }) };
+  }
+}
+
+/** The records of a seed body (a JSON array of create bodies), all valid, or the 400 naming the problems. */
+export function parseSeed(body: Buffer, collection: Collection): StoredRecord[] | Rejection {
+  const schema = collection.resource;
+  if (body.length === 0) return reject('INVALID_SEED', { schema, problems: ['the body is empty'] });
+  const parsed = parseJsonBody(body, exactPlanOfArray(collection.body.exactPlan));
+  if (!parsed.ok) return reject('INVALID_SEED', { schema, problems: [parsed.rejection.message] });
+  return seedRecords(parsed.value, collection);
+}
+
+/**
+ * The records of an already parsed seed (from a file or the admin route). Each item is validated
+ * on its own and the words stop after a few problems, so a seed of a million bad items costs a
+ * count, not a million sentences.
+ */
+export function seedRecords(value: unknown, collection: Collection): StoredRecord[] | Rejection {
+  const schema = collection.resource;
+  if (!Array.isArray(value)) {
+    return reject('INVALID_SEED', { schema, problems: [`expected a JSON array of ${schema}s, got ${describeType(value)}`] });
+  }
+  const validate = collection.body.validate;
+  const problems: string[] = [];
+  let more = 0;
+  const records: StoredRecord[] = [];
+  value.forEach((item, index) => {
+    if (validate?.(item)) {
+      const key = keyOfBody(item as Record<string, unknown>, collection.identity);
+      if (key !== undefined) {
+        records.push(recordOf(item as Record<string, unknown>, key, collection.declared));
+        return;
+      }
+    }
+    if (problems.length >= DEFAULT_PROBLEM_LIMIT) {
+      more++;
+      return;
+    }
+    const found = describeProblems(validate?.errors, { root: item, prefix: `[${index}] `, limit: DEFAULT_PROBLEM_LIMIT - problems.length });
+    if (!found.sentences.length) found.sentences.push(`[${index}] ${collection.identity.property} is required`);
+    problems.push(...found.sentences);
+    more += found.more;
+  });
+  if (problems.length) return reject('INVALID_SEED', { schema, problems, more });
+  return records;
+}

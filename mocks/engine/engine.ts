@@ -1,0 +1,72 @@
+/**
+ * The stateful mock's engine for one spec: the compiled contract, openapi-backend with every
+ * handler registered (by operationId) and every security handler (by scheme name), the resources
+ * it serves from the store, and the route table compiled from openapi-backend's parsed operations.
+ * Built once per spec (again on --watch); nothing in it depends on a request.
+ */
+import { OpenAPIBackend, type Document, type Handler } from 'openapi-backend';
+import { loadContract, type CompiledContract } from '../../spec/contract.js';
+import { REALM } from '../errors.js';
+import { hookHandlers, statefulHandlers } from './handlers.js';
+import { recogniseResources, type Collection, type RecognitionOptions, type StatefulOperation } from './resources.js';
+import { compileRoutes, type RouteTable } from './routes.js';
+import { securityCheck, type CredentialSource } from './security.js';
+
+export interface EngineOptions extends RecognitionOptions {
+  /** The OpenAPI document (default: the bundled spec). */
+  spec?: string;
+  /** Accepted credentials for whichever scheme the spec declares; undefined accepts any well-formed one. */
+  tokens?: ReadonlySet<string>;
+}
+
+export interface Engine {
+  contract: CompiledContract;
+  /** openapi-backend: the registry of handlers and security handlers, and the parsed definition. */
+  api: OpenAPIBackend;
+  routes: RouteTable;
+  collections: readonly Collection[];
+  stateful: ReadonlyMap<string, StatefulOperation>;
+  /** The collection the admin seed and `--seed` fill: the first the spec declares. */
+  primary: Collection | undefined;
+  /** `POST /plants` … for messages. */
+  operationList: string;
+  /** Security schemes the mock cannot check (mutualTLS …): they are treated as satisfied. */
+  unchecked: readonly string[];
+}
+
+export async function loadEngine(options: EngineOptions = {}): Promise<Engine> {
+  const contract = loadContract(options.spec);
+  return buildEngine(contract, options);
+}
+
+export async function buildEngine(contract: CompiledContract, options: EngineOptions = {}): Promise<Engine> {
+  const { collections, stateful } = recogniseResources(contract, options);
+  const api = new OpenAPIBackend({
+    definition: structuredClone(contract.document) as unknown as Document,
+    // The contract already read the document; openapi-backend's 3.0 meta-schema would refuse valid 3.1.
+    quick: true,
+    // Validation is the contract's (Ajv 2020-12, exact int64), compiled once.
+    validate: false,
+    strict: true,
+  });
+  await api.init();
+  api.register({ ...hookHandlers(), ...statefulHandlers(stateful) });
+  const policy = { realm: REALM, tokens: options.tokens };
+  const unchecked: string[] = [];
+  for (const scheme of contract.securitySchemes.values()) {
+    if (scheme.kind === 'unsupported') unchecked.push(`${scheme.name} (${scheme.type})`);
+    const check = securityCheck(scheme, policy);
+    api.registerSecurityHandler(scheme.name, ((c: { request: CredentialSource }) => check(c.request)) as Handler);
+  }
+  const routes = compileRoutes(api, contract, new Set(stateful.keys()));
+  return {
+    contract,
+    api,
+    routes,
+    collections,
+    stateful,
+    primary: collections[0],
+    operationList: routes.operations.map((o) => `${o.method} ${o.path}`).join(', ') || 'no operations',
+    unchecked,
+  };
+}

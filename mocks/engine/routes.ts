@@ -1,0 +1,164 @@
+/**
+ * The operations openapi-backend parsed, compiled once into what a request needs per call: a
+ * route table (static paths by a map lookup, templates by regex, the most specific first, trailing
+ * slashes ignored — openapi-backend's own matching rules), and for each operation its registered
+ * handler and security handlers, its validators and its success response.
+ *
+ * Why not `api.handleRequest`: it parses the request twice, routes by scanning every operation and
+ * runs every handler through promise chains, which costs more than the rest of the mock's request
+ * path together; the speed goals cannot carry it (docs/benchmarks.md has the profile).
+ * The registry stays openapi-backend's: handlers keyed by operationId, security handlers keyed
+ * by scheme name, its hooks for not found, method not allowed, unauthorized and validation fail.
+ */
+import type { Handler, OpenAPIBackend } from 'openapi-backend';
+import type { CompiledContract, ContractMediaType, ContractOperation, ContractParameter, ContractResponse } from '../../spec/contract.js';
+import { isJsonMediaType, pathTemplatePattern } from '../../spec/contract.js';
+import { forceableStatuses } from './prefer.js';
+import { challengeScheme } from './security.js';
+
+export interface RoutedOperation {
+  operationId: string;
+  /** Upper case, as on the wire. */
+  method: string;
+  path: string;
+  contract: ContractOperation;
+  /** openapi-backend's registered handler for the operationId, or its notImplemented hook. */
+  handler: Handler;
+  /** Whether `handler` is a stateful one (served from the store) rather than the spec's examples. */
+  stateful: boolean;
+  /** Alternatives (any one suffices), each a list of security handlers that must all pass. */
+  security: ReadonlyArray<ReadonlyArray<{ name: string; check: Handler }>>;
+  /** The auth-scheme a 401 challenges with (RFC 7235). */
+  challengeScheme: string | undefined;
+  /** The methods the path takes, for Allow. */
+  allow: string;
+  /** The JSON request body the operation takes; undefined when it takes none the mock can read. */
+  body: { required: boolean; accepted: readonly string[]; media: ContractMediaType; schemaName: string } | undefined;
+  parameters: readonly ContractParameter[];
+  successResponse: ContractResponse | undefined;
+  /** Statuses `Prefer: code=` may force. */
+  forceable: readonly number[];
+}
+
+export type Route =
+  | { kind: 'operation'; operation: RoutedOperation; params: Record<string, string> }
+  | { kind: 'method-not-allowed'; allow: string }
+  | { kind: 'not-found' };
+
+interface Template {
+  pattern: RegExp;
+  names: string[];
+  /** Characters outside templates: the longer, the more specific (openapi-backend's order). */
+  specificity: number;
+  byMethod: Map<string, RoutedOperation>;
+}
+
+const NO_PARAMS: Record<string, string> = Object.freeze({}) as Record<string, string>;
+
+export class RouteTable {
+  readonly #static = new Map<string, Map<string, RoutedOperation>>();
+  readonly #templates: Template[] = [];
+  readonly operations: RoutedOperation[];
+
+  constructor(operations: RoutedOperation[]) {
+    this.operations = operations;
+    for (const operation of operations) {
+      const path = trimSlash(operation.path);
+      if (!path.includes('{')) {
+        let byMethod = this.#static.get(path);
+        if (!byMethod) this.#static.set(path, (byMethod = new Map()));
+        byMethod.set(operation.method, operation);
+        continue;
+      }
+      let template = this.#templates.find((t) => t.pattern.source === pathTemplatePattern(path).source);
+      if (!template) {
+        const names = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1] as string);
+        template = { pattern: pathTemplatePattern(path), names, specificity: path.replace(/\{[^}]*\}/g, '').length, byMethod: new Map() };
+        this.#templates.push(template);
+      }
+      template.byMethod.set(operation.method, operation);
+    }
+    this.#templates.sort((a, b) => b.specificity - a.specificity);
+    for (const operation of operations) operation.allow = this.#allowAt(trimSlash(operation.path));
+  }
+
+  route(method: string, rawPath: string): Route {
+    const path = trimSlash(rawPath);
+    const exact = this.#static.get(path);
+    const found = exact?.get(method);
+    if (found) return { kind: 'operation', operation: found, params: NO_PARAMS };
+    let allowedSomewhere = exact !== undefined;
+    for (const template of this.#templates) {
+      const match = template.pattern.exec(path);
+      if (!match) continue;
+      allowedSomewhere = true;
+      const operation = template.byMethod.get(method);
+      if (!operation) continue;
+      const params: Record<string, string> = {};
+      for (let i = 0; i < template.names.length; i++) {
+        const raw = match[i + 1] as string;
+        try {
+          params[template.names[i] as string] = decodeURIComponent(raw);
+        } catch {
+          params[template.names[i] as string] = raw;
+        }
+      }
+      return { kind: 'operation', operation, params };
+    }
+    return allowedSomewhere ? { kind: 'method-not-allowed', allow: this.#allowAt(path) } : { kind: 'not-found' };
+  }
+
+  /** Every method some operation takes at `path`, then OPTIONS (answered for CORS preflights). */
+  #allowAt(path: string): string {
+    const methods = new Set<string>(this.#static.get(path)?.keys());
+    for (const template of this.#templates) if (template.pattern.test(path)) for (const method of template.byMethod.keys()) methods.add(method);
+    methods.delete('OPTIONS');
+    return [...methods, 'OPTIONS'].join(', ');
+  }
+}
+
+/** Compiles the operations openapi-backend parsed (global security merged in) against the contract. */
+export function compileRoutes(api: OpenAPIBackend, contract: CompiledContract, stateful: ReadonlySet<string>): RouteTable {
+  const operations: RoutedOperation[] = [];
+  for (const parsed of api.router.getOperations()) {
+    const operationId = parsed.operationId as string;
+    const operation = contract.operations.get(operationId);
+    if (!operation) continue;
+    const security = ((parsed.security ?? []) as Record<string, unknown>[]).map((requirement) =>
+      Object.keys(requirement).map((name) => ({ name, check: api.securityHandlers[name] as Handler })),
+    );
+    const firstScheme = operation.security.flat()[0];
+    const scheme = firstScheme === undefined ? undefined : contract.securitySchemes.get(firstScheme);
+    operations.push({
+      operationId,
+      method: parsed.method.toUpperCase(),
+      path: parsed.path,
+      contract: operation,
+      handler: (api.handlers[operationId] ?? api.handlers.notImplemented) as Handler,
+      stateful: stateful.has(operationId),
+      security,
+      challengeScheme: scheme ? challengeScheme(scheme) : undefined,
+      allow: '',
+      body: requestBodyOf(operation),
+      parameters: operation.parameters,
+      successResponse: operation.successStatus === undefined ? undefined : operation.responses.get(operation.successStatus),
+      forceable: forceableStatuses(operation.declaredStatuses),
+    });
+  }
+  return new RouteTable(operations);
+}
+
+function requestBodyOf(operation: ContractOperation): RoutedOperation['body'] {
+  const content = operation.requestBody?.content;
+  if (!content) return undefined;
+  const accepted = [...content.keys()].filter(isJsonMediaType);
+  const media = accepted[0] === undefined ? undefined : content.get(accepted[0]);
+  if (!media) return undefined;
+  const ref = media.schema?.$ref;
+  const schemaName = typeof ref === 'string' ? (ref.split('/').pop() as string) : 'request body';
+  return { required: operation.requestBody?.required ?? false, accepted, media, schemaName };
+}
+
+function trimSlash(path: string): string {
+  return path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+}
