@@ -135,8 +135,8 @@ export async function createMockServer(options: MockOptions = {}): Promise<MockS
     let answer: Answer;
     try {
       answer =
-        decided ??
         edgeRefusal(req, path, adminData) ??
+        decided ??
         (admin ? await handleAdminRequest(req, req.method ?? 'GET', path, context) : await handleRequest(req, path, context));
     } catch (error) {
       if (!res.socket || res.socket.destroyed) return; // the client went away mid-request: nobody to answer
