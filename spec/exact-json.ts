@@ -491,11 +491,14 @@ export function integerOfLiteral(text: string): bigint | undefined {
  * literal. Used to store and echo what a client sent without rounding anything.
  */
 export function exactJsonOf(container: object, key: string): string {
+  const value = (container as Record<string, unknown>)[key];
+  // Strings and small integers (nearly every value) have no exact form apart from themselves.
+  if (typeof value === 'string') return JSON.stringify(value);
   const exact = exactIntegers.get(container)?.get(key);
   if (exact !== undefined) return exact.toString();
   const literal = standIns.get(container)?.get(key);
   if (literal !== undefined) return literal;
-  return exactJsonText((container as Record<string, unknown>)[key]);
+  return exactJsonText(value);
 }
 
 /** The JSON text of a whole value from `parseExactJson`, numbers exactly as sent (see exactJsonOf). */
