@@ -23,7 +23,8 @@ ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=4010 \
     PRISM_PORT=4011 \
-    MOCK_STATE_FILE=/data/plants.state
+    MOCK_STATE_FILE=/data/plants.state \
+    NODE_COMPILE_CACHE=/tmp/node-compile-cache
 WORKDIR /app
 COPY --from=build /app ./
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund \

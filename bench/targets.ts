@@ -5,6 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, openSync, closeSync } from 'node:fs';
 import { request } from 'node:http';
+import type { Writable } from 'node:stream';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -94,7 +95,11 @@ function prismCommand(): string[] | undefined {
 export interface StartOptions {
   /** `taskset -c` CPU list for the server, or undefined to run unpinned. */
   cpus?: string;
-  /** Where the server's stdout and stderr go (its request log); /dev/null when undefined. */
+  /**
+   * Where the server's request log ends up (/dev/null when undefined). It always travels through a
+   * pipe that another process (`cat`) drains, as under docker or a terminal, so writing it costs
+   * the server what it costs a user.
+   */
   logFile?: string;
   stateFile?: string;
   /** Give up when the first 200 takes longer than this. */
@@ -120,12 +125,19 @@ export async function startTarget(spec: TargetSpec, options: StartOptions = {}):
   );
   const [command, ...rest] = options.cpus ? ['taskset', '-c', options.cpus, ...args] : args;
   const log = openSync(options.logFile ?? '/dev/null', 'a');
+  let drain: ChildProcess;
+  try {
+    drain = spawn('cat', [], { stdio: ['pipe', log, 'ignore'] });
+  } finally {
+    closeSync(log);
+  }
   const started = performance.now();
   let child: ChildProcess;
   try {
-    child = spawn(command as string, rest, { stdio: ['ignore', log, log], cwd: ROOT, env: serverEnvironment() });
+    child = spawn(command as string, rest, { stdio: ['ignore', drain.stdin as Writable, drain.stdin as Writable], cwd: ROOT, env: serverEnvironment() });
   } finally {
-    closeSync(log);
+    // The server holds the pipe's write end now; `cat` ends when the server does.
+    drain.stdin?.destroy();
   }
   let spawnError: Error | undefined;
   const exited = new Promise<void>((resolve) => {

@@ -38,7 +38,7 @@ async function main(): Promise<number> {
   }
   process.stdout.write(`${formatReport(report)}\n`);
   if (options.junit) {
-    // Loaded only when asked for: the XML builder costs a third of the start-up time.
+    // Loaded only when asked for: the XML builder is a large part of the start-up time.
     const { writeJUnit } = await import('./junit.js');
     writeJUnit(report, options.junit);
     process.stdout.write(`JUnit report: ${options.junit}\n`);

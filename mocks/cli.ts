@@ -1,20 +1,19 @@
 #!/usr/bin/env node
 /** `npm start`: runs the stateful mock until SIGINT or SIGTERM, then shuts down gracefully. */
-import { CommanderError } from 'commander';
+import { parsedOrExit } from '../spec/command-line.js';
 import { mockCommand, parseMockArgs, readSeedFile } from './config.js';
-import { createLogger } from './http/logger.js';
+import { createLogger, logListening } from './http/logger.js';
 import { createMockServer, SeedError } from './server.js';
 import { openStateFile } from './stores/state-file.js';
+import { maskUrl } from './stores/redis-target.js';
 
 async function main(): Promise<void> {
-  let options;
-  try {
-    options = parseMockArgs(process.argv.slice(2), mockCommand());
-  } catch (error) {
-    if (error instanceof CommanderError) process.exit(error.exitCode === 0 ? 0 : 2);
-    throw error;
+  const options = parsedOrExit(() => parseMockArgs(process.argv.slice(2), mockCommand()));
+  const { seedFile, stateFile, storeUrl, storePrefix, ...serverOptions } = options;
+  if (storeUrl !== 'memory') {
+    // The Redis store (mocks/stores/redis.ts) is served once the request path runs on ResourceStore (issue 11).
+    throw new Error(`--store ${maskUrl(storeUrl)}: the request path does not use the Redis store yet (store prefix ${storePrefix}).`);
   }
-  const { seedFile, stateFile, ...serverOptions } = options;
   if (seedFile) serverOptions.seed = readSeedFile(seedFile);
   if (stateFile) {
     const logger = (serverOptions.logger = createLogger(serverOptions.logLevel ?? 'info'));
@@ -30,8 +29,7 @@ async function main(): Promise<void> {
     if (error instanceof SeedError) throw new Error(`The seed file ${seedFile} is invalid. ${error.message}`);
     throw error;
   }
-  mock.logger.info({ url: mock.url }, `listening on ${mock.url}`);
-  mock.logger.flush(); // the log is batched; whoever waits for this line should not wait for the batch
+  logListening(mock.logger, mock.url);
 
   let stopping = false;
   const stop = (signal: string): void => {

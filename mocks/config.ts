@@ -4,37 +4,39 @@
  */
 import { readFileSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
+import { commaList as list, port, wholeNumber as integer } from '../spec/command-line.js';
 import { parseExactJson } from '../spec/exact-json.js';
 import { DEFAULT_IDENTITY } from './engine/resources.js';
+import { hostnameOf, type AllowedHosts } from './http/allowed-hosts.js';
 import { DEFAULT_HOST, DEFAULT_MAX_BODY, DEFAULT_PORT, type MockOptions } from './server.js';
+import { DEFAULT_STORE_PREFIX, parseRedisUrl, parseStorePrefix } from './stores/redis-target.js';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
-function integer(min: number, max: number) {
-  return (value: string): number => {
-    const n = /^\d+$/.test(value.trim()) ? Number(value) : NaN;
-    if (!(n >= min && n <= max)) throw new InvalidArgumentError(`expected a whole number from ${min} to ${max}.`);
-    return n;
-  };
+/** `--allowed-hosts`: `all`, or names each a valid host (a leading dot for a domain and its subdomains). */
+function allowedHosts(value: string): AllowedHosts {
+  if (value.trim().toLowerCase() === 'all') return 'all';
+  const names = list(value);
+  const bad = names.filter((name) => hostnameOf(name) === undefined || name.includes('/'));
+  if (bad.length) throw new InvalidArgumentError(`not a host name: ${bad.join(', ')} (expected names such as mock.internal or .example.test, or all).`);
+  return names;
 }
-
-const list = (value: string): string[] =>
-  value
-    .split(',')
-    .map((item) => item.trim())
-    .filter(Boolean);
 
 export interface MockCommandLine extends MockOptions {
   /** Path of a JSON file holding an array of NewPlants to start with. */
   seedFile?: string;
   /** Path of the durable state file (append-only log); in memory only when unset. */
   stateFile?: string;
+  /** `--store`: `memory`, or the `redis://`/`rediss://` URL of the Redis every replica shares. */
+  storeUrl: string;
+  /** Key prefix in Redis: sandboxes sharing one Redis keep apart by it. */
+  storePrefix: string;
 }
 
 export function mockCommand(): Command {
   return new Command('plant-store-mock')
     .description('Stateful mock of the Plant Store API (POST /plants), strict about auth and the NewPlant schema.')
-    .addOption(new Option('--port <port>', 'port to listen on (0 picks a free one)').env('PORT').default(DEFAULT_PORT).argParser(integer(0, 65535)))
+    .addOption(new Option('--port <port>', 'port to listen on (0 picks a free one)').env('PORT').default(DEFAULT_PORT).argParser(port))
     .addOption(new Option('--host <host>', 'address to listen on').env('HOST').default(DEFAULT_HOST))
     .addOption(new Option('--spec <file>', 'OpenAPI document to serve (default: the bundled spec)').env('MOCK_SPEC'))
     .addOption(new Option('--tokens <list>', "comma-separated credentials to accept for the spec's security scheme (default: any well-formed one)").env('MOCK_TOKENS').argParser(list))
@@ -45,7 +47,25 @@ export function mockCommand(): Command {
     .addOption(new Option('--max-body <bytes>', 'largest request body accepted').env('MOCK_MAX_BODY').default(DEFAULT_MAX_BODY).argParser(integer(1, 2 ** 31)))
     .addOption(new Option('--seed <file>', 'JSON file with an array of NewPlants to start with').env('MOCK_SEED'))
     .addOption(new Option('--state-file <file>', 'keep the plants in this file across restarts (a create is on disk before its 200)').env('MOCK_STATE_FILE'))
-    .addOption(new Option('--cors-origin <origins>', 'comma-separated origins allowed by CORS (default: any)').env('MOCK_CORS_ORIGIN').argParser(list))
+    .addOption(
+      new Option('--store <store>', 'where the plants are kept: memory, or redis://[:password@]host:port/db (rediss:// for TLS), shared by every replica')
+        .env('MOCK_STORE')
+        .default('memory'),
+    )
+    .addOption(new Option('--store-prefix <prefix>', 'key prefix in Redis; sandboxes sharing one Redis keep apart by it').env('MOCK_STORE_PREFIX').default(DEFAULT_STORE_PREFIX))
+    .addOption(
+      new Option('--cors-origin <origins>', 'comma-separated origins allowed by CORS (default: any; the admin routes answer only these and their own)')
+        .env('MOCK_CORS_ORIGIN')
+        .argParser(list),
+    )
+    .addOption(
+      new Option(
+        '--allowed-hosts <hosts>',
+        'host names answered besides the listening address and loopback names (.example.test: a domain and its subdomains; all: any Host, no DNS-rebinding protection)',
+      )
+        .env('MOCK_ALLOWED_HOSTS')
+        .argParser(allowedHosts),
+    )
     .addOption(new Option('--log-level <level>', 'pino log level').env('LOG_LEVEL').default('info').choices(LOG_LEVELS))
     .exitOverride()
     .configureOutput({ writeErr: (text) => process.stderr.write(text) });
@@ -67,8 +87,26 @@ export function parseMockArgs(argv: readonly string[], command: Command = mockCo
     seed?: string;
     stateFile?: string;
     corsOrigin?: string[];
+    allowedHosts?: AllowedHosts;
     logLevel: string;
+    store: string;
+    storePrefix: string;
   }>();
+  // Checked here rather than in an argParser: commander's message would repeat the value, password included.
+  const fail = (message: string): never => command.error(`error: ${message}`, { exitCode: 2, code: 'plant-store-mock.invalidStore' });
+  if (o.store !== 'memory') {
+    try {
+      parseRedisUrl(o.store);
+    } catch (error) {
+      fail(`--store: ${(error as Error).message} (or memory)`);
+    }
+    if (o.stateFile) fail('--state-file keeps the plants in a file and --store in Redis: choose one (MOCK_STATE_FILE= clears the variable)');
+  }
+  try {
+    parseStorePrefix(o.storePrefix);
+  } catch (error) {
+    fail(`--store-prefix: ${(error as Error).message}`);
+  }
   return {
     port: o.port,
     host: o.host,
@@ -82,7 +120,10 @@ export function parseMockArgs(argv: readonly string[], command: Command = mockCo
     seedFile: o.seed,
     stateFile: o.stateFile,
     corsOrigins: o.corsOrigin,
+    allowedHosts: o.allowedHosts,
     logLevel: o.logLevel,
+    storeUrl: o.store,
+    storePrefix: o.storePrefix,
   };
 }
 

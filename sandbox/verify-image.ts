@@ -12,7 +12,8 @@
 import { spawn } from 'node:child_process';
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { parsedOrExit, wholeNumber as whole } from '../spec/command-line.js';
 import type { StartedTestContainer } from 'testcontainers';
 
 export const CONTRACT_CLI = fileURLToPath(new URL('../contract-tests/cli.js', import.meta.url));
@@ -35,14 +36,6 @@ export interface VerifyImageOptions {
 /** A flag that cannot work: exit 2 with its message. */
 export class VerifyImageUsageError extends Error {
   override name = 'VerifyImageUsageError';
-}
-
-function whole(min: number, max: number) {
-  return (value: string): number => {
-    const n = /^\d+$/.test(value.trim()) ? Number(value) : NaN;
-    if (!(n >= min && n <= max)) throw new InvalidArgumentError(`expected a whole number from ${min} to ${max}.`);
-    return n;
-  };
 }
 
 function environment(value: string, previous: Record<string, string>): Record<string, string> {
@@ -171,9 +164,8 @@ export function runSuite(baseUrl: string, suiteArgs: readonly string[], signal?:
 async function main(): Promise<void> {
   let options: VerifyImageOptions;
   try {
-    options = parseVerifyImageArgs(process.argv.slice(2));
+    options = parsedOrExit(() => parseVerifyImageArgs(process.argv.slice(2)));
   } catch (error) {
-    if (error instanceof CommanderError) process.exit(error.exitCode === 0 ? 0 : 2);
     if (error instanceof VerifyImageUsageError) {
       process.stderr.write(`verify:image: ${error.message}\n`);
       process.exit(2);

@@ -14,6 +14,7 @@ import { resolve as resolvePath } from 'node:path';
 import type { ValidateFunction } from 'ajv';
 import { load as parseYaml } from 'js-yaml';
 import { createSpecAjv } from './ajv.js';
+import { exactPlanDeclaring, exactPlanOf, READ_EVERY_NUMBER, type ExactPlan } from './exact-json.js';
 import { SPEC_PATH } from './index.js';
 
 export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
@@ -58,9 +59,17 @@ export interface ContractMediaType {
   /** The schema's top-level `type`, refs followed. */
   type: string | undefined;
   /** For an array schema: the properties its items declare. */
-  itemProperties: readonly string[] | undefined;
+  itemProperties: ReadonlySet<string> | undefined;
+  /** `properties` as a set, for projections. */
+  propertySet: ReadonlySet<string>;
   /** The examples the document gives, in document order (`example` first, then `examples`). */
   examples: readonly ContractExample[];
+  /**
+   * Which numbers of a body of this type `parseExactJson` reads from their literal: the integers
+   * of the schema and every number of a declared property (kept as received); the rest, fields
+   * the schema does not declare, as JSON.parse reads them.
+   */
+  exactPlan: ExactPlan | undefined;
 }
 
 export interface ContractExample {
@@ -210,6 +219,22 @@ class SchemaCompiler {
     }
   }
 
+  /**
+   * A `validate` property compiled on first use. The mock never validates responses, and
+   * compiling is most of its start-up; the suite and the proxy compile them when they first judge
+   * an answer.
+   */
+  compileLazily(target: { validate: ValidateFunction | undefined }, schema: Schema | undefined, where: string): void {
+    if (!schema) return;
+    let compiled: ValidateFunction | undefined;
+    Object.defineProperty(target, 'validate', { enumerable: true, get: () => (compiled ??= this.compile(schema, where)) });
+  }
+
+  /** The exact-reading plan of a body of `schema` that declares `properties` (see ContractMediaType.exactPlan). */
+  exactPlan(schema: Schema | undefined, properties: Iterable<string>): ExactPlan | undefined {
+    return schema ? exactPlanDeclaring(exactPlanOf(schema, this.document), properties) : READ_EVERY_NUMBER;
+  }
+
   /** Follows local `$ref`s (`#/components/…`) of non-schema objects to what they name. */
   resolve(value: unknown, where: string, depth = 0): unknown {
     if (!isObject(value) || typeof value.$ref !== 'string') return value;
@@ -308,7 +333,7 @@ function readRequestBody(raw: unknown, compiler: SchemaCompiler, where: string):
   if (raw === undefined) return undefined;
   const body = compiler.resolve(raw, `${where} requestBody`);
   if (!isObject(body)) return undefined;
-  return { required: body.required === true, content: readContent(body.content, compiler, `${where} request body`) };
+  return { required: body.required === true, content: readContent(body.content, compiler, `${where} request body`, 'eager') };
 }
 
 function readResponses(raw: unknown, compiler: SchemaCompiler, where: string): Pick<ContractOperation, 'responses' | 'declaredStatuses' | 'successStatus'> {
@@ -322,7 +347,7 @@ function readResponses(raw: unknown, compiler: SchemaCompiler, where: string): P
     responses.set(status, {
       status,
       description: String(response.description ?? ''),
-      content: readContent(response.content, compiler, `${where} response ${code}`),
+      content: readContent(response.content, compiler, `${where} response ${code}`, 'lazy'),
       headers: Object.keys(isObject(response.headers) ? response.headers : {}).map((name) => name.toLowerCase()),
     });
   }
@@ -330,7 +355,7 @@ function readResponses(raw: unknown, compiler: SchemaCompiler, where: string): P
   return { responses, declaredStatuses, successStatus: declaredStatuses.find((status) => status >= 200 && status < 300) };
 }
 
-function readContent(raw: unknown, compiler: SchemaCompiler, where: string): Map<string, ContractMediaType> {
+function readContent(raw: unknown, compiler: SchemaCompiler, where: string, compile: 'eager' | 'lazy'): Map<string, ContractMediaType> {
   const content = new Map<string, ContractMediaType>();
   for (const [mediaType, entry] of Object.entries(isObject(raw) ? raw : {})) {
     if (!isObject(entry)) continue;
@@ -344,16 +369,21 @@ function readContent(raw: unknown, compiler: SchemaCompiler, where: string): Map
       const resolved = compiler.resolve(example, `${where} example ${name}`);
       if (isObject(resolved) && 'value' in resolved) examples.push({ name, value: resolved.value });
     }
-    content.set(mediaType.toLowerCase(), {
+    const media = {
       mediaType: mediaType.toLowerCase(),
       schema,
-      validate: schema ? compiler.compile(schema, `${where} (${mediaType})`) : undefined,
+      validate: undefined as ValidateFunction | undefined,
       properties: [...properties.keys()],
       propertySchemas: properties,
       type,
-      itemProperties: type === 'array' && isObject(resolved) && isObject(resolved.items) ? [...compiler.properties(resolved.items).keys()] : undefined,
+      itemProperties: type === 'array' && isObject(resolved) && isObject(resolved.items) ? new Set(compiler.properties(resolved.items).keys()) : undefined,
+      propertySet: new Set(properties.keys()),
       examples,
-    });
+      exactPlan: compiler.exactPlan(schema, properties.keys()),
+    };
+    if (compile === 'eager') media.validate = schema ? compiler.compile(schema, `${where} (${mediaType})`) : undefined;
+    else compiler.compileLazily(media, schema, `${where} (${mediaType})`);
+    content.set(media.mediaType, media);
   }
   return content;
 }
@@ -373,6 +403,19 @@ function rewriteSchemaRefs(value: unknown): any {
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * A path template (`/plants/{id}`) as a regex over request paths: literal parts exact, each
+ * template one segment (captured), a trailing slash ignored — openapi-backend's matching rule.
+ */
+export function pathTemplatePattern(template: string): RegExp {
+  const trimmed = template.length > 1 && template.endsWith('/') ? template.slice(0, -1) : template;
+  const source = trimmed
+    .split(/(\{[^}]+\})/)
+    .map((part) => (part.startsWith('{') ? '([^/]+)' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .join('');
+  return new RegExp(`^${source}/?$`);
 }
 
 /** Whether a media type is JSON (`application/json` or a `+json` suffix type). */

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 // js-yaml rather than yaml: openapi-backend's ref parser loads it anyway, so reading the spec
-// adds nothing to the mock's start-up (yaml cost about a tenth of it). Its default schema is
+// adds nothing to the mock's start-up. Its default schema is
 // YAML 1.2 core, as yaml's is.
 import { load as parseYaml } from 'js-yaml';
 import type { components } from './plant-store.gen.js';

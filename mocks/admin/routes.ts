@@ -8,7 +8,7 @@ import { preflightHeaders } from '../http/cors.js';
 import { ADMIN_REALM, isRejection, reject } from '../errors.js';
 import { parseSeed } from '../engine/body.js';
 import type { Collection } from '../engine/resources.js';
-import { checkJsonMediaType, readBody } from '../http/request-body.js';
+import { checkContentEncoding, checkJsonMediaType, readBody } from '../http/request-body.js';
 import { jsonAnswer, rejected, type Answer } from '../http/answer.js';
 import { INSPECTOR_ASSETS, inspectorAsset, type InspectorPath } from './inspector.js';
 import type { MockContext } from '../engine/context.js';
@@ -83,6 +83,14 @@ function describeSpec(engine: MockContext['engine']) {
 const PUBLIC_PATHS = new Set(['/__mock/health', ...Object.keys(INSPECTOR_ASSETS)]);
 
 /**
+ * Admin paths any origin may load: health, and the inspector page's own files (they hold no
+ * data). Every other admin route answers only the origins the user allowed (see ../http/cors.ts).
+ */
+export function isOpenAdminPath(rawPath: string): boolean {
+  return PUBLIC_PATHS.has(rawPath.length > 1 && rawPath.endsWith('/') ? rawPath.slice(0, -1) : rawPath);
+}
+
+/**
  * A successful read of the admin routes is not journaled: the inspector polls them every
  * second, which would push the requests a developer is debugging out of the bounded journal.
  */
@@ -120,7 +128,7 @@ export async function handleAdminRequest(
 }
 
 async function seed(req: IncomingMessage, context: MockContext, collection: Collection): Promise<Answer> {
-  const mediaTypeProblem = checkJsonMediaType(req.headers['content-type']);
+  const mediaTypeProblem = checkContentEncoding(req.headers['content-encoding']) ?? checkJsonMediaType(req.headers['content-type']);
   if (mediaTypeProblem) return rejected(mediaTypeProblem);
   const body = await readBody(req, context.maxBody);
   if (isRejection(body)) return rejected(body);

@@ -5,14 +5,14 @@
  * handler and security handlers, its validators and its success response.
  *
  * Why not `api.handleRequest`: it parses the request twice, routes by scanning every operation and
- * runs every handler through promise chains; the profile put it at 19 µs per request, more than
- * half of the mock's whole request cost (docs/benchmarks.md), which the speed goals cannot carry.
+ * runs every handler through promise chains, which costs more than the rest of the mock's request
+ * path together; the speed goals cannot carry it (docs/benchmarks.md has the profile).
  * The registry stays openapi-backend's: handlers keyed by operationId, security handlers keyed
  * by scheme name, its hooks for not found, method not allowed, unauthorized and validation fail.
  */
 import type { Handler, OpenAPIBackend } from 'openapi-backend';
 import type { CompiledContract, ContractMediaType, ContractOperation, ContractParameter, ContractResponse } from '../../spec/contract.js';
-import { isJsonMediaType } from '../../spec/contract.js';
+import { isJsonMediaType, pathTemplatePattern } from '../../spec/contract.js';
 import { forceableStatuses } from './prefer.js';
 import { challengeScheme } from './security.js';
 
@@ -70,10 +70,10 @@ export class RouteTable {
         byMethod.set(operation.method, operation);
         continue;
       }
-      let template = this.#templates.find((t) => t.pattern.source === templatePattern(path).source);
+      let template = this.#templates.find((t) => t.pattern.source === pathTemplatePattern(path).source);
       if (!template) {
         const names = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1] as string);
-        template = { pattern: templatePattern(path), names, specificity: path.replace(/\{[^}]*\}/g, '').length, byMethod: new Map() };
+        template = { pattern: pathTemplatePattern(path), names, specificity: path.replace(/\{[^}]*\}/g, '').length, byMethod: new Map() };
         this.#templates.push(template);
       }
       template.byMethod.set(operation.method, operation);
@@ -161,12 +161,4 @@ function requestBodyOf(operation: ContractOperation): RoutedOperation['body'] {
 
 function trimSlash(path: string): string {
   return path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
-}
-
-function templatePattern(path: string): RegExp {
-  const source = path
-    .split(/(\{[^}]+\})/)
-    .map((part) => (part.startsWith('{') ? '([^/]+)' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
-    .join('');
-  return new RegExp(`^${source}$`);
 }

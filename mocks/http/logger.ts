@@ -1,13 +1,13 @@
 /**
  * Structured logs: pino's NDJSON on stdout, one line per request plus start, shutdown and failures.
  *
- * Two things here are tuned by the bench (docs/benchmarks.md), both about the per-request line:
+ * Two things here are about the cost of the per-request line (docs/benchmarks.md has the figures):
  * - Lines wait for the end of the event-loop turn that logged them and leave in one write. Under
  *   load a turn answers dozens of requests, so one write carries dozens of lines; a quiet mock's
- *   line still leaves within the turn. pino's own destination (sonic-boom) measured the whole
- *   pending text again on every line it buffered and cost about a sixth of the throughput.
+ *   line still leaves within the turn. pino's own destination (sonic-boom) measures the whole
+ *   pending text again on every line it buffers.
  * - The request line is written by `requestLogger` directly in the format pino would give it
- *   (a test compares the two): pino's generic serializer was another tenth of the throughput.
+ *   (a test compares the two), without pino's generic serializer.
  */
 import { writeSync } from 'node:fs';
 import { pino, type Logger } from 'pino';
@@ -75,6 +75,18 @@ export function createLogger(level: string, out?: NodeJS.WritableStream): Logger
   const logger = pino({ level, base: undefined }, destination);
   plainLoggers.set(logger, destination);
   return logger;
+}
+
+/**
+ * Logs `listening on URL` whatever the level: scripts and tools wait for this line (at `warn` or
+ * `silent` it is the only line), so it is written in pino's format even when info is muted, and
+ * handed to stdout at once rather than at the end of the loop turn.
+ */
+export function logListening(logger: Logger, url: string): void {
+  const msg = `listening on ${url}`;
+  if (logger.isLevelEnabled('info')) logger.info({ url }, msg);
+  else (plainLoggers.get(logger) ?? process.stdout).write(`${JSON.stringify({ level: INFO, time: Date.now(), url, msg })}\n`);
+  logger.flush();
 }
 
 /** What the per-request line says. */

@@ -1,16 +1,11 @@
 #!/usr/bin/env node
 /** `npm run mock:prism`: the stateless Prism mock until SIGINT or SIGTERM. */
-import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { Command, Option } from 'commander';
+import { parsedOrExit, port } from '../../spec/command-line.js';
 import { DEFAULT_HOST } from '../http/listen.js';
 import { DEFAULT_PRISM_PORT, startPrismMock, type PrismMockOptions } from './server.js';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'success', 'info', 'debug', 'trace', 'silent'];
-
-function port(value: string): number {
-  const n = /^\d+$/.test(value.trim()) ? Number(value) : NaN;
-  if (!(n >= 0 && n <= 65535)) throw new InvalidArgumentError('expected a whole number from 0 to 65535.');
-  return n;
-}
 
 function prismCommand(): Command {
   return new Command('plant-store-prism')
@@ -31,13 +26,7 @@ function parsePrismArgs(argv: readonly string[], command: Command = prismCommand
 }
 
 async function main(): Promise<void> {
-  let options: PrismMockOptions;
-  try {
-    options = parsePrismArgs(process.argv.slice(2));
-  } catch (error) {
-    if (error instanceof CommanderError) process.exit(error.exitCode === 0 ? 0 : 2);
-    throw error;
-  }
+  const options = parsedOrExit(() => parsePrismArgs(process.argv.slice(2)));
   const mock = await startPrismMock(options);
   process.stdout.write(`plant-store-prism: listening on ${mock.url} (POST ${mock.url}/plants)\n`);
   const stop = (): void => {

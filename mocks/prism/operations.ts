@@ -5,11 +5,14 @@
  * the doubles of `parseExactJson`'s view decides exactly as on the literal's digits.
  */
 import { getHttpOperationsFromSpec } from '@stoplight/prism-http';
+import type { CompiledContract } from '../../spec/contract.js';
 
 export type HttpOperations = Awaited<ReturnType<typeof getHttpOperationsFromSpec>>;
 
-export async function loadPrismOperations(specPath: string): Promise<HttpOperations> {
-  const operations = await getHttpOperationsFromSpec(specPath);
+/** Prism's operations for the contract's document (read once by the contract, not again by Prism). */
+export async function loadPrismOperations(contract: CompiledContract): Promise<HttpOperations> {
+  // Prism dereferences the document in place: give it a copy.
+  const operations = await getHttpOperationsFromSpec(structuredClone(contract.document));
   widenInt64Bounds(operations, new Set());
   return operations;
 }

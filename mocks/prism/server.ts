@@ -6,7 +6,7 @@
  * an int64 id is judged on its real digits (Prism itself would parse into doubles), answers a
  * malformed or oversized body with the spec's Error shape instead of Prism's crash, and writes
  * Prism's output. prism-http-server is not used because its edge lets a malformed JSON body
- * take the whole process down (measured with 5.16.0).
+ * take the whole process down (so it does in 5.16).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createLogger } from '@stoplight/prism-core';
@@ -19,7 +19,7 @@ import {
 } from '@stoplight/prism-http';
 import { getHttpConfigFromRequest } from '@stoplight/prism-http-server/dist/getHttpConfigFromRequest.js';
 import { parse as parseContentType } from 'content-type';
-import { SPEC_PATH } from '../../spec/index.js';
+import { isJsonMediaType, loadContract, pathTemplatePattern, type CompiledContract } from '../../spec/contract.js';
 import { parseExactJson } from '../../spec/exact-json.js';
 import { applyCors, preflightHeaders } from '../http/cors.js';
 import { errorBody, isRejection, reject, type Rejection } from '../errors.js';
@@ -34,6 +34,8 @@ export interface PrismMockOptions {
   host?: string;
   /** OpenAPI document to serve (default: the project's spec). */
   spec?: string;
+  /** The compiled contract to serve (instead of reading `spec`). */
+  contract?: CompiledContract;
   /** Prism's log level (pino levels plus Prism's `success`); `silent` by default. */
   logLevel?: string;
   /** Generate responses from the schemas instead of answering the spec's examples. */
@@ -54,7 +56,8 @@ type PrismInstance = ReturnType<typeof createInstance>;
 
 /** Starts Prism on `port` (0 picks a free one) and resolves once it listens. */
 export async function startPrismMock(options: PrismMockOptions = {}): Promise<PrismMock> {
-  const operations = await loadPrismOperations(options.spec ?? SPEC_PATH);
+  const contract = options.contract ?? loadContract(options.spec);
+  const operations = await loadPrismOperations(contract);
   const config: IHttpConfig = {
     checkSecurity: true,
     validateRequest: true,
@@ -69,7 +72,7 @@ export async function startPrismMock(options: PrismMockOptions = {}): Promise<Pr
   const maxBody = options.maxBody ?? DEFAULT_MAX_BODY;
 
   const server = createServer((req, res) => {
-    answer(req, res, { prism, operations, config, maxBody }).catch((error: unknown) => {
+    answer(req, res, { prism, operations, config, maxBody, contract }).catch((error: unknown) => {
       logger.error({ err: error }, 'unexpected failure');
       if (res.headersSent) res.destroy();
       else send(res, reject('INTERNAL', { detail: (error as Error)?.message ?? String(error) }));
@@ -86,6 +89,7 @@ export async function startPrismMock(options: PrismMockOptions = {}): Promise<Pr
 }
 
 interface PrismContext {
+  contract: CompiledContract;
   prism: PrismInstance;
   operations: HttpOperations;
   config: IHttpConfig;
@@ -95,7 +99,7 @@ interface PrismContext {
 async function answer(req: IncomingMessage, res: ServerResponse, context: PrismContext): Promise<void> {
   applyCors(req, res, { origins: undefined });
   if (req.method === 'OPTIONS' && req.headers['access-control-request-method']) {
-    for (const [name, value] of Object.entries(preflightHeaders('POST, OPTIONS'))) res.setHeader(name, value);
+    for (const [name, value] of Object.entries(preflightHeaders(allowedAt(context.contract, req.url ?? '/')))) res.setHeader(name, value);
     res.writeHead(204).end();
     return;
   }
@@ -135,7 +139,7 @@ async function answer(req: IncomingMessage, res: ServerResponse, context: PrismC
 function requestBody(raw: Buffer, contentType: string | undefined): unknown {
   if (raw.length === 0) return undefined;
   const text = raw.toString('utf8');
-  if (!isJsonMediaType(contentType)) return text;
+  if (!declaresJson(contentType)) return text;
   try {
     return parseExactJson(text);
   } catch (error) {
@@ -143,14 +147,23 @@ function requestBody(raw: Buffer, contentType: string | undefined): unknown {
   }
 }
 
-function isJsonMediaType(header: string | undefined): boolean {
+function declaresJson(header: string | undefined): boolean {
   if (!header) return false;
   try {
-    const { type } = parseContentType(header);
-    return type === 'application/json' || /^application\/[^/]+\+json$/.test(type);
+    return isJsonMediaType(parseContentType(header).type);
   } catch {
     return false;
   }
+}
+
+/** The methods the spec declares at the path of `url`, for a preflight's Allow. */
+function allowedAt(contract: CompiledContract, url: string): string {
+  const path = new URL(url, 'http://prism.invalid').pathname;
+  const methods = new Set<string>();
+  for (const operation of contract.operations.values()) {
+    if (pathTemplatePattern(operation.path).test(path)) methods.add(operation.method.toUpperCase());
+  }
+  return [...methods, 'OPTIONS'].join(', ');
 }
 
 function definedOnly<T extends object>(value: T): Partial<T> {

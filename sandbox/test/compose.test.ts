@@ -12,6 +12,8 @@ import { mockCommand, parseMockArgs, type MockCommandLine } from '../../mocks/co
 import { createMockServer } from '../../mocks/server.js';
 import { readRuntimeImage, REPO_ROOT } from './dockerfile.js';
 import { run, startServer } from '../../mocks/test/processes.js';
+import { REDIS_SERVER_PATH, REDIS_SKIP_REASON, RedisServer } from '../../mocks/test/redis-server.js';
+import { parseRedisUrl } from '../../mocks/stores/redis-target.js';
 import { skipBecause } from './skip.js';
 
 const packageJson = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { files: string[] };
@@ -25,6 +27,8 @@ interface Service {
   volumes?: string[];
   healthcheck?: { test: string[] };
   profiles?: string[];
+  hostname?: string;
+  depends_on?: Record<string, { condition: string }>;
 }
 
 const compose = parse(readFileSync(join(REPO_ROOT, 'docker-compose.yml'), 'utf8'), { merge: true }) as {
@@ -102,7 +106,9 @@ describe('docker-compose.yml', () => {
   it('runs only modes the entrypoint has, each a CLI of this repo', () => {
     expect([...modes.keys()].sort()).toEqual(['contract', 'mock', 'prism']);
     for (const [mode, source] of modes) expect(existsSync(join(REPO_ROOT, source)), `${mode} runs ${source}`).toBe(true);
-    for (const [name, service] of Object.entries(compose.services)) expect(modes.has(modeOf(service).mode), name).toBe(true);
+    for (const [name, service] of Object.entries(compose.services)) {
+      if (service.build) expect(modes.has(modeOf(service).mode), name).toBe(true);
+    }
     expect(modes.has(image.cmd[0] as string)).toBe(true);
   });
 
@@ -180,7 +186,7 @@ describe('docker-compose.yml', () => {
 describe('Dockerfile', () => {
   it('sets only environment names the CLIs read, runs as a non-root user on a slim Node 20/22, state inside its volume', async () => {
     const prismHelp = await helpOf(modes.get('prism') as string);
-    const known = new Set([...envNames(mockCommand()), ...prismHelp.env, 'NODE_ENV']);
+    const known = new Set([...envNames(mockCommand()), ...prismHelp.env, 'NODE_ENV', 'NODE_COMPILE_CACHE']);
     expect(Object.keys(image.env).filter((name) => !known.has(name))).toEqual([]);
     expect(image.user).not.toMatch(/^(root|0)(:|$)/);
     for (const base of image.bases) expect(base).toMatch(/^node:(20|22)(\.\d+)*-slim$/);
@@ -195,4 +201,98 @@ describe('Dockerfile', () => {
     expect(packageJson.files).toContain(script.slice('/app/'.length));
     expect(readFileSync(join(REPO_ROOT, script.slice('/app/'.length)), 'utf8')).toContain('/__mock/health');
   });
+});
+
+describe('docker-compose.yml, replicas profile (Redis, three mock replicas, nginx on 4010)', () => {
+  const services = compose.services;
+  const replicaNames = Object.keys(services).filter((name) => /^replica-\d+$/.test(name));
+  const replicas = replicaNames.map((name) => services[name] as Service);
+  const redis = services.redis as Service;
+  const lb = services.lb as Service;
+  const nginxConf = (): string => {
+    const mount = (lb?.volumes ?? []).map((volume) => volume.split(':')).find(([, target]) => target === '/etc/nginx/conf.d/default.conf');
+    expect(mount, 'the nginx config mounted as the default server').toBeDefined();
+    return readFileSync(join(REPO_ROOT, mount?.[0] as string), 'utf8');
+  };
+  const replicaOptions = (service: Service): MockCommandLine => parseWithEnv(modeOf(service).args, { ...image.env, ...environmentOf(service) });
+
+  it('adds Redis, three replicas and a balancer under the replicas profile only; a plain `up` is unchanged', () => {
+    expect(replicaNames).toEqual(['replica-1', 'replica-2', 'replica-3']);
+    for (const name of ['redis', ...replicaNames, 'lb']) expect(services[name]?.profiles, name).toEqual(['replicas']);
+    for (const name of ['mock', 'prism']) expect(services[name]?.profiles, name).toBeUndefined();
+    expect(redis.image).toMatch(/^redis:\d+(\.\d+)*-alpine$/);
+    expect(lb.image).toMatch(/^nginx:(stable|\d+(\.\d+)*)-alpine$/);
+  });
+
+  it("runs each replica as the mock with real flags, all on the redis service's URL and one prefix, no state file, listening beyond the container", () => {
+    const parsed = replicas.map(replicaOptions); // throws on a flag or variable the mock does not have
+    for (const service of replicas) {
+      expect(modeOf(service).mode).toBe('mock');
+      expect(Object.keys(environmentOf(service)).filter((name) => !envNames(mockCommand()).includes(name))).toEqual([]);
+      expect(service.depends_on?.redis).toEqual({ condition: 'service_healthy' });
+    }
+    const redisPort = Number(/--port\s+(\d+)/.exec((redis.command ?? []).join(' '))?.[1] ?? 6379);
+    for (const options of parsed) {
+      expect(options.host).toBe('0.0.0.0');
+      expect(options.stateFile || undefined).toBeUndefined(); // the image's MOCK_STATE_FILE cleared
+      const target = parseRedisUrl(options.storeUrl);
+      expect(target.host).toBe('redis');
+      expect(target.port).toBe(redisPort);
+      expect(options.storeUrl).toBe(parsed[0]?.storeUrl);
+      expect(options.storePrefix).toBe(parsed[0]?.storePrefix);
+      expect(options.port).toBe(parsed[0]?.port);
+    }
+    // Distinct host names, so each replica can tell which one answered.
+    expect(new Set(replicas.map((service) => service.hostname)).size).toBe(3);
+    expect(replicas.every((service) => (service.ports ?? []).length === 0)).toBe(true);
+  });
+
+  it("probes each replica's health route on its port, as the single mock's probe does (and it fails when nothing answers)", async () => {
+    const port = replicaOptions(replicas[0] as Service).port as number;
+    const test = replicas[0]?.healthcheck?.test ?? [];
+    expect(test.join(' ')).toContain(`:${port}/__mock/health`);
+    for (const service of replicas) expect(service.healthcheck?.test).toEqual(test);
+    const live = await createMockServer({ port: 0, logLevel: 'silent' });
+    try {
+      expect(await runHealthcheck(test, port, live.port)).toMatchObject({ code: 0 });
+    } finally {
+      await live.close();
+    }
+    expect((await runHealthcheck(test, port, live.port)).code).not.toBe(0);
+  });
+
+  it('balances exactly the three replicas on their port from 4010, waiting for them to be healthy, never limiting bodies below the mock', () => {
+    const conf = nginxConf();
+    const port = replicaOptions(replicas[0] as Service).port;
+    const upstream = /upstream\s+(\w+)\s*\{([^}]*)\}/.exec(conf);
+    expect(upstream).not.toBeNull();
+    const servers = [...(upstream?.[2] ?? '').matchAll(/^\s*server\s+(\S+)/gm)].map(([, address]) => address);
+    expect(servers).toEqual(replicaNames.map((name) => `${name}:${port}`));
+    expect(conf).toMatch(new RegExp(`proxy_pass\\s+http://${upstream?.[1]};`));
+    const listen = Number(/^\s*listen\s+(\d+);/m.exec(conf)?.[1]);
+    expect(lb.ports).toEqual([`4010:${listen}`]);
+    expect(conf).toMatch(/client_max_body_size\s+0;/); // the mock answers 413 itself, in the spec's Error shape
+    expect(conf).not.toMatch(/non_idempotent/); // a POST already sent is never replayed on another replica
+    for (const name of replicaNames) expect(lb.depends_on?.[name]).toEqual({ condition: 'service_healthy' });
+    expect((lb.healthcheck?.test ?? []).join(' ')).toContain(`http://127.0.0.1:${listen}/__mock/health`);
+  });
+
+  it.skipIf(!REDIS_SERVER_PATH)(
+    `runs Redis with flags the real redis-server accepts, persistence on, and a health check that answers${REDIS_SKIP_REASON ? ` (skipped: ${REDIS_SKIP_REASON})` : ''}`,
+    async () => {
+      const [program, ...args] = redis.command ?? [];
+      expect(program).toBe('redis-server');
+      expect(redis.volumes?.some((volume) => volume.endsWith(':/data'))).toBe(true);
+      const server = await RedisServer.start({ args }); // exits before ready on a flag it does not know
+      try {
+        const cli = (...command: string[]) => run('redis-cli', ['-p', String(server.port), ...command]);
+        expect((await cli('CONFIG', 'GET', 'appendonly')).output).toMatch(/appendonly\s+yes/);
+        expect((await cli('CONFIG', 'GET', 'appendfsync')).output).toMatch(/appendfsync\s+everysec/);
+        const [, probe, ...probeArgs] = redis.healthcheck?.test ?? [];
+        expect(await run(probe as string, ['-p', String(server.port), ...probeArgs])).toMatchObject({ code: 0, output: expect.stringContaining('PONG') });
+      } finally {
+        await server.stop();
+      }
+    },
+  );
 });

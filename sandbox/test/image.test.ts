@@ -1,7 +1,7 @@
 /**
  * This repo's image under testcontainers: built from the Dockerfile, healthy by its own
  * HEALTHCHECK, verified through `verify:image` with the contract suite, its state kept across a
- * restart, stopped by SIGTERM with status 0. Needs a container runtime: without one that test is
+ * restart, stopped by SIGTERM with status 0; two of its containers sharing a Redis container. Needs a container runtime: without one that test is
  * skipped with the reason shown, and verify:image's answer to the missing runtime is checked.
  */
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -9,7 +9,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { GenericContainer, getContainerRuntimeClient, Wait } from 'testcontainers';
+import { GenericContainer, getContainerRuntimeClient, Network, Wait, type StartedTestContainer } from 'testcontainers';
 import { describe, expect, it } from 'vitest';
 import { NO_RUNTIME, probeContainerRuntime } from '../verify-image.js';
 import { REPO_ROOT } from './dockerfile.js';
@@ -54,6 +54,56 @@ describe("this repo's image under testcontainers", () => {
       expect((await client.container.inspect(stopped)).State.ExitCode).toBe(0); // SIGTERM handled, not killed
     } finally {
       await client.container.remove(stopped, { removeVolumes: true });
+    }
+  }, 20 * 60_000);
+
+  it('two mock containers on one Redis container share every plant; Redis stopped → 503, started again → serving, no restart of the mocks', async (context) => {
+    if (!runtime.ok) skipBecause(context, `no container runtime is reachable (${runtime.reason})`);
+
+    await GenericContainer.fromDockerfile(REPO_ROOT).build(IMAGE);
+    const network = await new Network().start();
+    const started: StartedTestContainer[] = [];
+    try {
+      const redis = await new GenericContainer('redis:7-alpine')
+        .withNetwork(network)
+        .withNetworkAliases('redis')
+        .withCommand(['redis-server', '--appendonly', 'yes', '--appendfsync', 'always'])
+        .withWaitStrategy(Wait.forLogMessage('Ready to accept connections'))
+        .start();
+      started.push(redis);
+      const replica = (name: string) =>
+        new GenericContainer(IMAGE)
+          .withNetwork(network)
+          .withCommand(['mock', '--store', 'redis://redis:6379/0', '--store-prefix', 'testcontainers'])
+          .withEnvironment({ MOCK_STATE_FILE: '' })
+          .withHostname(name)
+          .withExposedPorts(4010)
+          .withWaitStrategy(Wait.forHealthCheck())
+          .start();
+      const [a, b] = await Promise.all([replica('replica-a'), replica('replica-b')]);
+      started.push(a as StartedTestContainer, b as StartedTestContainer);
+      const url = (container: StartedTestContainer): string => `http://${container.getHost()}:${container.getMappedPort(4010)}`;
+      const create = (container: StartedTestContainer, body: string) =>
+        fetch(`${url(container)}/plants`, { method: 'POST', headers: { authorization: 'Bearer t', 'content-type': 'application/json' }, body });
+
+      expect((await create(a as StartedTestContainer, '{"id":9223372036854775807,"name":"Shared"}')).status).toBe(200);
+      expect((await create(b as StartedTestContainer, '{"id":9223372036854775807,"name":"Again"}')).status).toBe(409);
+      expect(await (await fetch(`${url(b as StartedTestContainer)}/__mock/plants`)).text()).toBe('[{"id":9223372036854775807,"name":"Shared"}]');
+
+      await redis.stop({ remove: false });
+      const lost = await create(a as StartedTestContainer, '{"id":1,"name":"While lost"}');
+      expect(lost.status).toBe(503);
+      expect(await lost.json()).toMatchObject({ error: 503, message: expect.any(String) });
+      await redis.restart();
+      await expect
+        .poll(async () => (await create(b as StartedTestContainer, '{"id":2,"name":"Back"}')).status, { timeout: 30_000, interval: 500 })
+        .toBe(200);
+      expect(await (await fetch(`${url(a as StartedTestContainer)}/__mock/plants`)).text()).toBe(
+        '[{"id":9223372036854775807,"name":"Shared"},{"id":2,"name":"Back"}]',
+      );
+    } finally {
+      await Promise.allSettled(started.map((container) => container.stop()));
+      await network.stop();
     }
   }, 20 * 60_000);
 

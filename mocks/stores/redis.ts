@@ -1,0 +1,361 @@
+/**
+ * The ResourceStore behind `--store redis://…`: every replica of a sandbox shares one Redis, so a
+ * record created through one replica is listed, and its key refused, by every other.
+ *
+ * Keys, for a prefix P (letters, digits, `.`, `_`, `-`; never `:`, so no two prefixes or
+ * collections can produce the same key):
+ * - `P:records:<collection>`: a hash, record key → exact JSON text;
+ * - `P:order:<collection>`: a sorted set, record key scored by its creation sequence number;
+ * - `P:seq`: the sequence (INCR), kept across resets so a cursor never points into reused numbers;
+ * - `P:collections`: the collections that hold records, so a reset finds them without SCAN.
+ *
+ * Every change is one Lua script, which Redis runs atomically (no other command of any client
+ * interleaves): no half-created record, no seed half applied, no create interleaved with a reset.
+ * There are no locks of our own. Record keys are the caller's exact text (integer digits as
+ * digits), so two int64 ids that round to the same double are two hash fields.
+ *
+ * Faults: while Redis is out of reach (refused, lost, not answering within the command timeout)
+ * every operation rejects with StoreUnavailable and nothing is queued for later: commands are
+ * never buffered offline nor resent after a reconnect, so a change is applied at most once and
+ * only a change Redis acknowledged is reported as done. The client reconnects by itself.
+ */
+import { Redis, ReplyError, type Result, type Callback } from 'ioredis';
+import {
+  StorageFailure,
+  StoreUnavailable,
+  type CreateOutcome,
+  type DeleteOutcome,
+  type Page,
+  type PageQuery,
+  type ReplaceOutcome,
+  type ResourceStore,
+  type SeedOutcome,
+  type StoreHealth,
+  type StoredRecord,
+} from './store.js';
+import { DEFAULT_STORE_PREFIX, parseRedisUrl, parseStorePrefix, type RedisTarget } from './redis-target.js';
+
+
+/** How long a command may go unanswered before the store counts Redis as out of reach. */
+export const DEFAULT_COMMAND_TIMEOUT_MS = 5000;
+const DEFAULT_CONNECT_TIMEOUT_MS = 5000;
+/** ZRANGE … BYSCORE, which the page script uses, came with Redis 6.2 (so did ioredis 6's floor). */
+const MINIMUM_REDIS = [6, 2] as const;
+
+// KEYS: records, order, seq, collections. ARGV: key, json, collection.
+const CREATE = `
+if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 0 then return 0 end
+redis.call('ZADD', KEYS[2], redis.call('INCR', KEYS[3]), ARGV[1])
+redis.call('SADD', KEYS[4], ARGV[3])
+return 1`;
+
+// KEYS: records, order, seq, collections. ARGV: collection, then key and json of each record.
+// Returns the keys that are taken or repeat (nothing stored), or an empty array (all stored).
+const SEED = `
+local seen, duplicates = {}, {}
+for i = 2, #ARGV, 2 do
+  local key = ARGV[i]
+  if seen[key] or redis.call('HEXISTS', KEYS[1], key) == 1 then duplicates[#duplicates + 1] = key end
+  seen[key] = true
+end
+local count = (#ARGV - 1) / 2
+if #duplicates > 0 or count == 0 then return duplicates end
+local seq = redis.call('INCRBY', KEYS[3], count) - count
+for i = 2, #ARGV, 2 do
+  seq = seq + 1
+  redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1])
+  redis.call('ZADD', KEYS[2], seq, ARGV[i])
+end
+redis.call('SADD', KEYS[4], ARGV[1])
+return duplicates`;
+
+// KEYS: records. ARGV: key, json. The order set is left alone: the record keeps its place.
+const REPLACE = `
+if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 0 then return 0 end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+return 1`;
+
+// KEYS: records, order. ARGV: key.
+const DELETE = `
+if redis.call('HDEL', KEYS[1], ARGV[1]) == 0 then return 0 end
+redis.call('ZREM', KEYS[2], ARGV[1])
+return 1`;
+
+// KEYS: collections. ARGV: the records key and the order key of a collection, without its name.
+// UNLINK frees large collections off Redis' main thread; they are gone for every reader at once.
+const RESET = `
+for _, collection in ipairs(redis.call('SMEMBERS', KEYS[1])) do
+  redis.call('UNLINK', ARGV[1] .. collection, ARGV[2] .. collection)
+end
+redis.call('UNLINK', KEYS[1])
+return 0`;
+
+// KEYS: records, order. ARGV: lowest score (exclusive '(N', or '-inf'), limit.
+// Returns {key, json, score, key, json, score, …} and 1 when more records follow.
+const PAGE = `
+local limit = tonumber(ARGV[2])
+local members = redis.call('ZRANGE', KEYS[2], ARGV[1], '+inf', 'BYSCORE', 'LIMIT', 0, limit + 1, 'WITHSCORES')
+local records = {}
+for i = 1, math.min(#members / 2, limit) do
+  local key = members[2 * i - 1]
+  records[#records + 1] = key
+  records[#records + 1] = redis.call('HGET', KEYS[1], key)
+  records[#records + 1] = members[2 * i]
+end
+return {records, #members / 2 > limit and 1 or 0}`;
+
+declare module 'ioredis' {
+  interface RedisCommander<Context> {
+    createRecord(records: string, order: string, seq: string, collections: string, key: string, json: string, collection: string, callback?: Callback<number>): Result<number, Context>;
+    /** `pairs`: key, json, key, json, … (ioredis flattens an array argument, so no spread of a large seed). */
+    seedRecords(records: string, order: string, seq: string, collections: string, collection: string, pairs: string[], callback?: Callback<string[]>): Result<string[], Context>;
+    replaceRecord(records: string, key: string, json: string, callback?: Callback<number>): Result<number, Context>;
+    deleteRecord(records: string, order: string, key: string, callback?: Callback<number>): Result<number, Context>;
+    resetRecords(collections: string, recordsPrefix: string, orderPrefix: string, callback?: Callback<number>): Result<number, Context>;
+    pageRecords(records: string, order: string, after: string, limit: string, callback?: Callback<[string[], number]>): Result<[string[], number], Context>;
+  }
+}
+
+const SCRIPTS = {
+  createRecord: { lua: CREATE, numberOfKeys: 4 },
+  seedRecords: { lua: SEED, numberOfKeys: 4 },
+  replaceRecord: { lua: REPLACE, numberOfKeys: 1 },
+  deleteRecord: { lua: DELETE, numberOfKeys: 2 },
+  resetRecords: { lua: RESET, numberOfKeys: 1 },
+  pageRecords: { lua: PAGE, numberOfKeys: 2 },
+};
+
+export interface RedisStoreLogger {
+  warn(details: object, message: string): void;
+  info(details: object, message: string): void;
+}
+
+export interface RedisStoreOptions {
+  /** `redis://[:password@]host:port/db` or `rediss://…`. */
+  url: string;
+  /** Keeps sandboxes that share one Redis (and db) apart; a reset touches only its own prefix. */
+  prefix?: string;
+  /** A command unanswered this long fails with StoreUnavailable (default 5000 ms). */
+  commandTimeoutMs?: number;
+  connectTimeoutMs?: number;
+  /** Told when the connection is lost and when it is back. */
+  logger?: RedisStoreLogger;
+}
+
+/**
+ * Connects to Redis and answers once it serves; throws StoreUnavailable naming the URL (password
+ * masked) when it cannot be reached or refuses the credentials, and an Error for a bad URL or prefix.
+ */
+export async function openRedisStore(options: RedisStoreOptions): Promise<RedisResourceStore> {
+  const target = parseRedisUrl(options.url);
+  const prefix = parseStorePrefix(options.prefix ?? DEFAULT_STORE_PREFIX);
+  let lastError: Error | undefined;
+  const client = new Redis({
+    host: target.host,
+    port: target.port,
+    db: target.db,
+    username: target.username,
+    password: target.password,
+    tls: target.tls ? { servername: target.host } : undefined,
+    lazyConnect: true,
+    // Pipelining: the commands of one event-loop turn go out in one write (measured in docs/benchmarks.md).
+    enableAutoPipelining: true,
+    // Never buffer a command while disconnected nor resend one after a reconnect: it fails now
+    // (503), and a change Redis may already have applied is never applied twice.
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    autoResendUnfulfilledCommands: false,
+    commandTimeout: options.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS,
+    connectTimeout: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+    // Reconnect for as long as the store lives: 50 ms, 100 ms, … then every 2 s.
+    retryStrategy: (attempt) => Math.min(attempt * 50, 2000),
+    scripts: SCRIPTS,
+  });
+  client.on('error', (error: Error) => (lastError = error));
+  try {
+    await client.connect();
+    const version = /redis_version:(\d+)\.(\d+)/.exec(await client.info('server'));
+    const [major, minor] = version ? [Number(version[1]), Number(version[2])] : [0, 0];
+    if (major < MINIMUM_REDIS[0] || (major === MINIMUM_REDIS[0] && minor < MINIMUM_REDIS[1])) {
+      throw new StoreUnavailable(`Redis at ${target.display} is version ${major}.${minor}; the store needs ${MINIMUM_REDIS.join('.')} or later.`);
+    }
+  } catch (error) {
+    client.disconnect();
+    if (error instanceof StoreUnavailable) throw error;
+    const cause = lastError && lastError !== error ? lastError : (error as Error);
+    throw new StoreUnavailable(`Cannot reach Redis at ${target.display}: ${cause.message}`);
+  }
+  return new RedisResourceStore(client, target, prefix, options.logger);
+}
+
+export class RedisResourceStore implements ResourceStore {
+  readonly #client: Redis;
+  readonly #target: RedisTarget;
+  readonly #prefix: string;
+  readonly #logger: RedisStoreLogger | undefined;
+  /** Why Redis is out of reach (the connection is down, or it left a command unanswered); undefined while it serves. */
+  #outage: string | undefined;
+  /** A connection that left a command unanswered: nothing is sent on it but a probe until it answers again. */
+  #unanswered = false;
+  #closing = false;
+
+  constructor(client: Redis, target: RedisTarget, prefix: string, logger?: RedisStoreLogger) {
+    this.#client = client;
+    this.#target = target;
+    this.#prefix = prefix;
+    this.#logger = logger;
+    client.on('error', (error: Error) => this.#lose(error.message));
+    client.on('close', () => this.#lose('the connection to Redis closed'));
+    client.on('ready', () => this.#recover());
+  }
+
+  /** The store's prefix (its keys all start with `prefix:`). */
+  get prefix(): string {
+    return this.#prefix;
+  }
+
+  async create(collection: string, record: StoredRecord): Promise<CreateOutcome> {
+    // Durability: the outcome is Redis' acknowledgement, so a 'created' here means the record
+    // is in Redis and visible to every replica, and survives the loss of any mock process. Past
+    // a Redis restart it survives as Redis' persistence is configured (README: with AOF and
+    // `appendfsync always` nothing acknowledged is lost; with `everysec` up to a second on a
+    // host crash; with RDB alone everything since the last snapshot). We promise no more than
+    // that: waiting for an fsync or a replica (WAITAOF/WAIT) per create would put a disk or a
+    // network round trip into every 200 of a sandbox whose operator chose Redis' settings.
+    const created = await this.#run(() =>
+      this.#client.createRecord(...this.#collectionKeys(collection), record.key, record.json, collection),
+    );
+    return created === 1 ? 'created' : 'duplicate';
+  }
+
+  async seed(collection: string, records: readonly StoredRecord[]): Promise<SeedOutcome> {
+    const pairs = records.flatMap((record) => [record.key, record.json]);
+    const duplicates = await this.#run(() => this.#client.seedRecords(...this.#collectionKeys(collection), collection, pairs));
+    return duplicates.length ? { duplicates } : { created: records.length };
+  }
+
+  async get(collection: string, key: string): Promise<StoredRecord | undefined> {
+    const json = await this.#run(() => this.#client.hget(this.#key('records', collection), key));
+    return json === null ? undefined : { key, json };
+  }
+
+  async replace(collection: string, record: StoredRecord): Promise<ReplaceOutcome> {
+    const replaced = await this.#run(() => this.#client.replaceRecord(this.#key('records', collection), record.key, record.json));
+    return replaced === 1 ? 'replaced' : 'missing';
+  }
+
+  async delete(collection: string, key: string): Promise<DeleteOutcome> {
+    const deleted = await this.#run(() => this.#client.deleteRecord(this.#key('records', collection), this.#key('order', collection), key));
+    return deleted === 1 ? 'deleted' : 'missing';
+  }
+
+  async reset(): Promise<void> {
+    await this.#run(() => this.#client.resetRecords(`${this.#prefix}:collections`, this.#key('records', ''), this.#key('order', '')));
+  }
+
+  async page(collection: string, query: PageQuery): Promise<Page> {
+    if (!Number.isSafeInteger(query.limit) || query.limit < 1) throw new RangeError(`A page holds at least one record; asked for ${query.limit}.`);
+    const after = query.after === undefined ? '-inf' : `(${sequenceOf(query.after)}`;
+    const [flat, more] = await this.#run(() =>
+      this.#client.pageRecords(this.#key('records', collection), this.#key('order', collection), after, String(query.limit)),
+    );
+    const records: StoredRecord[] = [];
+    for (let i = 0; i < flat.length; i += 3) records.push({ key: flat[i] as string, json: flat[i + 1] as string });
+    return more === 1 ? { records, next: flat[flat.length - 1] } : { records };
+  }
+
+  async count(collection: string): Promise<number> {
+    return this.#run(() => this.#client.hlen(this.#key('records', collection)));
+  }
+
+  health(): StoreHealth {
+    return this.#serving()
+      ? { state: 'up', kind: 'redis', detail: `${this.#target.display} (prefix ${this.#prefix})` }
+      : { state: 'down', kind: 'redis', detail: `${this.#target.display}: ${this.#outage ?? `connection ${this.#client.status}`}` };
+  }
+
+  async close(): Promise<void> {
+    this.#closing = true;
+    if (this.#client.status === 'ready') {
+      await this.#client.quit().catch(() => this.#client.disconnect());
+    } else {
+      this.#client.disconnect();
+    }
+  }
+
+  #serving(): boolean {
+    return this.#client.status === 'ready' && !this.#unanswered;
+  }
+
+  /** Runs one command, turning a Redis out of reach into StoreUnavailable and a refusal into StorageFailure. */
+  async #run<T>(command: () => Promise<T>): Promise<T> {
+    if (!this.#serving()) {
+      throw new StoreUnavailable(
+        `Redis at ${this.#target.display} is out of reach (${this.#outage ?? `connection ${this.#client.status}`}); nothing was sent, so nothing was stored or read.`,
+      );
+    }
+    try {
+      return await command();
+    } catch (error) {
+      throw this.#fault(error as Error);
+    }
+  }
+
+  #fault(error: Error): Error {
+    if (error instanceof ReplyError) {
+      const message = `Redis at ${this.#target.display} refused the command: ${error.message}`;
+      // Redis answered but cannot serve yet (loading its data, a script running too long, a
+      // replica without its primary): out of reach for now. Any other refusal is a failure.
+      return /^(LOADING|BUSY|MASTERDOWN|TRYAGAIN|READONLY)\b/.test(error.message) ? new StoreUnavailable(message) : new StorageFailure(message);
+    }
+    if (this.#client.status === 'ready' && !this.#unanswered) {
+      // Connected, yet no answer (frozen, overloaded): later commands fail at once instead of
+      // each waiting out the timeout, until a probe is answered.
+      this.#unanswered = true;
+      this.#lose(error.message);
+      void this.#probe();
+    }
+    // Sent, but unanswered (connection lost, or no answer within the timeout): Redis may have
+    // applied it. It is not reported as done, and it is never resent.
+    return new StoreUnavailable(`Redis at ${this.#target.display} did not answer (${error.message}); a change it may have applied is not reported as done.`);
+  }
+
+  /** PINGs (each bounded by the command timeout) until Redis answers, a reconnect takes over, or the store closes. */
+  async #probe(): Promise<void> {
+    while (this.#unanswered && !this.#closing && this.#client.status === 'ready') {
+      await new Promise((resolve) => setTimeout(resolve, 250).unref());
+      try {
+        await this.#client.ping();
+        this.#recover();
+      } catch {
+        // still no answer
+      }
+    }
+  }
+
+  #lose(reason: string): void {
+    if (this.#closing) return;
+    if (this.#outage === undefined) this.#logger?.warn({ store: this.#target.display, reason }, 'lost Redis; requests needing the store get 503 until it is back');
+    this.#outage = reason;
+  }
+
+  #recover(): void {
+    this.#unanswered = false;
+    if (this.#outage !== undefined) this.#logger?.info({ store: this.#target.display }, 'Redis is back; serving');
+    this.#outage = undefined;
+  }
+
+  #key(kind: 'records' | 'order', collection: string): string {
+    return `${this.#prefix}:${kind}:${collection}`;
+  }
+
+  #collectionKeys(collection: string): [string, string, string, string] {
+    return [this.#key('records', collection), this.#key('order', collection), `${this.#prefix}:seq`, `${this.#prefix}:collections`];
+  }
+}
+
+/** A cursor is the creation sequence number of the last record of a page: exact integer digits. */
+function sequenceOf(cursor: string): string {
+  if (!/^\d{1,16}$/.test(cursor) || Number(cursor) > Number.MAX_SAFE_INTEGER) throw new RangeError(`${JSON.stringify(cursor)} is not a page cursor of this store.`);
+  return cursor;
+}
