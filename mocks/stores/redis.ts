@@ -116,6 +116,13 @@ declare module 'ioredis' {
   }
 }
 
+/** A change may have been applied when Redis got it but never answered; a read changes nothing either way. */
+const CHANGE = 'change';
+const READ = 'read';
+type CommandKind = typeof CHANGE | typeof READ;
+/** ioredis' refusal of a command it did not write: the connection was not writable (no offline queue). */
+const NOT_SENT = /^Stream isn't writeable/;
+
 const SCRIPTS = {
   createRecord: { lua: CREATE, numberOfKeys: 4 },
   seedRecords: { lua: SEED, numberOfKeys: 4 },
@@ -222,7 +229,7 @@ export class RedisResourceStore implements ResourceStore {
     // host crash; with RDB alone everything since the last snapshot). We promise no more than
     // that: waiting for an fsync or a replica (WAITAOF/WAIT) per create would put a disk or a
     // network round trip into every 200 of a sandbox whose operator chose Redis' settings.
-    const created = await this.#run(() =>
+    const created = await this.#run(CHANGE, () =>
       this.#client.createRecord(...this.#collectionKeys(collection), record.key, record.json, collection),
     );
     return created === 1 ? 'created' : 'duplicate';
@@ -230,33 +237,33 @@ export class RedisResourceStore implements ResourceStore {
 
   async seed(collection: string, records: readonly StoredRecord[]): Promise<SeedOutcome> {
     const pairs = records.flatMap((record) => [record.key, record.json]);
-    const duplicates = await this.#run(() => this.#client.seedRecords(...this.#collectionKeys(collection), collection, pairs));
+    const duplicates = await this.#run(CHANGE, () => this.#client.seedRecords(...this.#collectionKeys(collection), collection, pairs));
     return duplicates.length ? { duplicates } : { created: records.length };
   }
 
   async get(collection: string, key: string): Promise<StoredRecord | undefined> {
-    const json = await this.#run(() => this.#client.hget(this.#key('records', collection), key));
+    const json = await this.#run(READ, () => this.#client.hget(this.#key('records', collection), key));
     return json === null ? undefined : { key, json };
   }
 
   async replace(collection: string, record: StoredRecord): Promise<ReplaceOutcome> {
-    const replaced = await this.#run(() => this.#client.replaceRecord(this.#key('records', collection), record.key, record.json));
+    const replaced = await this.#run(CHANGE, () => this.#client.replaceRecord(this.#key('records', collection), record.key, record.json));
     return replaced === 1 ? 'replaced' : 'missing';
   }
 
   async delete(collection: string, key: string): Promise<DeleteOutcome> {
-    const deleted = await this.#run(() => this.#client.deleteRecord(this.#key('records', collection), this.#key('order', collection), key));
+    const deleted = await this.#run(CHANGE, () => this.#client.deleteRecord(this.#key('records', collection), this.#key('order', collection), key));
     return deleted === 1 ? 'deleted' : 'missing';
   }
 
   async reset(): Promise<void> {
-    await this.#run(() => this.#client.resetRecords(`${this.#prefix}:collections`, this.#key('records', ''), this.#key('order', '')));
+    await this.#run(CHANGE, () => this.#client.resetRecords(`${this.#prefix}:collections`, this.#key('records', ''), this.#key('order', '')));
   }
 
   async page(collection: string, query: PageQuery): Promise<Page> {
     if (!Number.isSafeInteger(query.limit) || query.limit < 1) throw new RangeError(`A page holds at least one record; asked for ${query.limit}.`);
     const after = query.after === undefined ? '-inf' : `(${sequenceOf(query.after)}`;
-    const [flat, more] = await this.#run(() =>
+    const [flat, more] = await this.#run(READ, () =>
       this.#client.pageRecords(this.#key('records', collection), this.#key('order', collection), after, String(query.limit)),
     );
     const records: StoredRecord[] = [];
@@ -265,7 +272,7 @@ export class RedisResourceStore implements ResourceStore {
   }
 
   async count(collection: string): Promise<number> {
-    return this.#run(() => this.#client.hlen(this.#key('records', collection)));
+    return this.#run(READ, () => this.#client.hlen(this.#key('records', collection)));
   }
 
   health(): StoreHealth {
@@ -288,20 +295,18 @@ export class RedisResourceStore implements ResourceStore {
   }
 
   /** Runs one command, turning a Redis out of reach into StoreUnavailable and a refusal into StorageFailure. */
-  async #run<T>(command: () => Promise<T>): Promise<T> {
+  async #run<T>(kind: CommandKind, command: () => Promise<T>): Promise<T> {
     if (!this.#serving()) {
-      throw new StoreUnavailable(
-        `Redis at ${this.#target.display} is out of reach (${this.#outage ?? `connection ${this.#client.status}`}); nothing was sent, so nothing was stored or read.`,
-      );
+      throw new StoreUnavailable(`Redis at ${this.#target.display} is out of reach (${this.#outage ?? `connection ${this.#client.status}`}); nothing was sent`);
     }
     try {
       return await command();
     } catch (error) {
-      throw this.#fault(error as Error);
+      throw this.#fault(error as Error, kind);
     }
   }
 
-  #fault(error: Error): Error {
+  #fault(error: Error, kind: CommandKind): Error {
     if (error instanceof ReplyError) {
       const message = `Redis at ${this.#target.display} refused the command: ${error.message}`;
       // Redis answered but cannot serve yet (loading its data, a script running too long, a
@@ -315,9 +320,11 @@ export class RedisResourceStore implements ResourceStore {
       this.#lose(error.message);
       void this.#probe();
     }
+    // The connection went down between the check and the write: the command never left.
+    if (NOT_SENT.test(error.message)) return new StoreUnavailable(`Redis at ${this.#target.display} is out of reach (${error.message}); nothing was sent`);
     // Sent, but unanswered (connection lost, or no answer within the timeout): Redis may have
-    // applied it. It is not reported as done, and it is never resent.
-    return new StoreUnavailable(`Redis at ${this.#target.display} did not answer (${error.message}); a change it may have applied is not reported as done.`);
+    // applied a change. It is not reported as done, nor as not done, and it is never resent.
+    return new StoreUnavailable(`Redis at ${this.#target.display} did not answer (${error.message})`, { maybeApplied: kind === CHANGE });
   }
 
   /** PINGs (each bounded by the command timeout) until Redis answers, a reconnect takes over, or the store closes. */
