@@ -141,9 +141,9 @@ export const errorCatalogue = {
     503,
     ({ detail, maybeApplied }) =>
       maybeApplied
-        ? `The mock's store did not acknowledge this change (${detail}), so it may or may not have been applied. ` +
-          `The mock reconnects by itself; once it answers again, look before sending the change again (a repeated create that was applied gets 409).`
-        : `The mock's store is unavailable (${detail}). Nothing was stored or read; the mock reconnects by itself, send the request again shortly.`,
+        ? `The mock's store did not acknowledge this change: ${detail}. It may or may not have been applied; ` +
+          `the mock reconnects by itself, and once it answers again, look before sending the change again (a repeated create that was applied gets 409).`
+        : `The mock's store is unavailable: ${detail}. Nothing was stored or read; the mock reconnects by itself, send the request again shortly.`,
     () => ({ 'retry-after': '1' }),
   ),
   STORAGE_FAILED: define<{ detail: string }>(

@@ -297,7 +297,7 @@ export class RedisResourceStore implements ResourceStore {
   /** Runs one command, turning a Redis out of reach into StoreUnavailable and a refusal into StorageFailure. */
   async #run<T>(kind: CommandKind, command: () => Promise<T>): Promise<T> {
     if (!this.#serving()) {
-      throw new StoreUnavailable(`Redis at ${this.#target.display} is out of reach (${this.#outage ?? `connection ${this.#client.status}`}); nothing was sent`);
+      throw new StoreUnavailable(`Redis at ${this.#target.display} is out of reach (${this.#outage ?? `connection ${this.#client.status}`})`);
     }
     try {
       return await command();
@@ -321,7 +321,7 @@ export class RedisResourceStore implements ResourceStore {
       void this.#probe();
     }
     // The connection went down between the check and the write: the command never left.
-    if (NOT_SENT.test(error.message)) return new StoreUnavailable(`Redis at ${this.#target.display} is out of reach (${error.message}); nothing was sent`);
+    if (NOT_SENT.test(error.message)) return new StoreUnavailable(`Redis at ${this.#target.display} is out of reach (${error.message})`);
     // Sent, but unanswered (connection lost, or no answer within the timeout): Redis may have
     // applied a change. It is not reported as done, nor as not done, and it is never resent.
     return new StoreUnavailable(`Redis at ${this.#target.display} did not answer (${error.message})`, { maybeApplied: kind === CHANGE });

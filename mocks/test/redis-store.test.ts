@@ -391,7 +391,7 @@ describe.skipIf(REDIS_SKIP_REASON)(`RedisResourceStore when Redis fails${REDIS_S
       expect(store.health()).toMatchObject({ state: 'down', detail: `${server.url}: Command timed out` });
       // Later commands are not sent into the silence: refused at once, each saying nothing was sent.
       await expect(store.create(PLANTS, plant(2))).rejects.toThrow(
-        expect.objectContaining({ maybeApplied: false, message: expect.stringMatching(/out of reach \(Command timed out\); nothing was sent/) }),
+        expect.objectContaining({ maybeApplied: false, message: expect.stringMatching(/out of reach \(Command timed out\)$/) }),
       );
       server.resume();
       await untilServing(store);
