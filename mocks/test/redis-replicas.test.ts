@@ -6,14 +6,16 @@
  * the same processes after; sandboxes under different prefixes never see each other.
  */
 import { Redis } from 'ioredis';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMockServer, type MockServer } from '../server.js';
 import { openRedisStore } from '../stores/redis.js';
 import { MOCK_CLI, run, startMockProcess, type Server } from './processes.js';
-import { REDIS_SKIP_REASON, RedisServer } from './redis-server.js';
+import { freePort, REDIS_SERVER_PATH, REDIS_SKIP_REASON, RedisServer } from './redis-server.js';
 
 const AUTH = { authorization: 'Bearer t', 'content-type': 'application/json' };
 
@@ -396,4 +398,107 @@ describe.skipIf(REDIS_SKIP_REASON)(`the mock's start on a Redis store${REDIS_SKI
       await redis.stop();
     }
   }, 60_000);
+});
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const CURL_MISSING = spawnSync('sh', ['-c', 'command -v curl'], { encoding: 'utf8' }).status === 0 ? undefined : 'curl not found (apt-get install -y curl)';
+const QUICK_CHECK_SKIP = REDIS_SKIP_REASON ?? CURL_MISSING;
+
+/** README's quick check: its sh block, as commands each with the output its `# → …` line promises (`…`: any text). */
+function readmeQuickCheck(): Array<{ command: string; expected?: RegExp }> {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const block = /```sh\n(redis-server --port 6380 &\n[\s\S]*?)```/.exec(readme)?.[1];
+  if (!block) throw new Error("README has no sh block starting with 'redis-server --port 6380 &'");
+  const steps: Array<{ command: string; expected?: RegExp }> = [];
+  for (const line of block.split('\n').filter(Boolean)) {
+    if (line.startsWith('# → ')) {
+      const pattern = line.slice(4).split('…').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*');
+      (steps[steps.length - 1] as { expected?: RegExp }).expected = new RegExp(`^${pattern}$`, 's');
+    } else if (!line.startsWith('#')) {
+      steps.push({ command: line });
+    }
+  }
+  return steps;
+}
+
+/** A command of the block run in the background (`… &`) in a process group of its own, stopped by its id. */
+function background(command: string, cwd: string, env: NodeJS.ProcessEnv): { child: ChildProcess; output: () => string; stop: () => Promise<void> } {
+  const child = spawn('sh', ['-c', command], { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout?.on('data', (chunk) => (output += chunk));
+  child.stderr?.on('data', (chunk) => (output += chunk));
+  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+  const signal = (name: NodeJS.Signals): void => {
+    try {
+      process.kill(-(child.pid as number), name);
+    } catch {
+      // the group is gone already
+    }
+  };
+  return {
+    child,
+    output: () => output,
+    stop: async () => {
+      signal('SIGTERM');
+      const forced = setTimeout(() => signal('SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(forced);
+      signal('SIGKILL'); // anything of the group that outlived its shell
+    },
+  };
+}
+
+async function until(condition: () => boolean, what: string, timeoutMs: number): Promise<void> {
+  for (const started = Date.now(); !condition(); await new Promise((resolve) => setTimeout(resolve, 100))) {
+    if (Date.now() - started > timeoutMs) throw new Error(`${what}: not within ${timeoutMs} ms`);
+  }
+}
+
+describe.skipIf(QUICK_CHECK_SKIP)(`README's quick check of two replicas on one Redis, as written${QUICK_CHECK_SKIP ? ` (skipped: ${QUICK_CHECK_SKIP})` : ''}`, () => {
+  it('starts redis-server and two `npm start -- --store redis://…` processes that agree on every create', async () => {
+    const steps = readmeQuickCheck();
+    // The issue's words: redis-server on 6380 in the background, then two npm start on it.
+    expect(steps[0]?.command).toBe('redis-server --port 6380 &');
+    const starts = steps.slice(1, 3).map((step) => /^npm start -- --store redis:\/\/127\.0\.0\.1:6380 --port (\d+) &$/.exec(step.command));
+    expect(starts.every(Boolean)).toBe(true);
+    const mockPorts = starts.map((match) => (match as RegExpExecArray)[1] as string);
+    const curls = steps.slice(3);
+    expect(curls.length).toBeGreaterThanOrEqual(3);
+    for (const step of curls) expect(step.command).toMatch(/^curl /);
+    expect(curls.every((step) => step.expected)).toBe(true);
+
+    // On free ports rather than the written ones, which may be taken here.
+    const ports = new Map<string, string>();
+    for (const port of ['6380', ...mockPorts]) ports.set(port, String(await freePort()));
+    const local = (command: string): string => command.replace(/\b(6380|\d{4,5})\b/g, (port) => ports.get(port) ?? port);
+    // The mock's own settings from this shell would change what the lines do.
+    const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(MOCK_|PORT$|HOST$|LOG_LEVEL$)/.test(name)));
+    const running: ReturnType<typeof background>[] = [];
+    const redisDir = mkdtempSync(join(tmpdir(), 'readme-redis-'));
+    try {
+      // Redis in a directory of its own, so a snapshot it writes on exit lands there, not in the repository.
+      const redis = background(local((steps[0] as { command: string }).command.replace(/ &$/, '')).replace(/^redis-server/, REDIS_SERVER_PATH as string), redisDir, env);
+      running.push(redis);
+      await until(() => /Ready to accept connections/.test(redis.output()), `redis-server:\n${redis.output()}`, 20_000);
+      // npm start rebuilds first (prestart); `npm test` built dist already, so its tsc writes nothing.
+      const mocks = steps.slice(1, 3).map((step) => background(local(step.command.replace(/ &$/, '')), ROOT, env));
+      running.push(...mocks);
+      for (const mock of mocks) await until(() => /listening on http/.test(mock.output()), `npm start:\n${mock.output()}`, 90_000);
+
+      for (const step of curls) {
+        const { code, output } = await run('sh', ['-c', local(step.command)], { cwd: ROOT, env }, 30_000);
+        expect(code, step.command).toBe(0);
+        expect(output.trim(), step.command).toMatch(step.expected as RegExp);
+      }
+      // And every further create, through either process, is seen alike by both.
+      const urls = mockPorts.map((port) => `http://127.0.0.1:${ports.get(port)}`);
+      for (let id = 2; id <= 21; id++) expect((await create(urls[id % 2] as string, id, `plant ${id}`)).status).toBe(200);
+      const [first, second] = await Promise.all(urls.map(async (url) => (await listing(url)).text));
+      expect(first).toBe(second);
+      expect(listedIds(first as string)).toEqual(Array.from({ length: 21 }, (_, i) => String(i + 1)));
+    } finally {
+      for (const started of running.reverse()) await started.stop();
+      rmSync(redisDir, { recursive: true, force: true });
+    }
+  }, 180_000);
 });

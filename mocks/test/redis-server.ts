@@ -159,7 +159,7 @@ export class RedisServer {
 }
 
 /** A loopback port nothing listens on right now. */
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.once('error', reject);
