@@ -2,7 +2,7 @@
 /** `npm start`: runs the stateful mock until SIGINT or SIGTERM, then shuts down gracefully. */
 import { parsedOrExit } from '../spec/command-line.js';
 import { mockCommand, parseMockArgs, readSeedFile } from './config.js';
-import { createLogger } from './http/logger.js';
+import { createLogger, logListening } from './http/logger.js';
 import { createMockServer, SeedError } from './server.js';
 import { openStateFile } from './stores/state-file.js';
 
@@ -30,8 +30,7 @@ async function main(): Promise<void> {
     if (error instanceof SeedError) throw new Error(`The seed file ${seedFile} is invalid. ${error.message}`);
     throw error;
   }
-  mock.logger.info({ url: mock.url }, `listening on ${mock.url}`);
-  mock.logger.flush(); // the log is batched; whoever waits for this line should not wait for the batch
+  logListening(mock.logger, mock.url);
 
   let stopping = false;
   const stop = (signal: string): void => {

@@ -3,15 +3,24 @@
  * `parseMockArgs` is pure apart from reading a seed file, so tests call it directly.
  */
 import { readFileSync } from 'node:fs';
-import { Command, Option } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { commaList as list, port, wholeNumber as integer } from '../spec/command-line.js';
 import { parseExactJson } from '../spec/exact-json.js';
 import { DEFAULT_IDENTITY } from './engine/resources.js';
+import { hostnameOf, type AllowedHosts } from './http/allowed-hosts.js';
 import { DEFAULT_HOST, DEFAULT_MAX_BODY, DEFAULT_PORT, type MockOptions } from './server.js';
 import { DEFAULT_STORE_PREFIX, parseRedisUrl, parseStorePrefix } from './stores/redis-target.js';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
+/** `--allowed-hosts`: `all`, or names each a valid host (a leading dot for a domain and its subdomains). */
+function allowedHosts(value: string): AllowedHosts {
+  if (value.trim().toLowerCase() === 'all') return 'all';
+  const names = list(value);
+  const bad = names.filter((name) => hostnameOf(name) === undefined || name.includes('/'));
+  if (bad.length) throw new InvalidArgumentError(`not a host name: ${bad.join(', ')} (expected names such as mock.internal or .example.test, or all).`);
+  return names;
+}
 
 export interface MockCommandLine extends MockOptions {
   /** Path of a JSON file holding an array of NewPlants to start with. */
@@ -45,7 +54,19 @@ export function mockCommand(): Command {
     )
     .addOption(new Option('--store-prefix <prefix>', 'key prefix in Redis; sandboxes sharing one Redis keep apart by it').env('MOCK_STORE_PREFIX').default(DEFAULT_STORE_PREFIX))
     .addOption(new Option('--replica-name <name>', 'the name this process goes by in health and the shared request journal (default: hostname:pid)').env('MOCK_REPLICA_NAME'))
-    .addOption(new Option('--cors-origin <origins>', 'comma-separated origins allowed by CORS (default: any)').env('MOCK_CORS_ORIGIN').argParser(list))
+    .addOption(
+      new Option('--cors-origin <origins>', 'comma-separated origins allowed by CORS (default: any; the admin routes answer only these and their own)')
+        .env('MOCK_CORS_ORIGIN')
+        .argParser(list),
+    )
+    .addOption(
+      new Option(
+        '--allowed-hosts <hosts>',
+        'host names answered besides the listening address and loopback names (.example.test: a domain and its subdomains; all: any Host, no DNS-rebinding protection)',
+      )
+        .env('MOCK_ALLOWED_HOSTS')
+        .argParser(allowedHosts),
+    )
     .addOption(new Option('--log-level <level>', 'pino log level').env('LOG_LEVEL').default('info').choices(LOG_LEVELS))
     .exitOverride()
     .configureOutput({ writeErr: (text) => process.stderr.write(text) });
@@ -67,6 +88,7 @@ export function parseMockArgs(argv: readonly string[], command: Command = mockCo
     seed?: string;
     stateFile?: string;
     corsOrigin?: string[];
+    allowedHosts?: AllowedHosts;
     logLevel: string;
     store: string;
     storePrefix: string;
@@ -102,6 +124,7 @@ export function parseMockArgs(argv: readonly string[], command: Command = mockCo
     seedFile: o.seed,
     stateFile: o.stateFile,
     corsOrigins: o.corsOrigin,
+    allowedHosts: o.allowedHosts,
     logLevel: o.logLevel,
     storeUrl: o.store,
     storePrefix: o.storePrefix,

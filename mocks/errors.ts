@@ -37,6 +37,11 @@ const challenge = (realm: string, error?: string, description?: string, scheme =
     (description ? `, error_description="${description}"` : ''),
 });
 
+/** A client's text quoted in a message: at most 100 characters, so a message stays a sentence. */
+function quoted(text: string): string {
+  return text.length > 100 ? `${text.slice(0, 100)}…` : text;
+}
+
 export const errorCatalogue = {
   ROUTE_NOT_FOUND: define<{ method: string; path: string; api: string; operations: string }>(
     404,
@@ -92,10 +97,22 @@ export const errorCatalogue = {
   ),
   EMPTY_BODY: define<{ operationId: string; schema: string; example: string }>(
     400,
-    ({ operationId, schema, example }) => `The request body is empty. ${operationId} needs a JSON ${schema}${example ? `, for example ${example}` : ''}.`,
+    ({ operationId, schema, example }) =>
+      `The request has no body, and the body is required: ${operationId} needs a JSON ${schema}${example ? `, for example ${example}` : ''}.`,
+  ),
+  UNSUPPORTED_CONTENT_ENCODING: define<{ encoding: string }>(
+    415,
+    ({ encoding }) =>
+      `The body is sent with Content-Encoding '${quoted(encoding)}'; the mock reads only bodies sent as they are (identity). Send the JSON uncompressed, without a Content-Encoding header.`,
+    () => ({ 'accept-encoding': 'identity' }),
   ),
   INVALID_ENCODING: define(400, () => 'The request body is not valid UTF-8 text.'),
   MALFORMED_JSON: define<{ detail: string }>(400, ({ detail }) => `The request body is not valid JSON: ${detail}.`),
+  JSON_TOO_DEEP: define<{ limit: number }>(
+    400,
+    ({ limit }) =>
+      `The request body nests arrays and objects more than ${limit} levels deep, the most the mock reads (fields it ignores included). Send a flatter body.`,
+  ),
   INVALID_REQUEST_BODY: define<{ schema: string; problems: string[]; more?: number }>(
     400,
     ({ schema, problems, more }) => `The request body is not a valid ${schema}: ${listed(problems, more)}.`,
@@ -130,6 +147,28 @@ export const errorCatalogue = {
   FORCED: define<{ status: number; title: string }>(
     0, // the forced status itself, see forcedRejection
     ({ status, title }) => `Forced by 'Prefer: code=${status}': ${title}.`,
+  ),
+  HOST_NOT_ALLOWED: define<{ host: string }>(
+    403,
+    ({ host }) =>
+      `The mock does not answer requests for the host '${quoted(host)}': it answers its own address, localhost and other loopback names, ` +
+      'and the hosts given with --allowed-hosts, so that a web page cannot reach it through DNS rebinding. ' +
+      `If you reach the mock by this name on purpose, start it with --allowed-hosts ${quoted(host.replace(/:\d*$/, ''))} (or MOCK_ALLOWED_HOSTS).`,
+  ),
+  ADMIN_ORIGIN_NOT_ALLOWED: define<{ origin: string }>(
+    403,
+    ({ origin }) =>
+      `The mock's admin routes do not answer pages from ${quoted(origin)}: a page of another origin could read and wipe the store. ` +
+      `They answer the inspector, clients that send no Origin (curl, scripts) and the origins of --cors-origin; start the mock with --cors-origin ${quoted(origin)} (or MOCK_CORS_ORIGIN) to allow this one.`,
+  ),
+  MISSING_HOST: define(400, () => 'The request has no Host header, which every HTTP/1.1 request must carry (RFC 9112, section 3.2).'),
+  EXPECTATION_FAILED: define<{ expect: string }>(
+    417,
+    ({ expect }) => `The mock cannot meet 'Expect: ${quoted(expect)}'; the only expectation it knows is 100-continue.`,
+  ),
+  CONNECT_NOT_SUPPORTED: define(
+    501,
+    () => 'The mock is an origin server, not a proxy: it does not support CONNECT. Send your requests to it directly.',
   ),
   MALFORMED_HTTP: define<{ detail: string }>(
     400,

@@ -5,10 +5,11 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { hostname } from 'node:os';
+import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
 import { RequestJournal } from './admin/journal.js';
-import { handleAdminRequest, isAdminPath, isQuietAdminRead } from './admin/routes.js';
+import { handleAdminRequest, isAdminPath, isOpenAdminPath, isQuietAdminRead } from './admin/routes.js';
 import type { MockContext } from './engine/context.js';
 import { handleRequest } from './engine/request-path.js';
 import { seedRecords } from './engine/body.js';
@@ -18,12 +19,14 @@ import { SPEC_PATH } from '../spec/index.js';
 import { duplicatesOf } from './admin/routes.js';
 import { isRejection, reject } from './errors.js';
 import { rejected, type Answer } from './http/answer.js';
-import { corsHeaders } from './http/cors.js';
+import { HostPolicy, requestedHost, type AllowedHosts } from './http/allowed-hosts.js';
+import { Connections } from './http/connections.js';
+import { adminCorsPolicy, corsHeaders, refusedAdminOrigin, type CorsPolicy } from './http/cors.js';
 import { DEFAULT_HOST, listen } from './http/listen.js';
 import { createLogger, requestLogger } from './http/logger.js';
 import { LoopTurn } from './http/loop-turn.js';
-import { DEFAULT_MAX_BODY } from './http/request-body.js';
-import { answerClientError, pathOf, respond } from './http/respond.js';
+import { continueWhenRead, DEFAULT_MAX_BODY } from './http/request-body.js';
+import { clientErrorAnswer, pathOf, rawAnswer, respond } from './http/respond.js';
 import { MemoryStore } from './stores/memory.js';
 import { StorageFailure, StoreUnavailable, type ResourceStore } from './stores/store.js';
 
@@ -50,8 +53,16 @@ export interface MockOptions {
   seed?: unknown;
   /** Apply the seed only to an empty store (a state file that already holds records wins). */
   seedOnlyIfEmpty?: boolean;
-  /** Allowed CORS origins; undefined or empty allows any. */
+  /**
+   * Allowed CORS origins; undefined or empty allows any on the API's routes. The admin routes
+   * answer only these origins (and their own), none when undefined or empty.
+   */
   corsOrigins?: readonly string[];
+  /**
+   * Host names answered besides the listening address and loopback names (`.example.test`: the
+   * domain and its subdomains); `all` answers any Host (no DNS-rebinding protection).
+   */
+  allowedHosts?: AllowedHosts;
   logLevel?: string;
   logger?: Logger;
   /** Which process answers, when several replicas share a store (default `hostname:pid`). */
@@ -93,21 +104,44 @@ export async function createMockServer(options: MockOptions = {}): Promise<MockS
   };
   if (options.seed !== undefined) await applySeed(options.seed, context, options.seedOnlyIfEmpty ?? false, logger);
   const watch = options.watch ? watchSpec(options.spec ?? SPEC_PATH, engineOptions(options), (next) => (context.engine = next), logger) : undefined;
-  const cors = { origins: options.corsOrigins?.length ? new Set(options.corsOrigins) : undefined };
+  const cors: CorsPolicy = { origins: options.corsOrigins?.length ? new Set(options.corsOrigins) : undefined };
+  const adminCors = adminCorsPolicy(options.corsOrigins);
   const logRequest = requestLogger(logger);
   const delays = new Set<() => void>();
   let closing: Promise<void> | undefined;
   const loopTurn = new LoopTurn();
+  const connections = new Connections();
+  let hosts: HostPolicy | undefined; // once listening: the bound address is part of it
 
-  const serve = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+  /** What the edge refuses before any route: a Host the mock does not answer, a missing Host, a foreign origin on admin data. */
+  const edgeRefusal = (req: IncomingMessage, path: string, adminData: boolean): Answer | undefined => {
+    const host = requestedHost(req.url, req.headers.host);
+    if (host === undefined) return req.httpVersionMinor >= 1 ? rejected(reject('MISSING_HOST')) : undefined;
+    if (hosts && !hosts.allows(host)) return rejected(reject('HOST_NOT_ALLOWED', { host }));
+    if (adminData) {
+      const origin = refusedAdminOrigin(req.headers.origin, host, adminCors);
+      if (origin !== undefined) return rejected(reject('ADMIN_ORIGIN_NOT_ALLOWED', { origin }));
+    }
+    return undefined;
+  };
+
+  /** Decides, writes, journals and logs the answer to one request; `decided` skips deciding (a refused Expect). */
+  const serve = async (req: IncomingMessage, res: ServerResponse, decided?: Answer): Promise<void> => {
     const started = performance.now();
+    // Its connection closes after an earlier answer: this one could never be sent, so nothing is done.
+    if (!connections.taken(req, res)) return;
     // Decide once every request that was ready has been read (see LoopTurn): the answers of a
     // loop turn then leave together, and a body that came with its headers is already buffered.
     await loopTurn.afterReads();
     const path = pathOf(req.url);
+    const admin = isAdminPath(path);
+    const adminData = admin && !isOpenAdminPath(path);
     let answer: Answer;
     try {
-      answer = isAdminPath(path) ? await handleAdminRequest(req, req.method ?? 'GET', path, context) : await handleRequest(req, path, context);
+      answer =
+        edgeRefusal(req, path, adminData) ??
+        decided ??
+        (admin ? await handleAdminRequest(req, req.method ?? 'GET', path, context) : await handleRequest(req, path, context));
     } catch (error) {
       if (!res.socket || res.socket.destroyed) return; // the client went away mid-request: nobody to answer
       // An outage is logged once by the store (lost, back); each refused request has its own request line.
@@ -122,9 +156,8 @@ export async function createMockServer(options: MockOptions = {}): Promise<MockS
       );
     }
     if (answer.delayMs) await sleep(answer.delayMs, delays);
-    // While shutting down, answer in-flight requests but keep no connection alive.
-    if (closing) res.setHeader('connection', 'close');
-    respond(res, answer, corsHeaders(req.headers.origin, cors));
+    const close = connections.closesWith(req, res, answer.headers?.connection === 'close');
+    respond(res, answer, corsHeaders(req.headers.origin, adminData ? adminCors : cors), close);
     const durationMs = Math.round((performance.now() - started) * 100) / 100;
     const rejection = answer.rejection;
     const quiet = isQuietAdminRead(req.method ?? '', path, answer.status);
@@ -144,21 +177,42 @@ export async function createMockServer(options: MockOptions = {}): Promise<MockS
     }
     logRequest({ method: req.method ?? '', path, status: answer.status, ms: durationMs, code: rejection?.code }, quiet);
   };
-  const server = createServer({ requestTimeout: 60_000 }, (req, res) => {
-    serve(req, res).catch((error: unknown) => {
+  const handle = (req: IncomingMessage, res: ServerResponse, decided?: Answer): void => {
+    serve(req, res, decided).catch((error: unknown) => {
       logger.error({ err: error }, 'could not send answer');
       res.destroy();
     });
+  };
+  // Host is checked by the edge, which answers its absence in the Error shape and with CORS.
+  const server = createServer({ requestTimeout: 60_000, requireHostHeader: false }, handle);
+
+  server.on('connection', (socket: Socket) => connections.opened(socket));
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => connections.refuse(socket, clientErrorAnswer(error)));
+  // Expect: 100-continue: the 100 goes out only once the body is read, never before a refusal.
+  server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
+    continueWhenRead(req, res);
+    handle(req, res);
+  });
+  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) =>
+    handle(req, res, rejected(reject('EXPECTATION_FAILED', { expect: String(req.headers.expect) }))),
+  );
+  // The mock is not a proxy; Node would close a CONNECT without a word.
+  server.on('connect', (req: IncomingMessage, socket: Duplex) => {
+    const rejection = reject('CONNECT_NOT_SUPPORTED');
+    socket.on('error', () => socket.destroy());
+    socket.end(rawAnswer(rejection, corsHeaders(req.headers.origin, cors)));
+    journal.record({ time: Date.now(), method: 'CONNECT', path: req.url ?? '', status: rejection.status, durationMs: 0, code: rejection.code, message: rejection.message });
+    logRequest({ method: 'CONNECT', path: req.url ?? '', status: rejection.status, ms: 0, code: rejection.code }, false);
   });
 
-  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => answerClientError(error, socket));
-
   const { url, port, host } = await listen(server, options.port ?? DEFAULT_PORT, options.host ?? DEFAULT_HOST);
+  hosts = new HostPolicy(host, options.host ?? DEFAULT_HOST, options.allowedHosts);
 
   const close = (): Promise<void> =>
     (closing ??= new Promise<void>((resolve) => {
       watch?.close();
       server.close(() => resolve());
+      connections.shutDown();
       for (const finish of delays) finish();
       server.closeIdleConnections();
     }).then(async () => {

@@ -14,6 +14,7 @@ import { resolve as resolvePath } from 'node:path';
 import type { ValidateFunction } from 'ajv';
 import { load as parseYaml } from 'js-yaml';
 import { createSpecAjv } from './ajv.js';
+import { exactPlanDeclaring, exactPlanOf, READ_EVERY_NUMBER, type ExactPlan } from './exact-json.js';
 import { SPEC_PATH } from './index.js';
 
 export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
@@ -63,6 +64,12 @@ export interface ContractMediaType {
   propertySet: ReadonlySet<string>;
   /** The examples the document gives, in document order (`example` first, then `examples`). */
   examples: readonly ContractExample[];
+  /**
+   * Which numbers of a body of this type `parseExactJson` reads from their literal: the integers
+   * of the schema and every number of a declared property (kept as received); the rest, fields
+   * the schema does not declare, as JSON.parse reads them.
+   */
+  exactPlan: ExactPlan | undefined;
 }
 
 export interface ContractExample {
@@ -223,6 +230,11 @@ class SchemaCompiler {
     Object.defineProperty(target, 'validate', { enumerable: true, get: () => (compiled ??= this.compile(schema, where)) });
   }
 
+  /** The exact-reading plan of a body of `schema` that declares `properties` (see ContractMediaType.exactPlan). */
+  exactPlan(schema: Schema | undefined, properties: Iterable<string>): ExactPlan | undefined {
+    return schema ? exactPlanDeclaring(exactPlanOf(schema, this.document), properties) : READ_EVERY_NUMBER;
+  }
+
   /** Follows local `$ref`s (`#/components/…`) of non-schema objects to what they name. */
   resolve(value: unknown, where: string, depth = 0): unknown {
     if (!isObject(value) || typeof value.$ref !== 'string') return value;
@@ -367,6 +379,7 @@ function readContent(raw: unknown, compiler: SchemaCompiler, where: string, comp
       itemProperties: type === 'array' && isObject(resolved) && isObject(resolved.items) ? new Set(compiler.properties(resolved.items).keys()) : undefined,
       propertySet: new Set(properties.keys()),
       examples,
+      exactPlan: compiler.exactPlan(schema, properties.keys()),
     };
     if (compile === 'eager') media.validate = schema ? compiler.compile(schema, `${where} (${mediaType})`) : undefined;
     else compiler.compileLazily(media, schema, `${where} (${mediaType})`);

@@ -7,7 +7,6 @@
  * every number literal is represented so that integer-ness and the int32/int64 ranges are
  * decided on the literal's real digits, plus `exactInteger` to read an integer back exactly.
  */
-import { isLosslessNumber, parse as parseLossless, type LosslessNumber } from 'lossless-json';
 
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
@@ -27,33 +26,197 @@ function remember<T>(table: WeakMap<object, Map<string, T>>, container: object, 
   byKey.set(key, value);
 }
 
+/** Deepest nesting of arrays and objects a body may have: a limit of the mock, stated to clients. */
+export const MAX_JSON_DEPTH = 1000;
+
+/** The text nests arrays and objects deeper than MAX_JSON_DEPTH (valid JSON, but more than we read). */
+export class JsonTooDeep extends Error {
+  readonly limit = MAX_JSON_DEPTH;
+  constructor() {
+    super(`arrays and objects are nested more than ${MAX_JSON_DEPTH} levels deep`);
+    this.name = 'JsonTooDeep';
+  }
+}
+
 /**
- * Whether JSON.parse might read a number of `text` inexactly: a run of 16 digits, or a digit
- * followed by an exponent or a fraction (/\d{16}|\d[eE.]/). One pass over char codes: on the
- * request path this is cheaper than the regex.
+ * Which numbers of a document must be read from their literal, derived from its JSON Schema: the
+ * integer-typed ones (an int64 past 2^53, or a fraction that rounds to a whole double, is only
+ * judged right on its digits). Every other value is read by `JSON.parse`, so what exact reading
+ * costs follows what the schema needs, not what a client chose to send.
+ */
+export interface ExactPlan {
+  /** A number here is read from its literal. */
+  readonly exact: boolean;
+  /** Plans of the object properties named here. */
+  readonly properties?: ReadonlyMap<string, ExactPlan>;
+  /** Plan of array items, and of object properties not named in `properties`. */
+  readonly rest?: ExactPlan;
+}
+
+/** Every number read from its literal: for documents without a schema (seed files, stored records). */
+export const READ_EVERY_NUMBER: ExactPlan = (() => {
+  const every: { exact: boolean; rest?: ExactPlan } = { exact: true };
+  every.rest = every;
+  return Object.freeze(every);
+})();
+
+/**
+ * The plan of a JSON Schema (undefined: nothing in it needs exact reading). Local `$ref`s
+ * (`#/...`) are followed within `root`, the document the schema belongs to (itself by default).
+ */
+export function exactPlanOf(schema: unknown, root: unknown = schema): ExactPlan | undefined {
+  return planOf(schema, { root, seen: new Map() }, 0);
+}
+
+/** The plan of an array whose items follow `item`. */
+export function exactPlanOfArray(item: ExactPlan | undefined): ExactPlan | undefined {
+  return item && { exact: false, rest: item };
+}
+
+/**
+ * `plan` with every number under the top-level `properties` read exactly too: what a store that
+ * keeps those properties as received needs of a body.
+ */
+export function exactPlanDeclaring(plan: ExactPlan | undefined, properties: Iterable<string>): ExactPlan | undefined {
+  const declared = new Map<string, ExactPlan>();
+  for (const property of properties) declared.set(property, READ_EVERY_NUMBER);
+  return declared.size ? mergePlans(plan, { exact: false, properties: declared }) : plan;
+}
+
+/** A named property that needs nothing, where a `rest` plan would otherwise apply to it. */
+const READ_NOTHING: ExactPlan = Object.freeze({ exact: false });
+const SCHEMA_NESTING_LIMIT = 32;
+const CHILD_SCHEMAS = ['items', 'additionalItems', 'contains', 'additionalProperties', 'unevaluatedProperties', 'unevaluatedItems'];
+const SAME_PLACE_SCHEMAS = ['allOf', 'anyOf', 'oneOf'];
+
+interface Planning {
+  readonly root: unknown;
+  /** Plans already made, by schema object; `null` while one is being made (a cycle). */
+  readonly seen: Map<object, ExactPlan | undefined | null>;
+}
+
+function planOf(schema: unknown, planning: Planning, depth: number): ExactPlan | undefined {
+  if (schema === null || typeof schema !== 'object') return undefined; // true, false: no type to honour
+  const seen = planning.seen.get(schema);
+  if (seen !== undefined || planning.seen.has(schema)) return seen === null ? READ_EVERY_NUMBER : seen;
+  planning.seen.set(schema, null);
+  const plan = schemaPlan(schema as Record<string, unknown>, planning, depth);
+  planning.seen.set(schema, plan);
+  return plan;
+}
+
+function schemaPlan(s: Record<string, unknown>, planning: Planning, depth: number): ExactPlan | undefined {
+  // A recursive schema (the cycle), one nested past reason, or a reference we cannot follow: read every number.
+  if (depth > SCHEMA_NESTING_LIMIT || '$dynamicRef' in s) return READ_EVERY_NUMBER;
+  const at = (child: unknown): ExactPlan | undefined => planOf(child, planning, depth + 1);
+  let plan: ExactPlan | undefined;
+  if ('$ref' in s) {
+    const target = typeof s.$ref === 'string' ? resolvePointer(planning.root, s.$ref) : undefined;
+    plan = target === undefined ? READ_EVERY_NUMBER : at(target);
+  }
+  const type = s.type;
+  if (type === 'integer' || (Array.isArray(type) && type.includes('integer')) || s.format === 'int32' || s.format === 'int64') {
+    plan = mergePlans(plan, { exact: true });
+  }
+  const named = new Map<string, ExactPlan>();
+  if (isSchemaMap(s.properties)) {
+    for (const [key, child] of Object.entries(s.properties)) named.set(key, at(child) ?? READ_NOTHING);
+  }
+  let rest: ExactPlan | undefined;
+  for (const key of CHILD_SCHEMAS) {
+    const child = s[key];
+    if (Array.isArray(child)) for (const item of child) rest = mergePlans(rest, at(item));
+    else rest = mergePlans(rest, at(child));
+  }
+  if (Array.isArray(s.prefixItems)) for (const item of s.prefixItems) rest = mergePlans(rest, at(item));
+  if (isSchemaMap(s.patternProperties)) {
+    // A named property may match a pattern too: its plan takes both.
+    const patterns = Object.values(s.patternProperties).reduce<ExactPlan | undefined>((merged, child) => mergePlans(merged, at(child)), undefined);
+    rest = mergePlans(rest, patterns);
+    for (const [key, childPlan] of named) named.set(key, mergePlans(childPlan, patterns) as ExactPlan);
+  }
+  // Without a rest plan, a property that needs nothing need not be named.
+  if (!rest) for (const [key, childPlan] of named) if (childPlan === READ_NOTHING) named.delete(key);
+  if (named.size || rest) plan = mergePlans(plan, { exact: false, properties: named.size ? named : undefined, rest });
+  for (const key of SAME_PLACE_SCHEMAS) {
+    const branches = s[key];
+    if (Array.isArray(branches)) for (const branch of branches) plan = mergePlans(plan, at(branch));
+  }
+  for (const key of ['then', 'else']) plan = mergePlans(plan, at(s[key]));
+  if (isSchemaMap(s.dependentSchemas)) for (const branch of Object.values(s.dependentSchemas)) plan = mergePlans(plan, at(branch));
+  return plan;
+}
+
+/** The value a local JSON pointer (`#/a/b`) names in `root`, or undefined. */
+function resolvePointer(root: unknown, ref: string): unknown {
+  if (!ref.startsWith('#')) return undefined;
+  let value = root;
+  for (const token of ref.slice(1).split('/').slice(1)) {
+    const key = decodeURIComponent(token).replaceAll('~1', '/').replaceAll('~0', '~');
+    if (value === null || typeof value !== 'object' || !Object.hasOwn(value, key)) return undefined;
+    value = (value as Record<string, unknown>)[key];
+  }
+  return value;
+}
+
+function isSchemaMap(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** Exact wherever either plan is; a property's plan is what each side applies to it (named or rest). */
+function mergePlans(a: ExactPlan | undefined, b: ExactPlan | undefined): ExactPlan | undefined {
+  if (!a || a === b || a === READ_NOTHING) return b ?? a;
+  if (!b || b === READ_NOTHING) return a;
+  if (a === READ_EVERY_NUMBER || b === READ_EVERY_NUMBER) return READ_EVERY_NUMBER;
+  let properties: Map<string, ExactPlan> | undefined;
+  for (const key of new Set([...(a.properties?.keys() ?? []), ...(b.properties?.keys() ?? [])])) {
+    const merged = mergePlans(a.properties?.get(key) ?? a.rest, b.properties?.get(key) ?? b.rest);
+    if (merged) (properties ??= new Map()).set(key, merged);
+  }
+  return { exact: a.exact || b.exact, properties, rest: mergePlans(a.rest, b.rest) };
+}
+
+/**
+ * Whether JSON.parse might read a number of `text` inexactly: outside strings, a run of 16
+ * digits, or a digit followed by an exponent or a fraction. The same pass checks the nesting
+ * (throws JsonTooDeep past MAX_JSON_DEPTH). One pass over char codes: on the request path this
+ * is cheaper than a regex.
  */
 export function needsExactParse(text: string): boolean {
   let digits = 0;
-  for (let i = 0; i < text.length; i++) {
+  let depth = 0;
+  let exact = false;
+  const length = text.length;
+  for (let i = 0; i < length; i++) {
     const c = text.charCodeAt(i);
     if (c >= 48 && c <= 57) {
-      if (++digits === 16) return true;
-    } else {
-      if (digits > 0 && (c === 46 || c === 69 || c === 101)) return true; // . E e
-      digits = 0;
+      if (++digits === 16) exact = true;
+      continue;
     }
+    if (digits > 0 && (c === 46 || c === 69 || c === 101)) exact = true; // . E e
+    digits = 0;
+    if (c === 34) i = endOfString(text, i) - 1;
+    else if (c === 91 || c === 123) {
+      if (++depth > MAX_JSON_DEPTH) throw new JsonTooDeep();
+    } else if (c === 93 || c === 125) depth--;
   }
-  return false;
+  return exact;
 }
 
-/** Parses JSON text; throws SyntaxError (with a position) on malformed input. */
-export function parseExactJson(text: string): unknown {
-  if (!needsExactParse(text)) return JSON.parse(text);
-  const lossless = parseLossless(text, null, {
-    // Last duplicate key wins, as with JSON.parse, so both paths agree.
-    onDuplicateKey: ({ newValue }) => newValue,
-  });
-  return toView(lossless, undefined, '');
+/**
+ * Parses JSON text with the numbers `plan` names read exactly (see the view described above);
+ * every number by default. Throws SyntaxError (JSON.parse's, with a position) on malformed input
+ * and JsonTooDeep past MAX_JSON_DEPTH. Never recursive: nesting costs no stack.
+ */
+export function parseExactJson(text: string, plan: ExactPlan | undefined = READ_EVERY_NUMBER): unknown {
+  if (!needsExactParse(text) || plan === undefined) return JSON.parse(text);
+  try {
+    return readPlanned(text, plan);
+  } catch (error) {
+    // JSON.parse words every syntax error the same way, with its position in the whole text.
+    if (error instanceof SyntaxError) JSON.parse(text);
+    throw error;
+  }
 }
 
 /**
@@ -80,22 +243,210 @@ export function isInt64(value: bigint): boolean {
   return value >= INT64_MIN && value <= INT64_MAX;
 }
 
-function toView(value: unknown, container: object | undefined, key: string): unknown {
-  if (isLosslessNumber(value)) return numberView(value as LosslessNumber, container, key);
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) value[i] = toView(value[i], value, String(i));
-    return value;
-  }
-  if (value !== null && typeof value === 'object') {
-    const record = value as Record<string, unknown>;
-    for (const k of Object.keys(record)) record[k] = toView(record[k], record, k);
-    return record;
-  }
-  return value;
+/** A container being read on a planned path: an object or array that a plan reaches into. */
+interface Frame {
+  readonly container: Record<string, unknown> | unknown[];
+  readonly plan: ExactPlan;
+  readonly isArray: boolean;
+  /** The object key whose value is being read. */
+  key: string;
+  /** Whether a literal of this object is remembered (exact integer or stand-in): a duplicate key must forget it. */
+  remembered: boolean;
 }
 
-function numberView(literal: LosslessNumber, container: object | undefined, key: string): number {
-  const text = literal.value;
+/**
+ * Reads `text` (which needs exact reading somewhere) along `plan`: containers the plan reaches
+ * into are built here, every other value (a whole unknown subtree at once) by JSON.parse of its
+ * slice. Iterative: the stack of open containers is an array, not the call stack.
+ */
+function readPlanned(text: string, rootPlan: ExactPlan): unknown {
+  const stack: Frame[] = [];
+  let plan: ExactPlan | undefined = rootPlan;
+  let i = skipWhitespace(text, 0);
+  for (;;) {
+    // One value at i, read as `plan` says.
+    let value: unknown;
+    const c = text.charCodeAt(i);
+    if (plan !== undefined && ((c === 123 && (plan.properties || plan.rest)) || (c === 91 && plan.rest))) {
+      const frame: Frame = { container: c === 91 ? [] : {}, plan, isArray: c === 91, key: '', remembered: false };
+      i = skipWhitespace(text, i + 1);
+      if (text.charCodeAt(i) !== (c === 91 ? 93 : 125)) {
+        stack.push(frame);
+        if (!frame.isArray) i = readKey(text, i, frame);
+        plan = planOfNext(frame);
+        continue;
+      }
+      i++;
+      value = frame.container;
+    } else if (c === 34) {
+      const end = endOfString(text, i);
+      value = stringAt(text, i, end);
+      i = end;
+    } else if (c === 45 || (c >= 48 && c <= 57)) {
+      const end = endOfNumber(text, i);
+      const frame = stack[stack.length - 1];
+      const literal = text.slice(i, end);
+      value = plan?.exact ? exactNumberView(literal, frame) : Number(literal);
+      i = end;
+    } else if (c === 123 || c === 91) {
+      const end = endOfContainer(text, i);
+      value = JSON.parse(text.slice(i, end));
+      i = end;
+    } else {
+      const end = endOfLiteral(text, i);
+      value = JSON.parse(text.slice(i, end));
+      i = end;
+    }
+    // Put it in its container; close the containers it completes; find the next value.
+    for (;;) {
+      const frame = stack[stack.length - 1];
+      if (frame === undefined) {
+        if (skipWhitespace(text, i) !== text.length) throw new SyntaxError('Unexpected text after the JSON value');
+        return value;
+      }
+      if (frame.isArray) (frame.container as unknown[]).push(value);
+      else setOwn(frame.container as Record<string, unknown>, frame.key, value);
+      i = skipWhitespace(text, i);
+      const next = text.charCodeAt(i);
+      if (next === 44) {
+        i = skipWhitespace(text, i + 1);
+        if (!frame.isArray) i = readKey(text, i, frame);
+        plan = planOfNext(frame);
+        break;
+      }
+      if (next !== (frame.isArray ? 93 : 125)) throw new SyntaxError('Expected , or the end of the container');
+      i++;
+      stack.pop();
+      value = frame.container;
+    }
+  }
+}
+
+/** The plan of the value read next in `frame`: its item's, or its current key's. */
+function planOfNext(frame: Frame): ExactPlan | undefined {
+  return frame.isArray ? frame.plan.rest : (frame.plan.properties?.get(frame.key) ?? frame.plan.rest);
+}
+
+/** Reads `"key":` at i into `frame`; returns where its value starts. */
+function readKey(text: string, i: number, frame: Frame): number {
+  if (text.charCodeAt(i) !== 34) throw new SyntaxError('Expected a property name');
+  const end = endOfString(text, i);
+  const key = stringAt(text, i, end);
+  i = skipWhitespace(text, end);
+  if (text.charCodeAt(i) !== 58) throw new SyntaxError("Expected ':' after a property name");
+  frame.key = key;
+  // The last of duplicate keys wins, as with JSON.parse: forget what an earlier one left behind.
+  if (frame.remembered) forget(frame.container, key);
+  return skipWhitespace(text, i + 1);
+}
+
+/** Sets an own property, `__proto__` included (as JSON.parse does; assigning it would set the prototype). */
+function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+  else target[key] = value;
+}
+
+function skipWhitespace(text: string, i: number): number {
+  for (;;) {
+    const c = text.charCodeAt(i);
+    if (c !== 32 && c !== 10 && c !== 13 && c !== 9) return i;
+    i++;
+  }
+}
+
+/** The index after the closing quote of the string starting at i. */
+function endOfString(text: string, i: number): number {
+  const length = text.length;
+  for (let j = i + 1; j < length; j++) {
+    const c = text.charCodeAt(j);
+    if (c === 34) return j + 1;
+    if (c === 92) j++;
+  }
+  throw new SyntaxError('Unterminated string');
+}
+
+/** The string value of the literal text[i, end), through JSON.parse only when it has escapes. */
+function stringAt(text: string, i: number, end: number): string {
+  for (let j = i + 1; j < end - 1; j++) {
+    const c = text.charCodeAt(j);
+    if (c === 92 || c < 32) return JSON.parse(text.slice(i, end)) as string; // escapes; control characters throw
+  }
+  return text.slice(i + 1, end - 1);
+}
+
+/** The index after a JSON number literal at i; throws on one JSON would not accept. */
+function endOfNumber(text: string, i: number): number {
+  let j = i;
+  if (text.charCodeAt(j) === 45) j++;
+  const first = j;
+  while (isDigit(text.charCodeAt(j))) j++;
+  if (j === first || (text.charCodeAt(first) === 48 && j - first > 1)) throw new SyntaxError('Invalid number');
+  if (text.charCodeAt(j) === 46) {
+    const fraction = ++j;
+    while (isDigit(text.charCodeAt(j))) j++;
+    if (j === fraction) throw new SyntaxError('Invalid number');
+  }
+  const e = text.charCodeAt(j);
+  if (e === 101 || e === 69) {
+    j++;
+    const sign = text.charCodeAt(j);
+    if (sign === 43 || sign === 45) j++;
+    const exponent = j;
+    while (isDigit(text.charCodeAt(j))) j++;
+    if (j === exponent) throw new SyntaxError('Invalid number');
+  }
+  return j;
+}
+
+function isDigit(c: number): boolean {
+  return c >= 48 && c <= 57;
+}
+
+/** The index after the array or object at i (its contents are checked by JSON.parse later). */
+function endOfContainer(text: string, i: number): number {
+  let depth = 0;
+  const length = text.length;
+  for (let j = i; j < length; j++) {
+    const c = text.charCodeAt(j);
+    if (c === 34) j = endOfString(text, j) - 1;
+    else if (c === 91 || c === 123) depth++;
+    else if ((c === 93 || c === 125) && --depth === 0) return j + 1;
+  }
+  throw new SyntaxError('Unterminated array or object');
+}
+
+/** The index after true, false or null at i (anything else is left for JSON.parse to refuse). */
+function endOfLiteral(text: string, i: number): number {
+  let j = i + 1;
+  while (j < text.length && text.charCodeAt(j) >= 97 && text.charCodeAt(j) <= 122) j++;
+  return j;
+}
+
+/**
+ * The view of a number literal the plan reads exactly. Most literals are settled by their double:
+ * a double with a fraction is no integer literal, and a safe-integer double of a literal without
+ * a fraction or a negative exponent is that integer exactly. The rest go to `numberView`.
+ */
+function exactNumberView(literal: string, frame: Frame | undefined): number {
+  const double = Number(literal);
+  if (Number.isFinite(double)) {
+    if (!Number.isInteger(double)) return double;
+    // A '-' past the sign can only be a negative exponent's.
+    if (Number.isSafeInteger(double) && literal.indexOf('.') === -1 && literal.indexOf('-', 1) === -1) return double;
+  }
+  if (!frame) return numberView(literal, undefined, '');
+  const key = frame.isArray ? String(frame.container.length) : frame.key;
+  const view = numberView(literal, frame.container, key);
+  if (exactIntegers.get(frame.container)?.has(key) || standIns.get(frame.container)?.has(key)) frame.remembered = true;
+  return view;
+}
+
+function forget(container: object, key: string): void {
+  exactIntegers.get(container)?.delete(key);
+  standIns.get(container)?.delete(key);
+}
+
+function numberView(text: string, container: object | undefined, key: string): number {
   const double = Number(text);
   const integer = integerOfLiteral(text);
   if (integer === undefined) {
@@ -140,11 +491,14 @@ export function integerOfLiteral(text: string): bigint | undefined {
  * literal. Used to store and echo what a client sent without rounding anything.
  */
 export function exactJsonOf(container: object, key: string): string {
+  const value = (container as Record<string, unknown>)[key];
+  // Strings and small integers (nearly every value) have no exact form apart from themselves.
+  if (typeof value === 'string') return JSON.stringify(value);
   const exact = exactIntegers.get(container)?.get(key);
   if (exact !== undefined) return exact.toString();
   const literal = standIns.get(container)?.get(key);
   if (literal !== undefined) return literal;
-  return exactJsonText((container as Record<string, unknown>)[key]);
+  return exactJsonText(value);
 }
 
 /** The JSON text of a whole value from `parseExactJson`, numbers exactly as sent (see exactJsonOf). */

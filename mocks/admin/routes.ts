@@ -8,7 +8,7 @@ import { preflightHeaders } from '../http/cors.js';
 import { ADMIN_REALM, isRejection, reject } from '../errors.js';
 import { parseSeed } from '../engine/body.js';
 import type { Collection } from '../engine/resources.js';
-import { checkJsonMediaType, readBody } from '../http/request-body.js';
+import { checkContentEncoding, checkJsonMediaType, readBody } from '../http/request-body.js';
 import { jsonAnswer, rejected, type Answer } from '../http/answer.js';
 import { INSPECTOR_ASSETS, inspectorAsset, type InspectorPath } from './inspector.js';
 import type { MockContext } from '../engine/context.js';
@@ -41,11 +41,12 @@ const fixedRoutes: Record<string, Record<string, AdminHandler>> = {
 /**
  * 200 while the store serves, 503 while it is down (Redis out of reach, a state file that failed):
  * a readiness answer, so a balancer or orchestrator stops sending requests the store would refuse.
- * The body says which replica answered and how its store is.
+ * The body says which replica answered and how its store is, but not where the store is (the
+ * route is open to any page and client; the log names the Redis URL or the file, and why it is down).
  */
 function health({ store, replica }: MockContext): Answer {
-  const state = store.health();
-  return jsonAnswer(state.state === 'up' ? 200 : 503, { status: state.state === 'up' ? 'ok' : 'unavailable', replica, store: state });
+  const { state, kind } = store.health();
+  return jsonAnswer(state === 'up' ? 200 : 503, { status: state === 'up' ? 'ok' : 'unavailable', replica, store: { state, kind } });
 }
 
 /** The routes of one collection of the spec, at `/__mock` + its path (`/__mock/plants`). */
@@ -93,6 +94,14 @@ function describeSpec(engine: MockContext['engine']) {
 const PUBLIC_PATHS = new Set(['/__mock/health', ...Object.keys(INSPECTOR_ASSETS)]);
 
 /**
+ * Admin paths any origin may load: health, and the inspector page's own files (they hold no
+ * data). Every other admin route answers only the origins the user allowed (see ../http/cors.ts).
+ */
+export function isOpenAdminPath(rawPath: string): boolean {
+  return PUBLIC_PATHS.has(rawPath.length > 1 && rawPath.endsWith('/') ? rawPath.slice(0, -1) : rawPath);
+}
+
+/**
  * A successful read of the admin routes is not journaled: the inspector polls them every
  * second, which would push the requests a developer is debugging out of the bounded journal.
  */
@@ -130,7 +139,7 @@ export async function handleAdminRequest(
 }
 
 async function seed(req: IncomingMessage, context: MockContext, collection: Collection): Promise<Answer> {
-  const mediaTypeProblem = checkJsonMediaType(req.headers['content-type']);
+  const mediaTypeProblem = checkContentEncoding(req.headers['content-encoding']) ?? checkJsonMediaType(req.headers['content-type']);
   if (mediaTypeProblem) return rejected(mediaTypeProblem);
   const body = await readBody(req, context.maxBody);
   if (isRejection(body)) return rejected(body);

@@ -3,7 +3,7 @@
  * range, and — for the admin seed and `--seed` — turned into records, validated all or nothing.
  */
 import { isUtf8 } from 'node:buffer';
-import { parseExactJson } from '../../spec/exact-json.js';
+import { exactPlanOfArray, JsonTooDeep, parseExactJson, READ_EVERY_NUMBER, type ExactPlan } from '../../spec/exact-json.js';
 import { describeProblems, describeType, DEFAULT_PROBLEM_LIMIT } from '../../spec/problems.js';
 import { reject, type Rejection } from '../errors.js';
 import type { StoredRecord } from '../stores/store.js';
@@ -12,12 +12,16 @@ import type { Collection } from './resources.js';
 
 export type ParsedBody = { ok: true; value: unknown } | { ok: false; rejection: Rejection };
 
-/** A body as JSON: the exact view, or the 400 for text that is not UTF-8 JSON. */
-export function parseJsonBody(body: Buffer): ParsedBody {
+/**
+ * A body as JSON: the exact view (the numbers `plan` names read from their literal; its media
+ * type's `exactPlan`), or the 400 for text that is not UTF-8 JSON or nests past the limit.
+ */
+export function parseJsonBody(body: Buffer, plan: ExactPlan | undefined = READ_EVERY_NUMBER): ParsedBody {
   if (!isUtf8(body)) return { ok: false, rejection: reject('INVALID_ENCODING') };
   try {
-    return { ok: true, value: parseExactJson(body.toString('utf8')) };
+    return { ok: true, value: parseExactJson(body.toString('utf8'), plan) };
   } catch (error) {
+    if (error instanceof JsonTooDeep) return { ok: false, rejection: reject('JSON_TOO_DEEP', { limit: error.limit }) };
     return { ok: false, rejection: reject('MALFORMED_JSON', { detail: (error as Error).message }) };
   }
 }
@@ -26,7 +30,7 @@ export function parseJsonBody(body: Buffer): ParsedBody {
 export function parseSeed(body: Buffer, collection: Collection): StoredRecord[] | Rejection {
   const schema = collection.resource;
   if (body.length === 0) return reject('INVALID_SEED', { schema, problems: ['the body is empty'] });
-  const parsed = parseJsonBody(body);
+  const parsed = parseJsonBody(body, exactPlanOfArray(collection.body.exactPlan));
   if (!parsed.ok) return reject('INVALID_SEED', { schema, problems: [parsed.rejection.message] });
   return seedRecords(parsed.value, collection);
 }

@@ -13,7 +13,7 @@ import { parseExactJson } from '../../spec/exact-json.js';
 import { isRejection, reject, type Rejection } from '../errors.js';
 import { rejected, type Answer } from '../http/answer.js';
 import { preflightHeaders } from '../http/cors.js';
-import type { StoredRecord } from '../stores/store.js';
+import type { CreateOutcome, StoredRecord } from '../stores/store.js';
 import type { MockContext } from './context.js';
 import { exampleAnswer } from './examples.js';
 import type { Preferences } from './prefer.js';
@@ -88,16 +88,16 @@ export function statefulHandlers(stateful: ReadonlyMap<string, StatefulOperation
 }
 
 const ROLES: Record<ResourceRole, (collection: Collection) => MockHandler> = {
-  create: (collection) => async (c, { mock, operation }) => {
+  // Not async: the in-memory store answers synchronously, and a create then costs no promise.
+  create: (collection) => (c, { mock, operation }) => {
     const body = c.request.requestBody as Record<string, unknown>;
     const key = keyOfBody(body, collection.identity);
     if (key === undefined) {
       return rejected(reject('INVALID_REQUEST_BODY', { schema: collection.resource, problems: [`${collection.identity.property} is required to store the record`] }));
     }
     const created = mock.store.create(collection.path, recordOf(body, key, collection.declared));
-    const outcome = typeof created === 'string' ? created : await created;
-    if (outcome === 'duplicate') return duplicate(collection, key);
-    return success(operation as RoutedOperation, body);
+    const answer = (outcome: CreateOutcome): Answer => (outcome === 'duplicate' ? duplicate(collection, key) : success(operation as RoutedOperation, body));
+    return typeof created === 'string' ? answer(created) : created.then(answer);
   },
   list: (collection) => async (_c, { mock, operation }) => {
     const routed = operation as RoutedOperation;

@@ -23,10 +23,12 @@ export function identityOf(property: string, schema: Schema | undefined): Identi
 
 /** The key of a parsed body's identity value; undefined when the body has none. */
 export function keyOfBody(body: Record<string, unknown>, identity: Identity): RecordKey | undefined {
-  if (body[identity.property] === undefined) return undefined;
+  const value = body[identity.property];
+  if (value === undefined) return undefined;
   const text = exactJsonOf(body, identity.property);
-  // An integer identity is its digits however it was written (1e3 and 1000 are one key).
-  if (identity.type === 'integer') return integerOfLiteral(text)?.toString() ?? text;
+  // An integer identity is its digits however it was written (1e3 and 1000 are one key); the
+  // exact view already gives whole numbers as digits, only a huge exponent form needs reading.
+  if (identity.type === 'integer' && !/^-?\d+$/.test(text)) return integerOfLiteral(text)?.toString() ?? text;
   return text;
 }
 

@@ -12,7 +12,7 @@ import type { ErrorObject } from 'ajv';
 import { parseExactJson } from '../../spec/exact-json.js';
 import { isRejection, reject } from '../errors.js';
 import { rejected, type Answer } from '../http/answer.js';
-import { checkJsonMediaType, hasBody, readBody, takeBufferedBody } from '../http/request-body.js';
+import { checkContentEncoding, checkJsonMediaType, hasBody, readBody, takeBufferedBody } from '../http/request-body.js';
 import { parseJsonBody } from './body.js';
 import type { MockContext } from './context.js';
 import { exampleAnswer } from './examples.js';
@@ -55,14 +55,14 @@ export async function handleRequest(req: IncomingMessage, path: string, mock: Mo
     if (!sent && contentType === undefined) {
       if (body.required) return delayed(rejected(emptyBody(operation)));
     } else {
-      const mediaTypeProblem = checkJsonMediaType(contentType, body.accepted);
+      const mediaTypeProblem = checkContentEncoding(req.headers['content-encoding']) ?? checkJsonMediaType(contentType, body.accepted);
       if (mediaTypeProblem) return delayed(rejected(mediaTypeProblem));
       const raw = takeBufferedBody(req, mock.maxBody) ?? (await readBody(req, mock.maxBody));
       if (isRejection(raw)) return delayed(rejected(raw));
       if (raw.length === 0) {
         if (body.required) return delayed(rejected(emptyBody(operation)));
       } else {
-        const parsed = parseJsonBody(raw);
+        const parsed = parseJsonBody(raw, body.media.exactPlan);
         if (!parsed.ok) return delayed(rejected(parsed.rejection));
         c.request.body = c.request.requestBody = parsed.value;
       }
@@ -83,7 +83,8 @@ export async function handleRequest(req: IncomingMessage, path: string, mock: Mo
     forced.headers = { ...forced.headers, 'preference-applied': `code=${prefer.code}` };
     return delayed({ ...forced, stateful: false });
   }
-  return delayed(await operation.handler(c, exchange));
+  const answer = operation.handler(c, exchange) as Answer | Promise<Answer>;
+  return delayed(answer instanceof Promise ? await answer : answer);
 }
 
 /** openapi-backend's Context for one request, as its handlers expect it. */
@@ -122,6 +123,14 @@ function contextOf(
  */
 function authorized(c: Context, exchange: Exchange, operation: RoutedOperation): boolean {
   if (operation.security.length === 0) return true;
+  // The common case, one requirement of one scheme that is satisfied, allocates nothing.
+  const only = operation.security.length === 1 && operation.security[0]?.length === 1 ? operation.security[0][0] : undefined;
+  if (only) {
+    const result = only.check(c, exchange) as SecurityOutcome;
+    if (!result.error) return true;
+    c.security = { [only.name]: result, authorized: false };
+    return false;
+  }
   const results: Record<string, SecurityOutcome> = {};
   for (const requirement of operation.security) {
     let satisfied = true;

@@ -1,6 +1,11 @@
 /**
  * CORS for browser clients on other origins. Authorization is named explicitly in the
  * allowed headers because a `*` there does not cover it (Fetch standard).
+ *
+ * Two policies: the API's routes are open to any origin unless --cors-origin restricts them (a
+ * frontend on its dev server is the point of the mock); the admin routes, which read and wipe the
+ * store, answer other origins only when --cors-origin names them, and same-origin pages (the
+ * inspector) and clients that send no Origin (curl, scripts) otherwise.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
@@ -28,6 +33,22 @@ export function corsHeaders(origin: string | undefined, policy: CorsPolicy): Rea
   if (!policy.origins) return ANY_ORIGIN;
   if (origin === undefined || !policy.origins.has(origin)) return ORIGIN_NOT_ALLOWED;
   return { vary: 'Origin', 'access-control-allow-origin': origin, 'access-control-expose-headers': EXPOSED_HEADERS };
+}
+
+/** The admin routes' policy: the origins --cors-origin names, none when it names none. */
+export function adminCorsPolicy(origins: readonly string[] | undefined): CorsPolicy {
+  return { origins: new Set(origins ?? []) };
+}
+
+/**
+ * The origin of a request the admin routes must refuse, or undefined: a request with no Origin
+ * (not from a page's script, or a same-origin GET), from the mock's own origin (`http://` + the
+ * host the request names), or from an origin `policy` allows is answered.
+ */
+export function refusedAdminOrigin(origin: string | undefined, host: string | undefined, policy: CorsPolicy): string | undefined {
+  if (origin === undefined || policy.origins?.has(origin) !== false) return undefined;
+  if (host !== undefined && origin.length === host.length + 7 && origin.toLowerCase() === `http://${host.toLowerCase()}`) return undefined;
+  return origin;
 }
 
 /** Adds CORS headers to an answer; returns false when the origin is not allowed. */

@@ -77,6 +77,18 @@ export function createLogger(level: string, out?: NodeJS.WritableStream): Logger
   return logger;
 }
 
+/**
+ * Logs `listening on URL` whatever the level: scripts and tools wait for this line (at `warn` or
+ * `silent` it is the only line), so it is written in pino's format even when info is muted, and
+ * handed to stdout at once rather than at the end of the loop turn.
+ */
+export function logListening(logger: Logger, url: string): void {
+  const msg = `listening on ${url}`;
+  if (logger.isLevelEnabled('info')) logger.info({ url }, msg);
+  else (plainLoggers.get(logger) ?? process.stdout).write(`${JSON.stringify({ level: INFO, time: Date.now(), url, msg })}\n`);
+  logger.flush();
+}
+
 /** What the per-request line says. */
 export interface RequestLogEntry {
   method: string;

@@ -1,12 +1,36 @@
 /**
  * Getting a JSON body off the wire: the media type it must declare and the size it may have.
  */
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseContentType } from 'content-type';
 import { reject, type Rejection } from '../errors.js';
 
 /** Largest accepted body unless --max-body says otherwise. */
 export const DEFAULT_MAX_BODY = 1024 * 1024;
+
+/**
+ * Undefined when the body is sent as it is; a 415 naming Content-Encoding otherwise (a gzip or
+ * br body is not JSON text, and the mock does not decode it; RFC 9110 §8.4.1).
+ */
+export function checkContentEncoding(encoding: string | undefined): Rejection | undefined {
+  return encoding === undefined || IDENTITY.test(encoding) ? undefined : reject('UNSUPPORTED_CONTENT_ENCODING', { encoding });
+}
+const IDENTITY = /^\s*(?:identity\s*)?$/i;
+
+/**
+ * For a request that sent `Expect: 100-continue`: sends `100 Continue` when something starts
+ * reading its body, so a request refused before that (401, 413, 415) gets its answer without
+ * the client ever being told to send the body. Every way of reading a stream adds a `data` or
+ * `readable` listener; a final answer already sent makes it moot.
+ */
+export function continueWhenRead(req: IncomingMessage, res: ServerResponse): void {
+  const onListener = (event: string | symbol): void => {
+    if (event !== 'data' && event !== 'readable') return;
+    req.off('newListener', onListener);
+    if (!res.headersSent) res.writeContinue();
+  };
+  req.on('newListener', onListener);
+}
 
 const JSON_ONLY: readonly string[] = ['application/json'];
 

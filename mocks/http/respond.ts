@@ -1,12 +1,14 @@
 /** Putting a decided answer on the wire, and answering what Node's parser refused. */
 import { STATUS_CODES, type ServerResponse } from 'node:http';
-import type { Duplex } from 'node:stream';
 import { errorBody, reject, type Rejection } from '../errors.js';
 import type { Answer } from './answer.js';
 
-export function respond(res: ServerResponse, answer: Answer, cors: Readonly<Record<string, string>>): void {
+/** Writes `answer`; `close`: the connection closes after it (the edge decides, see connections.ts). */
+export function respond(res: ServerResponse, answer: Answer, cors: Readonly<Record<string, string>>, close = false): void {
   // One writeHead with every header: each setHeader before it costs more than the answer's JSON.
   const headers: Record<string, string | number> = answer.headers ? { ...cors, ...answer.headers } : { ...cors };
+  if (close) headers.connection = 'close';
+  else if (headers.connection !== undefined) delete headers.connection;
   if (answer.body === undefined) {
     res.writeHead(answer.status, headers);
     res.end();
@@ -17,32 +19,45 @@ export function respond(res: ServerResponse, answer: Answer, cors: Readonly<Reco
   res.writeHead(answer.status, headers);
   res.end(answer.body);
   // A body we refused to read is not drained: close instead of reading it to the end.
-  if (answer.headers?.connection === 'close') res.once('finish', () => res.socket?.destroySoon());
+  if (close) res.once('finish', () => res.socket?.destroySoon());
 }
 
-/** Requests Node cannot parse still get an answer in the Error shape, then the connection closes. */
-export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
-  if (!socket.writable || error.code === 'ECONNRESET') {
-    socket.destroy();
-    return;
-  }
+/**
+ * The answer to bytes Node's parser refused, as raw HTTP/1.1 that closes the connection (there
+ * is no request, so no ServerResponse); undefined when nobody is left to answer.
+ */
+export function clientErrorAnswer(error: NodeJS.ErrnoException): string | undefined {
+  if (error.code === 'ECONNRESET') return undefined;
   const rejection: Rejection =
     error.code === 'HPE_HEADER_OVERFLOW'
       ? reject('HEADERS_TOO_LARGE')
       : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
         ? reject('REQUEST_TIMEOUT')
         : reject('MALFORMED_HTTP', { detail: error.code ?? error.message });
-  const body = errorBody(rejection);
-  socket.end(
-    `HTTP/1.1 ${rejection.status} ${STATUS_CODES[rejection.status]}\r\n` +
-      `content-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
-  );
+  return rawAnswer(rejection);
 }
 
+/** A rejection as raw HTTP/1.1 that closes the connection, for where Node gives us only the socket. */
+export function rawAnswer(rejection: Rejection, headers: Readonly<Record<string, string>> = {}): string {
+  const body = errorBody(rejection);
+  let head = `HTTP/1.1 ${rejection.status} ${STATUS_CODES[rejection.status]}\r\n`;
+  for (const [name, value] of Object.entries({ ...headers, ...rejection.headers })) head += `${name}: ${value}\r\n`;
+  return `${head}content-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`;
+}
 
-/** The path of a request target, without its query. */
+/**
+ * The path of a request target, without its query; for an absolute-form target
+ * (`http://host/plants`, RFC 9112 §3.2.2) the path after its authority.
+ */
 export function pathOf(url: string | undefined): string {
   if (url === undefined) return '/';
-  const query = url.indexOf('?');
-  return query === -1 ? url : url.slice(0, query);
+  let start = 0;
+  if (url.charCodeAt(0) !== 47 /* / */) {
+    const scheme = url.indexOf('://');
+    if (scheme === -1) return url; // asterisk-form (OPTIONS *) or authority-form: matches no route
+    start = url.indexOf('/', scheme + 3);
+    if (start === -1) return '/';
+  }
+  const query = url.indexOf('?', start);
+  return query === -1 ? (start === 0 ? url : url.slice(start)) : url.slice(start, query);
 }

@@ -26,10 +26,11 @@ export const chromiumMissing: string | undefined = (() => {
   }
 })();
 
-export function launchChromium(): Promise<Browser> {
+/** `extraArgs`: more Chromium switches, e.g. `--host-resolver-rules` to point a name at loopback. */
+export function launchChromium(extraArgs: readonly string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM_PATH,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', ...extraArgs],
     timeout: 15_000,
   });
 }

@@ -3,10 +3,11 @@
  * the listening line, flags and their environment equivalents, a seed file, graceful shutdown.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MOCK_CLI, run, startMockProcess as startCli } from './processes.js';
+import { MOCK_CLI, run, startMockProcess as startCli, startServer } from './processes.js';
 
 const runCli = (args: string[]) => run(process.execPath, [MOCK_CLI, ...args], {}, 30_000);
 
@@ -27,11 +28,35 @@ describe('npm start', () => {
     expect(JSON.parse(requestLine)).toMatchObject({ method: 'POST', path: '/plants', status: 200 });
   });
 
+  it.each(['warn', 'error', 'silent'])('prints the listening line at --log-level %s too (scripts wait for it), and nothing else', async (level) => {
+    const mock = await startServer(process.execPath, [MOCK_CLI, '--port', '0', '--log-level', level], {}, 15_000);
+    expect((await create(mock.url, '{"id":1,"name":"x"}')).status).toBe(200);
+    const lines = mock.output().trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0] as string)).toMatchObject({ msg: `listening on ${mock.url}`, url: mock.url });
+  });
+
   it('reads flags from the environment (MOCK_TOKENS, MOCK_MAX_BODY), flags winning over env', async () => {
     const mock = await startCli(['--max-body', '50'], { MOCK_TOKENS: 'a,b', MOCK_MAX_BODY: '10' });
     expect((await create(mock.url, '{"id":1,"name":"x"}', { authorization: 'Bearer b' })).status).toBe(200);
     expect((await create(mock.url, '{"id":2,"name":"x"}', { authorization: 'Bearer c' })).status).toBe(401);
     expect((await create(mock.url, `{"id":3,"name":"${'x'.repeat(60)}"}`, { authorization: 'Bearer a' })).status).toBe(413);
+  });
+
+  it('reads --allowed-hosts from MOCK_ALLOWED_HOSTS: that Host is answered, another refused', async () => {
+    const mock = await startCli([], { MOCK_ALLOWED_HOSTS: 'mock.internal' });
+    const healthWithHost = (host: string) =>
+      new Promise<number>((resolve, fail) => {
+        const target = new URL(`${mock.url}/__mock/health`);
+        request({ host: target.hostname, port: target.port, path: target.pathname, headers: { host } }, (response) => {
+          response.resume();
+          resolve(response.statusCode ?? 0);
+        })
+          .on('error', fail)
+          .end();
+      });
+    expect(await healthWithHost('mock.internal:4010')).toBe(200);
+    expect(await healthWithHost('evil.test:4010')).toBe(403);
   });
 
   it('starts with the plants of --seed FILE, ids exact', async () => {
@@ -48,6 +73,7 @@ describe('npm start', () => {
     [['--max-body', '-1'], /--max-body/],
     [['--log-level', 'loud'], /--log-level/],
     [['--frobnicate'], /unknown option/],
+    [['--allowed-hosts', 'evil.test/x'], /--allowed-hosts/],
   ])('exits 2 with a clear message for %j', async (args, pattern) => {
     const { code, output } = await runCli(args);
     expect(code).toBe(2);

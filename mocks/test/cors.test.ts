@@ -34,10 +34,10 @@ describe('CORS, any origin (default)', () => {
     expect(denied.headers.get('access-control-expose-headers')).toContain('www-authenticate');
   });
 
-  it('answers preflights for the admin routes too', async () => {
+  it('gives no other origin a preflight to the admin routes (host-and-origin.test.ts has the rest)', async () => {
     const response = await preflight(mock.current.url, 'http://localhost:5173', '/__mock/plants');
-    expect(response.status).toBe(204);
-    expect(response.headers.get('access-control-allow-methods')).toContain('DELETE');
+    expect(response.status).toBe(403);
+    expect(response.headers.get('access-control-allow-origin')).toBeNull();
   });
 });
 
