@@ -33,14 +33,9 @@ import {
   type StoreHealth,
   type StoredRecord,
 } from './store.js';
-import { DEFAULT_STORE_PREFIX, parseRedisUrl, parseStorePrefix, type RedisTarget } from './redis-target.js';
+import { connectRedis, type RedisConnectionOptions } from './redis-connection.js';
+import { DEFAULT_STORE_PREFIX, parseStorePrefix, type RedisTarget } from './redis-target.js';
 
-
-/** How long a command may go unanswered before the store counts Redis as out of reach. */
-export const DEFAULT_COMMAND_TIMEOUT_MS = 5000;
-const DEFAULT_CONNECT_TIMEOUT_MS = 5000;
-/** ZRANGE … BYSCORE, which the page script uses, came with Redis 6.2 (so did ioredis 6's floor). */
-const MINIMUM_REDIS = [6, 2] as const;
 
 // KEYS: records, order, seq, collections. ARGV: key, json, collection.
 const CREATE = `
@@ -137,14 +132,9 @@ export interface RedisStoreLogger {
   info(details: object, message: string): void;
 }
 
-export interface RedisStoreOptions {
-  /** `redis://[:password@]host:port/db` or `rediss://…`. */
-  url: string;
+export interface RedisStoreOptions extends Omit<RedisConnectionOptions, 'scripts'> {
   /** Keeps sandboxes that share one Redis (and db) apart; a reset touches only its own prefix. */
   prefix?: string;
-  /** A command unanswered this long fails with StoreUnavailable (default 5000 ms). */
-  commandTimeoutMs?: number;
-  connectTimeoutMs?: number;
   /** Told when the connection is lost and when it is back. */
   logger?: RedisStoreLogger;
 }
@@ -154,44 +144,8 @@ export interface RedisStoreOptions {
  * masked) when it cannot be reached or refuses the credentials, and an Error for a bad URL or prefix.
  */
 export async function openRedisStore(options: RedisStoreOptions): Promise<RedisResourceStore> {
-  const target = parseRedisUrl(options.url);
   const prefix = parseStorePrefix(options.prefix ?? DEFAULT_STORE_PREFIX);
-  let lastError: Error | undefined;
-  const client = new Redis({
-    host: target.host,
-    port: target.port,
-    db: target.db,
-    username: target.username,
-    password: target.password,
-    tls: target.tls ? { servername: target.host } : undefined,
-    lazyConnect: true,
-    // Pipelining: the commands of one event-loop turn go out in one write (measured in docs/benchmarks.md).
-    enableAutoPipelining: true,
-    // Never buffer a command while disconnected nor resend one after a reconnect: it fails now
-    // (503), and a change Redis may already have applied is never applied twice.
-    enableOfflineQueue: false,
-    maxRetriesPerRequest: 0,
-    autoResendUnfulfilledCommands: false,
-    commandTimeout: options.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS,
-    connectTimeout: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
-    // Reconnect for as long as the store lives: 50 ms, 100 ms, … then every 2 s.
-    retryStrategy: (attempt) => Math.min(attempt * 50, 2000),
-    scripts: SCRIPTS,
-  });
-  client.on('error', (error: Error) => (lastError = error));
-  try {
-    await client.connect();
-    const version = /redis_version:(\d+)\.(\d+)/.exec(await client.info('server'));
-    const [major, minor] = version ? [Number(version[1]), Number(version[2])] : [0, 0];
-    if (major < MINIMUM_REDIS[0] || (major === MINIMUM_REDIS[0] && minor < MINIMUM_REDIS[1])) {
-      throw new StoreUnavailable(`Redis at ${target.display} is version ${major}.${minor}; the store needs ${MINIMUM_REDIS.join('.')} or later.`);
-    }
-  } catch (error) {
-    client.disconnect();
-    if (error instanceof StoreUnavailable) throw error;
-    const cause = lastError && lastError !== error ? lastError : (error as Error);
-    throw new StoreUnavailable(`Cannot reach Redis at ${target.display}: ${cause.message}`);
-  }
+  const { client, target } = await connectRedis({ ...options, scripts: SCRIPTS });
   return new RedisResourceStore(client, target, prefix, options.logger);
 }
 
