@@ -46,6 +46,8 @@ export interface LoadResult extends WrkReport {
   serverCpu: number | undefined;
   /** Load generator CPU seconds per wall second: near 1 would mean wrk, not the server, was the limit. */
   loadGeneratorCpu: number | undefined;
+  /** redis-server CPU seconds per wall second, for a target on Redis. */
+  redisCpu?: number;
 }
 
 /** Runs wrk once; rejects when wrk fails or overruns its time by more than 20 s. */
@@ -129,4 +131,54 @@ export function countErrors(result: WrkReport, scenario: Scenario, invalidStatus
 function round(value: number, digits: number): number {
   const scale = 10 ** digits;
   return Math.round(value * scale) / scale;
+}
+
+/**
+ * Runs one wrk per URL at the same time (replicas of one target, each loaded by its own wrk with
+ * the same connections) and adds them up: requests, statuses and errors summed, req/s the sum of
+ * each run's, CPU summed over the replicas and over the wrk processes. Percentiles cannot be
+ * merged from two reports, so each latency is the worse of the runs'.
+ */
+export async function runLoads(urls: readonly string[], serverPids: readonly number[], options: Omit<LoadOptions, 'url' | 'serverPid'>): Promise<LoadResult> {
+  // Ids of the runs 1e8 apart within the run's block of 1e9, so no two wrk send one id.
+  const results = await Promise.all(
+    urls.map((url, i) => runLoad({ ...options, url, serverPid: serverPids[i], idBase: options.idBase + i * 1e8 })),
+  );
+  return mergeLoads(results);
+}
+
+export function mergeLoads(results: readonly LoadResult[]): LoadResult {
+  const [first, ...rest] = results;
+  if (!first) throw new Error('no load results to merge');
+  if (!rest.length) return first;
+  const sum = (pick: (result: LoadResult) => number): number => results.reduce((total, result) => total + pick(result), 0);
+  const worst = (pick: (result: LoadResult) => number): number => Math.max(...results.map(pick));
+  const sumDefined = (pick: (result: LoadResult) => number | undefined): number | undefined =>
+    results.some((result) => pick(result) === undefined) ? undefined : round(sum((result) => pick(result) as number), 2);
+  const statuses: Record<string, number> = {};
+  for (const result of results) for (const [status, count] of Object.entries(result.statuses)) statuses[status] = (statuses[status] ?? 0) + count;
+  return {
+    scenario: first.scenario,
+    requests: sum((r) => r.requests),
+    durationUs: worst((r) => r.durationUs),
+    bytes: sum((r) => r.bytes),
+    socketErrors: {
+      connect: sum((r) => r.socketErrors.connect),
+      read: sum((r) => r.socketErrors.read),
+      write: sum((r) => r.socketErrors.write),
+      timeout: sum((r) => r.socketErrors.timeout),
+    },
+    non2xx: sum((r) => r.non2xx),
+    latencyUs: {
+      p50: worst((r) => r.latencyUs.p50),
+      p90: worst((r) => r.latencyUs.p90),
+      p99: worst((r) => r.latencyUs.p99),
+      max: worst((r) => r.latencyUs.max),
+      mean: sum((r) => r.latencyUs.mean * r.requests) / Math.max(1, sum((r) => r.requests)),
+    },
+    statuses,
+    requestsPerSecond: sum((r) => r.requestsPerSecond),
+    serverCpu: sumDefined((r) => r.serverCpu),
+    loadGeneratorCpu: sumDefined((r) => r.loadGeneratorCpu),
+  };
 }

@@ -50,6 +50,18 @@ export function renderTable(report: ReportForDoc): string {
     );
   }
   for (const m of report.missing) lines.push(`| ${TARGET_LABELS[m.id]} | not run: ${m.why} | | | | | | | |`);
+  if (report.summaries.some((s) => s.target === 'redis' || s.target === 'redis-2')) {
+    lines.push(
+      '',
+      `On Redis: one redis-server (AOF, \`appendfsync everysec\`) ${options.pinned === false ? 'unpinned' : 'on the core of wrk'}; one replica ${options.pinned === false ? '' : 'on the servers\' core '}under one wrk; ` +
+        `two replicas ${options.pinned === false ? '' : 'one on each core (the second beside Redis and the wrk processes) '}each under its own wrk of ${options.connections} connections at once: ` +
+        'their req/s summed, their p50 and p99 the worse of the two runs. ' +
+        report.summaries
+          .filter((s) => s.scenario === 'valid' && (s.target === 'redis' || s.target === 'redis-2'))
+          .map((s) => `${TARGET_LABELS[s.target]}: replica CPU ${s.serverCpu ?? '?'} cores, wrk ${s.loadGeneratorCpu ?? '?'}, Redis ${s.redisCpu ?? '?'} (valid load, medians).`)
+          .join(' '),
+    );
+  }
   lines.push('', '| goal | target | measured | |', '|---|---|---|---|');
   for (const g of report.goals) lines.push(`| ${g.goal} | ${g.target} | ${g.measured} | ${g.met === undefined ? '–' : g.met ? 'met' : '**missed**'} |`);
   if (report.memory.length) {

@@ -5,9 +5,11 @@
  * microseconds per request (self time by function, and by package), so two profiles of
  * different servers or commits compare directly. The .cpuprofile is kept for DevTools.
  */
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command, Option } from 'commander';
+import { REDIS_SERVER_PATH, RedisServer } from '../mocks/test/redis-server.js';
 import { runLoad, type Scenario } from './load.js';
 import { hasCommand } from './machine.js';
 import { availableTargets, ROOT, startTarget, type TargetId } from './targets.js';
@@ -62,15 +64,22 @@ async function main(): Promise<void> {
     .addOption(new Option('--top <n>', 'functions to list').default(30).argParser(Number));
   command.parse(process.argv.slice(2), { from: 'user' });
   const o = command.opts<{ target: TargetId; scenario: Scenario; duration: number; connections: number; top: number }>();
-  const spec = availableTargets().targets.find((t) => t.id === o.target);
+  const spec = availableTargets(undefined, REDIS_SERVER_PATH).targets.find((t) => t.id === o.target);
   if (!spec) throw new Error(`no target ${o.target} in this checkout`);
+  if ((spec.replicas ?? 1) > 1) throw new Error(`${o.target} runs several processes; profile one replica (--target redis)`);
   const dir = join(ROOT, 'bench/results', `profile-${o.target}-${Date.now()}`);
   mkdirSync(dir, { recursive: true });
   const [node, ...rest] = spec.command;
   const profiled = { ...spec, command: [node as string, '--cpu-prof', `--cpu-prof-dir=${dir}`, ...rest] };
   // Pinned as `npm run bench` pins them, where taskset exists.
   const [serverCpu, loadCpu] = hasCommand('taskset', ['-V']) ? ['0', '1'] : [undefined, undefined];
-  const running = await startTarget(profiled, { cpus: serverCpu, stateFile: join(dir, 'state.log') });
+  // A target on Redis gets its own redis-server, beside wrk as in the bench.
+  const redis = spec.redis ? await RedisServer.start({ persistence: 'aof-everysec' }) : undefined;
+  if (redis && loadCpu) spawnSync('taskset', ['-a', '-p', '-c', loadCpu, String(redis.pid)], { stdio: 'ignore' });
+  const running = await startTarget(profiled, { cpus: serverCpu, stateFile: join(dir, 'state.log'), redisUrl: redis?.url }).catch(async (error: unknown) => {
+    await redis?.stop();
+    throw error;
+  });
   let requests = 0;
   try {
     const warm = await runLoad({ url: running.url, scenario: o.scenario, idBase: 5e12, durationSeconds: 2, connections: o.connections, cpus: loadCpu });
@@ -80,6 +89,7 @@ async function main(): Promise<void> {
   } finally {
     // SIGTERM: the servers exit through process.exit, which writes the profile.
     await running.stop();
+    await redis?.stop();
   }
   const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
   if (!file) throw new Error(`no .cpuprofile written in ${dir}`);

@@ -1,12 +1,14 @@
 #!/usr/bin/env node
 /**
  * `npm run bench`: one command, one run. Starts the limit (bare node:http), the mock in memory,
- * the mock with --state-file and the Prism mock; drives each with the same wrk load in
- * alternating rounds (valid-only, then mixed); measures spawn → first 200 and RSS per stored
- * plant; writes bench/results/*.json and the table in docs/benchmarks.md.
+ * the mock with --state-file, the mock on Redis (one replica, and two loaded at once) and the
+ * Prism mocks; drives each with the same wrk load in alternating rounds (valid-only, then mixed);
+ * measures spawn → first 200 and RSS per stored plant; writes bench/results/*.json and the table
+ * in docs/benchmarks.md.
  *
- * Servers run on one core and wrk on the other (taskset), loopback only; every run is bounded
- * by its duration and every wait by a timeout.
+ * Servers run on one core and wrk on the other (taskset); redis-server runs beside wrk, and the
+ * second of two replicas on wrk's core too (docs/benchmarks.md says why). Loopback only; every
+ * run is bounded by its duration and every wait by a timeout.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,9 +17,11 @@ import { join } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { DEFAULT_JOURNAL_SIZE } from '../mocks/admin/journal.js';
 import { measureContractSuite, type ContractResult } from './contract.js';
-import { countErrors, runLoad, type Scenario } from './load.js';
+import { REDIS_SERVER_PATH, RedisServer } from '../mocks/test/redis-server.js';
+import { countErrors, runLoads, type Scenario } from './load.js';
 import { cpuCounters, describeMachine, hasCommand, load1, stealPercent, wrkVersion } from './machine.js';
 import { writeBenchmarksDoc } from './markdown.js';
+import { cpuSeconds } from './process-stats.js';
 import { measurePlantMemory, type MemoryResult } from './memory.js';
 import { measureStartup, type StartupResult } from './startup.js';
 import { evaluateGoals, summarise, type RunRecord } from './summary.js';
@@ -64,7 +68,7 @@ function parseOptions(argv: string[]): BenchOptions {
     .addOption(new Option('--connections <n>', 'wrk connections').default(50).argParser(int))
     .addOption(new Option('--spawns <n>', 'starts per server for spawn → first 200').default(5).argParser(int))
     .addOption(new Option('--plants <n>', 'plants stored for RSS per plant').default(1_000_000).argParser(int))
-    .addOption(new Option('--targets <list>', 'servers to run').default(['limit', 'memory', 'state-file', 'prism', 'prism-cli']).argParser(listOf(TARGET_IDS)))
+    .addOption(new Option('--targets <list>', 'servers to run').default(['limit', 'memory', 'state-file', 'redis', 'redis-2', 'prism', 'prism-cli']).argParser(listOf(TARGET_IDS)))
     .addOption(new Option('--skip <steps>', `steps to leave out (${STEPS.join(', ')})`).default([]).argParser(listOf(STEPS)))
     .addOption(new Option('--server-cpu <list>', 'taskset CPU list for the servers').default('0'))
     .addOption(new Option('--load-cpu <list>', 'taskset CPU list for wrk and the bench itself').default('1'))
@@ -87,7 +91,7 @@ async function main(): Promise<void> {
   if (pinned) spawnSync('taskset', ['-a', '-p', '-c', options.loadCpu, String(process.pid)], { stdio: 'ignore' });
   else log('taskset not found: servers and wrk run unpinned, figures are noisier.');
 
-  const { targets: all, missing: allMissing } = availableTargets(options.baseline);
+  const { targets: all, missing: allMissing } = availableTargets(options.baseline, REDIS_SERVER_PATH);
   const specs = all.filter((t) => options.targets.includes(t.id) || t.id === 'limit' || t.id === 'baseline');
   const missing = allMissing.filter((m) => options.targets.includes(m.id) || m.id === 'baseline');
   for (const m of missing) log(`skipping ${m.id}: ${m.why}`);
@@ -99,6 +103,12 @@ async function main(): Promise<void> {
   log(`bench: ${machine.cpu}, ${machine.cores} cores, Node ${machine.node}, ${machine.wrk}; load average ${loadBefore}`);
 
   const work = mkdtempSync(join(tmpdir(), 'plant-bench-'));
+  // One redis-server for the targets on Redis, AOF with an fsync every second as in the compose
+  // profile, pinned beside wrk: the replica's core stays the replica's.
+  const redis = specs.some((spec) => spec.redis) ? await RedisServer.start({ persistence: 'aof-everysec' }) : undefined;
+  if (redis && loadCpu) spawnSync('taskset', ['-a', '-p', '-c', loadCpu, String(redis.pid)], { stdio: 'ignore' });
+  /** Where each target's processes run: the second replica of a pair on wrk's core (one core each). */
+  const placement = { cpus: serverCpu, replicaCpus: [serverCpu, loadCpu], redisUrl: redis?.url };
   const runs: RunRecord[] = [];
   let durable: boolean | undefined;
   let journalEntries: number | undefined;
@@ -126,21 +136,26 @@ async function main(): Promise<void> {
     try {
       await attempt('load', async () => {
         for (const spec of specs) {
-          running.set(spec.id, await startTarget(spec, { cpus: serverCpu, logFile: join(work, `${spec.id}.log`), stateFile: join(work, 'state.log') }));
+          running.set(spec.id, await startTarget(spec, { ...placement, logFile: join(work, `${spec.id}.log`), stateFile: join(work, 'state.log') }));
           sent200.set(spec.id, 1); // the probe's plant
         }
         let run = 0;
         const drive = async (id: TargetId, scenario: Scenario, seconds: number, round: number): Promise<void> => {
           const target = running.get(id) as RunningTarget;
-          const result = await runLoad({
-            url: target.url,
+          const redisCpuBefore = target.spec.redis && redis?.pid ? cpuSeconds(redis.pid) : undefined;
+          const started = performance.now();
+          // One wrk per replica, all at once, each with the full connections.
+          const result = await runLoads(target.urls, target.pids, {
             scenario,
             idBase: 1e12 + ++run * 1e9,
             durationSeconds: seconds,
             connections: options.connections,
             cpus: loadCpu,
-            serverPid: target.pid,
           });
+          const redisCpuAfter = redisCpuBefore === undefined ? undefined : cpuSeconds(redis?.pid as number);
+          if (redisCpuBefore !== undefined && redisCpuAfter !== undefined) {
+            result.redisCpu = Math.round(((redisCpuAfter - redisCpuBefore) / ((performance.now() - started) / 1000)) * 100) / 100;
+          }
           sent200.set(id, (sent200.get(id) ?? 0) + (result.statuses['200'] ?? 0));
           if (id === 'memory') memoryRequests += result.requests;
           if (round === 0) return;
@@ -149,7 +164,8 @@ async function main(): Promise<void> {
           log(
             `round ${round} ${scenario.padEnd(5)} ${id.padEnd(10)} ${Math.round(result.requestsPerSecond).toString().padStart(6)} req/s` +
               `  p50 ${(result.latencyUs.p50 / 1000).toFixed(2)} ms  p99 ${(result.latencyUs.p99 / 1000).toFixed(2)} ms` +
-              `  errors ${errors}  server cpu ${result.serverCpu ?? '?'}  wrk cpu ${result.loadGeneratorCpu ?? '?'}`,
+              `  errors ${errors}  server cpu ${result.serverCpu ?? '?'}  wrk cpu ${result.loadGeneratorCpu ?? '?'}` +
+              (result.redisCpu === undefined ? '' : `  redis cpu ${result.redisCpu}`),
           );
         };
         log(`warm-up: ${options.warmup} s per server`);
@@ -183,10 +199,13 @@ async function main(): Promise<void> {
   if (!skipped.has('startup') && options.spawns > 0) {
     await attempt('spawn → first 200', async () => {
       log(`spawn → first 200: ${options.spawns} starts per server`);
-      startup = await measureStartup(specs, options.spawns, serverCpu);
+      // A pair of replicas starts as two single ones do.
+      startup = await measureStartup(specs.filter((spec) => (spec.replicas ?? 1) === 1), options.spawns, serverCpu, { redisUrl: redis?.url });
       for (const s of startup) log(`  ${s.target.padEnd(10)} median ${s.medianMs} ms  (${s.samplesMs.join(', ')})`);
     });
   }
+  // (Should the bench die before this, the harness kills redis-server as the process exits.)
+  await redis?.stop();
 
   if (!skipped.has('memory') && options.plants > 0) {
     for (const spec of specs.filter((s) => s.id === 'memory' || s.id === 'state-file')) {

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { median } from './summary.js';
-import { startTarget, type TargetId, type TargetSpec } from './targets.js';
+import { startTarget, type StartOptions, type TargetId, type TargetSpec } from './targets.js';
 
 export interface StartupResult {
   target: TargetId;
@@ -12,13 +12,18 @@ export interface StartupResult {
 }
 
 /** Starts each target `times` times, alternating targets; every state file starts empty. */
-export async function measureStartup(specs: readonly TargetSpec[], times: number, cpus: string | undefined): Promise<StartupResult[]> {
+export async function measureStartup(
+  specs: readonly TargetSpec[],
+  times: number,
+  cpus: string | undefined,
+  extra: Pick<StartOptions, 'redisUrl'> = {},
+): Promise<StartupResult[]> {
   const samples = new Map<TargetId, number[]>(specs.map((s) => [s.id, []]));
   const dir = mkdtempSync(join(tmpdir(), 'plant-bench-startup-'));
   try {
     for (let i = 0; i < times; i++) {
       for (const spec of specs) {
-        const target = await startTarget(spec, { cpus, stateFile: join(dir, `state-${spec.id}-${i}.log`), timeoutMs: 30_000 });
+        const target = await startTarget(spec, { ...extra, cpus, stateFile: join(dir, `state-${spec.id}-${i}.log`), timeoutMs: 30_000 });
         samples.get(spec.id)?.push(Math.round(target.spawnToFirst200Ms));
         await target.stop();
       }

@@ -27,6 +27,8 @@ export interface ScenarioSummary {
   requests: number;
   serverCpu: number | undefined;
   loadGeneratorCpu: number | undefined;
+  /** redis-server's CPU (cores) during the runs of a target on Redis. */
+  redisCpu?: number;
 }
 
 export function median(values: readonly number[]): number {
@@ -47,6 +49,23 @@ export function roundRatio(runs: readonly RunRecord[], scenario: Scenario, a: Ta
   return ratios.length ? median(ratios) : undefined;
 }
 
+/**
+ * Median over rounds of (a's req/s per core of server CPU) ÷ (b's): how much a replica does with
+ * the CPU it gets, whatever else shares the machine.
+ */
+export function roundCpuEfficiencyRatio(runs: readonly RunRecord[], scenario: Scenario, a: TargetId, b: TargetId): number | undefined {
+  const perCore = (run: RunRecord): number | undefined => (run.result.serverCpu ? run.result.requestsPerSecond / run.result.serverCpu : undefined);
+  const ratios: number[] = [];
+  for (const run of runs) {
+    if (run.target !== a || run.result.scenario !== scenario) continue;
+    const other = runs.find((r) => r.round === run.round && r.target === b && r.result.scenario === scenario);
+    const mine = perCore(run);
+    const theirs = other && perCore(other);
+    if (mine !== undefined && theirs) ratios.push(mine / theirs);
+  }
+  return ratios.length ? median(ratios) : undefined;
+}
+
 export function summarise(runs: readonly RunRecord[]): ScenarioSummary[] {
   const out: ScenarioSummary[] = [];
   const keys = new Set(runs.map((r) => `${r.target}|${r.result.scenario}`));
@@ -55,6 +74,7 @@ export function summarise(runs: readonly RunRecord[]): ScenarioSummary[] {
     const mine = runs.filter((r) => r.target === target && r.result.scenario === scenario);
     const cpu = mine.map((r) => r.result.serverCpu).filter((v): v is number => v !== undefined);
     const wrkCpu = mine.map((r) => r.result.loadGeneratorCpu).filter((v): v is number => v !== undefined);
+    const redisCpu = mine.map((r) => r.result.redisCpu).filter((v): v is number => v !== undefined);
     out.push({
       target,
       scenario,
@@ -68,6 +88,7 @@ export function summarise(runs: readonly RunRecord[]): ScenarioSummary[] {
       requests: mine.reduce((sum, r) => sum + r.result.requests, 0),
       serverCpu: cpu.length ? median(cpu) : undefined,
       loadGeneratorCpu: wrkCpu.length ? median(wrkCpu) : undefined,
+      ...(redisCpu.length ? { redisCpu: median(redisCpu) } : {}),
     });
   }
   return out;
@@ -107,6 +128,10 @@ export function evaluateGoals(inputs: GoalInputs): Goal[] {
   const vsOurPrism = roundRatio(runs, 'valid', 'memory', 'prism');
   const mixed = roundRatio(runs, 'mixed', 'memory', 'memory', 'valid');
   const stateFile = roundRatio(runs, 'valid', 'state-file', 'memory');
+  const redis = find('redis', 'valid');
+  const redisVsMemory = roundRatio(runs, 'valid', 'redis', 'memory');
+  const twoReplicas = roundRatio(runs, 'valid', 'redis-2', 'redis');
+  const twoReplicasPerCore = roundCpuEfficiencyRatio(runs, 'valid', 'redis-2', 'redis');
   const spawn = inputs.spawnMedianMs.memory;
   const fmt = (v: number | undefined, digits = 2, unit = ''): string => (v === undefined ? 'not measured' : `${v.toFixed(digits)}${unit}`);
   const check = (v: number | undefined, ok: (v: number) => boolean): boolean | undefined => (v === undefined ? undefined : ok(v));
@@ -118,6 +143,11 @@ export function evaluateGoals(inputs: GoalInputs): Goal[] {
     { goal: `in-memory p99 at ${inputs.connections ?? '?'} connections`, target: '≤ 10 ms', measured: fmt(memory?.p99Ms, 1, ' ms'), met: check(memory?.p99Ms, (v) => v <= 10) },
     { goal: 'mixed ÷ valid-only (in memory)', target: '≥ 0.9', measured: fmt(mixed), met: check(mixed, (v) => v >= 0.9) },
     { goal: '--state-file ÷ in-memory', target: '≥ 0.5', measured: fmt(stateFile), met: check(stateFile, (v) => v >= 0.5) },
+    { goal: `one replica on Redis ÷ in-memory, req/s at ${inputs.connections ?? '?'} connections`, target: '≥ 0.5', measured: fmt(redisVsMemory), met: check(redisVsMemory, (v) => v >= 0.5) },
+    { goal: `one replica on Redis, p99 at ${inputs.connections ?? '?'} connections`, target: '≤ 15 ms', measured: fmt(redis?.p99Ms, 1, ' ms'), met: check(redis?.p99Ms, (v) => v <= 15) },
+    { goal: 'two replicas on one Redis, both loaded ÷ one replica', target: '≥ 1.5', measured: fmt(twoReplicas), met: check(twoReplicas, (v) => v >= 1.5) },
+    // On 2 cores the second replica shares a core with Redis and wrk: per core of replica CPU says whether sharing Redis costs the replicas anything.
+    { goal: 'two replicas ÷ one, req/s per core of replica CPU', target: 'reported', measured: fmt(twoReplicasPerCore), met: undefined },
     {
       goal: '--state-file: every 200 durable (kill -9, restart, count)',
       target: 'all',

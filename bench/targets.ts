@@ -1,6 +1,7 @@
 /**
  * The servers the bench compares, each started as its own process (pinned to the server core)
  * exactly as a developer would start it, and probed until it answers a valid POST /plants with 200.
+ * A target may be several replicas of the mock on one Redis, each its own process, loaded at once.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, openSync, closeSync } from 'node:fs';
@@ -10,7 +11,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export type TargetId = 'limit' | 'memory' | 'state-file' | 'prism' | 'prism-cli' | 'baseline';
+export type TargetId = 'limit' | 'memory' | 'state-file' | 'redis' | 'redis-2' | 'prism' | 'prism-cli' | 'baseline';
 
 /** The repository root (the bench runs from dist/bench/ or, under tests, from bench/). */
 export const ROOT = fileURLToPath(new URL(import.meta.url.includes('/dist/bench/') ? '../../' : '../', import.meta.url));
@@ -18,8 +19,12 @@ export const ROOT = fileURLToPath(new URL(import.meta.url.includes('/dist/bench/
 export interface TargetSpec {
   id: TargetId;
   label: string;
-  /** Command and arguments; `{port}` and `{stateFile}` are filled in at start. */
+  /** Command and arguments; `{port}`, `{stateFile}` and `{redisUrl}` are filled in at start. */
   command: readonly string[];
+  /** Processes of this command behind the target, each on its own port and loaded by its own wrk (1 unless said). */
+  replicas?: number;
+  /** The target keeps its plants in the bench's redis-server. */
+  redis?: true;
   /** Status a schema-invalid body earns from this server (Prism may answer 422). */
   invalidStatuses: readonly number[];
 }
@@ -31,6 +36,8 @@ export const TARGET_LABELS: Readonly<Record<TargetId, string>> = {
   limit: 'bare node:http, fixed 200 (the limit)',
   memory: 'mock, in memory',
   'state-file': 'mock, `--state-file`',
+  redis: 'mock on Redis, one replica (`--store redis://…`)',
+  'redis-2': 'mock on Redis, two replicas loaded at once',
   prism: 'Prism mock (ours: prism-http behind our edge, `npm run mock:prism`)',
   'prism-cli': 'Prism CLI (stock `prism mock`)',
   baseline: 'mock, baseline build',
@@ -38,7 +45,7 @@ export const TARGET_LABELS: Readonly<Record<TargetId, string>> = {
 export const TARGET_IDS = Object.keys(TARGET_LABELS) as TargetId[];
 
 /** The targets this checkout can run; `why` says why one is missing. */
-export function availableTargets(baselineCli?: string): { targets: TargetSpec[]; missing: { id: TargetId; why: string }[] } {
+export function availableTargets(baselineCli?: string, redisServer?: string): { targets: TargetSpec[]; missing: { id: TargetId; why: string }[] } {
   const targets: TargetSpec[] = [
     {
       id: 'limit',
@@ -60,6 +67,14 @@ export function availableTargets(baselineCli?: string): { targets: TargetSpec[];
     command: [process.execPath, join(ROOT, 'dist/mocks/cli.js'), '--port', '{port}', '--state-file', '{stateFile}'],
     invalidStatuses: [400],
   });
+  if (redisServer) {
+    // Each target under a prefix of its own on the one redis-server the bench starts.
+    const onRedis = (id: 'redis' | 'redis-2'): string[] => [process.execPath, join(ROOT, 'dist/mocks/cli.js'), '--port', '{port}', '--store', '{redisUrl}', '--store-prefix', `bench-${id}`];
+    targets.push({ id: 'redis', label: TARGET_LABELS.redis, command: onRedis('redis'), invalidStatuses: [400], redis: true });
+    targets.push({ id: 'redis-2', label: TARGET_LABELS['redis-2'], command: onRedis('redis-2'), invalidStatuses: [400], redis: true, replicas: 2 });
+  } else {
+    for (const id of ['redis', 'redis-2'] as const) missing.push({ id, why: 'redis-server is not installed (apt-get install -y redis-server)' });
+  }
   if (baselineCli) {
     // Another build of the mock (say, an older commit's dist/mocks/cli.js), to measure a change in the same rounds.
     if (existsSync(baselineCli)) {
@@ -95,6 +110,10 @@ function prismCommand(): string[] | undefined {
 export interface StartOptions {
   /** `taskset -c` CPU list for the server, or undefined to run unpinned. */
   cpus?: string;
+  /** For a target of several replicas: the CPU list of each (`cpus` for those not named). */
+  replicaCpus?: readonly (string | undefined)[];
+  /** The redis-server of a target on Redis. */
+  redisUrl?: string;
   /**
    * Where the server's request log ends up (/dev/null when undefined). It always travels through a
    * pipe that another process (`cat`) drains, as under docker or a terminal, so writing it costs
@@ -108,8 +127,12 @@ export interface StartOptions {
 
 export interface RunningTarget {
   spec: TargetSpec;
+  /** The first replica's URL and pid (the only ones of a single-process target). */
   url: string;
   pid: number;
+  /** Every replica's URL and pid, in order. */
+  urls: string[];
+  pids: number[];
   /** Wall time from spawn to the end of the first 200 answer. */
   spawnToFirst200Ms: number;
   /** SIGTERM, then SIGKILL if it has not exited within 5 s. */
@@ -118,10 +141,40 @@ export interface RunningTarget {
   kill(): Promise<void>;
 }
 
+/** Starts every replica of the target (one after another, each until its first 200). */
 export async function startTarget(spec: TargetSpec, options: StartOptions = {}): Promise<RunningTarget> {
+  if (spec.redis && !options.redisUrl) throw new Error(`${spec.label} needs the bench's redis-server (redisUrl)`);
+  const replicas: RunningTarget[] = [];
+  try {
+    for (let i = 0; i < (spec.replicas ?? 1); i++) {
+      const cpus = options.replicaCpus?.[i] ?? options.cpus;
+      const logFile = options.logFile && i > 0 ? options.logFile.replace(/(\.log)?$/, `-${i + 1}$1`) : options.logFile;
+      replicas.push(await startProcess(spec, { ...options, cpus, logFile }));
+    }
+  } catch (error) {
+    for (const replica of replicas) await replica.stop();
+    throw error;
+  }
+  if (replicas.length === 1) return replicas[0] as RunningTarget;
+  const first = replicas[0] as RunningTarget;
+  return {
+    ...first,
+    urls: replicas.map((replica) => replica.url),
+    pids: replicas.map((replica) => replica.pid),
+    spawnToFirst200Ms: Math.max(...replicas.map((replica) => replica.spawnToFirst200Ms)),
+    stop: async () => {
+      for (const replica of replicas) await replica.stop();
+    },
+    kill: async () => {
+      for (const replica of replicas) await replica.kill();
+    },
+  };
+}
+
+async function startProcess(spec: TargetSpec, options: StartOptions): Promise<RunningTarget> {
   const port = await freePort();
   const args = spec.command.map((part) =>
-    part.replace('{port}', String(port)).replace('{stateFile}', options.stateFile ?? ''),
+    part.replace('{port}', String(port)).replace('{stateFile}', options.stateFile ?? '').replace('{redisUrl}', options.redisUrl ?? ''),
   );
   const [command, ...rest] = options.cpus ? ['taskset', '-c', options.cpus, ...args] : args;
   const log = openSync(options.logFile ?? '/dev/null', 'a');
@@ -167,7 +220,8 @@ export async function startTarget(spec: TargetSpec, options: StartOptions = {}):
     throw new Error(`${spec.label} did not answer 200 (${why}); ${where}`);
   }
   const spawnToFirst200Ms = performance.now() - started;
-  return { spec, url, pid: child.pid as number, spawnToFirst200Ms, stop: () => stop(), kill: () => stop('SIGKILL') };
+  const pid = child.pid as number;
+  return { spec, url, pid, urls: [url], pids: [pid], spawnToFirst200Ms, stop: () => stop(), kill: () => stop('SIGKILL') };
 }
 
 /**

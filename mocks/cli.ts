@@ -5,21 +5,24 @@ import { mockCommand, parseMockArgs, readSeedFile } from './config.js';
 import { createLogger, logListening } from './http/logger.js';
 import { createMockServer, SeedError } from './server.js';
 import { openStateFile } from './stores/state-file.js';
-import { maskUrl } from './stores/redis-target.js';
 
 async function main(): Promise<void> {
   const options = parsedOrExit(() => parseMockArgs(process.argv.slice(2), mockCommand()));
   const { seedFile, stateFile, storeUrl, storePrefix, ...serverOptions } = options;
-  if (storeUrl !== 'memory') {
-    // The Redis store (mocks/stores/redis.ts) is served once the request path runs on ResourceStore (issue 11).
-    throw new Error(`--store ${maskUrl(storeUrl)}: the request path does not use the Redis store yet (store prefix ${storePrefix}).`);
-  }
   if (seedFile) serverOptions.seed = readSeedFile(seedFile);
   if (stateFile) {
     const logger = (serverOptions.logger = createLogger(serverOptions.logLevel ?? 'info'));
     const store = (serverOptions.store = await openStateFile(stateFile, { logger }));
     // Lost records are worth more than a log line: whoever started the mock reads stderr.
     if (store.damage) process.stderr.write(`plant-store-mock: ${store.damage}\n`);
+    serverOptions.seedOnlyIfEmpty = true;
+  } else if (storeUrl !== 'memory') {
+    const logger = (serverOptions.logger = createLogger(serverOptions.logLevel ?? 'info'));
+    // Loaded only for a Redis store, so a mock in memory starts without a Redis client.
+    const { openRedisStore } = await import('./stores/redis.js');
+    // Unreachable: StoreUnavailable naming the URL with the password masked, printed below (exit 1).
+    serverOptions.store = await openRedisStore({ url: storeUrl, prefix: storePrefix, logger });
+    // Every replica starts with the same --seed: the first one seeds, the others find the records.
     serverOptions.seedOnlyIfEmpty = true;
   }
   let mock;

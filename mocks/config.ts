@@ -53,6 +53,7 @@ export function mockCommand(): Command {
         .default('memory'),
     )
     .addOption(new Option('--store-prefix <prefix>', 'key prefix in Redis; sandboxes sharing one Redis keep apart by it').env('MOCK_STORE_PREFIX').default(DEFAULT_STORE_PREFIX))
+    .addOption(new Option('--replica-name <name>', 'the name this process goes by in health and the shared request journal (default: hostname:pid)').env('MOCK_REPLICA_NAME'))
     .addOption(
       new Option('--cors-origin <origins>', 'comma-separated origins allowed by CORS (default: any; the admin routes answer only these and their own)')
         .env('MOCK_CORS_ORIGIN')
@@ -91,9 +92,10 @@ export function parseMockArgs(argv: readonly string[], command: Command = mockCo
     logLevel: string;
     store: string;
     storePrefix: string;
+    replicaName?: string;
   }>();
   // Checked here rather than in an argParser: commander's message would repeat the value, password included.
-  const fail = (message: string): never => command.error(`error: ${message}`, { exitCode: 2, code: 'plant-store-mock.invalidStore' });
+  const fail = (message: string): never => command.error(`error: ${message}`, { exitCode: 2, code: 'plant-store-mock.invalidOption' });
   if (o.store !== 'memory') {
     try {
       parseRedisUrl(o.store);
@@ -107,6 +109,8 @@ export function parseMockArgs(argv: readonly string[], command: Command = mockCo
   } catch (error) {
     fail(`--store-prefix: ${(error as Error).message}`);
   }
+  const replica = o.replicaName || undefined; // an empty MOCK_REPLICA_NAME means the default
+  if (replica !== undefined && !/^[\x21-\x7e]{1,100}$/.test(replica)) fail('--replica-name: 1 to 100 printable ASCII characters without spaces');
   return {
     port: o.port,
     host: o.host,
@@ -124,6 +128,7 @@ export function parseMockArgs(argv: readonly string[], command: Command = mockCo
     logLevel: o.logLevel,
     storeUrl: o.store,
     storePrefix: o.storePrefix,
+    replica,
   };
 }
 

@@ -176,9 +176,13 @@ export const errorCatalogue = {
   ),
   HEADERS_TOO_LARGE: define(431, () => 'The request headers are larger than the server accepts; the connection is closed.'),
   REQUEST_TIMEOUT: define(408, () => 'The request was not received completely in time; the connection is closed.'),
-  STORE_UNAVAILABLE: define<{ detail: string }>(
+  STORE_UNAVAILABLE: define<{ detail: string; maybeApplied?: boolean }>(
     503,
-    ({ detail }) => `The mock's store is unavailable (${detail}). Nothing was stored or read; the mock reconnects by itself, send the request again shortly.`,
+    ({ detail, maybeApplied }) =>
+      maybeApplied
+        ? `The mock's store did not acknowledge this change: ${detail}. It may or may not have been applied; ` +
+          `the mock reconnects by itself, and once it answers again, look before sending the change again (a repeated create that was applied gets 409).`
+        : `The mock's store is unavailable: ${detail}. Nothing was stored or read; the mock reconnects by itself, send the request again shortly.`,
     () => ({ 'retry-after': '1' }),
   ),
   STORAGE_FAILED: define<{ detail: string }>(

@@ -4,6 +4,7 @@
  * (engine/request-path.ts) or the admin routes, and writes, journals and logs the answer.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { hostname } from 'node:os';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
@@ -64,6 +65,8 @@ export interface MockOptions {
   allowedHosts?: AllowedHosts;
   logLevel?: string;
   logger?: Logger;
+  /** Which process answers, when several replicas share a store (default `hostname:pid`). */
+  replica?: string;
   /** The store; an in-memory one by default. */
   store?: ResourceStore;
   journalSize?: number;
@@ -96,6 +99,7 @@ export async function createMockServer(options: MockOptions = {}): Promise<MockS
     store,
     journal,
     maxBody: options.maxBody ?? DEFAULT_MAX_BODY,
+    replica: options.replica ?? defaultReplicaName(),
     adminTokens: options.adminToken ? new Set([options.adminToken]) : undefined,
   };
   if (options.seed !== undefined) await applySeed(options.seed, context, options.seedOnlyIfEmpty ?? false, logger);
@@ -140,11 +144,12 @@ export async function createMockServer(options: MockOptions = {}): Promise<MockS
         (admin ? await handleAdminRequest(req, req.method ?? 'GET', path, context) : await handleRequest(req, path, context));
     } catch (error) {
       if (!res.socket || res.socket.destroyed) return; // the client went away mid-request: nobody to answer
-      logger.error({ err: error, method: req.method, url: req.url }, 'unexpected failure');
+      // An outage is logged once by the store (lost, back); each refused request has its own request line.
+      if (!(error instanceof StoreUnavailable)) logger.error({ err: error, method: req.method, url: req.url }, 'unexpected failure');
       const detail = (error as Error)?.message ?? String(error);
       answer = rejected(
         error instanceof StoreUnavailable
-          ? reject('STORE_UNAVAILABLE', { detail })
+          ? reject('STORE_UNAVAILABLE', { detail, maybeApplied: error.maybeApplied })
           : error instanceof StorageFailure
             ? reject('STORAGE_FAILED', { detail })
             : reject('INTERNAL', { detail }),
@@ -229,6 +234,11 @@ export async function createMockServer(options: MockOptions = {}): Promise<MockS
   };
 }
 
+/** The name a replica goes by unless told: unique per host and process. */
+export function defaultReplicaName(): string {
+  return `${hostname()}:${process.pid}`;
+}
+
 /** What the engine needs of the mock's options. */
 export function engineOptions(options: Pick<MockOptions, 'spec' | 'tokens' | 'identity' | 'stateless'>): EngineOptions {
   return {
@@ -258,7 +268,15 @@ async function applySeed(value: unknown, context: MockContext, onlyIfEmpty: bool
     return;
   }
   const outcome = await context.store.seed(collection.path, records);
-  if ('duplicates' in outcome) throw new SeedError(duplicatesOf(outcome.duplicates, collection).message);
+  if ('duplicates' in outcome) {
+    // Replicas starting together on one store with one seed: each saw it empty, one seeded first.
+    // Its records won; only a seed that repeats its own keys is wrong.
+    if (onlyIfEmpty && new Set(records.map((record) => record.key)).size === records.length && (await context.store.count(collection.path)) > 0) {
+      logger.info({ collection: collection.path }, 'the store was seeded meanwhile (another replica): the seed is not applied');
+      return;
+    }
+    throw new SeedError(duplicatesOf(outcome.duplicates, collection).message);
+  }
 }
 
 function sleep(ms: number, pending: Set<() => void>): Promise<void> {

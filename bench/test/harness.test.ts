@@ -4,11 +4,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createMockServer } from '../../mocks/server.js';
-import { countErrors, runLoad, type LoadResult } from '../load.js';
+import { REDIS_SERVER_PATH, REDIS_SKIP_REASON, RedisServer } from '../../mocks/test/redis-server.js';
+import { countErrors, mergeLoads, runLoad, runLoads, type LoadResult } from '../load.js';
 import { wrkVersion } from '../machine.js';
 import { cpuSeconds, rssBytes } from '../process-stats.js';
-import { roundRatio, summarise, type RunRecord } from '../summary.js';
-import { availableTargets, postPlant, startTarget } from '../targets.js';
+import { evaluateGoals, roundRatio, summarise, type RunRecord } from '../summary.js';
+import { availableTargets, getText, postPlant, startTarget } from '../targets.js';
 
 const wrk = wrkVersion();
 
@@ -87,6 +88,49 @@ describe.skipIf(!wrk)(`wrk load script${wrk ? '' : ' (skipped: wrk is not instal
   });
 });
 
+const REDIS_TARGETS_SKIP = !wrk ? 'wrk is not installed; apt-get install -y wrk' : REDIS_SKIP_REASON;
+
+describe.skipIf(REDIS_TARGETS_SKIP)(`targets on Redis${REDIS_TARGETS_SKIP ? ` (skipped: ${REDIS_TARGETS_SKIP})` : ''}`, () => {
+  it('starts one replica and a pair on one redis-server; one wrk per replica at once, every 200 a plant that both replicas list', async () => {
+    const redis = await RedisServer.start();
+    try {
+      const { targets } = availableTargets(undefined, REDIS_SERVER_PATH);
+      const single = targets.find((t) => t.id === 'redis');
+      const pair = targets.find((t) => t.id === 'redis-2');
+      await expect(startTarget(pair!, {})).rejects.toThrow(/needs the bench's redis-server/);
+
+      const one = await startTarget(single!, { redisUrl: redis.url, timeoutMs: 20_000 });
+      try {
+        expect(one.urls).toEqual([one.url]);
+        expect(await postPlant(one.url, { id: 1, name: 'x' })).toBe(200);
+      } finally {
+        await one.stop();
+      }
+
+      const two = await startTarget(pair!, { redisUrl: redis.url, timeoutMs: 20_000 });
+      try {
+        expect(two.urls).toHaveLength(2);
+        expect(new Set(two.pids).size).toBe(2);
+        const result = await runLoads(two.urls, two.pids, { scenario: 'valid', idBase: 1e12, durationSeconds: 1, connections: 2 });
+        expect(result.requests).toBeGreaterThan(100);
+        expect(result.statuses).toEqual({ 200: result.requests }); // no 409: the two wrk never send one id
+        expect(countErrors(result, 'valid')).toBe(0);
+        expect(result.serverCpu).toBeGreaterThan(0);
+        const listings = await Promise.all(two.urls.map(async (url) => (await getText(`${url}/__mock/plants`)).text));
+        expect(listings[0]).toBe(listings[1]);
+        // Every 200 is a stored plant (plus the two start-up probes and any answered after wrk stopped).
+        expect(listings[0]?.match(/"id":/g)?.length).toBeGreaterThanOrEqual(result.requests + 2);
+        // The one replica's plant is not the pair's: each target has a prefix of its own.
+        expect(listings[0]).not.toContain('{"id":1,"name":"x"}');
+      } finally {
+        await two.stop();
+      }
+    } finally {
+      await redis.stop();
+    }
+  }, 60_000);
+});
+
 describe('summary', () => {
   const result = (scenario: 'valid' | 'mixed', requestsPerSecond: number): LoadResult => ({
     scenario,
@@ -109,6 +153,31 @@ describe('summary', () => {
     { round: 3, target: 'limit', result: result('valid', 200), errors: 0 },
     { round: 3, target: 'memory', result: result('valid', 140), errors: 0 },
   ];
+
+  it('adds up the load of replicas run at once: requests and req/s summed, each latency the worse of the runs', () => {
+    const a = { ...result('valid', 100), latencyUs: { p50: 1000, p90: 2000, p99: 9000, max: 20000, mean: 1000 }, statuses: { 200: 90, 409: 10 } };
+    const b = { ...result('valid', 300), latencyUs: { p50: 3000, p90: 4000, p99: 5000, max: 6000, mean: 3000 }, statuses: { 200: 300 } };
+    const merged = mergeLoads([a, b]);
+    expect(merged.requests).toBe(400);
+    expect(merged.requestsPerSecond).toBe(400);
+    expect(merged.statuses).toEqual({ 200: 390, 409: 10 });
+    expect(merged.latencyUs).toEqual({ p50: 3000, p90: 4000, p99: 9000, max: 20000, mean: 2500 });
+    expect(merged.serverCpu).toBe(2);
+    expect(mergeLoads([a])).toBe(a);
+  });
+
+  it('judges the Redis goals within each round: one replica against the in-memory mock, two against one', () => {
+    const redisRuns: RunRecord[] = [
+      { round: 1, target: 'memory', result: result('valid', 100), errors: 0 },
+      { round: 1, target: 'redis', result: result('valid', 60), errors: 0 },
+      { round: 1, target: 'redis-2', result: result('valid', 84), errors: 0 },
+    ];
+    const goals = evaluateGoals({ runs: redisRuns, summaries: summarise(redisRuns), connections: 50, spawnMedianMs: {}, bytesPerPlant: undefined, journalEntries: undefined, journalCapacity: undefined, contractSeconds: undefined, contractPassed: undefined, durable: undefined });
+    const goal = (prefix: string) => goals.find((g) => g.goal.startsWith(prefix));
+    expect(goal('one replica on Redis ÷ in-memory')).toMatchObject({ target: '≥ 0.5', measured: '0.60', met: true });
+    expect(goal('one replica on Redis, p99')).toMatchObject({ target: '≤ 15 ms', measured: '3.0 ms', met: true });
+    expect(goal('two replicas on one Redis')).toMatchObject({ target: '≥ 1.5', measured: '1.40', met: false });
+  });
 
   it('takes each ratio within its round, then the median over rounds', () => {
     // Per round: 0.8, 0.9, 0.7; a ratio of medians would give 80/100 = 0.8 too, so check 2 rounds as well.

@@ -28,7 +28,7 @@ const fixedRoutes: Record<string, Record<string, AdminHandler>> = {
     Object.keys(INSPECTOR_ASSETS).map((path) => [path, { GET: () => inspectorAsset(path as InspectorPath) }]),
   ),
   '/__mock/health': {
-    GET: () => jsonAnswer(200, { status: 'ok' }),
+    GET: (_req, context) => health(context),
   },
   '/__mock/requests': {
     GET: (_req, { journal }) => jsonAnswer(200, journal.entries()),
@@ -37,6 +37,17 @@ const fixedRoutes: Record<string, Record<string, AdminHandler>> = {
     GET: (_req, { engine }) => jsonAnswer(200, describeSpec(engine)),
   },
 };
+
+/**
+ * 200 while the store serves, 503 while it is down (Redis out of reach, a state file that failed):
+ * a readiness answer, so a balancer or orchestrator stops sending requests the store would refuse.
+ * The body says which replica answered and how its store is, but not where the store is (the
+ * route is open to any page and client; the log names the Redis URL or the file, and why it is down).
+ */
+function health({ store, replica }: MockContext): Answer {
+  const { state, kind } = store.health();
+  return jsonAnswer(state === 'up' ? 200 : 503, { status: state === 'up' ? 'ok' : 'unavailable', replica, store: { state, kind } });
+}
 
 /** The routes of one collection of the spec, at `/__mock` + its path (`/__mock/plants`). */
 function collectionRoutes(collection: Collection): Record<string, AdminHandler> {

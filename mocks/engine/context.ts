@@ -10,6 +10,8 @@ export interface MockContext {
   journal: RequestJournal;
   /** Largest accepted body in bytes. */
   maxBody: number;
+  /** Which process answers, when several replicas serve one sandbox (`--replica-name`). */
+  replica: string;
   /** The admin token as a one-entry allow-list; undefined leaves the admin routes open. */
   adminTokens: ReadonlySet<string> | undefined;
 }

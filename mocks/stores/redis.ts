@@ -33,14 +33,9 @@ import {
   type StoreHealth,
   type StoredRecord,
 } from './store.js';
-import { DEFAULT_STORE_PREFIX, parseRedisUrl, parseStorePrefix, type RedisTarget } from './redis-target.js';
+import { connectRedis, type RedisConnectionOptions } from './redis-connection.js';
+import { DEFAULT_STORE_PREFIX, parseStorePrefix, type RedisTarget } from './redis-target.js';
 
-
-/** How long a command may go unanswered before the store counts Redis as out of reach. */
-export const DEFAULT_COMMAND_TIMEOUT_MS = 5000;
-const DEFAULT_CONNECT_TIMEOUT_MS = 5000;
-/** ZRANGE … BYSCORE, which the page script uses, came with Redis 6.2 (so did ioredis 6's floor). */
-const MINIMUM_REDIS = [6, 2] as const;
 
 // KEYS: records, order, seq, collections. ARGV: key, json, collection.
 const CREATE = `
@@ -116,6 +111,13 @@ declare module 'ioredis' {
   }
 }
 
+/** A change may have been applied when Redis got it but never answered; a read changes nothing either way. */
+const CHANGE = 'change';
+const READ = 'read';
+type CommandKind = typeof CHANGE | typeof READ;
+/** ioredis' refusal of a command it did not write: the connection was not writable (no offline queue). */
+const NOT_SENT = /^Stream isn't writeable/;
+
 const SCRIPTS = {
   createRecord: { lua: CREATE, numberOfKeys: 4 },
   seedRecords: { lua: SEED, numberOfKeys: 4 },
@@ -130,14 +132,9 @@ export interface RedisStoreLogger {
   info(details: object, message: string): void;
 }
 
-export interface RedisStoreOptions {
-  /** `redis://[:password@]host:port/db` or `rediss://…`. */
-  url: string;
+export interface RedisStoreOptions extends Omit<RedisConnectionOptions, 'scripts'> {
   /** Keeps sandboxes that share one Redis (and db) apart; a reset touches only its own prefix. */
   prefix?: string;
-  /** A command unanswered this long fails with StoreUnavailable (default 5000 ms). */
-  commandTimeoutMs?: number;
-  connectTimeoutMs?: number;
   /** Told when the connection is lost and when it is back. */
   logger?: RedisStoreLogger;
 }
@@ -147,44 +144,8 @@ export interface RedisStoreOptions {
  * masked) when it cannot be reached or refuses the credentials, and an Error for a bad URL or prefix.
  */
 export async function openRedisStore(options: RedisStoreOptions): Promise<RedisResourceStore> {
-  const target = parseRedisUrl(options.url);
   const prefix = parseStorePrefix(options.prefix ?? DEFAULT_STORE_PREFIX);
-  let lastError: Error | undefined;
-  const client = new Redis({
-    host: target.host,
-    port: target.port,
-    db: target.db,
-    username: target.username,
-    password: target.password,
-    tls: target.tls ? { servername: target.host } : undefined,
-    lazyConnect: true,
-    // Pipelining: the commands of one event-loop turn go out in one write (measured in docs/benchmarks.md).
-    enableAutoPipelining: true,
-    // Never buffer a command while disconnected nor resend one after a reconnect: it fails now
-    // (503), and a change Redis may already have applied is never applied twice.
-    enableOfflineQueue: false,
-    maxRetriesPerRequest: 0,
-    autoResendUnfulfilledCommands: false,
-    commandTimeout: options.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS,
-    connectTimeout: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
-    // Reconnect for as long as the store lives: 50 ms, 100 ms, … then every 2 s.
-    retryStrategy: (attempt) => Math.min(attempt * 50, 2000),
-    scripts: SCRIPTS,
-  });
-  client.on('error', (error: Error) => (lastError = error));
-  try {
-    await client.connect();
-    const version = /redis_version:(\d+)\.(\d+)/.exec(await client.info('server'));
-    const [major, minor] = version ? [Number(version[1]), Number(version[2])] : [0, 0];
-    if (major < MINIMUM_REDIS[0] || (major === MINIMUM_REDIS[0] && minor < MINIMUM_REDIS[1])) {
-      throw new StoreUnavailable(`Redis at ${target.display} is version ${major}.${minor}; the store needs ${MINIMUM_REDIS.join('.')} or later.`);
-    }
-  } catch (error) {
-    client.disconnect();
-    if (error instanceof StoreUnavailable) throw error;
-    const cause = lastError && lastError !== error ? lastError : (error as Error);
-    throw new StoreUnavailable(`Cannot reach Redis at ${target.display}: ${cause.message}`);
-  }
+  const { client, target } = await connectRedis({ ...options, scripts: SCRIPTS });
   return new RedisResourceStore(client, target, prefix, options.logger);
 }
 
@@ -222,7 +183,7 @@ export class RedisResourceStore implements ResourceStore {
     // host crash; with RDB alone everything since the last snapshot). We promise no more than
     // that: waiting for an fsync or a replica (WAITAOF/WAIT) per create would put a disk or a
     // network round trip into every 200 of a sandbox whose operator chose Redis' settings.
-    const created = await this.#run(() =>
+    const created = await this.#run(CHANGE, () =>
       this.#client.createRecord(...this.#collectionKeys(collection), record.key, record.json, collection),
     );
     return created === 1 ? 'created' : 'duplicate';
@@ -230,33 +191,33 @@ export class RedisResourceStore implements ResourceStore {
 
   async seed(collection: string, records: readonly StoredRecord[]): Promise<SeedOutcome> {
     const pairs = records.flatMap((record) => [record.key, record.json]);
-    const duplicates = await this.#run(() => this.#client.seedRecords(...this.#collectionKeys(collection), collection, pairs));
+    const duplicates = await this.#run(CHANGE, () => this.#client.seedRecords(...this.#collectionKeys(collection), collection, pairs));
     return duplicates.length ? { duplicates } : { created: records.length };
   }
 
   async get(collection: string, key: string): Promise<StoredRecord | undefined> {
-    const json = await this.#run(() => this.#client.hget(this.#key('records', collection), key));
+    const json = await this.#run(READ, () => this.#client.hget(this.#key('records', collection), key));
     return json === null ? undefined : { key, json };
   }
 
   async replace(collection: string, record: StoredRecord): Promise<ReplaceOutcome> {
-    const replaced = await this.#run(() => this.#client.replaceRecord(this.#key('records', collection), record.key, record.json));
+    const replaced = await this.#run(CHANGE, () => this.#client.replaceRecord(this.#key('records', collection), record.key, record.json));
     return replaced === 1 ? 'replaced' : 'missing';
   }
 
   async delete(collection: string, key: string): Promise<DeleteOutcome> {
-    const deleted = await this.#run(() => this.#client.deleteRecord(this.#key('records', collection), this.#key('order', collection), key));
+    const deleted = await this.#run(CHANGE, () => this.#client.deleteRecord(this.#key('records', collection), this.#key('order', collection), key));
     return deleted === 1 ? 'deleted' : 'missing';
   }
 
   async reset(): Promise<void> {
-    await this.#run(() => this.#client.resetRecords(`${this.#prefix}:collections`, this.#key('records', ''), this.#key('order', '')));
+    await this.#run(CHANGE, () => this.#client.resetRecords(`${this.#prefix}:collections`, this.#key('records', ''), this.#key('order', '')));
   }
 
   async page(collection: string, query: PageQuery): Promise<Page> {
     if (!Number.isSafeInteger(query.limit) || query.limit < 1) throw new RangeError(`A page holds at least one record; asked for ${query.limit}.`);
     const after = query.after === undefined ? '-inf' : `(${sequenceOf(query.after)}`;
-    const [flat, more] = await this.#run(() =>
+    const [flat, more] = await this.#run(READ, () =>
       this.#client.pageRecords(this.#key('records', collection), this.#key('order', collection), after, String(query.limit)),
     );
     const records: StoredRecord[] = [];
@@ -265,7 +226,7 @@ export class RedisResourceStore implements ResourceStore {
   }
 
   async count(collection: string): Promise<number> {
-    return this.#run(() => this.#client.hlen(this.#key('records', collection)));
+    return this.#run(READ, () => this.#client.hlen(this.#key('records', collection)));
   }
 
   health(): StoreHealth {
@@ -288,20 +249,18 @@ export class RedisResourceStore implements ResourceStore {
   }
 
   /** Runs one command, turning a Redis out of reach into StoreUnavailable and a refusal into StorageFailure. */
-  async #run<T>(command: () => Promise<T>): Promise<T> {
+  async #run<T>(kind: CommandKind, command: () => Promise<T>): Promise<T> {
     if (!this.#serving()) {
-      throw new StoreUnavailable(
-        `Redis at ${this.#target.display} is out of reach (${this.#outage ?? `connection ${this.#client.status}`}); nothing was sent, so nothing was stored or read.`,
-      );
+      throw new StoreUnavailable(`Redis at ${this.#target.display} is out of reach (${this.#outage ?? `connection ${this.#client.status}`})`);
     }
     try {
       return await command();
     } catch (error) {
-      throw this.#fault(error as Error);
+      throw this.#fault(error as Error, kind);
     }
   }
 
-  #fault(error: Error): Error {
+  #fault(error: Error, kind: CommandKind): Error {
     if (error instanceof ReplyError) {
       const message = `Redis at ${this.#target.display} refused the command: ${error.message}`;
       // Redis answered but cannot serve yet (loading its data, a script running too long, a
@@ -315,9 +274,11 @@ export class RedisResourceStore implements ResourceStore {
       this.#lose(error.message);
       void this.#probe();
     }
+    // The connection went down between the check and the write: the command never left.
+    if (NOT_SENT.test(error.message)) return new StoreUnavailable(`Redis at ${this.#target.display} is out of reach (${error.message})`);
     // Sent, but unanswered (connection lost, or no answer within the timeout): Redis may have
-    // applied it. It is not reported as done, and it is never resent.
-    return new StoreUnavailable(`Redis at ${this.#target.display} did not answer (${error.message}); a change it may have applied is not reported as done.`);
+    // applied a change. It is not reported as done, nor as not done, and it is never resent.
+    return new StoreUnavailable(`Redis at ${this.#target.display} did not answer (${error.message})`, { maybeApplied: kind === CHANGE });
   }
 
   /** PINGs (each bounded by the command timeout) until Redis answers, a reconnect takes over, or the store closes. */

@@ -9,7 +9,7 @@
  * Every method may answer synchronously (memory) or with a promise that settles once the change
  * is durable in the store's own sense (on disk, acknowledged by Redis). A method that cannot keep
  * a change throws (or rejects with) `StoreUnavailable` or `StorageFailure`; nothing of that change
- * is kept.
+ * is kept, except that a StoreUnavailable saying `maybeApplied` cannot tell.
  */
 
 /**
@@ -89,7 +89,18 @@ export class StorageFailure extends Error {
   override name = 'StorageFailure';
 }
 
-/** What a store throws while its backend is out of reach (503); nothing was stored or read. */
+/**
+ * What a store throws while its backend is out of reach (503). Usually nothing was sent, so
+ * nothing was stored; but a change sent and never acknowledged (the connection dropped, no answer
+ * in time) may have been applied, and the answer must not say otherwise.
+ */
 export class StoreUnavailable extends Error {
   override name = 'StoreUnavailable';
+  /** True when the change reached the backend unacknowledged: it may or may not have been applied. */
+  readonly maybeApplied: boolean;
+
+  constructor(message: string, options: { maybeApplied?: boolean } = {}) {
+    super(message);
+    this.maybeApplied = options.maybeApplied ?? false;
+  }
 }

@@ -1,4 +1,5 @@
 /** The /__mock admin routes: list, reset, seed, journal, health, and the admin token. */
+import { hostname } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { createPlant, expectError, listedPlantsText, send, useMock } from './mock-under-test.js';
 
@@ -8,7 +9,7 @@ describe('admin routes without an admin token', () => {
   it('answers health', async () => {
     const response = await fetch(`${mock.current.url}/__mock/health`);
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ status: 'ok' });
+    expect(await response.json()).toEqual({ status: 'ok', replica: `${hostname()}:${process.pid}`, store: { state: 'up', kind: 'memory' } });
   });
 
   it('lists plants in creation order with exact ids, resets, and lets ids be reused', async () => {

@@ -58,6 +58,19 @@ describe('error catalogue', () => {
     expect(body).toEqual({ error: rejection.status, message: rejection.message });
   });
 
+  it('never tells a client that nothing was stored when the store may have applied the change', () => {
+    const unsent = reject('STORE_UNAVAILABLE', { detail: 'Redis at redis://h:1 is out of reach' });
+    const unacknowledged = reject('STORE_UNAVAILABLE', { detail: 'Redis at redis://h:1 did not answer', maybeApplied: true });
+    expect(unsent.message).toContain('Nothing was stored');
+    expect(unacknowledged.message).not.toMatch(/nothing was stored/i);
+    expect(unacknowledged.message).toContain('may or may not have been applied');
+    for (const rejection of [unsent, unacknowledged]) {
+      expect(rejection.status).toBe(503);
+      expect(rejection.headers).toEqual({ 'retry-after': '1' });
+      expect(isSpecError(JSON.parse(errorBody(rejection)))).toBe(true);
+    }
+  });
+
   it('gives every 401 a challenge (RFC 7235) and every 405 an Allow header', () => {
     for (const code of codes.filter((c) => c !== 'FORCED')) {
       const rejection = (reject as (c: ErrorCode, p: unknown) => ReturnType<typeof reject>)(code, sampleParams);

@@ -1,15 +1,23 @@
 /** Child processes for tests: started, waited for (bounded) and always killed after. */
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { afterEach } from 'vitest';
+import { afterAll, afterEach } from 'vitest';
 
 /** What `npm start` runs; `npm test` builds it before the tests. */
 export const MOCK_CLI = fileURLToPath(new URL('../../dist/mocks/cli.js', import.meta.url));
+
+/** How long a process lives at most: to the end of the test that started it, or of its file (started in `beforeAll`). */
+export type Lifetime = 'test' | 'file';
 
 const running = new Set<ChildProcess>();
 afterEach(() => {
   for (const child of running) child.kill('SIGKILL');
   running.clear();
+});
+const runningForFile = new Set<ChildProcess>();
+afterAll(() => {
+  for (const child of runningForFile) child.kill('SIGKILL');
+  runningForFile.clear();
 });
 
 export interface Server {
@@ -20,9 +28,9 @@ export interface Server {
 }
 
 /** Starts a server process and waits (at most `timeoutMs`) for its `listening on URL` line. */
-export function startServer(command: string, args: string[], options: SpawnOptions = {}, timeoutMs = 20_000): Promise<Server> {
+export function startServer(command: string, args: string[], options: SpawnOptions = {}, timeoutMs = 20_000, lifetime: Lifetime = 'test'): Promise<Server> {
   const child = spawn(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
-  running.add(child);
+  (lifetime === 'file' ? runningForFile : running).add(child);
   let output = '';
   const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   return new Promise((resolve, fail) => {
@@ -45,8 +53,8 @@ export function startServer(command: string, args: string[], options: SpawnOptio
 }
 
 /** Starts the mock's CLI on a free port with `args` and extra environment. */
-export function startMockProcess(args: string[] = [], env: Record<string, string> = {}): Promise<Server> {
-  return startServer(process.execPath, [MOCK_CLI, '--port', '0', ...args], { env: { ...process.env, ...env } });
+export function startMockProcess(args: string[] = [], env: Record<string, string> = {}, lifetime: Lifetime = 'test'): Promise<Server> {
+  return startServer(process.execPath, [MOCK_CLI, '--port', '0', ...args], { env: { ...process.env, ...env } }, 20_000, lifetime);
 }
 
 /** Runs a command to its end (killed after `timeoutMs`); returns its exit code and output. */

@@ -15,7 +15,7 @@ export const REDIS_SERVER_PATH: string | undefined = findRedisServer();
 export const REDIS_SKIP_REASON: string | undefined = REDIS_SERVER_PATH
   ? undefined
   : 'redis-server not found (apt-get install -y redis-server, or set REDIS_SERVER)';
-if (REDIS_SKIP_REASON) console.warn(`skipped: Redis-backed tests (${REDIS_SKIP_REASON})`);
+if (REDIS_SKIP_REASON && process.env.VITEST) console.warn(`skipped: Redis-backed tests (${REDIS_SKIP_REASON})`);
 
 function findRedisServer(): string | undefined {
   const configured = process.env.REDIS_SERVER;
@@ -31,8 +31,11 @@ process.on('exit', () => {
 });
 
 export interface RedisServerOptions {
-  /** `aof-always`: append-only file, fsync before every reply (survives kill -9); `none`: memory only. */
-  persistence?: 'none' | 'aof-always';
+  /**
+   * `aof-always`: append-only file, fsync before every reply (survives kill -9); `aof-everysec`:
+   * written before the reply, fsynced every second (the compose profile's setting); `none`: memory only.
+   */
+  persistence?: 'none' | 'aof-always' | 'aof-everysec';
   /** Extra `redis-server` arguments, e.g. `['--requirepass', 'secret']`. */
   args?: string[];
   timeoutMs?: number;
@@ -87,8 +90,8 @@ export class RedisServer {
   async restart(): Promise<void> {
     if (this.#child) throw new Error(`redis-server ${this.#child.pid} is still running`);
     const persistence =
-      this.#options.persistence === 'aof-always'
-        ? ['--appendonly', 'yes', '--appendfsync', 'always']
+      this.#options.persistence === 'aof-always' || this.#options.persistence === 'aof-everysec'
+        ? ['--appendonly', 'yes', '--appendfsync', this.#options.persistence === 'aof-always' ? 'always' : 'everysec']
         : ['--appendonly', 'no'];
     const args = ['--port', String(this.port), '--bind', '127.0.0.1', '--dir', this.dir, '--save', '', '--logfile', '', '--daemonize', 'no', ...persistence, ...(this.#options.args ?? [])];
     const child = spawn(REDIS_SERVER_PATH as string, args, { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -159,7 +162,7 @@ export class RedisServer {
 }
 
 /** A loopback port nothing listens on right now. */
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.once('error', reject);

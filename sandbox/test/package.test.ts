@@ -64,7 +64,7 @@ describe('the packed production install (the image without an engine)', () => {
     const [command, args] = entrypoint();
     let mock = await startServer(command, args, { cwd: app, env: imageEnv() });
     const port = new URL(mock.url).port;
-    expect(await (await fetch(`${mock.url}/__mock/health`)).json()).toEqual({ status: 'ok' });
+    expect(await (await fetch(`${mock.url}/__mock/health`)).json()).toMatchObject({ status: 'ok', store: { state: 'up', kind: 'state-file' } });
     const created = await fetch(`${mock.url}/plants`, {
       method: 'POST',
       headers: { authorization: 'Bearer t', 'content-type': 'application/json' },

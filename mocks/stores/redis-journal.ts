@@ -1,0 +1,290 @@
+/**
+ * The request journal that every replica of a sandbox shares: a capped Redis stream, so the
+ * inspector of any replica shows every replica's traffic, each entry marked with the replica that
+ * answered. It implements the `RequestJournal` of mocks/admin/journal.ts (the `journal` branch).
+ *
+ * Keys, for a prefix P (the store's prefix: one sandbox, one journal):
+ * - `P:journal`: the stream; entry ID `<seq>-0`, fields `e` (the entry's JSON text without its
+ *   seq) and `b` (its size in bytes);
+ * - `P:journal:seq`: the sequence (INCR), kept by `clear`, so a seq is never reused;
+ * - `P:journal:bytes`: the bytes the stream's entries hold.
+ *
+ * Adding and trimming are one Lua script, atomic across replicas: seqs are dense and in the order
+ * Redis received the entries, and the stream never holds more than the bounds in entries and in
+ * bytes. The trimming is exact rather than XADD's `MAXLEN ~`: Redis' approximate trim does not say
+ * what it dropped, so the byte count could not stay true.
+ *
+ * `record` never waits and never throws: the entry goes out with the next pipelined write, and
+ * one that Redis cannot take (out of reach) is dropped and counted. Reads reject with
+ * StoreUnavailable while Redis is out of reach, which the admin routes answer 503.
+ */
+import { ReplyError, type Callback, type Redis, type Result } from 'ioredis';
+import { connectRedis, type RedisConnectionOptions } from './redis-connection.js';
+import { DEFAULT_STORE_PREFIX, parseStorePrefix, type RedisTarget } from './redis-target.js';
+import { StorageFailure, StoreUnavailable } from './store.js';
+
+// ---------------------------------------------------------------------------------------------
+// The journal's interface as mocks/admin/journal.ts declares it on the `journal` branch (not yet
+// on main when this was written). At the merge, replace this block with
+//   import { summary, DEFAULT_JOURNAL_BYTES, DEFAULT_JOURNAL_PAGE, DEFAULT_JOURNAL_SIZE, MAX_JOURNAL_PAGE,
+//     type JournalEntry, type JournalPage, type JournalQuery, type JournalRecord, type JournalStats,
+//     type RequestJournal } from '../admin/journal.js';
+// and declare `class RedisJournal implements RequestJournal`.
+type HeaderLine = [name: string, value: string];
+interface JournalBody {
+  bytes: number;
+  text?: string;
+  encoding?: 'utf8' | 'base64';
+  cut?: true;
+  unread?: true;
+}
+interface JournalMessage {
+  headers: HeaderLine[];
+  headersCut?: number;
+  body?: JournalBody;
+}
+type Verdict = 'accepted' | 'rejected-body' | 'unauthenticated' | 'unsupported-media-type' | 'forced' | 'rejected' | 'failed';
+export interface JournalEntry {
+  seq: number;
+  at: string;
+  replica?: string;
+  method: string;
+  path: string;
+  query?: string;
+  status: number;
+  durationMs: number;
+  verdict: Verdict;
+  operationId?: string;
+  stateful?: boolean;
+  code?: string;
+  message?: string;
+  problems?: string[];
+  fields?: string[];
+  request: JournalMessage;
+  response: JournalMessage;
+}
+export type JournalRecord = Omit<JournalEntry, 'seq' | 'at' | 'replica'> & { time: number };
+type StatusClass = '1xx' | '2xx' | '3xx' | '4xx' | '5xx';
+export interface JournalQuery {
+  after?: number;
+  before?: number;
+  limit?: number;
+  status?: readonly StatusClass[];
+  path?: string;
+  text?: string;
+  whole?: boolean;
+}
+export interface JournalPage {
+  entries: JournalEntry[];
+  last: number;
+  more: boolean;
+}
+export interface JournalStats {
+  entries: number;
+  bytes: number;
+  maxEntries: number;
+  maxBytes: number;
+}
+const DEFAULT_JOURNAL_SIZE = 500;
+const DEFAULT_JOURNAL_BYTES = 8 * 1024 * 1024;
+const DEFAULT_JOURNAL_PAGE = 100;
+const MAX_JOURNAL_PAGE = 1000;
+function summary(entry: JournalEntry): JournalEntry {
+  const withoutText = (message: JournalMessage): JournalMessage => {
+    if (message.body?.text === undefined) return message;
+    const { text: _text, ...body } = message.body;
+    return { ...message, body };
+  };
+  return { ...entry, request: withoutText(entry.request), response: withoutText(entry.response) };
+}
+// ---------------------------------------------------------------------------------------------
+
+// KEYS: stream, seq, bytes. ARGV: entry JSON, its bytes, max entries, max bytes.
+// Returns the entry's seq.
+const RECORD = `
+local seq = redis.call('INCR', KEYS[2])
+redis.call('XADD', KEYS[1], string.format('%d-0', seq), 'e', ARGV[1], 'b', ARGV[2])
+local bytes = redis.call('INCRBY', KEYS[3], ARGV[2])
+local length = redis.call('XLEN', KEYS[1])
+local maxEntries, maxBytes = tonumber(ARGV[3]), tonumber(ARGV[4])
+while length > 1 and (length > maxEntries or bytes > maxBytes) do
+  local oldest = redis.call('XRANGE', KEYS[1], '-', '+', 'COUNT', 1)[1]
+  local fields = oldest[2]
+  for i = 1, #fields, 2 do
+    if fields[i] == 'b' then bytes = redis.call('DECRBY', KEYS[3], fields[i + 1]) end
+  end
+  redis.call('XDEL', KEYS[1], oldest[1])
+  length = length - 1
+end
+return seq`;
+
+// KEYS: stream, bytes. The sequence is kept: seqs go on after a clear.
+const CLEAR = `
+redis.call('DEL', KEYS[1])
+redis.call('SET', KEYS[2], 0)
+return 0`;
+
+declare module 'ioredis' {
+  interface RedisCommander<Context> {
+    recordJournalEntry(stream: string, seq: string, bytes: string, json: string, size: string, maxEntries: string, maxBytes: string, callback?: Callback<number>): Result<number, Context>;
+    clearJournal(stream: string, bytes: string, callback?: Callback<number>): Result<number, Context>;
+  }
+}
+
+const SCRIPTS = {
+  recordJournalEntry: { lua: RECORD, numberOfKeys: 3 },
+  clearJournal: { lua: CLEAR, numberOfKeys: 2 },
+};
+
+/** Stream entries read per XREVRANGE while filtering a page. */
+const READ_BATCH = 200;
+
+export interface RedisJournalOptions {
+  /** The sandbox's prefix (the store's `--store-prefix`). */
+  prefix?: string;
+  /** The name this replica's entries carry (`--replica-name`). */
+  replica: string;
+  maxEntries?: number;
+  maxBytes?: number;
+}
+
+/** Connects (as the store does) and answers with the journal; StoreUnavailable naming the URL when Redis is out of reach. */
+export async function openRedisJournal(options: RedisJournalOptions & Omit<RedisConnectionOptions, 'scripts'>): Promise<RedisJournal> {
+  const prefix = parseStorePrefix(options.prefix ?? DEFAULT_STORE_PREFIX);
+  const { client, target } = await connectRedis({ ...options, scripts: SCRIPTS });
+  return new RedisJournal(client, target, { ...options, prefix }, true);
+}
+
+export class RedisJournal {
+  readonly maxEntries: number;
+  readonly maxBytes: number;
+  readonly replica: string;
+  readonly #client: Redis;
+  readonly #target: RedisTarget;
+  readonly #keys: { stream: string; seq: string; bytes: string };
+  /** The client is ours to close (opened by openRedisJournal). */
+  readonly #owned: boolean;
+  #dropped = 0;
+
+  /** On a client connected by `connectRedis` (its scripts are defined here if it lacks them). */
+  constructor(client: Redis, target: RedisTarget, options: RedisJournalOptions, owned = false) {
+    const prefix = parseStorePrefix(options.prefix ?? DEFAULT_STORE_PREFIX);
+    this.#client = client;
+    this.#target = target;
+    this.#owned = owned;
+    this.replica = options.replica;
+    this.maxEntries = options.maxEntries ?? DEFAULT_JOURNAL_SIZE;
+    this.maxBytes = options.maxBytes ?? DEFAULT_JOURNAL_BYTES;
+    if (!Number.isSafeInteger(this.maxEntries) || this.maxEntries < 1) throw new RangeError(`A journal keeps at least one entry; asked for ${this.maxEntries}.`);
+    if (!Number.isSafeInteger(this.maxBytes) || this.maxBytes < 1) throw new RangeError(`A journal keeps at least one byte; asked for ${this.maxBytes}.`);
+    this.#keys = { stream: `${prefix}:journal`, seq: `${prefix}:journal:seq`, bytes: `${prefix}:journal:bytes` };
+    for (const [name, script] of Object.entries(SCRIPTS)) {
+      if (!(name in client)) client.defineCommand(name, script);
+    }
+  }
+
+  /** Entries Redis could not take (out of reach, or refused) since this journal opened. */
+  get dropped(): number {
+    return this.#dropped;
+  }
+
+  record(entry: JournalRecord): void {
+    try {
+      if (this.#client.status !== 'ready') {
+        this.#dropped++;
+        return;
+      }
+      const { time, ...rest } = entry;
+      const json = JSON.stringify({ at: new Date(time).toISOString(), replica: this.replica, ...rest });
+      const { stream, seq, bytes } = this.#keys;
+      this.#client
+        .recordJournalEntry(stream, seq, bytes, json, String(Buffer.byteLength(json)), String(this.maxEntries), String(this.maxBytes))
+        .catch(() => this.#dropped++);
+    } catch {
+      // A journal must never fail the request it describes.
+      this.#dropped++;
+    }
+  }
+
+  async entries(query: JournalQuery = {}): Promise<JournalPage> {
+    const limit = Math.max(1, Math.min(query.limit ?? DEFAULT_JOURNAL_PAGE, MAX_JOURNAL_PAGE));
+    const classes = query.status?.length ? new Set(query.status.map((c) => Number(c.charAt(0)))) : undefined;
+    const text = query.text ? new RegExp(escapeRegExp(query.text), 'i') : undefined;
+    const last = Number((await this.#run(() => this.#client.get(this.#keys.seq))) ?? 0);
+    const entries: JournalEntry[] = [];
+    // Seqs start at 1: nothing lies before 1, everything after 0.
+    if (query.before !== undefined && !(query.before > 1)) return { entries, last, more: false };
+    const after = query.after !== undefined && query.after >= 1 ? query.after : undefined;
+    // Newest first, from just below `before` down to just above `after`, a batch at a time.
+    let end = query.before === undefined ? '+' : `(${seqId(query.before)}`;
+    const start = after === undefined ? '-' : `(${seqId(after)}`;
+    for (let batches = 0; batches * READ_BATCH <= this.maxEntries + READ_BATCH; batches++) {
+      const batch = await this.#run(() => this.#client.xrevrange(this.#keys.stream, end, start, 'COUNT', READ_BATCH));
+      for (const [id, fields] of batch) {
+        const json = fieldOf(fields, 'e');
+        if (json === undefined) continue;
+        const kept = JSON.parse(json) as Omit<JournalEntry, 'seq'>;
+        if (classes && !classes.has(Math.floor(kept.status / 100))) continue;
+        if (query.path && !kept.path.includes(query.path)) continue;
+        if (text && !text.test(json)) continue;
+        if (entries.length === limit) return { entries, last, more: true };
+        const entry = { seq: seqOf(id), ...kept } as JournalEntry;
+        entries.push(query.whole ? entry : summary(entry));
+      }
+      if (batch.length < READ_BATCH) break;
+      end = `(${(batch[batch.length - 1] as [string, string[]])[0]}`;
+    }
+    return { entries, last, more: false };
+  }
+
+  async entry(seq: number): Promise<JournalEntry | undefined> {
+    if (!Number.isSafeInteger(seq) || seq < 1) return undefined;
+    const [found] = await this.#run(() => this.#client.xrange(this.#keys.stream, seqId(seq), seqId(seq)));
+    const json = found && fieldOf(found[1], 'e');
+    return json === undefined ? undefined : ({ seq, ...JSON.parse(json) } as JournalEntry);
+  }
+
+  async stats(): Promise<JournalStats> {
+    const [entries, bytes] = await this.#run(() => Promise.all([this.#client.xlen(this.#keys.stream), this.#client.get(this.#keys.bytes)]));
+    return { entries, bytes: Number(bytes ?? 0), maxEntries: this.maxEntries, maxBytes: this.maxBytes };
+  }
+
+  async clear(): Promise<void> {
+    await this.#run(() => this.#client.clearJournal(this.#keys.stream, this.#keys.bytes));
+  }
+
+  /** Closes the connection when the journal opened it; a shared client is its owner's to close. */
+  async close(): Promise<void> {
+    if (!this.#owned) return;
+    if (this.#client.status === 'ready') await this.#client.quit().catch(() => this.#client.disconnect());
+    else this.#client.disconnect();
+  }
+
+  async #run<T>(command: () => Promise<T>): Promise<T> {
+    if (this.#client.status !== 'ready') throw new StoreUnavailable(`Redis at ${this.#target.display} is out of reach (connection ${this.#client.status})`);
+    try {
+      return await command();
+    } catch (caught) {
+      const error = caught as Error;
+      if (error instanceof ReplyError) throw new StorageFailure(`Redis at ${this.#target.display} refused to read the journal: ${error.message}`);
+      throw new StoreUnavailable(`Redis at ${this.#target.display} did not answer (${error.message})`);
+    }
+  }
+}
+
+function seqId(seq: number): string {
+  return `${Math.trunc(seq)}-0`;
+}
+
+function seqOf(id: string): number {
+  return Number(id.slice(0, id.indexOf('-')));
+}
+
+function fieldOf(fields: string[], name: string): string | undefined {
+  for (let i = 0; i < fields.length; i += 2) if (fields[i] === name) return fields[i + 1];
+  return undefined;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

@@ -1,0 +1,187 @@
+/**
+ * The shared request journal on a real redis-server: three journals on one prefix (three
+ * replicas) see each other's entries, each marked with the replica that answered, in one dense
+ * sequence; bounds in entries and bytes hold exactly; filters, cursors and whole entries; clear
+ * keeps the sequence; prefixes apart; Redis out of reach drops entries without failing a request
+ * and refuses reads with StoreUnavailable.
+ */
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openRedisJournal, type JournalRecord, type RedisJournal } from '../stores/redis-journal.js';
+import { StoreUnavailable } from '../stores/store.js';
+import { REDIS_SKIP_REASON, RedisServer } from './redis-server.js';
+
+let time = Date.UTC(2026, 10, 23, 12, 0, 0);
+
+/** An exchange as the edge hands it to `record`. */
+function exchange(path: string, status: number, body = `{"id":1,"name":"${path}"}`): JournalRecord {
+  return {
+    time: time++,
+    method: 'POST',
+    path,
+    status,
+    durationMs: 1.5,
+    verdict: status < 300 ? 'accepted' : status === 401 ? 'unauthenticated' : status < 500 ? 'rejected' : 'failed',
+    operationId: 'createPlant',
+    stateful: true,
+    ...(status >= 400 ? { code: 'SOMETHING', message: `Refused with ${status}.` } : {}),
+    request: { headers: [['content-type', 'application/json'], ['authorization', 'Bearer ***']], body: { bytes: Buffer.byteLength(body), text: body, encoding: 'utf8' } },
+    response: { headers: [['content-type', 'application/json']], body: { bytes: 2, text: '{}', encoding: 'utf8' } },
+  };
+}
+
+/** Polls (bounded) until the journal has taken `count` entries: `record` does not wait. */
+async function until(journal: RedisJournal, count: number): Promise<void> {
+  for (let attempt = 0; attempt < 200; attempt++) {
+    if ((await journal.entries({ limit: 1 })).last >= count) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error(`the journal did not reach ${count} entries`);
+}
+
+describe.skipIf(REDIS_SKIP_REASON)(`RedisJournal on a real redis-server${REDIS_SKIP_REASON ? ` (skipped: ${REDIS_SKIP_REASON})` : ''}`, () => {
+  let server: RedisServer;
+  let inspect: Redis;
+  const journals: RedisJournal[] = [];
+  let prefixes = 0;
+
+  async function open(replica: string, options: { prefix?: string; maxEntries?: number; maxBytes?: number } = {}): Promise<RedisJournal> {
+    const journal = await openRedisJournal({ url: server.url, prefix: options.prefix ?? `journal-${prefixes}`, replica, ...options });
+    journals.push(journal);
+    return journal;
+  }
+
+  beforeAll(async () => {
+    server = await RedisServer.start();
+    inspect = new Redis({ port: server.port, lazyConnect: true });
+    await inspect.connect();
+  });
+  afterAll(async () => {
+    await Promise.all(journals.map((journal) => journal.close()));
+    inspect?.disconnect();
+    await server?.stop();
+  });
+
+  it("shows every replica's entries to each, newest first, one dense sequence, each marked with the replica that answered", async () => {
+    prefixes++;
+    const replicas = await Promise.all(['replica-1', 'replica-2', 'replica-3'].map((name) => open(name)));
+    for (let i = 0; i < 30; i++) expect(replicas[i % 3]?.record(exchange(`/plants/${i}`, 200))).toBeUndefined(); // never waits
+    await until(replicas[0] as RedisJournal, 30);
+    const pages = await Promise.all(replicas.map((journal) => journal.entries({ limit: 1000 })));
+    for (const page of pages) {
+      expect(page).toEqual(pages[0]);
+      expect(page.last).toBe(30);
+      expect(page.more).toBe(false);
+      expect(page.entries.map((entry) => entry.seq)).toEqual(Array.from({ length: 30 }, (_, i) => 30 - i));
+    }
+    // One replica's entries keep the order it recorded them in; each says who answered.
+    for (const [r, name] of ['replica-1', 'replica-2', 'replica-3'].entries()) {
+      const mine = (pages[0]?.entries ?? []).filter((entry) => entry.replica === name).reverse();
+      expect(mine.map((entry) => entry.path)).toEqual(Array.from({ length: 10 }, (_, i) => `/plants/${i * 3 + r}`));
+    }
+    const newest = (pages[0]?.entries ?? [])[0];
+    expect(newest).toMatchObject({ seq: 30, method: 'POST', status: 200, verdict: 'accepted', operationId: 'createPlant', request: { headers: [['content-type', 'application/json'], ['authorization', 'Bearer ***']] } });
+    expect(newest?.at).toMatch(/^2026-11-23T12:00:00\.\d{3}Z$/);
+    // A listing is summaries; the entry, or `whole`, has the bodies' text.
+    const sent = `{"id":1,"name":"${newest?.path}"}`;
+    expect(newest?.request.body).toEqual({ bytes: Buffer.byteLength(sent), encoding: 'utf8' });
+    const whole = await replicas[2]?.entry(30);
+    expect(whole?.request.body?.text).toBe(sent);
+    expect((await replicas[1]?.entries({ limit: 1, whole: true }))?.entries[0]).toEqual(whole);
+  });
+
+  it('filters by status class, path and text, pages with before/after and says when more match', async () => {
+    prefixes++;
+    const journal = await open('only');
+    const statuses = [200, 400, 401, 409, 200, 503, 200, 415, 200, 404];
+    statuses.forEach((status, i) => journal.record(exchange(i % 2 ? '/plants' : '/__mock/plants', status, `{"note":"${i === 7 ? 'Needle' : 'hay'}"}`)));
+    await until(journal, 10);
+    const seqs = (page: { entries: { seq: number }[] }) => page.entries.map((entry) => entry.seq);
+    expect(seqs(await journal.entries({ status: ['4xx'] }))).toEqual([10, 8, 4, 3, 2]);
+    expect(seqs(await journal.entries({ status: ['2xx', '5xx'] }))).toEqual([9, 7, 6, 5, 1]);
+    expect(seqs(await journal.entries({ path: '__mock' }))).toEqual([9, 7, 5, 3, 1]);
+    expect(seqs(await journal.entries({ text: 'needle' }))).toEqual([8]);
+    const first = await journal.entries({ limit: 3 });
+    expect(seqs(first)).toEqual([10, 9, 8]);
+    expect(first.more).toBe(true);
+    const second = await journal.entries({ limit: 3, before: 8 });
+    expect(seqs(second)).toEqual([7, 6, 5]);
+    const last = await journal.entries({ limit: 3, before: 2 });
+    expect(seqs(last)).toEqual([1]);
+    expect(last.more).toBe(false);
+    expect(seqs(await journal.entries({ after: 7 }))).toEqual([10, 9, 8]);
+    expect(seqs(await journal.entries({ after: 7, status: ['4xx'], limit: 1 }))).toEqual([10]);
+    expect(await journal.entries({ before: 1 })).toEqual({ entries: [], last: 10, more: false });
+    expect(await journal.entry(11)).toBeUndefined();
+    expect(await journal.entry(0)).toBeUndefined();
+  });
+
+  it('holds at most its entries and its bytes, the oldest leaving first, and counts the bytes it holds', async () => {
+    prefixes++;
+    const byCount = await open('a', { maxEntries: 5 });
+    for (let i = 1; i <= 12; i++) byCount.record(exchange(`/count/${i}`, 200));
+    await until(byCount, 12);
+    expect((await byCount.entries()).entries.map((entry) => entry.path)).toEqual(['/count/12', '/count/11', '/count/10', '/count/9', '/count/8']);
+    expect(await inspect.xlen(`journal-${prefixes}:journal`)).toBe(5); // exactly, not about
+    expect(await byCount.entry(7)).toBeUndefined();
+    const stats = await byCount.stats();
+    expect(stats).toMatchObject({ entries: 5, maxEntries: 5 });
+    // The byte count is the sum of what the stream holds.
+    const held = await inspect.xrange(`journal-${prefixes}:journal`, '-', '+');
+    expect(stats.bytes).toBe(held.reduce((sum, [, fields]) => sum + Buffer.byteLength(fields[1] as string), 0));
+
+    prefixes++;
+    const big = 'x'.repeat(2000);
+    const byBytes = await open('b', { maxBytes: 5000 });
+    for (let i = 1; i <= 6; i++) byBytes.record(exchange(`/bytes/${i}`, 200, `{"blob":"${big}"}`));
+    await until(byBytes, 6);
+    const kept = await byBytes.stats();
+    expect(kept.entries).toBe(2); // each entry is over 2 000 bytes: two fit in 5 000
+    expect(kept.bytes).toBeLessThanOrEqual(5000);
+    // An entry larger than the whole bound is still kept, alone: the newest is never lost.
+    byBytes.record(exchange('/bytes/huge', 200, `{"blob":"${'y'.repeat(6000)}"}`));
+    await until(byBytes, 7);
+    expect((await byBytes.entries({ whole: true })).entries.map((entry) => entry.path)).toEqual(['/bytes/huge']);
+  });
+
+  it('clears for every replica and goes on numbering after the last seq; prefixes keep sandboxes apart', async () => {
+    prefixes++;
+    const [one, two] = [await open('one'), await open('two')];
+    const other = await open('elsewhere', { prefix: 'another-sandbox' });
+    for (let i = 0; i < 4; i++) one.record(exchange('/before', 200));
+    other.record(exchange('/theirs', 200));
+    await until(one, 4);
+    await until(other, 1);
+    await two.clear();
+    expect(await one.entries()).toEqual({ entries: [], last: 4, more: false });
+    expect(await one.stats()).toMatchObject({ entries: 0, bytes: 0 });
+    two.record(exchange('/after', 201));
+    await until(one, 5);
+    expect((await one.entries()).entries.map((entry) => [entry.seq, entry.path, entry.replica])).toEqual([[5, '/after', 'two']]);
+    expect((await other.entries()).entries.map((entry) => entry.path)).toEqual(['/theirs']);
+  });
+
+  it('drops entries while Redis is out of reach without failing the request, refuses reads with StoreUnavailable, and journals again once it is back', async () => {
+    const lonely = await RedisServer.start();
+    const journal = await openRedisJournal({ url: lonely.url, prefix: 'fault', replica: 'r' });
+    try {
+      journal.record(exchange('/kept', 200));
+      await until(journal, 1);
+      await lonely.kill();
+      expect(() => journal.record(exchange('/lost', 200))).not.toThrow();
+      await expect(journal.entries()).rejects.toThrow(StoreUnavailable);
+      await expect(journal.stats()).rejects.toThrow(StoreUnavailable);
+      expect(journal.dropped).toBeGreaterThanOrEqual(1);
+      await lonely.restart();
+      for (let attempt = 0; attempt < 200; attempt++) {
+        journal.record(exchange('/back', 200));
+        if ((await journal.entries({ limit: 1 }).catch(() => undefined))?.entries.length) break;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect((await journal.entries({ limit: 1 })).entries[0]?.path).toBe('/back');
+    } finally {
+      await journal.close();
+      await lonely.stop();
+    }
+  });
+});
