@@ -7,7 +7,7 @@ import { parseExactJson } from '../../../spec/exact-json.js';
 import type { CheckName } from '../../model.js';
 import { Crash, rawHeaderValues, REFERENCE, type Behaviour } from './provider.js';
 
-export type FlawClass = 'strings' | 'json-syntax' | 'numbers' | 'auth' | 'response' | 'transport';
+export type FlawClass = 'strings' | 'json-syntax' | 'numbers' | 'schema' | 'auth' | 'response' | 'transport';
 
 export interface FlawProvider {
   class: FlawClass;
@@ -98,7 +98,7 @@ export const FLAWS: Record<string, FlawProvider> = {
   'hangs-on-nul': { class: 'strings', flaw: 'never answers a body whose strings hold U+0000 (a C library loops on it)', caughtBy: 'not_a_server_error', says: /No complete answer within 300 ms/, timeoutMs: 300, behaviour: { intercept: ({ raw }) => raw.includes('\\u0000') } },
   // JSON syntax.
   'field-types-not-checked': {
-    class: 'json-syntax',
+    class: 'schema',
     flaw: 'checks only that id and name are present, not their types',
     caughtBy: 'negative_data_rejection',
     says: /Accepted \(200\) a body that is not a NewPlant: .*name is/,
