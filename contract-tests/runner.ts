@@ -37,7 +37,11 @@ export async function runContractSuite(options: ContractOptions): Promise<Contra
   const exchanges = [...probed.exchanges, ...rest.exchanges, ...notSent];
   const repeat = probed.exchanges.find((x) => x.case.expect === 'duplicate');
   const run: RunContext = { contract, ...(repeat?.outcome === 'response' ? { duplicateStatus: repeat.response.status } : {}) };
-  const { checks, findings } = judgeAll(exchanges, resolved, run);
+  const judged = judgeAll(exchanges, resolved, run);
+  // The checks judge what the provider really answered; the report shows it with secrets masked.
+  const shown = new Map(exchanges.map((exchange) => [exchange, masked(exchange, resolved)]));
+  const findings = judged.findings.map((finding) => ({ ...finding, message: mask(finding.message, resolved), exchange: shown.get(finding.exchange) as Exchange }));
+  const { checks } = judged;
   return {
     baseUrl: resolved.baseUrl,
     spec: { source: contract.source, operationId: contract.operationId, method: contract.method, path: contract.path },
@@ -47,7 +51,7 @@ export async function runContractSuite(options: ContractOptions): Promise<Contra
     cases: exchanges.length,
     checks,
     findings,
-    exchanges,
+    exchanges: [...shown.values()],
     ...(run.duplicateStatus === undefined ? {} : { duplicateStatus: run.duplicateStatus }),
     ok: checks.every((check) => check.status !== 'failed'),
   };
@@ -131,7 +135,7 @@ async function sendAll(
         const url = options.endpoint(contractCase.request.path);
         const outcome = await transport.send({ url, method: contractCase.request.method, headers: contractCase.request.headers, body: contractCase.request.body });
         if (outcome.outcome === 'timeout') timeouts++;
-        exchange = masked({ case: contractCase, request, startedAt, ...outcome }, options);
+        exchange = { case: contractCase, request, startedAt, ...outcome };
       }
       exchanges[index] = exchange;
       onExchange?.(exchange);
@@ -153,13 +157,23 @@ function secrets(options: ResolvedOptions): Array<[string, string]> {
   return list.sort((a, b) => b[0].length - a[0].length);
 }
 
+const TOKEN_CHAR = "A-Za-z0-9\\-._~+/=";
+
+/**
+ * `text` with every secret replaced by its stand-in. A secret of 8 characters or more is masked
+ * wherever it appears; a shorter one only where it stands alone (not inside a longer word), so a
+ * token such as `T` does not garble every capital T of a report.
+ */
 function mask(text: string, options: ResolvedOptions): string {
   let out = text;
-  for (const [secret, stand] of secrets(options)) out = out.replaceAll(secret, stand);
+  for (const [secret, stand] of secrets(options)) {
+    if (secret.length >= 8) out = out.replaceAll(secret, stand);
+    else out = out.replace(new RegExp(`(?<![${TOKEN_CHAR}])${secret.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![${TOKEN_CHAR}])`, 'g'), stand);
+  }
   return out;
 }
 
-/** The exchange with any secret the provider echoed (in its headers or body) masked. */
+/** The exchange as reports show it: anything the provider echoed of a secret (headers, status text, body) masked. */
 function masked(exchange: Exchange, options: ResolvedOptions): Exchange {
   if (exchange.outcome !== 'response') return exchange;
   const { response } = exchange;
@@ -173,13 +187,13 @@ function sentRequest(contractCase: ContractCase, options: ResolvedOptions): Sent
   const headers: Record<string, string | string[]> = { host: url.host };
   const maskValue = (name: string, value: string): string => {
     if (name in options.headers && options.headers[name] === value) return '<value given with --header>';
-    return options.token ? value.replaceAll(options.token, '<token>') : value;
+    return mask(value, options);
   };
   for (const [name, value] of Object.entries(contractCase.request.headers)) {
     headers[name] = Array.isArray(value) ? value.map((v) => maskValue(name, v)) : maskValue(name, value as string);
   }
   const { body } = contractCase.request;
-  return { method: contractCase.request.method, url: url.href, headers, body: typeof body === 'string' && options.token ? body.replaceAll(options.token, '<token>') : body };
+  return { method: contractCase.request.method, url: url.href, headers, body: typeof body === 'string' ? mask(body, options) : body };
 }
 
 function judgeAll(exchanges: readonly Exchange[], options: ResolvedOptions, run: RunContext): { checks: CheckResult[]; findings: Finding[] } {

@@ -23,7 +23,8 @@ export const positiveDataAcceptance: Check = {
     if (exchange.case.fixedId && status === duplicateStatus) {
       return [info(`Answered ${status}, as the provider answers a repeated id: this id is fixed by the case, so an earlier run (or another form of it in this run) may have stored it.`)];
     }
-    const size = exchange.request.body === undefined ? 0 : typeof exchange.request.body === 'string' ? Buffer.byteLength(exchange.request.body) : exchange.request.body.length;
+    const sent = exchange.case.request.body;
+    const size = sent === undefined ? 0 : Buffer.byteLength(sent);
     if (status === 413) {
       return [warning(`Refused a valid ${size}-byte body with 413; the spec declares no size limit, so this is the provider's choice (declare it in the spec, e.g. with maxLength, to make it part of the contract).`)];
     }

@@ -139,6 +139,28 @@ describe('--har', () => {
   });
 });
 
+describe('secrets', () => {
+  it('are masked in what the provider echoes, after the checks have judged the real answer (a one-letter token garbles nothing)', async () => {
+    const harPath = join(dir, 'short-token.har');
+    const echoing: Partial<Behaviour> = {
+      plant: (value) => ({ ...REFERENCE.plant(value), seen: 'Bearer T' }),
+    };
+    const provider = await startProvider({ token: 'T', behaviour: echoing });
+    try {
+      const { code, output } = await runCli(['--base-url', provider.url, '--token', 'T', '--generated', '3', '--har', harPath]);
+      expect(output).toMatch(/^PASSED/m);
+      expect(code).toBe(0);
+      const har = readFileSync(harPath, 'utf8');
+      expect(har).not.toMatch(/Bearer T\b/);
+      expect(har).toContain('"seen\\":\\"Bearer <token>\\"');
+      // Names with capital Ts (an SQL sample says DROP TABLE) come through whole.
+      expect(har).toContain('DROP TABLE plants');
+    } finally {
+      await provider.close();
+    }
+  });
+});
+
 describe('--cases', () => {
   const casesDir = join(dir, 'frontend-cases');
   const file = (cases: unknown[]) => JSON.stringify({ description: 'requests a frontend sent', cases }, null, 2);
