@@ -103,7 +103,6 @@ export function generateCases(options: GenerationOptions): Generation {
   };
   const verdict = (expect: CaseExpectation): 'valid' | 'invalid' | undefined =>
     expect === 'accepted' || expect === 'unauthenticated' || expect === 'duplicate' ? 'valid' : expect === 'rejected-body' ? 'invalid' : undefined;
-  const subject = (property: RequestProperty): string => `${property.name}`;
 
   // The duplicate probe: one body sent twice, before anything else.
   if (identity) {
@@ -132,7 +131,7 @@ export function generateCases(options: GenerationOptions): Generation {
         {
           family: 'string',
           label: `${property.name}-${sample.label}`,
-          description: `${subject(property)} is ${sample.about}; it must be accepted and come back exactly`,
+          description: `${property.name} is ${sample.about}; it must be accepted and come back exactly`,
           expect: 'accepted',
           body: objectText(withMember(base(), property.name, sample.literal ?? JSON.stringify(sample.value))),
         },
@@ -149,7 +148,7 @@ export function generateCases(options: GenerationOptions): Generation {
         {
           family: 'value',
           label: `${property.name}-${value.label}`,
-          description: `${subject(property)} is ${value.about}: ${value.valid ? 'valid, must be accepted' : 'invalid, must be refused'}`,
+          description: `${property.name} is ${value.about}: ${value.valid ? 'valid, must be accepted' : 'invalid, must be refused'}`,
           expect: value.valid ? 'accepted' : 'rejected-body',
           body: objectText(withMember(base(), property.name, value.literal)),
         },
@@ -160,7 +159,7 @@ export function generateCases(options: GenerationOptions): Generation {
       {
         family: 'required',
         label: `${property.name}-absent`,
-        description: property.required ? `${subject(property)} is missing, and the spec requires it` : `${subject(property)} is left out (it is optional)`,
+        description: property.required ? `${property.name} is missing, and the spec requires it` : `${property.name} is left out (it is optional)`,
         expect: property.required ? 'rejected-body' : 'accepted',
         body: objectText(withMember(base(), property.name, undefined)),
       },

@@ -61,7 +61,6 @@ export interface RequestBody {
 export interface SuiteContract {
   /** The document's path, for messages. */
   source: string;
-  title: string;
   operationId: string;
   method: string;
   path: string;
@@ -132,7 +131,6 @@ export function compileSuiteContract(document: unknown, source: string, operatio
   const sent = new Set(requestBody.properties.map((p) => p.name));
   return {
     source,
-    title: isObject(doc.info) && typeof doc.info.title === 'string' ? doc.info.title : 'API',
     operationId,
     method: found.method.toUpperCase(),
     path: found.path,
