@@ -8,6 +8,19 @@ import { DEFAULT_GENERATED, DEFAULT_TIMEOUT_MS, type ContractOptions } from './o
 export interface ContractCommandLine extends ContractOptions {
   /** Where to write the JUnit XML report, if anywhere. */
   junit?: string;
+  /** Where to write the HAR file of every exchange, if anywhere. */
+  har?: string;
+}
+
+/** `a,b` into a list of names; repeated flags collect. */
+function nameList(value: string, previous: string[] = []): string[] {
+  const names = value.split(',').map((name) => name.trim()).filter(Boolean);
+  if (!names.length) throw new InvalidArgumentError('expected one or more check names, separated by commas.');
+  return [...previous, ...names];
+}
+
+function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
 }
 
 function wholeNumber(min: number, max: number) {
@@ -29,12 +42,17 @@ function header(value: string, previous: Array<[string, string]> = []): Array<[s
 export function contractCommand(): Command {
   return new Command('plant-store-contract')
     .description(
-      'Runs the Plant Store contract suite against a provider: fixed and generated POST /plants cases, judged by checks named as in Schemathesis.\nExit status: 0 every check passed, 1 a check failed, 2 usage error or unreachable target.',
+      'Runs the Plant Store contract suite against a provider: the cases of fixtures/cases and of --cases files, and cases generated from the spec, judged by checks named as in Schemathesis.\nExit status: 0 every check passed, 1 a check failed, 2 usage error or unreachable target.',
     )
     .addOption(new Option('--base-url <url>', "the provider's base URL; may carry a path prefix (https://host/v1)").env('PLANT_STORE_BASE_URL'))
-    .addOption(new Option('--token <token>', 'a bearer token the provider accepts').env('PLANT_STORE_TOKEN'))
+    .addOption(new Option('--token <token>', "a credential the provider accepts, sent as the spec's security scheme says (bearer token or API key)").env('PLANT_STORE_TOKEN'))
+    .addOption(new Option('--spec <file>', 'the OpenAPI document to test against (default: the bundled spec)').env('PLANT_STORE_SPEC'))
     .addOption(new Option('--header <header>', "a header every request carries, 'Name: value' (repeatable)").argParser(header))
     .addOption(new Option('--junit <file>', 'write a JUnit XML report to this file'))
+    .addOption(new Option('--har <file>', 'write every exchange to this file as HAR 1.2 (tokens masked)'))
+    .addOption(new Option('--cases <path>', 'extra case files in the fixture format: a directory of *.json or one file (repeatable)').argParser(collect))
+    .addOption(new Option('--checks <names>', 'run only these checks, comma-separated').argParser(nameList))
+    .addOption(new Option('--exclude-checks <names>', 'skip these checks, comma-separated (the report says they were excluded)').argParser(nameList))
     .addOption(new Option('--seed <n>', 'seed of the generated cases (printed on every run)').argParser(wholeNumber(0, 2 ** 31 - 1)))
     .addOption(new Option('--timeout <ms>', 'longest wait for one answer').default(DEFAULT_TIMEOUT_MS).argParser(wholeNumber(1, 600_000)))
     .addOption(new Option('--invalid-token <token>', 'a well-formed bearer token the provider rejects (default: a random one)'))
@@ -51,6 +69,11 @@ export function parseContractArgs(argv: readonly string[], command: Command = co
     token?: string;
     header?: Array<[string, string]>;
     junit?: string;
+    har?: string;
+    spec?: string;
+    cases?: string[];
+    checks?: string[];
+    excludeChecks?: string[];
     seed?: number;
     timeout: number;
     invalidToken?: string;
@@ -63,6 +86,11 @@ export function parseContractArgs(argv: readonly string[], command: Command = co
     token: o.token ?? '',
     headers,
     ...(o.junit === undefined ? {} : { junit: o.junit }),
+    ...(o.har === undefined ? {} : { har: o.har }),
+    ...(o.spec === undefined ? {} : { spec: o.spec }),
+    ...(o.cases === undefined ? {} : { cases: o.cases }),
+    ...(o.checks === undefined ? {} : { checks: o.checks }),
+    ...(o.excludeChecks === undefined ? {} : { excludeChecks: o.excludeChecks }),
     ...(o.seed === undefined ? {} : { seed: o.seed }),
     timeoutMs: o.timeout,
     ...(o.invalidToken === undefined ? {} : { invalidToken: o.invalidToken }),

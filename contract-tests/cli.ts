@@ -10,6 +10,11 @@ import { ContractUsageError, resolveOptions } from './options.js';
 import { UnreachableTargetError } from './reachability.js';
 import { formatReport } from './report.js';
 import { runContractSuite } from './runner.js';
+import { terminalSafeLines } from './terminal-text.js';
+
+/** Everything the CLI prints goes through here: nothing a provider or a file sent reaches the terminal unescaped. */
+const out = (text: string): void => void process.stdout.write(terminalSafeLines(text));
+const err = (text: string): void => void process.stderr.write(terminalSafeLines(text));
 
 async function main(): Promise<number> {
   let options: ContractCommandLine;
@@ -20,28 +25,33 @@ async function main(): Promise<number> {
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
     if (error instanceof ContractUsageError) {
-      process.stderr.write(`plant-store-contract: ${error.message}\nRun with --help for the flags.\n`);
+      err(`plant-store-contract: ${error.message}\nRun with --help for the flags.\n`);
       return 2;
     }
     throw error;
   }
-  process.stdout.write(`Seed ${options.seed} (pass --seed ${options.seed} to reproduce the generated cases)\n`);
+  out(`Seed ${options.seed} (pass --seed ${options.seed} to reproduce the generated cases)\n`);
   let report;
   try {
     report = await runContractSuite(options);
   } catch (error) {
     if (error instanceof UnreachableTargetError || error instanceof ContractUsageError) {
-      process.stderr.write(`plant-store-contract: ${error.message}\n`);
+      err(`plant-store-contract: ${error.message}\n`);
       return 2;
     }
     throw error;
   }
-  process.stdout.write(`${formatReport(report)}\n`);
+  out(`${formatReport(report)}\n`);
   if (options.junit) {
     // Loaded only when asked for: the XML builder is a large part of the start-up time.
     const { writeJUnit } = await import('./junit.js');
     writeJUnit(report, options.junit);
-    process.stdout.write(`JUnit report: ${options.junit}\n`);
+    out(`JUnit report: ${options.junit}\n`);
+  }
+  if (options.har) {
+    const { writeHar } = await import('./har.js');
+    writeHar(report, options.har);
+    out(`HAR file: ${options.har}\n`);
   }
   return report.ok ? 0 : 1;
 }
@@ -51,7 +61,7 @@ main().then(
     process.exitCode = code;
   },
   (error: unknown) => {
-    process.stderr.write(`plant-store-contract: the suite could not run: ${(error as Error)?.stack ?? String(error)}\n`);
+    err(`plant-store-contract: the suite could not run: ${(error as Error)?.stack ?? String(error)}\n`);
     process.exitCode = 2;
   },
 );

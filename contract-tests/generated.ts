@@ -1,172 +1,314 @@
 /**
- * Property-based cases (fast-check): valid NewPlants — any printable Unicode name including
- * the empty one, an optional tag, ids across the whole int64 range — and single mutations of
- * them that break NewPlant. Sampling is bounded and seeded: the same seed gives the same
- * shapes, while each id's low 32 bits are drawn afresh per run so that ids never repeat.
+ * The generated cases of one run, all made from the spec's request body and security scheme:
+ * the string domain walked for every string property, both sides of every declared constraint,
+ * the identity's range ends written several ways, the syntax of JSON, credentials in every
+ * form, body shapes, and fast-check's random valid bodies and random single mutations.
+ *
+ * Correct by construction: every case says what the spec should make of its body, and the
+ * spec's own validator is asked before the case is kept; a case it contradicts is dropped and
+ * listed (the tests hold that list empty for the bundled spec), so a provider is never failed
+ * for what the spec leaves unsaid. Where the RFCs leave a choice the case is provider-choice.
+ * The seed reproduces every case; ids are drawn fresh on every run.
  */
 import fc from 'fast-check';
-import { LosslessNumber, stringify } from 'lossless-json';
+import { parseExactJson } from '../spec/exact-json.js';
 import type { IdSource } from '../fixtures/index.js';
-import { parseBody } from './spec-contract.js';
-import type { ValidateFunction } from 'ajv';
+import { authCases } from './generators/auth.js';
+import { freshIdentity, identityValues } from './generators/identity.js';
+import { abbreviate, objectText, withMember, type Member } from './generators/json-text.js';
+import { syntaxCases } from './generators/json-syntax.js';
+import { boundaryValues, validLiterals } from './generators/schema-values.js';
+import { STRING_DOMAIN } from './generators/strings.js';
+import type { CaseExpectation, CheckName } from './model.js';
+import { isValidRequestBody, typesOf, type RequestProperty, type SuiteContract } from './spec-contract.js';
 
-const INT64_MIN = -(2n ** 63n);
-const INT64_MAX = 2n ** 63n - 1n;
+export type Family = 'string' | 'value' | 'required' | 'identity' | 'syntax' | 'auth' | 'shape' | 'random-valid' | 'random-invalid' | 'probe';
 
-export interface GeneratedPlant {
-  id: bigint;
-  name: string;
-  tag?: string;
-}
-
-export interface GeneratedBody {
-  /** Short label for the case id and report: `valid`, `id-as-string`, `truncated` … */
+export interface GeneratedCase {
+  family: Family;
+  /** Unique within the run with its family: the case id is `generated:<family>-<label>`. */
   label: string;
   description: string;
-  text: string;
-  /** For a valid NewPlant: what a Plant must echo. */
-  plant?: { name: string; tag?: string };
-}
-
-const text = fc.oneof(
-  fc.string({ unit: 'grapheme', maxLength: 24 }),
-  fc.string({ unit: 'grapheme-ascii', maxLength: 24 }),
-);
-
-/** A valid NewPlant, id as an exact bigint over the full int64 range. */
-export const newPlantArbitrary: fc.Arbitrary<GeneratedPlant> = fc.record(
-  { id: fc.bigInt({ min: INT64_MIN, max: INT64_MAX }), name: text, tag: text },
-  { requiredKeys: ['id', 'name'] },
-);
-
-type Mutation = { label: string; description: string; apply: (plant: GeneratedPlant) => string };
-
-/** JSON values of the wrong type for a string field… */
-const notStrings: fc.Arbitrary<[string, unknown]> = fc.constantFrom<[string, unknown]>(
-  ['null', null],
-  ['true', true],
-  ['a number', 42],
-  ['an array', []],
-  ['an object', {}],
-);
-/** …and for an integer field (a digit string is its own mutation). */
-const notIntegers: fc.Arbitrary<[string, unknown]> = fc.constantFrom<[string, unknown]>(
-  ['null', null],
-  ['false', false],
-  ['an array', [1]],
-  ['an object', {}],
-);
-
-/** One way to break a NewPlant, chosen by fast-check along with its parameters. */
-const mutationArbitrary: fc.Arbitrary<Mutation> = fc.oneof(
-  fc.constant<Mutation>({ label: 'missing-id', description: 'id is missing', apply: ({ name, tag }) => json({ name, tag }) }),
-  fc.constant<Mutation>({ label: 'missing-name', description: 'name is missing', apply: ({ id, tag }) => json({ id, tag }) }),
-  fc.constant<Mutation>({
-    label: 'id-as-string',
-    description: 'id is a string of digits',
-    apply: ({ id, name, tag }) => json({ id: id.toString(), name, tag }),
-  }),
-  fc.constant<Mutation>({
-    label: 'id-fraction',
-    description: 'id has a fractional part',
-    apply: ({ id, name, tag }) => json({ id: new LosslessNumber(`${id}.5`), name, tag }),
-  }),
-  fc.bigInt({ min: 0n, max: 2n ** 62n }).map<Mutation>((k) => ({
-    label: 'id-int64-overflow',
-    description: `id is 2^63 + ${k}, past the int64 range`,
-    apply: ({ name, tag }) => json({ id: INT64_MAX + 1n + k, name, tag }),
-  })),
-  fc.bigInt({ min: 0n, max: 2n ** 62n }).map<Mutation>((k) => ({
-    label: 'id-int64-underflow',
-    description: `id is -2^63 - 1 - ${k}, below the int64 range`,
-    apply: ({ name, tag }) => json({ id: INT64_MIN - 1n - k, name, tag }),
-  })),
-  fc.tuple(fc.integer({ min: 1, max: 9 }), fc.integer({ min: 19, max: 400 })).map<Mutation>(([digit, exponent]) => ({
-    label: 'id-exponent-beyond-int64',
-    description: `id is ${digit}e${exponent}, an integer far past int64`,
-    apply: ({ name, tag }) => json({ id: new LosslessNumber(`${digit}e${exponent}`), name, tag }),
-  })),
-  notIntegers.map<Mutation>(([what, value]) => ({
-    label: 'id-wrong-type',
-    description: `id is ${what}`,
-    apply: ({ name, tag }) => json({ id: value, name, tag }),
-  })),
-  notStrings.map<Mutation>(([what, value]) => ({
-    label: 'name-wrong-type',
-    description: `name is ${what}`,
-    apply: ({ id, tag }) => json({ id, name: value, tag }),
-  })),
-  notStrings.map<Mutation>(([what, value]) => ({
-    label: 'tag-wrong-type',
-    description: `tag is ${what}`,
-    apply: ({ id, name }) => json({ id, name, tag: value }),
-  })),
-  fc.constantFrom<Mutation>(
-    { label: 'body-null', description: 'the body is null', apply: () => 'null' },
-    { label: 'body-array', description: 'the body is an array holding the NewPlant', apply: (plant) => `[${json(plant)}]` },
-    { label: 'body-string', description: 'the body is a JSON string', apply: ({ name }) => JSON.stringify(name) },
-    { label: 'body-number', description: 'the body is a JSON number', apply: ({ id }) => id.toString() },
-  ),
-  fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }).map<Mutation>((at) => ({
-    label: 'truncated',
-    description: 'the JSON text is cut short',
-    // Every proper prefix of an object's text lacks its closing brace: never JSON.
-    apply: (plant) => {
-      const whole = json(plant);
-      return whole.slice(0, 1 + Math.floor(at * (whole.length - 1)));
-    },
-  })),
-);
-
-/** JSON text with fields in order, undefined ones left out, bigints as exact digits. */
-function json(fields: object): string {
-  const defined = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
-  return stringify(defined) as string;
+  expect: CaseExpectation;
+  body: string | Uint8Array | undefined;
+  /** Credential headers replacing the valid credential (auth cases). */
+  credentials?: Record<string, string | string[]>;
+  /** The parsed body of an accepted case: what the created resource must echo. */
+  plant?: Record<string, unknown>;
+  choice?: { check: CheckName; rule: string; warnIfAccepted?: boolean };
+  fixedId?: boolean;
+  phase?: 'probe';
 }
 
 export interface GenerationOptions {
+  contract: SuiteContract;
   seed: number;
+  /** Random valid bodies. */
   positive: number;
+  /** Random single mutations of valid bodies. */
   negative: number;
   ids: IdSource;
-  /** The spec's NewPlant validator: every case is checked against it before it is sent. */
-  validateNewPlant: ValidateFunction;
+  token: string;
+  invalidToken: string;
 }
 
-/** The generated bodies of one run; throws if the generator ever disagrees with the spec. */
-export function generateBodies(options: GenerationOptions): { positive: GeneratedBody[]; negative: GeneratedBody[] } {
-  const { seed, ids } = options;
-  const unique = (plant: GeneratedPlant): GeneratedPlant => ({ ...plant, id: ids.unique(plant.id) });
-  const positive = sample(newPlantArbitrary, seed, options.positive).map((raw): GeneratedBody => {
-    const plant = unique(raw);
-    return {
-      label: 'valid',
-      description: `a generated valid NewPlant (id ${plant.id}, name ${JSON.stringify(plant.name)}${plant.tag === undefined ? ', no tag' : `, tag ${JSON.stringify(plant.tag)}`})`,
-      text: json({ id: plant.id, name: plant.name, tag: plant.tag }),
-      plant: plant.tag === undefined ? { name: plant.name } : { name: plant.name, tag: plant.tag },
-    };
+export interface Generation {
+  cases: GeneratedCase[];
+  /** Cases the spec's validator contradicted (a generator bug, or a schema combining constraints). */
+  disagreements: string[];
+  /** Domain samples the spec's constraints exclude (the constraint cases cover those). */
+  excluded: string[];
+}
+
+/** A member name the body does not declare, for syntax placed where no schema check reaches. */
+const EXTRA_MEMBER = 'contractSuiteExtra';
+/** Plant-ish words for the base body's strings: distinct per property, so that a swap shows. */
+const WORDS = ['Monstera', 'tropical', 'Ficus', 'indoor', 'Pilea', 'hardy'];
+
+export function generateCases(options: GenerationOptions): Generation {
+  const { contract, ids } = options;
+  const body = contract.requestBody;
+  const properties = body.properties.filter((p) => p.schema.readOnly !== true);
+  const identity = body.identity;
+  let draws = 0;
+  // One reproducible stream per draw: the n-th draw of a run with seed s is always the same.
+  const sample = <T>(arbitrary: fc.Arbitrary<T>): T => fc.sample(arbitrary, { seed: (options.seed + 7919 * ++draws) | 0, numRuns: 1 })[0] as T;
+  const baseValues = new Map<string, string>();
+  properties.forEach((property, i) => {
+    if (property === identity) return;
+    const types = typesOf(property.schema);
+    const plain = types.includes('string') && !property.schema.pattern && !property.schema.format && !property.schema.enum && property.schema.minLength === undefined && property.schema.maxLength === undefined;
+    baseValues.set(property.name, plain ? JSON.stringify(WORDS[i % WORDS.length]) : fc.sample(validLiterals(property.schema), { seed: i, numRuns: 1 })[0] as string);
   });
-  // A different stream for the negatives, so changing one count leaves the other's cases alone.
-  const negative = sample(fc.tuple(newPlantArbitrary, mutationArbitrary), seed ^ 0x5eed, options.negative).map(
-    ([raw, mutation]): GeneratedBody => ({
-      label: mutation.label,
-      description: `a generated NewPlant broken so that ${mutation.description}`,
-      text: mutation.apply(unique(raw)),
-    }),
-  );
-  for (const body of positive) assertVerdict(body, true, options.validateNewPlant);
-  for (const body of negative) assertVerdict(body, false, options.validateNewPlant);
-  return { positive, negative };
-}
+  const idLiteral = (): string => (identity ? freshIdentity(identity, ids).toString() : '0');
+  /** A valid body with every declared property, a fresh id each call. */
+  const base = (): Member[] => properties.map((p) => [p.name, p === identity ? idLiteral() : (baseValues.get(p.name) as string)] as const);
 
-function sample<T>(arbitrary: fc.Arbitrary<T>, seed: number, count: number): T[] {
-  return count > 0 ? fc.sample(arbitrary, { seed, numRuns: count }) : [];
-}
+  const generation: Generation = { cases: [], disagreements: [], excluded: [] };
+  const seen = new Set<string>();
+  const add = (kase: GeneratedCase, intended?: 'valid' | 'invalid', onContradiction: 'disagree' | 'exclude' = 'disagree'): void => {
+    const key = `${kase.family}-${kase.label}`;
+    if (seen.has(key)) throw new Error(`Generator bug: two generated cases are named ${key}.`);
+    seen.add(key);
+    if (intended !== undefined) {
+      const valid = typeof kase.body === 'string' && isValidRequestBody(contract, kase.body);
+      if (valid !== (intended === 'valid')) {
+        const note = `${key}: meant as ${intended === 'valid' ? 'a valid' : 'an invalid'} ${body.schemaName}, but the spec says otherwise (${abbreviateBody(kase.body)})`;
+        (onContradiction === 'exclude' ? generation.excluded : generation.disagreements).push(note);
+        return;
+      }
+      if (valid && kase.expect === 'accepted' && typeof kase.body === 'string') kase.plant = parseExactJson(kase.body) as Record<string, unknown>;
+    }
+    generation.cases.push(kase);
+  };
+  const verdict = (expect: CaseExpectation): 'valid' | 'invalid' | undefined =>
+    expect === 'accepted' || expect === 'unauthenticated' || expect === 'duplicate' ? 'valid' : expect === 'rejected-body' ? 'invalid' : undefined;
 
-function assertVerdict(body: GeneratedBody, valid: boolean, validateNewPlant: ValidateFunction): void {
-  const parsed = parseBody(body.text);
-  const isValid = parsed.ok && validateNewPlant(parsed.value) === true;
-  if (isValid !== valid) {
-    throw new Error(`Generator bug: ${body.text} was generated as ${valid ? 'a valid' : 'an invalid'} NewPlant, but the spec says otherwise.`);
+  // The duplicate probe: one body sent twice, before anything else.
+  if (identity) {
+    const probe = objectText(base());
+    add({ family: 'probe', label: 'first', description: 'a valid body with a fresh id, sent first (the duplicate probe)', expect: 'accepted', body: probe, phase: 'probe' }, 'valid');
+    add(
+      {
+        family: 'probe',
+        label: 'repeat',
+        description: `the same body again, the same ${identity.name} (the spec leaves repeats unsaid: the answer is reported, and fixed-id cases read it)`,
+        expect: 'duplicate',
+        body: probe,
+        phase: 'probe',
+        choice: { check: 'positive_data_acceptance', rule: 'the spec leaves a repeated id unsaid' },
+      },
+      'valid',
+    );
   }
+
+  // The string domain, for every string property without constraints that shape its values.
+  for (const property of properties) {
+    const types = typesOf(property.schema);
+    if (!types.includes('string') || property.schema.enum || property.schema.format || property.schema.pattern) continue;
+    for (const sample of STRING_DOMAIN) {
+      add(
+        {
+          family: 'string',
+          label: `${property.name}-${sample.label}`,
+          description: `${property.name} is ${sample.about}; it must be accepted and come back exactly`,
+          expect: 'accepted',
+          body: objectText(withMember(base(), property.name, sample.literal ?? JSON.stringify(sample.value))),
+        },
+        'valid',
+        'exclude',
+      );
+    }
+  }
+
+  // Both sides of every declared constraint, and every property present or absent.
+  for (const property of properties) {
+    for (const value of boundaryValues(property.schema, sample, { identity: property === identity })) {
+      add(
+        {
+          family: 'value',
+          label: `${property.name}-${value.label}`,
+          description: `${property.name} is ${value.about}: ${value.valid ? 'valid, must be accepted' : 'invalid, must be refused'}`,
+          expect: value.valid ? 'accepted' : 'rejected-body',
+          body: objectText(withMember(base(), property.name, value.literal)),
+        },
+        value.valid ? 'valid' : 'invalid',
+      );
+    }
+    add(
+      {
+        family: 'required',
+        label: `${property.name}-absent`,
+        description: property.required ? `${property.name} is missing, and the spec requires it` : `${property.name} is left out (it is optional)`,
+        expect: property.required ? 'rejected-body' : 'accepted',
+        body: objectText(withMember(base(), property.name, undefined)),
+      },
+      property.required ? 'invalid' : 'valid',
+    );
+  }
+
+  if (identity) {
+    for (const value of identityValues(identity, ids)) {
+      add(
+        {
+          family: 'identity',
+          label: value.label,
+          description: `${identity.name} is ${value.about}: ${value.valid ? 'valid, must be accepted' : 'invalid, must be refused'}`,
+          expect: value.valid ? 'accepted' : 'rejected-body',
+          body: objectText(withMember(base(), identity.name, value.literal)),
+          ...(value.fixed && value.valid ? { fixedId: true } : {}),
+        },
+        value.valid ? 'valid' : 'invalid',
+      );
+    }
+  }
+
+  const firstString = properties.find((p) => p.required && typesOf(p.schema).includes('string') && !p.schema.enum && !p.schema.pattern && !p.schema.format);
+  for (const syntax of syntaxCases({
+    base,
+    ...(firstString ? { stringProperty: firstString.name } : {}),
+    ...(identity ? { identity: identity.name } : {}),
+    ...(body.additionalProperties ? { extra: EXTRA_MEMBER } : {}),
+  })) {
+    add(
+      {
+        family: 'syntax',
+        label: syntax.label,
+        description: syntax.about,
+        expect: syntax.expect,
+        body: syntax.body,
+        ...(syntax.rule ? { choice: { check: 'negative_data_rejection' as const, rule: syntax.rule, ...(syntax.warnIfAccepted ? { warnIfAccepted: true } : {}) } } : {}),
+      },
+      verdict(syntax.expect),
+    );
+  }
+
+  for (const auth of authCases(contract.security, options.token, options.invalidToken, options.seed)) {
+    add(
+      {
+        family: 'auth',
+        label: auth.label,
+        description: auth.about,
+        expect: auth.expect,
+        body: objectText(base()),
+        credentials: auth.headers,
+        ...(auth.rule ? { choice: { check: 'ignored_auth' as const, rule: auth.rule } } : {}),
+      },
+      'valid',
+    );
+  }
+
+  const shapes: Array<[string, string, string]> = [
+    ['null', 'null', 'the body is null'],
+    ['array', `[${objectText(base())}]`, 'the body is an array holding a valid body'],
+    ['string', JSON.stringify(objectText(base())), 'the body is a JSON string holding a valid body'],
+    ['number', idLiteral(), 'the body is a number'],
+    ['boolean', 'true', 'the body is true'],
+    ['empty-object', '{}', 'the body is an empty object'],
+  ];
+  for (const [label, text, about] of shapes) {
+    add({ family: 'shape', label, description: about, expect: 'rejected-body', body: text }, 'invalid', 'exclude');
+  }
+
+  // fast-check: random valid bodies and random single mutations.
+  const record = fc.record(
+    Object.fromEntries(properties.filter((p) => p !== identity).map((p) => [p.name, validLiterals(p.schema)])),
+    { requiredKeys: properties.filter((p) => p.required && p !== identity).map((p) => p.name) },
+  );
+  const randomBody = (values: Record<string, string>): Member[] =>
+    properties.flatMap((p) => (p === identity ? [[p.name, idLiteral()] as const] : values[p.name] === undefined ? [] : [[p.name, values[p.name] as string] as const]));
+  const randoms = options.positive > 0 ? fc.sample(record, { seed: options.seed, numRuns: options.positive }) : [];
+  randoms.forEach((values, i) => {
+    const members = randomBody(values);
+    add({ family: 'random-valid', label: String(i + 1), description: `a random valid body: ${describeMembers(members)}`, expect: 'accepted', body: objectText(members) }, 'valid');
+  });
+  const mutations = options.negative > 0 ? fc.sample(fc.tuple(record, mutationArbitrary(properties)), { seed: options.seed ^ 0x5eed, numRuns: options.negative }) : [];
+  mutations.forEach(([values, mutation], i) => {
+    add(
+      { family: 'random-invalid', label: `${i + 1}-${mutation.label}`, description: `a random body broken so that ${mutation.about}`, expect: 'rejected-body', body: mutation.apply(randomBody(values)) },
+      'invalid',
+    );
+  });
+  return generation;
+}
+
+interface Mutation {
+  label: string;
+  about: string;
+  apply: (members: Member[]) => string;
+}
+
+/** One way to break a valid body, chosen by fast-check along with its parameters. */
+function mutationArbitrary(properties: readonly RequestProperty[]): fc.Arbitrary<Mutation> {
+  const options: Array<fc.Arbitrary<Mutation>> = [
+    fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }).map((at) => ({
+      label: 'truncated',
+      about: 'the JSON text is cut short',
+      // Every proper prefix of an object's text lacks its closing brace: never JSON.
+      apply: (members: Member[]) => {
+        const whole = objectText(members);
+        return whole.slice(0, 1 + Math.floor(at * (whole.length - 1)));
+      },
+    })),
+  ];
+  for (const property of properties) {
+    if (property.required) {
+      options.push(fc.constant({ label: `${property.name}-missing`, about: `${property.name} is missing`, apply: (members: Member[]) => objectText(withMember(members, property.name, undefined)) }));
+    }
+    const types = typesOf(property.schema);
+    const wrong: Array<[string, string]> = (
+      [
+      ['null', 'null'],
+      ['true', 'true'],
+      ['a number', '42'],
+      ['a fraction', '0.5'],
+      ['a string', '"42"'],
+      ['an array', '[]'],
+      ['an object', '{}'],
+      ] as Array<[string, string]>
+    ).filter(([, text]) => {
+      const type = text === 'null' ? 'null' : text === 'true' ? 'boolean' : text === '42' ? 'integer' : text === '0.5' ? 'number' : text.startsWith('"') ? 'string' : text === '[]' ? 'array' : 'object';
+      return !types.includes(type) && !(type === 'integer' && types.includes('number')) && !(types.length === 0);
+    });
+    if (wrong.length) {
+      options.push(
+        fc.constantFrom(...wrong).map(([what, text]) => ({
+          label: `${property.name}-wrong-type`,
+          about: `${property.name} is ${what}`,
+          apply: (members: Member[]) => objectText(withMember(members, property.name, text)),
+        })),
+      );
+    }
+  }
+  return fc.oneof(...options);
+}
+
+function describeMembers(members: readonly Member[]): string {
+  return members.map(([name, value]) => `${name} ${value.startsWith('"') ? abbreviate(JSON.parse(value) as string, 24) : value.length > 40 ? `${value.slice(0, 40)}…` : value}`).join(', ');
+}
+
+function abbreviateBody(body: string | Uint8Array | undefined): string {
+  if (body === undefined) return 'no body';
+  const text = typeof body === 'string' ? body : Buffer.from(body).toString('utf8');
+  return text.length > 120 ? `${text.slice(0, 120)}…` : text;
 }

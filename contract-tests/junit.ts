@@ -24,6 +24,7 @@ export function junitXml(report: ContractReport): string {
       .name(check.name)
       .timestamp(report.startedAt)
       .property('base_url', report.baseUrl)
+      .property('spec', report.spec.source)
       .property('seed', String(report.seed))
       .property('proves', check.proves);
     if (check.status === 'skipped' && !check.judged) {
@@ -46,11 +47,13 @@ export function junitXml(report: ContractReport): string {
       const testCase = suite.testCase().className(check.name).name(exchange.case.id).time(Math.round(exchange.elapsedMs) / 1000);
       const failures = (findings ?? []).filter((f) => f.severity === 'failure');
       const warnings = (findings ?? []).filter((f) => f.severity === 'warning');
-      const details = [`Case: ${exchange.case.description}`, ...describeExchange(exchange, 4000)].join('\n');
+      const details = [`Case: ${exchange.case.description}`, ...describeExchange(exchange, 4000, 1024 * 1024)].join('\n');
       if (failures.length) {
         testCase.failure(xmlSafe(failures.map((f) => f.message).join(' ')), check.name).stacktrace(xmlSafe(details));
       }
-      if (warnings.length) testCase.standardOutput(xmlSafe(`${warnings.map((w) => `Warning: ${w.message}`).join('\n')}\n${details}`));
+      const infos = (findings ?? []).filter((f) => f.severity === 'info');
+      const notes = [...warnings.map((w) => `Warning: ${w.message}`), ...infos.map((i) => `Provider choice: ${i.message}`)];
+      if (notes.length) testCase.standardOutput(xmlSafe(`${notes.join('\n')}\n${details}`));
     }
   }
   return builder.build();

@@ -3,6 +3,7 @@
  * about them. Check names are Schemathesis's, which provider teams already know.
  */
 import type { Expectation, RenderedRequest } from '../fixtures/index.js';
+import type { SuiteContract } from './spec-contract.js';
 
 export const CHECK_NAMES = [
   'not_a_server_error',
@@ -17,28 +18,60 @@ export const CHECK_NAMES = [
 
 export type CheckName = (typeof CHECK_NAMES)[number];
 
-/** A failure fails the run; a warning is reported and never fails it. */
-export type Severity = 'failure' | 'warning';
+/**
+ * A failure fails the run; a warning is reported and never fails it; info reports what the
+ * provider chose where the RFCs or the spec leave it a choice.
+ */
+export type Severity = 'failure' | 'warning' | 'info';
 
-export interface ContractCase {
-  /** Unique in a run: `fixture:<name>` or `generated:<positive|negative>-<n>`. */
-  id: string;
-  source: 'fixture' | 'generated';
-  description: string;
-  expect: Expectation;
-  request: RenderedRequest;
+/**
+ * What the contract expects of a case: the fixture format's expectations, plus two the suite
+ * uses for itself. provider-choice: the RFCs leave the answer open, so the case only reports
+ * what the provider did (a 5xx or a hang still fails). duplicate: the same body sent a second
+ * time, to learn how the provider answers a repeated id (the spec leaves it unsaid).
+ */
+export type CaseExpectation = Expectation | 'provider-choice' | 'duplicate';
+
+/** A request as a case sends it: a rendered fixture, or a generated request (repeated headers, raw bytes). */
+export interface CaseRequest extends Omit<RenderedRequest, 'headers' | 'body'> {
+  /** Lower-case names (a case may give one in another case on purpose); an array sends the header once per value. */
+  headers: Record<string, string | string[]>;
+  body: string | Uint8Array | undefined;
 }
 
-/** The request exactly as it went on the wire. */
+export interface ContractCase {
+  /** Unique in a run: `fixture:<name>`, `cases:<name>` or `generated:<family>-<n>-<label>`. */
+  id: string;
+  /** fixture: the bundled case files; cases: files given with --cases; generated: made from the spec and the seed. */
+  source: 'fixture' | 'cases' | 'generated';
+  description: string;
+  expect: CaseExpectation;
+  request: CaseRequest;
+  /** For provider-choice: the check that reports the choice, the rule that leaves it open, and whether accepting is worth a warning. */
+  choice?: { check: CheckName; rule: string; warnIfAccepted?: boolean };
+  /** Where a case from a file came from (its file, and its origin when it is a recording). */
+  origin?: string;
+  /**
+   * The identity is fixed by the case (an int64 end, -0), not drawn fresh: a provider that kept
+   * it from an earlier run (or an earlier form of it in this run) may answer it as a repeat.
+   */
+  fixedId?: boolean;
+  /** probe: sent one at a time before every other case (the duplicate probe). */
+  phase?: 'probe';
+}
+
+/** The request exactly as it went on the wire, secrets masked. */
 export interface SentRequest {
   method: string;
   url: string;
-  headers: Record<string, string>;
-  body: string | undefined;
+  headers: Record<string, string | string[]>;
+  body: string | Uint8Array | undefined;
 }
 
 export interface ReceivedResponse {
   status: number;
+  /** The reason phrase the provider sent. */
+  statusText: string;
   /** Lower-case names; repeated headers joined with ', '. */
   headers: Record<string, string>;
   /** The body text (UTF-8), cut at the suite's read limit. */
@@ -49,6 +82,8 @@ export interface ReceivedResponse {
 interface ExchangeBase {
   case: ContractCase;
   request: SentRequest;
+  /** When the request started (ISO 8601). */
+  startedAt: string;
   elapsedMs: number;
 }
 
@@ -58,10 +93,17 @@ export type Exchange =
   | (ExchangeBase & { outcome: 'timeout'; timeoutMs: number })
   /** The connection failed or closed before a complete answer. */
   | (ExchangeBase & { outcome: 'dropped'; error: string })
-  /** Never sent: the suite stopped sending (see the reason). */
+  /** Never sent: the suite stopped sending, or the case does not fit the spec (see the reason). */
   | (ExchangeBase & { outcome: 'not-sent'; reason: string });
 
 export type AnsweredExchange = Extract<Exchange, { outcome: 'response' }>;
+
+/** What every check may consult beyond the exchange: the spec, and what the run learnt. */
+export interface RunContext {
+  contract: SuiteContract;
+  /** How the provider answered a repeated id in the duplicate probe, when it was sent. */
+  duplicateStatus?: number;
+}
 
 /** One thing a check has to say about one exchange. */
 export interface Problem {
@@ -78,7 +120,7 @@ export interface Check {
    * Judges one exchange: undefined when the check says nothing about it (not applicable),
    * otherwise its problems (none means passed).
    */
-  judge(exchange: Exchange): Problem[] | undefined;
+  judge(exchange: Exchange, run: RunContext): Problem[] | undefined;
 }
 
 export interface Finding extends Problem {
@@ -106,12 +148,15 @@ export interface CheckResult {
   /** Exchanges with at least one failure. */
   failed: number;
   warnings: number;
+  infos: number;
   skipped: Array<{ reason: string; cases: string[] }>;
   status: 'passed' | 'failed' | 'skipped';
 }
 
 export interface ContractReport {
   baseUrl: string;
+  /** The spec the run tested against, and its operation. */
+  spec: { source: string; operationId: string; method: string; path: string };
   /** The fast-check seed of the generated cases; `--seed` reproduces them. */
   seed: number;
   startedAt: string;
@@ -120,6 +165,8 @@ export interface ContractReport {
   checks: CheckResult[];
   findings: Finding[];
   exchanges: Exchange[];
+  /** How the provider answered a repeated id (the duplicate probe), if it was sent. */
+  duplicateStatus?: number;
   /** True when no check has a failure. */
   ok: boolean;
 }

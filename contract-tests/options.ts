@@ -1,13 +1,14 @@
 /** The suite's options, checked before anything is sent: a bad option is a usage error (exit 2). */
 import { randomBytes, randomInt } from 'node:crypto';
-import type { FixtureCase } from '../fixtures/index.js';
-import type { Exchange, SkipRule } from './model.js';
+import { FixtureError, loadFixtures, type FixtureCase } from '../fixtures/index.js';
+import { CHECK_NAMES, type CheckName, type Exchange, type SkipRule } from './model.js';
+import { loadSuiteContract, SpecError, type SuiteContract } from './spec-contract.js';
 
 export interface ContractOptions {
   /** The provider's base URL; may carry a path prefix (`https://host/v1`) and a trailing slash. */
   baseUrl: string;
   /** A bearer token the provider accepts. */
-  token: string;
+  token?: string;
   /** A well-formed bearer token the provider rejects (default: a random one). */
   invalidToken?: string;
   /** Headers every request carries (an API gateway key, a tenant header …). */
@@ -20,8 +21,18 @@ export interface ContractOptions {
   concurrency?: number;
   /** How many generated cases of each kind (default 25 each). */
   generated?: { positive?: number; negative?: number };
-  /** The fixture cases (default: every file in fixtures/cases). */
+  /** The OpenAPI document to test against (default: the bundled spec); `PLANT_STORE_SPEC` in the CLI. */
+  spec?: string;
+  /** The spec already compiled (tests pass one; `spec` is then ignored). */
+  contract?: SuiteContract;
+  /** The bundled fixture cases (default: every file in fixtures/cases). */
   fixtures?: readonly FixtureCase[];
+  /** Extra case files in the fixture format (directories or files), run with the same checks. */
+  cases?: readonly string[];
+  /** Run only these checks (the others are reported as not selected). */
+  checks?: readonly string[];
+  /** Do not run these checks (reported as excluded with --exclude-checks). */
+  excludeChecks?: readonly string[];
   /** Checks (or cases of a check) not to judge, each with the reason the report shows. */
   skip?: readonly SkipRule[];
   /** After this many timeouts the suite stops sending, so a hanging provider cannot stall it (default 3). */
@@ -43,6 +54,9 @@ export class ContractUsageError extends Error {
 
 export interface ResolvedOptions {
   baseUrl: string;
+  contract: SuiteContract;
+  /** The cases of the files given with --cases. */
+  extraCases: readonly FixtureCase[];
   /** The createPlant endpoint: base URL, its path prefix, then `path`. */
   endpoint(path: string): URL;
   token: string;
@@ -62,9 +76,19 @@ const RESERVED_HEADERS = new Set(['authorization', 'content-type', 'content-leng
 
 export function resolveOptions(options: ContractOptions): ResolvedOptions {
   const base = parseBaseUrl(options.baseUrl);
-  const token = options.token;
-  if (typeof token !== 'string' || token === '') throw new ContractUsageError('A bearer token is required: pass --token or set PLANT_STORE_TOKEN.');
-  if (!TOKEN_CHARS.test(token)) throw new ContractUsageError('The token must be visible ASCII without spaces (it is sent as `Authorization: Bearer <token>`).');
+  const token = options.token ?? '';
+  let contract: SuiteContract;
+  try {
+    contract = options.contract ?? loadSuiteContract(...(options.spec ? [options.spec] : []));
+  } catch (error) {
+    if (error instanceof SpecError) throw new ContractUsageError(error.message);
+    throw error;
+  }
+  if (contract.security.kind !== 'none') {
+    const what = contract.security.kind === 'bearer' ? 'A bearer token' : `An API key (sent in ${contract.security.header})`;
+    if (typeof token !== 'string' || token === '') throw new ContractUsageError(`${what} is required: pass --token or set PLANT_STORE_TOKEN.`);
+    if (!TOKEN_CHARS.test(token)) throw new ContractUsageError('The token must be visible ASCII without spaces (it is sent in a header: `Authorization: Bearer <token>`, or the API key header the spec names).');
+  }
   const invalidToken = options.invalidToken ?? `contract-suite-invalid-${randomBytes(12).toString('hex')}`;
   if (!TOKEN_CHARS.test(invalidToken)) throw new ContractUsageError('The invalid token must be visible ASCII without spaces.');
   if (invalidToken === token) throw new ContractUsageError('The invalid token is the same as the token; name a token the provider rejects.');
@@ -73,6 +97,9 @@ export function resolveOptions(options: ContractOptions): ResolvedOptions {
     const lower = name.toLowerCase();
     if (!HEADER_NAME.test(name)) throw new ContractUsageError(`'${name}' is not a valid header name.`);
     if (RESERVED_HEADERS.has(lower)) throw new ContractUsageError(`The suite sets ${lower} itself (per case); it cannot be given with --header.`);
+    if (contract.security.kind === 'api-key' && lower === contract.security.header) {
+      throw new ContractUsageError(`${lower} carries the spec's API key (${contract.security.name}); pass the key with --token, and the suite sends it there.`);
+    }
     if (/[\r\n\0]/.test(value)) throw new ContractUsageError(`The value of header ${name} holds a line break or NUL.`);
     headers[lower] = value;
   }
@@ -89,7 +116,9 @@ export function resolveOptions(options: ContractOptions): ResolvedOptions {
       positive: integer('generated positive count', options.generated?.positive ?? DEFAULT_GENERATED, 0, MAX_GENERATED),
       negative: integer('generated negative count', options.generated?.negative ?? DEFAULT_GENERATED, 0, MAX_GENERATED),
     },
-    skip: options.skip ?? [],
+    skip: [...(options.skip ?? []), ...selectionRules(options, contract)],
+    contract,
+    extraCases: loadCaseFiles(options.cases ?? []),
     maxTimeouts: integer('maxTimeouts', options.maxTimeouts ?? DEFAULT_MAX_TIMEOUTS, 1, 1000),
   };
 }
@@ -111,4 +140,49 @@ export function parseBaseUrl(text: string | undefined): URL {
 function integer(what: string, value: number, min: number, max: number): number {
   if (!Number.isInteger(value) || value < min || value > max) throw new ContractUsageError(`The ${what} must be a whole number from ${min} to ${max}, not ${value}.`);
   return value;
+}
+
+/** The skip rules that --checks and --exclude-checks make, and the one a spec without security makes. */
+function selectionRules(options: ContractOptions, contract: SuiteContract): SkipRule[] {
+  const names = (list: readonly string[] | undefined, flag: string): Set<CheckName> | undefined => {
+    if (list === undefined) return undefined;
+    const unknown = list.filter((name) => !(CHECK_NAMES as readonly string[]).includes(name));
+    if (unknown.length) throw new ContractUsageError(`${flag}: no check named ${unknown.join(', ')}; the checks are ${CHECK_NAMES.join(', ')}.`);
+    return new Set(list as CheckName[]);
+  };
+  const only = names(options.checks, '--checks');
+  const excluded = names(options.excludeChecks, '--exclude-checks');
+  if (only && only.size === 0) throw new ContractUsageError('--checks names no check; leave it out to run them all.');
+  const rules: SkipRule[] = [];
+  for (const check of CHECK_NAMES) {
+    if (excluded?.has(check)) rules.push({ check, reason: 'excluded with --exclude-checks' });
+    else if (only && !only.has(check)) rules.push({ check, reason: 'not selected with --checks' });
+    else if (check === 'ignored_auth' && contract.security.kind === 'none') rules.push({ check, reason: contract.security.reason });
+  }
+  if (rules.filter((rule) => rule.reason.startsWith('excluded') || rule.reason.startsWith('not selected')).length === CHECK_NAMES.length) {
+    throw new ContractUsageError('Every check is excluded; nothing would be judged.');
+  }
+  return rules;
+}
+
+/** Every case of the files given with --cases; a file that is not in the format is a usage error naming it. */
+function loadCaseFiles(paths: readonly string[]): FixtureCase[] {
+  const cases: FixtureCase[] = [];
+  const seen = new Map<string, string>();
+  for (const path of paths) {
+    let loaded: FixtureCase[];
+    try {
+      loaded = loadFixtures(path);
+    } catch (error) {
+      if (error instanceof FixtureError) throw new ContractUsageError(`--cases ${path}: ${error.message}`);
+      throw error;
+    }
+    for (const fixture of loaded) {
+      const earlier = seen.get(fixture.name);
+      if (earlier) throw new ContractUsageError(`--cases: case name '${fixture.name}' is in both ${earlier} and ${fixture.file}; names must be unique.`);
+      seen.set(fixture.name, fixture.file);
+      cases.push(fixture);
+    }
+  }
+  return cases;
 }

@@ -4,33 +4,41 @@
  * exact request (with a curl line to replay it), the response and why it fails.
  */
 import type { CheckResult, ContractReport, Exchange, Finding } from './model.js';
+import { hasUnsafe, terminalSafe } from './terminal-text.js';
 
 export interface FormatOptions {
   /** Failures shown in full per check (all of them are in the JUnit file). */
   maxFailuresPerCheck?: number;
   /** Distinct warnings shown (each with the cases it concerns). */
   maxWarningGroups?: number;
+  /** Provider choices shown (what the provider did where the RFCs leave it open). */
+  maxInfos?: number;
   /** Characters of a body shown. */
   bodyExcerpt?: number;
 }
+
+/** Bodies larger than this get no curl line in the console (the HAR and JUnit files have them). */
+const REPLAY_LIMIT = 4096;
 
 const MARK: Record<CheckResult['status'], string> = { passed: '✓', failed: '✗', skipped: '-' };
 
 export function formatReport(report: ContractReport, options: FormatOptions = {}): string {
   const maxFailures = options.maxFailuresPerCheck ?? 10;
   const maxWarnings = options.maxWarningGroups ?? 20;
+  const maxInfos = options.maxInfos ?? 40;
   const excerptLength = options.bodyExcerpt ?? 500;
   const lines: string[] = [];
-  const endpoint = report.exchanges[0]?.request.url ?? report.baseUrl;
-  lines.push(`Plant Store contract suite: POST ${endpoint}`);
+  const endpoint = new URL(report.spec.path.replace(/^\//, ''), report.baseUrl.endsWith('/') ? report.baseUrl : `${report.baseUrl}/`).href;
+  lines.push(`Contract suite: ${report.spec.operationId} (${report.spec.method} ${endpoint})`);
+  lines.push(`Spec: ${report.spec.source}`);
   lines.push(`${report.cases} cases in ${(report.durationMs / 1000).toFixed(1)} s, seed ${report.seed} (reproduce the generated cases with --seed ${report.seed})`);
   lines.push('');
   const width = Math.max(...report.checks.map((c) => c.name.length));
-  lines.push(`  ${'check'.padEnd(width)}  judged  passed  failed  warnings  skipped`);
+  lines.push(`  ${'check'.padEnd(width)}  judged  passed  failed  warnings  choices  skipped`);
   for (const check of report.checks) {
     const skipped = check.status === 'skipped' && !check.judged ? 'all' : String(check.skipped.reduce((n, s) => n + s.cases.length, 0));
     lines.push(
-      `${MARK[check.status]} ${check.name.padEnd(width)}  ${col(check.judged, 6)}  ${col(check.passed, 6)}  ${col(check.failed, 6)}  ${col(check.warnings, 8)}  ${skipped.padStart(7)}`,
+      `${MARK[check.status]} ${check.name.padEnd(width)}  ${col(check.judged, 6)}  ${col(check.passed, 6)}  ${col(check.failed, 6)}  ${col(check.warnings, 8)}  ${col(check.infos, 7)}  ${skipped.padStart(7)}`,
     );
   }
   // One line per reason and set of cases, naming the checks it applies to.
@@ -78,42 +86,51 @@ export function formatReport(report: ContractReport, options: FormatOptions = {}
     }
     if (groups.length > maxWarnings) lines.push(`  … and ${groups.length - maxWarnings} more kinds of warning (all are in the JUnit report).`);
   }
+  const infos = report.findings.filter((f) => f.severity === 'info');
+  if (infos.length) {
+    lines.push('', `Provider choices (${infos.length}; where the RFCs or the spec leave the answer open: reported, never failing)`);
+    for (const finding of infos.slice(0, maxInfos)) lines.push(`  i ${finding.check}: ${finding.exchange.case.id}: ${finding.message}`);
+    if (infos.length > maxInfos) lines.push(`  … and ${infos.length - maxInfos} more (all are in the JUnit report).`);
+  }
   lines.push('', summaryLine(report));
-  return lines.join('\n');
+  // A provider's bytes never reach the terminal as they are: each line is escaped whole.
+  return lines.map(terminalSafe).join('\n');
 }
 
 export function summaryLine(report: ContractReport): string {
   const failed = report.checks.filter((c) => c.status === 'failed');
   const warnings = report.findings.filter((f) => f.severity === 'warning').length;
   const skipped = report.checks.filter((c) => c.status === 'skipped').length;
-  const tail = `${warnings} warning(s)${skipped ? `, ${skipped} check(s) skipped` : ''}, seed ${report.seed}`;
+  const infos = report.findings.filter((f) => f.severity === 'info').length;
+  const tail = `${warnings} warning(s), ${infos} provider choice(s) reported${skipped ? `, ${skipped} check(s) skipped` : ''}, seed ${report.seed}`;
   return failed.length
     ? `FAILED: ${failed.length} of ${report.checks.length} checks failed (${failed.map((c) => c.name).join(', ')}); ${tail}`
     : `PASSED: all ${report.checks.length - skipped} checks run passed; ${tail}`;
 }
 
 /** One failure, in full. */
-export function describeFinding(n: number, finding: Finding, excerptLength = 500): string[] {
+export function describeFinding(n: number, finding: Finding, excerptLength = 500, replayLimit = REPLAY_LIMIT): string[] {
   const { exchange } = finding;
   const lines = [
     `${n}) ${finding.check}: ${exchange.case.id}`,
     `   Case:     ${exchange.case.description}`,
+    ...(exchange.case.origin ? [`   From:     ${exchange.case.origin}`] : []),
     `   Why:      ${finding.message}`,
-    ...describeExchange(exchange, excerptLength).map((line) => `   ${line}`),
+    ...describeExchange(exchange, excerptLength, replayLimit).map((line) => `   ${line}`),
   ];
   return lines;
 }
 
 /** The request and what came back, as lines (shared with the JUnit report). */
-export function describeExchange(exchange: Exchange, excerptLength = 500): string[] {
+export function describeExchange(exchange: Exchange, excerptLength = 500, replayLimit = REPLAY_LIMIT): string[] {
   const { request } = exchange;
   const lines = [`Request:  ${request.method} ${request.url}`];
-  for (const [name, value] of Object.entries(request.headers)) lines.push(`          ${name}: ${value}`);
-  lines.push(request.body === undefined ? '          (no body)' : `          ${excerpt(request.body, excerptLength)}`);
+  for (const [name, value] of Object.entries(request.headers)) for (const one of [value].flat()) lines.push(`          ${name}: ${one}`);
+  lines.push(request.body === undefined ? '          (no body)' : `          ${excerpt(bodyAsText(request.body), excerptLength)}${typeof request.body === 'string' ? '' : ` (${request.body.length} bytes, not valid UTF-8)`}`);
   switch (exchange.outcome) {
     case 'response': {
       const { response } = exchange;
-      lines.push(`Response: ${response.status} after ${exchange.elapsedMs} ms`);
+      lines.push(`Response: ${response.status}${response.statusText ? ` ${response.statusText}` : ''} after ${exchange.elapsedMs} ms`);
       for (const [name, value] of Object.entries(response.headers)) {
         if (name !== 'date' && name !== 'connection' && name !== 'keep-alive') lines.push(`          ${name}: ${value}`);
       }
@@ -130,17 +147,24 @@ export function describeExchange(exchange: Exchange, excerptLength = 500): strin
       lines.push(`Response: ${exchange.reason}`);
       break;
   }
-  lines.push(`Replay:   ${curlCommand(exchange)}`);
+  const size = request.body === undefined ? 0 : Buffer.byteLength(request.body);
+  lines.push(
+    size > replayLimit
+      ? `Replay:   the body is ${size} bytes, too long to print here; the HAR file (--har) and the JUnit report carry the whole request`
+      : `Replay:   ${curlCommand(exchange)}`,
+  );
   return lines;
 }
 
 /** A curl command that sends the same request; the token comes from $PLANT_STORE_TOKEN. */
 export function curlCommand(exchange: Exchange): string {
   const { request } = exchange;
-  const parts = ['curl -i -X POST', shellQuote(request.url)];
+  const parts = [`curl -i -X ${request.method}`, shellQuote(request.url)];
   for (const [name, value] of Object.entries(request.headers)) {
     if (name === 'host') continue;
-    parts.push('-H', value.includes('<token>') ? `"${`${name}: ${value}`.replace(/["\\$`]/g, '\\$&').replaceAll('<token>', '$PLANT_STORE_TOKEN')}"` : shellQuote(`${name}: ${value}`));
+    for (const one of [value].flat()) {
+      parts.push('-H', one.includes('<token>') ? `"${`${name}: ${one}`.replace(/["\\$`]/g, '\\$&').replaceAll('<token>', '$PLANT_STORE_TOKEN')}"` : shellQuote(`${name}: ${one}`));
+    }
   }
   // curl would add its own Content-Type to a body; an empty -H removes it when the case has none.
   if (!('content-type' in request.headers) && request.body !== undefined) parts.push('-H', shellQuote('content-type:'));
@@ -148,8 +172,25 @@ export function curlCommand(exchange: Exchange): string {
   return parts.join(' ');
 }
 
-function shellQuote(text: string): string {
-  return `'${text.replaceAll("'", "'\\''")}'`;
+/**
+ * A shell word for exact text or bytes: plain single quotes, or, for bytes that are not UTF-8
+ * or characters a terminal would act on, bash's $'…' with those bytes as \xHH (still exact).
+ */
+function shellQuote(value: string | Uint8Array): string {
+  const bytes = typeof value === 'string' ? Buffer.from(value, 'utf8') : Buffer.from(value);
+  const text = bytes.toString('utf8');
+  if (typeof value === 'string' && !hasUnsafe(text) && !text.includes('\ufffd')) return `'${text.replaceAll("'", "'\\''")}'`;
+  let out = "$'";
+  for (const byte of bytes) {
+    if (byte === 0x27 || byte === 0x5c) out += `\\${String.fromCharCode(byte)}`;
+    else if (byte >= 0x20 && byte < 0x7f) out += String.fromCharCode(byte);
+    else out += `\\x${byte.toString(16).padStart(2, '0')}`;
+  }
+  return `${out}'`;
+}
+
+function bodyAsText(body: string | Uint8Array): string {
+  return typeof body === 'string' ? body : Buffer.from(body).toString('utf8');
 }
 
 function excerpt(text: string, length: number): string {

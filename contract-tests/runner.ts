@@ -1,15 +1,17 @@
 /**
- * One run of the contract suite: render the fixtures and the generated cases with fresh ids,
- * send each once (bounded concurrency, bounded time), let every check judge every exchange,
- * and count what each check found.
+ * One run of the contract suite: the file cases (bundled fixtures and --cases files, each fitted
+ * to the spec) and the generated cases, with fresh ids; the duplicate probe first, one request
+ * at a time, then every other case once (bounded concurrency, bounded time); every selected
+ * check judges every exchange, and the report counts what each found.
  */
-import { createIdSource, loadFixtures, renderFixture, type FixtureCase, type RenderContext } from '../fixtures/index.js';
+import { createIdSource, loadFixtures, type FixtureCase } from '../fixtures/index.js';
+import { fileCase } from './case-files.js';
 import { CHECKS } from './checks/index.js';
-import { generateBodies } from './generated.js';
-import type { CheckResult, ContractCase, ContractReport, Exchange, Finding, SentRequest } from './model.js';
+import { generateCases, type GeneratedCase } from './generated.js';
+import type { CheckResult, ContractCase, ContractReport, Exchange, Finding, RunContext, SentRequest } from './model.js';
 import { resolveOptions, type ContractOptions, type ResolvedOptions } from './options.js';
 import { assertReachable } from './reachability.js';
-import { createPlantContract } from './spec-contract.js';
+import type { SuiteContract } from './spec-contract.js';
 import { createTransport } from './transport.js';
 
 /** Runs the suite against `options.baseUrl`. Throws ContractUsageError or UnreachableTargetError. */
@@ -17,113 +19,187 @@ export async function runContractSuite(options: ContractOptions): Promise<Contra
   const resolved = resolveOptions(options);
   const startedAt = new Date();
   const started = performance.now();
-  const contract = createPlantContract();
-  const endpoint = resolved.endpoint(contract.path);
-  await assertReachable(endpoint, Math.min(resolved.timeoutMs, 10_000));
+  const { contract } = resolved;
+  await assertReachable(resolved.endpoint(contract.path), Math.min(resolved.timeoutMs, 10_000));
 
-  const cases = buildCases(resolved, options.fixtures ?? loadFixtures());
-  const exchanges = await sendAll(cases, endpoint, resolved, options.onExchange);
-  const { checks, findings } = judgeAll(exchanges, resolved);
+  const { cases, unfit } = buildCases(resolved, options.fixtures ?? loadFixtures());
+  const notSent: Exchange[] = unfit.map(({ case: contractCase, reason }) => ({
+    case: contractCase,
+    request: sentRequest(contractCase, resolved),
+    startedAt: startedAt.toISOString(),
+    elapsedMs: 0,
+    outcome: 'not-sent',
+    reason,
+  }));
+  const probes = cases.filter((c) => c.phase === 'probe');
+  const probed = await sendAll(probes, resolved, options.onExchange, 1);
+  const rest = await sendAll(cases.filter((c) => c.phase !== 'probe'), resolved, options.onExchange, resolved.concurrency, probed.timeouts);
+  const exchanges = [...probed.exchanges, ...rest.exchanges, ...notSent];
+  const repeat = probed.exchanges.find((x) => x.case.expect === 'duplicate');
+  const run: RunContext = { contract, ...(repeat?.outcome === 'response' ? { duplicateStatus: repeat.response.status } : {}) };
+  const judged = judgeAll(exchanges, resolved, run);
+  // The checks judge what the provider really answered; the report shows it with secrets masked.
+  const shown = new Map(exchanges.map((exchange) => [exchange, masked(exchange, resolved)]));
+  const findings = judged.findings.map((finding) => ({ ...finding, message: mask(finding.message, resolved), exchange: shown.get(finding.exchange) as Exchange }));
+  const { checks } = judged;
   return {
     baseUrl: resolved.baseUrl,
+    spec: { source: contract.source, operationId: contract.operationId, method: contract.method, path: contract.path },
     seed: resolved.seed,
     startedAt: startedAt.toISOString(),
     durationMs: Math.round(performance.now() - started),
-    cases: cases.length,
+    cases: exchanges.length,
     checks,
     findings,
-    exchanges,
+    exchanges: [...shown.values()],
+    ...(run.duplicateStatus === undefined ? {} : { duplicateStatus: run.duplicateStatus }),
     ok: checks.every((check) => check.status !== 'failed'),
   };
 }
 
-/** The run's cases: every fixture, then the generated positives and negatives. */
-export function buildCases(options: ResolvedOptions, fixtures: readonly FixtureCase[]): ContractCase[] {
+/** The run's cases: file cases that fit the spec, then the generated ones; and the file cases that do not fit, with the reason. */
+export function buildCases(options: ResolvedOptions, fixtures: readonly FixtureCase[]): { cases: ContractCase[]; unfit: Array<{ case: ContractCase; reason: string }> } {
+  const { contract } = options;
   const ids = createIdSource();
-  const context: RenderContext = { token: options.token, invalidToken: options.invalidToken, ids, headers: options.headers };
-  const cases: ContractCase[] = fixtures.map((fixture) => ({
-    id: `fixture:${fixture.name}`,
-    source: 'fixture',
-    description: fixture.description,
-    expect: fixture.expect,
-    request: renderFixture(fixture, context),
-  }));
-  const generated = generateBodies({
+  const context = { token: options.token, invalidToken: options.invalidToken, ids, headers: options.headers };
+  const cases: ContractCase[] = [];
+  const unfit: Array<{ case: ContractCase; reason: string }> = [];
+  const files: Array<[FixtureCase, 'fixture' | 'cases']> = [...fixtures.map((f) => [f, 'fixture'] as [FixtureCase, 'fixture']), ...options.extraCases.map((f) => [f, 'cases'] as [FixtureCase, 'cases'])];
+  for (const [fixture, source] of files) {
+    const made = fileCase(fixture, source, contract, context);
+    if (made.unfit !== undefined) unfit.push({ case: made.case, reason: made.unfit });
+    else cases.push(made.case);
+  }
+  const generation = generateCases({
+    contract,
     seed: options.seed,
     positive: options.generated.positive,
     negative: options.generated.negative,
     ids,
-    validateNewPlant: createPlantContract().validateNewPlant,
+    token: options.token,
+    invalidToken: options.invalidToken,
   });
-  const asCase = (kind: 'positive' | 'negative', index: number, body: (typeof generated.positive)[number]): ContractCase => {
-    const fixture: FixtureCase = {
-      name: `${kind}-${index}`,
-      description: body.description,
-      expect: kind === 'positive' ? 'accepted' : 'rejected-body',
-      file: '(generated)',
-      request: { auth: 'bearer', contentType: 'application/json', headers: {}, body: { text: body.text } },
-    };
-    const request = renderFixture(fixture, context);
-    if (body.plant) request.plant = body.plant;
-    const suffix = kind === 'negative' ? `-${body.label}` : '';
-    return { id: `generated:${kind}-${index}${suffix}`, source: 'generated', description: body.description, expect: fixture.expect, request };
+  if (generation.disagreements.length) {
+    throw new Error(`Generator bug: the spec's validator contradicts ${generation.disagreements.length} generated case(s):\n  ${generation.disagreements.join('\n  ')}`);
+  }
+  for (const generated of generation.cases) cases.push(generatedCase(generated, options, contract));
+  return { cases, unfit };
+}
+
+function generatedCase(generated: GeneratedCase, options: ResolvedOptions, contract: SuiteContract): ContractCase {
+  const headers: Record<string, string | string[]> = { ...options.headers };
+  if (generated.credentials) Object.assign(headers, generated.credentials);
+  else if (contract.security.kind === 'bearer') headers.authorization = `Bearer ${options.token}`;
+  else if (contract.security.kind === 'api-key') headers[contract.security.header] = options.token;
+  headers['content-type'] = contract.requestBody.mediaType;
+  return {
+    id: `generated:${generated.family}-${generated.label}`,
+    source: 'generated',
+    description: generated.description,
+    expect: generated.expect,
+    request: {
+      method: contract.method,
+      path: contract.path,
+      headers,
+      body: generated.body,
+      ...(generated.plant ? { plant: generated.plant } : {}),
+    },
+    ...(generated.choice ? { choice: generated.choice } : {}),
+    ...(generated.fixedId ? { fixedId: true } : {}),
+    ...(generated.phase ? { phase: generated.phase } : {}),
   };
-  generated.positive.forEach((body, i) => cases.push(asCase('positive', i + 1, body)));
-  generated.negative.forEach((body, i) => cases.push(asCase('negative', i + 1, body)));
-  return cases;
 }
 
 async function sendAll(
   cases: readonly ContractCase[],
-  endpoint: URL,
   options: ResolvedOptions,
   onExchange: ((exchange: Exchange) => void) | undefined,
-): Promise<Exchange[]> {
-  const transport = createTransport({ timeoutMs: options.timeoutMs, concurrency: options.concurrency });
+  concurrency: number,
+  earlierTimeouts = 0,
+): Promise<{ exchanges: Exchange[]; timeouts: number }> {
+  const transport = createTransport({ timeoutMs: options.timeoutMs, concurrency });
   const exchanges: Exchange[] = new Array(cases.length);
   let next = 0;
-  let timeouts = 0;
+  let timeouts = earlierTimeouts;
   const worker = async (): Promise<void> => {
     while (next < cases.length) {
       const index = next++;
       const contractCase = cases[index] as ContractCase;
-      const request = sentRequest(contractCase, endpoint, options);
+      const request = sentRequest(contractCase, options);
+      const startedAt = new Date().toISOString();
       let exchange: Exchange;
       if (timeouts >= options.maxTimeouts) {
         const reason = `not sent: the provider had already timed out ${timeouts} times (each after ${options.timeoutMs} ms), so the suite stopped sending`;
-        exchange = { case: contractCase, request, elapsedMs: 0, outcome: 'not-sent', reason };
+        exchange = { case: contractCase, request, startedAt, elapsedMs: 0, outcome: 'not-sent', reason };
       } else {
-        const outcome = await transport.send({ url: endpoint, method: 'POST', headers: contractCase.request.headers, body: contractCase.request.body });
+        const url = options.endpoint(contractCase.request.path);
+        const outcome = await transport.send({ url, method: contractCase.request.method, headers: contractCase.request.headers, body: contractCase.request.body });
         if (outcome.outcome === 'timeout') timeouts++;
-        exchange = { case: contractCase, request, ...outcome };
+        exchange = { case: contractCase, request, startedAt, ...outcome };
       }
       exchanges[index] = exchange;
       onExchange?.(exchange);
     }
   };
   try {
-    await Promise.all(Array.from({ length: Math.min(options.concurrency, cases.length) }, worker));
+    await Promise.all(Array.from({ length: Math.min(concurrency, cases.length) }, worker));
   } finally {
     transport.close();
   }
-  return exchanges;
+  return { exchanges, timeouts };
 }
 
-/** The request as the report shows it: exact, but with the provider's secrets masked. */
-function sentRequest(contractCase: ContractCase, endpoint: URL, options: ResolvedOptions): SentRequest {
-  const headers: Record<string, string> = { host: endpoint.host };
-  for (const [name, value] of Object.entries(contractCase.request.headers)) {
-    if (name === 'authorization') headers[name] = value.replaceAll(options.token, '<token>');
-    else if (name in options.headers && options.headers[name] === value) headers[name] = '<value given with --header>';
-    else headers[name] = value;
+/** Secrets the run must never show: the token and the --header values, longest first. */
+function secrets(options: ResolvedOptions): Array<[string, string]> {
+  const list: Array<[string, string]> = [];
+  if (options.token) list.push([options.token, '<token>']);
+  for (const value of Object.values(options.headers)) if (value.length >= 4) list.push([value, '<value given with --header>']);
+  return list.sort((a, b) => b[0].length - a[0].length);
+}
+
+const TOKEN_CHAR = "A-Za-z0-9\\-._~+/=";
+
+/**
+ * `text` with every secret replaced by its stand-in. A secret of 8 characters or more is masked
+ * wherever it appears; a shorter one only where it stands alone (not inside a longer word), so a
+ * token such as `T` does not garble every capital T of a report.
+ */
+function mask(text: string, options: ResolvedOptions): string {
+  let out = text;
+  for (const [secret, stand] of secrets(options)) {
+    if (secret.length >= 8) out = out.replaceAll(secret, stand);
+    else out = out.replace(new RegExp(`(?<![${TOKEN_CHAR}])${secret.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![${TOKEN_CHAR}])`, 'g'), stand);
   }
-  return { method: 'POST', url: endpoint.href, headers, body: contractCase.request.body };
+  return out;
 }
 
-function judgeAll(exchanges: readonly Exchange[], options: ResolvedOptions): { checks: CheckResult[]; findings: Finding[] } {
+/** The exchange as reports show it: anything the provider echoed of a secret (headers, status text, body) masked. */
+function masked(exchange: Exchange, options: ResolvedOptions): Exchange {
+  if (exchange.outcome !== 'response') return exchange;
+  const { response } = exchange;
+  const headers = Object.fromEntries(Object.entries(response.headers).map(([name, value]) => [name, mask(value, options)]));
+  return { ...exchange, response: { ...response, statusText: mask(response.statusText, options), headers, body: mask(response.body, options) } };
+}
+
+/** The request as the reports show it: exact, but with the provider's secrets masked. */
+function sentRequest(contractCase: ContractCase, options: ResolvedOptions): SentRequest {
+  const url = options.endpoint(contractCase.request.path);
+  const headers: Record<string, string | string[]> = { host: url.host };
+  const maskValue = (name: string, value: string): string => {
+    if (name in options.headers && options.headers[name] === value) return '<value given with --header>';
+    return mask(value, options);
+  };
+  for (const [name, value] of Object.entries(contractCase.request.headers)) {
+    headers[name] = Array.isArray(value) ? value.map((v) => maskValue(name, v)) : maskValue(name, value as string);
+  }
+  const { body } = contractCase.request;
+  return { method: contractCase.request.method, url: url.href, headers, body: typeof body === 'string' ? mask(body, options) : body };
+}
+
+function judgeAll(exchanges: readonly Exchange[], options: ResolvedOptions, run: RunContext): { checks: CheckResult[]; findings: Finding[] } {
   const findings: Finding[] = [];
   const checks = CHECKS.map((check): CheckResult => {
-    const result: CheckResult = { name: check.name, proves: check.proves, judged: 0, judgedCases: [], passed: 0, failed: 0, warnings: 0, skipped: [], status: 'passed' };
+    const result: CheckResult = { name: check.name, proves: check.proves, judged: 0, judgedCases: [], passed: 0, failed: 0, warnings: 0, infos: 0, skipped: [], status: 'passed' };
     const rules = options.skip.filter((rule) => rule.check === check.name);
     const whole = rules.find((rule) => rule.cases === undefined);
     if (whole) {
@@ -145,14 +221,15 @@ function judgeAll(exchanges: readonly Exchange[], options: ResolvedOptions): { c
         skip(exchange.reason, exchange.case.id);
         continue;
       }
-      const problems = check.judge(exchange);
+      const problems = check.judge(exchange, run);
       if (problems === undefined) continue;
       result.judged++;
       result.judgedCases.push(exchange.case.id);
       const failures = problems.filter((p) => p.severity === 'failure').length;
       if (failures) result.failed++;
       else result.passed++;
-      result.warnings += problems.length - failures;
+      result.warnings += problems.filter((p) => p.severity === 'warning').length;
+      result.infos += problems.filter((p) => p.severity === 'info').length;
       for (const problem of problems) findings.push({ check: check.name, ...problem, exchange });
     }
     result.skipped = [...skippedBy].map(([reason, cases]) => ({ reason, cases }));

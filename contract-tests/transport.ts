@@ -7,7 +7,7 @@ import * as http from 'node:http';
 import * as https from 'node:https';
 import type { ReceivedResponse } from './model.js';
 
-/** Bytes of a response body kept for the checks and the report. */
+/** Bytes of a response body kept for the checks and the reports. */
 export const BODY_LIMIT = 1024 * 1024;
 
 export type Outcome =
@@ -18,8 +18,9 @@ export type Outcome =
 export interface OutgoingRequest {
   url: URL;
   method: string;
-  headers: Record<string, string>;
-  body: string | undefined;
+  /** An array value sends the header once per value, in order. */
+  headers: Record<string, string | string[]>;
+  body: string | Uint8Array | undefined;
 }
 
 export interface Transport {
@@ -42,7 +43,7 @@ export function createTransport(options: { timeoutMs: number; concurrency: numbe
         resolve(outcome);
       };
       const secure = request.url.protocol === 'https:';
-      const body = request.body === undefined ? undefined : Buffer.from(request.body, 'utf8');
+      const body = request.body === undefined ? undefined : typeof request.body === 'string' ? Buffer.from(request.body, 'utf8') : Buffer.from(request.body);
       const headers = { ...request.headers, 'content-length': String(body?.length ?? 0) };
       const req = (secure ? https : http).request(request.url, {
         method: request.method,
@@ -71,6 +72,7 @@ export function createTransport(options: { timeoutMs: number; concurrency: numbe
         res.on('end', () => {
           const response: ReceivedResponse = {
             status: res.statusCode ?? 0,
+            statusText: res.statusMessage ?? '',
             headers: flattenHeaders(res.headers),
             body: Buffer.concat(chunks).toString('utf8'),
             truncated,

@@ -1,21 +1,27 @@
 /**
- * ignored_auth: a request without acceptable bearer credentials never succeeds. 401 is the
- * expected refusal; another 4xx refuses too, so it is a warning.
+ * ignored_auth: a request without acceptable credentials never succeeds. 401 is the expected
+ * refusal; another 4xx refuses too, so it is a warning. Where the RFCs leave a form open (a tab,
+ * two Authorization headers), what the provider did is reported, never failed.
  */
 import type { Check } from '../model.js';
-import { answered, failure, isSuccess, warning } from './verdicts.js';
+import { answered, failure, isSuccess, reportChoice, warning } from './verdicts.js';
 
 export const ignoredAuth: Check = {
   name: 'ignored_auth',
-  proves: 'no Authorization header, another scheme, an empty token or an invalid token never succeed',
-  judge(exchange) {
+  proves: 'no credential, another scheme, an empty, near-miss or never-issued credential never succeed',
+  judge(exchange, { contract }) {
+    const choice = reportChoice(exchange, 'ignored_auth');
+    if (choice) return choice;
     const response = answered(exchange);
     if (!response || exchange.case.expect !== 'unauthenticated') return undefined;
     const { status } = response;
-    const sent = exchange.request.headers.authorization;
-    const credentials = sent === undefined ? 'no Authorization header' : `Authorization: ${sent}`;
+    const { security } = contract;
+    const header = security.kind === 'api-key' ? security.header : 'authorization';
+    const sent = exchange.request.headers[header];
+    const credentials = sent === undefined ? `no ${security.kind === 'api-key' ? header : 'Authorization'} header` : `${header === 'authorization' ? 'Authorization' : header}: ${[sent].flat().join(' + ')}`;
+    const wanted = security.kind === 'api-key' ? `a valid API key in ${header}` : 'a valid bearer token';
     if (isSuccess(status)) {
-      return [failure(`Answered ${status} to a request with ${credentials}; createPlant requires a valid bearer token.`)];
+      return [failure(`Answered ${status} to a request with ${credentials}; ${contract.operationId} requires ${wanted}.`)];
     }
     if (status === 401) return [];
     return [warning(`Refused a request with ${credentials} with ${status}; 401 is the conventional answer for missing or invalid credentials.`)];

@@ -16,7 +16,7 @@ export const notAServerError: Check = {
       case 'response': {
         const { status } = exchange.response;
         if (status < 500) return [];
-        return [failure(`Answered ${status}, a server error: the provider failed on a request it should have answered (200 or a 4xx).`)];
+        return [failure(`Answered ${status}, a server error: the provider failed on a request it should have answered (its success status or a 4xx).`)];
       }
     }
   },

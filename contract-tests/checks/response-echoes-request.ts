@@ -1,39 +1,65 @@
 /**
- * response_echoes_request: the Plant created names the very name and tag that were sent,
- * character for character. A tag that was not sent but comes back is a warning only.
+ * response_echoes_request: the resource created names exactly what was sent, for every property
+ * the success response declares and the request carries (for the bundled spec: name and tag),
+ * character for character. A declared property that was not sent but comes back is a warning.
  */
-import type { Check } from '../model.js';
-import { createPlantContract, parseBody } from '../spec-contract.js';
+import { exactInteger } from '../../spec/exact-json.js';
+import { abbreviate } from '../generators/json-text.js';
+import type { Check, Problem } from '../model.js';
+import { parseBody } from '../spec-contract.js';
 import { answered, failure, warning } from './verdicts.js';
 
 export const responseEchoesRequest: Check = {
   name: 'response_echoes_request',
-  proves: 'the Plant answered names exactly the name and tag that were sent',
-  judge(exchange) {
+  proves: 'the created resource names exactly what was sent, for every property the success response declares',
+  judge(exchange, { contract }) {
     const response = answered(exchange);
     const sent = exchange.case.request.plant;
-    if (!response || response.status !== 200 || !sent) return undefined;
+    if (!response || response.status !== contract.successStatus || !sent) return undefined;
     const parsed = parseBody(response.body);
-    const validate = createPlantContract().responses.get(200)?.validate;
-    // A body that is no Plant is response_schema_conformance's to report.
-    if (!parsed.ok || !validate?.(parsed.value)) return undefined;
-    const plant = parsed.value as { name: string; tag?: string };
-    const problems = [];
-    if (plant.name !== sent.name) {
-      problems.push(failure(`The Plant names ${JSON.stringify(plant.name)}, but the request sent name ${JSON.stringify(sent.name)}.`));
-    }
-    if (sent.tag !== undefined && plant.tag !== sent.tag) {
-      problems.push(
-        failure(
-          plant.tag === undefined
-            ? `The Plant has no tag, but the request sent tag ${JSON.stringify(sent.tag)}.`
-            : `The Plant's tag is ${JSON.stringify(plant.tag)}, but the request sent tag ${JSON.stringify(sent.tag)}.`,
-        ),
-      );
-    }
-    if (sent.tag === undefined && plant.tag !== undefined) {
-      problems.push(warning(`The Plant has tag ${JSON.stringify(plant.tag)}, but the request sent no tag.`));
+    const validate = contract.responses.get(contract.successStatus)?.validate;
+    // A body that is not the declared schema is response_schema_conformance's to report.
+    if (!parsed.ok || !validate?.(parsed.value) || !isRecord(parsed.value)) return undefined;
+    const got = parsed.value;
+    const problems: Problem[] = [];
+    for (const name of contract.echoed) {
+      const had = Object.hasOwn(sent, name);
+      const has = Object.hasOwn(got, name);
+      if (had && !has) problems.push(failure(`The answer has no ${name}, but the request sent ${name} ${show(sent[name])}.`));
+      else if (had && !sameValue(sent, got, name)) problems.push(failure(difference(name, sent[name], got[name])));
+      else if (!had && has) problems.push(warning(`The answer has ${name} ${show(got[name])}, but the request sent no ${name}.`));
     }
     return problems;
   },
 };
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+function sameValue(sent: Record<string, unknown>, got: Record<string, unknown>, name: string): boolean {
+  const a = sent[name];
+  const b = got[name];
+  if (typeof a === 'number' && typeof b === 'number') return exactInteger(sent, name) !== undefined ? exactInteger(sent, name) === exactInteger(got, name) : a === b;
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+function show(value: unknown): string {
+  return typeof value === 'string' ? abbreviate(value) : JSON.stringify(value)?.slice(0, 80) ?? String(value);
+}
+
+/** Where two values part, in words: for strings, the first code point that differs. */
+function difference(name: string, sent: unknown, got: unknown): string {
+  if (typeof sent === 'string' && typeof got === 'string') {
+    const a = [...sent];
+    const b = [...got];
+    let at = 0;
+    while (at < a.length && at < b.length && a[at] === b[at]) at++;
+    const codePoint = (c: string | undefined) => (c === undefined ? 'the end' : `U+${(c.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`);
+    return (
+      `The answer's ${name} is ${abbreviate(got)}, but the request sent ${abbreviate(sent)}: ` +
+      `they part at character ${at + 1} (sent ${codePoint(a[at])}, got ${codePoint(b[at])}; ${a.length} characters sent, ${b.length} returned).`
+    );
+  }
+  return `The answer's ${name} is ${show(got)}, but the request sent ${show(sent)}.`;
+}

@@ -1,10 +1,9 @@
 /**
- * status_code_conformance: a valid NewPlant is answered 200 exactly, and every status is one
- * the spec declares. An undeclared error status is conventional (the spec leaves those
- * unsaid), so it is a warning; an undeclared success or redirect is a failure.
+ * status_code_conformance: a valid body is answered with the spec's success status exactly, and
+ * every status is one the spec declares. An undeclared error status is conventional (the spec
+ * leaves those unsaid), so it is a warning; an undeclared success or redirect is a failure.
  */
 import type { Check } from '../model.js';
-import { createPlantContract } from '../spec-contract.js';
 import { answered, failure, isSuccess, warning } from './verdicts.js';
 
 const CONVENTIONAL: Record<number, string> = {
@@ -15,25 +14,25 @@ const CONVENTIONAL: Record<number, string> = {
   409: 'a duplicate id',
   413: 'a body that is too large',
   415: 'a media type other than JSON',
-  422: 'a body that is not a NewPlant',
+  422: 'a body the schema rejects',
   429: 'rate limiting',
 };
 
 export const statusCodeConformance: Check = {
   name: 'status_code_conformance',
-  proves: 'valid NewPlants are answered 200 exactly, and no answer uses a success or redirect status the spec does not declare',
-  judge(exchange) {
+  proves: 'valid bodies are answered with the declared success status exactly, and no answer uses a success or redirect status the spec does not declare',
+  judge(exchange, { contract }) {
     const response = answered(exchange);
     if (!response) return undefined;
     const { status } = response;
-    const { responses, declared } = createPlantContract();
+    const { responses, declared, successStatus, operationId } = contract;
     const declaredList = declared.join(', ');
-    if (exchange.case.expect === 'accepted' && isSuccess(status) && status !== 200) {
-      return [failure(`Accepted a valid NewPlant with ${status}; the spec's success status is 200 exactly (declared: ${declaredList}).`)];
+    if (exchange.case.expect === 'accepted' && isSuccess(status) && status !== successStatus) {
+      return [failure(`Accepted a valid body with ${status}; the spec's success status is ${successStatus} exactly (declared: ${declaredList}).`)];
     }
     if (responses.has(status)) return [];
     if (status < 400) {
-      return [failure(`Answered ${status}, which the spec does not declare for createPlant (declared: ${declaredList}); a client cannot rely on it.`)];
+      return [failure(`Answered ${status}, which the spec does not declare for ${operationId} (declared: ${declaredList}); a client cannot rely on it.`)];
     }
     const usage = CONVENTIONAL[status];
     return [

@@ -13,12 +13,18 @@ export const isSuccess = (status: number): boolean => status >= 200 && status < 
 
 export const failure = (message: string): Problem => ({ severity: 'failure', message });
 export const warning = (message: string): Problem => ({ severity: 'warning', message });
+export const info = (message: string): Problem => ({ severity: 'info', message });
 
 /** The media type of a Content-Type header, parameters dropped, lower case; undefined if absent. */
 export function mediaTypeOf(response: ReceivedResponse): string | undefined {
   const header = response.headers['content-type'];
   if (header === undefined) return undefined;
   return header.split(';')[0]?.trim().toLowerCase();
+}
+
+/** Whether a media type is one of the declared ones (`application/*` and `*\/*` ranges included). */
+export function mediaTypeMatches(mediaType: string, declared: readonly string[]): boolean {
+  return declared.some((range) => range === mediaType || range === '*/*' || (range.endsWith('/*') && mediaType.startsWith(range.slice(0, -1))));
 }
 
 /** The provider's own explanation, when its body has one, to quote in a report. */
@@ -32,4 +38,14 @@ export function providerMessage(response: ReceivedResponse): string {
     // Not JSON: nothing to quote.
   }
   return '';
+}
+
+/** For a provider-choice case this check reports: what the provider did, as info (or a warning). */
+export function reportChoice(exchange: Exchange, check: string): Problem[] | undefined {
+  const { choice } = exchange.case;
+  const response = answered(exchange);
+  if (!response || exchange.case.expect !== 'provider-choice' || choice?.check !== check) return undefined;
+  const did = isSuccess(response.status) ? `accepted it (${response.status})` : `refused it (${response.status})`;
+  const message = `${exchange.case.description}: the provider ${did}. ${choice.rule}.`;
+  return [choice.warnIfAccepted && isSuccess(response.status) ? warning(message) : info(message)];
 }

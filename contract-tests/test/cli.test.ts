@@ -12,6 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { CommanderError } from 'commander';
 import { contractCommand, parseContractArgs } from '../cli-options.js';
 import { ContractUsageError, resolveOptions } from '../options.js';
+import { FLAWS } from './providers/flaws.js';
 import { startProvider, type ProviderOptions } from './providers/provider.js';
 
 const CLI = fileURLToPath(new URL('../../dist/contract-tests/cli.js', import.meta.url));
@@ -72,7 +73,7 @@ describe('npm run contract', () => {
 
   it('exits 1 when a check fails, names it, and reproduces the seed it was given', async () => {
     const junit = join(mkdtempSync(join(tmpdir(), 'contract-')), 'contract.xml');
-    const { code, output } = await withProvider({ flaw: 'bearer-token-not-checked' }, (url) =>
+    const { code, output } = await withProvider({ behaviour: FLAWS['bearer-token-not-checked']?.behaviour }, (url) =>
       runCli(['--base-url', url, '--token', TOKEN, '--seed', '31337', '--invalid-token', 'revoked-token-1', '--generated', '5', '--junit', junit]),
     );
     expect(output).toContain('Seed 31337');
@@ -86,7 +87,7 @@ describe('npm run contract', () => {
 
   it('exits 1 for a provider that hangs, within the timeout it was given', async () => {
     const started = performance.now();
-    const { code, output } = await withProvider({ flaw: 'hangs' }, (url) => runCli(['--base-url', url, '--token', TOKEN, '--timeout', '200', '--generated', '2']));
+    const { code, output } = await withProvider({ behaviour: FLAWS.hangs?.behaviour }, (url) => runCli(['--base-url', url, '--token', TOKEN, '--timeout', '200', '--generated', '2']));
     expect(output).toContain('No complete answer within 200 ms');
     expect(code).toBe(1);
     expect(performance.now() - started).toBeLessThan(15_000);

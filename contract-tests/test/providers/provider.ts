@@ -1,7 +1,8 @@
 /**
- * A small, correct Plant Store provider for the suite's own tests, with switches for the legal
- * choices a real provider may make and for single, deliberate flaws. Every flaw breaks the
- * contract in exactly one way, so a test can assert which check catches it.
+ * A small, correct Plant Store provider for the suite's own tests, built as the steps a real
+ * service takes (route, authenticate, media type, decode, parse, validate, store, answer). Each
+ * step is a replaceable function: a flaw (flaws.ts) replaces exactly one step with a realistic
+ * mistake, a legal variant (legal.ts) replaces one with a different but correct choice.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -9,49 +10,74 @@ import { createSpecAjv } from '../../../spec/ajv.js';
 import { exactInteger, parseExactJson } from '../../../spec/exact-json.js';
 import { componentSchema } from '../../../spec/index.js';
 
-/** Choices the seed leaves open: each must pass the contract. */
-export interface LegalChoices {
-  /** Extra fields in the Plant (the id as exact digits, a creation time). */
-  extraResponseFields?: boolean;
-  /** The status for missing or bad credentials (default 401; 400 answers an Error). */
-  unauthenticatedStatus?: 400 | 401 | 403;
-  /** What a repeated id gets (default: 409). */
-  duplicates?: 'reject' | 'accept';
-  /** `application/json; charset=utf-8` on every answer. */
-  charset?: boolean;
-  /** Invalid bodies get 422 application/problem+json instead of a 400 Error. */
-  unprocessableEntity?: boolean;
-  /** Reads a JSON body whatever its Content-Type says. */
-  anyContentType?: boolean;
+const ajv = createSpecAjv();
+const validateNewPlant = ajv.compile(componentSchema('NewPlant'));
+
+/** Thrown by a step to answer 500, as a service's unexpected failure would be. */
+export class Crash extends Error {}
+
+/** One request as the steps see it. */
+export interface Incoming {
+  req: IncomingMessage;
+  res: ServerResponse;
+  raw: Buffer;
 }
 
-/** One deliberate way to break the contract. */
-export type Flaw =
-  | 'plant-without-name'
-  | 'plant-tag-as-number'
-  | 'name-echoed-upper-case'
-  | 'error-without-message'
-  | 'error-code-beyond-int32'
-  | 'server-error-on-non-ascii-name'
-  | 'created-201'
-  | 'plant-as-text-plain'
-  | 'auth-ignored'
-  | 'any-authorization-accepted'
-  | 'bearer-token-not-checked'
-  | 'field-types-not-checked'
-  | 'int64-read-as-double'
-  | 'ids-beyond-2-53-refused'
-  | 'empty-name-refused'
-  | 'hangs'
-  | 'drops-connection';
+export interface Answer {
+  status: number;
+  /** A value, serialised by `serialize`, or exact text. */
+  body: unknown;
+  headers?: Record<string, string>;
+}
 
-export interface ProviderOptions extends LegalChoices {
+/** The steps of the reference provider; every one can be replaced. */
+export interface Behaviour {
+  /** Before anything else: take the exchange over (hang, drop, delay). True when it did. */
+  intercept(incoming: Incoming): boolean | Promise<boolean>;
+  /** Whether the request carries the valid credential. */
+  authorize(req: IncomingMessage, token: string): boolean;
+  /** The status for a request without it. */
+  unauthenticatedStatus: number;
+  /** The status for a body it cannot use (not UTF-8, not JSON, invalid, refused). */
+  invalidStatus: number;
+  /** Whether the Content-Type is one the service reads. */
+  mediaTypeAccepted(contentType: string | undefined): boolean;
+  /** The body's text, or undefined when its bytes are not UTF-8. */
+  decode(raw: Buffer): string | undefined;
+  /** The parsed body; throws on text that is not JSON. */
+  parse(text: string): unknown;
+  /** A problem that makes the body invalid, or undefined; `text` is the body as sent. */
+  validate(value: unknown, text: string): string | undefined;
+  /** The id to store, from a valid body. */
+  identity(value: unknown): bigint | number | string;
+  /** What a repeated id gets (undefined: stored again). */
+  duplicateStatus: number | undefined;
+  /** A problem with an otherwise valid body that this service refuses with 400 (a business rule). */
+  refuse(value: Record<string, unknown>, text: string): string | undefined;
+  /** A valid body the service fails on (answered 500), if any. */
+  crash(value: Record<string, unknown>, text: string): boolean;
+  /** The created plant, as answered. */
+  plant(value: Record<string, unknown>): Record<string, unknown>;
+  /** The success status. */
+  successStatus: number;
+  /** An error body. */
+  error(status: number, message: string): { body: unknown; contentType: string };
+  /** JSON text of a value. */
+  serialize(value: unknown): string;
+  /** The media type of a success answer. */
+  contentType: string;
+  /** Writes an answer. */
+  send(res: ServerResponse, status: number, text: string, headers: Record<string, string>): void;
+}
+
+export interface ProviderOptions {
   token: string;
   /** A path prefix the API lives under (`/v1`). */
   basePath?: string;
   /** A header a gateway in front of the API demands (answered 403 without it). */
   gatewayHeader?: [name: string, value: string];
-  flaw?: Flaw;
+  /** The steps replaced (a flaw or a legal variant). */
+  behaviour?: Partial<Behaviour>;
 }
 
 export interface Provider {
@@ -59,14 +85,48 @@ export interface Provider {
   close(): Promise<void>;
 }
 
-const ajv = createSpecAjv();
-const validateNewPlant = ajv.compile(componentSchema('NewPlant'));
+const BEARER = /^bearer +([A-Za-z0-9\-._~+/]+=*)$/i;
+
+export const REFERENCE: Behaviour = {
+  intercept: () => false,
+  authorize(req, token) {
+    // Two Authorization headers are malformed; Node keeps only the first, so look at them all.
+    const values = rawHeaderValues(req, 'authorization');
+    return values.length === 1 && BEARER.exec(values[0] as string)?.[1] === token;
+  },
+  unauthenticatedStatus: 401,
+  invalidStatus: 400,
+  mediaTypeAccepted: (contentType) => (contentType ?? '').split(';')[0]?.trim().toLowerCase() === 'application/json',
+  decode(raw) {
+    try {
+      return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(raw);
+    } catch {
+      return undefined;
+    }
+  },
+  parse: (text) => parseExactJson(text),
+  validate: (value) => (validateNewPlant(value) ? undefined : `Not a NewPlant: ${ajv.errorsText(validateNewPlant.errors)}.`),
+  identity: (value) => exactInteger(value as object, 'id') as bigint,
+  duplicateStatus: 409,
+  refuse: () => undefined,
+  crash: () => false,
+  plant: (value) => (value.tag === undefined ? { name: value.name } : { name: value.name, tag: value.tag }),
+  successStatus: 200,
+  error: (status, message) => ({ body: { error: status, message }, contentType: 'application/json' }),
+  serialize: (value) => JSON.stringify(value),
+  contentType: 'application/json',
+  send(res, status, text, headers) {
+    res.writeHead(status, { ...headers, 'content-length': Buffer.byteLength(text) });
+    res.end(text);
+  },
+};
 
 export async function startProvider(options: ProviderOptions): Promise<Provider> {
-  const ids = new Set<bigint | number>();
+  const behaviour: Behaviour = { ...REFERENCE, ...options.behaviour };
+  const ids = new Set<string>();
   const sockets = new Set<Socket>();
   const server: Server = createServer((req, res) => {
-    handle(req, res, options, ids).catch(() => res.destroy());
+    handle(req, res, options, behaviour, ids).catch(() => res.destroy());
   });
   server.on('connection', (socket) => {
     sockets.add(socket);
@@ -84,101 +144,62 @@ export async function startProvider(options: ProviderOptions): Promise<Provider>
   };
 }
 
-async function handle(req: IncomingMessage, res: ServerResponse, options: ProviderOptions, ids: Set<bigint | number>): Promise<void> {
-  const { flaw } = options;
-  const body = await readAll(req);
-  if (req.method !== 'POST' || req.url !== `${options.basePath ?? ''}/plants`) return answer(res, options, 404, error(404, 'No such route.'));
+async function handle(req: IncomingMessage, res: ServerResponse, options: ProviderOptions, b: Behaviour, ids: Set<string>): Promise<void> {
+  const raw = await readAll(req);
+  if (await b.intercept({ req, res, raw })) return;
+  const fail = (status: number, message: string, headers: Record<string, string> = {}): void => {
+    const { body, contentType } = b.error(status, message);
+    b.send(res, status, typeof body === 'string' ? body : b.serialize(body), { 'content-type': contentType, ...headers });
+  };
+  if (req.method !== 'POST' || req.url !== `${options.basePath ?? ''}/plants`) return fail(404, 'No such route.');
   if (options.gatewayHeader && req.headers[options.gatewayHeader[0]] !== options.gatewayHeader[1]) {
-    return answer(res, options, 403, error(403, `The gateway wants ${options.gatewayHeader[0]}.`));
+    return fail(403, `The gateway wants ${options.gatewayHeader[0]}.`);
   }
-  if (flaw === 'hangs') return; // never answers
-  if (flaw === 'drops-connection') return void req.socket.destroy();
-
-  if (!authorized(req.headers.authorization, options)) {
-    const status = options.unauthenticatedStatus ?? 401;
-    return answer(res, options, status, error(status, 'A valid bearer token is required.'), { 'www-authenticate': 'Bearer' });
-  }
-  const mediaType = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
-  if (mediaType !== 'application/json' && !options.anyContentType) return answer(res, options, 415, error(415, 'Send application/json.'));
-
-  const invalid = (message: string): void =>
-    options.unprocessableEntity
-      ? answer(res, options, 422, JSON.stringify({ title: 'Unprocessable Entity', status: 422, detail: message }), { 'content-type': 'application/problem+json' })
-      : answer(res, options, 400, flaw === 'error-without-message' ? JSON.stringify({ error: 400 }) : error(flaw === 'error-code-beyond-int32' ? 4_000_000_000 : 400, message));
-
+  if (!b.authorize(req, options.token)) return fail(b.unauthenticatedStatus, 'A valid bearer token is required.', { 'www-authenticate': 'Bearer' });
+  if (!b.mediaTypeAccepted(req.headers['content-type'])) return fail(415, 'Send application/json.');
+  const text = b.decode(raw);
+  if (text === undefined) return fail(b.invalidStatus, 'The body is not UTF-8.');
   let value: unknown;
   try {
-    value = flaw === 'int64-read-as-double' ? JSON.parse(body) : parseExactJson(body);
+    value = b.parse(text);
+  } catch (error) {
+    if (error instanceof Crash) return fail(500, 'Internal error.');
+    return fail(b.invalidStatus, `The body is not JSON, or nested deeper than this service reads (${(error as Error).message}).`);
+  }
+  let problem: string | undefined;
+  try {
+    problem = b.validate(value, text);
   } catch {
-    return invalid('The body is not JSON.');
+    return fail(500, 'Internal error.');
   }
-  let id: bigint | number;
-  if (flaw === 'field-types-not-checked') {
-    // Only asks that the fields be there.
-    const record = value as Record<string, unknown> | null;
-    if (!record || typeof record !== 'object' || !('id' in record) || !('name' in record)) return invalid('id and name are required.');
-    id = exactInteger(record, 'id') ?? -1n;
-  } else if (flaw === 'int64-read-as-double') {
-    // JSON.parse already rounded the id: 2^63 passes as 2^63 - 1.
-    const record = value as Record<string, unknown> | null;
-    const ok = record && typeof record === 'object' && typeof record.name === 'string' && (record.tag === undefined || typeof record.tag === 'string');
-    if (!ok || !Number.isInteger(record.id) || (record.id as number) > 9223372036854775807 || (record.id as number) < -9223372036854775808) return invalid('Not a NewPlant.');
-    id = record.id as number;
-  } else {
-    if (!validateNewPlant(value)) return invalid(`Not a NewPlant: ${ajv.errorsText(validateNewPlant.errors)}.`);
-    id = exactInteger(value as object, 'id') as bigint;
+  if (problem !== undefined) return fail(b.invalidStatus, problem);
+  const record = value as Record<string, unknown>;
+  const refusal = b.refuse(record, text);
+  if (refusal !== undefined) return fail(b.invalidStatus, refusal);
+  let id: string;
+  try {
+    if (b.crash(record, text)) return fail(500, 'Internal error.');
+    id = String(b.identity(value));
+  } catch {
+    return fail(500, 'Internal error.');
   }
-  const plant = value as { name: unknown; tag?: unknown };
-  const name = String(plant.name);
-  const tag = typeof plant.tag === 'string' ? plant.tag : undefined;
-  if (flaw === 'ids-beyond-2-53-refused' && typeof id === 'bigint' && (id > BigInt(Number.MAX_SAFE_INTEGER) || id < BigInt(Number.MIN_SAFE_INTEGER))) {
-    return invalid('id is too large.');
-  }
-  if (flaw === 'empty-name-refused' && name === '') return invalid('name must not be empty.');
-  if (flaw === 'server-error-on-non-ascii-name' && /[^\x20-\x7e]/.test(name)) return answer(res, options, 500, error(500, 'Internal error.'));
-
-  if (ids.has(id) && options.duplicates !== 'accept') return answer(res, options, 409, error(409, 'That id is taken.'));
+  if (ids.has(id) && b.duplicateStatus !== undefined) return fail(b.duplicateStatus, `The id ${id} is taken.`);
   ids.add(id);
-
-  const answered: Record<string, unknown> = { name: flaw === 'name-echoed-upper-case' ? name.toUpperCase() : name };
-  if (tag !== undefined) answered.tag = flaw === 'plant-tag-as-number' ? tag.length : tag;
-  if (flaw === 'plant-without-name') delete answered.name;
-  let text = JSON.stringify(answered);
-  if (options.extraResponseFields) text = `{"id":${id},"createdAt":"${new Date().toISOString()}",${text.slice(1)}`;
-  const headers: Record<string, string> = flaw === 'plant-as-text-plain' ? { 'content-type': 'text/plain' } : {};
-  return answer(res, options, flaw === 'created-201' ? 201 : 200, text, headers);
+  b.send(res, b.successStatus, b.serialize(b.plant(record)), { 'content-type': b.contentType });
 }
 
-function authorized(header: string | undefined, options: ProviderOptions): boolean {
-  switch (options.flaw) {
-    case 'auth-ignored':
-      return true;
-    case 'any-authorization-accepted':
-      return header !== undefined;
-    case 'bearer-token-not-checked':
-      return header !== undefined && /^bearer\b/i.test(header);
-    default: {
-      const match = /^bearer +(\S+)$/i.exec(header ?? '');
-      return match?.[1] === options.token;
-    }
-  }
+/** Every value of a header as sent, in order (Node folds or drops repeats in req.headers). */
+export function rawHeaderValues(req: IncomingMessage, name: string): string[] {
+  const values: string[] = [];
+  for (let i = 0; i < req.rawHeaders.length; i += 2) if ((req.rawHeaders[i] as string).toLowerCase() === name) values.push(req.rawHeaders[i + 1] as string);
+  return values;
 }
 
-function error(status: number, message: string): string {
-  return JSON.stringify({ error: status, message });
-}
-
-function answer(res: ServerResponse, options: LegalChoices, status: number, body: string, headers: Record<string, string> = {}): void {
-  const contentType = headers['content-type'] ?? (options.charset ? 'application/json; charset=utf-8' : 'application/json');
-  res.writeHead(status, { ...headers, 'content-type': contentType, 'content-length': Buffer.byteLength(body) });
-  res.end(body);
-}
-
-function readAll(req: IncomingMessage): Promise<string> {
+function readAll(req: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('end', () => resolve(Buffer.concat(chunks)));
     req.on('error', reject);
   });
 }

@@ -1,0 +1,81 @@
+/**
+ * Cases from files in the fixture format (the bundled fixtures/cases, and files given with
+ * --cases) made into the suite's cases for the spec under test. A case that no longer fits that
+ * spec (a body its schema now judges otherwise, an Authorization value under an API key scheme,
+ * an id the body cannot hold, another operation) is kept as a skipped case with the reason,
+ * never a crash and never a case that would fail a correct provider.
+ */
+import { bodyText, ID_RANGES, renderFixture, type FixtureCase, type IdSource, type RenderContext } from '../fixtures/index.js';
+import { parseExactJson } from '../spec/exact-json.js';
+import type { ContractCase } from './model.js';
+import { isValidRequestBody, type SuiteContract } from './spec-contract.js';
+
+export interface CaseFileContext {
+  token: string;
+  invalidToken: string;
+  ids: IdSource;
+  headers: Readonly<Record<string, string>>;
+}
+
+export type FileCase = { case: ContractCase; unfit?: undefined } | { case: ContractCase; unfit: string };
+
+/** Why `fixture` cannot run against `contract`, or undefined when it fits. */
+export function fitFixture(fixture: FixtureCase, contract: SuiteContract): string | undefined {
+  const { request } = fixture;
+  const method = request.method ?? contract.method;
+  const path = (request.path ?? contract.path).split('?')[0];
+  if (method !== contract.method || path !== contract.path) {
+    return `it is ${method} ${path}; the suite tests ${contract.operationId} (${contract.method} ${contract.path})`;
+  }
+  const { security, requestBody } = contract;
+  if (typeof request.auth === 'object' && security.kind !== 'bearer') {
+    return `it sends an exact Authorization value, which only means something under a bearer scheme; ${security.kind === 'none' ? 'the spec declares no security' : `the spec's scheme ${security.name} is an API key in ${security.header}`}`;
+  }
+  if (fixture.expect === 'unauthenticated' && security.kind === 'none') return `${security.reason}`;
+  if (request.id !== undefined && !requestBody.identity) return `it draws an id, but the spec's ${requestBody.schemaName} has no integer id property to put it in`;
+  const ends = request.id === undefined ? [undefined] : ID_RANGES[request.id];
+  const valid = ends.map((id) => {
+    const text = bodyText(request, id);
+    return text !== undefined && isValidRequestBody(contract, text);
+  });
+  if (fixture.expect === 'rejected-body') {
+    if (valid.some(Boolean)) return `its body is a valid ${requestBody.schemaName} by the spec, so it cannot stand for a rejected body`;
+  } else if (!valid.every(Boolean)) {
+    const which = valid.some(Boolean) ? `with some ids of kind ${request.id} ` : '';
+    return `its body ${which}is not a valid ${requestBody.schemaName} by the spec (${fixture.expect} cases send valid bodies)`;
+  }
+  const contentType = request.contentType === undefined ? requestBody.mediaType : request.contentType;
+  const mediaType = contentType?.split(';')[0]?.trim().toLowerCase();
+  const named = mediaType !== undefined && requestBody.mediaTypes.includes(mediaType);
+  if (fixture.expect === 'unsupported-media-type' && named) return `its Content-Type ${contentType} is one the spec names for the request`;
+  if (fixture.expect !== 'unsupported-media-type' && contentType !== null && !named) {
+    return `its Content-Type ${contentType} is not one the spec names for the request (${requestBody.mediaTypes.join(', ')})`;
+  }
+  return undefined;
+}
+
+/** A fixture case as the suite runs it, or as a skipped case with the reason it does not fit. */
+export function fileCase(fixture: FixtureCase, source: 'fixture' | 'cases', contract: SuiteContract, context: CaseFileContext): FileCase {
+  const unfit = fitFixture(fixture, contract);
+  const renderContext: RenderContext = {
+    token: context.token,
+    invalidToken: context.invalidToken,
+    ids: context.ids,
+    headers: context.headers,
+    credentials: contract.security.kind === 'api-key' ? { kind: 'api-key', header: contract.security.header } : { kind: contract.security.kind },
+    operation: { method: contract.method, path: contract.path },
+    mediaType: contract.requestBody.mediaType,
+  };
+  const request = renderFixture(fixture, renderContext);
+  if (!unfit && fixture.expect === 'accepted' && request.body !== undefined) request.plant = parseExactJson(request.body) as Record<string, unknown>;
+  const origin = [`${source === 'fixture' ? 'fixtures/cases/' : ''}${fixture.file}`, fixture.origin].filter(Boolean).join(', ');
+  const contractCase: ContractCase = {
+    id: `${source}:${fixture.name}`,
+    source,
+    description: fixture.description,
+    expect: fixture.expect,
+    request,
+    origin,
+  };
+  return unfit ? { case: contractCase, unfit: `the case no longer fits the spec: ${unfit}` } : { case: contractCase };
+}

@@ -1,0 +1,83 @@
+/**
+ * The identity property (an integer `id`): its range ends and one past them, each written several
+ * ways (digits, exponent, zero fraction), `-0`, fractions, and numbers beyond every range. Valid
+ * ids are drawn fresh so that a provider that keeps what it stored never sees one twice; the
+ * range ends themselves cannot be fresh, so those cases are marked fixed (a repeat from an
+ * earlier run is answered like the duplicate probe, and the checks read it that way).
+ */
+import type { IdSource } from '../../fixtures/index.js';
+import type { RequestProperty } from '../spec-contract.js';
+import { exponentForm, integerBounds } from './schema-values.js';
+
+export interface IdentityValue {
+  label: string;
+  literal: string;
+  valid: boolean;
+  /** A value no fresh draw can give (a range end, zero). */
+  fixed: boolean;
+  about: string;
+}
+
+const SAFE = 2n ** 53n - 1n;
+const NEAR = 2n ** 40n;
+
+/** Where fresh ids of ordinary size come from: the identity's range, or 1 to 2^53 − 1 when it is open. */
+export function freshIdentity(identity: RequestProperty, ids: IdSource): bigint {
+  const { min, max } = integerBounds(identity.schema);
+  const low = min !== undefined && min > 1n ? min : 1n;
+  const high = max !== undefined && max < SAFE ? max : SAFE;
+  return high >= low ? ids.between(low, high) : ids.between(min ?? high - NEAR, high);
+}
+
+export function identityValues(identity: RequestProperty, ids: IdSource): IdentityValue[] {
+  const { min, max } = integerBounds(identity.schema);
+  const out: IdentityValue[] = [];
+  const fresh = (label: string, text: string, about: string): void => {
+    out.push({ label, literal: text, valid: true, fixed: false, about });
+  };
+  const draw = (): bigint => freshIdentity(identity, ids);
+  const a = draw();
+  fresh('zero-fraction', `${a}.0`, `a fresh id written with a zero fraction (${a}.0): an integer under JSON Schema`);
+  const b = draw();
+  fresh('exponent', exponentForm(b), `a fresh id in exponent form with every digit (${exponentForm(b)})`);
+  const c = draw();
+  fresh('exponent-upper-plus', exponentForm(c, 'E+'), `a fresh id in exponent form with E+ (${exponentForm(c, 'E+')})`);
+  const d = draw();
+  fresh('negative-exponent', `${d}000e-3`, `a fresh id written with trailing zeros and a negative exponent (${d}000e-3)`);
+  // A multiple of 1000 written like 1e3; drawn at random, so it repeats no earlier run's.
+  const thousands = draw() / 1000n + 1n;
+  if (max === undefined || thousands * 1000n <= max) fresh('thousands-e3', `${thousands}e3`, `a fresh id written like 1e3 (${thousands}e3)`);
+
+  if (max !== undefined) {
+    const near = ids.between(min !== undefined && max - NEAR < min ? min : max - NEAR, max);
+    fresh('near-maximum', String(near), `a fresh id within 2^40 of the maximum ${max}`);
+    const nearExp = ids.between(min !== undefined && max - NEAR < min ? min : max - NEAR, max);
+    fresh('near-maximum-exponent', exponentForm(nearExp), `a fresh id near the maximum in exponent form (${exponentForm(nearExp)})`);
+    out.push({ label: 'maximum', literal: String(max), valid: true, fixed: true, about: `the largest id the spec allows, ${max}` });
+    out.push({ label: 'maximum-exponent', literal: exponentForm(max), valid: true, fixed: true, about: `the largest id in exponent form (${exponentForm(max)})` });
+    out.push({ label: 'above-maximum', literal: String(max + 1n), valid: false, fixed: false, about: `one past the largest id (${max + 1n})` });
+    out.push({ label: 'above-maximum-exponent', literal: exponentForm(max + 1n), valid: false, fixed: false, about: `one past the largest id, in exponent form (${exponentForm(max + 1n)})` });
+    out.push({ label: 'maximum-and-a-half', literal: `${max}.5`, valid: false, fixed: false, about: `the largest id plus a half (${max}.5)` });
+    if (max < 10n ** 19n) out.push({ label: 'ten-e19', literal: '1e19', valid: false, fixed: false, about: '1e19, an integer past the largest id' });
+    out.push({ label: 'huge', literal: '1e400', valid: false, fixed: false, about: '1e400, far past every integer range' });
+  }
+  if (min !== undefined) {
+    const near = ids.between(min, max !== undefined && min + NEAR > max ? max : min + NEAR);
+    fresh('near-minimum', String(near), `a fresh id within 2^40 of the minimum ${min}`);
+    const nearExp = ids.between(min, max !== undefined && min + NEAR > max ? max : min + NEAR);
+    fresh('near-minimum-exponent', exponentForm(nearExp), `a fresh id near the minimum in exponent form (${exponentForm(nearExp)})`);
+    out.push({ label: 'minimum', literal: String(min), valid: true, fixed: true, about: `the smallest id the spec allows, ${min}` });
+    out.push({ label: 'minimum-exponent', literal: exponentForm(min), valid: true, fixed: true, about: `the smallest id in exponent form (${exponentForm(min)})` });
+    out.push({ label: 'below-minimum', literal: String(min - 1n), valid: false, fixed: false, about: `one below the smallest id (${min - 1n})` });
+    out.push({ label: 'below-minimum-exponent', literal: exponentForm(min - 1n), valid: false, fixed: false, about: `one below the smallest id, in exponent form (${exponentForm(min - 1n)})` });
+    out.push({ label: 'minus-huge', literal: '-1e400', valid: false, fixed: false, about: '-1e400, far below every integer range' });
+  }
+  if ((min === undefined || min <= 0n) && (max === undefined || max >= 0n)) {
+    out.push({ label: 'minus-zero', literal: '-0', valid: true, fixed: true, about: '-0, which is the integer 0' });
+  }
+  const f = freshIdentity(identity, ids);
+  out.push({ label: 'fraction', literal: `${f}.5`, valid: false, fixed: false, about: `an id with a fractional part (${f}.5)` });
+  out.push({ label: 'tiny-fraction', literal: '1e-400', valid: false, fixed: false, about: '1e-400: not an integer, though a double reads it as 0' });
+  out.push({ label: 'long-fraction', literal: `${f}.0000000000000000001`, valid: false, fixed: false, about: 'an id with a fraction too small for a double to keep' });
+  return out;
+}

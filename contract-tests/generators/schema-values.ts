@@ -1,0 +1,213 @@
+/**
+ * Values for one declared property, read from its schema: fast-check arbitraries of valid
+ * values, and the cases on both sides of every constraint the schema declares (type, format,
+ * required, minLength/maxLength, pattern, enum, minimum/maximum). Each value is a JSON literal,
+ * so that a number keeps the digits the case wants on the wire.
+ */
+import fc from 'fast-check';
+import { typesOf, type JsonSchema } from '../spec-contract.js';
+import { literal } from './json-text.js';
+import { ofLength } from './strings.js';
+
+/** A value on one side of one constraint. */
+export interface BoundaryValue {
+  /** Short, kebab-case: part of the case id. */
+  label: string;
+  literal: string;
+  /** What the constraint says of it; the spec's validator must agree, or the case is dropped. */
+  valid: boolean;
+  about: string;
+}
+
+const INT_FORMATS: Record<string, readonly [bigint, bigint]> = {
+  int32: [-(2n ** 31n), 2n ** 31n - 1n],
+  int64: [-(2n ** 63n), 2n ** 63n - 1n],
+};
+
+/** The integer range a schema allows: format ranges narrowed by minimum/maximum; undefined ends are open. */
+export function integerBounds(schema: JsonSchema): { min?: bigint; max?: bigint } {
+  const format = typeof schema.format === 'string' ? INT_FORMATS[schema.format] : undefined;
+  let min = format?.[0];
+  let max = format?.[1];
+  const bound = (value: unknown, up: boolean, exclusive: boolean): bigint | undefined => {
+    if (typeof value !== 'number' || !Number.isFinite(value)) return undefined;
+    const whole = BigInt(up ? Math.ceil(value) : Math.floor(value));
+    return exclusive && Number.isInteger(value) ? whole + (up ? 1n : -1n) : whole;
+  };
+  const lows = [bound(schema.minimum, true, false), bound(schema.exclusiveMinimum, true, true)].filter((v): v is bigint => v !== undefined);
+  const highs = [bound(schema.maximum, false, false), bound(schema.exclusiveMaximum, false, true)].filter((v): v is bigint => v !== undefined);
+  for (const low of lows) if (min === undefined || low > min) min = low;
+  for (const high of highs) if (max === undefined || high < max) max = high;
+  return { ...(min === undefined ? {} : { min }), ...(max === undefined ? {} : { max }) };
+}
+
+/** An integer written the scientific way with every digit kept: 9223372036854775807 → 9.223372036854775807e18. */
+export function exponentForm(value: bigint, marker = 'e'): string {
+  const digits = (value < 0n ? -value : value).toString();
+  const sign = value < 0n ? '-' : '';
+  return digits.length === 1 ? `${sign}${digits}${marker}0` : `${sign}${digits[0]}.${digits.slice(1)}${marker}${digits.length - 1}`;
+}
+
+const FORMAT_ARBITRARIES: Record<string, () => fc.Arbitrary<string>> = {
+  'date-time': () => fc.date({ min: new Date(0), max: new Date('9999-12-31T23:59:59Z'), noInvalidDate: true }).map((d) => d.toISOString()),
+  date: () => fc.date({ min: new Date(0), max: new Date('9999-12-31T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10)),
+  email: () => fc.emailAddress(),
+  uuid: () => fc.uuid(),
+  uri: () => fc.webUrl(),
+  url: () => fc.webUrl(),
+  ipv4: () => fc.ipV4(),
+  ipv6: () => fc.ipV6(),
+  hostname: () => fc.domain(),
+};
+
+/** Strings of every plane (no lone surrogates: those are a provider-choice case of their own). */
+function anyString(minLength: number, maxLength: number): fc.Arbitrary<string> {
+  return fc.oneof(
+    fc.string({ unit: 'binary', minLength, maxLength }),
+    fc.string({ unit: 'grapheme', minLength, maxLength }),
+    fc.string({ unit: 'grapheme-ascii', minLength, maxLength }),
+  );
+}
+
+/**
+ * Valid values of a schema, as JSON literals. Length-bounded and capped so that a random body
+ * stays small (the long strings are the domain walk's job).
+ */
+export function validLiterals(schema: JsonSchema, depth = 0): fc.Arbitrary<string> {
+  if (Array.isArray(schema.enum) && schema.enum.length) return fc.constantFrom(...schema.enum.map(literal));
+  if ('const' in schema) return fc.constant(literal(schema.const));
+  const types = typesOf(schema);
+  const options: Array<fc.Arbitrary<string>> = [];
+  for (const type of types.length ? types : ['string']) {
+    if (type === 'string') {
+      const minLength = typeof schema.minLength === 'number' ? schema.minLength : 0;
+      const maxLength = typeof schema.maxLength === 'number' ? schema.maxLength : minLength + 40;
+      let strings: fc.Arbitrary<string>;
+      if (typeof schema.pattern === 'string') {
+        strings = fc.stringMatching(new RegExp(schema.pattern, 'u')).filter((s) => [...s].length >= minLength && [...s].length <= maxLength);
+      } else if (typeof schema.format === 'string' && FORMAT_ARBITRARIES[schema.format]) {
+        strings = (FORMAT_ARBITRARIES[schema.format] as () => fc.Arbitrary<string>)();
+      } else {
+        strings = anyString(minLength, Math.min(maxLength, minLength + 40));
+      }
+      options.push(strings.map((s) => JSON.stringify(s)));
+    } else if (type === 'integer') {
+      const { min, max } = integerBounds(schema);
+      options.push(fc.bigInt({ min: min ?? -(2n ** 63n), max: max ?? 2n ** 63n - 1n }).map(String));
+    } else if (type === 'number') {
+      const min = typeof schema.minimum === 'number' ? schema.minimum : -1e12;
+      const max = typeof schema.maximum === 'number' ? schema.maximum : 1e12;
+      options.push(fc.double({ min, max, noNaN: true, noDefaultInfinity: true }).map((n) => JSON.stringify(n)));
+    } else if (type === 'boolean') options.push(fc.boolean().map(String));
+    else if (type === 'null') options.push(fc.constant('null'));
+    else if (type === 'array') {
+      const items = depth < 3 && schema.items && typeof schema.items === 'object' ? validLiterals(schema.items as JsonSchema, depth + 1) : fc.constant('null');
+      const minItems = typeof schema.minItems === 'number' ? schema.minItems : 0;
+      const maxItems = typeof schema.maxItems === 'number' ? schema.maxItems : minItems + 3;
+      options.push(fc.array(items, { minLength: minItems, maxLength: Math.min(maxItems, minItems + 3) }).map((values) => `[${values.join(',')}]`));
+    } else if (type === 'object') {
+      const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
+      const required = new Set(Array.isArray(schema.required) ? schema.required.map(String) : []);
+      const entries = Object.entries(properties).filter(([name]) => depth < 3 || required.has(name));
+      options.push(
+        fc
+          .record(Object.fromEntries(entries.map(([name, inner]) => [name, validLiterals(inner, depth + 1)])), { requiredKeys: entries.map(([n]) => n).filter((n) => required.has(n)) })
+          .map((record) => `{${Object.entries(record).map(([k, v]) => `${JSON.stringify(k)}:${v}`).join(',')}}`),
+      );
+    }
+  }
+  return options.length === 1 ? (options[0] as fc.Arbitrary<string>) : fc.oneof(...options);
+}
+
+/** JSON values of every other type, for the type boundary. */
+function wrongTypes(types: readonly string[]): BoundaryValue[] {
+  const all: Array<[type: string, label: string, text: string]> = [
+    ['string', 'string', '"7"'],
+    ['integer', 'number', '42'],
+    ['number', 'fraction', '1.5'],
+    ['boolean', 'boolean', 'true'],
+    ['null', 'null', 'null'],
+    ['array', 'array', '[]'],
+    ['object', 'object', '{}'],
+  ];
+  const admits = (type: string): boolean => types.includes(type) || (type === 'integer' && types.includes('number'));
+  return all
+    .filter(([type]) => !admits(type))
+    .map(([type, label, text]) => ({ label: `type-${label}`, literal: text, valid: false, about: `a ${type === 'integer' ? 'number' : type} (${text}) where the spec says ${types.join(' or ')}` }));
+}
+
+/**
+ * The values on both sides of every constraint of `schema`. `sample` draws one value of an
+ * arbitrary reproducibly (from the run's seed). Identity properties get their integer cases
+ * from the identity family instead (they need fresh ids).
+ */
+export function boundaryValues(schema: JsonSchema, sample: <T>(arbitrary: fc.Arbitrary<T>) => T, options: { identity?: boolean } = {}): BoundaryValue[] {
+  const types = typesOf(schema);
+  if (!types.length) return [];
+  const out: BoundaryValue[] = wrongTypes(types);
+  if (Array.isArray(schema.enum)) {
+    schema.enum.slice(0, 20).forEach((value, i) => out.push({ label: `enum-${i}`, literal: literal(value), valid: true, about: `the enum value ${literal(value)}` }));
+    const first = schema.enum.find((v) => typeof v === 'string') as string | undefined;
+    if (first !== undefined) {
+      out.push({ label: 'enum-outside', literal: JSON.stringify(`${first}-not-listed`), valid: false, about: 'a string the enum does not list' });
+      const other = first.toUpperCase() === first ? first.toLowerCase() : first.toUpperCase();
+      if (other !== first && !schema.enum.includes(other)) out.push({ label: 'enum-other-case', literal: JSON.stringify(other), valid: false, about: `an enum value in another letter case (${JSON.stringify(other)})` });
+    }
+    return out;
+  }
+  if (types.includes('string')) {
+    const minLength = typeof schema.minLength === 'number' ? schema.minLength : undefined;
+    const maxLength = typeof schema.maxLength === 'number' ? schema.maxLength : undefined;
+    // Length cases are built from a valid sample when there is a pattern, else from letters.
+    const unit = typeof schema.pattern === 'string' ? undefined : 'abcdefghijklmnopqrstuvwxyz';
+    const build = (n: number): string => (unit ? ofLength(n, unit) : ofLength(n, sample(validLiterals(schema)).slice(1, -1) || 'a'));
+    if (minLength !== undefined) {
+      out.push({ label: 'min-length', literal: JSON.stringify(build(minLength)), valid: true, about: `exactly minLength (${minLength}) characters` });
+      if (minLength > 0) out.push({ label: 'below-min-length', literal: JSON.stringify(build(minLength - 1)), valid: false, about: `one character below minLength (${minLength})` });
+    }
+    if (maxLength !== undefined) {
+      out.push({ label: 'max-length', literal: JSON.stringify(build(maxLength)), valid: true, about: `exactly maxLength (${maxLength}) characters` });
+      out.push({ label: 'above-max-length', literal: JSON.stringify(build(maxLength + 1)), valid: false, about: `one character past maxLength (${maxLength})` });
+      if (maxLength >= 16) {
+        out.push({ label: 'max-length-astral', literal: JSON.stringify(ofLength(maxLength, '🌵')), valid: true, about: `maxLength (${maxLength}) characters outside the BMP: length counts code points, not UTF-16 units or bytes` });
+      }
+    }
+    if (typeof schema.pattern === 'string') {
+      const regex = new RegExp(schema.pattern, 'u');
+      out.push({ label: 'pattern-match', literal: sample(validLiterals(schema)), valid: true, about: `a string matching the pattern ${schema.pattern}` });
+      const candidates = ['', ' ', '!', '\u0000', 'x', 'X1', '🌵', '0', 'a b', `${sample(validLiterals(schema)).slice(1, -1)}!`];
+      const miss = candidates.find((c) => !regex.test(c) && (minLength === undefined || [...c].length >= minLength) && (maxLength === undefined || [...c].length <= maxLength));
+      if (miss !== undefined) out.push({ label: 'pattern-miss', literal: JSON.stringify(miss), valid: false, about: `a string the pattern ${schema.pattern} does not match (${JSON.stringify(miss)})` });
+    }
+    if (typeof schema.format === 'string' && FORMAT_ARBITRARIES[schema.format]) {
+      out.push({ label: `format-${schema.format}`, literal: sample(validLiterals(schema)), valid: true, about: `a valid ${schema.format}` });
+      out.push({ label: `not-format-${schema.format}`, literal: JSON.stringify(`not a ${schema.format}`), valid: false, about: `a string that is not a ${schema.format}` });
+    }
+  }
+  if ((types.includes('integer') || types.includes('number')) && !options.identity) {
+    const integer = types.includes('integer') && !types.includes('number');
+    const { min, max } = integerBounds(schema);
+    const name = (bound: bigint, which: string): string => (typeof schema.format === 'string' && INT_FORMATS[schema.format] && [...(INT_FORMATS[schema.format] as readonly bigint[])].includes(bound) ? `${schema.format} ${which}` : which);
+    if (min !== undefined) {
+      out.push({ label: 'minimum', literal: String(min), valid: true, about: `the ${name(min, 'minimum')} ${min}` });
+      out.push({ label: 'below-minimum', literal: String(min - 1n), valid: false, about: `one below the ${name(min, 'minimum')} (${min - 1n})` });
+      if (integer) out.push({ label: 'below-minimum-exponent', literal: exponentForm(min - 1n), valid: false, about: `one below the ${name(min, 'minimum')}, in exponent form (${exponentForm(min - 1n)})` });
+    }
+    if (max !== undefined) {
+      out.push({ label: 'maximum', literal: String(max), valid: true, about: `the ${name(max, 'maximum')} ${max}` });
+      out.push({ label: 'maximum-exponent', literal: exponentForm(max), valid: true, about: `the ${name(max, 'maximum')} in exponent form (${exponentForm(max)})` });
+      out.push({ label: 'above-maximum', literal: String(max + 1n), valid: false, about: `one past the ${name(max, 'maximum')} (${max + 1n})` });
+      if (integer) out.push({ label: 'above-maximum-exponent', literal: exponentForm(max + 1n), valid: false, about: `one past the ${name(max, 'maximum')}, in exponent form` });
+    }
+    if (integer) {
+      const inside = min ?? (max !== undefined && max < 1n ? max : 1n);
+      out.push({ label: 'whole-as-fraction', literal: `${inside}.0`, valid: true, about: `an integer written with a zero fraction (${inside}.0 is an integer under JSON Schema)` });
+      out.push({ label: 'fraction', literal: `${inside}.5`, valid: false, about: 'a number with a fractional part' });
+      if (max !== undefined) out.push({ label: 'huge', literal: '1e400', valid: false, about: '1e400, far past the maximum' });
+    }
+  }
+  if (types.includes('boolean')) {
+    out.push({ label: 'true', literal: 'true', valid: true, about: 'true' }, { label: 'false', literal: 'false', valid: true, about: 'false' });
+  }
+  return out;
+}
