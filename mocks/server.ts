@@ -23,6 +23,7 @@ import { createLogger, requestLogger } from './http/logger.js';
 import { LoopTurn } from './http/loop-turn.js';
 import { DEFAULT_MAX_BODY } from './http/request-body.js';
 import { answerClientError, pathOf, respond } from './http/respond.js';
+import { ValidatingProxy, type ProxyOptions } from './proxy/proxy.js';
 import { MemoryStore } from './stores/memory.js';
 import { StorageFailure, StoreUnavailable, type ResourceStore } from './stores/store.js';
 
@@ -55,6 +56,8 @@ export interface MockOptions {
   logger?: Logger;
   /** The store; an in-memory one by default. */
   store?: ResourceStore;
+  /** Proxy mode: forward to this upstream, judging both directions against the spec; the store is not used. */
+  proxy?: ProxyOptions;
   journalSize?: number;
 }
 
@@ -78,6 +81,11 @@ export async function createMockServer(options: MockOptions = {}): Promise<MockS
   const engine = await loadEngine(engineOptions(options));
   const logger = options.logger ?? createLogger(options.logLevel ?? 'info');
   for (const scheme of engine.unchecked) logger.warn({ scheme }, `the security scheme ${scheme} cannot be checked by the mock; requests are not refused for it`);
+  if (options.proxy && (options.seed !== undefined || options.store || options.tokens?.length)) {
+    throw new Error('Proxy mode keeps no records and accepts any well-formed credentials (the upstream decides): a seed, a store or tokens do not apply.');
+  }
+  const proxy = options.proxy ? new ValidatingProxy(options.proxy) : undefined;
+  if (proxy) logger.info(proxy.describe(), `proxy mode: forwarding to ${proxy.upstream.display}${proxy.strict ? ' (strict)' : ''}; the store is not used`);
   const store: ResourceStore = options.store ?? new MemoryStore();
   const journal = new RequestJournal(options.journalSize);
   const context: MockContext = {
@@ -86,6 +94,7 @@ export async function createMockServer(options: MockOptions = {}): Promise<MockS
     journal,
     maxBody: options.maxBody ?? DEFAULT_MAX_BODY,
     adminTokens: options.adminToken ? new Set([options.adminToken]) : undefined,
+    proxy,
   };
   if (options.seed !== undefined) await applySeed(options.seed, context, options.seedOnlyIfEmpty ?? false, logger);
   const watch = options.watch ? watchSpec(options.spec ?? SPEC_PATH, engineOptions(options), (next) => (context.engine = next), logger) : undefined;
@@ -103,7 +112,11 @@ export async function createMockServer(options: MockOptions = {}): Promise<MockS
     const path = pathOf(req.url);
     let answer: Answer;
     try {
-      answer = isAdminPath(path) ? await handleAdminRequest(req, req.method ?? 'GET', path, context) : await handleRequest(req, path, context);
+      answer = isAdminPath(path)
+        ? await handleAdminRequest(req, req.method ?? 'GET', path, context)
+        : proxy
+          ? await proxy.forward(req, path, context)
+          : await handleRequest(req, path, context);
     } catch (error) {
       if (!res.socket || res.socket.destroyed) return; // the client went away mid-request: nobody to answer
       logger.error({ err: error, method: req.method, url: req.url }, 'unexpected failure');
@@ -119,7 +132,8 @@ export async function createMockServer(options: MockOptions = {}): Promise<MockS
     if (answer.delayMs) await sleep(answer.delayMs, delays);
     // While shutting down, answer in-flight requests but keep no connection alive.
     if (closing) res.setHeader('connection', 'close');
-    respond(res, answer, corsHeaders(req.headers.origin, cors));
+    if (answer.send) await answer.send(res, corsHeaders(req.headers.origin, cors));
+    else respond(res, answer, corsHeaders(req.headers.origin, cors));
     const durationMs = Math.round((performance.now() - started) * 100) / 100;
     const rejection = answer.rejection;
     const quiet = isQuietAdminRead(req.method ?? '', path, answer.status);
@@ -135,6 +149,7 @@ export async function createMockServer(options: MockOptions = {}): Promise<MockS
         problems: rejection?.problems,
         operationId: answer.operationId,
         stateful: answer.stateful,
+        violations: answer.violations,
       });
     }
     logRequest({ method: req.method ?? '', path, status: answer.status, ms: durationMs, code: rejection?.code }, quiet);
@@ -157,6 +172,7 @@ export async function createMockServer(options: MockOptions = {}): Promise<MockS
       for (const finish of delays) finish();
       server.closeIdleConnections();
     }).then(async () => {
+      proxy?.close();
       await store.close?.();
     }));
 
