@@ -114,11 +114,13 @@ export function parseMockArgs(argv: readonly string[], command: Command = mockCo
     // Proxy mode keeps no records and lets the upstream decide which credentials are valid.
     const storeFlags = [o.seed && '--seed', o.stateFile && '--state-file', o.store !== 'memory' && '--store', o.tokens?.length && '--tokens', o.stateless?.length && '--stateless'];
     const conflicting = storeFlags.filter(Boolean);
-    if (conflicting.length) fail(`--proxy forwards to the real service and keeps no records: ${conflicting.join(', ')} do not apply (clear MOCK_* variables that set them)`);
+    if (conflicting.length) {
+      fail(`--proxy forwards to the real service and keeps no records: ${conflicting.join(', ')} ${conflicting.length === 1 ? 'does' : 'do'} not apply (clear MOCK_* variables that set them)`);
+    }
   } else {
     const proxyFlags = [o.proxyStrict && '--proxy-strict', ...(['proxyTimeout', 'proxyConnectTimeout'] as const).filter((key) => command.getOptionValueSource(key) !== 'default').map((key) => `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`)];
     const without = proxyFlags.filter(Boolean);
-    if (without.length) fail(`${without.join(', ')} only apply with --proxy`);
+    if (without.length) fail(`${without.join(', ')} only ${without.length === 1 ? 'applies' : 'apply'} with --proxy`);
   }
   return {
     port: o.port,

@@ -192,7 +192,8 @@ export const errorCatalogue = {
   ),
   NO_STORE_IN_PROXY_MODE: define<{ path: string; upstream: string }>(
     404,
-    ({ path, upstream }) => `${path} is not served in proxy mode: the mock keeps no records, the upstream ${upstream} does. GET /__mock/requests shows what passed through.`,
+    ({ path, upstream }) =>
+      `The mock keeps no records in proxy mode, so ${path} is not served: the upstream ${upstream} keeps them. GET /__mock/requests shows what passed through.`,
   ),
   INTERNAL: define<{ detail: string }>(
     500,

@@ -23,7 +23,7 @@ import { preflightHeaders } from '../http/cors.js';
 import { forwardRequestBody, readUpTo } from './bodies.js';
 import { clientResponseHeaders, upstreamRequestHeaders } from './headers.js';
 import { judgeRequest } from './request-verdict.js';
-import { decodedForJudging, hasBody, judgeResponseBody, judgeResponseHead, type ResponseHead } from './response-verdict.js';
+import { decodedForJudging, judgeResponseBody, judgeResponseHead, type ResponseHead } from './response-verdict.js';
 import { sendProxied, withCors, type ProxiedBody } from './send.js';
 import { parseUpstreamUrl, Upstream, DEFAULT_UPSTREAM_SOCKETS } from './upstream.js';
 import { responseErrors, violation, VIOLATIONS_HEADER, violationsHeader, type Violation } from './violations.js';

@@ -54,9 +54,10 @@ export function judgeResponseHead(operation: ContractOperation, head: ResponseHe
     const rejection = reject('UPSTREAM_UNDECLARED_STATUS', { operation: label, status, declared: declaredList(operation) });
     return { violations: [violation('response', rejection, status >= 400 && status < 500 ? 'warning' : 'error')], body: undefined };
   }
-  if (!hasBody(head)) return { violations: [], body: undefined };
+  if (!mayHaveBody(head)) return { violations: [], body: undefined };
   if (declared.content.size === 0) {
     // A body the spec does not describe; an empty one (Content-Length: 0) is no body at all.
+    if (head.contentLength === 0) return { violations: [], body: undefined };
     return { violations: [violation('response', reject('UPSTREAM_UNDECLARED_BODY', { operation: label, status }))], body: undefined };
   }
   const expected = [...declared.content.keys()].join("' or '");
@@ -133,10 +134,9 @@ function inflateWithFallback(body: Buffer, options: { maxOutputLength: number })
   }
 }
 
-/** Whether an answer carries a body at all (RFC 9110 §6.4.1): none to HEAD, none with 1xx, 204 or 304, none when it says Content-Length: 0. */
-export function hasBody(head: ResponseHead): boolean {
-  if (head.method === 'HEAD' || head.status < 200 || head.status === 204 || head.status === 304) return false;
-  return head.contentLength !== 0;
+/** Whether an answer can carry a body (RFC 9110 §6.4.1): none answers HEAD, none comes with 1xx, 204 or 304. */
+export function mayHaveBody(head: ResponseHead): boolean {
+  return !(head.method === 'HEAD' || head.status < 200 || head.status === 204 || head.status === 304);
 }
 
 /** The declared media type an answer's type falls under: exact first, then `type/*`, then `*\/*`. */

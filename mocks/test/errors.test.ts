@@ -38,6 +38,13 @@ const sampleParams = {
   ids: ['7'],
   status: 409,
   title: 'a title',
+  upstream: 'https://staging.example/v1',
+  ms: 5000,
+  operation: 'createPlant (POST /plants)',
+  declared: '200, 400',
+  what: 'response body',
+  violation: "The upstream's 400 answer to createPlant (POST /plants) is not a valid Error: message is required.",
+  more: 2,
 };
 
 describe('error catalogue', () => {

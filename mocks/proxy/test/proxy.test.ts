@@ -410,7 +410,7 @@ describe("the mock's own answers in front of the proxy", () => {
     expect(spec).toMatchObject({ mode: 'proxy', upstream: health.upstream, collections: [] });
     expect(JSON.stringify(spec)).not.toContain('s3cret');
     const plants = await exchange(`${mock.url}/__mock/plants`, { method: 'GET' });
-    expect(expectErrorAnswer(plants, 404)).toContain('not served in proxy mode');
+    expect(expectErrorAnswer(plants, 404)).toContain('The mock keeps no records in proxy mode, so /__mock/plants is not served');
     // The URL's credentials go upstream as Basic only when the request brings none.
     await exchange(`${mock.url}/plants`, { headers: { 'content-type': 'application/json' }, body: '{"id":1,"name":"x"}' });
     expect(provider.received.at(-1)!.headers.authorization).toBe(`Basic ${Buffer.from('deploy:s3cret').toString('base64')}`);
