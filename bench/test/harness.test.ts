@@ -2,13 +2,17 @@
  * Smoke test of the bench's pieces with a few requests: nothing here times anything (the
  * figures come from `npm run bench`); it checks that the parts measure what they claim to.
  */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createMockServer } from '../../mocks/server.js';
 import { countErrors, runLoad, type LoadResult } from '../load.js';
 import { wrkVersion } from '../machine.js';
 import { cpuSeconds, rssBytes } from '../process-stats.js';
 import { roundRatio, summarise, type RunRecord } from '../summary.js';
-import { availableTargets, postPlant, startTarget } from '../targets.js';
+import { measureProxyLatency } from '../proxy.js';
+import { availableTargets, getText, postPlant, proxyTarget, startTarget } from '../targets.js';
 
 const wrk = wrkVersion();
 
@@ -84,6 +88,37 @@ describe.skipIf(!wrk)(`wrk load script${wrk ? '' : ' (skipped: wrk is not instal
     } finally {
       await mock.close();
     }
+  });
+});
+
+describe('the proxy pair', () => {
+  it('starts the mock --proxy in front of a limit server, which answers through it with no violations', async () => {
+    const limit = availableTargets().targets.find((t) => t.id === 'limit');
+    const upstream = await startTarget(limit!, { timeoutMs: 15_000 });
+    try {
+      const proxied = await startTarget(proxyTarget(upstream.url), { timeoutMs: 15_000 });
+      try {
+        expect(await postPlant(proxied.url, { id: 1, name: 'x' })).toBe(200);
+        const journal = JSON.parse((await getText(`${proxied.url}/__mock/requests`)).text) as { violations?: unknown[] }[];
+        expect(journal.at(-1)?.violations).toEqual([]);
+        expect(JSON.parse((await getText(`${proxied.url}/__mock/health`)).text)).toMatchObject({ mode: 'proxy', upstream: upstream.url });
+      } finally {
+        await proxied.stop();
+      }
+    } finally {
+      await upstream.stop();
+    }
+  });
+
+  it.skipIf(!wrk)(`measures both in the same round and takes the difference of their p50s${wrk ? '' : ' (skipped: wrk is not installed)'}`, async () => {
+    const result = await measureProxyLatency({ rounds: 1, durationSeconds: 1, warmupSeconds: 0, connections: 1, work: mkdtempSync(join(tmpdir(), 'proxy-bench-')) });
+    expect(result.rounds).toHaveLength(1);
+    expect(result.errors).toBe(0);
+    const [round] = result.rounds;
+    expect(round!.direct.requests).toBeGreaterThan(10);
+    expect(round!.proxied.requests).toBeGreaterThan(10);
+    expect(round!.addedP50Ms).toBe((round!.proxied.latencyUs.p50 - round!.direct.latencyUs.p50) / 1000);
+    expect(result.addedP50Ms).toBe(round!.addedP50Ms);
   });
 });
 
