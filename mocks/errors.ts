@@ -159,6 +159,10 @@ export const errorCatalogue = {
     504,
     ({ upstream, ms }) => `The upstream ${upstream} did not answer completely within ${ms} ms (--proxy-timeout); the request was abandoned.`,
   ),
+  PROXY_LOOP: define<{ upstream: string }>(
+    502,
+    ({ upstream }) => `The upstream ${upstream} sent this request back to this mock (its Via header names this mock): --proxy must name the real service, not the mock itself.`,
+  ),
   UPSTREAM_UNDECLARED_STATUS: define<{ operation: string; status: number; declared: string }>(
     502,
     ({ operation, status, declared }) => `The upstream answered ${operation} with ${status}, a status the spec does not declare for it (declared: ${declared}).`,

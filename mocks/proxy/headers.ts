@@ -24,8 +24,10 @@ const HOP_BY_HOP = new Set([
 /** Request fields the mock consumed itself: Host names the upstream instead, and Node answered any Expect. */
 const CONSUMED_REQUEST = new Set(['host', 'expect']);
 
-/** The received name of this hop in Via. */
-export const VIA = '1.1 plant-store-mock';
+/** This hop in Via: `1.1 plant-store-mock-<instance>`, the instance telling a loop back to this mock from a chain of mocks. */
+export function viaOf(instance: string): string {
+  return `1.1 plant-store-mock-${instance}`;
+}
 
 /** Each field of `message` that is not hop-by-hop, values as received (repeated fields stay repeated). */
 function endToEnd(message: IncomingMessage, drop: (name: string) => boolean): Record<string, string | string[]> {
@@ -47,10 +49,10 @@ function endToEnd(message: IncomingMessage, drop: (name: string) => boolean): Re
  * Forwarded (RFC 7239) saying whom the request came from and which Host it named. `basic` is the
  * upstream URL's credentials, used only when the request brings no Authorization.
  */
-export function upstreamRequestHeaders(req: IncomingMessage, basic: string | undefined): OutgoingHttpHeaders {
+export function upstreamRequestHeaders(req: IncomingMessage, basic: string | undefined, via: string): OutgoingHttpHeaders {
   const headers: OutgoingHttpHeaders = endToEnd(req, (name) => CONSUMED_REQUEST.has(name));
   // Both are lists (RFC 9110 §5.3): this hop's element goes after those of earlier hops.
-  headers.via = [...(req.headersDistinct.via ?? []), VIA].join(', ');
+  headers.via = [...(req.headersDistinct.via ?? []), via].join(', ');
   const from = req.socket.remoteAddress;
   const forwarded = [`for=${from === undefined ? 'unknown' : quotedNode(from)}`, `proto=http`];
   if (req.headers.host) forwarded.push(`host=${JSON.stringify(req.headers.host)}`);

@@ -11,6 +11,7 @@
  * and unusable preferences. Paths the spec does not have are forwarded too, with the request
  * verdict saying so: the real service may have them, and the spec is what is missing.
  */
+import { randomBytes } from 'node:crypto';
 import type { ClientRequest, IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import type { MockContext } from '../engine/context.js';
@@ -21,7 +22,7 @@ import { reject, type Rejection } from '../errors.js';
 import { rejected, type Answer } from '../http/answer.js';
 import { preflightHeaders } from '../http/cors.js';
 import { forwardRequestBody, readUpTo } from './bodies.js';
-import { clientResponseHeaders, upstreamRequestHeaders } from './headers.js';
+import { clientResponseHeaders, upstreamRequestHeaders, viaOf } from './headers.js';
 import { judgeRequest } from './request-verdict.js';
 import { decodedForJudging, judgeResponseBody, judgeResponseHead, type ResponseHead } from './response-verdict.js';
 import { sendProxied, withCors, type ProxiedBody } from './send.js';
@@ -63,6 +64,8 @@ export class ValidatingProxy {
   readonly strict: boolean;
   readonly timeoutMs: number;
   readonly connectTimeoutMs: number;
+  /** This mock in Via, to recognise a request it forwarded coming back to it. */
+  readonly via = viaOf(randomBytes(4).toString('hex'));
 
   constructor(options: ProxyOptions) {
     this.upstream = new Upstream(parseUpstreamUrl(options.upstream), options.sockets ?? DEFAULT_UPSTREAM_SOCKETS);
@@ -89,7 +92,7 @@ export class ValidatingProxy {
 
     const started = performance.now();
     const operation = found.kind === 'operation' ? found.operation : undefined;
-    const outgoing = this.upstream.request(method, requestTarget(req.url, path), upstreamRequestHeaders(req, this.upstream.target.basic));
+    const outgoing = this.upstream.request(method, requestTarget(req.url, path), upstreamRequestHeaders(req, this.upstream.target.basic, this.via));
     const failure = this.#watch(outgoing);
     const body = forwardRequestBody(req, outgoing, mock.maxBody);
     const requestVerdict = judgeRequest(req, path, mock, found, prefer, body.copy);
@@ -194,6 +197,8 @@ export class ValidatingProxy {
       if (typeof requested === 'string' && /^[A-Za-z]{1,20}$/.test(requested)) return { status: 204, headers: preflightHeaders(`${requested.toUpperCase()}, OPTIONS`) };
     }
     if (found.kind === 'operation' && preferred) return handleRequest(req, path, mock);
+    // --proxy names this mock itself (or a chain that leads back to it): forwarding again would never end.
+    if (req.headersDistinct.via?.some((value) => value.includes(this.via))) return rejected(reject('PROXY_LOOP', { upstream: this.upstream.display }));
     return undefined;
   }
 

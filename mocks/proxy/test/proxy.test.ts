@@ -104,7 +104,7 @@ describe('a correct provider', () => {
     expect(received['x-client-hop']).toBeUndefined();
     expect(received.te).toBeUndefined();
     expect(received['proxy-authorization']).toBeUndefined();
-    expect(received.via).toBe('1.0 corp-proxy, 1.1 plant-store-mock');
+    expect(received.via).toMatch(/^1\.0 corp-proxy, 1\.1 plant-store-mock-[0-9a-f]{8}$/);
     expect(received.forwarded).toMatch(/^for=127\.0\.0\.1;proto=http;host="127\.0\.0\.1:\d+"$/);
     expect(received.host).toBe(new URL(provider.url).host);
 
@@ -275,6 +275,18 @@ describe('providers that break the spec', () => {
     const silent = await startSilentServer();
     mock = await proxyTo(`https://127.0.0.1:${silent.port}`, { connectTimeoutMs: 200, timeoutMs: 20_000 });
     expect(expectErrorAnswer(await create(), 504)).toContain('did not accept a connection within 200 ms (--proxy-connect-timeout)');
+  });
+
+  it('answers 502 at once when --proxy names the mock itself, instead of forwarding to itself without end', async () => {
+    const port = await closedPort();
+    mock = await createMockServer({ port, logLevel: 'silent', proxy: { upstream: `http://127.0.0.1:${port}` } });
+    mocks.push(mock);
+    const message = expectErrorAnswer(await create(), 502);
+    expect(message).toContain('sent this request back to this mock');
+    // One round: the request as it came back was refused, and that 502 passed back out as the upstream's answer.
+    const entries = mock.journal.entries();
+    expect(entries.map((entry) => `${entry.status} ${entry.code ?? 'forwarded'}`)).toEqual(['502 forwarded', '502 PROXY_LOOP']);
+    expect(codes(entries[0]?.violations)).toEqual(['response error UPSTREAM_UNDECLARED_STATUS']);
   });
 
   it('keeps serving after every kind of upstream failure', async () => {
