@@ -14,6 +14,7 @@
 import { randomBytes } from 'node:crypto';
 import type { ClientRequest, IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
+import type { ContractOperation } from '../../spec/contract.js';
 import type { MockContext } from '../engine/context.js';
 import { parsePrefer } from '../engine/prefer.js';
 import { handleRequest } from '../engine/request-path.js';
@@ -24,7 +25,7 @@ import { preflightHeaders } from '../http/cors.js';
 import { forwardRequestBody, readUpTo } from './bodies.js';
 import { clientResponseHeaders, upstreamRequestHeaders, viaOf } from './headers.js';
 import { judgeRequest } from './request-verdict.js';
-import { decodedForJudging, judgeResponseBody, judgeResponseHead, type ResponseHead } from './response-verdict.js';
+import { decodedForJudging, judgeResponseBody, judgeResponseHead, type BodyCheck, type ResponseHead } from './response-verdict.js';
 import { sendProxied, withCors, type ProxiedBody } from './send.js';
 import { parseUpstreamUrl, Upstream, DEFAULT_UPSTREAM_SOCKETS } from './upstream.js';
 import { responseErrors, violation, VIOLATIONS_HEADER, violationsHeader, type Violation } from './violations.js';
@@ -136,25 +137,7 @@ export class ValidatingProxy {
         upstream.destroy();
         return failed(this.#replacement(violations));
       }
-      read = { head: [], size: 0, rest: upstream };
-      if (verdict.body) {
-        const limit = mock.maxBody;
-        const tooLarge = (): void => {
-          violations.push(violation('response', reject('NOT_VALIDATED', { what: 'response body', reason: `it is larger than ${limit} bytes, the bound set by --max-body` }), 'warning'));
-        };
-        if ((head.contentLength ?? 0) > limit) tooLarge();
-        else {
-          const bounded = await readUpTo(upstream, limit);
-          read = { head: bounded.chunks, size: bounded.size, rest: bounded.complete ? undefined : upstream };
-          if (!bounded.complete) tooLarge();
-          else {
-            const bytes = bounded.chunks.length === 1 ? (bounded.chunks[0] as Buffer) : Buffer.concat(bounded.chunks, bounded.size);
-            const decoded = decodedForJudging(bytes, upstream.headers['content-encoding'], limit);
-            if (typeof decoded === 'string') violations.push(violation('response', reject('NOT_VALIDATED', { what: 'response body', reason: decoded }), 'warning'));
-            else violations.push(...judgeResponseBody(operation!.contract, head.status, verdict.body, decoded));
-          }
-        }
-      }
+      read = verdict.body && operation ? await judgedBody(upstream, head, operation.contract, verdict.body, mock.maxBody, violations) : { head: [], size: 0, rest: upstream };
     } catch (error) {
       return failed(failure.rejection() ?? this.#failure(error));
     }
@@ -255,6 +238,38 @@ export class ValidatingProxy {
       },
     };
   }
+}
+
+/**
+ * Reads an answer's body to judge it, up to `limit` bytes (decoded): the bytes read and, when it was
+ * larger, the rest still to stream (judged as not checked). Adds its verdict to `violations`.
+ */
+async function judgedBody(
+  upstream: IncomingMessage,
+  head: ResponseHead,
+  operation: ContractOperation,
+  check: BodyCheck,
+  limit: number,
+  violations: Violation[],
+): Promise<ProxiedBody> {
+  const unchecked = (reason: string): void => {
+    violations.push(violation('response', reject('NOT_VALIDATED', { what: 'response body', reason }), 'warning'));
+  };
+  const tooLarge = `it is larger than ${limit} bytes, the bound set by --max-body`;
+  if ((head.contentLength ?? 0) > limit) {
+    unchecked(tooLarge);
+    return { head: [], size: 0, rest: upstream };
+  }
+  const bounded = await readUpTo(upstream, limit);
+  if (!bounded.complete) {
+    unchecked(tooLarge);
+    return { head: bounded.chunks, size: bounded.size, rest: upstream };
+  }
+  const bytes = bounded.chunks.length === 1 ? (bounded.chunks[0] as Buffer) : Buffer.concat(bounded.chunks, bounded.size);
+  const decoded = decodedForJudging(bytes, upstream.headers['content-encoding'], limit);
+  if (typeof decoded === 'string') unchecked(decoded);
+  else violations.push(...judgeResponseBody(operation, head.status, check, decoded));
+  return { head: bounded.chunks, size: bounded.size, rest: undefined };
 }
 
 /** The request target to append to the base path: origin-form as received (an absolute-form target reduced to it). */
