@@ -22,7 +22,8 @@ describe('npm start -- --proxy', () => {
   it('forwards to the upstream, logs proxy mode with the password masked, and reads its flags from the environment', async () => {
     const provider = await startProvider(answerJson(400, '{"error":400}'));
     const upstream = provider.url.replace('http://', 'http://ci:hunter2@');
-    const mock = await startMockProcess([], { MOCK_PROXY: upstream, MOCK_PROXY_STRICT: '1', MOCK_PROXY_TIMEOUT: '5000' });
+    // MOCK_STATE_FILE cleared, as the image's default must be for proxy mode.
+    const mock = await startMockProcess([], { MOCK_PROXY: upstream, MOCK_PROXY_STRICT: '1', MOCK_PROXY_TIMEOUT: '5000', MOCK_STATE_FILE: '' });
     const answer = await exchange(`${mock.url}/plants`, { headers: JSON_AUTH, body: '{"id":9223372036854775807,"name":"x"}' });
     expect(answer.status).toBe(502); // strict, from MOCK_PROXY_STRICT
     expect(provider.received.at(-1)!.body.toString()).toBe('{"id":9223372036854775807,"name":"x"}');
@@ -35,6 +36,7 @@ describe('npm start -- --proxy', () => {
     [['--proxy', 'https://me:topsecret@staging.example/?x=1'], /--proxy: https:\/\/me:\*\*\*@staging\.example\/\?x=1 has a query/],
     [['--proxy', 'http://127.0.0.1:9', '--state-file', 'plants.state'], /--state-file does not apply/],
     [['--proxy', 'http://127.0.0.1:9', '--tokens', 'a'], /--tokens does not apply/],
+    [['--proxy', 'http://127.0.0.1:9', '--seed', 'plants.json', '--stateless', 'all'], /--seed, --stateless do not apply/],
     [['--proxy', 'http://127.0.0.1:9', '--proxy-timeout', '0'], /--proxy-timeout/],
     [['--proxy-strict'], /--proxy-strict only applies with --proxy/],
     [['--proxy-connect-timeout', '100'], /--proxy-connect-timeout only applies with --proxy/],
