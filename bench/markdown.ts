@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type { ContractResult } from './contract.js';
 import type { MachineInfo } from './machine.js';
 import type { MemoryResult } from './memory.js';
+import type { ProxyLatencyResult } from './proxy.js';
 import type { StartupResult } from './startup.js';
 import type { Goal, ScenarioSummary } from './summary.js';
 import { ROOT, TARGET_LABELS, type TargetId } from './targets.js';
@@ -25,6 +26,7 @@ export interface ReportForDoc {
   startup: readonly StartupResult[];
   memory: readonly MemoryResult[];
   contract: ContractResult | undefined;
+  proxy?: ProxyLatencyResult;
   missing: readonly { id: TargetId; why: string }[];
 }
 
@@ -60,6 +62,18 @@ export function renderTable(report: ReportForDoc): string {
           .filter((s) => s.scenario === 'valid' && (s.target === 'redis' || s.target === 'redis-2'))
           .map((s) => `${TARGET_LABELS[s.target]}: replica CPU ${s.serverCpu ?? '?'} cores, wrk ${s.loadGeneratorCpu ?? '?'}, Redis ${s.redisCpu ?? '?'} (valid load, medians).`)
           .join(' '),
+    );
+  }
+  if (report.proxy) {
+    const { proxy } = report;
+    lines.push(
+      '',
+      `Proxy mode (${proxy.connections} connection, ${proxy.rounds.length} alternating rounds; medians over rounds, the difference taken within each round):`,
+      '',
+      '| server | req/s | p50 | p50 added | errors |',
+      '|---|---:|---:|---:|---:|',
+      `| ${TARGET_LABELS.limit}, called directly | ${proxy.directRequestsPerSecond} | ${proxy.directP50Ms.toFixed(3)} ms |  | |`,
+      `| ${TARGET_LABELS.proxy} | ${proxy.proxiedRequestsPerSecond} | ${proxy.proxiedP50Ms.toFixed(3)} ms | ${proxy.addedP50Ms.toFixed(3)} ms | ${proxy.errors} |`,
     );
   }
   lines.push('', '| goal | target | measured | |', '|---|---|---|---|');

@@ -3,8 +3,8 @@
  * `npm run bench`: one command, one run. Starts the limit (bare node:http), the mock in memory,
  * the mock with --state-file, the mock on Redis (one replica, and two loaded at once) and the
  * Prism mocks; drives each with the same wrk load in alternating rounds (valid-only, then mixed);
- * measures spawn → first 200 and RSS per stored plant; writes bench/results/*.json and the table
- * in docs/benchmarks.md.
+ * measures spawn → first 200, RSS per stored plant and the latency proxy mode adds
+ * (bench/proxy.ts); writes bench/results/*.json and the table in docs/benchmarks.md.
  *
  * Servers run on one core and wrk on the other (taskset); redis-server runs beside wrk, and the
  * second of two replicas on wrk's core too (docs/benchmarks.md says why). Loopback only; every
@@ -23,11 +23,12 @@ import { cpuCounters, describeMachine, hasCommand, load1, stealPercent, wrkVersi
 import { writeBenchmarksDoc } from './markdown.js';
 import { cpuSeconds } from './process-stats.js';
 import { measurePlantMemory, type MemoryResult } from './memory.js';
+import { measureProxyLatency, type ProxyLatencyResult } from './proxy.js';
 import { measureStartup, type StartupResult } from './startup.js';
 import { evaluateGoals, summarise, type RunRecord } from './summary.js';
 import { availableTargets, getText, ROOT, startTarget, TARGET_IDS, type RunningTarget, type TargetId } from './targets.js';
 
-const STEPS = ['load', 'startup', 'memory', 'contract'] as const;
+const STEPS = ['load', 'proxy', 'startup', 'memory', 'contract'] as const;
 type Step = (typeof STEPS)[number];
 
 interface BenchOptions {
@@ -35,6 +36,7 @@ interface BenchOptions {
   duration: number;
   warmup: number;
   connections: number;
+  proxyConnections: number;
   spawns: number;
   plants: number;
   targets: TargetId[];
@@ -66,6 +68,7 @@ function parseOptions(argv: string[]): BenchOptions {
     .addOption(new Option('--duration <s>', 'seconds per load run').default(4).argParser(int))
     .addOption(new Option('--warmup <s>', 'seconds of unrecorded load per server before the rounds').default(3).argParser(int))
     .addOption(new Option('--connections <n>', 'wrk connections').default(50).argParser(int))
+    .addOption(new Option('--proxy-connections <n>', 'wrk connections for the proxy step (direct call against --proxy in front of it)').default(1).argParser(int))
     .addOption(new Option('--spawns <n>', 'starts per server for spawn → first 200').default(5).argParser(int))
     .addOption(new Option('--plants <n>', 'plants stored for RSS per plant').default(1_000_000).argParser(int))
     .addOption(new Option('--targets <list>', 'servers to run').default(['limit', 'memory', 'state-file', 'redis', 'redis-2', 'prism', 'prism-cli']).argParser(listOf(TARGET_IDS)))
@@ -116,6 +119,7 @@ async function main(): Promise<void> {
   let startup: StartupResult[] = [];
   const memoryResults: MemoryResult[] = [];
   let contract: ContractResult | undefined;
+  let proxy: ProxyLatencyResult | undefined;
   const notes: string[] = [];
   const failures: string[] = [];
   /** Runs one step; a failure is reported and recorded, and the steps after it still run. */
@@ -196,6 +200,23 @@ async function main(): Promise<void> {
     }
   }
 
+  if (!skipped.has('proxy')) {
+    await attempt('proxy', async () => {
+      log(`proxy: the bare server called directly and through the mock --proxy, ${options.proxyConnections} connection(s)`);
+      proxy = await measureProxyLatency({
+        rounds: options.rounds,
+        durationSeconds: options.duration,
+        warmupSeconds: options.warmup,
+        connections: options.proxyConnections,
+        serverCpu,
+        loadCpu,
+        work,
+        log,
+      });
+      log(`  proxy adds ${proxy.addedP50Ms.toFixed(3)} ms p50 (direct ${proxy.directP50Ms.toFixed(3)} ms, through the proxy ${proxy.proxiedP50Ms.toFixed(3)} ms; errors ${proxy.errors})`);
+    });
+  }
+
   if (!skipped.has('startup') && options.spawns > 0) {
     await attempt('spawn → first 200', async () => {
       log(`spawn → first 200: ${options.spawns} starts per server`);
@@ -241,6 +262,8 @@ async function main(): Promise<void> {
     contractSeconds: contract?.seconds,
     contractPassed: contract?.exitCode === undefined ? undefined : contract.exitCode === 0,
     durable,
+    proxyAddedP50Ms: proxy && !proxy.errors ? proxy.addedP50Ms : undefined,
+    proxyConnections: proxy?.connections,
   });
   const report = {
     date: startedAt.toISOString(),
@@ -255,6 +278,7 @@ async function main(): Promise<void> {
     startup,
     memory: memoryResults,
     contract,
+    proxy,
     runs,
   };
   const resultsDir = join(ROOT, 'bench/results');

@@ -118,6 +118,9 @@ export interface GoalInputs {
   /** Whether the contract suite passed (a failing suite does not meet the goal however fast). */
   contractPassed: boolean | undefined;
   durable: boolean | undefined;
+  /** Median over rounds of the p50 the mock --proxy adds over a direct call to the same local server. */
+  proxyAddedP50Ms?: number;
+  proxyConnections?: number;
 }
 
 export function evaluateGoals(inputs: GoalInputs): Goal[] {
@@ -169,6 +172,12 @@ export function evaluateGoals(inputs: GoalInputs): Goal[] {
           ? 'not measured'
           : `${inputs.journalEntries} entries after ${inputs.journalAfterRequests ?? '?'} requests`,
       met: inputs.journalEntries === undefined || inputs.journalCapacity === undefined ? undefined : inputs.journalEntries <= inputs.journalCapacity,
+    },
+    {
+      goal: `proxy mode: p50 added over a direct call to a local provider (${inputs.proxyConnections ?? '?'} connection)`,
+      target: '≤ 2 ms',
+      measured: fmt(inputs.proxyAddedP50Ms, 2, ' ms'),
+      met: check(inputs.proxyAddedP50Ms, (v) => v <= 2),
     },
     {
       goal: 'contract suite against a local mock',

@@ -11,7 +11,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export type TargetId = 'limit' | 'memory' | 'state-file' | 'redis' | 'redis-2' | 'prism' | 'prism-cli' | 'baseline';
+export type TargetId = 'limit' | 'memory' | 'state-file' | 'redis' | 'redis-2' | 'prism' | 'prism-cli' | 'baseline' | 'proxy';
 
 /** The repository root (the bench runs from dist/bench/ or, under tests, from bench/). */
 export const ROOT = fileURLToPath(new URL(import.meta.url.includes('/dist/bench/') ? '../../' : '../', import.meta.url));
@@ -41,8 +41,15 @@ export const TARGET_LABELS: Readonly<Record<TargetId, string>> = {
   prism: 'Prism mock (ours: prism-http behind our edge, `npm run mock:prism`)',
   'prism-cli': 'Prism CLI (stock `prism mock`)',
   baseline: 'mock, baseline build',
+  proxy: 'mock `--proxy` in front of the bare server',
 };
-export const TARGET_IDS = Object.keys(TARGET_LABELS) as TargetId[];
+/** The servers of the load rounds; the proxy runs in its own step, in front of a limit server of its own (bench/proxy.ts). */
+export const TARGET_IDS = (Object.keys(TARGET_LABELS) as TargetId[]).filter((id) => id !== 'proxy');
+
+/** The mock in proxy mode in front of `upstream` (a running limit server). */
+export function proxyTarget(upstream: string): TargetSpec {
+  return { id: 'proxy', label: TARGET_LABELS.proxy, command: [process.execPath, join(ROOT, 'dist/mocks/cli.js'), '--port', '{port}', '--proxy', upstream], invalidStatuses: [200] };
+}
 
 /** The targets this checkout can run; `why` says why one is missing. */
 export function availableTargets(baselineCli?: string, redisServer?: string): { targets: TargetSpec[]; missing: { id: TargetId; why: string }[] } {

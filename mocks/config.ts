@@ -9,6 +9,8 @@ import { parseExactJson } from '../spec/exact-json.js';
 import { DEFAULT_IDENTITY } from './engine/resources.js';
 import { hostnameOf, type AllowedHosts } from './http/allowed-hosts.js';
 import { DEFAULT_HOST, DEFAULT_MAX_BODY, DEFAULT_PORT, type MockOptions } from './server.js';
+import { DEFAULT_PROXY_CONNECT_TIMEOUT_MS, DEFAULT_PROXY_TIMEOUT_MS } from './proxy/proxy.js';
+import { parseUpstreamUrl } from './proxy/upstream.js';
 import { DEFAULT_STORE_PREFIX, parseRedisUrl, parseStorePrefix } from './stores/redis-target.js';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -67,6 +69,20 @@ export function mockCommand(): Command {
         .env('MOCK_ALLOWED_HOSTS')
         .argParser(allowedHosts),
     )
+    .addOption(new Option('--proxy <url>', 'forward every request outside /__mock to this base URL (the real service), checking both directions against the spec; the store is not used').env('MOCK_PROXY'))
+    .addOption(new Option('--proxy-strict', "with --proxy: replace an upstream answer that breaks the spec with a 502 Error naming the violation").env('MOCK_PROXY_STRICT'))
+    .addOption(
+      new Option('--proxy-timeout <ms>', "with --proxy: longest wait for the upstream's whole answer (then 504)")
+        .env('MOCK_PROXY_TIMEOUT')
+        .default(DEFAULT_PROXY_TIMEOUT_MS)
+        .argParser(integer(1, 600_000)),
+    )
+    .addOption(
+      new Option('--proxy-connect-timeout <ms>', 'with --proxy: longest wait for a new connection to the upstream, TLS included (then 504)')
+        .env('MOCK_PROXY_CONNECT_TIMEOUT')
+        .default(DEFAULT_PROXY_CONNECT_TIMEOUT_MS)
+        .argParser(integer(1, 600_000)),
+    )
     .addOption(new Option('--log-level <level>', 'pino log level').env('LOG_LEVEL').default('info').choices(LOG_LEVELS))
     .exitOverride()
     .configureOutput({ writeErr: (text) => process.stderr.write(text) });
@@ -93,6 +109,10 @@ export function parseMockArgs(argv: readonly string[], command: Command = mockCo
     store: string;
     storePrefix: string;
     replicaName?: string;
+    proxy?: string;
+    proxyStrict?: boolean;
+    proxyTimeout: number;
+    proxyConnectTimeout: number;
   }>();
   // Checked here rather than in an argParser: commander's message would repeat the value, password included.
   const fail = (message: string): never => command.error(`error: ${message}`, { exitCode: 2, code: 'plant-store-mock.invalidOption' });
@@ -111,6 +131,23 @@ export function parseMockArgs(argv: readonly string[], command: Command = mockCo
   }
   const replica = o.replicaName || undefined; // an empty MOCK_REPLICA_NAME means the default
   if (replica !== undefined && !/^[\x21-\x7e]{1,100}$/.test(replica)) fail('--replica-name: 1 to 100 printable ASCII characters without spaces');
+  if (o.proxy !== undefined) {
+    try {
+      parseUpstreamUrl(o.proxy);
+    } catch (error) {
+      fail(`--proxy: ${(error as Error).message}`);
+    }
+    // Proxy mode keeps no records and lets the upstream decide which credentials are valid.
+    const storeFlags = [o.seed && '--seed', o.stateFile && '--state-file', o.store !== 'memory' && '--store', o.tokens?.length && '--tokens', o.stateless?.length && '--stateless'];
+    const conflicting = storeFlags.filter(Boolean);
+    if (conflicting.length) {
+      fail(`--proxy forwards to the real service and keeps no records: ${conflicting.join(', ')} ${conflicting.length === 1 ? 'does' : 'do'} not apply (clear MOCK_* variables that set them)`);
+    }
+  } else {
+    const proxyFlags = [o.proxyStrict && '--proxy-strict', ...(['proxyTimeout', 'proxyConnectTimeout'] as const).filter((key) => command.getOptionValueSource(key) !== 'default').map((key) => `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`)];
+    const without = proxyFlags.filter(Boolean);
+    if (without.length) fail(`${without.join(', ')} only ${without.length === 1 ? 'applies' : 'apply'} with --proxy`);
+  }
   return {
     port: o.port,
     host: o.host,
@@ -129,6 +166,7 @@ export function parseMockArgs(argv: readonly string[], command: Command = mockCo
     storeUrl: o.store,
     storePrefix: o.storePrefix,
     replica,
+    proxy: o.proxy === undefined ? undefined : { upstream: o.proxy, strict: o.proxyStrict ?? false, timeoutMs: o.proxyTimeout, connectTimeoutMs: o.proxyConnectTimeout },
   };
 }
 

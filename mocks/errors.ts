@@ -189,6 +189,59 @@ export const errorCatalogue = {
     500,
     ({ detail }) => `The mock could not keep this change: ${detail}. Nothing was stored; check the disk, then send the request again.`,
   ),
+  // Proxy mode (--proxy, mocks/proxy/): the upstream failing, and the verdicts on what passed through.
+  UPSTREAM_FAILED: define<{ upstream: string; detail: string }>(
+    502,
+    ({ upstream, detail }) => `The upstream ${upstream} failed before its answer was complete: ${detail}. Check that the service behind --proxy is up and reachable from the mock.`,
+  ),
+  UPSTREAM_CONNECT_TIMEOUT: define<{ upstream: string; ms: number }>(
+    504,
+    ({ upstream, ms }) => `The upstream ${upstream} did not accept a connection within ${ms} ms (--proxy-connect-timeout). Check that the service behind --proxy is up and reachable from the mock.`,
+  ),
+  UPSTREAM_TIMEOUT: define<{ upstream: string; ms: number }>(
+    504,
+    ({ upstream, ms }) => `The upstream ${upstream} did not answer completely within ${ms} ms (--proxy-timeout); the request was abandoned.`,
+  ),
+  PROXY_LOOP: define<{ upstream: string }>(
+    502,
+    ({ upstream }) => `The upstream ${upstream} sent this request back to this mock (its Via header names this mock): --proxy must name the real service, not the mock itself.`,
+  ),
+  UPSTREAM_UNDECLARED_STATUS: define<{ operation: string; status: number; declared: string }>(
+    502,
+    ({ operation, status, declared }) => `The upstream answered ${operation} with ${status}, a status the spec does not declare for it (declared: ${declared}).`,
+  ),
+  UPSTREAM_MEDIA_TYPE: define<{ operation: string; status: number; contentType: string | undefined; expected: string }>(
+    502,
+    ({ operation, status, contentType, expected }) =>
+      `The upstream's ${status} answer to ${operation} ${contentType === undefined ? 'has no Content-Type' : `says Content-Type '${contentType}'`}; the spec declares ${expected}.`,
+  ),
+  UPSTREAM_UNDECLARED_BODY: define<{ operation: string; status: number }>(
+    502,
+    ({ operation, status }) => `The upstream's ${status} answer to ${operation} carries a body; the spec declares none for ${status}.`,
+  ),
+  UPSTREAM_MALFORMED_BODY: define<{ operation: string; status: number; detail: string }>(
+    502,
+    ({ operation, status, detail }) => `The upstream's ${status} answer to ${operation} is not valid JSON: ${detail}.`,
+  ),
+  UPSTREAM_INVALID_BODY: define<{ operation: string; status: number; schema: string; problems: string[]; more?: number }>(
+    502,
+    ({ operation, status, schema, problems, more }) => `The upstream's ${status} answer to ${operation} is not a valid ${schema}: ${listed(problems, more)}.`,
+  ),
+  NOT_VALIDATED: define<{ what: string; reason: string }>(
+    502,
+    ({ what, reason }) => `The ${what} was not checked against the spec (${reason}); it was passed on unchanged.`,
+  ),
+  UPSTREAM_VIOLATION: define<{ violation: string; more: number }>(
+    502,
+    ({ violation, more }) =>
+      `The upstream's answer does not fit the spec, and --proxy-strict replaces such answers: ${violation.replace(/[.]$/, '')}` +
+      `${more ? ` (and ${more} more in the plant-store-violations header and the journal)` : ''}.`,
+  ),
+  NO_STORE_IN_PROXY_MODE: define<{ path: string; upstream: string }>(
+    404,
+    ({ path, upstream }) =>
+      `The mock keeps no records in proxy mode, so ${path} is not served: the upstream ${upstream} keeps them. GET /__mock/requests shows what passed through.`,
+  ),
   INTERNAL: define<{ detail: string }>(
     500,
     ({ detail }) =>
@@ -244,7 +297,7 @@ export function errorBody(rejection: Pick<Rejection, 'status' | 'message'>): str
  * Error statuses `Prefer: code=N` can force on any operation: every rejection of the mock's own
  * table. An operation's declared statuses are forceable too (see engine/prefer.ts).
  */
-export const FORCEABLE_STATUSES = [400, 401, 404, 405, 409, 413, 415, 500, 503] as const;
+export const FORCEABLE_STATUSES = [400, 401, 404, 405, 409, 413, 415, 500, 502, 503, 504] as const;
 
 const forcedTitles: Record<number, string> = {
   400: 'the request would be rejected as invalid',
@@ -255,7 +308,9 @@ const forcedTitles: Record<number, string> = {
   413: 'the body would be too large',
   415: 'the content type would be unsupported',
   500: 'the service would fail unexpectedly',
+  502: 'the upstream behind the proxy would fail or answer outside the spec',
   503: 'the service would be unavailable',
+  504: 'the upstream behind the proxy would not answer in time',
 };
 
 /**

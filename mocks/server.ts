@@ -27,6 +27,7 @@ import { createLogger, requestLogger } from './http/logger.js';
 import { LoopTurn } from './http/loop-turn.js';
 import { continueWhenRead, DEFAULT_MAX_BODY } from './http/request-body.js';
 import { clientErrorAnswer, pathOf, rawAnswer, respond } from './http/respond.js';
+import { ValidatingProxy, type ProxyOptions } from './proxy/proxy.js';
 import { MemoryStore } from './stores/memory.js';
 import { StorageFailure, StoreUnavailable, type ResourceStore } from './stores/store.js';
 
@@ -69,6 +70,8 @@ export interface MockOptions {
   replica?: string;
   /** The store; an in-memory one by default. */
   store?: ResourceStore;
+  /** Proxy mode: forward to this upstream, judging both directions against the spec; the store is not used. */
+  proxy?: ProxyOptions;
   journalSize?: number;
 }
 
@@ -92,6 +95,11 @@ export async function createMockServer(options: MockOptions = {}): Promise<MockS
   const engine = await loadEngine(engineOptions(options));
   const logger = options.logger ?? createLogger(options.logLevel ?? 'info');
   for (const scheme of engine.unchecked) logger.warn({ scheme }, `the security scheme ${scheme} cannot be checked by the mock; requests are not refused for it`);
+  if (options.proxy && (options.seed !== undefined || options.store || options.tokens?.length)) {
+    throw new Error('Proxy mode keeps no records and accepts any well-formed credentials (the upstream decides): a seed, a store or tokens do not apply.');
+  }
+  const proxy = options.proxy ? new ValidatingProxy(options.proxy) : undefined;
+  if (proxy) logger.info(proxy.describe(), `proxy mode: forwarding to ${proxy.upstream.display}${proxy.strict ? ' (strict)' : ''}; the store is not used`);
   const store: ResourceStore = options.store ?? new MemoryStore();
   const journal = new RequestJournal(options.journalSize);
   const context: MockContext = {
@@ -101,6 +109,7 @@ export async function createMockServer(options: MockOptions = {}): Promise<MockS
     maxBody: options.maxBody ?? DEFAULT_MAX_BODY,
     replica: options.replica ?? defaultReplicaName(),
     adminTokens: options.adminToken ? new Set([options.adminToken]) : undefined,
+    proxy,
   };
   if (options.seed !== undefined) await applySeed(options.seed, context, options.seedOnlyIfEmpty ?? false, logger);
   const watch = options.watch ? watchSpec(options.spec ?? SPEC_PATH, engineOptions(options), (next) => (context.engine = next), logger) : undefined;
@@ -141,7 +150,11 @@ export async function createMockServer(options: MockOptions = {}): Promise<MockS
       answer =
         edgeRefusal(req, path, adminData) ??
         decided ??
-        (admin ? await handleAdminRequest(req, req.method ?? 'GET', path, context) : await handleRequest(req, path, context));
+        (admin
+          ? await handleAdminRequest(req, req.method ?? 'GET', path, context)
+          : proxy
+            ? await proxy.forward(req, path, context)
+            : await handleRequest(req, path, context));
     } catch (error) {
       if (!res.socket || res.socket.destroyed) return; // the client went away mid-request: nobody to answer
       // An outage is logged once by the store (lost, back); each refused request has its own request line.
@@ -157,7 +170,9 @@ export async function createMockServer(options: MockOptions = {}): Promise<MockS
     }
     if (answer.delayMs) await sleep(answer.delayMs, delays);
     const close = connections.closesWith(req, res, answer.headers?.connection === 'close');
-    respond(res, answer, corsHeaders(req.headers.origin, adminData ? adminCors : cors), close);
+    const edgeHeaders = corsHeaders(req.headers.origin, adminData ? adminCors : cors);
+    if (answer.send) await answer.send(res, close ? { ...edgeHeaders, connection: 'close' } : edgeHeaders);
+    else respond(res, answer, edgeHeaders, close);
     const durationMs = Math.round((performance.now() - started) * 100) / 100;
     const rejection = answer.rejection;
     const quiet = isQuietAdminRead(req.method ?? '', path, answer.status);
@@ -173,6 +188,7 @@ export async function createMockServer(options: MockOptions = {}): Promise<MockS
         problems: rejection?.problems,
         operationId: answer.operationId,
         stateful: answer.stateful,
+        violations: answer.violations,
       });
     }
     logRequest({ method: req.method ?? '', path, status: answer.status, ms: durationMs, code: rejection?.code }, quiet);
@@ -216,6 +232,7 @@ export async function createMockServer(options: MockOptions = {}): Promise<MockS
       for (const finish of delays) finish();
       server.closeIdleConnections();
     }).then(async () => {
+      proxy?.close();
       await store.close?.();
     }));
 

@@ -2,6 +2,9 @@
  * Smoke test of the bench's pieces with a few requests: nothing here times anything (the
  * figures come from `npm run bench`); it checks that the parts measure what they claim to.
  */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createMockServer } from '../../mocks/server.js';
 import { REDIS_SERVER_PATH, REDIS_SKIP_REASON, RedisServer } from '../../mocks/test/redis-server.js';
@@ -9,7 +12,8 @@ import { countErrors, mergeLoads, runLoad, runLoads, type LoadResult } from '../
 import { wrkVersion } from '../machine.js';
 import { cpuSeconds, rssBytes } from '../process-stats.js';
 import { evaluateGoals, roundRatio, summarise, type RunRecord } from '../summary.js';
-import { availableTargets, getText, postPlant, startTarget } from '../targets.js';
+import { measureProxyLatency } from '../proxy.js';
+import { availableTargets, getText, postPlant, proxyTarget, startTarget } from '../targets.js';
 
 const wrk = wrkVersion();
 
@@ -129,6 +133,37 @@ describe.skipIf(REDIS_TARGETS_SKIP)(`targets on Redis${REDIS_TARGETS_SKIP ? ` (s
       await redis.stop();
     }
   }, 60_000);
+});
+
+describe('the proxy pair', () => {
+  it('starts the mock --proxy in front of a limit server, which answers through it with no violations', async () => {
+    const limit = availableTargets().targets.find((t) => t.id === 'limit');
+    const upstream = await startTarget(limit!, { timeoutMs: 15_000 });
+    try {
+      const proxied = await startTarget(proxyTarget(upstream.url), { timeoutMs: 15_000 });
+      try {
+        expect(await postPlant(proxied.url, { id: 1, name: 'x' })).toBe(200);
+        const journal = JSON.parse((await getText(`${proxied.url}/__mock/requests`)).text) as { violations?: unknown[] }[];
+        expect(journal.at(-1)?.violations).toEqual([]);
+        expect(JSON.parse((await getText(`${proxied.url}/__mock/health`)).text)).toMatchObject({ mode: 'proxy', upstream: upstream.url });
+      } finally {
+        await proxied.stop();
+      }
+    } finally {
+      await upstream.stop();
+    }
+  });
+
+  it.skipIf(!wrk)(`measures both in the same round and takes the difference of their p50s${wrk ? '' : ' (skipped: wrk is not installed)'}`, async () => {
+    const result = await measureProxyLatency({ rounds: 1, durationSeconds: 1, warmupSeconds: 0, connections: 1, work: mkdtempSync(join(tmpdir(), 'proxy-bench-')) });
+    expect(result.rounds).toHaveLength(1);
+    expect(result.errors).toBe(0);
+    const [round] = result.rounds;
+    expect(round!.direct.requests).toBeGreaterThan(10);
+    expect(round!.proxied.requests).toBeGreaterThan(10);
+    expect(round!.addedP50Ms).toBe((round!.proxied.latencyUs.p50 - round!.direct.latencyUs.p50) / 1000);
+    expect(result.addedP50Ms).toBe(round!.addedP50Ms);
+  });
 });
 
 describe('summary', () => {

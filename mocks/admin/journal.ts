@@ -2,6 +2,7 @@
  * A bounded journal of recent requests, so a frontend developer can see why a request was
  * rejected without reading logs. Memory stays flat whatever the load: a ring of fixed size.
  */
+import type { Violation } from '../proxy/violations.js';
 
 export interface JournalEntry {
   seq: number;
@@ -19,6 +20,8 @@ export interface JournalEntry {
   operationId?: string;
   /** False when the answer came from the spec's examples, not the store. */
   stateful?: boolean;
+  /** Proxy mode: where the request or the upstream's answer departs from the spec. */
+  violations?: readonly Violation[];
 }
 
 type Recorded = Omit<JournalEntry, 'seq' | 'at'> & { time: number };

@@ -13,6 +13,8 @@ import { jsonAnswer, rejected, type Answer } from '../http/answer.js';
 import { INSPECTOR_ASSETS, inspectorAsset, type InspectorPath } from './inspector.js';
 import type { MockContext } from '../engine/context.js';
 import { keyInWords } from '../engine/records.js';
+import { pathOf } from '../http/respond.js';
+import type { ValidatingProxy } from '../proxy/proxy.js';
 
 export const ADMIN_PREFIX = '/__mock';
 
@@ -34,7 +36,7 @@ const fixedRoutes: Record<string, Record<string, AdminHandler>> = {
     GET: (_req, { journal }) => jsonAnswer(200, journal.entries()),
   },
   '/__mock/spec': {
-    GET: (_req, { engine }) => jsonAnswer(200, describeSpec(engine)),
+    GET: (_req, { engine, proxy }) => jsonAnswer(200, describeSpec(engine, proxy)),
   },
 };
 
@@ -44,7 +46,9 @@ const fixedRoutes: Record<string, Record<string, AdminHandler>> = {
  * The body says which replica answered and how its store is, but not where the store is (the
  * route is open to any page and client; the log names the Redis URL or the file, and why it is down).
  */
-function health({ store, replica }: MockContext): Answer {
+function health({ store, replica, proxy }: MockContext): Answer {
+  // In proxy mode the store is not used: the upstream is what answers.
+  if (proxy) return jsonAnswer(200, { status: 'ok', replica, ...proxy.describe() });
   const { state, kind } = store.health();
   return jsonAnswer(state === 'up' ? 200 : 503, { status: state === 'up' ? 'ok' : 'unavailable', replica, store: { state, kind } });
 }
@@ -73,17 +77,27 @@ function routesAt(path: string, context: MockContext): Record<string, AdminHandl
   const fixed = fixedRoutes[path];
   if (fixed) return fixed;
   const collection = context.engine.collections.find((c) => `${ADMIN_PREFIX}${c.path}` === path);
+  if (collection && context.proxy) return proxiedCollectionRoutes(context.proxy);
   return collection && collectionRoutes(collection);
 }
 
-/** What the inspector needs to know of the spec being served. */
-function describeSpec(engine: MockContext['engine']) {
+/** Proxy mode keeps no records: a collection's admin routes say where they are instead. */
+function proxiedCollectionRoutes(proxy: ValidatingProxy): Record<string, AdminHandler> {
+  const answer: AdminHandler = (req) => rejected(reject('NO_STORE_IN_PROXY_MODE', { path: pathOf(req.url), upstream: proxy.upstream.display }));
+  return { GET: answer, DELETE: answer, POST: answer };
+}
+
+/** What the inspector needs to know of the spec being served (in proxy mode: no collections, nothing from the store). */
+function describeSpec(engine: MockContext['engine'], proxy: ValidatingProxy | undefined) {
   return {
     title: engine.contract.title,
     version: engine.contract.version,
     source: engine.contract.source,
-    collections: engine.collections.map((c) => ({ path: c.path, resource: c.resource, identity: c.identity.property, admin: `${ADMIN_PREFIX}${c.path}` })),
-    operations: engine.routes.operations.map((o) => ({ operationId: o.operationId, method: o.method, path: o.path, stateful: o.stateful })),
+    ...(proxy ? proxy.describe() : {}),
+    collections: proxy
+      ? []
+      : engine.collections.map((c) => ({ path: c.path, resource: c.resource, identity: c.identity.property, admin: `${ADMIN_PREFIX}${c.path}` })),
+    operations: engine.routes.operations.map((o) => ({ operationId: o.operationId, method: o.method, path: o.path, stateful: proxy ? false : o.stateful })),
   };
 }
 

@@ -1,6 +1,7 @@
 /** What the request path and the admin routes need to decide an answer. */
 import type { RequestJournal } from '../admin/journal.js';
 import type { ResourceStore } from '../stores/store.js';
+import type { ValidatingProxy } from '../proxy/proxy.js';
 import type { Engine } from './engine.js';
 
 export interface MockContext {
@@ -14,4 +15,6 @@ export interface MockContext {
   replica: string;
   /** The admin token as a one-entry allow-list; undefined leaves the admin routes open. */
   adminTokens: ReadonlySet<string> | undefined;
+  /** Proxy mode (--proxy): requests go to the upstream and the store is not used. */
+  proxy?: ValidatingProxy;
 }

@@ -10,7 +10,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Context } from 'openapi-backend';
 import type { ErrorObject } from 'ajv';
 import { parseExactJson } from '../../spec/exact-json.js';
-import { isRejection, reject } from '../errors.js';
+import { isRejection, reject, type Rejection } from '../errors.js';
 import { rejected, type Answer } from '../http/answer.js';
 import { checkContentEncoding, checkJsonMediaType, hasBody, readBody, takeBufferedBody } from '../http/request-body.js';
 import { parseJsonBody } from './body.js';
@@ -47,25 +47,12 @@ export async function handleRequest(req: IncomingMessage, path: string, mock: Mo
 
   if (!authorized(c, exchange, operation)) return delayed(await api.handlers.unauthorizedHandler?.(c, exchange));
 
-  const body = operation.body;
-  if (body) {
-    const sent = hasBody(req);
-    const contentType = req.headers['content-type'];
-    // No body at all, and none declared: the body is missing (400), not of the wrong type (415).
-    if (!sent && contentType === undefined) {
-      if (body.required) return delayed(rejected(emptyBody(operation)));
-    } else {
-      const mediaTypeProblem = checkContentEncoding(req.headers['content-encoding']) ?? checkJsonMediaType(contentType, body.accepted);
-      if (mediaTypeProblem) return delayed(rejected(mediaTypeProblem));
-      const raw = takeBufferedBody(req, mock.maxBody) ?? (await readBody(req, mock.maxBody));
-      if (isRejection(raw)) return delayed(rejected(raw));
-      if (raw.length === 0) {
-        if (body.required) return delayed(rejected(emptyBody(operation)));
-      } else {
-        const parsed = parseJsonBody(raw, body.media.exactPlan);
-        if (!parsed.ok) return delayed(rejected(parsed.rejection));
-        c.request.body = c.request.requestBody = parsed.value;
-      }
+  if (operation.body) {
+    const read = bodyToRead(req, operation);
+    if (read !== true && read !== false) return delayed(rejected(read));
+    if (read) {
+      const problem = acceptBody(c, operation, takeBufferedBody(req, mock.maxBody) ?? (await readBody(req, mock.maxBody)));
+      if (problem) return delayed(rejected(problem));
     }
   }
 
@@ -87,8 +74,35 @@ export async function handleRequest(req: IncomingMessage, path: string, mock: Mo
   return delayed(answer instanceof Promise ? await answer : answer);
 }
 
+/**
+ * Before reading the body of an operation that takes one: true when there is a body to read,
+ * false when there is none and none is required, or the rejection (a required body missing, a
+ * media type the operation does not take). The proxy (../proxy/) judges requests by this rule too.
+ */
+export function bodyToRead(req: IncomingMessage, operation: RoutedOperation): boolean | Rejection {
+  const body = operation.body;
+  if (!body) return false;
+  const contentType = req.headers['content-type'];
+  // No body at all, and none declared: the body is missing (400), not of the wrong type (415).
+  if (!hasBody(req) && contentType === undefined) return body.required ? emptyBody(operation) : false;
+  return checkContentEncoding(req.headers['content-encoding']) ?? checkJsonMediaType(contentType, body.accepted) ?? true;
+}
+
+/**
+ * The body read (at most the size limit, or the 413 that says it was larger): parsed exactly onto
+ * openapi-backend's request, or the rejection (too large, a required body empty, not UTF-8 JSON).
+ */
+export function acceptBody(c: Context, operation: RoutedOperation, raw: Buffer | Rejection): Rejection | undefined {
+  if (isRejection(raw)) return raw;
+  if (raw.length === 0) return operation.body?.required ? emptyBody(operation) : undefined;
+  const parsed = parseJsonBody(raw, operation.body?.media.exactPlan);
+  if (!parsed.ok) return parsed.rejection;
+  c.request.body = c.request.requestBody = parsed.value;
+  return undefined;
+}
+
 /** openapi-backend's Context for one request, as its handlers expect it. */
-function contextOf(
+export function contextOf(
   mock: MockContext,
   req: IncomingMessage,
   method: string,
@@ -121,7 +135,7 @@ function contextOf(
  * Runs the security handlers of the operation's requirements (openapi-backend's rule: any one
  * requirement suffices, every scheme in it must pass; none declared means no credentials needed).
  */
-function authorized(c: Context, exchange: Exchange, operation: RoutedOperation): boolean {
+export function authorized(c: Context, exchange: Exchange, operation: RoutedOperation): boolean {
   if (operation.security.length === 0) return true;
   // The common case, one requirement of one scheme that is satisfied, allocates nothing.
   const only = operation.security.length === 1 && operation.security[0]?.length === 1 ? operation.security[0][0] : undefined;
@@ -151,7 +165,7 @@ function authorized(c: Context, exchange: Exchange, operation: RoutedOperation):
 }
 
 /** The body and the parameters against the spec; the failure, or undefined when all is valid. */
-function validate(c: Context, operation: RoutedOperation): MockValidation | undefined {
+export function validate(c: Context, operation: RoutedOperation): MockValidation | undefined {
   const validateBody = operation.body?.media.validate;
   const value = c.request.requestBody;
   if (validateBody && value !== undefined && !validateBody(value)) {

@@ -1,6 +1,8 @@
 /** What a handler decides about a request, before `respond` puts it on the wire. */
+import type { ServerResponse } from 'node:http';
 import { stringify as stringifyExact } from 'lossless-json';
 import { errorBody, type Rejection } from '../errors.js';
+import type { Violation } from '../proxy/violations.js';
 
 export interface Answer {
   status: number;
@@ -13,6 +15,10 @@ export interface Answer {
   operationId?: string;
   /** False when the answer came from the spec's examples rather than the store. */
   stateful?: boolean;
+  /** Proxy mode: where the exchange departs from the spec (mocks/proxy/), for the journal. */
+  violations?: readonly Violation[];
+  /** Proxy mode: writes the answer itself, in place of `respond` (the upstream's headers, its body streamed); resolves once sent. */
+  send?: (res: ServerResponse, cors: Readonly<Record<string, string>>) => Promise<void>;
 }
 
 export function rejected(rejection: Rejection): Answer {

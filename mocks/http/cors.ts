@@ -11,7 +11,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 
 export const ALLOWED_REQUEST_HEADERS = 'authorization, content-type, prefer';
 /** Headers a page may read from our answers (challenges, Allow, applied preferences). */
-const EXPOSED_HEADERS = 'www-authenticate, allow, preference-applied';
+const EXPOSED_HEADERS = 'www-authenticate, allow, preference-applied, plant-store-violations';
 
 export interface CorsPolicy {
   /** Allowed origins; undefined allows any origin. */

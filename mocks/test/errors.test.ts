@@ -42,6 +42,13 @@ const sampleParams = {
   origin: 'http://evil.test',
   expect: 'teapot',
   encoding: 'gzip',
+  upstream: 'https://staging.example/v1',
+  ms: 5000,
+  operation: 'createPlant (POST /plants)',
+  declared: '200, 400',
+  what: 'response body',
+  violation: "The upstream's 400 answer to createPlant (POST /plants) is not a valid Error: message is required.",
+  more: 2,
 };
 
 describe('error catalogue', () => {

@@ -52,6 +52,8 @@ async function errorMessage(response) {
 
 const state = {
   locked: false,
+  /** From /__mock/health: 'proxy' when the mock forwards to a real service (--proxy) and keeps no plants. */
+  mode: undefined,
   plantsText: undefined,
   journalText: undefined,
   journal: [],
@@ -97,9 +99,15 @@ function unlock() {
 // ---- polling ----------------------------------------------------------------------------------
 
 async function refresh() {
+  if (state.mode === undefined) await readMode();
   // The journal first: without the token, one 401 (journaled) is enough to ask for it.
   const journal = await adminFetch('/__mock/requests');
   if (journal.status === 401) return lock(journal);
+  if (state.mode === 'proxy') {
+    if (!journal.ok) throw new Error(await errorMessage(journal));
+    unlock();
+    return showJournal(await journal.text());
+  }
   const plants = await adminFetch('/__mock/plants');
   if (plants.status === 401) return lock(plants);
   for (const response of [journal, plants]) {
@@ -112,11 +120,32 @@ async function refresh() {
     state.plantsText = plantsText;
     renderPlants(parseExactIds(plantsText));
   }
+  showJournal(journalText);
+}
+
+function showJournal(journalText) {
   if (journalText !== state.journalText) {
     state.journalText = journalText;
     state.journal = JSON.parse(journalText);
     renderJournal();
   }
+}
+
+/** Proxy mode (health says so, without a token): the plants live upstream, the journal carries the verdicts. */
+async function readMode() {
+  const response = await fetch('/__mock/health', { cache: 'no-store' });
+  const health = response.ok ? await response.json() : {};
+  state.mode = health.mode ?? 'mock';
+  if (state.mode !== 'proxy') return;
+  $('reset').hidden = true;
+  $('plants-title').replaceChildren('Plants');
+  $('plants-title').closest('section').querySelector('.hint').hidden = true;
+  $('plants-empty').replaceChildren(
+    'Proxy mode: every request goes to ',
+    h('code', {}, health.upstream),
+    health.strict ? ' (strict: an answer outside the spec becomes a 502)' : '',
+    '. The mock keeps no plants; the journal shows where each request and answer departs from the spec.',
+  );
 }
 
 /** One refresh now, then the next one scheduled; overlapping calls fold into one more run. */
@@ -167,7 +196,9 @@ const timeFormat = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute:
 
 function renderJournal() {
   const rejectionsOnly = $('rejections-only').checked;
-  const entries = rejectionsOnly ? state.journal.filter((entry) => entry.status >= 400) : state.journal;
+  // In proxy mode an answer the spec does not allow counts as a rejection too.
+  const rejected = (entry) => entry.status >= 400 || entry.violations?.some((v) => v.severity === 'error');
+  const entries = rejectionsOnly ? state.journal.filter(rejected) : state.journal;
   const rows = entries.map((entry) => {
     const at = new Date(entry.at);
     const why = h('td', { class: 'why', title: entry.message });
@@ -175,6 +206,9 @@ function renderJournal() {
     // The problems are the validation errors one by one; the message already joins them.
     if (entry.problems?.length) why.append(h('ul', {}, ...entry.problems.map((problem) => h('li', {}, problem))));
     else if (entry.message) why.append(entry.message);
+    if (entry.violations?.length) {
+      why.append(h('ul', { class: 'violations' }, ...entry.violations.map((v) => h('li', { class: v.severity }, h('span', { class: 'code' }, `${v.in} ${v.code}`), ' ', v.message))));
+    }
     return h(
       'tr',
       { class: entry.path.startsWith('/__mock') ? 'admin' : undefined },
