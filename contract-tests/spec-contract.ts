@@ -1,17 +1,14 @@
 /**
- * The one module of the suite that reads the OpenAPI document. It compiles what the suite needs
- * from the operation under test (createPlant by default): method and path, the success status,
- * every declared response (media types, body validator, declared properties), the security
- * scheme, and the request body (media types, validator, properties with their constraints).
- * Everything else in the suite receives this object as data; when the project's compiled
- * contract (spec/contract.ts) lands, only this module changes.
+ * The suite's view of the project's compiled contract (spec/contract.ts): what it needs of the
+ * operation under test (createPlant by default) — method and path, the success status, every
+ * declared response (media types, body validator, declared properties), the security scheme, and
+ * the request body (media types, validator, properties with their constraints, flattened for the
+ * generators). Everything else in the suite receives this object as data.
  */
-import { readFileSync } from 'node:fs';
 import type { ValidateFunction } from 'ajv';
-import { load as parseYaml } from 'js-yaml';
-import { createSpecAjv } from '../spec/ajv.js';
+import { compileContract, ContractError, isJsonMediaType, loadContract, type CompiledContract } from '../spec/contract.js';
 import { parseExactJson } from '../spec/exact-json.js';
-import { SPEC_PATH } from '../spec/index.js';
+import { describeProblems, problemsText } from '../spec/problems.js';
 
 /** A JSON Schema object as the spec writes it (refs resolved where the suite reads it). */
 export type JsonSchema = Record<string, unknown>;
@@ -78,98 +75,81 @@ export interface SuiteContract {
 export const DEFAULT_OPERATION = 'createPlant';
 
 /** The spec at `path` (the bundled one by default) compiled for the suite. Throws SpecError. */
-export function loadSuiteContract(path: string = SPEC_PATH, operationId: string = DEFAULT_OPERATION): SuiteContract {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    throw new SpecError(`Cannot read the spec ${path}: ${(error as Error).message}`);
-  }
-  let document: unknown;
-  try {
-    document = parseYaml(text);
-  } catch (error) {
-    throw new SpecError(`The spec ${path} is not YAML or JSON: ${(error as Error).message.split('\n')[0]}`);
-  }
-  return compileSuiteContract(document, path, operationId);
+export function loadSuiteContract(path?: string, operationId: string = DEFAULT_OPERATION): SuiteContract {
+  return suiteContractOf(asSpecError(() => loadContract(path)), operationId);
 }
 
 /** The contract of an already parsed document; `source` names it in messages. */
 export function compileSuiteContract(document: unknown, source: string, operationId: string = DEFAULT_OPERATION): SuiteContract {
-  if (!isObject(document) || !isObject(document.paths)) throw new SpecError(`${source} is not an OpenAPI document: it has no paths.`);
-  const doc = document as JsonSchema & { paths: Record<string, Record<string, unknown>> };
-  const found = findOperation(doc, operationId, source);
-  const ajv = createSpecAjv();
-  const components = isObject(doc.components) && isObject(doc.components.schemas) ? (doc.components.schemas as Record<string, unknown>) : {};
-  const compile = (schema: unknown): ValidateFunction => {
-    try {
-      return ajv.compile(standalone(schema, components));
-    } catch (error) {
-      throw new SpecError(`${source}: a schema of ${operationId} does not compile: ${(error as Error).message}`);
-    }
-  };
+  return suiteContractOf(asSpecError(() => compileContract(document, source)), operationId);
+}
 
-  const responses = new Map<number, DeclaredResponse>();
-  for (const [code, raw] of Object.entries(isObject(found.operation.responses) ? found.operation.responses : {})) {
-    if (!/^\d{3}$/.test(code)) continue;
-    const response = resolve(raw, doc) as JsonSchema;
-    const content = isObject(response.content) ? (response.content as Record<string, JsonSchema>) : {};
-    const mediaTypes = Object.keys(content).map((m) => m.toLowerCase());
-    const schema = Object.values(content).find((media) => isObject(media) && media.schema !== undefined)?.schema;
-    responses.set(Number(code), {
-      status: Number(code),
-      mediaTypes,
-      ...(schema === undefined ? { properties: [] } : { schemaName: nameOf(schema), validate: compile(schema), properties: [...flatten(schema, doc).properties.keys()] }),
-    });
+/** What the suite needs of one operation of a compiled contract. Throws SpecError. */
+export function suiteContractOf(contract: CompiledContract, operationId: string = DEFAULT_OPERATION): SuiteContract {
+  const { source } = contract;
+  const operation = contract.operations.get(operationId);
+  if (!operation) {
+    throw new SpecError(`${source} has no operation ${operationId} (it has: ${[...contract.operations.keys()].join(', ') || 'none'}); the suite tests ${operationId}.`);
   }
-  const declared = [...responses.keys()].sort((a, b) => a - b);
-  const successStatus = declared.find((status) => status >= 200 && status < 300);
+  const doc = contract.document as JsonSchema;
+  const responses = new Map<number, DeclaredResponse>();
+  for (const [status, response] of operation.responses) {
+    if (status === 'default') continue;
+    const media = [...response.content.values()].find((m) => m.schema !== undefined);
+    const declared: DeclaredResponse = {
+      status,
+      mediaTypes: [...response.content.keys()],
+      properties: media?.properties ?? [],
+      ...(media ? { schemaName: nameOf(media.schema) } : {}),
+    };
+    // The contract compiles response validators on first use; keep that lazy.
+    if (media) Object.defineProperty(declared, 'validate', { enumerable: true, get: () => media.validate });
+    responses.set(status, declared);
+  }
+  const successStatus = operation.successStatus;
   if (successStatus === undefined) throw new SpecError(`${source}: ${operationId} declares no 2xx response, so the suite cannot tell success.`);
 
-  const requestBody = compileRequestBody(found.operation, doc, source, operationId, compile);
+  const content = operation.requestBody?.content;
+  const mediaType = [...(content?.keys() ?? [])].find(isJsonMediaType);
+  const media = mediaType === undefined ? undefined : content?.get(mediaType);
+  if (mediaType === undefined || !media?.schema || !media.validate) {
+    throw new SpecError(`${source}: ${operationId} has no JSON request body schema; the suite sends JSON bodies.`);
+  }
+  const flat = flatten(media.schema, doc);
+  const properties = [...flat.properties].map(([name, propertySchema]) => ({ name, required: flat.required.has(name), schema: propertySchema }));
+  const identity = properties.find((p) => p.name === 'id' && typesOf(p.schema).includes('integer'));
+  const requestBody: RequestBody = {
+    mediaTypes: [...(content?.keys() ?? [])],
+    mediaType,
+    schemaName: nameOf(media.schema) ?? 'request body',
+    validate: media.validate,
+    properties,
+    ...(identity ? { identity } : {}),
+    additionalProperties: flat.additionalProperties,
+  };
   const successProperties = responses.get(successStatus)?.properties ?? [];
-  const sent = new Set(requestBody.properties.map((p) => p.name));
+  const sent = new Set(properties.map((p) => p.name));
   return {
     source,
     operationId,
-    method: found.method.toUpperCase(),
-    path: found.path,
+    method: operation.method.toUpperCase(),
+    path: operation.path,
     successStatus,
     responses,
-    declared,
-    security: securityOf(found.operation, doc, source),
+    declared: operation.declaredStatuses,
+    security: securityOf(contract, operation.security, operationId),
     requestBody,
     echoed: successProperties.filter((name) => sent.has(name)),
   };
 }
 
-function compileRequestBody(
-  operation: JsonSchema,
-  doc: JsonSchema,
-  source: string,
-  operationId: string,
-  compile: (schema: unknown) => ValidateFunction,
-): RequestBody {
-  const body = resolve(operation.requestBody, doc);
-  const content = isObject(body) && isObject(body.content) ? (body.content as Record<string, JsonSchema>) : {};
-  const mediaTypes = Object.keys(content).map((m) => m.toLowerCase());
-  const mediaType = mediaTypes.find((m) => m === 'application/json' || /^application\/[^;]*\+json$/.test(m));
-  const schema = mediaType === undefined ? undefined : Object.entries(content).find(([m]) => m.toLowerCase() === mediaType)?.[1]?.schema;
-  if (mediaType === undefined || schema === undefined) {
-    throw new SpecError(`${source}: ${operationId} has no JSON request body schema; the suite sends JSON bodies.`);
+function asSpecError<T>(compile: () => T): T {
+  try {
+    return compile();
+  } catch (error) {
+    if (error instanceof ContractError) throw new SpecError(error.message);
+    throw error;
   }
-  const flat = flatten(schema, doc);
-  const properties = [...flat.properties].map(([name, propertySchema]) => ({ name, required: flat.required.has(name), schema: propertySchema }));
-  const identity = properties.find((p) => p.name === 'id' && typesOf(p.schema).includes('integer'));
-  return {
-    mediaTypes,
-    mediaType,
-    schemaName: nameOf(schema) ?? 'request body',
-    validate: compile(schema),
-    properties,
-    ...(identity ? { identity } : {}),
-    additionalProperties: flat.additionalProperties,
-  };
 }
 
 /** Whether `text` is a request body the spec accepts (parsed exactly: int64 on its digits). */
@@ -183,35 +163,17 @@ export function isValidRequestBody(contract: SuiteContract, text: string): boole
   return contract.requestBody.validate(value) === true;
 }
 
-function findOperation(doc: { paths: Record<string, Record<string, unknown>> }, operationId: string, source: string) {
-  const ids: string[] = [];
-  for (const [path, item] of Object.entries(doc.paths)) {
-    if (!isObject(item)) continue;
-    for (const [method, operation] of Object.entries(item)) {
-      if (!isObject(operation) || typeof operation.operationId !== 'string') continue;
-      ids.push(operation.operationId);
-      if (operation.operationId === operationId) return { path, method, operation };
-    }
+function securityOf(contract: CompiledContract, requirements: readonly (readonly string[])[], operationId: string): SecurityScheme {
+  const name = requirements.find((requirement) => requirement.length > 0)?.[0];
+  if (name === undefined || requirements.some((requirement) => requirement.length === 0)) {
+    return { kind: 'none', reason: `the spec declares no security for ${operationId}, so there are no credentials to refuse` };
   }
-  throw new SpecError(`${source} has no operation ${operationId} (it has: ${ids.join(', ') || 'none'}); the suite tests ${operationId}.`);
-}
-
-function securityOf(operation: JsonSchema, doc: JsonSchema, source: string): SecurityScheme {
-  const requirements = Array.isArray(operation.security) ? operation.security : Array.isArray(doc.security) ? doc.security : [];
-  const first = requirements.find(isObject);
-  const name = first ? Object.keys(first)[0] : undefined;
-  if (name === undefined) {
-    return { kind: 'none', reason: `the spec declares no security for ${String(operation.operationId)}, so there are no credentials to refuse` };
-  }
-  const schemes = isObject(doc.components) && isObject(doc.components.securitySchemes) ? (doc.components.securitySchemes as Record<string, unknown>) : {};
-  const scheme = resolve(schemes[name], doc);
-  if (!isObject(scheme)) throw new SpecError(`${source}: the security scheme ${name} is not declared under components.securitySchemes.`);
-  const type = String(scheme.type);
-  if ((type === 'http' && String(scheme.scheme).toLowerCase() === 'bearer') || type === 'oauth2' || type === 'openIdConnect') return { kind: 'bearer', name };
-  if (type === 'apiKey' && scheme.in === 'header' && typeof scheme.name === 'string') return { kind: 'api-key', name, header: scheme.name.toLowerCase() };
-  throw new SpecError(
-    `${source}: the security scheme ${name} (${type}${scheme.scheme ? ` ${String(scheme.scheme)}` : ''}${scheme.in ? ` in ${String(scheme.in)}` : ''}) is not one the suite can send; it sends bearer tokens and API keys in a header.`,
-  );
+  const scheme = contract.securitySchemes.get(name);
+  if (scheme?.kind === 'http-bearer' || scheme?.kind === 'oauth-bearer') return { kind: 'bearer', name };
+  if (scheme?.kind === 'api-key' && scheme.in === 'header') return { kind: 'api-key', name, header: scheme.parameter };
+  const what =
+    scheme?.kind === 'api-key' ? `apiKey in ${scheme.in}` : scheme?.kind === 'unsupported' ? scheme.type : scheme?.kind === 'http-basic' ? 'http basic' : 'undeclared';
+  throw new SpecError(`${contract.source}: the security scheme ${name} (${what}) is not one the suite can send; it sends bearer tokens and API keys in a header.`);
 }
 
 /** The component a schema names by `$ref`, for messages. */
@@ -283,26 +245,6 @@ function jsonType(value: unknown): string {
   return typeof value;
 }
 
-/** A schema that Ajv compiles on its own: local refs point into `$defs`, components carried along. */
-function standalone(schema: unknown, components: Record<string, unknown>): object {
-  return {
-    ...(rewriteRefs(schema) as object),
-    $defs: Object.fromEntries(Object.entries(components).map(([key, value]) => [key, rewriteRefs(value)])),
-  };
-}
-
-function rewriteRefs(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(rewriteRefs);
-  if (isObject(value)) {
-    return Object.fromEntries(
-      Object.entries(value).map(([key, inner]) =>
-        key === '$ref' && typeof inner === 'string' ? [key, inner.replace('#/components/schemas/', '#/$defs/')] : [key, rewriteRefs(inner)],
-      ),
-    );
-  }
-  return value;
-}
-
 function isObject(value: unknown): value is Record<string, any> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
@@ -319,19 +261,8 @@ export function parseBody(text: string): ParsedBody {
   }
 }
 
-/** Ajv's verdict as short phrases: `/name must be string`, `must have required property 'message'`. */
-export function schemaProblems(validate: ValidateFunction, value: unknown): string[] {
-  if (validate(value)) return [];
-  const problems = new Set<string>();
-  for (const error of validate.errors ?? []) {
-    const at = error.instancePath === '' ? 'the body' : error.instancePath.slice(1).replaceAll('/', '.');
-    const detail =
-      error.keyword === 'format'
-        ? `must be ${(error.params as { format: string }).format}`
-        : error.keyword === 'required'
-          ? `must have the required field '${(error.params as { missingProperty: string }).missingProperty}'`
-          : (error.message ?? 'is invalid');
-    problems.add(`${at} ${detail}`);
-  }
-  return [...problems];
+/** The spec's verdict on a body in words (spec/problems.ts), empty when it fits the schema. */
+export function schemaProblems(validate: ValidateFunction, value: unknown): string {
+  if (validate(value)) return '';
+  return problemsText(describeProblems(validate.errors, { root: value }));
 }

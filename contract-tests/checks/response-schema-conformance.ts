@@ -15,11 +15,11 @@ export const responseSchemaConformance: Check = {
     const declared = response && contract.responses.get(response.status);
     if (!response || !declared?.validate) return undefined;
     const what = `The ${response.status} body`;
-    const name = declared.schemaName ?? 'the declared schema';
+    const name = declared.schemaName === undefined ? 'the declared schema' : `${/^[AEIOU]/.test(declared.schemaName) ? 'an' : 'a'} ${declared.schemaName}`;
     const parsed = parseBody(response.body);
-    if (!parsed.ok) return [failure(`${what} must be a ${name}, but ${parsed.problem}.`)];
+    if (!parsed.ok) return [failure(`${what} must be ${name}, but ${parsed.problem}.`)];
     const problems = schemaProblems(declared.validate, parsed.value);
-    if (!problems.length) return [];
-    return [failure(`${what} is not a ${name}: ${problems.join('; ')}.`)];
+    if (!problems) return [];
+    return [failure(`${what} is not ${name}: ${problems}.`)];
   },
 };

@@ -216,8 +216,8 @@ describe('--spec on the command line', () => {
   });
 
   it.each([
-    ['a missing file', 'nope.yaml', '', /Cannot read the spec .*nope\.yaml/],
-    ['not YAML', 'broken.yaml', 'openapi: [3.1', /is not YAML or JSON/],
+    ['a missing file', 'nope.yaml', '', /Cannot read the OpenAPI document .*nope\.yaml/],
+    ['not YAML', 'broken.yaml', 'openapi: [3.1', /is not valid YAML or JSON/],
     ['no createPlant', 'other.yaml', JSON.stringify({ openapi: '3.1.0', paths: { '/x': { get: { operationId: 'other', responses: {} } } } }), /has no operation createPlant \(it has: other\)/],
     ['basic auth', 'basic.yaml', JSON.stringify({ ...bundled(), components: { ...bundled().components, securitySchemes: { bearerAuth: { type: 'http', scheme: 'basic' } } } }), /bearerAuth \(http basic\) is not one the suite can send/],
   ])('exits 2 naming the problem for %s', async (_what, file, content, message) => {

@@ -1,10 +1,9 @@
 /** The error catalogue stays honest: every entry yields a body in the spec's Error shape. */
 import { describe, expect, it } from 'vitest';
-import { createSpecAjv } from '../../spec/ajv.js';
-import { componentSchema } from '../../spec/index.js';
+import { loadContract } from '../../spec/contract.js';
 import { errorBody, errorCatalogue, FORCEABLE_STATUSES, forcedRejection, reject, type ErrorCode } from '../errors.js';
 
-const isSpecError = createSpecAjv().compile(componentSchema('Error'));
+const isSpecError = loadContract().componentValidator('Error');
 
 /** Parameters that fill every template of the catalogue. */
 const sampleParams = {

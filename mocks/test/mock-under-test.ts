@@ -1,7 +1,6 @@
 /** Starts the stateful mock in-process on port 0 for a test file, and speaks to it over HTTP. */
 import { afterAll, beforeAll, expect } from 'vitest';
-import { createSpecAjv } from '../../spec/ajv.js';
-import { componentSchema } from '../../spec/index.js';
+import { loadContract } from '../../spec/contract.js';
 import { createMockServer, type MockOptions, type MockServer } from '../server.js';
 
 export const TOKEN = 'test-token';
@@ -64,9 +63,9 @@ let nextId = Date.now() * 1000;
 export const freshId = (): number => nextId++;
 
 
-const specAjv = createSpecAjv();
-const isSpecError = specAjv.compile(componentSchema('Error'));
-const isSpecPlant = specAjv.compile(componentSchema('Plant'));
+const bundled = loadContract();
+const isSpecError = bundled.componentValidator('Error');
+const isSpecPlant = bundled.componentValidator('Plant');
 
 /** Asserts an answer is `status` with exactly the spec's Error shape, `error` equal to the status. */
 export function expectError(response: { status: number; headers: Headers; json: any; text: string }, status: number): string {

@@ -6,12 +6,11 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { createSpecAjv } from '../../../spec/ajv.js';
+import { describeProblems, problemsText } from '../../../spec/problems.js';
 import { exactInteger, parseExactJson } from '../../../spec/exact-json.js';
-import { componentSchema } from '../../../spec/index.js';
+import { loadContract } from '../../../spec/contract.js';
 
-const ajv = createSpecAjv();
-const validateNewPlant = ajv.compile(componentSchema('NewPlant'));
+const validateNewPlant = loadContract().componentValidator('NewPlant');
 
 /** Thrown by a step to answer 500, as a service's unexpected failure would be. */
 export class Crash extends Error {}
@@ -105,7 +104,7 @@ export const REFERENCE: Behaviour = {
     }
   },
   parse: (text) => parseExactJson(text),
-  validate: (value) => (validateNewPlant(value) ? undefined : `Not a NewPlant: ${ajv.errorsText(validateNewPlant.errors)}.`),
+  validate: (value) => (validateNewPlant(value) ? undefined : `Not a NewPlant: ${problemsText(describeProblems(validateNewPlant.errors, { root: value }))}.`),
   identity: (value) => exactInteger(value as object, 'id') as bigint,
   duplicateStatus: 409,
   refuse: () => undefined,

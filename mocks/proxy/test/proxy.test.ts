@@ -6,15 +6,14 @@
  */
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createSpecAjv } from '../../../spec/ajv.js';
-import { componentSchema } from '../../../spec/index.js';
+import { loadContract } from '../../../spec/contract.js';
 import type { JournalEntry } from '../../admin/journal.js';
 import { createMockServer, type MockServer } from '../../server.js';
 import type { ProxyOptions } from '../proxy.js';
 import type { Violation } from '../violations.js';
 import { answerJson, closedPort, exchange, JSON_AUTH, startProvider, startSilentServer, type Provider, type RawAnswer } from './providers.js';
 
-const isSpecError = createSpecAjv().compile(componentSchema('Error'));
+const isSpecError = loadContract().componentValidator('Error');
 
 const mocks: MockServer[] = [];
 afterEach(async () => {
