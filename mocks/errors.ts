@@ -96,11 +96,11 @@ export const errorCatalogue = {
   ),
   INVALID_ENCODING: define(400, () => 'The request body is not valid UTF-8 text.'),
   MALFORMED_JSON: define<{ detail: string }>(400, ({ detail }) => `The request body is not valid JSON: ${detail}.`),
-  INVALID_REQUEST_BODY: define<{ schema: string; problems: string[]; more?: number }>(
+  INVALID_REQUEST_BODY: define<{ schema: string; problems: string[]; more?: number; fields?: string[] }>(
     400,
     ({ schema, problems, more }) => `The request body is not a valid ${schema}: ${listed(problems, more)}.`,
   ),
-  INVALID_PARAMETER: define<{ problems: string[]; more?: number }>(
+  INVALID_PARAMETER: define<{ problems: string[]; more?: number; fields?: string[] }>(
     400,
     ({ problems, more }) => `The request's parameters do not fit the spec: ${listed(problems, more)}.`,
   ),
@@ -108,7 +108,7 @@ export const errorCatalogue = {
     400,
     ({ property, inPath, inBody }) => `The path names ${property} ${inPath} but the body says ${inBody}; they must be the same.`,
   ),
-  INVALID_SEED: define<{ schema: string; problems: string[]; more?: number }>(
+  INVALID_SEED: define<{ schema: string; problems: string[]; more?: number; fields?: string[] }>(
     400,
     ({ schema, problems, more }) => `The seed is not an array of valid ${schema}s: ${listed(problems, more)}.`,
   ),
@@ -121,6 +121,20 @@ export const errorCatalogue = {
     ids.length === 1 && !more
       ? `A ${noun} with ${property} ${ids[0]} already exists; ${property}s must be unique. Use another ${property}, or reset the store with DELETE ${listing}.`
       : `${capitalised(noun)}s with ${property}s ${listed(ids, more, ', ')} already exist or repeat; ${property}s must be unique. Nothing was stored.`,
+  ),
+  INVALID_ADMIN_QUERY: define<{ route: string; problems: string[] }>(
+    400,
+    ({ route, problems }) => `The query of ${route} cannot be used: ${listed(problems)}.`,
+  ),
+  JOURNAL_ENTRY_NOT_FOUND: define<{ seq: number }>(
+    404,
+    ({ seq }) => `Request #${seq} is not in the journal: it was never recorded, or newer requests pushed it out (see GET /__mock/requests).`,
+  ),
+  NOTHING_TO_EXPORT: define<{ reasons: string[] }>(
+    404,
+    ({ reasons }) =>
+      `The journal holds no request a contract case can replay${reasons.length ? ` (${listed(reasons.slice(0, 10), Math.max(0, reasons.length - 10))})` : ''}. ` +
+      'Send requests to the API first; accepted ones, rejected bodies, unauthenticated requests and unsupported media types become cases.',
   ),
   ADMIN_UNAUTHORIZED: define<{ detail: string }>(
     401,
@@ -171,6 +185,8 @@ export interface Rejection {
   readonly headers: Record<string, string> | undefined;
   /** Field-level problems, kept in the journal (the wire body stays exactly Error). */
   readonly problems?: readonly string[];
+  /** The JSON pointer each problem concerns, index by index (the inspector shows it by the field). */
+  readonly fields?: readonly string[];
 }
 
 export function reject<C extends ErrorCode>(
@@ -185,6 +201,7 @@ export function reject<C extends ErrorCode>(
     message: definition.message(p),
     headers: definition.headers?.(p),
     problems: (p as { problems?: string[] } | undefined)?.problems,
+    fields: (p as { fields?: string[] } | undefined)?.fields,
   };
 }
 

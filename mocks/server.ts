@@ -6,7 +6,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
-import { RequestJournal } from './admin/journal.js';
+import { MemoryJournal, type RequestJournal } from './admin/journal.js';
+import { credentialPlaces, DEFAULT_EXCHANGE_BOUNDS, recordExchange, type JournalPolicy } from './admin/exchange.js';
 import { handleAdminRequest, isAdminPath, isQuietAdminRead } from './admin/routes.js';
 import type { MockContext } from './engine/context.js';
 import { handleRequest } from './engine/request-path.js';
@@ -21,6 +22,7 @@ import { createLogger, requestLogger } from './http/logger.js';
 import { LoopTurn } from './http/loop-turn.js';
 import { DEFAULT_MAX_BODY } from './http/request-body.js';
 import { answerClientError, pathOf, respond } from './http/respond.js';
+import { respondStream } from './http/stream.js';
 import { MemoryStore } from './stores/memory.js';
 import { StorageFailure, StoreUnavailable, type ResourceStore } from './stores/store.js';
 
@@ -53,7 +55,10 @@ export interface MockOptions {
   logger?: Logger;
   /** The store; an in-memory one by default. */
   store?: ResourceStore;
+  /** The request journal; an in-memory one (bounded by journalSize entries and journalBytes bytes) by default. */
+  journal?: RequestJournal;
   journalSize?: number;
+  journalBytes?: number;
 }
 
 export interface MockServer {
@@ -77,7 +82,7 @@ export async function createMockServer(options: MockOptions = {}): Promise<MockS
   const logger = options.logger ?? createLogger(options.logLevel ?? 'info');
   for (const scheme of engine.unchecked) logger.warn({ scheme }, `the security scheme ${scheme} cannot be checked by the mock; requests are not refused for it`);
   const store: ResourceStore = options.store ?? new MemoryStore();
-  const journal = new RequestJournal(options.journalSize);
+  const journal = options.journal ?? new MemoryJournal({ maxEntries: options.journalSize, maxBytes: options.journalBytes });
   const context: MockContext = {
     engine,
     store,
@@ -91,9 +96,19 @@ export async function createMockServer(options: MockOptions = {}): Promise<MockS
   const delays = new Set<() => void>();
   let closing: Promise<void> | undefined;
   const loopTurn = new LoopTurn();
+  // What the journal masks follows the spec being served (--watch may change its schemes).
+  const secrets = [...(options.adminToken ? [options.adminToken] : []), ...(options.tokens ?? [])];
+  let journalPolicy: { engine: Engine; policy: JournalPolicy } | undefined;
+  const policyOf = (engine: Engine): JournalPolicy => {
+    if (journalPolicy?.engine !== engine) {
+      journalPolicy = { engine, policy: { ...DEFAULT_EXCHANGE_BOUNDS, credentials: credentialPlaces(engine.contract.securitySchemes.values(), secrets) } };
+    }
+    return journalPolicy.policy;
+  };
 
   const serve = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const started = performance.now();
+    const arrived = Date.now();
     // Decide once every request that was ready has been read (see LoopTurn): the answers of a
     // loop turn then leave together, and a body that came with its headers is already buffered.
     await loopTurn.afterReads();
@@ -116,23 +131,14 @@ export async function createMockServer(options: MockOptions = {}): Promise<MockS
     if (answer.delayMs) await sleep(answer.delayMs, delays);
     // While shutting down, answer in-flight requests but keep no connection alive.
     if (closing) res.setHeader('connection', 'close');
-    respond(res, answer, corsHeaders(req.headers.origin, cors));
+    const corsFor = corsHeaders(req.headers.origin, cors);
+    const responseHeaders = answer.stream ? await respondStream(res, { ...answer, stream: answer.stream }, corsFor) : respond(res, answer, corsFor);
     const durationMs = Math.round((performance.now() - started) * 100) / 100;
     const rejection = answer.rejection;
     const quiet = isQuietAdminRead(req.method ?? '', path, answer.status);
     if (!quiet) {
-      journal.record({
-        time: Date.now(),
-        method: req.method ?? '',
-        path,
-        status: answer.status,
-        durationMs,
-        code: rejection?.code,
-        message: rejection?.message,
-        problems: rejection?.problems,
-        operationId: answer.operationId,
-        stateful: answer.stateful,
-      });
+      const exchange = { req, requestBody: answer.requestBody, answer, responseHeaders, time: arrived, durationMs };
+      recordExchange(journal, exchange, policyOf(context.engine));
     }
     logRequest({ method: req.method ?? '', path, status: answer.status, ms: durationMs, code: rejection?.code }, quiet);
   };

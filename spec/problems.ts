@@ -17,6 +17,8 @@ export interface Problems {
   sentences: string[];
   /** How many more distinct problems there were. */
   more: number;
+  /** The JSON pointer of the field each sentence concerns (a missing property's own), index by index. */
+  fields: string[];
 }
 
 export interface DescribeOptions {
@@ -26,6 +28,8 @@ export interface DescribeOptions {
   strip?: string;
   /** Put before every sentence (`[3] ` for the fourth item of a seed). */
   prefix?: string;
+  /** Put before every field's pointer (`/3` for the fourth item of a seed). */
+  pointerPrefix?: string;
   limit?: number;
 }
 
@@ -33,16 +37,19 @@ export interface DescribeOptions {
 export function describeProblems(errors: readonly ErrorObject[] | null | undefined, options: DescribeOptions = {}): Problems {
   const limit = options.limit ?? DEFAULT_PROBLEM_LIMIT;
   const sentences = new Set<string>();
+  const fields: string[] = [];
   let more = 0;
   for (const error of errors ?? []) {
     // Branch summaries repeat what their leaves say.
     if (error.keyword === 'allOf' || error.keyword === 'if') continue;
     const sentence = (options.prefix ?? '') + describeError(error, options);
     if (sentences.has(sentence)) continue;
-    if (sentences.size < limit) sentences.add(sentence);
-    else more++;
+    if (sentences.size < limit) {
+      sentences.add(sentence);
+      fields.push((options.pointerPrefix ?? '') + fieldPointer(error, options.strip));
+    } else more++;
   }
-  return { sentences: [...sentences], more };
+  return { sentences: [...sentences], more, fields };
 }
 
 /** The sentences joined for a message: `a; b; c (and 4 more)`. */
@@ -83,6 +90,14 @@ function describeError(error: ErrorObject, options: DescribeOptions): string {
     default:
       return `${field} ${error.message ?? 'is invalid'}`;
   }
+}
+
+/** The pointer of the field an error concerns: for a missing property, the property's own. */
+function fieldPointer(error: ErrorObject, strip: string | undefined): string {
+  const path = strip && error.instancePath.startsWith(strip) ? error.instancePath.slice(strip.length) : error.instancePath;
+  if (error.keyword !== 'required') return path;
+  const missing = String((error.params as Record<string, unknown>).missingProperty);
+  return `${path}/${missing.replaceAll('~', '~0').replaceAll('/', '~1')}`;
 }
 
 function pointerToField(pointer: string): string {

@@ -13,6 +13,10 @@ export interface Answer {
   operationId?: string;
   /** False when the answer came from the spec's examples rather than the store. */
   stateful?: boolean;
+  /** A body written piece by piece with backpressure (http/stream.ts), instead of `body`. */
+  stream?: Iterable<string> | AsyncIterable<string>;
+  /** The request body as the handler read it (for the journal: a read body is gone from the stream). */
+  requestBody?: Buffer;
 }
 
 export function rejected(rejection: Rejection): Answer {

@@ -4,13 +4,14 @@ import type { Duplex } from 'node:stream';
 import { errorBody, reject, type Rejection } from '../errors.js';
 import type { Answer } from './answer.js';
 
-export function respond(res: ServerResponse, answer: Answer, cors: Readonly<Record<string, string>>): void {
+/** Writes the answer; returns the headers it was written with (for the journal). */
+export function respond(res: ServerResponse, answer: Answer, cors: Readonly<Record<string, string>>): Record<string, string | number> {
   // One writeHead with every header: each setHeader before it costs more than the answer's JSON.
   const headers: Record<string, string | number> = answer.headers ? { ...cors, ...answer.headers } : { ...cors };
   if (answer.body === undefined) {
     res.writeHead(answer.status, headers);
     res.end();
-    return;
+    return headers;
   }
   headers['content-type'] = answer.headers?.['content-type'] ?? 'application/json';
   headers['content-length'] = Buffer.byteLength(answer.body);
@@ -18,6 +19,7 @@ export function respond(res: ServerResponse, answer: Answer, cors: Readonly<Reco
   res.end(answer.body);
   // A body we refused to read is not drained: close instead of reading it to the end.
   if (answer.headers?.connection === 'close') res.once('finish', () => res.socket?.destroySoon());
+  return headers;
 }
 
 /** Requests Node cannot parse still get an answer in the Error shape, then the connection closes. */

@@ -38,6 +38,9 @@ const sampleParams = {
   ids: ['7'],
   status: 409,
   title: 'a title',
+  route: '/__mock/requests',
+  seq: 12,
+  reasons: ["2 requests to the mock's own routes"],
 };
 
 describe('error catalogue', () => {

@@ -49,11 +49,11 @@ describe('inspector assets over HTTP', () => {
       expect((await fetch(`${mock.current.url}/__mock/requests`, { headers: admin })).status).toBe(200);
     }
     await fetch(`${mock.current.url}/__mock/`);
-    expect(mock.current.journal.entries()).toEqual([]);
+    expect((await mock.current.journal.entries()).entries).toEqual([]);
     // Rejections and changes are still recorded.
     await fetch(`${mock.current.url}/__mock/requests`);
     await fetch(`${mock.current.url}/__mock/plants`, { method: 'DELETE', headers: admin });
-    expect(mock.current.journal.entries().map((entry) => `${entry.method} ${entry.path} ${entry.status}`)).toEqual([
+    expect((await mock.current.journal.entries()).entries.map((entry) => `${entry.method} ${entry.path} ${entry.status}`)).toEqual([
       'DELETE /__mock/plants 204',
       'GET /__mock/requests 401',
     ]);

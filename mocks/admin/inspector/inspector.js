@@ -114,7 +114,7 @@ async function refresh() {
   }
   if (journalText !== state.journalText) {
     state.journalText = journalText;
-    state.journal = JSON.parse(journalText);
+    state.journal = JSON.parse(journalText).entries;
     renderJournal();
   }
 }
