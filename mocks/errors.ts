@@ -37,15 +37,20 @@ const challenge = (realm: string, error?: string, description?: string, scheme =
     (description ? `, error_description="${description}"` : ''),
 });
 
+/** A client's text quoted in a message: at most 100 characters, so a message stays a sentence. */
+function quoted(text: string): string {
+  return text.length > 100 ? `${text.slice(0, 100)}…` : text;
+}
+
 export const errorCatalogue = {
   ROUTE_NOT_FOUND: define<{ method: string; path: string; api: string; operations: string }>(
     404,
     ({ method, path, api, operations }) =>
-      `No route matches ${method} ${path}. The ${api} API has ${operations}; the mock's own routes are under /__mock/.`,
+      `No route matches ${quoted(method)} ${quoted(path)}. The ${api} API has ${operations}; the mock's own routes are under /__mock/.`,
   ),
   METHOD_NOT_ALLOWED: define<{ method: string; path: string; allow: string }>(
     405,
-    ({ method, path, allow }) => `${method} is not allowed on ${path}; it accepts ${allow}.`,
+    ({ method, path, allow }) => `${quoted(method)} is not allowed on ${quoted(path)}; it accepts ${allow}.`,
     ({ allow }) => ({ allow }),
   ),
   MISSING_CREDENTIALS: define<CredentialsHint>(
@@ -53,9 +58,13 @@ export const errorCatalogue = {
     ({ expected }) => `The request has no Authorization header. Send ${expected}.`,
     ({ realm, scheme }) => challenge(realm, undefined, undefined, scheme),
   ),
-  WRONG_AUTH_SCHEME: define<CredentialsHint & { sent: string }>(
+  /** `sent` is the scheme's name only when it is a known one: an unknown first word may be the credential itself. */
+  WRONG_AUTH_SCHEME: define<CredentialsHint & { sent: string | undefined }>(
     401,
-    ({ sent, expected }) => `The Authorization header uses the '${sent}' scheme; this operation accepts only ${expected}.`,
+    ({ sent, expected }) =>
+      sent === undefined
+        ? `The Authorization header does not start with an authentication scheme the mock knows (its value is not repeated: it may be a credential); this operation accepts only ${expected}. If you sent the credential alone, put the scheme before it.`
+        : `The Authorization header uses the '${sent}' scheme; this operation accepts only ${expected}.`,
     ({ realm, scheme }) => challenge(realm, undefined, undefined, scheme),
   ),
   EMPTY_TOKEN: define<CredentialsHint>(
@@ -78,12 +87,12 @@ export const errorCatalogue = {
   UNSUPPORTED_MEDIA_TYPE: define<{ contentType: string | undefined; accepted?: string }>(
     415,
     ({ contentType, accepted = 'application/json' }) =>
-      `${contentType === undefined ? 'The request has no Content-Type' : `Content-Type '${contentType}' is not supported`}. ` +
+      `${contentType === undefined ? 'The request has no Content-Type' : `Content-Type '${quoted(contentType)}' is not supported`}. ` +
       `Send the body as JSON with 'Content-Type: ${accepted}' (fetch sends a string body as text/plain unless you set the header).`,
   ),
   UNSUPPORTED_CHARSET: define<{ charset: string }>(
     415,
-    ({ charset }) => `The body is declared as charset=${charset}; JSON bodies must be UTF-8 ('application/json; charset=utf-8').`,
+    ({ charset }) => `The body is declared as charset=${quoted(charset)}; JSON bodies must be UTF-8 ('application/json; charset=utf-8').`,
   ),
   PAYLOAD_TOO_LARGE: define<{ limit: number }>(
     413,
@@ -95,7 +104,7 @@ export const errorCatalogue = {
     ({ operationId, schema, example }) => `The request body is empty. ${operationId} needs a JSON ${schema}${example ? `, for example ${example}` : ''}.`,
   ),
   INVALID_ENCODING: define(400, () => 'The request body is not valid UTF-8 text.'),
-  MALFORMED_JSON: define<{ detail: string }>(400, ({ detail }) => `The request body is not valid JSON: ${detail}.`),
+  MALFORMED_JSON: define<{ detail: string }>(400, ({ detail }) => `The request body is not valid JSON: ${quoted(detail)}.`),
   INVALID_REQUEST_BODY: define<{ schema: string; problems: string[]; more?: number; fields?: string[] }>(
     400,
     ({ schema, problems, more }) => `The request body is not a valid ${schema}: ${listed(problems, more)}.`,
@@ -106,7 +115,7 @@ export const errorCatalogue = {
   ),
   IDENTITY_MISMATCH: define<{ property: string; inPath: string; inBody: string }>(
     400,
-    ({ property, inPath, inBody }) => `The path names ${property} ${inPath} but the body says ${inBody}; they must be the same.`,
+    ({ property, inPath, inBody }) => `The path names ${property} ${quoted(inPath)} but the body says ${quoted(inBody)}; they must be the same.`,
   ),
   INVALID_SEED: define<{ schema: string; problems: string[]; more?: number; fields?: string[] }>(
     400,
@@ -114,13 +123,13 @@ export const errorCatalogue = {
   ),
   RECORD_NOT_FOUND: define<{ noun: string; property: string; key: string; listing: string }>(
     404,
-    ({ noun, property, key, listing }) => `No ${noun} with ${property} ${key} is stored. Create it first, or see what is stored with GET ${listing}.`,
+    ({ noun, property, key, listing }) => `No ${noun} with ${property} ${quoted(key)} is stored. Create it first, or see what is stored with GET ${listing}.`,
   ),
-  INVALID_PREFER: define<{ problem: string }>(400, ({ problem }) => `The Prefer header cannot be honoured: ${problem}.`),
+  INVALID_PREFER: define<{ problem: string }>(400, ({ problem }) => `The Prefer header cannot be honoured: ${quoted(problem)}.`),
   DUPLICATE_ID: define<{ ids: string[]; noun: string; property: string; listing: string; more?: number }>(409, ({ ids, noun, property, listing, more }) =>
     ids.length === 1 && !more
-      ? `A ${noun} with ${property} ${ids[0]} already exists; ${property}s must be unique. Use another ${property}, or reset the store with DELETE ${listing}.`
-      : `${capitalised(noun)}s with ${property}s ${listed(ids, more, ', ')} already exist or repeat; ${property}s must be unique. Nothing was stored.`,
+      ? `A ${noun} with ${property} ${quoted(ids[0] ?? '')} already exists; ${property}s must be unique. Use another ${property}, or reset the store with DELETE ${listing}.`
+      : `${capitalised(noun)}s with ${property}s ${listed(ids.map(quoted), more, ', ')} already exist or repeat; ${property}s must be unique. Nothing was stored.`,
   ),
   INVALID_ADMIN_QUERY: define<{ route: string; problems: string[] }>(
     400,
@@ -153,17 +162,17 @@ export const errorCatalogue = {
   REQUEST_TIMEOUT: define(408, () => 'The request was not received completely in time; the connection is closed.'),
   STORE_UNAVAILABLE: define<{ detail: string }>(
     503,
-    ({ detail }) => `The mock's store is unavailable (${detail}). Nothing was stored or read; the mock reconnects by itself, send the request again shortly.`,
+    ({ detail }) => `The mock's store is unavailable (${quoted(detail)}). Nothing was stored or read; the mock reconnects by itself, send the request again shortly.`,
     () => ({ 'retry-after': '1' }),
   ),
   STORAGE_FAILED: define<{ detail: string }>(
     500,
-    ({ detail }) => `The mock could not keep this change: ${detail}. Nothing was stored; check the disk, then send the request again.`,
+    ({ detail }) => `The mock could not keep this change: ${quoted(detail)}. Nothing was stored; check the disk, then send the request again.`,
   ),
   INTERNAL: define<{ detail: string }>(
     500,
     ({ detail }) =>
-      `The mock failed unexpectedly while handling this request (${detail}). It is still serving; this is a bug in the mock, please report it.`,
+      `The mock failed unexpectedly while handling this request (${quoted(detail)}). It is still serving; this is a bug in the mock, please report it.`,
   ),
 } as const;
 

@@ -42,7 +42,7 @@ export function describeProblems(errors: readonly ErrorObject[] | null | undefin
   for (const error of errors ?? []) {
     // Branch summaries repeat what their leaves say.
     if (error.keyword === 'allOf' || error.keyword === 'if') continue;
-    const sentence = (options.prefix ?? '') + describeError(error, options);
+    const sentence = bounded((options.prefix ?? '') + describeError(error, options));
     if (sentences.has(sentence)) continue;
     if (sentences.size < limit) {
       sentences.add(sentence);
@@ -50,6 +50,13 @@ export function describeProblems(errors: readonly ErrorObject[] | null | undefin
     } else more++;
   }
   return { sentences: [...sentences], more, fields };
+}
+
+/** Longest sentence: field names and quoted values come from the client, and a message stays readable. */
+const MAX_SENTENCE = 200;
+
+function bounded(sentence: string): string {
+  return sentence.length > MAX_SENTENCE ? `${sentence.slice(0, MAX_SENTENCE)}…` : sentence;
 }
 
 /** The sentences joined for a message: `a; b; c (and 4 more)`. */
@@ -120,7 +127,7 @@ function sentLiteral(root: unknown, instancePath: string): string | undefined {
 function describeValue(value: unknown, literal?: string): string {
   if (value === null) return 'null';
   if (typeof value === 'string') return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
-  if (typeof value === 'number') return `the number ${literal ?? value}`;
+  if (typeof value === 'number') return `the number ${literal !== undefined && literal.length > 40 ? `${literal.slice(0, 40)}…` : (literal ?? value)}`;
   return describeType(value);
 }
 
