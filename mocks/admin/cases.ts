@@ -45,7 +45,6 @@ export interface ExportedCase {
 }
 
 export interface CaseFile {
-  $schema?: string;
   description: string;
   cases: ExportedCase[];
 }
@@ -109,7 +108,6 @@ export async function exportCases(journal: RequestJournal, context: MockContext,
   const left = [...skipped].map(([reason, count]) => `${count} ${reason}`).join('; ');
   return {
     file: {
-      $schema: './fixture-file.schema.json',
       description:
         `What frontends sent to the ${engine.contract.title} mock, exported from its journal on ${now.toISOString()}: ` +
         `${cases.length} distinct request${cases.length === 1 ? '' : 's'}, each expected to get what the mock answered.` +
