@@ -94,6 +94,16 @@ export async function createMockServer(options: MockOptions = {}): Promise<MockS
   const cors = { origins: options.corsOrigins?.length ? new Set(options.corsOrigins) : undefined };
   const logRequest = requestLogger(logger);
   const delays = new Set<() => void>();
+  // Streamed listings in flight: a read, so shutting down cuts them rather than waiting for slow readers.
+  const streams = new Set<ServerResponse>();
+  const streamed = async (res: ServerResponse, answer: Parameters<typeof respondStream>[1], corsFor: Readonly<Record<string, string>>) => {
+    streams.add(res);
+    try {
+      return await respondStream(res, answer, corsFor);
+    } finally {
+      streams.delete(res);
+    }
+  };
   let closing: Promise<void> | undefined;
   const loopTurn = new LoopTurn();
   // What the journal masks follows the spec being served (--watch may change its schemes).
@@ -132,7 +142,7 @@ export async function createMockServer(options: MockOptions = {}): Promise<MockS
     // While shutting down, answer in-flight requests but keep no connection alive.
     if (closing) res.setHeader('connection', 'close');
     const corsFor = corsHeaders(req.headers.origin, cors);
-    const responseHeaders = answer.stream ? await respondStream(res, { ...answer, stream: answer.stream }, corsFor) : respond(res, answer, corsFor);
+    const responseHeaders = answer.stream ? await streamed(res, { ...answer, stream: answer.stream }, corsFor) : respond(res, answer, corsFor);
     const durationMs = Math.round((performance.now() - started) * 100) / 100;
     const rejection = answer.rejection;
     const quiet = isQuietAdminRead(req.method ?? '', path, answer.status);
@@ -157,6 +167,7 @@ export async function createMockServer(options: MockOptions = {}): Promise<MockS
     (closing ??= new Promise<void>((resolve) => {
       server.close(() => resolve());
       for (const finish of delays) finish();
+      for (const res of streams) res.destroy();
       server.closeIdleConnections();
     }).then(async () => {
       await store.close?.();
