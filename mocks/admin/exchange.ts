@@ -69,7 +69,11 @@ export function recordExchange(journal: RequestJournal, exchange: WireExchange, 
   journal.record(record);
 }
 
-/** The journal's record of an exchange. */
+/**
+ * The journal's record of an exchange. It runs for every request, so it does the least it can:
+ * header lines masked in one pass, bodies cut and decoded once; serialising is the journal's
+ * business (the in-memory one does it when an entry is first read).
+ */
 export function journalRecord(exchange: WireExchange, policy: JournalPolicy): JournalRecord {
   const { req, answer } = exchange;
   const url = req.url ?? '/';
@@ -82,25 +86,31 @@ export function journalRecord(exchange: WireExchange, policy: JournalPolicy): Jo
     status: answer.status,
     durationMs: exchange.durationMs,
     verdict: verdictOf(answer.status, rejection, exchange.responseHeaders),
-    request: {
-      ...headerLines(req.rawHeaders, policy),
-      body: requestBody(req, exchange.requestBody, policy),
-    },
-    response: {
-      ...headerLines(Object.entries(exchange.responseHeaders).flatMap(([name, value]) => [name, String(value)]), policy),
-      body: answer.body === undefined ? undefined : stringBody(answer.body, policy),
-    },
+    request: message(req.rawHeaders, requestBody(req, exchange.requestBody, policy), policy),
+    response: message(responseLines(exchange.responseHeaders), answer.body === undefined ? undefined : stringBody(answer.body, policy), policy),
   };
   if (queryAt !== -1) record.query = maskQuery(cut(url.slice(queryAt + 1), policy.headerBytes).text, policy.credentials);
   if (answer.operationId !== undefined) record.operationId = answer.operationId;
   if (answer.stateful !== undefined) record.stateful = answer.stateful;
   if (rejection) {
     record.code = rejection.code;
-    record.message = maskKnownSecrets(rejection.message, policy.credentials.secrets);
-    if (rejection.problems?.length) record.problems = [...rejection.problems];
-    if (rejection.fields?.length) record.fields = [...rejection.fields];
+    // Messages and problems quote (bounded) slices of what the client sent: copies keep none of it reachable.
+    record.message = detached(maskKnownSecrets(rejection.message, policy.credentials.secrets));
+    if (rejection.problems?.length) record.problems = rejection.problems.map(detached);
+    if (rejection.fields?.length) record.fields = rejection.fields.map(detached);
   }
   return record;
+}
+
+/** A copy of `text` that shares no memory with it (a slice in V8 keeps its whole parent reachable). */
+function detached(text: string): string {
+  return JSON.parse(JSON.stringify(text)) as string;
+}
+
+function responseLines(headers: Readonly<Record<string, string | number>>): string[] {
+  const flat: string[] = [];
+  for (const name in headers) flat.push(name, String(headers[name]));
+  return flat;
 }
 
 /** Codes of rejections that judged the body itself. */
@@ -116,8 +126,8 @@ export function verdictOf(status: number, rejection: Pick<Rejection, 'code'> | u
   return 'rejected';
 }
 
-/** Header lines (flat name/value pairs, as `rawHeaders`), masked and cut at the side's bound. */
-function headerLines(flat: readonly string[], policy: JournalPolicy): Pick<JournalMessage, 'headers' | 'headersCut'> {
+/** One side: header lines (flat name/value pairs, as `rawHeaders`) masked and cut at the side's bound, and the body. */
+function message(flat: readonly string[], body: JournalBody | undefined, policy: JournalPolicy): JournalMessage {
   const headers: HeaderLine[] = [];
   let budget = policy.headerBytes;
   let index = 0;
@@ -126,17 +136,20 @@ function headerLines(flat: readonly string[], policy: JournalPolicy): Pick<Journ
     const value = flat[index + 1] as string;
     const size = name.length + value.length;
     if (size > budget) {
-      // A single line larger than what is left: keep its start, then stop.
-      if (budget > name.length + 16) headers.push([name, maskHeader(name, `${cut(value, budget - name.length).text}…`, policy.credentials)]);
-      else index -= 2;
-      index += 2;
+      // A line larger than what is left: keep its start when there is room for one, then stop.
+      if (budget > name.length + 16) {
+        headers.push([name, maskHeader(name, `${cut(value, budget - name.length).text}…`, policy.credentials)]);
+        index += 2;
+      }
       break;
     }
     budget -= size;
     headers.push([name, maskHeader(name, value, policy.credentials)]);
   }
-  const left = Math.max(0, (flat.length - index) / 2);
-  return left ? { headers, headersCut: left } : { headers };
+  const side: JournalMessage = { headers };
+  if (index < flat.length) side.headersCut = (flat.length - index) >> 1;
+  if (body) side.body = body;
+  return side;
 }
 
 function requestBody(req: IncomingMessage, read: Buffer | undefined, policy: JournalPolicy): JournalBody | undefined {
@@ -167,7 +180,7 @@ function bufferBody(body: Buffer, policy: JournalPolicy): JournalBody {
 
 function stringBody(body: string, policy: JournalPolicy): JournalBody {
   const bytes = Buffer.byteLength(body);
-  if (bytes <= policy.bodyBytes) return { bytes, text: maskKnownSecrets(body, policy.credentials.secrets), encoding: 'utf8' };
+  if (bytes <= policy.bodyBytes) return { bytes, text: detached(maskKnownSecrets(body, policy.credentials.secrets)), encoding: 'utf8' };
   const { text } = cut(body, policy.bodyBytes);
   return { bytes, text: maskKnownSecrets(text, policy.credentials.secrets), encoding: 'utf8', cut: true };
 }

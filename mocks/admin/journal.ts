@@ -113,7 +113,7 @@ export interface JournalPage {
 
 export interface JournalStats {
   entries: number;
-  /** UTF-8 bytes of the entries' JSON text. */
+  /** What the entries hold: the characters of their strings, plus an allowance per entry for their structure. */
   bytes: number;
   maxEntries: number;
   maxBytes: number;
@@ -139,13 +139,19 @@ export const DEFAULT_JOURNAL_BYTES = 8 * 1024 * 1024;
 export const DEFAULT_JOURNAL_PAGE = 100;
 export const MAX_JOURNAL_PAGE = 1000;
 
-/** One kept entry: its JSON text (one flat string, so nothing it was built from stays reachable) and what queries filter on. */
+/**
+ * One kept entry: the record as handed over until it is first read, then its JSON text. The
+ * record holds no string a client could make large beyond the cuts (exchange.ts copies what it
+ * quotes), so keeping it costs what `bytes` says; serialising only on read keeps `record` cheap
+ * on the request path, where most entries are never read before they leave.
+ */
 interface Kept {
   seq: number;
   status: number;
   path: string;
-  json: string;
   bytes: number;
+  record?: JournalRecord;
+  json?: string;
 }
 
 export interface MemoryJournalOptions {
@@ -153,11 +159,24 @@ export interface MemoryJournalOptions {
   maxBytes?: number;
 }
 
+/** What an entry holds, in characters of its strings, plus an allowance for its structure. */
+export function entrySize(entry: JournalRecord): number {
+  let size = ENTRY_OVERHEAD + entry.method.length + entry.path.length + (entry.query?.length ?? 0) + (entry.message?.length ?? 0);
+  for (const problem of entry.problems ?? []) size += problem.length;
+  for (const field of entry.fields ?? []) size += field.length;
+  for (const side of [entry.request, entry.response]) {
+    for (const [name, value] of side.headers) size += name.length + value.length + 8;
+    size += side.body?.text?.length ?? 0;
+  }
+  return size;
+}
+const ENTRY_OVERHEAD = 512;
+
 /** The journal in this process: the newest entries that fit both bounds. */
 export class MemoryJournal implements RequestJournal {
   readonly maxEntries: number;
   readonly maxBytes: number;
-  /** Oldest first. */
+  /** Oldest first, from #head on. */
   #kept: Kept[] = [];
   #head = 0;
   #bytes = 0;
@@ -170,16 +189,14 @@ export class MemoryJournal implements RequestJournal {
 
   record(entry: JournalRecord): void {
     try {
-      const seq = ++this.#seq;
-      const { time, ...rest } = entry;
-      let json = JSON.stringify({ seq, at: new Date(time).toISOString(), ...rest });
-      let bytes = Buffer.byteLength(json);
-      // The cuts keep an entry far below the bound; a journal configured smaller drops the bodies' text.
+      let record = entry;
+      let bytes = entrySize(record);
+      // The cuts keep an entry far below the bound; a journal configured smaller keeps it without the bodies' text.
       if (bytes > this.maxBytes) {
-        json = JSON.stringify(summary(JSON.parse(json) as JournalEntry));
-        bytes = Buffer.byteLength(json);
+        record = { ...record, request: withoutText(record.request), response: withoutText(record.response) };
+        bytes = entrySize(record);
       }
-      this.#kept.push({ seq, status: entry.status, path: entry.path, json, bytes });
+      this.#kept.push({ seq: ++this.#seq, status: record.status, path: record.path, bytes, record });
       this.#bytes += bytes;
       while (this.#kept.length - this.#head > this.maxEntries || (this.#bytes > this.maxBytes && this.#kept.length - this.#head > 1)) {
         this.#bytes -= (this.#kept[this.#head] as Kept).bytes;
@@ -195,6 +212,16 @@ export class MemoryJournal implements RequestJournal {
     }
   }
 
+  /** The entry's JSON text, made on first use. */
+  #json(kept: Kept): string {
+    if (kept.json === undefined) {
+      const { time, ...rest } = kept.record as JournalRecord;
+      kept.json = JSON.stringify({ seq: kept.seq, at: new Date(time).toISOString(), ...rest });
+      kept.record = undefined;
+    }
+    return kept.json;
+  }
+
   entries(query: JournalQuery = {}): JournalPage {
     const limit = Math.min(query.limit ?? DEFAULT_JOURNAL_PAGE, MAX_JOURNAL_PAGE);
     const classes = query.status?.length ? new Set(query.status.map((c) => Number(c.charAt(0)))) : undefined;
@@ -207,12 +234,12 @@ export class MemoryJournal implements RequestJournal {
       if (query.after !== undefined && kept.seq <= query.after) break;
       if (classes && !classes.has(Math.floor(kept.status / 100))) continue;
       if (query.path && !kept.path.includes(query.path)) continue;
-      if (text && !text.test(kept.json)) continue;
+      if (text && !text.test(this.#json(kept))) continue;
       if (entries.length === limit) {
         more = true;
         break;
       }
-      const entry = JSON.parse(kept.json) as JournalEntry;
+      const entry = JSON.parse(this.#json(kept)) as JournalEntry;
       entries.push(query.whole ? entry : summary(entry));
     }
     return { entries, last: this.#seq, more };
@@ -225,7 +252,7 @@ export class MemoryJournal implements RequestJournal {
     while (low <= high) {
       const middle = (low + high) >>> 1;
       const kept = this.#kept[middle] as Kept;
-      if (kept.seq === seq) return JSON.parse(kept.json) as JournalEntry;
+      if (kept.seq === seq) return JSON.parse(this.#json(kept)) as JournalEntry;
       if (kept.seq < seq) low = middle + 1;
       else high = middle - 1;
     }

@@ -57,8 +57,8 @@ function stalledClients(url: string, path: string, count: number): Socket[] {
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe.skipIf(procMissing)('one client cannot exhaust the heap through rejections and the journal', () => {
-  it('keeps serving 1 MiB seeds of {} well past its heap, the journal within its byte bound', async () => {
-    // 64 MiB of heap: each attack body is 1 MiB, 80 of them are more than the heap could keep.
+  it('keeps serving 1 MiB seeds of {} and 1 MiB strings well past its heap, the journal within its byte bound', async () => {
+    // 64 MiB of heap: each attack body is 1 MiB, 160 of them are more than twice what the heap could keep.
     const mock = await startMock([], 64);
     const body = `[${Array(349_000).fill('{}').join(',')}]`;
     expect(Buffer.byteLength(body)).toBeGreaterThan(MIB - 2000);
@@ -72,10 +72,20 @@ describe.skipIf(procMissing)('one client cannot exhaust the heap through rejecti
       expect(text).toContain('more)');
       peak = Math.max(peak, rssOf(mock));
     };
-    for (let round = 0; round < 40; round++) await Promise.all([attack(), attack()]);
+    // A problem quotes the start of a 1 MiB string: the journal must not keep the rest reachable through it.
+    const quoted = async (round: number): Promise<void> => {
+      const response = await fetch(`${mock.url}/plants`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer t', 'content-type': 'application/json' },
+        body: `{"id":"${String(round).padEnd(MIB - 20, 'q')}","name":"x"}`,
+      });
+      expect(response.status).toBe(400);
+      expect((await response.text()).length).toBeLessThan(1000);
+    };
+    for (let round = 0; round < 40; round++) await Promise.all([attack(), attack(), quoted(round), quoted(round + 1000)]);
     expect(mock.child.exitCode).toBeNull();
     expect(await health(mock.url)).toBe(200);
-    const listing = (await (await fetch(`${mock.url}/__mock/requests?limit=1&whole=true`)).json()) as {
+    const listing = (await (await fetch(`${mock.url}/__mock/requests?limit=1&whole=true&path=/__mock/plants`)).json()) as {
       entries: { request: { body: { bytes: number; cut?: boolean; text: string } } }[];
       journal: { entries: number; bytes: number; maxBytes: number };
     };
@@ -91,7 +101,7 @@ describe.skipIf(procMissing)('one client cannot exhaust the heap through rejecti
       body: '{"id":9223372036854775807,"name":"after the attack"}',
     });
     expect(created.status).toBe(200);
-    console.log(`seed attack: 80 × 1 MiB rejected, peak RSS ${(peak / MIB).toFixed(1)} MiB, journal ${listing.journal.entries} entries / ${(listing.journal.bytes / MIB).toFixed(2)} MiB`);
+    console.log(`seed attack: 160 × 1 MiB rejected, peak RSS ${(peak / MIB).toFixed(1)} MiB, journal ${listing.journal.entries} entries / ${(listing.journal.bytes / MIB).toFixed(2)} MiB`);
     expect(peak).toBeLessThan(400 * MIB);
   });
 });
