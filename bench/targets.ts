@@ -292,12 +292,12 @@ export function postPlant(url: string, body: unknown, path = '/plants', token = 
 }
 
 /** GET a JSON document (the mock's admin routes). */
-export function getText(url: string): Promise<{ status: number; text: string }> {
+export function getText(url: string): Promise<{ status: number; text: string; headers: Record<string, string | string[] | undefined> }> {
   return new Promise((resolve, fail) => {
     const req = request(url, { agent: false, timeout: 60_000 }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.once('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+      res.once('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8'), headers: res.headers }));
       res.once('error', fail);
     });
     req.once('timeout', () => req.destroy(new Error('request timed out')));

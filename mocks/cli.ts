@@ -3,7 +3,7 @@
 import { parsedOrExit } from '../spec/command-line.js';
 import { mockCommand, parseMockArgs, readSeedFile } from './config.js';
 import { createLogger, logListening } from './http/logger.js';
-import { createMockServer, SeedError } from './server.js';
+import { createMockServer, defaultReplicaName, SeedError } from './server.js';
 import { openStateFile } from './stores/state-file.js';
 
 async function main(): Promise<void> {
@@ -22,6 +22,9 @@ async function main(): Promise<void> {
     const { openRedisStore } = await import('./stores/redis.js');
     // Unreachable: StoreUnavailable naming the URL with the password masked, printed below (exit 1).
     serverOptions.store = await openRedisStore({ url: storeUrl, prefix: storePrefix, logger });
+    // The journal is the sandbox's too: the inspector of any replica shows every replica's traffic.
+    const { openRedisJournal } = await import('./stores/redis-journal.js');
+    serverOptions.journal = await openRedisJournal({ url: storeUrl, prefix: storePrefix, replica: serverOptions.replica ?? defaultReplicaName() });
     // Every replica starts with the same --seed: the first one seeds, the others find the records.
     serverOptions.seedOnlyIfEmpty = true;
   }

@@ -46,11 +46,11 @@ export const errorCatalogue = {
   ROUTE_NOT_FOUND: define<{ method: string; path: string; api: string; operations: string }>(
     404,
     ({ method, path, api, operations }) =>
-      `No route matches ${method} ${path}. The ${api} API has ${operations}; the mock's own routes are under /__mock/.`,
+      `No route matches ${quoted(method)} ${quoted(path)}. The ${api} API has ${operations}; the mock's own routes are under /__mock/.`,
   ),
   METHOD_NOT_ALLOWED: define<{ method: string; path: string; allow: string }>(
     405,
-    ({ method, path, allow }) => `${method} is not allowed on ${path}; it accepts ${allow}.`,
+    ({ method, path, allow }) => `${quoted(method)} is not allowed on ${quoted(path)}; it accepts ${allow}.`,
     ({ allow }) => ({ allow }),
   ),
   MISSING_CREDENTIALS: define<CredentialsHint>(
@@ -58,9 +58,13 @@ export const errorCatalogue = {
     ({ expected }) => `The request has no Authorization header. Send ${expected}.`,
     ({ realm, scheme }) => challenge(realm, undefined, undefined, scheme),
   ),
-  WRONG_AUTH_SCHEME: define<CredentialsHint & { sent: string }>(
+  /** `sent` is the scheme's name only when it is a known one: an unknown first word may be the credential itself. */
+  WRONG_AUTH_SCHEME: define<CredentialsHint & { sent: string | undefined }>(
     401,
-    ({ sent, expected }) => `The Authorization header uses the '${sent}' scheme; this operation accepts only ${expected}.`,
+    ({ sent, expected }) =>
+      sent === undefined
+        ? `The Authorization header does not start with an authentication scheme the mock knows (its value is not repeated: it may be a credential); this operation accepts only ${expected}. If you sent the credential alone, put the scheme before it.`
+        : `The Authorization header uses the '${sent}' scheme; this operation accepts only ${expected}.`,
     ({ realm, scheme }) => challenge(realm, undefined, undefined, scheme),
   ),
   EMPTY_TOKEN: define<CredentialsHint>(
@@ -83,12 +87,12 @@ export const errorCatalogue = {
   UNSUPPORTED_MEDIA_TYPE: define<{ contentType: string | undefined; accepted?: string }>(
     415,
     ({ contentType, accepted = 'application/json' }) =>
-      `${contentType === undefined ? 'The request has no Content-Type' : `Content-Type '${contentType}' is not supported`}. ` +
+      `${contentType === undefined ? 'The request has no Content-Type' : `Content-Type '${quoted(contentType)}' is not supported`}. ` +
       `Send the body as JSON with 'Content-Type: ${accepted}' (fetch sends a string body as text/plain unless you set the header).`,
   ),
   UNSUPPORTED_CHARSET: define<{ charset: string }>(
     415,
-    ({ charset }) => `The body is declared as charset=${charset}; JSON bodies must be UTF-8 ('application/json; charset=utf-8').`,
+    ({ charset }) => `The body is declared as charset=${quoted(charset)}; JSON bodies must be UTF-8 ('application/json; charset=utf-8').`,
   ),
   PAYLOAD_TOO_LARGE: define<{ limit: number }>(
     413,
@@ -107,37 +111,51 @@ export const errorCatalogue = {
     () => ({ 'accept-encoding': 'identity' }),
   ),
   INVALID_ENCODING: define(400, () => 'The request body is not valid UTF-8 text.'),
-  MALFORMED_JSON: define<{ detail: string }>(400, ({ detail }) => `The request body is not valid JSON: ${detail}.`),
+  MALFORMED_JSON: define<{ detail: string }>(400, ({ detail }) => `The request body is not valid JSON: ${quoted(detail)}.`),
   JSON_TOO_DEEP: define<{ limit: number }>(
     400,
     ({ limit }) =>
       `The request body nests arrays and objects more than ${limit} levels deep, the most the mock reads (fields it ignores included). Send a flatter body.`,
   ),
-  INVALID_REQUEST_BODY: define<{ schema: string; problems: string[]; more?: number }>(
+  INVALID_REQUEST_BODY: define<{ schema: string; problems: string[]; more?: number; fields?: string[] }>(
     400,
     ({ schema, problems, more }) => `The request body is not a valid ${schema}: ${listed(problems, more)}.`,
   ),
-  INVALID_PARAMETER: define<{ problems: string[]; more?: number }>(
+  INVALID_PARAMETER: define<{ problems: string[]; more?: number; fields?: string[] }>(
     400,
     ({ problems, more }) => `The request's parameters do not fit the spec: ${listed(problems, more)}.`,
   ),
   IDENTITY_MISMATCH: define<{ property: string; inPath: string; inBody: string }>(
     400,
-    ({ property, inPath, inBody }) => `The path names ${property} ${inPath} but the body says ${inBody}; they must be the same.`,
+    ({ property, inPath, inBody }) => `The path names ${property} ${quoted(inPath)} but the body says ${quoted(inBody)}; they must be the same.`,
   ),
-  INVALID_SEED: define<{ schema: string; problems: string[]; more?: number }>(
+  INVALID_SEED: define<{ schema: string; problems: string[]; more?: number; fields?: string[] }>(
     400,
     ({ schema, problems, more }) => `The seed is not an array of valid ${schema}s: ${listed(problems, more)}.`,
   ),
   RECORD_NOT_FOUND: define<{ noun: string; property: string; key: string; listing: string }>(
     404,
-    ({ noun, property, key, listing }) => `No ${noun} with ${property} ${key} is stored. Create it first, or see what is stored with GET ${listing}.`,
+    ({ noun, property, key, listing }) => `No ${noun} with ${property} ${quoted(key)} is stored. Create it first, or see what is stored with GET ${listing}.`,
   ),
-  INVALID_PREFER: define<{ problem: string }>(400, ({ problem }) => `The Prefer header cannot be honoured: ${problem}.`),
+  INVALID_PREFER: define<{ problem: string }>(400, ({ problem }) => `The Prefer header cannot be honoured: ${quoted(problem)}.`),
   DUPLICATE_ID: define<{ ids: string[]; noun: string; property: string; listing: string; more?: number }>(409, ({ ids, noun, property, listing, more }) =>
     ids.length === 1 && !more
-      ? `A ${noun} with ${property} ${ids[0]} already exists; ${property}s must be unique. Use another ${property}, or reset the store with DELETE ${listing}.`
-      : `${capitalised(noun)}s with ${property}s ${listed(ids, more, ', ')} already exist or repeat; ${property}s must be unique. Nothing was stored.`,
+      ? `A ${noun} with ${property} ${quoted(ids[0] ?? '')} already exists; ${property}s must be unique. Use another ${property}, or reset the store with DELETE ${listing}.`
+      : `${capitalised(noun)}s with ${property}s ${listed(ids.map(quoted), more, ', ')} already exist or repeat; ${property}s must be unique. Nothing was stored.`,
+  ),
+  INVALID_ADMIN_QUERY: define<{ route: string; problems: string[] }>(
+    400,
+    ({ route, problems }) => `The query of ${route} cannot be used: ${listed(problems)}.`,
+  ),
+  JOURNAL_ENTRY_NOT_FOUND: define<{ seq: number }>(
+    404,
+    ({ seq }) => `Request #${seq} is not in the journal: it was never recorded, or newer requests pushed it out (see GET /__mock/requests).`,
+  ),
+  NOTHING_TO_EXPORT: define<{ reasons: string[] }>(
+    404,
+    ({ reasons }) =>
+      `The journal holds no request a contract case can replay${reasons.length ? ` (${listed(reasons.slice(0, 10), Math.max(0, reasons.length - 10))})` : ''}. ` +
+      'Send requests to the API first; accepted ones, rejected bodies, unauthenticated requests and unsupported media types become cases.',
   ),
   ADMIN_UNAUTHORIZED: define<{ detail: string }>(
     401,
@@ -180,14 +198,14 @@ export const errorCatalogue = {
     503,
     ({ detail, maybeApplied }) =>
       maybeApplied
-        ? `The mock's store did not acknowledge this change: ${detail}. It may or may not have been applied; ` +
+        ? `The mock's store did not acknowledge this change: ${quoted(detail)}. It may or may not have been applied; ` +
           `the mock reconnects by itself, and once it answers again, look before sending the change again (a repeated create that was applied gets 409).`
-        : `The mock's store is unavailable: ${detail}. Nothing was stored or read; the mock reconnects by itself, send the request again shortly.`,
+        : `The mock's store is unavailable: ${quoted(detail)}. Nothing was stored or read; the mock reconnects by itself, send the request again shortly.`,
     () => ({ 'retry-after': '1' }),
   ),
   STORAGE_FAILED: define<{ detail: string }>(
     500,
-    ({ detail }) => `The mock could not keep this change: ${detail}. Nothing was stored; check the disk, then send the request again.`,
+    ({ detail }) => `The mock could not keep this change: ${quoted(detail)}. Nothing was stored; check the disk, then send the request again.`,
   ),
   // Proxy mode (--proxy, mocks/proxy/): the upstream failing, and the verdicts on what passed through.
   UPSTREAM_FAILED: define<{ upstream: string; detail: string }>(
@@ -245,7 +263,7 @@ export const errorCatalogue = {
   INTERNAL: define<{ detail: string }>(
     500,
     ({ detail }) =>
-      `The mock failed unexpectedly while handling this request (${detail}). It is still serving; this is a bug in the mock, please report it.`,
+      `The mock failed unexpectedly while handling this request (${quoted(detail)}). It is still serving; this is a bug in the mock, please report it.`,
   ),
 } as const;
 
@@ -267,6 +285,8 @@ export interface Rejection {
   readonly headers: Record<string, string> | undefined;
   /** Field-level problems, kept in the journal (the wire body stays exactly Error). */
   readonly problems?: readonly string[];
+  /** The JSON pointer each problem concerns, index by index (the inspector shows it by the field). */
+  readonly fields?: readonly string[];
 }
 
 export function reject<C extends ErrorCode>(
@@ -281,6 +301,7 @@ export function reject<C extends ErrorCode>(
     message: definition.message(p),
     headers: definition.headers?.(p),
     problems: (p as { problems?: string[] } | undefined)?.problems,
+    fields: (p as { fields?: string[] } | undefined)?.fields,
   };
 }
 

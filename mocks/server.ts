@@ -8,7 +8,8 @@ import { hostname } from 'node:os';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
-import { RequestJournal } from './admin/journal.js';
+import { MemoryJournal, type RequestJournal } from './admin/journal.js';
+import { credentialPlaces, DEFAULT_EXCHANGE_BOUNDS, recordExchange, type JournalPolicy } from './admin/exchange.js';
 import { handleAdminRequest, isAdminPath, isOpenAdminPath, isQuietAdminRead } from './admin/routes.js';
 import type { MockContext } from './engine/context.js';
 import { handleRequest } from './engine/request-path.js';
@@ -27,6 +28,7 @@ import { createLogger, requestLogger } from './http/logger.js';
 import { LoopTurn } from './http/loop-turn.js';
 import { continueWhenRead, DEFAULT_MAX_BODY } from './http/request-body.js';
 import { clientErrorAnswer, pathOf, rawAnswer, respond } from './http/respond.js';
+import { respondStream } from './http/stream.js';
 import { ValidatingProxy, type ProxyOptions } from './proxy/proxy.js';
 import { MemoryStore } from './stores/memory.js';
 import { StorageFailure, StoreUnavailable, type ResourceStore } from './stores/store.js';
@@ -72,7 +74,10 @@ export interface MockOptions {
   store?: ResourceStore;
   /** Proxy mode: forward to this upstream, judging both directions against the spec; the store is not used. */
   proxy?: ProxyOptions;
+  /** The request journal; an in-memory one (bounded by journalSize entries and journalBytes bytes) by default. */
+  journal?: RequestJournal;
   journalSize?: number;
+  journalBytes?: number;
 }
 
 export interface MockServer {
@@ -101,7 +106,7 @@ export async function createMockServer(options: MockOptions = {}): Promise<MockS
   const proxy = options.proxy ? new ValidatingProxy(options.proxy) : undefined;
   if (proxy) logger.info(proxy.describe(), `proxy mode: forwarding to ${proxy.upstream.display}${proxy.strict ? ' (strict)' : ''}; the store is not used`);
   const store: ResourceStore = options.store ?? new MemoryStore();
-  const journal = new RequestJournal(options.journalSize);
+  const journal: RequestJournal = options.journal ?? new MemoryJournal({ maxEntries: options.journalSize, maxBytes: options.journalBytes });
   const context: MockContext = {
     engine,
     store,
@@ -117,10 +122,29 @@ export async function createMockServer(options: MockOptions = {}): Promise<MockS
   const adminCors = adminCorsPolicy(options.corsOrigins);
   const logRequest = requestLogger(logger);
   const delays = new Set<() => void>();
+  // Streamed listings in flight: a read, so shutting down cuts them rather than waiting for slow readers.
+  const streams = new Set<ServerResponse>();
+  const streamed = async (res: ServerResponse, answer: Parameters<typeof respondStream>[1], corsFor: Readonly<Record<string, string>>) => {
+    streams.add(res);
+    try {
+      return await respondStream(res, answer, corsFor);
+    } finally {
+      streams.delete(res);
+    }
+  };
   let closing: Promise<void> | undefined;
   const loopTurn = new LoopTurn();
   const connections = new Connections();
   let hosts: HostPolicy | undefined; // once listening: the bound address is part of it
+  // What the journal masks follows the spec being served (--watch may change its schemes).
+  const secrets = [...(options.adminToken ? [options.adminToken] : []), ...(options.tokens ?? [])];
+  let journalPolicy: { engine: Engine; policy: JournalPolicy } | undefined;
+  const policyOf = (engine: Engine): JournalPolicy => {
+    if (journalPolicy?.engine !== engine) {
+      journalPolicy = { engine, policy: { ...DEFAULT_EXCHANGE_BOUNDS, credentials: credentialPlaces(engine.contract.securitySchemes.values(), secrets) } };
+    }
+    return journalPolicy.policy;
+  };
 
   /** What the edge refuses before any route: a Host the mock does not answer, a missing Host, a foreign origin on admin data. */
   const edgeRefusal = (req: IncomingMessage, path: string, adminData: boolean): Answer | undefined => {
@@ -139,6 +163,7 @@ export async function createMockServer(options: MockOptions = {}): Promise<MockS
     const started = performance.now();
     // Its connection closes after an earlier answer: this one could never be sent, so nothing is done.
     if (!connections.taken(req, res)) return;
+    const arrived = Date.now();
     // Decide once every request that was ready has been read (see LoopTurn): the answers of a
     // loop turn then leave together, and a body that came with its headers is already buffered.
     await loopTurn.afterReads();
@@ -170,26 +195,25 @@ export async function createMockServer(options: MockOptions = {}): Promise<MockS
     }
     if (answer.delayMs) await sleep(answer.delayMs, delays);
     const close = connections.closesWith(req, res, answer.headers?.connection === 'close');
-    const edgeHeaders = corsHeaders(req.headers.origin, adminData ? adminCors : cors);
-    if (answer.send) await answer.send(res, close ? { ...edgeHeaders, connection: 'close' } : edgeHeaders);
-    else respond(res, answer, edgeHeaders, close);
+    const corsFor = corsHeaders(req.headers.origin, adminData ? adminCors : cors);
+    let responseHeaders: Readonly<Record<string, string | number>>;
+    let responseBody: Buffer | undefined;
+    if (answer.send) {
+      // Proxy mode: the upstream's answer, written by the proxy; the journal gets what it wrote.
+      const sent = await answer.send(res, close ? { ...corsFor, connection: 'close' } : corsFor);
+      responseHeaders = sent.headers;
+      responseBody = sent.body;
+    } else if (answer.stream) {
+      responseHeaders = await streamed(res, { ...answer, stream: answer.stream }, close ? { ...corsFor, connection: 'close' } : corsFor);
+    } else {
+      responseHeaders = respond(res, answer, corsFor, close);
+    }
     const durationMs = Math.round((performance.now() - started) * 100) / 100;
     const rejection = answer.rejection;
     const quiet = isQuietAdminRead(req.method ?? '', path, answer.status);
     if (!quiet) {
-      journal.record({
-        time: Date.now(),
-        method: req.method ?? '',
-        path,
-        status: answer.status,
-        durationMs,
-        code: rejection?.code,
-        message: rejection?.message,
-        problems: rejection?.problems,
-        operationId: answer.operationId,
-        stateful: answer.stateful,
-        violations: answer.violations,
-      });
+      const exchange = { req, requestBody: answer.requestBody, answer, responseHeaders, responseBody, time: arrived, durationMs };
+      recordExchange(journal, exchange, policyOf(context.engine));
     }
     logRequest({ method: req.method ?? '', path, status: answer.status, ms: durationMs, code: rejection?.code }, quiet);
   };
@@ -217,7 +241,7 @@ export async function createMockServer(options: MockOptions = {}): Promise<MockS
     const rejection = reject('CONNECT_NOT_SUPPORTED');
     socket.on('error', () => socket.destroy());
     socket.end(rawAnswer(rejection, corsHeaders(req.headers.origin, cors)));
-    journal.record({ time: Date.now(), method: 'CONNECT', path: req.url ?? '', status: rejection.status, durationMs: 0, code: rejection.code, message: rejection.message });
+    recordExchange(journal, { req, requestBody: undefined, answer: rejected(rejection), responseHeaders: {}, time: Date.now(), durationMs: 0 }, policyOf(context.engine));
     logRequest({ method: 'CONNECT', path: req.url ?? '', status: rejection.status, ms: 0, code: rejection.code }, false);
   });
 
@@ -230,10 +254,12 @@ export async function createMockServer(options: MockOptions = {}): Promise<MockS
       server.close(() => resolve());
       connections.shutDown();
       for (const finish of delays) finish();
+      for (const res of streams) res.destroy();
       server.closeIdleConnections();
     }).then(async () => {
       proxy?.close();
       await store.close?.();
+      await journal.close?.();
     }));
 
   return {

@@ -17,6 +17,8 @@ export interface Problems {
   sentences: string[];
   /** How many more distinct problems there were. */
   more: number;
+  /** The JSON pointer of the field each sentence concerns (a missing property's own), index by index. */
+  fields: string[];
 }
 
 export interface DescribeOptions {
@@ -26,6 +28,8 @@ export interface DescribeOptions {
   strip?: string;
   /** Put before every sentence (`[3] ` for the fourth item of a seed). */
   prefix?: string;
+  /** Put before every field's pointer (`/3` for the fourth item of a seed). */
+  pointerPrefix?: string;
   limit?: number;
 }
 
@@ -33,16 +37,26 @@ export interface DescribeOptions {
 export function describeProblems(errors: readonly ErrorObject[] | null | undefined, options: DescribeOptions = {}): Problems {
   const limit = options.limit ?? DEFAULT_PROBLEM_LIMIT;
   const sentences = new Set<string>();
+  const fields: string[] = [];
   let more = 0;
   for (const error of errors ?? []) {
     // Branch summaries repeat what their leaves say.
     if (error.keyword === 'allOf' || error.keyword === 'if') continue;
-    const sentence = (options.prefix ?? '') + describeError(error, options);
+    const sentence = bounded((options.prefix ?? '') + describeError(error, options));
     if (sentences.has(sentence)) continue;
-    if (sentences.size < limit) sentences.add(sentence);
-    else more++;
+    if (sentences.size < limit) {
+      sentences.add(sentence);
+      fields.push((options.pointerPrefix ?? '') + fieldPointer(error, options.strip));
+    } else more++;
   }
-  return { sentences: [...sentences], more };
+  return { sentences: [...sentences], more, fields };
+}
+
+/** Longest sentence: field names and quoted values come from the client, and a message stays readable. */
+const MAX_SENTENCE = 200;
+
+function bounded(sentence: string): string {
+  return sentence.length > MAX_SENTENCE ? `${sentence.slice(0, MAX_SENTENCE)}…` : sentence;
 }
 
 /** The sentences joined for a message: `a; b; c (and 4 more)`. */
@@ -85,6 +99,14 @@ function describeError(error: ErrorObject, options: DescribeOptions): string {
   }
 }
 
+/** The pointer of the field an error concerns: for a missing property, the property's own. */
+function fieldPointer(error: ErrorObject, strip: string | undefined): string {
+  const path = strip && error.instancePath.startsWith(strip) ? error.instancePath.slice(strip.length) : error.instancePath;
+  if (error.keyword !== 'required') return path;
+  const missing = String((error.params as Record<string, unknown>).missingProperty);
+  return `${path}/${missing.replaceAll('~', '~0').replaceAll('/', '~1')}`;
+}
+
 function pointerToField(pointer: string): string {
   return pointer
     .slice(1)
@@ -105,7 +127,7 @@ function sentLiteral(root: unknown, instancePath: string): string | undefined {
 function describeValue(value: unknown, literal?: string): string {
   if (value === null) return 'null';
   if (typeof value === 'string') return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
-  if (typeof value === 'number') return `the number ${literal ?? value}`;
+  if (typeof value === 'number') return `the number ${literal !== undefined && literal.length > 40 ? `${literal.slice(0, 40)}…` : (literal ?? value)}`;
   return describeType(value);
 }
 

@@ -1,58 +1,291 @@
 /**
- * A bounded journal of recent requests, so a frontend developer can see why a request was
- * rejected without reading logs. Memory stays flat whatever the load: a ring of fixed size.
+ * The request journal: every exchange the mock answered, whole — the request's and the answer's
+ * headers and bodies, each cut at a bound in bytes and with credentials masked (exchange.ts) — so
+ * a frontend developer sees what their app sent and why it was rejected.
+ *
+ * `RequestJournal` is what the mock needs of a journal; `MemoryJournal` keeps one in this process,
+ * bounded in entries and in bytes. Another implementation (a capped Redis stream that several
+ * replicas share) implements the same interface: `record` never waits and never throws, so the
+ * answer never waits for the journal; reads may be asynchronous.
  */
 import type { Violation } from '../proxy/violations.js';
 
+/** A header line as it crossed the wire: the name as sent, the value masked when it carries a credential. */
+export type HeaderLine = [name: string, value: string];
+
+/** A request or answer body as the journal keeps it. */
+export interface JournalBody {
+  /** The whole body's size in bytes (for a body the mock never read, the declared Content-Length when there was one). */
+  bytes: number;
+  /** The body's first bytes, as UTF-8 text or, when they are not UTF-8, in base64. Absent in summaries and for unread bodies. */
+  text?: string;
+  encoding?: 'utf8' | 'base64';
+  /** `text` holds only the first bytes: the body was larger than the journal keeps of one. */
+  cut?: true;
+  /** The mock answered without reading this body (a 401, 413 or 415 decided from the headers), and it had not arrived whole. */
+  unread?: true;
+}
+
+/** One side of an exchange. */
+export interface JournalMessage {
+  headers: HeaderLine[];
+  /** How many header lines were sent beyond what the journal keeps of one side. */
+  headersCut?: number;
+  body?: JournalBody;
+}
+
+/**
+ * What the mock made of a request, in the terms of the fixture format's expectations
+ * (fixtures/fixture-file.schema.json) where one applies.
+ */
+export type Verdict =
+  | 'accepted'
+  | 'rejected-body'
+  | 'unauthenticated'
+  | 'unsupported-media-type'
+  /** `Prefer: code=N` chose the answer. */
+  | 'forced'
+  /** Any other 4xx: route, method, conflict, size, preferences. */
+  | 'rejected'
+  /** A 5xx the mock did not mean to answer. */
+  | 'failed';
+
 export interface JournalEntry {
+  /** Increasing, never reused (not even after `clear`): the cursor of `entries({ after })`. */
   seq: number;
+  /** When the request arrived, ISO 8601. */
   at: string;
+  /** Which replica answered, when several share one journal. */
+  replica?: string;
   method: string;
+  /** The request target's path, without the query. */
   path: string;
+  /** The query string without `?`, credentials masked, cut at the header bound. */
+  query?: string;
   status: number;
   durationMs: number;
-  /** The catalogue code of a rejection. */
-  code?: string;
-  message?: string;
-  /** Each offending field of a rejected body, in words. */
-  problems?: readonly string[];
+  verdict: Verdict;
   /** The spec operation that answered. */
   operationId?: string;
   /** False when the answer came from the spec's examples, not the store. */
   stateful?: boolean;
+  /** The catalogue code of a rejection (mocks/errors.ts). */
+  code?: string;
+  message?: string;
+  /** Each offending field of a rejected request, in words (at most a few; the message says how many more). */
+  problems?: string[];
+  /** The JSON pointer (into the body, or `/query parameter x` …) each problem concerns, index by index. */
+  fields?: string[];
+  request: JournalMessage;
+  response: JournalMessage;
   /** Proxy mode: where the request or the upstream's answer departs from the spec. */
   violations?: readonly Violation[];
 }
 
-type Recorded = Omit<JournalEntry, 'seq' | 'at'> & { time: number };
+/** What the edge hands `record`: an entry before the journal numbers it. */
+export type JournalRecord = Omit<JournalEntry, 'seq' | 'at' | 'replica'> & { time: number };
+
+export type StatusClass = '1xx' | '2xx' | '3xx' | '4xx' | '5xx';
+export const STATUS_CLASSES: readonly StatusClass[] = ['1xx', '2xx', '3xx', '4xx', '5xx'];
+
+export interface JournalQuery {
+  /** Only entries newer than this seq (what a poller saw last). */
+  after?: number;
+  /** Only entries older than this seq (the next page back). */
+  before?: number;
+  /** At most this many entries (DEFAULT_JOURNAL_PAGE by default). */
+  limit?: number;
+  /** Only these status classes. */
+  status?: readonly StatusClass[];
+  /** Only entries whose path contains this. */
+  path?: string;
+  /** Only entries whose text (headers, bodies, message) contains this, ignoring case. */
+  text?: string;
+  /** Whole entries, bodies' text included; summaries (no body text) otherwise. */
+  whole?: boolean;
+}
+
+export interface JournalPage {
+  /** Newest first. */
+  entries: JournalEntry[];
+  /** The newest seq the journal has recorded (0 before the first): poll with `after` set to it. */
+  last: number;
+  /** Older entries match too: ask again with `before` set to the oldest seq of this page. */
+  more: boolean;
+}
+
+export interface JournalStats {
+  entries: number;
+  /** What the entries hold: the characters of their strings, plus an allowance per entry for their structure. */
+  bytes: number;
+  maxEntries: number;
+  maxBytes: number;
+}
+
+type Maybe<T> = T | Promise<T>;
+
+export interface RequestJournal {
+  /** Keeps one exchange. Never waits and never throws: the answer has already left. */
+  record(entry: JournalRecord): void;
+  /** Entries matching `query`, newest first. */
+  entries(query?: JournalQuery): Maybe<JournalPage>;
+  /** One whole entry, or undefined once it has left the journal. */
+  entry(seq: number): Maybe<JournalEntry | undefined>;
+  stats(): Maybe<JournalStats>;
+  /** Forgets every entry; seq numbers go on from where they were. */
+  clear(): Maybe<void>;
+  /** Lets go of what the journal holds open (a connection); the mock calls it as it stops. */
+  close?(): Maybe<void>;
+}
 
 export const DEFAULT_JOURNAL_SIZE = 500;
+/** The journal's bound in bytes: with the per-entry cuts (exchange.ts) at least 40 entries of the largest kind. */
+export const DEFAULT_JOURNAL_BYTES = 8 * 1024 * 1024;
+export const DEFAULT_JOURNAL_PAGE = 100;
+export const MAX_JOURNAL_PAGE = 1000;
 
-export class RequestJournal {
-  readonly #ring: (Recorded | undefined)[];
-  #next = 0;
+/**
+ * One kept entry: the record as handed over until it is first read, then its JSON text. The
+ * record holds no string a client could make large beyond the cuts (exchange.ts copies what it
+ * quotes), so keeping it costs what `bytes` says; serialising only on read keeps `record` cheap
+ * on the request path, where most entries are never read before they leave.
+ */
+interface Kept {
+  seq: number;
+  status: number;
+  path: string;
+  bytes: number;
+  record?: JournalRecord;
+  json?: string;
+}
 
-  constructor(readonly capacity: number = DEFAULT_JOURNAL_SIZE) {
-    this.#ring = new Array(capacity);
+export interface MemoryJournalOptions {
+  maxEntries?: number;
+  maxBytes?: number;
+}
+
+/** What an entry holds, in characters of its strings, plus an allowance for its structure. */
+export function entrySize(entry: JournalRecord): number {
+  let size = ENTRY_OVERHEAD + entry.method.length + entry.path.length + (entry.query?.length ?? 0) + (entry.message?.length ?? 0);
+  for (const problem of entry.problems ?? []) size += problem.length;
+  for (const field of entry.fields ?? []) size += field.length;
+  for (const side of [entry.request, entry.response]) {
+    for (const [name, value] of side.headers) size += name.length + value.length + 8;
+    size += side.body?.text?.length ?? 0;
+  }
+  return size;
+}
+const ENTRY_OVERHEAD = 512;
+
+/** The journal in this process: the newest entries that fit both bounds. */
+export class MemoryJournal implements RequestJournal {
+  readonly maxEntries: number;
+  readonly maxBytes: number;
+  /** Oldest first, from #head on. */
+  #kept: Kept[] = [];
+  #head = 0;
+  #bytes = 0;
+  #seq = 0;
+
+  constructor(options: MemoryJournalOptions = {}) {
+    this.maxEntries = options.maxEntries ?? DEFAULT_JOURNAL_SIZE;
+    this.maxBytes = options.maxBytes ?? DEFAULT_JOURNAL_BYTES;
   }
 
-  record(entry: Recorded): void {
-    this.#ring[this.#next % this.capacity] = entry;
-    this.#next++;
-  }
-
-  /** Recent entries, newest first. */
-  entries(): JournalEntry[] {
-    const out: JournalEntry[] = [];
-    for (let seq = this.#next - 1; seq >= Math.max(0, this.#next - this.capacity); seq--) {
-      const { time, ...rest } = this.#ring[seq % this.capacity] as Recorded;
-      out.push({ seq: seq + 1, at: new Date(time).toISOString(), ...rest });
+  record(entry: JournalRecord): void {
+    try {
+      let record = entry;
+      let bytes = entrySize(record);
+      // The cuts keep an entry far below the bound; a journal configured smaller keeps it without the bodies' text.
+      if (bytes > this.maxBytes) {
+        record = { ...record, request: withoutText(record.request), response: withoutText(record.response) };
+        bytes = entrySize(record);
+      }
+      this.#kept.push({ seq: ++this.#seq, status: record.status, path: record.path, bytes, record });
+      this.#bytes += bytes;
+      while (this.#kept.length - this.#head > this.maxEntries || (this.#bytes > this.maxBytes && this.#kept.length - this.#head > 1)) {
+        this.#bytes -= (this.#kept[this.#head] as Kept).bytes;
+        this.#kept[this.#head++] = undefined as unknown as Kept;
+      }
+      // Drop the evicted slots once they are half the array, so it stays proportional to what is kept.
+      if (this.#head > 64 && this.#head * 2 > this.#kept.length) {
+        this.#kept = this.#kept.slice(this.#head);
+        this.#head = 0;
+      }
+    } catch {
+      // A journal must never fail the request it describes.
     }
-    return out;
+  }
+
+  /** The entry's JSON text, made on first use. */
+  #json(kept: Kept): string {
+    if (kept.json === undefined) {
+      const { time, ...rest } = kept.record as JournalRecord;
+      kept.json = JSON.stringify({ seq: kept.seq, at: new Date(time).toISOString(), ...rest });
+      kept.record = undefined;
+    }
+    return kept.json;
+  }
+
+  entries(query: JournalQuery = {}): JournalPage {
+    const limit = Math.min(query.limit ?? DEFAULT_JOURNAL_PAGE, MAX_JOURNAL_PAGE);
+    const classes = query.status?.length ? new Set(query.status.map((c) => Number(c.charAt(0)))) : undefined;
+    const text = query.text ? new RegExp(escapeRegExp(query.text), 'i') : undefined;
+    const entries: JournalEntry[] = [];
+    let more = false;
+    for (let index = this.#kept.length - 1; index >= this.#head; index--) {
+      const kept = this.#kept[index] as Kept;
+      if (query.before !== undefined && kept.seq >= query.before) continue;
+      if (query.after !== undefined && kept.seq <= query.after) break;
+      if (classes && !classes.has(Math.floor(kept.status / 100))) continue;
+      if (query.path && !kept.path.includes(query.path)) continue;
+      if (text && !text.test(this.#json(kept))) continue;
+      if (entries.length === limit) {
+        more = true;
+        break;
+      }
+      const entry = JSON.parse(this.#json(kept)) as JournalEntry;
+      entries.push(query.whole ? entry : summary(entry));
+    }
+    return { entries, last: this.#seq, more };
+  }
+
+  entry(seq: number): JournalEntry | undefined {
+    // Entries are in seq order: a binary search.
+    let low = this.#head;
+    let high = this.#kept.length - 1;
+    while (low <= high) {
+      const middle = (low + high) >>> 1;
+      const kept = this.#kept[middle] as Kept;
+      if (kept.seq === seq) return JSON.parse(this.#json(kept)) as JournalEntry;
+      if (kept.seq < seq) low = middle + 1;
+      else high = middle - 1;
+    }
+    return undefined;
+  }
+
+  stats(): JournalStats {
+    return { entries: this.#kept.length - this.#head, bytes: this.#bytes, maxEntries: this.maxEntries, maxBytes: this.maxBytes };
   }
 
   clear(): void {
-    this.#ring.fill(undefined);
-    this.#next = 0;
+    this.#kept = [];
+    this.#head = 0;
+    this.#bytes = 0;
   }
+}
+
+/** An entry without its bodies' text: what a listing shows before one is opened. */
+export function summary(entry: JournalEntry): JournalEntry {
+  return { ...entry, request: withoutText(entry.request), response: withoutText(entry.response) };
+}
+
+function withoutText(message: JournalMessage): JournalMessage {
+  if (message.body?.text === undefined) return message;
+  const { text: _text, ...body } = message.body;
+  return { ...message, body };
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

@@ -15,6 +15,9 @@ import type { MockContext } from '../engine/context.js';
 import { keyInWords } from '../engine/records.js';
 import { pathOf } from '../http/respond.js';
 import type { ValidatingProxy } from '../proxy/proxy.js';
+import { casesAnswer } from './cases.js';
+import { listingAnswer, parseListingQuery } from './listing.js';
+import { journalEntry, journalListing, parseJournalQuery, REQUESTS_ROUTE } from './requests.js';
 
 export const ADMIN_PREFIX = '/__mock';
 
@@ -32,8 +35,18 @@ const fixedRoutes: Record<string, Record<string, AdminHandler>> = {
   '/__mock/health': {
     GET: (_req, context) => health(context),
   },
-  '/__mock/requests': {
-    GET: (_req, { journal }) => jsonAnswer(200, journal.entries()),
+  [REQUESTS_ROUTE]: {
+    GET: async (req, context) => {
+      const search = searchOf(req);
+      const parsed = parseJournalQuery(search);
+      if (isRejection(parsed)) return rejected(parsed);
+      if (parsed.format === 'cases') return casesAnswer(context, parsed.query);
+      return journalListing(context.journal, parsed.query, search);
+    },
+    DELETE: async (_req, { journal }) => {
+      await journal.clear();
+      return { status: 204 };
+    },
   },
   '/__mock/spec': {
     GET: (_req, { engine, proxy }) => jsonAnswer(200, describeSpec(engine, proxy)),
@@ -55,15 +68,12 @@ function health({ store, replica, proxy }: MockContext): Answer {
 
 /** The routes of one collection of the spec, at `/__mock` + its path (`/__mock/plants`). */
 function collectionRoutes(collection: Collection): Record<string, AdminHandler> {
+  const route = `${ADMIN_PREFIX}${collection.path}`;
   return {
-    GET: async (_req, { store }) => {
-      const records: string[] = [];
-      for (let after: string | undefined, pages = 0; pages === 0 || after !== undefined; pages++) {
-        const page = await store.page(collection.path, { after, limit: 1000 });
-        for (const record of page.records) records.push(record.json);
-        after = page.next;
-      }
-      return { status: 200, body: `[${records.join(',')}]` };
+    GET: async (req, { store }) => {
+      const query = parseListingQuery(searchOf(req), route);
+      if (isRejection(query)) return rejected(query);
+      return listingAnswer(store, collection.path, route, query);
     },
     DELETE: async (_req, { store }) => {
       await store.reset();
@@ -73,9 +83,14 @@ function collectionRoutes(collection: Collection): Record<string, AdminHandler> 
   };
 }
 
+/** `/__mock/requests/{seq}`: one journal entry, whole. */
+const ENTRY_PATH = /^\/__mock\/requests\/(\d{1,15})$/;
+
 function routesAt(path: string, context: MockContext): Record<string, AdminHandler> | undefined {
   const fixed = fixedRoutes[path];
   if (fixed) return fixed;
+  const entry = ENTRY_PATH.exec(path);
+  if (entry) return { GET: (_req, { journal }) => journalEntry(journal, Number(entry[1])) };
   const collection = context.engine.collections.find((c) => `${ADMIN_PREFIX}${c.path}` === path);
   if (collection && context.proxy) return proxiedCollectionRoutes(context.proxy);
   return collection && collectionRoutes(collection);
@@ -158,10 +173,16 @@ async function seed(req: IncomingMessage, context: MockContext, collection: Coll
   const body = await readBody(req, context.maxBody);
   if (isRejection(body)) return rejected(body);
   const records = parseSeed(body, collection);
-  if (isRejection(records)) return rejected(records);
+  if (isRejection(records)) return { ...rejected(records), requestBody: body };
   const outcome = await context.store.seed(collection.path, records);
-  if ('duplicates' in outcome) return rejected(duplicatesOf(outcome.duplicates, collection));
-  return jsonAnswer(200, { created: outcome.created });
+  if ('duplicates' in outcome) return { ...rejected(duplicatesOf(outcome.duplicates, collection)), requestBody: body };
+  return { ...jsonAnswer(200, { created: outcome.created }), requestBody: body };
+}
+
+function searchOf(req: IncomingMessage): URLSearchParams {
+  const url = req.url ?? '';
+  const at = url.indexOf('?');
+  return new URLSearchParams(at === -1 ? '' : url.slice(at + 1));
 }
 
 /** The 409 for a seed whose keys are taken or repeat (a few named, the rest counted). */

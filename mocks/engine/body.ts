@@ -47,6 +47,7 @@ export function seedRecords(value: unknown, collection: Collection): StoredRecor
   }
   const validate = collection.body.validate;
   const problems: string[] = [];
+  const fields: string[] = [];
   let more = 0;
   const records: StoredRecord[] = [];
   value.forEach((item, index) => {
@@ -61,11 +62,15 @@ export function seedRecords(value: unknown, collection: Collection): StoredRecor
       more++;
       return;
     }
-    const found = describeProblems(validate?.errors, { root: item, prefix: `[${index}] `, limit: DEFAULT_PROBLEM_LIMIT - problems.length });
-    if (!found.sentences.length) found.sentences.push(`[${index}] ${collection.identity.property} is required`);
+    const found = describeProblems(validate?.errors, { root: item, prefix: `[${index}] `, pointerPrefix: `/${index}`, limit: DEFAULT_PROBLEM_LIMIT - problems.length });
+    if (!found.sentences.length) {
+      found.sentences.push(`[${index}] ${collection.identity.property} is required`);
+      found.fields.push(`/${index}/${collection.identity.property}`);
+    }
     problems.push(...found.sentences);
+    fields.push(...found.fields);
     more += found.more;
   });
-  if (problems.length) return reject('INVALID_SEED', { schema, problems, more });
+  if (problems.length) return reject('INVALID_SEED', { schema, problems, more, fields });
   return records;
 }

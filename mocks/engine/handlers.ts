@@ -58,9 +58,9 @@ export function hookHandlers(): Record<string, Handler> {
     unauthorizedHandler: (c) => rejected(firstSecurityFailure(c)),
     validationFail: (c, { operation }) => {
       const validation = c.validation as MockValidation;
-      const { sentences, more } = describeProblems(validation.errors, { root: validation.root });
-      if (validation.where === 'parameters') return rejected(reject('INVALID_PARAMETER', { problems: sentences, more }));
-      return rejected(reject('INVALID_REQUEST_BODY', { schema: operation?.body?.schemaName ?? 'request body', problems: sentences, more }));
+      const { sentences, more, fields } = describeProblems(validation.errors, { root: validation.root });
+      if (validation.where === 'parameters') return rejected(reject('INVALID_PARAMETER', { problems: sentences, more, fields }));
+      return rejected(reject('INVALID_REQUEST_BODY', { schema: operation?.body?.schemaName ?? 'request body', problems: sentences, more, fields }));
     },
     notImplemented: (_c, { mock, operation, prefer }) => {
       const routed = operation as RoutedOperation;

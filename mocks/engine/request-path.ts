@@ -37,8 +37,10 @@ export async function handleRequest(req: IncomingMessage, path: string, mock: Mo
   const { operation, params } = found;
   const c = contextOf(mock, req, method, path, params, operation);
   const exchange: Exchange = { req, mock, prefer, operation };
+  let received: Buffer | undefined;
   // Prefer: delay applies to every answer of an operation, rejections included.
   const delayed = (answer: Answer): Answer => {
+    answer.requestBody = received;
     answer.operationId = operation.operationId;
     if (answer.stateful === undefined) answer.stateful = operation.stateful;
     if (prefer.delayMs) answer.delayMs = prefer.delayMs;
@@ -51,7 +53,9 @@ export async function handleRequest(req: IncomingMessage, path: string, mock: Mo
     const read = bodyToRead(req, operation);
     if (read !== true && read !== false) return delayed(rejected(read));
     if (read) {
-      const problem = acceptBody(c, operation, takeBufferedBody(req, mock.maxBody) ?? (await readBody(req, mock.maxBody)));
+      const raw = takeBufferedBody(req, mock.maxBody) ?? (await readBody(req, mock.maxBody));
+      if (!isRejection(raw)) received = raw;
+      const problem = acceptBody(c, operation, raw);
       if (problem) return delayed(rejected(problem));
     }
   }
@@ -62,10 +66,10 @@ export async function handleRequest(req: IncomingMessage, path: string, mock: Mo
     return delayed(await api.handlers.validationFail?.(c, exchange));
   }
 
-  if (prefer.problem !== undefined) return rejected(reject('INVALID_PREFER', { problem: prefer.problem }));
+  if (prefer.problem !== undefined) return { ...rejected(reject('INVALID_PREFER', { problem: prefer.problem })), requestBody: received };
   if (prefer.code !== undefined) {
     const problem = forceProblem(prefer.code, operation.forceable);
-    if (problem) return rejected(reject('INVALID_PREFER', { problem }));
+    if (problem) return { ...rejected(reject('INVALID_PREFER', { problem })), requestBody: received };
     const forced = exampleAnswer(api, operation.contract, { status: prefer.code, example: prefer.example, route: operation });
     forced.headers = { ...forced.headers, 'preference-applied': `code=${prefer.code}` };
     return delayed({ ...forced, stateful: false });

@@ -7,6 +7,7 @@
  */
 import type { SecurityScheme } from '../../spec/contract.js';
 import { reject, type CredentialsHint, type Rejection } from '../errors.js';
+import { isKnownScheme } from '../http/credentials.js';
 
 /** RFC 6750 b64token: the characters a bearer token may have. */
 const B64TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
@@ -73,7 +74,8 @@ function parseAuthorization(header: string | undefined, hint: CredentialsHint): 
   const match = CREDENTIALS.exec(header);
   if (!match) return reject('MISSING_CREDENTIALS', hint);
   const [, scheme = '', token = ''] = match;
-  if (scheme.toLowerCase() !== hint.scheme.toLowerCase()) return reject('WRONG_AUTH_SCHEME', { ...hint, sent: scheme });
+  // Only a known scheme's name is repeated: a first word that is none may be the credential itself.
+  if (scheme.toLowerCase() !== hint.scheme.toLowerCase()) return reject('WRONG_AUTH_SCHEME', { ...hint, sent: isKnownScheme(scheme) ? scheme : undefined });
   if (token === '') return reject('EMPTY_TOKEN', hint);
   return { token };
 }

@@ -18,7 +18,18 @@ export interface Answer {
   /** Proxy mode: where the exchange departs from the spec (mocks/proxy/), for the journal. */
   violations?: readonly Violation[];
   /** Proxy mode: writes the answer itself, in place of `respond` (the upstream's headers, its body streamed); resolves once sent. */
-  send?: (res: ServerResponse, cors: Readonly<Record<string, string>>) => Promise<void>;
+  send?: (res: ServerResponse, cors: Readonly<Record<string, string>>) => Promise<SentAnswer>;
+  /** A body written piece by piece with backpressure (http/stream.ts), instead of `body`. */
+  stream?: Iterable<string> | AsyncIterable<string>;
+  /** The request body as the handler read it (for the journal: a read body is gone from the stream). */
+  requestBody?: Buffer;
+}
+
+/** What an answer written by `send` put on the wire, for the journal. */
+export interface SentAnswer {
+  headers: Readonly<Record<string, string | number>>;
+  /** The body bytes read before writing (all of it, or its start when the rest was streamed). */
+  body?: Buffer;
 }
 
 export function rejected(rejection: Rejection): Answer {

@@ -3,8 +3,11 @@ import { STATUS_CODES, type ServerResponse } from 'node:http';
 import { errorBody, reject, type Rejection } from '../errors.js';
 import type { Answer } from './answer.js';
 
-/** Writes `answer`; `close`: the connection closes after it (the edge decides, see connections.ts). */
-export function respond(res: ServerResponse, answer: Answer, cors: Readonly<Record<string, string>>, close = false): void {
+/**
+ * Writes `answer`; `close`: the connection closes after it (the edge decides, see connections.ts).
+ * Returns the headers it was written with (for the journal).
+ */
+export function respond(res: ServerResponse, answer: Answer, cors: Readonly<Record<string, string>>, close = false): Record<string, string | number> {
   // One writeHead with every header: each setHeader before it costs more than the answer's JSON.
   const headers: Record<string, string | number> = answer.headers ? { ...cors, ...answer.headers } : { ...cors };
   if (close) headers.connection = 'close';
@@ -12,7 +15,7 @@ export function respond(res: ServerResponse, answer: Answer, cors: Readonly<Reco
   if (answer.body === undefined) {
     res.writeHead(answer.status, headers);
     res.end();
-    return;
+    return headers;
   }
   headers['content-type'] = answer.headers?.['content-type'] ?? 'application/json';
   headers['content-length'] = Buffer.byteLength(answer.body);
@@ -20,6 +23,7 @@ export function respond(res: ServerResponse, answer: Answer, cors: Readonly<Reco
   res.end(answer.body);
   // A body we refused to read is not drained: close instead of reading it to the end.
   if (close) res.once('finish', () => res.socket?.destroySoon());
+  return headers;
 }
 
 /**

@@ -20,13 +20,13 @@ import { parsePrefer } from '../engine/prefer.js';
 import { handleRequest } from '../engine/request-path.js';
 import type { Route } from '../engine/routes.js';
 import { reject, type Rejection } from '../errors.js';
-import { rejected, type Answer } from '../http/answer.js';
+import { rejected, type Answer, type SentAnswer } from '../http/answer.js';
 import { preflightHeaders } from '../http/cors.js';
 import { forwardRequestBody, readUpTo } from './bodies.js';
 import { clientResponseHeaders, upstreamRequestHeaders, viaOf } from './headers.js';
 import { judgeRequest } from './request-verdict.js';
 import { decodedForJudging, judgeResponseBody, judgeResponseHead, type BodyCheck, type ResponseHead } from './response-verdict.js';
-import { sendProxied, withCors, type ProxiedBody } from './send.js';
+import { flatHeaders, sendProxied, withCors, type ProxiedBody } from './send.js';
 import { parseUpstreamUrl, Upstream, DEFAULT_UPSTREAM_SOCKETS } from './upstream.js';
 import { responseErrors, violation, VIOLATIONS_HEADER, violationsHeader, type Violation } from './violations.js';
 
@@ -113,11 +113,16 @@ export class ValidatingProxy {
         violations.unshift(...(await requestVerdict));
         return violations;
       })());
+    // The journal keeps the request body as it went to the upstream (the bounded copy).
+    const sentBody = async (): Promise<Buffer | undefined> => {
+      const copy = await body.copy;
+      return 'bytes' in copy ? copy.bytes : undefined;
+    };
     const failed = async (rejection: Rejection): Promise<Answer> => {
       failure.stop();
       req.socket.off('close', abandon);
       const all = await judged();
-      return { ...rejected(rejection), headers: { ...rejection.headers, [VIOLATIONS_HEADER]: violationsHeader(all) }, violations: all, ...base };
+      return { ...rejected(rejection), headers: { ...rejection.headers, [VIOLATIONS_HEADER]: violationsHeader(all) }, violations: all, requestBody: await sentBody(), ...base };
     };
 
     let upstream: IncomingMessage;
@@ -156,8 +161,9 @@ export class ValidatingProxy {
     return {
       status: head.status,
       violations: all,
+      requestBody: await sentBody(),
       ...base,
-      send: async (res: ServerResponse, cors: Readonly<Record<string, string>>): Promise<void> => {
+      send: async (res: ServerResponse, cors: Readonly<Record<string, string>>): Promise<SentAnswer> => {
         const out = withCors(headers, cors);
         out[VIOLATIONS_HEADER] = violationsHeader(all);
         let upstreamFailed: Error | undefined;
@@ -168,6 +174,7 @@ export class ValidatingProxy {
         req.socket.off('close', abandon);
         // Cut by the upstream (a timeout, a failure mid-body): the journal says why the client got less. Cut by the client: nothing to say.
         if (cut && upstreamFailed) all.push(violation('response', this.#failure(upstreamFailed)));
+        return { headers: flatHeaders(out), body: read.head.length ? Buffer.concat(read.head as Buffer[], read.size) : undefined };
       },
     };
   }

@@ -29,6 +29,15 @@ export function withCors(headers: Record<string, string | string[]>, cors: Reado
   return out;
 }
 
+/** Header fields as one value each (repeated ones joined), for the journal. */
+export function flatHeaders(headers: OutgoingHttpHeaders): Record<string, string | number> {
+  const flat: Record<string, string | number> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return flat;
+}
+
 export interface ProxiedBody {
   /** The bytes read so far (the whole body when `rest` is undefined). */
   head: readonly Buffer[];

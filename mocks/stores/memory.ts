@@ -140,6 +140,10 @@ export class MemoryStore implements ResourceStore {
   }
 
   page(collection: string, query: PageQuery): Page {
+    // A cursor is the creation sequence number of a page's last record (store.ts: a RangeError otherwise).
+    if (query.after !== undefined && !/^\d{1,15}$/.test(query.after)) {
+      throw new RangeError(`${JSON.stringify(query.after.slice(0, 40))} is not a page cursor of this store.`);
+    }
     return this.#collections.get(collection)?.page(query) ?? { records: [] };
   }
 

@@ -23,81 +23,19 @@ import { connectRedis, type RedisConnectionOptions } from './redis-connection.js
 import { DEFAULT_STORE_PREFIX, parseStorePrefix, type RedisTarget } from './redis-target.js';
 import { StorageFailure, StoreUnavailable } from './store.js';
 
-// ---------------------------------------------------------------------------------------------
-// The journal's interface as mocks/admin/journal.ts declares it on the `journal` branch (not yet
-// on main when this was written). At the merge, replace this block with
-//   import { summary, DEFAULT_JOURNAL_BYTES, DEFAULT_JOURNAL_PAGE, DEFAULT_JOURNAL_SIZE, MAX_JOURNAL_PAGE,
-//     type JournalEntry, type JournalPage, type JournalQuery, type JournalRecord, type JournalStats,
-//     type RequestJournal } from '../admin/journal.js';
-// and declare `class RedisJournal implements RequestJournal`.
-type HeaderLine = [name: string, value: string];
-interface JournalBody {
-  bytes: number;
-  text?: string;
-  encoding?: 'utf8' | 'base64';
-  cut?: true;
-  unread?: true;
-}
-interface JournalMessage {
-  headers: HeaderLine[];
-  headersCut?: number;
-  body?: JournalBody;
-}
-type Verdict = 'accepted' | 'rejected-body' | 'unauthenticated' | 'unsupported-media-type' | 'forced' | 'rejected' | 'failed';
-export interface JournalEntry {
-  seq: number;
-  at: string;
-  replica?: string;
-  method: string;
-  path: string;
-  query?: string;
-  status: number;
-  durationMs: number;
-  verdict: Verdict;
-  operationId?: string;
-  stateful?: boolean;
-  code?: string;
-  message?: string;
-  problems?: string[];
-  fields?: string[];
-  request: JournalMessage;
-  response: JournalMessage;
-}
-export type JournalRecord = Omit<JournalEntry, 'seq' | 'at' | 'replica'> & { time: number };
-type StatusClass = '1xx' | '2xx' | '3xx' | '4xx' | '5xx';
-export interface JournalQuery {
-  after?: number;
-  before?: number;
-  limit?: number;
-  status?: readonly StatusClass[];
-  path?: string;
-  text?: string;
-  whole?: boolean;
-}
-export interface JournalPage {
-  entries: JournalEntry[];
-  last: number;
-  more: boolean;
-}
-export interface JournalStats {
-  entries: number;
-  bytes: number;
-  maxEntries: number;
-  maxBytes: number;
-}
-const DEFAULT_JOURNAL_SIZE = 500;
-const DEFAULT_JOURNAL_BYTES = 8 * 1024 * 1024;
-const DEFAULT_JOURNAL_PAGE = 100;
-const MAX_JOURNAL_PAGE = 1000;
-function summary(entry: JournalEntry): JournalEntry {
-  const withoutText = (message: JournalMessage): JournalMessage => {
-    if (message.body?.text === undefined) return message;
-    const { text: _text, ...body } = message.body;
-    return { ...message, body };
-  };
-  return { ...entry, request: withoutText(entry.request), response: withoutText(entry.response) };
-}
-// ---------------------------------------------------------------------------------------------
+import {
+  DEFAULT_JOURNAL_BYTES,
+  DEFAULT_JOURNAL_PAGE,
+  DEFAULT_JOURNAL_SIZE,
+  MAX_JOURNAL_PAGE,
+  summary,
+  type JournalEntry,
+  type JournalPage,
+  type JournalQuery,
+  type JournalRecord,
+  type JournalStats,
+  type RequestJournal,
+} from '../admin/journal.js';
 
 // KEYS: stream, seq, bytes. ARGV: entry JSON, its bytes, max entries, max bytes.
 // Returns the entry's seq.
@@ -155,7 +93,7 @@ export async function openRedisJournal(options: RedisJournalOptions & Omit<Redis
   return new RedisJournal(client, target, { ...options, prefix }, true);
 }
 
-export class RedisJournal {
+export class RedisJournal implements RequestJournal {
   readonly maxEntries: number;
   readonly maxBytes: number;
   readonly replica: string;

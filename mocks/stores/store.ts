@@ -76,7 +76,7 @@ export interface ResourceStore {
   delete(collection: string, key: RecordKey): Maybe<DeleteOutcome>;
   /** Forgets every record of every collection; keys may be reused after. */
   reset(): Maybe<void>;
-  /** One page of a collection, in creation order. */
+  /** One page of a collection, in creation order. Throws a RangeError for a cursor this store never issues. */
   page(collection: string, query: PageQuery): Maybe<Page>;
   /** How many records the collection holds. */
   count(collection: string): Maybe<number>;

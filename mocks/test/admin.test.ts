@@ -46,7 +46,7 @@ describe('admin routes without an admin token', () => {
   it('keeps a bounded journal, newest first, with the reason for each rejection', async () => {
     for (let i = 0; i < 8; i++) await createPlant(mock.current, { name: i });
     await createPlant(mock.current, '{"id":1', { noAuth: true });
-    const journal = (await (await fetch(`${mock.current.url}/__mock/requests`)).json()) as any[];
+    const journal = ((await (await fetch(`${mock.current.url}/__mock/requests`)).json()) as { entries: any[] }).entries;
     expect(journal).toHaveLength(5);
     expect(journal[0]).toMatchObject({ method: 'POST', path: '/plants', status: 401, code: 'MISSING_CREDENTIALS' });
     expect(journal[1]).toMatchObject({ status: 400, code: 'INVALID_REQUEST_BODY', problems: expect.arrayContaining(['id is required']) });
@@ -55,9 +55,9 @@ describe('admin routes without an admin token', () => {
   });
 
   it('answers 405 with Allow for an unsupported admin method', async () => {
-    const response = await send(mock.current, '/__mock/requests', undefined, { method: 'DELETE', contentType: null });
+    const response = await send(mock.current, '/__mock/requests', undefined, { method: 'PUT', contentType: null });
     expectError(response, 405);
-    expect(response.headers.get('allow')).toBe('GET, OPTIONS');
+    expect(response.headers.get('allow')).toBe('GET, DELETE, OPTIONS');
   });
 });
 

@@ -81,7 +81,7 @@ describe.skipIf(chromiumMissing)('a hostile page against the mock (Chromium, def
     expect(result.journal).toMatch(/^blocked: TypeError/);
     expect(result.wipe).toMatch(/^blocked: TypeError/);
     expect(result.seed).toBe('0 '); // opaque: sent, and refused by the mock for its origin
-    expect(mock.journal.entries().find((entry) => entry.method === 'POST' && entry.path === '/__mock/plants')).toMatchObject({
+    expect((await mock.journal.entries()).entries.find((entry) => entry.method === 'POST' && entry.path === '/__mock/plants')).toMatchObject({
       status: 403,
       code: 'ADMIN_ORIGIN_NOT_ALLOWED',
     });

@@ -91,7 +91,7 @@ describe.skipIf(chromiumMissing)('POST /plants from a page on another origin (Ch
       expect.arrayContaining(['authorization', 'content-type']),
     );
     expect(seen.find((request) => request.method === 'POST')?.headers.origin).toBe(frontend.origin);
-    expect(mock.journal.entries().map((entry) => `${entry.method} ${entry.status}`)).toEqual(['POST 200', 'OPTIONS 204']);
+    expect((await mock.journal.entries()).entries.map((entry) => `${entry.method} ${entry.status}`)).toEqual(['POST 200', 'OPTIONS 204']);
   });
 
   it.each([

@@ -211,7 +211,7 @@ describe('bodies that are not a valid NewPlant', () => {
 
   it('keeps structured problems in the journal, not on the wire', async () => {
     await createPlant(mock.current, { name: 7 });
-    const [latest] = mock.current.journal.entries();
+    const [latest] = (await mock.current.journal.entries()).entries;
     expect(latest?.code).toBe('INVALID_REQUEST_BODY');
     expect([...(latest?.problems ?? [])].sort()).toEqual(['id is required', 'name must be a string, got the number 7']);
   });

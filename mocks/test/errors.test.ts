@@ -48,6 +48,9 @@ const sampleParams = {
   what: 'response body',
   violation: "The upstream's 400 answer to createPlant (POST /plants) is not a valid Error: message is required.",
   more: 2,
+  route: '/__mock/requests',
+  seq: 12,
+  reasons: ["2 requests to the mock's own routes"],
 };
 
 describe('error catalogue', () => {

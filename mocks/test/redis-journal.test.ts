@@ -7,7 +7,8 @@
  */
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openRedisJournal, type JournalRecord, type RedisJournal } from '../stores/redis-journal.js';
+import type { JournalRecord } from '../admin/journal.js';
+import { openRedisJournal, type RedisJournal } from '../stores/redis-journal.js';
 import { StoreUnavailable } from '../stores/store.js';
 import { REDIS_SKIP_REASON, RedisServer } from './redis-server.js';
 

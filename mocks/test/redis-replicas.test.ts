@@ -127,6 +127,21 @@ describe.skipIf(REDIS_SKIP_REASON)(`three mock processes on one redis-server${RE
     }
   });
 
+  it("share one request journal: each replica's inspector shows every replica's traffic, marked with who answered, and a clear clears it for all", async () => {
+    const journalOf = async (url: string) => (await (await fetch(`${url}/__mock/requests?limit=1000`)).json()) as { entries: { path: string; status: number; replica?: string; request: { headers: [string, string][] } }[] };
+    const marker = `journal-${Date.now()}`;
+    for (const [i, url] of urls.entries()) expect((await create(url, 777_000 + i, `${marker}-${i + 1}`)).status).toBe(200);
+    for (const url of urls) {
+      const { entries } = await journalOf(url);
+      const mine = entries.filter((entry) => entry.path === '/plants' && entry.status === 200).slice(0, 3).map((entry) => entry.replica);
+      expect(mine.sort()).toEqual([`${PREFIX}-1`, `${PREFIX}-2`, `${PREFIX}-3`]);
+      // The credential sent is masked in the shared journal too.
+      for (const entry of entries) expect(JSON.stringify(entry.request.headers)).not.toMatch(/Bearer t"/);
+    }
+    expect((await fetch(`${urls[1]}/__mock/requests`, { method: 'DELETE' })).status).toBe(204);
+    for (const url of urls) expect((await journalOf(url)).entries.filter((entry) => entry.path === '/plants')).toEqual([]);
+  });
+
   it('answer 50 simultaneous creates of one id spread over the three with exactly one 200 and 49 409s', async () => {
     expect(await reset(urls[0] as string)).toBe(204);
     const id = 2n ** 63n - 1n;
@@ -215,7 +230,8 @@ describe.skipIf(REDIS_SKIP_REASON)(`three mock processes on one redis-server${RE
     expect(await reset(otherUrl)).toBe(204);
     expect((await listing(otherUrl)).text).toBe('[]');
     expect((await listing(urls[1] as string)).text).toBe('[{"id":1,"name":"ours"}]');
-    expect(await inspect.keys('other-team:*')).toEqual(['other-team:seq']); // the sequence outlives a reset, nothing else
+    // The sequence outlives a reset, and so does the shared journal (a reset forgets records, not requests); nothing else.
+    expect((await inspect.keys('other-team:*')).filter((key) => !key.startsWith('other-team:journal'))).toEqual(['other-team:seq']);
     (other as Server).child.kill('SIGKILL');
   }, 60_000);
 

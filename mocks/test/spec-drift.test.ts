@@ -172,7 +172,7 @@ describe('an operation the mock has no stateful handler for', () => {
       const read = await send(mock, '/plants/5', undefined, { method: 'GET', headers: bearer, noAuth: true, contentType: null });
       expect(read.status).toBe(200);
       expect(read.json).toHaveProperty('name');
-      const [entry] = mock.journal.entries();
+      const [entry] = (await mock.journal.entries()).entries;
       expect(entry).toMatchObject({ method: 'GET', path: '/plants/5', status: 200, operationId: 'getPlant', stateful: false });
     } finally {
       await mock.close();

@@ -7,7 +7,7 @@
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadContract } from '../../../spec/contract.js';
-import type { JournalEntry } from '../../admin/journal.js';
+import type { JournalEntry, JournalPage } from '../../admin/journal.js';
 import { createMockServer, type MockServer } from '../../server.js';
 import type { ProxyOptions } from '../proxy.js';
 import type { Violation } from '../violations.js';
@@ -29,7 +29,9 @@ async function proxyTo(upstream: string, options: Partial<ProxyOptions> & { maxB
 }
 
 const violationsOf = (answer: RawAnswer): Violation[] => JSON.parse(String(answer.headers['plant-store-violations']));
-const lastEntry = (mock: MockServer): JournalEntry => mock.journal.entries()[0] as JournalEntry;
+// The in-memory journal answers synchronously.
+const journalEntries = (mock: MockServer): JournalEntry[] => (mock.journal.entries() as JournalPage).entries;
+const lastEntry = (mock: MockServer): JournalEntry => journalEntries(mock)[0] as JournalEntry;
 const codes = (violations: readonly Violation[] | undefined): string[] => (violations ?? []).map((v) => `${v.in} ${v.severity} ${v.code}`);
 
 /** Asserts an answer is the spec's Error with `status`; returns its message. */
@@ -283,7 +285,7 @@ describe('providers that break the spec', () => {
     const message = expectErrorAnswer(await create(), 502);
     expect(message).toContain('sent this request back to this mock');
     // One round: the request as it came back was refused, and that 502 passed back out as the upstream's answer.
-    const entries = mock.journal.entries();
+    const entries = journalEntries(mock);
     expect(entries.map((entry) => `${entry.status} ${entry.code ?? 'forwarded'}`)).toEqual(['502 forwarded', '502 PROXY_LOOP']);
     expect(codes(entries[0]?.violations)).toEqual(['response error UPSTREAM_UNDECLARED_STATUS']);
   });

@@ -1,0 +1,211 @@
+/**
+ * One exchange as the journal keeps it: the request's and the answer's headers and bodies, each
+ * cut at a bound in bytes (the cut is marked), credentials masked (http/credentials.ts), ids
+ * exact (bodies are kept as the text that crossed the wire, never re-serialised). Nothing a
+ * client sends is kept whole: a 1 MiB body costs the journal at most `bodyBytes`.
+ */
+import { isUtf8 } from 'node:buffer';
+import type { IncomingMessage } from 'node:http';
+import type { Rejection } from '../errors.js';
+import type { Answer } from '../http/answer.js';
+import {
+  COMMON_CREDENTIAL_HEADERS,
+  COMMON_CREDENTIAL_QUERY,
+  maskHeader,
+  maskKnownSecrets,
+  maskQuery,
+  type CredentialPlaces,
+} from '../http/credentials.js';
+import type { SecurityScheme } from '../../spec/contract.js';
+import type { HeaderLine, JournalBody, JournalMessage, JournalRecord, RequestJournal, Verdict } from './journal.js';
+
+export interface ExchangeBounds {
+  /** Bytes of one body kept (request and answer each). */
+  bodyBytes: number;
+  /** Bytes of one side's header lines kept (names and values); also the bound of the query string. */
+  headerBytes: number;
+}
+
+export const DEFAULT_EXCHANGE_BOUNDS: ExchangeBounds = { bodyBytes: 64 * 1024, headerBytes: 16 * 1024 };
+
+/** What the journal masks and how much it keeps of one exchange. */
+export interface JournalPolicy extends ExchangeBounds {
+  credentials: CredentialPlaces;
+}
+
+/** The places credentials travel for a spec's security schemes, and the secrets the mock knows. */
+export function credentialPlaces(schemes: Iterable<SecurityScheme>, secrets: readonly string[]): CredentialPlaces {
+  const headers = new Set(COMMON_CREDENTIAL_HEADERS);
+  const query = new Set(COMMON_CREDENTIAL_QUERY);
+  for (const scheme of schemes) {
+    if (scheme.kind !== 'api-key') continue;
+    if (scheme.in === 'header') headers.add(scheme.parameter.toLowerCase());
+    if (scheme.in === 'query') query.add(scheme.parameter);
+  }
+  return { headers, query, secrets: secrets.filter((secret) => secret !== '') };
+}
+
+/** What the edge knows of one exchange once the answer has left. */
+export interface WireExchange {
+  req: IncomingMessage;
+  /** The request body as the mock read it; undefined when it was not read. */
+  requestBody: Buffer | undefined;
+  answer: Answer;
+  /** The headers the answer was written with (CORS included). */
+  responseHeaders: Readonly<Record<string, string | number>>;
+  /** The body of an answer the mock did not write itself (proxy mode: the upstream's, as far as it was read). */
+  responseBody?: Buffer;
+  /** When the request arrived (ms since the epoch). */
+  time: number;
+  durationMs: number;
+}
+
+/** Hands an exchange to the journal; a failure to describe it never fails the request. */
+export function recordExchange(journal: RequestJournal, exchange: WireExchange, policy: JournalPolicy): void {
+  let record: JournalRecord;
+  try {
+    record = journalRecord(exchange, policy);
+  } catch {
+    return;
+  }
+  journal.record(record);
+}
+
+/**
+ * The journal's record of an exchange. It runs for every request, so it does the least it can:
+ * header lines masked in one pass, bodies cut and decoded once; serialising is the journal's
+ * business (the in-memory one does it when an entry is first read).
+ */
+export function journalRecord(exchange: WireExchange, policy: JournalPolicy): JournalRecord {
+  const { req, answer } = exchange;
+  const url = req.url ?? '/';
+  const queryAt = url.indexOf('?');
+  const rejection = answer.rejection;
+  const record: JournalRecord = {
+    time: exchange.time,
+    method: req.method ?? '',
+    path: queryAt === -1 ? url : url.slice(0, queryAt),
+    status: answer.status,
+    durationMs: exchange.durationMs,
+    verdict: verdictOf(answer.status, rejection, exchange.responseHeaders),
+    request: message(req.rawHeaders, requestBody(req, exchange.requestBody, policy), policy),
+    response: message(responseLines(exchange.responseHeaders), responseBodyOf(exchange, policy), policy),
+  };
+  // Proxy mode: an empty list says the exchange was judged and fits the spec.
+  if (answer.violations) record.violations = answer.violations;
+  if (queryAt !== -1) record.query = maskQuery(cut(url.slice(queryAt + 1), policy.headerBytes).text, policy.credentials);
+  if (answer.operationId !== undefined) record.operationId = answer.operationId;
+  if (answer.stateful !== undefined) record.stateful = answer.stateful;
+  if (rejection) {
+    record.code = rejection.code;
+    // Messages and problems quote (bounded) slices of what the client sent: copies keep none of it reachable.
+    record.message = detached(maskKnownSecrets(rejection.message, policy.credentials.secrets));
+    if (rejection.problems?.length) record.problems = rejection.problems.map(detached);
+    if (rejection.fields?.length) record.fields = rejection.fields.map(detached);
+  }
+  return record;
+}
+
+function responseBodyOf(exchange: WireExchange, policy: JournalPolicy): JournalBody | undefined {
+  if (exchange.answer.body !== undefined) return stringBody(exchange.answer.body, policy);
+  return exchange.responseBody && exchange.responseBody.length > 0 ? bufferBody(exchange.responseBody, policy) : undefined;
+}
+
+/** A copy of `text` that shares no memory with it (a slice in V8 keeps its whole parent reachable). */
+function detached(text: string): string {
+  return JSON.parse(JSON.stringify(text)) as string;
+}
+
+function responseLines(headers: Readonly<Record<string, string | number>>): string[] {
+  const flat: string[] = [];
+  for (const name in headers) flat.push(name, String(headers[name]));
+  return flat;
+}
+
+/** Codes of rejections that judged the body itself. */
+const BODY_CODES = new Set(['INVALID_REQUEST_BODY', 'MALFORMED_JSON', 'EMPTY_BODY', 'INVALID_ENCODING', 'INVALID_SEED', 'IDENTITY_MISMATCH']);
+
+export function verdictOf(status: number, rejection: Pick<Rejection, 'code'> | undefined, responseHeaders: Readonly<Record<string, unknown>>): Verdict {
+  if (rejection?.code === 'FORCED' || String(responseHeaders['preference-applied'] ?? '').includes('code=')) return 'forced';
+  if (status < 400) return 'accepted';
+  if (status === 401) return 'unauthenticated';
+  if (status === 415) return 'unsupported-media-type';
+  if (rejection && BODY_CODES.has(rejection.code)) return 'rejected-body';
+  if (status >= 500) return 'failed';
+  return 'rejected';
+}
+
+/** One side: header lines (flat name/value pairs, as `rawHeaders`) masked and cut at the side's bound, and the body. */
+function message(flat: readonly string[], body: JournalBody | undefined, policy: JournalPolicy): JournalMessage {
+  const headers: HeaderLine[] = [];
+  let budget = policy.headerBytes;
+  let index = 0;
+  for (; index + 1 < flat.length; index += 2) {
+    const name = flat[index] as string;
+    const value = flat[index + 1] as string;
+    const size = name.length + value.length;
+    if (size > budget) {
+      // A line larger than what is left: keep its start when there is room for one, then stop.
+      if (budget > name.length + 16) {
+        headers.push([name, maskHeader(name, `${cut(value, budget - name.length).text}…`, policy.credentials)]);
+        index += 2;
+      }
+      break;
+    }
+    budget -= size;
+    headers.push([name, maskHeader(name, value, policy.credentials)]);
+  }
+  const side: JournalMessage = { headers };
+  if (index < flat.length) side.headersCut = (flat.length - index) >> 1;
+  if (body) side.body = body;
+  return side;
+}
+
+function requestBody(req: IncomingMessage, read: Buffer | undefined, policy: JournalPolicy): JournalBody | undefined {
+  if (read) return read.length === 0 ? undefined : bufferBody(read, policy);
+  const declared = req.headers['content-length'];
+  const chunked = req.headers['transfer-encoding'] !== undefined;
+  if (declared === undefined && !chunked) return undefined;
+  if (declared === '0') return undefined;
+  // Answered before reading (a 401, 415, 413): what had already arrived whole is still buffered.
+  if (req.complete && !req.readableFlowing && !req.readableEnded && req.readableLength > 0 && req.readableLength <= policy.bodyBytes * 16) {
+    const buffered = req.read() as Buffer | null;
+    if (buffered) return bufferBody(buffered, policy);
+  }
+  const bytes = Number(declared);
+  return { bytes: Number.isSafeInteger(bytes) ? bytes : 0, unread: true };
+}
+
+function bufferBody(body: Buffer, policy: JournalPolicy): JournalBody {
+  const kept = body.length > policy.bodyBytes ? body.subarray(0, utf8Boundary(body, policy.bodyBytes)) : body;
+  const text = isUtf8(kept) ? kept.toString('utf8') : undefined;
+  const entry: JournalBody =
+    text === undefined
+      ? { bytes: body.length, text: body.subarray(0, policy.bodyBytes).toString('base64'), encoding: 'base64' }
+      : { bytes: body.length, text: maskKnownSecrets(text, policy.credentials.secrets), encoding: 'utf8' };
+  if (body.length > policy.bodyBytes) entry.cut = true;
+  return entry;
+}
+
+function stringBody(body: string, policy: JournalPolicy): JournalBody {
+  const bytes = Buffer.byteLength(body);
+  if (bytes <= policy.bodyBytes) return { bytes, text: detached(maskKnownSecrets(body, policy.credentials.secrets)), encoding: 'utf8' };
+  const { text } = cut(body, policy.bodyBytes);
+  return { bytes, text: maskKnownSecrets(text, policy.credentials.secrets), encoding: 'utf8', cut: true };
+}
+
+/** The first `bytes` UTF-8 bytes of `text` (never half a character), as a new string that holds nothing of `text`. */
+function cut(text: string, bytes: number): { text: string; cut: boolean } {
+  if (text.length * 3 <= bytes || Buffer.byteLength(text) <= bytes) return { text, cut: false };
+  const buffer = Buffer.from(text.slice(0, bytes), 'utf8');
+  return { text: buffer.subarray(0, utf8Boundary(buffer, bytes)).toString('utf8'), cut: true };
+}
+
+/** The largest length ≤ `limit` that does not end inside a UTF-8 sequence. */
+function utf8Boundary(buffer: Buffer, limit: number): number {
+  if (limit >= buffer.length) return buffer.length;
+  // Step back over continuation bytes (10xxxxxx) to the start of the character that is cut.
+  let back = limit;
+  while (back > 0 && ((buffer[back] as number) & 0xc0) === 0x80) back--;
+  return back;
+}

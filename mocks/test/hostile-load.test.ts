@@ -1,0 +1,200 @@
+/**
+ * What one hostile client can cost the mock (issue 13 #1 and #5), measured on the real process
+ * (`dist/mocks/cli.js`, as `npm start` runs it) over real HTTP: its resident memory read from
+ * /proc, its heap capped with --max-old-space-size so that keeping what clients send would crash
+ * it. Bounds, not timings: speed lives in `npm run bench`.
+ */
+import { writeFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { connect, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { DEFAULT_JOURNAL_BYTES } from '../admin/journal.js';
+import { MOCK_CLI, startServer, type Server } from './processes.js';
+
+const procMissing = (() => {
+  try {
+    readFileSync('/proc/self/status');
+    return undefined;
+  } catch {
+    const reason = 'memory bounds skipped: /proc/<pid>/status is not readable here (Linux only)';
+    console.warn(reason);
+    return reason;
+  }
+})();
+
+const MIB = 2 ** 20;
+
+function rssOf(server: Server): number {
+  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${server.child.pid}/status`, 'utf8'));
+  if (!match) throw new Error(`no VmRSS for process ${server.child.pid}`);
+  return Number(match[1]) * 1024;
+}
+
+function startMock(args: string[], heapMiB?: number): Promise<Server> {
+  const node = heapMiB === undefined ? [] : [`--max-old-space-size=${heapMiB}`];
+  return startServer(process.execPath, [...node, MOCK_CLI, '--port', '0', '--log-level', 'info', ...args], {
+    env: { ...process.env, LOG_LEVEL: '' },
+  });
+}
+
+async function health(url: string): Promise<number> {
+  return (await fetch(`${url}/__mock/health`)).status;
+}
+
+/** Sockets that ask for `path` and then never read a byte of the answer. */
+function stalledClients(url: string, path: string, count: number): Socket[] {
+  const { port } = new URL(url);
+  return Array.from({ length: count }, () => {
+    const socket = connect(Number(port), '127.0.0.1');
+    socket.on('error', () => {});
+    socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`);
+    socket.pause();
+    return socket;
+  });
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe.skipIf(procMissing)('one client cannot exhaust the heap through rejections and the journal', () => {
+  it('keeps serving 1 MiB seeds of {} and 1 MiB strings well past its heap, the journal within its byte bound', async () => {
+    // 64 MiB of heap: each attack body is 1 MiB, 160 of them are more than twice what the heap could keep.
+    const mock = await startMock([], 64);
+    const body = `[${Array(349_000).fill('{}').join(',')}]`;
+    expect(Buffer.byteLength(body)).toBeGreaterThan(MIB - 2000);
+    let peak = rssOf(mock);
+    const attack = async (): Promise<void> => {
+      const response = await fetch(`${mock.url}/__mock/plants`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+      const text = await response.text();
+      expect(response.status).toBe(400);
+      // A few problems named, the rest counted: the message is a sentence, not a copy of the body.
+      expect(text.length).toBeLessThan(1000);
+      expect(text).toContain('more)');
+      peak = Math.max(peak, rssOf(mock));
+    };
+    // A problem quotes the start of a 1 MiB string: the journal must not keep the rest reachable through it.
+    const quoted = async (round: number): Promise<void> => {
+      const response = await fetch(`${mock.url}/plants`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer t', 'content-type': 'application/json' },
+        body: `{"id":"${String(round).padEnd(MIB - 20, 'q')}","name":"x"}`,
+      });
+      expect(response.status).toBe(400);
+      expect((await response.text()).length).toBeLessThan(1000);
+    };
+    for (let round = 0; round < 40; round++) await Promise.all([attack(), attack(), quoted(round), quoted(round + 1000)]);
+    expect(mock.child.exitCode).toBeNull();
+    expect(await health(mock.url)).toBe(200);
+    const listing = (await (await fetch(`${mock.url}/__mock/requests?limit=1&whole=true&path=/__mock/plants`)).json()) as {
+      entries: { request: { body: { bytes: number; cut?: boolean; text: string } } }[];
+      journal: { entries: number; bytes: number; maxBytes: number };
+    };
+    expect(listing.journal.bytes).toBeLessThanOrEqual(DEFAULT_JOURNAL_BYTES);
+    expect(listing.journal.maxBytes).toBe(DEFAULT_JOURNAL_BYTES);
+    const kept = listing.entries[0]?.request.body;
+    expect(kept).toMatchObject({ bytes: Buffer.byteLength(body), cut: true });
+    expect(kept?.text.length).toBeLessThan(100 * 1024);
+    // A real request still works after the attack.
+    const created = await fetch(`${mock.url}/plants`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer t', 'content-type': 'application/json' },
+      body: '{"id":9223372036854775807,"name":"after the attack"}',
+    });
+    expect(created.status).toBe(200);
+    console.log(`seed attack: 160 × 1 MiB rejected, peak RSS ${(peak / MIB).toFixed(1)} MiB, journal ${listing.journal.entries} entries / ${(listing.journal.bytes / MIB).toFixed(2)} MiB`);
+    expect(peak).toBeLessThan(400 * MIB);
+  });
+});
+
+describe.skipIf(procMissing)('the listing respects backpressure', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'plant-listing-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('holds a piece, not a page, for each of 40 clients that never read (1 000 plants of 100 kB)', async () => {
+    const mock = await startMock([]);
+    const name = 'n'.repeat(100_000);
+    for (let batch = 0, id = 1; batch < 112; batch++) {
+      const plants = Array.from({ length: 9 }, () => ({ id: id++, name }));
+      const seeded = await fetch(`${mock.url}/__mock/plants`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(plants) });
+      expect(seeded.status).toBe(200);
+    }
+    await sleep(500);
+    const before = rssOf(mock);
+    // Each page is about 100 MB: buffered whole for each client it would be 4 GB.
+    const sockets = stalledClients(mock.url, '/__mock/plants?limit=10000', 40);
+    let peak = before;
+    try {
+      for (let sample = 0; sample < 30; sample++) {
+        await sleep(100);
+        peak = Math.max(peak, rssOf(mock));
+        expect(await health(mock.url)).toBe(200);
+      }
+    } finally {
+      for (const socket of sockets) socket.destroy();
+    }
+    console.log(`40 stalled listings of 100 MB pages: RSS +${((peak - before) / MIB).toFixed(1)} MiB`);
+    expect(peak - before).toBeLessThan(200 * MIB);
+    // A reader still gets the whole page.
+    const page = await (await fetch(`${mock.url}/__mock/plants?limit=10000`)).text();
+    expect(page.length).toBeGreaterThan(1008 * 100_000);
+    expect(page.endsWith(`"}]`)).toBe(true);
+  });
+
+  it('lists 1 000 000 plants page by page, exactly once each, while the health check answers', async () => {
+    const seed = join(dir, 'million.json');
+    const plants: string[] = [];
+    for (let i = 1; i <= 1_000_000; i++) plants.push(`{"id":${9223372036854775807n - BigInt(i)},"name":"Fern ${i.toString(36)}"}`);
+    writeFileSync(seed, `[${plants.join(',')}]`);
+    plants.length = 0;
+    const mock = await startMock(['--seed', seed]);
+    const before = rssOf(mock);
+    let peak = before;
+    const sockets = stalledClients(mock.url, '/__mock/plants?limit=10000', 40);
+    const healthLatencies: number[] = [];
+    let listing = true;
+    const prober = (async () => {
+      for (let probes = 0; listing && probes < 10_000; probes++) {
+        const started = performance.now();
+        expect(await health(mock.url)).toBe(200);
+        healthLatencies.push(performance.now() - started);
+        peak = Math.max(peak, rssOf(mock));
+        await sleep(5);
+      }
+    })();
+    const started = performance.now();
+    let count = 0;
+    let pages = 0;
+    let first: string | undefined;
+    let last: string | undefined;
+    try {
+      let next: string | undefined = '/__mock/plants?limit=10000';
+      for (; next && pages < 200; pages++) {
+        const response: Response = await fetch(mock.url + next);
+        expect(response.status).toBe(200);
+        expect(response.headers.get('x-total-count')).toBe('1000000');
+        const ids = [...(await response.text()).matchAll(/"id":(-?\d+)/g)].map((m) => m[1] as string);
+        first ??= ids[0];
+        last = ids.at(-1) ?? last;
+        count += ids.length;
+        next = /<([^>]+)>; rel="next"/.exec(response.headers.get('link') ?? '')?.[1];
+      }
+    } finally {
+      listing = false;
+      await prober;
+      for (const socket of sockets) socket.destroy();
+    }
+    const ms = performance.now() - started;
+    expect(count).toBe(1_000_000);
+    expect(pages).toBe(100);
+    expect(first).toBe('9223372036854775806');
+    expect(last).toBe(String(9223372036854775807n - 1_000_000n));
+    expect(healthLatencies.length).toBeGreaterThan(0);
+    healthLatencies.sort((a, b) => a - b);
+    console.log(
+      `1 000 000 plants listed in ${pages} pages of 10 000 in ${Math.round(ms)} ms with 40 stalled clients; ` +
+        `RSS ${(before / MIB).toFixed(0)} → peak ${(peak / MIB).toFixed(0)} MiB; health p50 ${healthLatencies[healthLatencies.length >> 1]?.toFixed(1)} ms, ` +
+        `max ${healthLatencies.at(-1)?.toFixed(1)} ms over ${healthLatencies.length} probes`,
+    );
+    expect(peak - before).toBeLessThan(200 * MIB);
+  });
+});
