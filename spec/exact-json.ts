@@ -485,6 +485,11 @@ export function integerOfLiteral(text: string): bigint | undefined {
   return sign ? -magnitude : magnitude;
 }
 
+/** Whether some number directly in `container` is shown by the view other than as sent (see exactJsonOf). */
+export function holdsInexactNumbers(container: object): boolean {
+  return exactIntegers.has(container) || standIns.has(container);
+}
+
 /**
  * The JSON text of `container[key]` for a value from `parseExactJson`, exactly as sent: integers
  * beyond a double keep their digits, a fraction the view shows by a stand-in is written as its

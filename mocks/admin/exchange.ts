@@ -8,6 +8,7 @@ import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage } from 'node:http';
 import type { Rejection } from '../errors.js';
 import type { Answer } from '../http/answer.js';
+import { hasBody } from '../http/request-body.js';
 import {
   COMMON_CREDENTIAL_HEADERS,
   COMMON_CREDENTIAL_QUERY,
@@ -17,7 +18,7 @@ import {
   type CredentialPlaces,
 } from '../http/credentials.js';
 import type { SecurityScheme } from '../../spec/contract.js';
-import type { HeaderLine, JournalBody, JournalMessage, JournalRecord, RequestJournal, Verdict } from './journal.js';
+import type { HeaderLine, JournalBody, JournalMessage, JournalRecord, PendingRecord, RequestJournal, Verdict } from './journal.js';
 
 export interface ExchangeBounds {
   /** Bytes of one body kept (request and answer each). */
@@ -62,14 +63,98 @@ export interface WireExchange {
 
 /** Hands an exchange to the journal; a failure to describe it never fails the request. */
 export function recordExchange(journal: RequestJournal, exchange: WireExchange, policy: JournalPolicy): void {
-  let record: JournalRecord;
   try {
-    record = journalRecord(exchange, policy);
+    // A rejection quotes what the client sent, and an upstream's answer is its bytes: those are
+    // recorded (masked, cut, copied) at once, so nothing of them stays reachable. An answer the
+    // mock accepted is captured as bounded parts and recorded only when the entry is read: most
+    // never are, and on the request path making the record costs more than the rest of the
+    // journal together (docs/benchmarks.md).
+    const unreadBody = exchange.requestBody === undefined && hasBody(exchange.req);
+    const proxied = exchange.answer.send !== undefined;
+    if (exchange.answer.rejection || proxied || unreadBody) journal.record(journalRecord(exchange, policy));
+    else journal.record(new CapturedExchange(exchange, policy));
   } catch {
-    return;
+    // A journal must never fail the request it describes.
   }
-  journal.record(record);
 }
+
+/**
+ * An accepted exchange, kept as parts the record is made from later: the request line and its
+ * header lines as Node parsed them, a copy of the body the mock read (at most the bound), and the
+ * answer the mock wrote (its own text). The credentials in the header lines are masked when the
+ * record is made; nothing is ever shown from these parts unmasked.
+ */
+class CapturedExchange implements PendingRecord {
+  readonly status: number;
+  readonly path: string;
+  readonly size: number;
+  readonly #url: string;
+  /** Header names and values as Node parsed them (never shown before they are masked). */
+  readonly #rawHeaders: readonly string[];
+  /** The body's bytes as a latin1 string (one byte a character), a copy at most the bound long. */
+  readonly #body: string | undefined;
+  /** The request body's size as received. */
+  readonly #bodyBytes: number;
+  readonly #responseHeaders: Readonly<Record<string, string | number>>;
+  readonly #answerBody: string | undefined;
+  readonly #operationId: string | undefined;
+  readonly #stateful: boolean | undefined;
+  readonly #method: string;
+  readonly #time: number;
+  readonly #durationMs: number;
+  readonly #policy: JournalPolicy;
+
+  constructor(exchange: WireExchange, policy: JournalPolicy) {
+    const { req, answer } = exchange;
+    this.#url = req.url ?? '/';
+    const queryAt = this.#url.indexOf('?');
+    this.path = queryAt === -1 ? this.#url : this.#url.slice(0, queryAt);
+    this.status = answer.status;
+    this.#method = req.method ?? '';
+    this.#rawHeaders = req.rawHeaders;
+    const read = exchange.requestBody;
+    this.#bodyBytes = read?.length ?? 0;
+    // A copy: the bytes read may be a slice of a much larger buffer, which it would keep alive.
+    this.#body = read && read.length > 0 ? read.toString('latin1', 0, utf8Boundary(read, policy.bodyBytes)) : undefined;
+    this.#responseHeaders = exchange.responseHeaders;
+    this.#answerBody = answer.body;
+    this.#operationId = answer.operationId;
+    this.#stateful = answer.stateful;
+    this.#time = exchange.time;
+    this.#durationMs = exchange.durationMs;
+    this.#policy = policy;
+    let size = ENTRY_OVERHEAD_ESTIMATE + this.#url.length + (this.#body?.length ?? 0) + (answer.body?.length ?? 0);
+    for (const part of this.#rawHeaders) size += part.length + 4;
+    this.size = size;
+  }
+
+  toRecord(): JournalRecord {
+    const policy = this.#policy;
+    const queryAt = this.#url.indexOf('?');
+    const body = this.#body === undefined ? undefined : bufferBody(Buffer.from(this.#body, 'latin1'), policy);
+    if (body && this.#body !== undefined && this.#bodyBytes > this.#body.length) {
+      body.bytes = this.#bodyBytes;
+      body.cut = true;
+    }
+    const record: JournalRecord = {
+      time: this.#time,
+      method: this.#method,
+      path: this.path,
+      status: this.status,
+      durationMs: this.#durationMs,
+      verdict: verdictOf(this.status, undefined, this.#responseHeaders),
+      request: message(this.#rawHeaders, body, policy),
+      response: message(responseLines(this.#responseHeaders), this.#answerBody === undefined ? undefined : stringBody(this.#answerBody, policy), policy),
+    };
+    if (queryAt !== -1) record.query = maskQuery(cut(this.#url.slice(queryAt + 1), policy.headerBytes).text, policy.credentials);
+    if (this.#operationId !== undefined) record.operationId = this.#operationId;
+    if (this.#stateful !== undefined) record.stateful = this.#stateful;
+    return record;
+  }
+}
+
+/** What `entrySize` adds per entry for its structure (journal.ts), and a margin for the masks. */
+const ENTRY_OVERHEAD_ESTIMATE = 640;
 
 /**
  * The journal's record of an exchange. It runs for every request, so it does the least it can:
@@ -189,7 +274,8 @@ function bufferBody(body: Buffer, policy: JournalPolicy): JournalBody {
 
 function stringBody(body: string, policy: JournalPolicy): JournalBody {
   const bytes = Buffer.byteLength(body);
-  if (bytes <= policy.bodyBytes) return { bytes, text: detached(maskKnownSecrets(body, policy.credentials.secrets)), encoding: 'utf8' };
+  // The mock writes its answers from values it made (JSON.stringify copies what it quotes): nothing to detach.
+  if (bytes <= policy.bodyBytes) return { bytes, text: maskKnownSecrets(body, policy.credentials.secrets), encoding: 'utf8' };
   const { text } = cut(body, policy.bodyBytes);
   return { bytes, text: maskKnownSecrets(text, policy.credentials.secrets), encoding: 'utf8', cut: true };
 }

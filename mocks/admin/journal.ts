@@ -124,9 +124,26 @@ export interface JournalStats {
 
 type Maybe<T> = T | Promise<T>;
 
+/**
+ * An exchange handed over before its record is made: a journal that keeps entries in memory
+ * makes the record only when the entry is first read (most never are); one that sends entries
+ * elsewhere makes it at once.
+ */
+export interface PendingRecord {
+  readonly status: number;
+  readonly path: string;
+  /** What the record will hold, as `entrySize` counts it (an upper estimate). */
+  readonly size: number;
+  toRecord(): JournalRecord;
+}
+
+export function isPendingRecord(entry: JournalRecord | PendingRecord): entry is PendingRecord {
+  return typeof (entry as PendingRecord).toRecord === 'function';
+}
+
 export interface RequestJournal {
   /** Keeps one exchange. Never waits and never throws: the answer has already left. */
-  record(entry: JournalRecord): void;
+  record(entry: JournalRecord | PendingRecord): void;
   /** Entries matching `query`, newest first. */
   entries(query?: JournalQuery): Maybe<JournalPage>;
   /** One whole entry, or undefined once it has left the journal. */
@@ -155,7 +172,7 @@ interface Kept {
   status: number;
   path: string;
   bytes: number;
-  record?: JournalRecord;
+  record?: JournalRecord | PendingRecord;
   json?: string;
 }
 
@@ -169,10 +186,12 @@ export function entrySize(entry: JournalRecord): number {
   let size = ENTRY_OVERHEAD + entry.method.length + entry.path.length + (entry.query?.length ?? 0) + (entry.message?.length ?? 0);
   for (const problem of entry.problems ?? []) size += problem.length;
   for (const field of entry.fields ?? []) size += field.length;
-  for (const side of [entry.request, entry.response]) {
-    for (const [name, value] of side.headers) size += name.length + value.length + 8;
-    size += side.body?.text?.length ?? 0;
-  }
+  return size + sideSize(entry.request) + sideSize(entry.response);
+}
+
+function sideSize(side: JournalMessage): number {
+  let size = side.body?.text?.length ?? 0;
+  for (const line of side.headers) size += line[0].length + line[1].length + 8;
   return size;
 }
 const ENTRY_OVERHEAD = 512;
@@ -192,15 +211,28 @@ export class MemoryJournal implements RequestJournal {
     this.maxBytes = options.maxBytes ?? DEFAULT_JOURNAL_BYTES;
   }
 
-  record(entry: JournalRecord): void {
+  record(entry: JournalRecord | PendingRecord): void {
     try {
       let record = entry;
-      let bytes = entrySize(record);
+      if (isPendingRecord(entry)) {
+        if (entry.size <= this.maxBytes) return this.#keep(entry, entry.size);
+        record = entry.toRecord();
+      }
+      let bytes = entrySize(record as JournalRecord);
       // The cuts keep an entry far below the bound; a journal configured smaller keeps it without the bodies' text.
       if (bytes > this.maxBytes) {
-        record = { ...record, request: withoutText(record.request), response: withoutText(record.response) };
+        const whole = record as JournalRecord;
+        record = { ...whole, request: withoutText(whole.request), response: withoutText(whole.response) };
         bytes = entrySize(record);
       }
+      this.#keep(record, bytes);
+    } catch {
+      // A journal must never fail the request it describes.
+    }
+  }
+
+  #keep(record: JournalRecord | PendingRecord, bytes: number): void {
+    try {
       this.#kept.push({ seq: ++this.#seq, status: record.status, path: record.path, bytes, record });
       this.#bytes += bytes;
       while (this.#kept.length - this.#head > this.maxEntries || (this.#bytes > this.maxBytes && this.#kept.length - this.#head > 1)) {
@@ -220,7 +252,8 @@ export class MemoryJournal implements RequestJournal {
   /** The entry's JSON text, made on first use. */
   #json(kept: Kept): string {
     if (kept.json === undefined) {
-      const { time, ...rest } = kept.record as JournalRecord;
+      const record = kept.record as JournalRecord | PendingRecord;
+      const { time, ...rest } = isPendingRecord(record) ? record.toRecord() : record;
       kept.json = JSON.stringify({ seq: kept.seq, at: new Date(time).toISOString(), ...rest });
       kept.record = undefined;
     }

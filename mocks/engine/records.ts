@@ -5,7 +5,7 @@
  * exactly the properties their own response schema declares. Nothing here names a field: the
  * spec does.
  */
-import { exactJsonOf, integerOfLiteral, parseExactJson } from '../../spec/exact-json.js';
+import { exactJsonOf, holdsInexactNumbers, integerOfLiteral, parseExactJson } from '../../spec/exact-json.js';
 import type { Schema } from '../../spec/contract.js';
 import type { RecordKey, StoredRecord } from '../stores/store.js';
 
@@ -25,6 +25,8 @@ export function identityOf(property: string, schema: Schema | undefined): Identi
 export function keyOfBody(body: Record<string, unknown>, identity: Identity): RecordKey | undefined {
   const value = body[identity.property];
   if (value === undefined) return undefined;
+  // The common case: a whole number the view holds as sent, whose digits are its JSON.
+  if (typeof value === 'number' && Number.isSafeInteger(value) && !holdsInexactNumbers(body)) return String(value);
   const text = exactJsonOf(body, identity.property);
   // An integer identity is its digits however it was written (1e3 and 1000 are one key); the
   // exact view already gives whole numbers as digits, only a huge exponent form needs reading.
@@ -46,12 +48,7 @@ export function keyInWords(key: RecordKey, identity: Identity): string {
 
 /** The record for a parsed body: the declared properties it has, in the order received. */
 export function recordOf(body: Record<string, unknown>, key: RecordKey, declared: ReadonlySet<string>): StoredRecord {
-  let json = '';
-  for (const property of Object.keys(body)) {
-    if (!declared.has(property) || body[property] === undefined) continue;
-    json += `${json ? ',' : '{'}${JSON.stringify(property)}:${exactJsonOf(body, property)}`;
-  }
-  return { key, json: json ? `${json}}` : '{}' };
+  return { key, json: flatJson(body, declared) };
 }
 
 /** A stored record's value, parsed exactly. */
@@ -61,12 +58,52 @@ export function recordValue(record: StoredRecord): Record<string, unknown> {
 
 /** The JSON text of `value` with only `properties` (those a response schema declares), in the record's order. */
 export function projection(value: Record<string, unknown>, properties: ReadonlySet<string>): string {
+  // Written piece by piece: an answer leaves at once, and the pieces cost less than an object.
   let json = '';
   for (const property of Object.keys(value)) {
     if (!properties.has(property) || value[property] === undefined) continue;
     json += `${json ? ',' : '{'}${JSON.stringify(property)}:${exactJsonOf(value, property)}`;
   }
   return json ? `${json}}` : '{}';
+}
+
+/**
+ * The JSON object of `value`'s `properties`, in its own order, values exact, as one flat string:
+ * a record keeps it for as long as it lives, the journal as long as the entry, and text built
+ * piece by piece would be a tree of pieces, several times its size in memory.
+ */
+function flatJson(value: Record<string, unknown>, properties: ReadonlySet<string>): string {
+  // Nearly every body: values the view holds as sent. A fresh object of the kept properties goes
+  // through JSON.stringify's own fast path, and comes out flat.
+  if (!holdsInexactNumbers(value)) {
+    let kept: Record<string, unknown> | undefined;
+    let plain = true;
+    const names = Object.keys(value);
+    for (let i = 0; i < names.length; i++) {
+      const property = names[i] as string;
+      const item = value[property];
+      if (item !== null && typeof item === 'object') plain = false;
+      if (properties.has(property) && item !== undefined) {
+        if (kept) kept[property] = item;
+        continue;
+      }
+      // The first property to leave out: from here on, copy the ones kept.
+      if (!kept) {
+        kept = {};
+        for (let j = 0; j < i; j++) kept[names[j] as string] = value[names[j] as string];
+      }
+    }
+    // A nested value may hold exact numbers of its own.
+    if (plain) return JSON.stringify(kept ?? value);
+  }
+  const parts = ['{'];
+  for (const property of Object.keys(value)) {
+    if (!properties.has(property) || value[property] === undefined) continue;
+    if (parts.length > 1) parts.push(',');
+    parts.push(JSON.stringify(property), ':', exactJsonOf(value, property));
+  }
+  parts.push('}');
+  return parts.join('');
 }
 
 /**

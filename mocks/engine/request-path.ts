@@ -22,6 +22,7 @@ import type { RoutedOperation } from './routes.js';
 import type { SecurityOutcome } from './security.js';
 
 const VALID: MockValidation = Object.freeze({ valid: true, errors: null }) as MockValidation;
+const NO_QUERY: Readonly<Record<string, string>> = Object.freeze({});
 
 /** Decides the answer to one request for the spec's operations. */
 export async function handleRequest(req: IncomingMessage, path: string, mock: MockContext): Promise<Answer> {
@@ -122,7 +123,7 @@ export function contextOf(
       method,
       path,
       params,
-      query: queryAt === -1 ? {} : Object.fromEntries(new URLSearchParams(url.slice(queryAt + 1))),
+      query: queryAt === -1 ? NO_QUERY : Object.fromEntries(new URLSearchParams(url.slice(queryAt + 1))),
       headers: req.headers,
       cookies: {},
       requestBody: undefined,

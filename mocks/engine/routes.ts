@@ -38,6 +38,8 @@ export interface RoutedOperation {
   successResponse: ContractResponse | undefined;
   /** Statuses `Prefer: code=` may force. */
   forceable: readonly number[];
+  /** The route to this operation at a path without templates, made once. */
+  staticRoute?: Route;
 }
 
 export type Route =
@@ -68,6 +70,7 @@ export class RouteTable {
         let byMethod = this.#static.get(path);
         if (!byMethod) this.#static.set(path, (byMethod = new Map()));
         byMethod.set(operation.method, operation);
+        operation.staticRoute = Object.freeze({ kind: 'operation', operation, params: NO_PARAMS });
         continue;
       }
       let template = this.#templates.find((t) => t.pattern.source === pathTemplatePattern(path).source);
@@ -86,7 +89,7 @@ export class RouteTable {
     const path = trimSlash(rawPath);
     const exact = this.#static.get(path);
     const found = exact?.get(method);
-    if (found) return { kind: 'operation', operation: found, params: NO_PARAMS };
+    if (found) return found.staticRoute as Route;
     let allowedSomewhere = exact !== undefined;
     for (const template of this.#templates) {
       const match = template.pattern.exec(path);

@@ -15,63 +15,107 @@ import type {
   StoreHealth,
 } from './store.js';
 
-/** One record and its place in creation order. */
-interface Entry {
-  seq: number;
-  key: RecordKey;
-  json: string;
-  /** Set once deleted: the entry stays in `order` until the next compaction. */
-  gone?: true;
-}
-
-/** One collection: records by key, and the same entries in creation order for paging. */
+/**
+ * One collection. Records sit in parallel arrays in creation order (their key, their JSON, their
+ * creation sequence number: the page cursor), and a map finds a key's position. A store of a
+ * million records then holds two strings per record and no object of its own, which keeps the
+ * garbage collector's work down (docs/benchmarks.md).
+ */
 class Collection {
-  readonly byKey = new Map<RecordKey, Entry>();
-  order: Entry[] = [];
+  /** Key → position in the arrays. */
+  readonly byKey = new Map<RecordKey, number>();
+  #keys: (RecordKey | undefined)[] = [];
+  #jsons: (string | undefined)[] = [];
+  #seqs: number[] = [];
   #nextSeq = 1;
   #gone = 0;
 
-  add(key: RecordKey, json: string): void {
-    const entry: Entry = { seq: this.#nextSeq++, key, json };
-    this.byKey.set(key, entry);
-    this.order.push(entry);
+  get size(): number {
+    return this.byKey.size;
   }
 
-  remove(entry: Entry): void {
-    this.byKey.delete(entry.key);
-    entry.gone = true;
-    // Deleted entries are skipped when paging; the order is rebuilt once they are most of it.
-    if (++this.#gone > 1024 && this.#gone * 2 > this.order.length) {
-      this.order = this.order.filter((e) => !e.gone);
-      this.#gone = 0;
+  add(key: RecordKey, json: string): void {
+    this.byKey.set(key, this.#keys.length);
+    this.#keys.push(key);
+    this.#jsons.push(json);
+    this.#seqs.push(this.#nextSeq++);
+  }
+
+  json(key: RecordKey): string | undefined {
+    const at = this.byKey.get(key);
+    return at === undefined ? undefined : this.#jsons[at];
+  }
+
+  replace(key: RecordKey, json: string): boolean {
+    const at = this.byKey.get(key);
+    if (at === undefined) return false;
+    this.#jsons[at] = json;
+    return true;
+  }
+
+  remove(key: RecordKey): boolean {
+    const at = this.byKey.get(key);
+    if (at === undefined) return false;
+    this.byKey.delete(key);
+    this.#keys[at] = undefined;
+    this.#jsons[at] = undefined;
+    // Deleted slots are skipped when paging; the arrays are rebuilt once they are most of them.
+    if (++this.#gone > 1024 && this.#gone * 2 > this.#keys.length) this.#compact();
+    return true;
+  }
+
+  #compact(): void {
+    const keys: RecordKey[] = [];
+    const jsons: string[] = [];
+    const seqs: number[] = [];
+    for (let at = 0; at < this.#keys.length; at++) {
+      const key = this.#keys[at];
+      if (key === undefined) continue;
+      this.byKey.set(key, keys.length);
+      keys.push(key);
+      jsons.push(this.#jsons[at] as string);
+      seqs.push(this.#seqs[at] as number);
     }
+    this.#keys = keys;
+    this.#jsons = jsons;
+    this.#seqs = seqs;
+    this.#gone = 0;
   }
 
   page({ after, limit }: PageQuery): Page {
+    const seqs = this.#seqs;
     let start = 0;
     if (after !== undefined) {
       const seq = Number(after);
-      // The first entry created after the cursor's: a binary search, entries are in seq order.
+      // The first record created after the cursor's: a binary search, sequence numbers only grow.
       let low = 0;
-      let high = this.order.length;
+      let high = seqs.length;
       while (low < high) {
         const middle = (low + high) >>> 1;
-        if ((this.order[middle] as Entry).seq <= seq) low = middle + 1;
+        if ((seqs[middle] as number) <= seq) low = middle + 1;
         else high = middle;
       }
       start = low;
     }
     const records: StoredRecord[] = [];
-    let last: Entry | undefined;
-    let index = start;
-    for (; index < this.order.length && records.length < limit; index++) {
-      const entry = this.order[index] as Entry;
-      if (entry.gone) continue;
-      records.push({ key: entry.key, json: entry.json });
-      last = entry;
+    let last = -1;
+    let at = start;
+    for (; at < seqs.length && records.length < limit; at++) {
+      const key = this.#keys[at];
+      if (key === undefined) continue;
+      records.push({ key, json: this.#jsons[at] as string });
+      last = at;
     }
-    while (index < this.order.length && (this.order[index] as Entry).gone) index++;
-    return index < this.order.length && last ? { records, next: String(last.seq) } : { records };
+    while (at < seqs.length && this.#keys[at] === undefined) at++;
+    return at < seqs.length && last !== -1 ? { records, next: String(seqs[last]) } : { records };
+  }
+
+  /** Every record, in creation order. */
+  *records(): Iterable<StoredRecord> {
+    for (let at = 0; at < this.#keys.length; at++) {
+      const key = this.#keys[at];
+      if (key !== undefined) yield { key, json: this.#jsons[at] as string };
+    }
   }
 }
 
@@ -116,23 +160,16 @@ export class MemoryStore implements ResourceStore {
   }
 
   get(collection: string, key: RecordKey): StoredRecord | undefined {
-    const entry = this.#collections.get(collection)?.byKey.get(key);
-    return entry && { key: entry.key, json: entry.json };
+    const json = this.#collections.get(collection)?.json(key);
+    return json === undefined ? undefined : { key, json };
   }
 
   replace(collection: string, record: StoredRecord): ReplaceOutcome {
-    const entry = this.#collections.get(collection)?.byKey.get(record.key);
-    if (!entry) return 'missing';
-    entry.json = record.json;
-    return 'replaced';
+    return this.#collections.get(collection)?.replace(record.key, record.json) ? 'replaced' : 'missing';
   }
 
   delete(collection: string, key: RecordKey): DeleteOutcome {
-    const records = this.#collections.get(collection);
-    const entry = records?.byKey.get(key);
-    if (!records || !entry) return 'missing';
-    records.remove(entry);
-    return 'deleted';
+    return this.#collections.get(collection)?.remove(key) ? 'deleted' : 'missing';
   }
 
   reset(): void {
@@ -153,11 +190,7 @@ export class MemoryStore implements ResourceStore {
 
   /** Every collection's name and records, in creation order (what a compaction rewrites). */
   *collections(): Iterable<[string, Iterable<StoredRecord>]> {
-    for (const [name, records] of this.#collections) {
-      yield [name, (function* () {
-        for (const entry of records.order) if (!entry.gone) yield { key: entry.key, json: entry.json };
-      })()];
-    }
+    for (const [name, records] of this.#collections) yield [name, records.records()];
   }
 
   health(): StoreHealth {

@@ -34,6 +34,8 @@ import {
   type JournalQuery,
   type JournalRecord,
   type JournalStats,
+  isPendingRecord,
+  type PendingRecord,
   type RequestJournal,
 } from '../admin/journal.js';
 
@@ -126,13 +128,13 @@ export class RedisJournal implements RequestJournal {
     return this.#dropped;
   }
 
-  record(entry: JournalRecord): void {
+  record(entry: JournalRecord | PendingRecord): void {
     try {
       if (this.#client.status !== 'ready') {
         this.#dropped++;
         return;
       }
-      const { time, ...rest } = entry;
+      const { time, ...rest } = isPendingRecord(entry) ? entry.toRecord() : entry;
       const json = JSON.stringify({ at: new Date(time).toISOString(), replica: this.replica, ...rest });
       const { stream, seq, bytes } = this.#keys;
       this.#client
