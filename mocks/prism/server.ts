@@ -117,7 +117,7 @@ async function answer(req: IncomingMessage, res: ServerResponse, context: PrismC
   const input: IHttpRequest = {
     method: (req.method ?? 'GET').toLowerCase() as IHttpRequest['method'],
     url: { path: pathname, query },
-    headers: req.headers as Record<string, string>,
+    headers: withCanonicalScheme(req.headers) as Record<string, string>,
     body,
   };
   const preferences = getHttpConfigFromRequest(input);
@@ -164,6 +164,18 @@ function allowedAt(contract: CompiledContract, url: string): string {
     if (pathTemplatePattern(operation.path).test(path)) methods.add(operation.method.toUpperCase());
   }
   return [...methods, 'OPTIONS'].join(', ');
+}
+
+/**
+ * The headers with the Authorization scheme spelled as Prism's check expects it (`Bearer`,
+ * `Basic`): RFC 7235 §2.1 makes the scheme case-insensitive, Prism's check does not.
+ */
+function withCanonicalScheme(headers: IncomingMessage['headers']): IncomingMessage['headers'] {
+  const authorization = headers.authorization;
+  const scheme = authorization === undefined ? undefined : /^(bearer|basic)(?=[ \t])/i.exec(authorization)?.[1];
+  if (scheme === undefined || scheme === 'Bearer' || scheme === 'Basic') return headers;
+  const canonical = scheme.toLowerCase() === 'bearer' ? 'Bearer' : 'Basic';
+  return { ...headers, authorization: canonical + (authorization as string).slice(scheme.length) };
 }
 
 function definedOnly<T extends object>(value: T): Partial<T> {
