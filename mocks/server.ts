@@ -9,7 +9,7 @@ import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
 import { MemoryJournal, type RequestJournal } from './admin/journal.js';
-import { credentialPlaces, DEFAULT_EXCHANGE_BOUNDS, recordExchange, type JournalPolicy } from './admin/exchange.js';
+import { credentialPlaces, DEFAULT_EXCHANGE_BOUNDS, recordExchange, Repeats, type JournalPolicy } from './admin/exchange.js';
 import { handleAdminRequest, isAdminPath, isOpenAdminPath, isQuietAdminRead } from './admin/routes.js';
 import type { MockContext } from './engine/context.js';
 import { handleRequest } from './engine/request-path.js';
@@ -141,7 +141,10 @@ export async function createMockServer(options: MockOptions = {}): Promise<MockS
   let journalPolicy: { engine: Engine; policy: JournalPolicy } | undefined;
   const policyOf = (engine: Engine): JournalPolicy => {
     if (journalPolicy?.engine !== engine) {
-      journalPolicy = { engine, policy: { ...DEFAULT_EXCHANGE_BOUNDS, credentials: credentialPlaces(engine.contract.securitySchemes.values(), secrets) } };
+      journalPolicy = {
+        engine,
+        policy: { ...DEFAULT_EXCHANGE_BOUNDS, credentials: credentialPlaces(engine.contract.securitySchemes.values(), secrets), repeats: new Repeats() },
+      };
     }
     return journalPolicy.policy;
   };

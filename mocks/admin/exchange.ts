@@ -32,6 +32,59 @@ export const DEFAULT_EXCHANGE_BOUNDS: ExchangeBounds = { bodyBytes: 64 * 1024, h
 /** What the journal masks and how much it keeps of one exchange. */
 export interface JournalPolicy extends ExchangeBounds {
   credentials: CredentialPlaces;
+  /** The parts one exchange repeats from the one before, kept once for both. */
+  repeats: Repeats;
+}
+
+/**
+ * What an exchange repeats from the previous one: a client sends the same header lines on every
+ * request of a connection, and the mock's answers of one kind carry the same ones. A journal entry
+ * that points at the parts its predecessor already keeps adds almost nothing to what a garbage
+ * collection must copy while the entries are kept, and under load that copying is most of what
+ * keeping whole exchanges costs (docs/benchmarks.md).
+ */
+export class Repeats {
+  readonly #requestHeaders = new WeakMap<object, readonly string[]>();
+  #responseHeaders: Readonly<Record<string, string | number>> | undefined;
+  #url = '';
+
+  /** The request's header lines, or the equal ones its connection sent last. */
+  requestHeaders(connection: object, raw: readonly string[]): readonly string[] {
+    const last = this.#requestHeaders.get(connection);
+    if (last && sameLines(last, raw)) return last;
+    this.#requestHeaders.set(connection, raw);
+    return raw;
+  }
+
+  /** The answer's header fields, or the equal ones of the answer before. */
+  responseHeaders(headers: Readonly<Record<string, string | number>>): Readonly<Record<string, string | number>> {
+    const last = this.#responseHeaders;
+    if (last && sameFields(last, headers)) return last;
+    this.#responseHeaders = headers;
+    return headers;
+  }
+
+  url(url: string): string {
+    if (url === this.#url) return this.#url;
+    this.#url = url;
+    return url;
+  }
+}
+
+function sameLines(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+function sameFields(a: Readonly<Record<string, string | number>>, b: Readonly<Record<string, string | number>>): boolean {
+  let count = 0;
+  for (const name in b) {
+    if (a[name] !== b[name]) return false;
+    count++;
+  }
+  for (const _ in a) count--;
+  return count === 0;
 }
 
 /** The places credentials travel for a spec's security schemes, and the secrets the mock knows. */
@@ -106,17 +159,17 @@ class CapturedExchange implements PendingRecord {
 
   constructor(exchange: WireExchange, policy: JournalPolicy) {
     const { req, answer } = exchange;
-    this.#url = req.url ?? '/';
+    this.#url = policy.repeats.url(req.url ?? '/');
     const queryAt = this.#url.indexOf('?');
     this.path = queryAt === -1 ? this.#url : this.#url.slice(0, queryAt);
     this.status = answer.status;
     this.#method = req.method ?? '';
-    this.#rawHeaders = req.rawHeaders;
+    this.#rawHeaders = policy.repeats.requestHeaders(req.socket, req.rawHeaders);
     const read = exchange.requestBody;
     this.#bodyBytes = read?.length ?? 0;
     // A copy: the bytes read may be a slice of a much larger buffer, which it would keep alive.
     this.#body = read && read.length > 0 ? read.toString('latin1', 0, utf8Boundary(read, policy.bodyBytes)) : undefined;
-    this.#responseHeaders = exchange.responseHeaders;
+    this.#responseHeaders = policy.repeats.responseHeaders(exchange.responseHeaders);
     this.#answerBody = answer.body;
     this.#operationId = answer.operationId;
     this.#stateful = answer.stateful;
