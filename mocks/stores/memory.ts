@@ -18,45 +18,75 @@ import type {
 /**
  * One collection. Records sit in parallel arrays in creation order (their key, their JSON, their
  * creation sequence number: the page cursor), and a map finds a key's position. A store of a
- * million records then holds two strings per record and no object of its own, which keeps the
- * garbage collector's work down (docs/benchmarks.md).
+ * million records then holds a key per record and no object of its own, which keeps memory and
+ * the garbage collector's work down (docs/benchmarks.md).
+ *
+ * Most records start with their identity (`{"id":123,"name":…`) and many share the rest: such a
+ * record is kept as what follows its key, one shared string for the records whose rest is the same,
+ * and rebuilt from the collection's head (`{"id":`) and its key when read.
  */
 class Collection {
-  /** Key → position in the arrays. */
-  readonly byKey = new Map<RecordKey, number>();
-  #keys: (RecordKey | undefined)[] = [];
+  /** Key (see slotOf) → position in the arrays. */
+  readonly #byKey = new Map<Slot, number>();
+  #keys: (Slot | undefined)[] = [];
+  /** A record's JSON whole (it starts with `{`), or what follows its key (it starts with `,` or `}`). */
   #jsons: (string | undefined)[] = [];
+  /** What every split record's JSON has before its key, once the first record set it. */
+  #head: string | undefined;
+  readonly #rests = new SharedTexts();
   #seqs: number[] = [];
   #nextSeq = 1;
   #gone = 0;
 
   get size(): number {
-    return this.byKey.size;
+    return this.#byKey.size;
+  }
+
+  has(key: RecordKey): boolean {
+    return this.#byKey.has(slotOf(key));
   }
 
   add(key: RecordKey, json: string): void {
-    this.byKey.set(key, this.#keys.length);
-    this.#keys.push(key);
-    this.#jsons.push(json);
+    const slot = slotOf(key);
+    this.#byKey.set(slot, this.#keys.length);
+    this.#keys.push(slot);
+    this.#jsons.push(this.#kept(key, json));
     this.#seqs.push(this.#nextSeq++);
   }
 
+  /** What is kept of a record's JSON: what follows its key when it starts with the collection's head. */
+  #kept(key: RecordKey, json: string): string {
+    const after = json.indexOf(`:${key}`);
+    const end = after + 1 + key.length;
+    // The key must be the first value, whole: followed by the next member or the object's end.
+    if (after <= 1 || json.charCodeAt(after - 1) !== 34 || (json[end] !== ',' && json[end] !== '}')) return json;
+    const head = json.slice(0, after + 1);
+    if (json.indexOf('"', 2) !== after - 1) return json; // the first name must end right before the key
+    this.#head ??= head;
+    return head === this.#head ? this.#rests.shared(json.slice(end)) : json;
+  }
+
+  #whole(key: RecordKey, kept: string): string {
+    return kept.charCodeAt(0) === 123 /* { */ ? kept : `${this.#head as string}${key}${kept}`;
+  }
+
   json(key: RecordKey): string | undefined {
-    const at = this.byKey.get(key);
-    return at === undefined ? undefined : this.#jsons[at];
+    const at = this.#byKey.get(slotOf(key));
+    return at === undefined ? undefined : this.#whole(key, this.#jsons[at] as string);
   }
 
   replace(key: RecordKey, json: string): boolean {
-    const at = this.byKey.get(key);
+    const at = this.#byKey.get(slotOf(key));
     if (at === undefined) return false;
-    this.#jsons[at] = json;
+    this.#jsons[at] = this.#kept(key, json);
     return true;
   }
 
   remove(key: RecordKey): boolean {
-    const at = this.byKey.get(key);
+    const slot = slotOf(key);
+    const at = this.#byKey.get(slot);
     if (at === undefined) return false;
-    this.byKey.delete(key);
+    this.#byKey.delete(slot);
     this.#keys[at] = undefined;
     this.#jsons[at] = undefined;
     // Deleted slots are skipped when paging; the arrays are rebuilt once they are most of them.
@@ -65,13 +95,13 @@ class Collection {
   }
 
   #compact(): void {
-    const keys: RecordKey[] = [];
+    const keys: Slot[] = [];
     const jsons: string[] = [];
     const seqs: number[] = [];
     for (let at = 0; at < this.#keys.length; at++) {
       const key = this.#keys[at];
       if (key === undefined) continue;
-      this.byKey.set(key, keys.length);
+      this.#byKey.set(key, keys.length);
       keys.push(key);
       jsons.push(this.#jsons[at] as string);
       seqs.push(this.#seqs[at] as number);
@@ -101,9 +131,10 @@ class Collection {
     let last = -1;
     let at = start;
     for (; at < seqs.length && records.length < limit; at++) {
-      const key = this.#keys[at];
-      if (key === undefined) continue;
-      records.push({ key, json: this.#jsons[at] as string });
+      const slot = this.#keys[at];
+      if (slot === undefined) continue;
+      const key = String(slot);
+      records.push({ key, json: this.#whole(key, this.#jsons[at] as string) });
       last = at;
     }
     while (at < seqs.length && this.#keys[at] === undefined) at++;
@@ -113,9 +144,45 @@ class Collection {
   /** Every record, in creation order. */
   *records(): Iterable<StoredRecord> {
     for (let at = 0; at < this.#keys.length; at++) {
-      const key = this.#keys[at];
-      if (key !== undefined) yield { key, json: this.#jsons[at] as string };
+      const slot = this.#keys[at];
+      if (slot === undefined) continue;
+      const key = String(slot);
+      yield { key, json: this.#whole(key, this.#jsons[at] as string) };
     }
+  }
+}
+
+/** A key as the map holds it: an integer's digits as the number (half the memory of the text), anything else as is. */
+type Slot = RecordKey | number;
+
+/** The number a key is the canonical digits of (no sign but minus, no leading zero, at most 15 digits: exact in a double), or the key. */
+function slotOf(key: RecordKey): Slot {
+  const length = key.length;
+  if (length === 0 || length > 16) return key;
+  let at = key.charCodeAt(0) === 45 /* - */ ? 1 : 0;
+  if (at === length || length - at > 15) return key;
+  const first = key.charCodeAt(at);
+  if (first === 48 /* 0 */) return length === 1 ? 0 : key;
+  for (; at < length; at++) {
+    const c = key.charCodeAt(at);
+    if (c < 48 || c > 57) return key;
+  }
+  return Number(key);
+}
+
+/**
+ * Texts many records repeat, kept once: a bounded table of the latest distinct ones (forgotten
+ * when full, so a store of all-different records costs the table nothing but its bound).
+ */
+class SharedTexts {
+  #seen = new Map<string, string>();
+
+  shared(text: string): string {
+    const known = this.#seen.get(text);
+    if (known !== undefined) return known;
+    if (this.#seen.size >= 4096) this.#seen = new Map();
+    this.#seen.set(text, text);
+    return text;
   }
 }
 
@@ -131,17 +198,17 @@ export class MemoryStore implements ResourceStore {
   /** Records in every collection. */
   get size(): number {
     let size = 0;
-    for (const collection of this.#collections.values()) size += collection.byKey.size;
+    for (const collection of this.#collections.values()) size += collection.size;
     return size;
   }
 
   has(collection: string, key: RecordKey): boolean {
-    return this.#collections.get(collection)?.byKey.has(key) ?? false;
+    return this.#collections.get(collection)?.has(key) ?? false;
   }
 
   create(collection: string, record: StoredRecord): CreateOutcome {
     const records = this.#collection(collection);
-    if (records.byKey.has(record.key)) return 'duplicate';
+    if (records.has(record.key)) return 'duplicate';
     records.add(record.key, record.json);
     return 'created';
   }
@@ -151,7 +218,7 @@ export class MemoryStore implements ResourceStore {
     const seen = new Set<RecordKey>();
     const duplicates: RecordKey[] = [];
     for (const { key } of records) {
-      if (existing.byKey.has(key) || seen.has(key)) duplicates.push(key);
+      if (existing.has(key) || seen.has(key)) duplicates.push(key);
       seen.add(key);
     }
     if (duplicates.length) return { duplicates };
@@ -185,7 +252,7 @@ export class MemoryStore implements ResourceStore {
   }
 
   count(collection: string): number {
-    return this.#collections.get(collection)?.byKey.size ?? 0;
+    return this.#collections.get(collection)?.size ?? 0;
   }
 
   /** Every collection's name and records, in creation order (what a compaction rewrites). */
