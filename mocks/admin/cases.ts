@@ -108,6 +108,8 @@ export class CaseCollector {
   departures = 0;
   /** Bytes of the cases' JSON so far. */
   bytes = 0;
+  /** Once a bound is reached, every further entry is only counted (without making its case). */
+  full = false;
   readonly #seen = new Set<string>();
   readonly #format = capabilities();
 
@@ -121,6 +123,7 @@ export class CaseCollector {
    * credentials the request carried: a case that would quote one anywhere is left out.
    */
   add(entry: JournalEntry, context: MockContext, secrets: readonly string[] = []): ExportedCase | undefined {
+    if (this.full) return void this.#skip(this.#fullReason());
     const made = caseOf(entry, context, this.#format, this.source);
     if (typeof made === 'string') return void this.#skip(made);
     const key = JSON.stringify({ ...made.case.request, expect: made.case.expect });
@@ -130,14 +133,25 @@ export class CaseCollector {
     const text = stringifyLossless(made.case) as string;
     if (secrets.length && maskKnownSecrets(text, secrets) !== text) return void this.#skip('requests that carry their credential outside its header (in the body, the path or the query)');
     const bytes = Buffer.byteLength(text);
-    if (this.cases.length >= this.limits.maxCases || this.bytes + bytes > this.limits.maxBytes) {
-      return void this.#skip(`requests after the file reached its bound (${this.limits.maxCases} cases, ${this.limits.maxBytes} bytes)`);
+    if (this.bytes + bytes > this.limits.maxBytes) {
+      this.full = true;
+      return void this.#skip(this.#fullReason());
     }
     this.#seen.add(key);
     this.cases.push(made.case);
     this.bytes += bytes;
     if (made.departs) this.departures++;
+    if (this.cases.length >= this.limits.maxCases) this.full = true;
     return made.case;
+  }
+
+  /** An entry left out without looking at it (the file is full). */
+  skipUnseen(): void {
+    this.#skip(this.#fullReason());
+  }
+
+  #fullReason(): string {
+    return `requests after the file reached its bound (${this.limits.maxCases} cases or ${this.limits.maxBytes} bytes)`;
   }
 
   /** What was left out, in words: `2 answers forced with 'Prefer: code='; 1 …`. */
