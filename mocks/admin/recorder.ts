@@ -69,7 +69,7 @@ export class CaseRecorder {
     this.path = join(this.#dir, `recorded-${run}.json`);
     const source: CaseSource = {
       namePrefix: `recorded-${run.toLowerCase()}`,
-      where: (entry) => `recording ${basename(this.path)}, exchange #${entry.seq}, ${entry.at}${entry.replica ? `, replica ${entry.replica}` : ''}`,
+      where: (entry) => `recording ${basename(this.path)}, exchange #${entry.seq}, ${entry.at}`,
     };
     this.#collector = new CaseCollector(source, { ...DEFAULT_RECORD_LIMITS, ...definedLimits(options) });
     this.#context = context;
@@ -86,7 +86,7 @@ export class CaseRecorder {
         return;
       }
       const { time, ...rest } = isPendingRecord(record) ? record.toRecord() : record;
-      const entry: JournalEntry = { seq, at: new Date(time).toISOString(), replica: this.#context.replica, ...rest };
+      const entry: JournalEntry = { seq, at: new Date(time).toISOString(), ...rest };
       if (this.#collector.add(entry, this.#context, requestSecrets(req, policy))) this.#changed();
     } catch (error) {
       this.#fail(error);
@@ -106,7 +106,7 @@ export class CaseRecorder {
   }
 
   /** The file's text as it would be written now, or undefined while no case is recorded. */
-  text(): string | undefined {
+  #text(): string | undefined {
     const { cases } = this.#collector;
     if (!cases.length) return undefined;
     const { engine, proxy } = this.#context;
@@ -139,7 +139,7 @@ export class CaseRecorder {
     this.#writing = this.#writing.then(async () => {
       if (!this.#dirty) return;
       this.#dirty = false;
-      const text = this.text();
+      const text = this.#text();
       if (text === undefined) return;
       try {
         await writeAtomically(this.path, text);
@@ -195,7 +195,7 @@ function requestSecrets(req: IncomingMessage, policy: JournalPolicy): string[] {
       const credentials = /^\S+\s+(.+)$/s.exec(value)?.[1];
       if (credentials) secrets.push(credentials.trim());
     } else if (name === 'cookie') {
-      for (const pair of value.split(';')) secrets.push(pair.slice(pair.indexOf('=') + 1).trim());
+      for (const pair of value.split(';')) if (pair.includes('=')) secrets.push(pair.slice(pair.indexOf('=') + 1).trim());
     } else if (policy.credentials.headers.has(name)) secrets.push(value);
   }
   const url = req.url ?? '';
