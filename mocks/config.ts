@@ -83,6 +83,7 @@ export function mockCommand(): Command {
         .default(DEFAULT_PROXY_CONNECT_TIMEOUT_MS)
         .argParser(integer(1, 600_000)),
     )
+    .addOption(new Option('--record <dir>', 'write every distinct exchange as a contract case (fixture format) to a file of this run in DIR; with --proxy, the real service\'s answers decide which credentials are valid').env('MOCK_RECORD'))
     .addOption(new Option('--log-level <level>', 'pino log level').env('LOG_LEVEL').default('info').choices(LOG_LEVELS))
     .exitOverride()
     .configureOutput({ writeErr: (text) => process.stderr.write(text) });
@@ -113,6 +114,7 @@ export function parseMockArgs(argv: readonly string[], command: Command = mockCo
     proxyStrict?: boolean;
     proxyTimeout: number;
     proxyConnectTimeout: number;
+    record?: string;
   }>();
   // Checked here rather than in an argParser: commander's message would repeat the value, password included.
   const fail = (message: string): never => command.error(`error: ${message}`, { exitCode: 2, code: 'plant-store-mock.invalidOption' });
@@ -166,6 +168,7 @@ export function parseMockArgs(argv: readonly string[], command: Command = mockCo
     storeUrl: o.store,
     storePrefix: o.storePrefix,
     replica,
+    record: o.record ? { dir: o.record } : undefined,
     proxy: o.proxy === undefined ? undefined : { upstream: o.proxy, strict: o.proxyStrict ?? false, timeoutMs: o.proxyTimeout, connectTimeoutMs: o.proxyConnectTimeout },
   };
 }

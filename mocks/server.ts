@@ -10,6 +10,7 @@ import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
 import { MemoryJournal, type RequestJournal } from './admin/journal.js';
 import { credentialPlaces, DEFAULT_EXCHANGE_BOUNDS, recordExchange, Repeats, type JournalPolicy } from './admin/exchange.js';
+import { CaseRecorder, type RecordOptions } from './admin/recorder.js';
 import { handleAdminRequest, isAdminPath, isOpenAdminPath, isQuietAdminRead } from './admin/routes.js';
 import type { MockContext } from './engine/context.js';
 import { handleRequest } from './engine/request-path.js';
@@ -78,6 +79,8 @@ export interface MockOptions {
   journal?: RequestJournal;
   journalSize?: number;
   journalBytes?: number;
+  /** `--record DIR`: every distinct exchange written as a contract case to a file of this run in DIR. */
+  record?: RecordOptions;
 }
 
 export interface MockServer {
@@ -117,6 +120,8 @@ export async function createMockServer(options: MockOptions = {}): Promise<MockS
     proxy,
   };
   if (options.seed !== undefined) await applySeed(options.seed, context, options.seedOnlyIfEmpty ?? false, logger);
+  const recorder = options.record ? new CaseRecorder(options.record, context, logger) : undefined;
+  if (recorder) logger.info({ file: recorder.path }, `recording every distinct exchange as a contract case in ${recorder.path}`);
   const watch = options.watch ? watchSpec(options.spec ?? SPEC_PATH, engineOptions(options), (next) => (context.engine = next), logger) : undefined;
   const cors: CorsPolicy = { origins: options.corsOrigins?.length ? new Set(options.corsOrigins) : undefined };
   const adminCors = adminCorsPolicy(options.corsOrigins);
@@ -216,7 +221,9 @@ export async function createMockServer(options: MockOptions = {}): Promise<MockS
     const quiet = isQuietAdminRead(req.method ?? '', path, answer.status);
     if (!quiet) {
       const exchange = { req, requestBody: answer.requestBody, answer, responseHeaders, responseBody, time: arrived, durationMs };
-      recordExchange(journal, exchange, policyOf(context.engine));
+      const policy = policyOf(context.engine);
+      const record = recordExchange(journal, exchange, policy);
+      if (recorder && record && !admin) recorder.record(record, req, policy);
     }
     logRequest({ method: req.method ?? '', path, status: answer.status, ms: durationMs, code: rejection?.code }, quiet);
   };
@@ -261,6 +268,7 @@ export async function createMockServer(options: MockOptions = {}): Promise<MockS
       server.closeIdleConnections();
     }).then(async () => {
       proxy?.close();
+      await recorder?.close();
       await store.close?.();
       await journal.close?.();
     }));

@@ -7,19 +7,26 @@
  * unsupported-media-type); the id is replaced by a fresh-id placeholder of the same kind (so a
  * case can run twice); credentials are never copied: the case says which kind of credential
  * was sent (the provider's, none, one it never issued, another scheme) and the suite supplies it.
- * What a case cannot express (another operation where the format names none, a body the journal
- * cut or never read, a forced answer) is left out and counted in the file's description.
+ * An id in an item path (`/plants/{id}`) becomes the placeholder too (`/plants/{{id}}`). In proxy
+ * mode the expectation is what the spec's rules say of the request (the proxy's request verdict);
+ * the upstream's answer decides only what the spec cannot (whether a well-formed credential is
+ * valid), and a case whose answer departs from the contract says so. What a case cannot express
+ * (a success on an item path, which needs the record created first; a body the journal cut or
+ * never read; a forced answer) is left out and counted in the file's description. The recorder
+ * (--record, recorder.ts) makes its files with the same CaseCollector.
  */
 import { readFileSync } from 'node:fs';
 import { isLosslessNumber, parse as parseLossless, stringify as stringifyLossless, type LosslessNumber } from 'lossless-json';
-import { FIXTURE_SCHEMA_PATH } from '../../fixtures/index.js';
+import { FIXTURE_SCHEMA_PATH, PLACEHOLDERS } from '../../fixtures/index.js';
 import { ID_RANGES, type IdKind } from '../../fixtures/ids.js';
 import { parseExactJson, integerOfLiteral } from '../../spec/exact-json.js';
 import type { MockContext } from '../engine/context.js';
 import type { Collection } from '../engine/resources.js';
-import { reject } from '../errors.js';
-import { isKnownScheme } from '../http/credentials.js';
+import type { RoutedOperation } from '../engine/routes.js';
+import { errorCatalogue, reject, type ErrorCode } from '../errors.js';
+import { isKnownScheme, maskKnownSecrets } from '../http/credentials.js';
 import { rejected, type Answer } from '../http/answer.js';
+import { verdictOf } from './exchange.js';
 import type { JournalEntry, JournalQuery, RequestJournal, Verdict } from './journal.js';
 
 /** The expectations of the fixture format, by the verdict they come from. */
@@ -73,15 +80,99 @@ const PAGE = 500;
 /** Placeholder for the id while the body is serialised (the format's own is {{id}}). */
 const ID_MARK = '\u0000plant-store-id\u0000';
 
+/** How cases of one file are named and say where they came from. */
+export interface CaseSource {
+  /** Case names start with it; names must be unique across the files of a directory. */
+  namePrefix: string;
+  /** Where an entry came from, for a case's description and origin (`mock journal #12, 2025-…`). */
+  where(entry: JournalEntry): string;
+}
+
+/** Bounds of one file of cases. */
+export interface CaseLimits {
+  maxCases: number;
+  /** Bytes of the cases' JSON. */
+  maxBytes: number;
+}
+
+/**
+ * The cases of a stream of journal entries: each entry made into a case or counted with the
+ * reason it cannot be one, repeats dropped (same request, same expectation), within bounds.
+ * The export of the journal and the recorder (--record) both use it.
+ */
+export class CaseCollector {
+  readonly cases: ExportedCase[] = [];
+  /** Entries left out, by reason. */
+  readonly skipped = new Map<string, number>();
+  /** Cases whose expectation the answer the entry got departs from (proxy mode). */
+  departures = 0;
+  /** Bytes of the cases' JSON so far. */
+  bytes = 0;
+  /** Once a bound is reached, every further entry is only counted (without making its case). */
+  full = false;
+  readonly #seen = new Set<string>();
+  readonly #format = capabilities();
+
+  constructor(
+    readonly source: CaseSource,
+    readonly limits: CaseLimits = { maxCases: Number.POSITIVE_INFINITY, maxBytes: Number.POSITIVE_INFINITY },
+  ) {}
+
+  /**
+   * Adds the case of `entry`, when it is one and a new one; returns it then. `secrets` are the
+   * credentials the request carried: a case that would quote one anywhere is left out.
+   */
+  add(entry: JournalEntry, context: MockContext, secrets: readonly string[] = []): ExportedCase | undefined {
+    if (this.full) return void this.#skip(this.#fullReason());
+    const made = caseOf(entry, context, this.#format, this.source);
+    if (typeof made === 'string') return void this.#skip(made);
+    const key = JSON.stringify({ ...made.case.request, expect: made.case.expect });
+    if (this.#seen.has(key)) return undefined;
+    const operation = (entry.operationId ?? 'request').replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+    made.case.name = `${this.source.namePrefix}-${operation || 'request'}-${made.case.expect}-${entry.seq}`;
+    const text = stringifyLossless(made.case) as string;
+    if (secrets.length && maskKnownSecrets(text, secrets) !== text) return void this.#skip('requests that carry their credential outside its header (in the body, the path or the query)');
+    const bytes = Buffer.byteLength(text);
+    if (this.bytes + bytes > this.limits.maxBytes) {
+      this.full = true;
+      return void this.#skip(this.#fullReason());
+    }
+    this.#seen.add(key);
+    this.cases.push(made.case);
+    this.bytes += bytes;
+    if (made.departs) this.departures++;
+    if (this.cases.length >= this.limits.maxCases) this.full = true;
+    return made.case;
+  }
+
+  /** An entry left out without looking at it (the file is full). */
+  skipUnseen(): void {
+    this.#skip(this.#fullReason());
+  }
+
+  #fullReason(): string {
+    return `requests after the file reached its bound (${this.limits.maxCases} cases or ${this.limits.maxBytes} bytes)`;
+  }
+
+  /** What was left out, in words: `2 answers forced with 'Prefer: code='; 1 …`. */
+  leftOut(): string {
+    return [...this.skipped].map(([reason, count]) => `${count} ${reason}`).join('; ');
+  }
+
+  #skip(reason: string): void {
+    this.skipped.set(reason, (this.skipped.get(reason) ?? 0) + 1);
+  }
+}
+
+/** The journal's own wording of where an exported case came from. */
+export const JOURNAL_SOURCE: CaseSource = {
+  namePrefix: 'recorded',
+  where: (entry) => `mock journal #${entry.seq}, ${entry.at}${entry.replica ? `, replica ${entry.replica}` : ''}`,
+};
+
 /** Every distinct, expressible request of the journal matching `query`, as one case file. */
 export async function exportCases(journal: RequestJournal, context: MockContext, query: JournalQuery, now = new Date()): Promise<CasesExport> {
-  const format = capabilities();
-  const { engine } = context;
-  const primary = engine.primary;
-  const skipped = new Map<string, number>();
-  const skip = (reason: string): void => void skipped.set(reason, (skipped.get(reason) ?? 0) + 1);
-  const seen = new Set<string>();
-  const cases: ExportedCase[] = [];
+  const collector = new CaseCollector(JOURNAL_SOURCE);
   const entries: JournalEntry[] = [];
   // Oldest first, so the cases read in the order the frontend sent them.
   for (let before = query.before, more = true; more; ) {
@@ -91,31 +182,28 @@ export async function exportCases(journal: RequestJournal, context: MockContext,
     before = page.entries.at(-1)?.seq;
   }
   entries.reverse();
-  for (const entry of entries) {
-    const made = caseOf(entry, context, primary, format);
-    if (typeof made === 'string') {
-      skip(made);
-      continue;
-    }
-    const key = JSON.stringify({ ...made.request, expect: made.expect });
-    if (seen.has(key)) continue;
-    seen.add(key);
-    const operation = (entry.operationId ?? 'request').replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
-    made.name = `recorded-${operation || 'request'}-${made.expect}-${entry.seq}`;
-    cases.push(made);
-  }
+  for (const entry of entries) collector.add(entry, context);
+  const { cases, skipped } = collector;
   if (!cases.length) return { file: undefined, skipped };
-  const left = [...skipped].map(([reason, count]) => `${count} ${reason}`).join('; ');
+  const left = collector.leftOut();
   return {
     file: {
       description:
-        `What frontends sent to the ${engine.contract.title} mock, exported from its journal on ${now.toISOString()}: ` +
-        `${cases.length} distinct request${cases.length === 1 ? '' : 's'}, each expected to get what the mock answered.` +
+        `What frontends sent to the ${context.engine.contract.title} mock, exported from its journal on ${now.toISOString()}: ` +
+        `${cases.length} distinct request${cases.length === 1 ? '' : 's'}, each expected to get what the contract says of it.` +
+        departuresText(collector) +
         (left ? ` Left out: ${left}.` : ''),
       cases,
     },
     skipped,
   };
+}
+
+/** The sentence a file's description says of cases whose recorded answer departs from the contract. */
+export function departuresText(collector: CaseCollector): string {
+  const n = collector.departures;
+  if (!n) return '';
+  return ` ${n} of them got an answer from the upstream that departs from the contract (each says so): they fail against it until it changes.`;
 }
 
 /** The answer of `?format=cases`: the case file as a download, or a 404 saying why there is none. */
@@ -127,7 +215,7 @@ export async function casesAnswer(context: MockContext, query: JournalQuery): Pr
   }
   return {
     status: 200,
-    body: `${stringifyLossless(file, undefined, 2) as string}\n`,
+    body: caseFileText(file),
     headers: {
       'content-type': 'application/json',
       'content-disposition': 'attachment; filename="frontend-requests.cases.json"',
@@ -136,25 +224,83 @@ export async function casesAnswer(context: MockContext, query: JournalQuery): Pr
   };
 }
 
+/** A case file as written: pretty-printed, numbers exact. */
+export function caseFileText(file: CaseFile): string {
+  return `${stringifyLossless(file, undefined, 2) as string}\n`;
+}
+
+/**
+ * What a case expects of an entry's request, from the mock's verdict; in proxy mode from the
+ * spec's rules applied to the request (the proxy's request violations), the upstream's answer
+ * deciding only what the spec cannot: whether a well-formed credential is valid.
+ */
+interface CaseVerdict {
+  expect: Expectation;
+  /** The catalogue code behind an expectation other than accepted (how the credential was wrong …). */
+  code?: string;
+  /** What was answered, in words, for the description. */
+  answered: string;
+  /** Why the answer departs from the expectation, when it does (proxy mode). */
+  departs?: string;
+}
+
+function caseVerdictOf(entry: JournalEntry, operation: RoutedOperation): CaseVerdict | string {
+  if (entry.violations === undefined) {
+    if (!EXPECTATIONS.has(entry.verdict)) {
+      return entry.verdict === 'forced' ? "answers forced with 'Prefer: code='" : `answers the contract has no expectation for (${entry.status}${entry.code ? ` ${entry.code}` : ''})`;
+    }
+    return { expect: entry.verdict as Expectation, code: entry.code, answered: `the mock answered ${entry.status}${entry.code ? ` ${entry.code}: ${cutText(entry.message ?? '', 200)}` : '.'}` };
+  }
+  // Proxy mode: the request judged by the mock's rules, in the mock's order; the upstream answered.
+  const request = entry.violations.filter((v) => v.in === 'request');
+  if (request.some((v) => v.code === 'NOT_VALIDATED')) return 'requests whose body the proxy could not judge (larger than --max-body, or answered before it arrived)';
+  const upstream = `the upstream answered ${entry.status}`;
+  const succeeded = entry.status >= 200 && entry.status < 300;
+  const first = request.find((v) => v.severity === 'error');
+  if (first) {
+    const code = first.code as ErrorCode;
+    const verdict = verdictOf(errorCatalogue[code]?.status ?? 400, { code }, {});
+    if (!EXPECTATIONS.has(verdict)) return `requests the spec refuses for what a case cannot say (${first.code})`;
+    return {
+      expect: verdict as Expectation,
+      code: first.code,
+      answered: `by the spec ${first.code}: ${cutText(first.message, 200)}; ${upstream}.`,
+      ...(succeeded ? { departs: `the upstream accepted a request the spec refuses` } : {}),
+    };
+  }
+  if (succeeded) return { expect: 'accepted', answered: `${upstream}.` };
+  // A well-formed credential the upstream refused: one it never issued.
+  if (entry.status === 401) return { expect: 'unauthenticated', code: 'INVALID_TOKEN', answered: `${upstream}: it refused the credential, well-formed by the spec.` };
+  // A valid request answered with a declared error or a server error: the provider departs from the contract.
+  if (entry.status >= 500 || operation.contract.declaredStatuses.includes(entry.status)) {
+    return { expect: 'accepted', answered: `${upstream}.`, departs: `the request is valid by the spec, yet ${upstream}` };
+  }
+  return `valid requests the upstream answered with a status the spec leaves unsaid (${entry.status})`;
+}
+
 /** The case for one journal entry, or why there is none. */
-function caseOf(entry: JournalEntry, context: MockContext, primary: Collection | undefined, format: FormatCapabilities): ExportedCase | string {
+function caseOf(entry: JournalEntry, context: MockContext, format: FormatCapabilities, source: CaseSource): { case: ExportedCase; departs?: string } | string {
   if (entry.path === '/__mock' || entry.path.startsWith('/__mock/')) return "requests to the mock's own routes";
   if (entry.operationId === undefined) return 'requests to no operation of the spec';
-  if (!EXPECTATIONS.has(entry.verdict)) return entry.verdict === 'forced' ? "answers forced with 'Prefer: code='" : `answers the contract has no expectation for (${entry.status}${entry.code ? ` ${entry.code}` : ''})`;
-  const expect = entry.verdict as Expectation;
-  const operation = context.engine.routes.operations.find((o) => o.operationId === entry.operationId);
+  const { engine } = context;
+  const primary = engine.primary;
+  const operation = engine.routes.operations.find((o) => o.operationId === entry.operationId);
   if (!operation) return 'requests to an operation the spec no longer has';
+  const verdict = caseVerdictOf(entry, operation);
+  if (typeof verdict === 'string') return verdict;
+  const { expect } = verdict;
   const isPrimaryCreate = primary !== undefined && operation.operationId === primary.create.operationId;
   if (!isPrimaryCreate && !format.methodAndPath) return `requests to ${operation.method} ${operation.path} (the fixture format names no method or path yet)`;
-  // An item's id in the path would collide on the second run: the format has no fresh-id placeholder for a path.
-  if (!isPrimaryCreate && expect === 'accepted' && operation.path.includes('{')) return `accepted requests to ${operation.method} ${operation.path} (no fresh-id placeholder for a path)`;
+  const item = isPrimaryCreate ? undefined : itemIdOf(entry, operation);
+  // A case has no step that creates the record first, so a success on an item path cannot be expected of a provider.
+  if (!isPrimaryCreate && expect === 'accepted' && operation.path.includes('{')) return `accepted requests to ${operation.method} ${operation.path} (the record would have to exist first: a case has no step that creates it)`;
   const header = (name: string): string | undefined => entry.request.headers.find(([n]) => n.toLowerCase() === name)?.[1];
 
   const body = entry.request.body;
   if (body?.unread) return 'requests whose body the mock answered without reading';
   if (body?.cut) return 'requests whose body is larger than the journal keeps';
   if (body && body.encoding !== 'utf8') return 'requests whose body is not UTF-8 text';
-  const exported = exportBody(body?.text, primary, expect);
+  const exported = exportBody(body?.text, primary, expect, item?.id);
   if (typeof exported === 'string') return exported;
 
   let contentType: string | null | undefined;
@@ -162,49 +308,71 @@ function caseOf(entry: JournalEntry, context: MockContext, primary: Collection |
   if (expect === 'unsupported-media-type') contentType = sentType ?? null;
   else if (sentType === undefined && !('empty' in exported.body)) contentType = null;
   else if (sentType !== undefined && !/^application\/json\s*(;|$)/i.test(sentType)) contentType = sentType;
-  const auth = authOf(entry, header('authorization'));
+  const auth = authOf(verdict, header('authorization'));
+  const query = entry.query ? `?${entry.query}` : '';
+  const id = item ? idKindOf(item.id) : exported.id;
   // Keys in the order the bundled case files write them.
   const request: ExportedCase['request'] = {
-    ...(isPrimaryCreate ? {} : { method: entry.method, path: entry.path + (entry.query ? `?${entry.query}` : '') }),
+    ...(isPrimaryCreate ? {} : { method: entry.method, path: (item?.path ?? entry.path) + query }),
     ...(auth === 'bearer' ? {} : { auth }),
     ...(contentType === undefined ? {} : { contentType }),
-    ...(exported.id ? { id: exported.id } : {}),
+    ...(id ? { id } : {}),
     body: exported.body,
   };
   // A valid body the suite sends under the wrong credentials or media type must stay valid: judge it as the mock would.
-  if ((expect === 'unauthenticated' || expect === 'unsupported-media-type') && !validBody(exported.text, primary)) {
-    return `${expect} requests whose body is not a valid ${primary?.resource ?? 'body'} either`;
+  if ((expect === 'unauthenticated' || expect === 'unsupported-media-type') && !validBody(exported.text, operation)) {
+    return `${expect} requests whose body is not a valid ${operation.body?.schemaName ?? 'body'} either`;
   }
 
   const made: ExportedCase = {
     name: '',
     description:
-      `${entry.method} ${entry.path} as a frontend sent it (journal #${entry.seq}, ${entry.at}); the mock answered ${entry.status}` +
-      (entry.code ? ` ${entry.code}: ${cutText(entry.message ?? '', 200)}` : '.'),
+      `${entry.method} ${entry.path} as a frontend sent it (${source.where(entry)}); ${verdict.answered}` +
+      (verdict.departs ? ` It departs from the contract (${verdict.departs}): this case fails against that upstream until it changes.` : ''),
     expect,
     request,
   };
-  if (format.origin) made.origin = `mock journal #${entry.seq}, ${entry.at}${entry.replica ? `, replica ${entry.replica}` : ''}`;
-  return made;
+  if (format.origin) made.origin = source.where(entry);
+  return verdict.departs ? { case: made, departs: verdict.departs } : { case: made };
+}
+
+/**
+ * The identity in an item path (`/plants/9223372036854775807` of `/plants/{id}`), with the path
+ * that names the fresh-id placeholder in its place; undefined for a path without one.
+ */
+function itemIdOf(entry: JournalEntry, operation: RoutedOperation): { id: bigint; path: string } | undefined {
+  const template = operation.path.split('/');
+  const sent = entry.path.split('/');
+  const at = template.flatMap((segment, index) => (/^\{[^/{}]+\}$/.test(segment) ? [index] : []));
+  if (at.length !== 1 || template.length !== sent.length) return undefined;
+  const value = sent[at[0] as number] as string;
+  if (!/^-?(0|[1-9]\d{0,40})$/.test(value)) return undefined;
+  sent[at[0] as number] = PLACEHOLDERS.id;
+  return { id: BigInt(value), path: sent.join('/') };
 }
 
 /** The credential the request carried, as the fixture format says it: never the credential itself. */
-function authOf(entry: JournalEntry, authorization: string | undefined): Auth {
-  if (entry.verdict !== 'unauthenticated') return 'bearer';
-  if (authorization === undefined || entry.code === 'MISSING_CREDENTIALS' || entry.code === 'MISSING_API_KEY') return 'none';
-  if (entry.code === 'INVALID_TOKEN') return 'invalid-token';
+function authOf(verdict: CaseVerdict, authorization: string | undefined): Auth {
+  if (verdict.expect !== 'unauthenticated') return 'bearer';
+  if (authorization === undefined || verdict.code === 'MISSING_CREDENTIALS' || verdict.code === 'MISSING_API_KEY') return 'none';
+  if (verdict.code === 'INVALID_TOKEN') return 'invalid-token';
   // The journal holds the scheme and a mask: keep the scheme, let the suite put its own token behind it.
   const scheme = /^\s*(\S+)/.exec(authorization)?.[1];
-  if (entry.code === 'EMPTY_TOKEN') return { authorization: scheme && isKnownScheme(scheme) ? `${scheme} ` : '' };
+  if (verdict.code === 'EMPTY_TOKEN') return { authorization: scheme && isKnownScheme(scheme) ? `${scheme} ` : '' };
   if (scheme && isKnownScheme(scheme)) return { authorization: `${scheme} {{token}}` };
   return { authorization: '{{token}}' };
 }
 
-/** The body with its identity replaced by the fresh-id placeholder, or why it cannot be a case. */
+/**
+ * The body with its identity replaced by the fresh-id placeholder, or why it cannot be a case.
+ * With `pathId` (the path names the record), the placeholder stands for that id: the body's
+ * identity becomes it only where it is the same id.
+ */
 function exportBody(
   text: string | undefined,
   collection: Collection | undefined,
   expect: Expectation,
+  pathId?: bigint,
 ): { body: Body; id?: IdKind; text: string | undefined } | string {
   if (text === undefined || text === '') {
     if (expect === 'accepted') return 'accepted requests without a body';
@@ -221,7 +389,7 @@ function exportBody(
   const isObject = value !== null && typeof value === 'object' && !Array.isArray(value);
   const literal = isObject ? (value as Record<string, unknown>)[property] : undefined;
   const id = isLosslessNumber(literal) ? integerOfLiteral((literal as LosslessNumber).value) : undefined;
-  if (!isObject || id === undefined) {
+  if (!isObject || id === undefined || (pathId !== undefined && id !== pathId)) {
     if (expect === 'accepted') return 'accepted requests without an integer id';
     return { body: { text: stringifyLossless(value) as string }, text: stringifyLossless(value) as string };
   }
@@ -248,10 +416,13 @@ export function idKindOf(id: bigint): IdKind {
   return 'safe-positive';
 }
 
-function validBody(text: string | undefined, collection: Collection | undefined): boolean {
-  if (text === undefined || !collection?.body.validate) return false;
+/** Whether `text` is a body the operation takes (none, for an operation that takes none). */
+function validBody(text: string | undefined, operation: RoutedOperation): boolean {
+  const body = operation.body;
+  if (text === undefined) return !body?.required;
+  if (!body?.media.validate) return false;
   try {
-    return collection.body.validate(parseExactJson(text)) === true;
+    return body.media.validate(parseExactJson(text)) === true;
   } catch {
     return false;
   }

@@ -114,8 +114,11 @@ export interface WireExchange {
   durationMs: number;
 }
 
-/** Hands an exchange to the journal; a failure to describe it never fails the request. */
-export function recordExchange(journal: RequestJournal, exchange: WireExchange, policy: JournalPolicy): void {
+/**
+ * Hands an exchange to the journal, and returns what it handed over (for the recorder, which
+ * reads the same record); a failure to describe it never fails the request.
+ */
+export function recordExchange(journal: RequestJournal, exchange: WireExchange, policy: JournalPolicy): JournalRecord | PendingRecord | undefined {
   try {
     // A rejection quotes what the client sent, and an upstream's answer is its bytes: those are
     // recorded (masked, cut, copied) at once, so nothing of them stays reachable. An answer the
@@ -124,10 +127,12 @@ export function recordExchange(journal: RequestJournal, exchange: WireExchange, 
     // journal together (docs/benchmarks.md).
     const unreadBody = exchange.requestBody === undefined && hasBody(exchange.req);
     const proxied = exchange.answer.send !== undefined;
-    if (exchange.answer.rejection || proxied || unreadBody) journal.record(journalRecord(exchange, policy));
-    else journal.record(new CapturedExchange(exchange, policy));
+    const record = exchange.answer.rejection || proxied || unreadBody ? journalRecord(exchange, policy) : new CapturedExchange(exchange, policy);
+    journal.record(record);
+    return record;
   } catch {
     // A journal must never fail the request it describes.
+    return undefined;
   }
 }
 

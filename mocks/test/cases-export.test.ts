@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createIdSource, loadFixtures, renderFixture, type FixtureCase } from '../../fixtures/index.js';
+import { writeSpecVariant } from '../../spec/test/variants.js';
 import { idKindOf } from '../admin/cases.js';
 import { createMockServer } from '../server.js';
 import { expectError, send, useMock } from './mock-under-test.js';
@@ -79,7 +80,7 @@ describe('exporting the journal as contract cases', () => {
     expect(file.description).toContain("1 answers forced with 'Prefer: code='");
     expect(file.description).toContain('1 answers the contract has no expectation for (409 DUPLICATE_ID)');
     expect(file.description).toContain('1 requests to no operation of the spec');
-    for (const c of cases) expect(c.description).toMatch(/^POST \/plants as a frontend sent it \(journal #\d+, /);
+    for (const c of cases) expect(c.description).toMatch(/^POST \/plants as a frontend sent it \(mock journal #\d+, /);
   });
 
   it('replays against a fresh mock with the answers the mock gave the frontend', async () => {
@@ -120,5 +121,66 @@ describe('exporting the journal as contract cases', () => {
     expect(idKindOf(10n ** 30n)).toBe('int64-overflow');
     expect(idKindOf(-(10n ** 30n))).toBe('int64-underflow');
     expect(idKindOf(-(2n ** 60n))).toBe('near-int64-min');
+  });
+});
+
+describe('exporting requests to item paths (a spec with /plants/{id})', () => {
+  const spec = writeSpecVariant('item-operations');
+  const mock = useMock({ tokens: [FRONTEND_TOKEN], spec });
+  const dir = mkdtempSync(join(tmpdir(), 'plant-item-cases-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const auth = { authorization: `Bearer ${FRONTEND_TOKEN}` };
+  const call = (method: string, path: string, body?: string, headers: Record<string, string> | null = auth, contentType: string | null = 'application/json') =>
+    send(mock.current, path, body, { method, headers: headers ?? {}, noAuth: headers === null, contentType: body === undefined ? null : contentType });
+
+  it('puts the fresh-id placeholder in the path (and in the body where it is the same id), and leaves successes out', async () => {
+    const id = '9223372036854775000';
+    expect((await call('POST', '/plants', `{"id":${id},"name":"Monstera"}`)).status).toBe(200);
+    // Successes on an item path need the record first: left out.
+    expect((await call('GET', `/plants/${id}`)).status).toBe(200);
+    expect((await call('DELETE', `/plants/12`)).status).toBe(404);
+    // What can be a case: the spec's rules refuse these whatever the provider stores.
+    expect((await call('GET', `/plants/${id}`, undefined, null)).status).toBe(401);
+    expect((await call('PUT', '/plants/12', '{"id":12,"name":5}')).status).toBe(400);
+    expect((await call('PUT', '/plants/12', '{"id":13,"name":"Other id"}')).status).toBe(400);
+    expect((await call('PATCH', '/plants/12', '{"name":"x"}', auth, 'application/json')).status).toBe(415);
+    expect((await call('DELETE', '/plants/-5', undefined, { authorization: 'Bearer not-issued-0123456789' })).status).toBe(401);
+
+    const response = await fetch(`${mock.current.url}/__mock/requests?format=cases`);
+    expect(response.status).toBe(200);
+    const text = await response.text();
+    expect(text).not.toContain(FRONTEND_TOKEN);
+    expect(text).not.toContain('not-issued');
+    writeFileSync(join(dir, 'items.json'), text);
+    const cases = loadFixtures(dir);
+    const summary = cases.map((c) => [c.expect, c.request.method ?? 'POST', c.request.path ?? '/plants', c.request.id ?? null, c.request.auth, c.request.body]);
+    expect(summary).toEqual([
+      ['accepted', 'POST', '/plants', 'near-int64-max', 'bearer', { json: { name: 'Monstera' } }],
+      ['unauthenticated', 'GET', '/plants/{{id}}', 'near-int64-max', 'none', { empty: true }],
+      ['rejected-body', 'PUT', '/plants/{{id}}', 'safe-positive', 'bearer', { text: '{"id":{{id}},"name":5}' }],
+      ['rejected-body', 'PUT', '/plants/{{id}}', 'safe-positive', 'bearer', { text: '{"id":13,"name":"Other id"}' }],
+      ['unsupported-media-type', 'PATCH', '/plants/{{id}}', 'safe-positive', 'bearer', { text: '{"name":"x"}' }],
+      ['unauthenticated', 'DELETE', '/plants/{{id}}', 'safe-negative', 'invalid-token', { empty: true }],
+    ]);
+    const file = JSON.parse(text) as { description: string };
+    expect(file.description).toContain('1 accepted requests to GET /plants/{id} (the record would have to exist first: a case has no step that creates it)');
+    expect(file.description).toContain('1 answers the contract has no expectation for (404 RECORD_NOT_FOUND)');
+
+    // Replayed against a fresh mock of the same spec, twice: each gets the answer the frontend got, whatever ids are drawn.
+    const provider = await createMockServer({ port: 0, logLevel: 'silent', tokens: ['provider-token'], spec });
+    try {
+      const ids = createIdSource();
+      const expected = { accepted: 200, 'rejected-body': 400, unauthenticated: 401, 'unsupported-media-type': 415 } as const;
+      for (const round of [1, 2]) {
+        for (const fixture of cases) {
+          const request = renderFixture(fixture, { token: 'provider-token', invalidToken: 'never-issued', ids });
+          expect(request.path).not.toContain('{{id}}');
+          const answer = await fetch(provider.url + request.path, { method: request.method, headers: request.headers, body: request.body });
+          expect(answer.status, `round ${round}, ${fixture.name}: ${await answer.text()}`).toBe(expected[fixture.expect]);
+        }
+      }
+    } finally {
+      await provider.close();
+    }
   });
 });

@@ -1,0 +1,127 @@
+/**
+ * `--record DIR` on the stateful mock: each distinct exchange becomes a case of one file per run,
+ * written atomically and bounded, loadable by the fixture loader, never holding a credential.
+ * (Through the proxy, against a real provider and the contract suite: contract-tests/test/frontend-to-provider.test.ts.)
+ */
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadFixtures } from '../../fixtures/index.js';
+import { RecordError } from '../admin/recorder.js';
+import { createMockServer, type MockServer } from '../server.js';
+import { send } from './mock-under-test.js';
+import { startMockProcess } from './processes.js';
+
+const FRONTEND_TOKEN = 'frontend-secret-token-0123456789';
+const auth = { authorization: `Bearer ${FRONTEND_TOKEN}` };
+const post = (mock: MockServer, body: string, headers: Record<string, string> | null = auth) =>
+  send(mock, '/plants', body, { headers: headers ?? {}, noAuth: headers === null });
+
+/** The one case file a run wrote in `dir` (and nothing else: no temporary file left behind). */
+function recordedFile(dir: string): string {
+  const names = readdirSync(dir);
+  expect(names).toHaveLength(1);
+  expect(names[0]).toMatch(/^recorded-\d{8}T\d{6}Z-[0-9a-f]{6}\.json$/);
+  return join(dir, names[0] as string);
+}
+
+describe('--record DIR on the stateful mock', () => {
+  it('writes each distinct exchange once, while serving and at close, without any credential', async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'plant-record-')), 'cases', 'nested'); // made when missing
+    // No --tokens: the mock does not know the frontend's token, so only the recorder's own check keeps it out.
+    const mock = await createMockServer({ port: 0, logLevel: 'silent', record: { dir } });
+    try {
+      expect((await post(mock, '{"id":9223372036854775000,"name":"Monstera","tag":"tropical"}')).status).toBe(200);
+      expect((await post(mock, '{"id":9223372036854775001,"name":"Monstera","tag":"tropical"}')).status).toBe(200); // the same shape
+      expect((await post(mock, '{"id":12,"name":5}')).status).toBe(400);
+      expect((await post(mock, '{"id":13,"name":"No token"}', null)).status).toBe(401);
+      expect((await post(mock, `{"id":14,"name":"${FRONTEND_TOKEN}"}`)).status).toBe(200); // the token in the body
+      expect((await fetch(`${mock.url}/__mock/requests`)).status).toBe(200); // the mock's own route: never a case
+      // Written while the mock serves (within a second of a new case); each read sees a whole file.
+      let seen: string | undefined;
+      for (let attempt = 0; attempt < 50 && seen === undefined; attempt++) {
+        const files = existsSync(dir) ? readdirSync(dir).filter((name) => name.endsWith('.json')) : [];
+        if (files.length) seen = readFileSync(join(dir, files[0] as string), 'utf8');
+        else await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect(seen, 'no recording within 5 s').toBeDefined();
+      expect(() => JSON.parse(seen as string)).not.toThrow();
+    } finally {
+      await mock.close();
+    }
+    const path = recordedFile(dir);
+    const text = readFileSync(path, 'utf8');
+    expect(text).not.toContain(FRONTEND_TOKEN);
+    const cases = loadFixtures(path);
+    expect(cases.map((c) => [c.expect, c.request.id ?? null, c.request.auth, c.request.body])).toEqual([
+      ['accepted', 'near-int64-max', 'bearer', { json: { name: 'Monstera', tag: 'tropical' } }],
+      ['rejected-body', 'safe-positive', 'bearer', { text: '{"id":{{id}},"name":5}' }],
+      ['unauthenticated', 'safe-positive', 'none', { text: '{"id":{{id}},"name":"No token"}' }],
+    ]);
+    for (const c of cases) {
+      expect(c.name).toMatch(/^recorded-\d{8}t\d{6}z-[0-9a-f]{6}-create-plant-/);
+      expect(c.origin).toMatch(/^recording recorded-\d{8}T\d{6}Z-[0-9a-f]{6}\.json, exchange #\d+, \d{4}-/);
+    }
+    const { description } = JSON.parse(text) as { description: string };
+    expect(description).toMatch(/^Requests frontends sent to the Plant Store mock, recorded from \S+ to \S+: 3 distinct requests/);
+    expect(description).toContain('1 requests that carry their credential outside its header (in the body, the path or the query)');
+  });
+
+  it('stops at its bound and counts what came after; files of several runs load together', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'plant-record-'));
+    for (const run of [1, 2]) {
+      const mock = await createMockServer({ port: 0, logLevel: 'silent', record: { dir, maxCases: 3 } });
+      try {
+        for (let n = 0; n < 5; n++) expect((await post(mock, `{"id":${run * 100 + n},"name":"${'x'.repeat(n + 1)}"}`)).status).toBe(200);
+      } finally {
+        await mock.close();
+      }
+    }
+    const files = readdirSync(dir).sort();
+    expect(files).toHaveLength(2);
+    for (const file of files) {
+      const { description, cases } = JSON.parse(readFileSync(join(dir, file), 'utf8')) as { description: string; cases: unknown[] };
+      expect(cases).toHaveLength(3);
+      expect(description).toContain('2 requests after the file reached its bound (3 cases or 8388608 bytes)');
+    }
+    // Names carry their run: the directory loads as one set of cases.
+    expect(loadFixtures(dir)).toHaveLength(6);
+  });
+
+  it('writes nothing when no request could be a case', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'plant-record-'));
+    const mock = await createMockServer({ port: 0, logLevel: 'silent', record: { dir } });
+    await fetch(`${mock.url}/nowhere`);
+    await mock.close();
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('refuses a directory it cannot write, naming it', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'plant-record-')), 'not-a-dir');
+    writeFileSync(file, 'x');
+    await expect(createMockServer({ port: 0, logLevel: 'silent', record: { dir: file } })).rejects.toThrow(RecordError);
+    await expect(createMockServer({ port: 0, logLevel: 'silent', record: { dir: join(file, 'below') } })).rejects.toThrow(`Cannot record into ${join(file, 'below')}`);
+  });
+});
+
+describe('npm start -- --record DIR', () => {
+  it('takes MOCK_RECORD, says where it records, and writes the file when stopped', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'plant-record-'));
+    const mock = await startMockProcess([], { MOCK_RECORD: dir, MOCK_STATE_FILE: '' });
+    expect(mock.output()).toContain(`recording every distinct exchange as a contract case in ${dir}/recorded-`);
+    const answer = await fetch(`${mock.url}/plants`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: '{"id":-9223372036854775808,"name":"Ficus"}' });
+    expect(answer.status).toBe(200);
+    mock.child.kill('SIGTERM');
+    expect(await mock.exit).toBe(0);
+    const [recorded] = loadFixtures(recordedFile(dir));
+    expect(recorded).toMatchObject({ expect: 'accepted', request: { id: 'near-int64-min', body: { json: { name: 'Ficus' } } } });
+    expect(mock.output()).toMatch(/recorded 1 contract case in .*recorded-.*\.json/);
+  });
+
+  it('exits 1 naming a directory it cannot write', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'plant-record-')), 'taken');
+    writeFileSync(file, 'x');
+    await expect(startMockProcess(['--record', file])).rejects.toThrow(new RegExp(`exited with 1 before listening:[\\s\\S]*Cannot record into ${file}: it is not a directory`));
+  });
+});
