@@ -71,7 +71,14 @@ export async function lockStateFile(statePath: string, realPath: string = stateP
   }
   if (!locked) {
     await handle.close().catch(() => undefined);
-    throw new Error(heldMessage(statePath, path, await readHolder(path)));
+    // The holder writes its note just after it takes the lock: a mock started at the same moment
+    // may look before it is there. Look again a few times, briefly, to name the holder.
+    let holder = await readHolder(path);
+    for (let attempt = 0; holder === undefined && attempt < 10; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      holder = await readHolder(path);
+    }
+    throw new Error(heldMessage(statePath, path, holder));
   }
   try {
     const holder: LockHolder = { pid: process.pid, host: hostname(), since: new Date().toISOString() };
