@@ -15,6 +15,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
+import { commaList, wholeNumber } from '../spec/command-line.js';
 import { DEFAULT_JOURNAL_SIZE } from '../mocks/admin/journal.js';
 import { measureContractSuite, type ContractResult } from './contract.js';
 import { REDIS_SERVER_PATH, RedisServer } from '../mocks/test/redis-server.js';
@@ -48,12 +49,8 @@ interface BenchOptions {
 }
 
 function parseOptions(argv: string[]): BenchOptions {
-  const int = (value: string): number => {
-    const n = Number(value);
-    if (!Number.isInteger(n) || n < 0) throw new Error(`expected a whole number, got ${value}`);
-    return n;
-  };
-  const list = (value: string): string[] => value.split(',').map((s) => s.trim()).filter(Boolean);
+  const int = wholeNumber(0, 1_000_000_000);
+  const list = commaList;
   const listOf =
     (allowed: readonly string[]) =>
     (value: string): string[] => {

@@ -3,6 +3,7 @@
  * parsed with commander. Pure, so tests call it directly; cli.ts runs it.
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
+import { wholeNumber } from '../spec/command-line.js';
 import { DEFAULT_GENERATED, DEFAULT_TIMEOUT_MS, type ContractOptions } from './options.js';
 
 export interface ContractCommandLine extends ContractOptions {
@@ -21,14 +22,6 @@ function nameList(value: string, previous: string[] = []): string[] {
 
 function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
-}
-
-function wholeNumber(min: number, max: number) {
-  return (value: string): number => {
-    const n = /^\d+$/.test(value.trim()) ? Number(value) : NaN;
-    if (!(n >= min && n <= max)) throw new InvalidArgumentError(`expected a whole number from ${min} to ${max}.`);
-    return n;
-  };
 }
 
 /** `'Name: value'` into a header list; repeated flags collect. */

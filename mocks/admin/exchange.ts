@@ -149,8 +149,10 @@ class CapturedExchange implements PendingRecord {
   readonly #url: string;
   /** Header names and values as Node parsed them (never shown before they are masked). */
   readonly #rawHeaders: readonly string[];
-  /** The body's bytes as a latin1 string (one byte a character), a copy at most the bound long. */
+  /** The body's bytes as a latin1 string (one byte a character), a copy at most the bound long; or its text. */
   readonly #body: string | undefined;
+  /** Whether `#body` is the body's text (the JSON the mock parsed) rather than its bytes. */
+  readonly #bodyIsText: boolean;
   /** The request body's size as received. */
   readonly #bodyBytes: number;
   readonly #responseHeaders: Readonly<Record<string, string | number>>;
@@ -172,8 +174,11 @@ class CapturedExchange implements PendingRecord {
     this.#rawHeaders = policy.repeats.requestHeaders(req.socket, req.rawHeaders);
     const read = exchange.requestBody;
     this.#bodyBytes = read?.length ?? 0;
-    // A copy: the bytes read may be a slice of a much larger buffer, which it would keep alive.
-    this.#body = read && read.length > 0 ? read.toString('latin1', 0, utf8Boundary(read, policy.bodyBytes)) : undefined;
+    // The text the mock parsed when it fits the bound whole; else a copy of the bytes (they may be a
+    // slice of a much larger buffer, which they would keep alive).
+    const text = answer.requestText;
+    this.#bodyIsText = text !== undefined && read !== undefined && read.length <= policy.bodyBytes;
+    this.#body = this.#bodyIsText ? text : read && read.length > 0 ? read.toString('latin1', 0, utf8Boundary(read, policy.bodyBytes)) : undefined;
     this.#responseHeaders = policy.repeats.responseHeaders(exchange.responseHeaders);
     this.#answerBody = answer.body;
     this.#operationId = answer.operationId;
@@ -189,8 +194,8 @@ class CapturedExchange implements PendingRecord {
   toRecord(): JournalRecord {
     const policy = this.#policy;
     const queryAt = this.#url.indexOf('?');
-    const body = this.#body === undefined ? undefined : bufferBody(Buffer.from(this.#body, 'latin1'), policy);
-    if (body && this.#body !== undefined && this.#bodyBytes > this.#body.length) {
+    const body = this.#body === undefined || this.#body === '' ? undefined : this.#bodyIsText ? stringBody(this.#body, policy) : bufferBody(Buffer.from(this.#body, 'latin1'), policy);
+    if (body && !this.#bodyIsText && this.#body !== undefined && this.#bodyBytes > this.#body.length) {
       body.bytes = this.#bodyBytes;
       body.cut = true;
     }

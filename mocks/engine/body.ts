@@ -10,7 +10,7 @@ import type { StoredRecord } from '../stores/store.js';
 import { keyOfBody, recordOf } from './records.js';
 import type { Collection } from './resources.js';
 
-export type ParsedBody = { ok: true; value: unknown } | { ok: false; rejection: Rejection };
+export type ParsedBody = { ok: true; value: unknown; text: string } | { ok: false; rejection: Rejection };
 
 /**
  * A body as JSON: the exact view (the numbers `plan` names read from their literal; its media
@@ -18,8 +18,9 @@ export type ParsedBody = { ok: true; value: unknown } | { ok: false; rejection: 
  */
 export function parseJsonBody(body: Buffer, plan: ExactPlan | undefined = READ_EVERY_NUMBER): ParsedBody {
   if (!isUtf8(body)) return { ok: false, rejection: reject('INVALID_ENCODING') };
+  const text = body.toString('utf8');
   try {
-    return { ok: true, value: parseExactJson(body.toString('utf8'), plan) };
+    return { ok: true, value: parseExactJson(text, plan), text };
   } catch (error) {
     if (error instanceof JsonTooDeep) return { ok: false, rejection: reject('JSON_TOO_DEEP', { limit: error.limit }) };
     return { ok: false, rejection: reject('MALFORMED_JSON', { detail: (error as Error).message }) };

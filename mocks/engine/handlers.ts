@@ -19,6 +19,7 @@ import { exampleAnswer } from './examples.js';
 import type { Preferences } from './prefer.js';
 import { keyInWords, keyOfBody, keyOfPathSegment, mergedJson, projection, recordOf, recordValue } from './records.js';
 import { itemParameter, jsonContent, type Collection, type ResourceRole, type StatefulOperation } from './resources.js';
+import type { RequestWithText } from './request-path.js';
 import type { RoutedOperation } from './routes.js';
 import type { SecurityOutcome } from './security.js';
 
@@ -95,7 +96,8 @@ const ROLES: Record<ResourceRole, (collection: Collection) => MockHandler> = {
     if (key === undefined) {
       return rejected(reject('INVALID_REQUEST_BODY', { schema: collection.resource, problems: [`${collection.identity.property} is required to store the record`] }));
     }
-    const created = mock.store.create(collection.path, recordOf(body, key, collection.declared));
+    const text = (c.request as RequestWithText).bodyText;
+    const created = mock.store.create(collection.path, recordOf(body, key, collection.declared, text));
     const answer = (outcome: CreateOutcome): Answer => (outcome === 'duplicate' ? duplicate(collection, key) : success(operation as RoutedOperation, body));
     return typeof created === 'string' ? answer(created) : created.then(answer);
   },

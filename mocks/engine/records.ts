@@ -5,7 +5,7 @@
  * exactly the properties their own response schema declares. Nothing here names a field: the
  * spec does.
  */
-import { exactJsonOf, holdsInexactNumbers, integerOfLiteral, parseExactJson } from '../../spec/exact-json.js';
+import { exactJsonOf, holdsInexactNumbers, integerOfLiteral, needsExactParse, parseExactJson } from '../../spec/exact-json.js';
 import type { Schema } from '../../spec/contract.js';
 import type { RecordKey, StoredRecord } from '../stores/store.js';
 
@@ -46,9 +46,29 @@ export function keyInWords(key: RecordKey, identity: Identity): string {
   return identity.type === 'string' ? (JSON.parse(key) as string) : key;
 }
 
-/** The record for a parsed body: the declared properties it has, in the order received. */
-export function recordOf(body: Record<string, unknown>, key: RecordKey, declared: ReadonlySet<string>): StoredRecord {
+/**
+ * The record for a parsed body: the declared properties it has, in the order received. When the
+ * body holds nothing else, the record is its text exactly as received (`text`, from which `body`
+ * was parsed): nothing to write again.
+ */
+export function recordOf(body: Record<string, unknown>, key: RecordKey, declared: ReadonlySet<string>, text?: string): StoredRecord {
+  if (text !== undefined && keptAsSent(text) && onlyDeclared(body, declared)) return { key, json: text.trim() };
   return { key, json: flatJson(body, declared) };
+}
+
+/**
+ * Whether a body's text can be the record as it is: on one line (stores keep records one per
+ * line, and a JSON text's line breaks can only be white space between tokens), and with every
+ * number written as the integer it is (no `1.0`, `2e3` or `-0`, which a record holds as `1`,
+ * `2000` and `0`; nothing past a double's exact range).
+ */
+function keptAsSent(text: string): boolean {
+  return text.indexOf('\n') === -1 && text.indexOf('\r') === -1 && text.indexOf('-0') === -1 && !needsExactParse(text);
+}
+
+function onlyDeclared(body: Record<string, unknown>, declared: ReadonlySet<string>): boolean {
+  for (const property in body) if (!declared.has(property)) return false;
+  return true;
 }
 
 /** A stored record's value, parsed exactly. */

@@ -42,6 +42,7 @@ export async function handleRequest(req: IncomingMessage, path: string, mock: Mo
   // Prefer: delay applies to every answer of an operation, rejections included.
   const delayed = (answer: Answer): Answer => {
     answer.requestBody = received;
+    answer.requestText = (c.request as RequestWithText).bodyText;
     answer.operationId = operation.operationId;
     if (answer.stateful === undefined) answer.stateful = operation.stateful;
     if (prefer.delayMs) answer.delayMs = prefer.delayMs;
@@ -103,8 +104,12 @@ export function acceptBody(c: Context, operation: RoutedOperation, raw: Buffer |
   const parsed = parseJsonBody(raw, operation.body?.media.exactPlan);
   if (!parsed.ok) return parsed.rejection;
   c.request.body = c.request.requestBody = parsed.value;
+  (c.request as RequestWithText).bodyText = parsed.text;
   return undefined;
 }
+
+/** openapi-backend's parsed request, with the body's text as received (for records and the journal). */
+export type RequestWithText = Context['request'] & { bodyText?: string };
 
 /** openapi-backend's Context for one request, as its handlers expect it. */
 export function contextOf(

@@ -23,6 +23,8 @@ export interface Answer {
   stream?: Iterable<string> | AsyncIterable<string>;
   /** The request body as the handler read it (for the journal: a read body is gone from the stream). */
   requestBody?: Buffer;
+  /** The same body decoded, when it was JSON the handler parsed. */
+  requestText?: string;
 }
 
 /** What an answer written by `send` put on the wire, for the journal. */
