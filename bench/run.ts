@@ -105,7 +105,10 @@ async function main(): Promise<void> {
   const work = mkdtempSync(join(tmpdir(), 'plant-bench-'));
   // One redis-server for the targets on Redis, AOF with an fsync every second as in the compose
   // profile, pinned beside wrk: the replica's core stays the replica's.
-  const redis = specs.some((spec) => spec.redis) ? await RedisServer.start({ persistence: 'aof-everysec' }) : undefined;
+  // No automatic AOF rewrite: a rewrite forked while another server is measured would load its core.
+  const redis = specs.some((spec) => spec.redis)
+    ? await RedisServer.start({ persistence: 'aof-everysec', args: ['--auto-aof-rewrite-percentage', '0'] })
+    : undefined;
   if (redis && loadCpu) spawnSync('taskset', ['-a', '-p', '-c', loadCpu, String(redis.pid)], { stdio: 'ignore' });
   /** Where each target's processes run: the second replica of a pair on wrk's core (one core each). */
   const placement = { cpus: serverCpu, replicaCpus: [serverCpu, loadCpu], redisUrl: redis?.url };

@@ -26,8 +26,13 @@ import type {
  * and rebuilt from the collection's head (`{"id":`) and its key when read.
  */
 class Collection {
-  /** Key (see slotOf) → position in the arrays. */
-  readonly #byKey = new Map<Slot, number>();
+  /**
+   * Key (see slotOf) → position in the arrays, in a few maps by a hash of the key: a map that
+   * doubles copies all it holds at once, and a store of millions would stall every request for the
+   * time of that copy (docs/benchmarks.md); a seventeenth of it is short.
+   */
+  readonly #shards: Map<Slot, number>[] = Array.from({ length: SHARDS }, () => new Map());
+  #size = 0;
   #keys: (Slot | undefined)[] = [];
   /** A record's JSON whole (it starts with `{`), or what follows its key (it starts with `,` or `}`). */
   #jsons: (string | undefined)[] = [];
@@ -39,16 +44,22 @@ class Collection {
   #gone = 0;
 
   get size(): number {
-    return this.#byKey.size;
+    return this.#size;
+  }
+
+  #map(slot: Slot): Map<Slot, number> {
+    return this.#shards[shardOf(slot)] as Map<Slot, number>;
   }
 
   has(key: RecordKey): boolean {
-    return this.#byKey.has(slotOf(key));
+    const slot = slotOf(key);
+    return this.#map(slot).has(slot);
   }
 
   add(key: RecordKey, json: string): void {
     const slot = slotOf(key);
-    this.#byKey.set(slot, this.#keys.length);
+    this.#map(slot).set(slot, this.#keys.length);
+    this.#size++;
     this.#keys.push(slot);
     this.#jsons.push(this.#kept(key, json));
     this.#seqs.push(this.#nextSeq++);
@@ -71,12 +82,14 @@ class Collection {
   }
 
   json(key: RecordKey): string | undefined {
-    const at = this.#byKey.get(slotOf(key));
+    const slot = slotOf(key);
+    const at = this.#map(slot).get(slot);
     return at === undefined ? undefined : this.#whole(key, this.#jsons[at] as string);
   }
 
   replace(key: RecordKey, json: string): boolean {
-    const at = this.#byKey.get(slotOf(key));
+    const slot = slotOf(key);
+    const at = this.#map(slot).get(slot);
     if (at === undefined) return false;
     this.#jsons[at] = this.#kept(key, json);
     return true;
@@ -84,9 +97,11 @@ class Collection {
 
   remove(key: RecordKey): boolean {
     const slot = slotOf(key);
-    const at = this.#byKey.get(slot);
+    const map = this.#map(slot);
+    const at = map.get(slot);
     if (at === undefined) return false;
-    this.#byKey.delete(slot);
+    map.delete(slot);
+    this.#size--;
     this.#keys[at] = undefined;
     this.#jsons[at] = undefined;
     // Deleted slots are skipped when paging; the arrays are rebuilt once they are most of them.
@@ -101,7 +116,7 @@ class Collection {
     for (let at = 0; at < this.#keys.length; at++) {
       const key = this.#keys[at];
       if (key === undefined) continue;
-      this.#byKey.set(key, keys.length);
+      this.#map(key).set(key, keys.length);
       keys.push(key);
       jsons.push(this.#jsons[at] as string);
       seqs.push(this.#seqs[at] as number);
@@ -150,6 +165,16 @@ class Collection {
       yield { key, json: this.#whole(key, this.#jsons[at] as string) };
     }
   }
+}
+
+const SHARDS = 17;
+
+/** Which of the maps holds `slot`: prime many, so ids in strides (a multiple of 64, say) still spread. */
+function shardOf(slot: Slot): number {
+  if (typeof slot === 'number') return Math.abs(slot % SHARDS);
+  let hash = slot.length;
+  for (let i = Math.max(0, slot.length - 4); i < slot.length; i++) hash = hash * 31 + slot.charCodeAt(i);
+  return hash % SHARDS;
 }
 
 /** A key as the map holds it: an integer's digits as the number (half the memory of the text), anything else as is. */
