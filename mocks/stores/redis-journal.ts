@@ -39,14 +39,20 @@ import {
   type RequestJournal,
 } from '../admin/journal.js';
 
-// KEYS: stream, seq, bytes. ARGV: entry JSON, its bytes, max entries, max bytes.
-// Returns the entry's seq.
+// KEYS: stream, seq, bytes. ARGV: max entries, max bytes, then each entry's JSON and its bytes.
+// Returns the first entry's seq. One call takes the entries of a loop turn, in order.
 const RECORD = `
-local seq = redis.call('INCR', KEYS[2])
-redis.call('XADD', KEYS[1], string.format('%d-0', seq), 'e', ARGV[1], 'b', ARGV[2])
-local bytes = redis.call('INCRBY', KEYS[3], ARGV[2])
+local maxEntries, maxBytes = tonumber(ARGV[1]), tonumber(ARGV[2])
+local first
+local added = 0
+for i = 3, #ARGV, 2 do
+  local seq = redis.call('INCR', KEYS[2])
+  first = first or seq
+  redis.call('XADD', KEYS[1], string.format('%d-0', seq), 'e', ARGV[i], 'b', ARGV[i + 1])
+  added = added + tonumber(ARGV[i + 1])
+end
+local bytes = redis.call('INCRBY', KEYS[3], added)
 local length = redis.call('XLEN', KEYS[1])
-local maxEntries, maxBytes = tonumber(ARGV[3]), tonumber(ARGV[4])
 while length > 1 and (length > maxEntries or bytes > maxBytes) do
   local oldest = redis.call('XRANGE', KEYS[1], '-', '+', 'COUNT', 1)[1]
   local fields = oldest[2]
@@ -56,7 +62,7 @@ while length > 1 and (length > maxEntries or bytes > maxBytes) do
   redis.call('XDEL', KEYS[1], oldest[1])
   length = length - 1
 end
-return seq`;
+return first`;
 
 // KEYS: stream, bytes. The sequence is kept: seqs go on after a clear.
 const CLEAR = `
@@ -66,18 +72,22 @@ return 0`;
 
 declare module 'ioredis' {
   interface RedisCommander<Context> {
-    recordJournalEntry(stream: string, seq: string, bytes: string, json: string, size: string, maxEntries: string, maxBytes: string, callback?: Callback<number>): Result<number, Context>;
+    /** `entries`: JSON, bytes, JSON, bytes … (ioredis flattens an array argument). */
+    recordJournalEntries(stream: string, seq: string, bytes: string, maxEntries: string, maxBytes: string, entries: string[], callback?: Callback<number>): Result<number, Context>;
     clearJournal(stream: string, bytes: string, callback?: Callback<number>): Result<number, Context>;
   }
 }
 
 const SCRIPTS = {
-  recordJournalEntry: { lua: RECORD, numberOfKeys: 3 },
+  recordJournalEntries: { lua: RECORD, numberOfKeys: 3 },
   clearJournal: { lua: CLEAR, numberOfKeys: 2 },
 };
 
 /** Stream entries read per XREVRANGE while filtering a page. */
 const READ_BATCH = 200;
+
+/** Records waiting for the end of their loop turn, at most. */
+const MAX_WAITING = 4096;
 
 export interface RedisJournalOptions {
   /** The sandbox's prefix (the store's `--store-prefix`). */
@@ -105,6 +115,9 @@ export class RedisJournal implements RequestJournal {
   /** The client is ours to close (opened by openRedisJournal). */
   readonly #owned: boolean;
   #dropped = 0;
+  /** The records of this loop turn, sent together once it ends. */
+  #waiting: (JournalRecord | PendingRecord)[] = [];
+  #sending: Promise<void> | undefined;
 
   /** On a client connected by `connectRedis` (its scripts are defined here if it lacks them). */
   constructor(client: Redis, target: RedisTarget, options: RedisJournalOptions, owned = false) {
@@ -128,22 +141,44 @@ export class RedisJournal implements RequestJournal {
     return this.#dropped;
   }
 
+  /**
+   * Keeps one exchange: with the others of this loop turn, in one script call once the turn ends
+   * (a command per request cost a replica more than its request; docs/benchmarks.md). What waits
+   * is bounded: past a loop turn's worth, entries Redis is too slow to take are dropped and counted.
+   */
   record(entry: JournalRecord | PendingRecord): void {
-    try {
-      if (this.#client.status !== 'ready') {
-        this.#dropped++;
-        return;
-      }
-      const { time, ...rest } = isPendingRecord(entry) ? entry.toRecord() : entry;
-      const json = JSON.stringify({ at: new Date(time).toISOString(), replica: this.replica, ...rest });
-      const { stream, seq, bytes } = this.#keys;
-      this.#client
-        .recordJournalEntry(stream, seq, bytes, json, String(Buffer.byteLength(json)), String(this.maxEntries), String(this.maxBytes))
-        .catch(() => this.#dropped++);
-    } catch {
-      // A journal must never fail the request it describes.
+    if (this.#client.status !== 'ready' || this.#waiting.length >= MAX_WAITING) {
       this.#dropped++;
+      return;
     }
+    if (this.#waiting.push(entry) === 1) setImmediate(() => void this.#send());
+  }
+
+  async #send(): Promise<void> {
+    const batch = this.#waiting;
+    this.#waiting = [];
+    const entries: string[] = [];
+    for (const entry of batch) {
+      try {
+        const { time, ...rest } = isPendingRecord(entry) ? entry.toRecord() : entry;
+        const json = JSON.stringify({ at: new Date(time).toISOString(), replica: this.replica, ...rest });
+        entries.push(json, String(Buffer.byteLength(json)));
+      } catch {
+        // A journal must never fail the request it describes.
+        this.#dropped++;
+      }
+    }
+    if (!entries.length) return;
+    const { stream, seq, bytes } = this.#keys;
+    const sent = this.#client
+      .recordJournalEntries(stream, seq, bytes, String(this.maxEntries), String(this.maxBytes), entries)
+      .then(
+        () => undefined,
+        () => void (this.#dropped += entries.length / 2),
+      );
+    this.#sending = sent;
+    await sent;
+    if (this.#sending === sent) this.#sending = undefined;
   }
 
   async entries(query: JournalQuery = {}): Promise<JournalPage> {
@@ -195,6 +230,8 @@ export class RedisJournal implements RequestJournal {
 
   /** Closes the connection when the journal opened it; a shared client is its owner's to close. */
   async close(): Promise<void> {
+    if (this.#waiting.length) await this.#send();
+    await this.#sending;
     if (!this.#owned) return;
     if (this.#client.status === 'ready') await this.#client.quit().catch(() => this.#client.disconnect());
     else this.#client.disconnect();
