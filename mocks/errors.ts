@@ -143,9 +143,9 @@ export const errorCatalogue = {
       ? `A ${noun} with ${property} ${quoted(ids[0] ?? '')} already exists; ${property}s must be unique. Use another ${property}, or reset the store with DELETE ${listing}.`
       : `${capitalised(noun)}s with ${property}s ${listed(ids.map(quoted), more, ', ')} already exist or repeat; ${property}s must be unique. Nothing was stored.`,
   ),
-  INVALID_ADMIN_QUERY: define<{ route: string; problems: string[] }>(
+  INVALID_ADMIN_QUERY: define<{ route: string; problems: string[]; more?: number }>(
     400,
-    ({ route, problems }) => `The query of ${route} cannot be used: ${listed(problems)}.`,
+    ({ route, problems, more }) => `The query of ${route} cannot be used: ${listed(problems, more)}.`,
   ),
   JOURNAL_ENTRY_NOT_FOUND: define<{ seq: number }>(
     404,
@@ -260,10 +260,11 @@ export const errorCatalogue = {
     ({ path, upstream }) =>
       `The mock keeps no records in proxy mode, so ${path} is not served: the upstream ${upstream} keeps them. GET /__mock/requests shows what passed through.`,
   ),
-  INTERNAL: define<{ detail: string }>(
+  // Only the failure's class: its message may quote what the request carried, a credential included.
+  INTERNAL: define<{ kind: string }>(
     500,
-    ({ detail }) =>
-      `The mock failed unexpectedly while handling this request (${quoted(detail)}). It is still serving; this is a bug in the mock, please report it.`,
+    ({ kind }) =>
+      `The mock failed unexpectedly while handling this request (${kind}; the mock's log has the details). It is still serving; this is a bug in the mock, please report it.`,
   ),
 } as const;
 
@@ -303,6 +304,12 @@ export function reject<C extends ErrorCode>(
     problems: (p as { problems?: string[] } | undefined)?.problems,
     fields: (p as { fields?: string[] } | undefined)?.fields,
   };
+}
+
+/** What INTERNAL may say of a failure: its class's name (`TypeError`), never its message. */
+export function failureKind(error: unknown): string {
+  const name = error instanceof Error ? error.constructor.name : '';
+  return /^[A-Za-z][A-Za-z0-9]{0,40}$/.test(name) ? `a ${name}` : 'an unexpected throw';
 }
 
 export function isRejection(value: unknown): value is Rejection {

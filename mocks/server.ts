@@ -19,12 +19,13 @@ import { loadEngine, type Engine, type EngineOptions } from './engine/engine.js'
 import { watchSpec } from './engine/watch.js';
 import { SPEC_PATH } from '../spec/index.js';
 import { duplicatesOf } from './admin/routes.js';
-import { isRejection, reject } from './errors.js';
+import { failureKind, isRejection, reject } from './errors.js';
 import { rejected, type Answer } from './http/answer.js';
 import { HostPolicy, requestedHost, type AllowedHosts } from './http/allowed-hosts.js';
 import { Connections } from './http/connections.js';
 import { adminCorsPolicy, corsHeaders, refusedAdminOrigin, type CorsPolicy } from './http/cors.js';
 import { DEFAULT_HOST, listen } from './http/listen.js';
+import { maskQuery } from './http/credentials.js';
 import { createLogger, requestLogger } from './http/logger.js';
 import { LoopTurn } from './http/loop-turn.js';
 import { continueWhenRead, DEFAULT_MAX_BODY } from './http/request-body.js';
@@ -184,26 +185,28 @@ export async function createMockServer(options: MockOptions = {}): Promise<MockS
         edgeRefusal(req, path, adminData) ??
         decided ??
         (admin
-          ? await handleAdminRequest(req, req.method ?? 'GET', path, context)
+          ? await handleAdminRequest(req, req.method ?? 'GET', path, context, secrets)
           : proxy
             ? await proxy.forward(req, path, context)
             : await handleRequest(req, path, context));
     } catch (error) {
       if (!res.socket || res.socket.destroyed) return; // the client went away mid-request: nobody to answer
       // An outage is logged once by the store (lost, back); each refused request has its own request line.
-      if (!(error instanceof StoreUnavailable)) logger.error({ err: error, method: req.method, url: req.url }, 'unexpected failure');
+      // The query may carry a credential (access_token, an API key): logged masked, like the journal keeps it.
+      if (!(error instanceof StoreUnavailable)) logger.error({ err: error, method: req.method, path, query: maskedQuery(req.url, policyOf(context.engine)) }, 'unexpected failure');
       const detail = (error as Error)?.message ?? String(error);
       answer = rejected(
         error instanceof StoreUnavailable
           ? reject('STORE_UNAVAILABLE', { detail, maybeApplied: error.maybeApplied })
           : error instanceof StorageFailure
             ? reject('STORAGE_FAILED', { detail })
-            : reject('INTERNAL', { detail }),
+            : reject('INTERNAL', { kind: failureKind(error) }),
       );
     }
     if (answer.delayMs) await sleep(answer.delayMs, delays);
     const close = connections.closesWith(req, res, answer.headers?.connection === 'close');
-    const corsFor = corsHeaders(req.headers.origin, adminData ? adminCors : cors);
+    // Every admin route, health included, grants CORS only to the origins the user allowed: what it says is not for any page.
+    const corsFor = corsHeaders(req.headers.origin, admin ? adminCors : cors);
     let responseHeaders: Readonly<Record<string, string | number>>;
     let responseBody: Buffer | undefined;
     if (answer.send) {
@@ -220,7 +223,7 @@ export async function createMockServer(options: MockOptions = {}): Promise<MockS
     const rejection = answer.rejection;
     const quiet = isQuietAdminRead(req.method ?? '', path, answer.status);
     if (!quiet) {
-      const exchange = { req, requestBody: answer.requestBody, answer, responseHeaders, responseBody, time: arrived, durationMs };
+      const exchange = { req, path, requestBody: answer.requestBody, answer, responseHeaders, responseBody, time: arrived, durationMs };
       const policy = policyOf(context.engine);
       const record = recordExchange(journal, exchange, policy);
       if (recorder && record && !admin) recorder.record(record, req, policy);
@@ -251,7 +254,7 @@ export async function createMockServer(options: MockOptions = {}): Promise<MockS
     const rejection = reject('CONNECT_NOT_SUPPORTED');
     socket.on('error', () => socket.destroy());
     socket.end(rawAnswer(rejection, corsHeaders(req.headers.origin, cors)));
-    recordExchange(journal, { req, requestBody: undefined, answer: rejected(rejection), responseHeaders: {}, time: Date.now(), durationMs: 0 }, policyOf(context.engine));
+    recordExchange(journal, { req, path: pathOf(req.url), requestBody: undefined, answer: rejected(rejection), responseHeaders: {}, time: Date.now(), durationMs: 0 }, policyOf(context.engine));
     logRequest({ method: 'CONNECT', path: req.url ?? '', status: rejection.status, ms: 0, code: rejection.code }, false);
   });
 
@@ -331,6 +334,12 @@ async function applySeed(value: unknown, context: MockContext, onlyIfEmpty: bool
     }
     throw new SeedError(duplicatesOf(outcome.duplicates, collection).message);
   }
+}
+
+/** A request's query for the log, credentials masked; undefined when it has none. */
+function maskedQuery(url: string | undefined, policy: JournalPolicy): string | undefined {
+  const at = url?.indexOf('?') ?? -1;
+  return url === undefined || at === -1 ? undefined : maskQuery(url.slice(at + 1), policy.credentials);
 }
 
 function sleep(ms: number, pending: Set<() => void>): Promise<void> {

@@ -15,9 +15,8 @@
  * never read; a forced answer) is left out and counted in the file's description. The recorder
  * (--record, recorder.ts) makes its files with the same CaseCollector.
  */
-import { readFileSync } from 'node:fs';
 import { isLosslessNumber, parse as parseLossless, stringify as stringifyLossless, type LosslessNumber } from 'lossless-json';
-import { FIXTURE_SCHEMA_PATH, PLACEHOLDERS } from '../../fixtures/index.js';
+import { PLACEHOLDERS } from '../../fixtures/index.js';
 import { ID_RANGES, type IdKind } from '../../fixtures/ids.js';
 import { parseExactJson, integerOfLiteral } from '../../spec/exact-json.js';
 import type { MockContext } from '../engine/context.js';
@@ -27,6 +26,7 @@ import { errorCatalogue, reject, type ErrorCode } from '../errors.js';
 import { isKnownScheme, maskKnownSecrets } from '../http/credentials.js';
 import { rejected, type Answer } from '../http/answer.js';
 import { verdictOf } from './exchange.js';
+import { isAdminPath } from './routes.js';
 import type { JournalEntry, JournalQuery, RequestJournal, Verdict } from './journal.js';
 
 /** The expectations of the fixture format, by the verdict they come from. */
@@ -60,20 +60,6 @@ export interface CasesExport {
   file: CaseFile | undefined;
   /** Requests left out, by reason. */
   skipped: Map<string, number>;
-}
-
-/** What the fixture format can say beyond POST /plants (read from its schema, which another change may extend). */
-interface FormatCapabilities {
-  methodAndPath: boolean;
-  origin: boolean;
-}
-
-function capabilities(): FormatCapabilities {
-  const schema = JSON.parse(readFileSync(FIXTURE_SCHEMA_PATH, 'utf8')) as {
-    $defs?: { request?: { properties?: Record<string, unknown> }; case?: { properties?: Record<string, unknown> } };
-  };
-  const request = schema.$defs?.request?.properties ?? {};
-  return { methodAndPath: 'method' in request && 'path' in request, origin: 'origin' in (schema.$defs?.case?.properties ?? {}) };
 }
 
 const PAGE = 500;
@@ -111,7 +97,6 @@ export class CaseCollector {
   /** Once a bound is reached, every further entry is only counted (without making its case). */
   full = false;
   readonly #seen = new Set<string>();
-  readonly #format = capabilities();
 
   constructor(
     readonly source: CaseSource,
@@ -124,7 +109,7 @@ export class CaseCollector {
    */
   add(entry: JournalEntry, context: MockContext, secrets: readonly string[] = []): ExportedCase | undefined {
     if (this.full) return void this.#skip(this.#fullReason());
-    const made = caseOf(entry, context, this.#format, this.source);
+    const made = caseOf(entry, context, this.source);
     if (typeof made === 'string') return void this.#skip(made);
     const key = JSON.stringify({ ...made.case.request, expect: made.case.expect });
     if (this.#seen.has(key)) return undefined;
@@ -171,7 +156,7 @@ export const JOURNAL_SOURCE: CaseSource = {
 };
 
 /** Every distinct, expressible request of the journal matching `query`, as one case file. */
-export async function exportCases(journal: RequestJournal, context: MockContext, query: JournalQuery, now = new Date()): Promise<CasesExport> {
+export async function exportCases(journal: RequestJournal, context: MockContext, query: JournalQuery, secrets: readonly string[] = [], now = new Date()): Promise<CasesExport> {
   const collector = new CaseCollector(JOURNAL_SOURCE);
   const entries: JournalEntry[] = [];
   // Oldest first, so the cases read in the order the frontend sent them.
@@ -182,7 +167,7 @@ export async function exportCases(journal: RequestJournal, context: MockContext,
     before = page.entries.at(-1)?.seq;
   }
   entries.reverse();
-  for (const entry of entries) collector.add(entry, context);
+  for (const entry of entries) collector.add(entry, context, secrets);
   const { cases, skipped } = collector;
   if (!cases.length) return { file: undefined, skipped };
   const left = collector.leftOut();
@@ -207,8 +192,8 @@ export function departuresText(collector: CaseCollector): string {
 }
 
 /** The answer of `?format=cases`: the case file as a download, or a 404 saying why there is none. */
-export async function casesAnswer(context: MockContext, query: JournalQuery): Promise<Answer> {
-  const { file, skipped } = await exportCases(context.journal, context, query);
+export async function casesAnswer(context: MockContext, query: JournalQuery, secrets: readonly string[] = []): Promise<Answer> {
+  const { file, skipped } = await exportCases(context.journal, context, query, secrets);
   if (!file) {
     const reasons = [...skipped].map(([reason, count]) => `${count} ${reason}`);
     return rejected(reject('NOTHING_TO_EXPORT', { reasons }));
@@ -253,7 +238,7 @@ function caseVerdictOf(entry: JournalEntry, operation: RoutedOperation): CaseVer
   }
   // Proxy mode: the request judged by the mock's rules, in the mock's order; the upstream answered.
   const request = entry.violations.filter((v) => v.in === 'request');
-  if (request.some((v) => v.code === 'NOT_VALIDATED')) return 'requests whose body the proxy could not judge (larger than --max-body, or answered before it arrived)';
+  if (request.some((v) => v.code === 'NOT_VALIDATED')) return 'requests the proxy could not judge (a body larger than --max-body or answered before it arrived, or a failure of the mock)';
   const upstream = `the upstream answered ${entry.status}`;
   const succeeded = entry.status >= 200 && entry.status < 300;
   const first = request.find((v) => v.severity === 'error');
@@ -279,8 +264,8 @@ function caseVerdictOf(entry: JournalEntry, operation: RoutedOperation): CaseVer
 }
 
 /** The case for one journal entry, or why there is none. */
-function caseOf(entry: JournalEntry, context: MockContext, format: FormatCapabilities, source: CaseSource): { case: ExportedCase; departs?: string } | string {
-  if (entry.path === '/__mock' || entry.path.startsWith('/__mock/')) return "requests to the mock's own routes";
+function caseOf(entry: JournalEntry, context: MockContext, source: CaseSource): { case: ExportedCase; departs?: string } | string {
+  if (isAdminPath(entry.path)) return "requests to the mock's own routes";
   if (entry.operationId === undefined) return 'requests to no operation of the spec';
   const { engine } = context;
   const primary = engine.primary;
@@ -290,7 +275,6 @@ function caseOf(entry: JournalEntry, context: MockContext, format: FormatCapabil
   if (typeof verdict === 'string') return verdict;
   const { expect } = verdict;
   const isPrimaryCreate = primary !== undefined && operation.operationId === primary.create.operationId;
-  if (!isPrimaryCreate && !format.methodAndPath) return `requests to ${operation.method} ${operation.path} (the fixture format names no method or path yet)`;
   const item = isPrimaryCreate ? undefined : itemIdOf(entry, operation);
   // A case has no step that creates the record first, so a success on an item path cannot be expected of a provider.
   if (!isPrimaryCreate && expect === 'accepted' && operation.path.includes('{')) return `accepted requests to ${operation.method} ${operation.path} (the record would have to exist first: a case has no step that creates it)`;
@@ -331,8 +315,8 @@ function caseOf(entry: JournalEntry, context: MockContext, format: FormatCapabil
       (verdict.departs ? ` It departs from the contract (${verdict.departs}): this case fails against that upstream until it changes.` : ''),
     expect,
     request,
+    origin: source.where(entry),
   };
-  if (format.origin) made.origin = source.where(entry);
   return verdict.departs ? { case: made, departs: verdict.departs } : { case: made };
 }
 

@@ -18,6 +18,7 @@ import {
   type CredentialPlaces,
 } from '../http/credentials.js';
 import type { SecurityScheme } from '../../spec/contract.js';
+import type { Violation } from '../proxy/violations.js';
 import type { HeaderLine, JournalBody, JournalMessage, JournalRecord, PendingRecord, RequestJournal, Verdict } from './journal.js';
 
 export interface ExchangeBounds {
@@ -102,6 +103,8 @@ export function credentialPlaces(schemes: Iterable<SecurityScheme>, secrets: rea
 /** What the edge knows of one exchange once the answer has left. */
 export interface WireExchange {
   req: IncomingMessage;
+  /** The target's path as the edge parsed and routed it (`pathOf`): an absolute-form target's without its authority. */
+  path: string;
   /** The request body as the mock read it; undefined when it was not read. */
   requestBody: Buffer | undefined;
   answer: Answer;
@@ -156,7 +159,9 @@ class CapturedExchange implements PendingRecord {
   /** The request body's size as received. */
   readonly #bodyBytes: number;
   readonly #responseHeaders: Readonly<Record<string, string | number>>;
+  /** The answer's body, or its start when it was larger than the bound (then `#answerBytes` is its whole size). */
   readonly #answerBody: string | undefined;
+  readonly #answerBytes: number | undefined;
   readonly #operationId: string | undefined;
   readonly #stateful: boolean | undefined;
   readonly #method: string;
@@ -167,8 +172,7 @@ class CapturedExchange implements PendingRecord {
   constructor(exchange: WireExchange, policy: JournalPolicy) {
     const { req, answer } = exchange;
     this.#url = policy.repeats.url(req.url ?? '/');
-    const queryAt = this.#url.indexOf('?');
-    this.path = queryAt === -1 ? this.#url : this.#url.slice(0, queryAt);
+    this.path = maskKnownSecrets(exchange.path, policy.credentials.secrets);
     this.status = answer.status;
     this.#method = req.method ?? '';
     this.#rawHeaders = policy.repeats.requestHeaders(req.socket, req.rawHeaders);
@@ -180,13 +184,16 @@ class CapturedExchange implements PendingRecord {
     this.#bodyIsText = text !== undefined && read !== undefined && read.length <= policy.bodyBytes;
     this.#body = this.#bodyIsText ? text : read && read.length > 0 ? read.toString('latin1', 0, utf8Boundary(read, policy.bodyBytes)) : undefined;
     this.#responseHeaders = policy.repeats.responseHeaders(exchange.responseHeaders);
-    this.#answerBody = answer.body;
+    // Only what the record will keep: a large answer (a listing) is not held whole until the entry is read.
+    const answerBytes = answer.body === undefined || answer.body.length * 3 <= policy.bodyBytes ? undefined : Buffer.byteLength(answer.body);
+    this.#answerBytes = answerBytes !== undefined && answerBytes > policy.bodyBytes ? answerBytes : undefined;
+    this.#answerBody = this.#answerBytes === undefined ? answer.body : cut(answer.body as string, policy.bodyBytes).text;
     this.#operationId = answer.operationId;
     this.#stateful = answer.stateful;
     this.#time = exchange.time;
     this.#durationMs = exchange.durationMs;
     this.#policy = policy;
-    let size = ENTRY_OVERHEAD_ESTIMATE + this.#url.length + (this.#body?.length ?? 0) + (answer.body?.length ?? 0);
+    let size = ENTRY_OVERHEAD_ESTIMATE + this.#url.length + (this.#body?.length ?? 0) + (this.#answerBody?.length ?? 0);
     for (const part of this.#rawHeaders) size += part.length + 4;
     this.size = size;
   }
@@ -207,12 +214,18 @@ class CapturedExchange implements PendingRecord {
       durationMs: this.#durationMs,
       verdict: verdictOf(this.status, undefined, this.#responseHeaders),
       request: message(this.#rawHeaders, body, policy),
-      response: message(responseLines(this.#responseHeaders), this.#answerBody === undefined ? undefined : stringBody(this.#answerBody, policy), policy),
+      response: message(responseLines(this.#responseHeaders), this.#answerBodyRecord(), policy),
     };
     if (queryAt !== -1) record.query = maskQuery(cut(this.#url.slice(queryAt + 1), policy.headerBytes).text, policy.credentials);
     if (this.#operationId !== undefined) record.operationId = this.#operationId;
     if (this.#stateful !== undefined) record.stateful = this.#stateful;
     return record;
+  }
+
+  #answerBodyRecord(): JournalBody | undefined {
+    if (this.#answerBody === undefined) return undefined;
+    if (this.#answerBytes === undefined) return stringBody(this.#answerBody, this.#policy);
+    return { bytes: this.#answerBytes, text: maskKnownSecrets(this.#answerBody, this.#policy.credentials.secrets), encoding: 'utf8', cut: true };
   }
 }
 
@@ -232,15 +245,16 @@ export function journalRecord(exchange: WireExchange, policy: JournalPolicy): Jo
   const record: JournalRecord = {
     time: exchange.time,
     method: req.method ?? '',
-    path: queryAt === -1 ? url : url.slice(0, queryAt),
+    path: maskKnownSecrets(exchange.path, policy.credentials.secrets),
     status: answer.status,
     durationMs: exchange.durationMs,
     verdict: verdictOf(answer.status, rejection, exchange.responseHeaders),
     request: message(req.rawHeaders, requestBody(req, exchange.requestBody, policy), policy),
     response: message(responseLines(exchange.responseHeaders), responseBodyOf(exchange, policy), policy),
   };
-  // Proxy mode: an empty list says the exchange was judged and fits the spec.
-  if (answer.violations) record.violations = answer.violations;
+  // Proxy mode: an empty list says the exchange was judged and fits the spec. Their words quote
+  // what the client or the upstream sent, like a rejection's: copied and masked the same way.
+  if (answer.violations) record.violations = answer.violations.map((v) => keptViolation(v, policy));
   if (queryAt !== -1) record.query = maskQuery(cut(url.slice(queryAt + 1), policy.headerBytes).text, policy.credentials);
   if (answer.operationId !== undefined) record.operationId = answer.operationId;
   if (answer.stateful !== undefined) record.stateful = answer.stateful;
@@ -252,6 +266,13 @@ export function journalRecord(exchange: WireExchange, policy: JournalPolicy): Jo
     if (rejection.fields?.length) record.fields = rejection.fields.map(detached);
   }
   return record;
+}
+
+function keptViolation(violation: Violation, policy: JournalPolicy): Violation {
+  const secrets = policy.credentials.secrets;
+  const kept: Violation = { ...violation, message: detached(maskKnownSecrets(violation.message, secrets)) };
+  if (violation.problems) kept.problems = violation.problems.map((problem) => detached(maskKnownSecrets(problem, secrets)));
+  return kept;
 }
 
 function responseBodyOf(exchange: WireExchange, policy: JournalPolicy): JournalBody | undefined {

@@ -186,8 +186,14 @@ export function entrySize(entry: JournalRecord): number {
   let size = ENTRY_OVERHEAD + entry.method.length + entry.path.length + (entry.query?.length ?? 0) + (entry.message?.length ?? 0);
   for (const problem of entry.problems ?? []) size += problem.length;
   for (const field of entry.fields ?? []) size += field.length;
+  for (const violation of entry.violations ?? []) {
+    size += VIOLATION_OVERHEAD + violation.code.length + violation.message.length;
+    for (const problem of violation.problems ?? []) size += problem.length;
+  }
   return size + sideSize(entry.request) + sideSize(entry.response);
 }
+/** A violation's fixed fields (`in`, `severity`) and structure. */
+const VIOLATION_OVERHEAD = 64;
 
 function sideSize(side: JournalMessage): number {
   let size = side.body?.text?.length ?? 0;

@@ -4,6 +4,7 @@
  * collection's size in `X-Total-Count`. The page is written piece by piece with backpressure
  * (http/stream.ts), so a million records or a client that never reads cost a piece, not a body.
  */
+import { DEFAULT_PROBLEM_LIMIT } from '../../spec/problems.js';
 import { reject, type Rejection } from '../errors.js';
 import { rejected, type Answer } from '../http/answer.js';
 import type { Page, ResourceStore, StoredRecord } from '../stores/store.js';
@@ -15,6 +16,8 @@ const PIECE_BYTES = 64 * 1024;
 /** A store's cursors are short (sequence numbers, ids); anything longer is not one. */
 const MAX_CURSOR_LENGTH = 200;
 
+const LISTING_PARAMETERS = ['limit', 'after'] as const;
+
 export interface ListingQuery {
   limit: number;
   after?: string;
@@ -22,23 +25,18 @@ export interface ListingQuery {
 
 /** The listing query of a request's search parameters, or the 400 naming what is wrong with it. */
 export function parseListingQuery(search: URLSearchParams, route: string): ListingQuery | Rejection {
-  const problems: string[] = [];
-  for (const name of new Set(search.keys())) {
-    if (name !== 'limit' && name !== 'after') problems.push(`${quote(name)} is not a parameter of this route (it takes limit and after)`);
-    else if (search.getAll(name).length > 1) problems.push(`${name} is given more than once`);
-  }
+  const problems = parameterProblems(search, LISTING_PARAMETERS, 'limit and after');
   let limit = DEFAULT_LISTING_LIMIT;
   const rawLimit = search.get('limit');
   if (rawLimit !== null) {
     limit = /^\d{1,6}$/.test(rawLimit) ? Number(rawLimit) : NaN;
-    if (!(limit >= 1 && limit <= MAX_LISTING_LIMIT)) problems.push(`limit must be a whole number from 1 to ${MAX_LISTING_LIMIT}, got ${quote(rawLimit)}`);
+    if (!(limit >= 1 && limit <= MAX_LISTING_LIMIT)) problems.add(`limit must be a whole number from 1 to ${MAX_LISTING_LIMIT}, got ${quote(rawLimit)}`);
   }
   const after = search.get('after') ?? undefined;
   if (after !== undefined && (after === '' || after.length > MAX_CURSOR_LENGTH)) {
-    problems.push(`after must be the cursor of a previous page's Link header, got ${quote(after)}`);
+    problems.add(`after must be the cursor of a previous page's Link header, got ${quote(after)}`);
   }
-  if (problems.length) return reject('INVALID_ADMIN_QUERY', { route, problems });
-  return { limit, after };
+  return problems.rejection(route) ?? { limit, after };
 }
 
 /** The answer listing one page of `collection`; a cursor the store never issued is a 400. */
@@ -76,4 +74,37 @@ function* pieces(records: readonly StoredRecord[]): Generator<string> {
 /** A client's text quoted in a message, cut so the message stays a sentence. */
 export function quote(text: string): string {
   return JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text);
+}
+
+/**
+ * The problems of an admin route's query, for its 400: the first few named, the rest counted, so a
+ * query of thousands of unknown names costs a sentence, not a copy of the query.
+ */
+export class QueryProblems {
+  readonly named: string[] = [];
+  more = 0;
+
+  add(problem: string): void {
+    if (this.named.length < DEFAULT_PROBLEM_LIMIT) this.named.push(problem);
+    else this.more++;
+  }
+
+  /** The INVALID_ADMIN_QUERY rejection naming them, or undefined when there are none. */
+  rejection(route: string): Rejection | undefined {
+    if (!this.named.length) return undefined;
+    return reject('INVALID_ADMIN_QUERY', { route, problems: this.named, more: this.more });
+  }
+}
+
+/** A query's parameters that the route does not take, or that are given more than once; `takes` says what it takes, in words. */
+export function parameterProblems(search: URLSearchParams, parameters: readonly string[], takes: string): QueryProblems {
+  const problems = new QueryProblems();
+  // One pass: counting with getAll() per name would cost the square of the query's length.
+  const seen = new Map<string, number>();
+  for (const name of search.keys()) seen.set(name, (seen.get(name) ?? 0) + 1);
+  for (const [name, count] of seen) {
+    if (!parameters.includes(name)) problems.add(`${quote(name)} is not a parameter of this route (it takes ${takes})`);
+    else if (count > 1) problems.add(`${name} is given more than once`);
+  }
+  return problems;
 }

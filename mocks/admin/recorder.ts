@@ -129,19 +129,19 @@ export class CaseRecorder {
     if (this.#timer || this.#closed) return;
     this.#timer = setTimeout(() => {
       this.#timer = undefined;
-      void this.#flush();
+      this.#flush().catch((error: unknown) => this.#fail(error));
     }, FLUSH_MS);
     this.#timer.unref();
   }
 
-  /** One write at a time; a change made while writing is written by the next. */
+  /** One write at a time; a change made while writing is written by the next. Never rejects: a rejected chain would stop every later write. */
   #flush(): Promise<void> {
     this.#writing = this.#writing.then(async () => {
       if (!this.#dirty) return;
       this.#dirty = false;
-      const text = this.#text();
-      if (text === undefined) return;
       try {
+        const text = this.#text();
+        if (text === undefined) return;
         await writeAtomically(this.path, text);
         this.#lastFailure = undefined;
       } catch (error) {

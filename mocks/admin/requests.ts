@@ -6,7 +6,7 @@
  */
 import { reject, type Rejection } from '../errors.js';
 import { rejected, type Answer } from '../http/answer.js';
-import { quote } from './listing.js';
+import { parameterProblems, quote } from './listing.js';
 import { MAX_JOURNAL_PAGE, STATUS_CLASSES, type JournalQuery, type RequestJournal, type StatusClass } from './journal.js';
 
 export const REQUESTS_ROUTE = '/__mock/requests';
@@ -17,17 +17,13 @@ export type RequestsFormat = (typeof FORMATS)[number];
 
 /** The journal query of a request's search parameters, or the 400 naming each problem. */
 export function parseJournalQuery(search: URLSearchParams): { query: JournalQuery; format: RequestsFormat } | Rejection {
-  const problems: string[] = [];
-  for (const name of new Set(search.keys())) {
-    if (!(LISTING_PARAMETERS as readonly string[]).includes(name)) problems.push(`${quote(name)} is not a parameter of this route (it takes ${LISTING_PARAMETERS.join(', ')})`);
-    else if (search.getAll(name).length > 1) problems.push(`${name} is given more than once`);
-  }
+  const problems = parameterProblems(search, LISTING_PARAMETERS, LISTING_PARAMETERS.join(', '));
   const query: JournalQuery = {};
   const seq = (name: 'after' | 'before'): void => {
     const raw = search.get(name);
     if (raw === null) return;
     if (/^\d{1,15}$/.test(raw)) query[name] = Number(raw);
-    else problems.push(`${name} must be the seq of a journal entry (a whole number), got ${quote(raw)}`);
+    else problems.add(`${name} must be the seq of a journal entry (a whole number), got ${quote(raw)}`);
   };
   seq('after');
   seq('before');
@@ -35,13 +31,13 @@ export function parseJournalQuery(search: URLSearchParams): { query: JournalQuer
   if (limit !== null) {
     const value = /^\d{1,4}$/.test(limit) ? Number(limit) : NaN;
     if (value >= 1 && value <= MAX_JOURNAL_PAGE) query.limit = value;
-    else problems.push(`limit must be a whole number from 1 to ${MAX_JOURNAL_PAGE}, got ${quote(limit)}`);
+    else problems.add(`limit must be a whole number from 1 to ${MAX_JOURNAL_PAGE}, got ${quote(limit)}`);
   }
   const status = search.get('status');
   if (status !== null) {
     const classes = status.split(',').map((part) => part.trim().toLowerCase());
     const unknown = classes.filter((c) => !(STATUS_CLASSES as readonly string[]).includes(c));
-    if (unknown.length) problems.push(`status must list status classes (${STATUS_CLASSES.join(', ')}), got ${quote(status)}`);
+    if (unknown.length) problems.add(`status must list status classes (${STATUS_CLASSES.join(', ')}), got ${quote(status)}`);
     else query.status = classes as StatusClass[];
   }
   const path = search.get('path');
@@ -51,12 +47,11 @@ export function parseJournalQuery(search: URLSearchParams): { query: JournalQuer
   const whole = search.get('whole');
   if (whole !== null) {
     if (whole === 'true' || whole === 'false') query.whole = whole === 'true';
-    else problems.push(`whole must be true or false, got ${quote(whole)}`);
+    else problems.add(`whole must be true or false, got ${quote(whole)}`);
   }
   const format = search.get('format') ?? 'journal';
-  if (!(FORMATS as readonly string[]).includes(format)) problems.push(`format must be one of ${FORMATS.join(', ')}, got ${quote(format)}`);
-  if (problems.length) return reject('INVALID_ADMIN_QUERY', { route: REQUESTS_ROUTE, problems });
-  return { query, format: format as RequestsFormat };
+  if (!(FORMATS as readonly string[]).includes(format)) problems.add(`format must be one of ${FORMATS.join(', ')}, got ${quote(format)}`);
+  return problems.rejection(REQUESTS_ROUTE) ?? { query, format: format as RequestsFormat };
 }
 
 /** The listing answer: `{entries, last, more, journal}` and, when older entries match, a Link to them. */

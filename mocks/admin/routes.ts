@@ -25,7 +25,8 @@ export function isAdminPath(path: string): boolean {
   return path === ADMIN_PREFIX || path.startsWith(`${ADMIN_PREFIX}/`);
 }
 
-type AdminHandler = (req: IncomingMessage, context: MockContext) => Promise<Answer> | Answer;
+/** `secrets`: the credentials the mock knows (admin token, --tokens), which nothing it exports may quote. */
+type AdminHandler = (req: IncomingMessage, context: MockContext, secrets: readonly string[]) => Promise<Answer> | Answer;
 
 const fixedRoutes: Record<string, Record<string, AdminHandler>> = {
   // The inspector page at /__mock/ (the trailing slash is dropped before routing).
@@ -36,11 +37,11 @@ const fixedRoutes: Record<string, Record<string, AdminHandler>> = {
     GET: (_req, context) => health(context),
   },
   [REQUESTS_ROUTE]: {
-    GET: async (req, context) => {
+    GET: async (req, context, secrets) => {
       const search = searchOf(req);
       const parsed = parseJournalQuery(search);
       if (isRejection(parsed)) return rejected(parsed);
-      if (parsed.format === 'cases') return casesAnswer(context, parsed.query);
+      if (parsed.format === 'cases') return casesAnswer(context, parsed.query, secrets);
       return journalListing(context.journal, parsed.query, search);
     },
     DELETE: async (_req, { journal }) => {
@@ -56,8 +57,10 @@ const fixedRoutes: Record<string, Record<string, AdminHandler>> = {
 /**
  * 200 while the store serves, 503 while it is down (Redis out of reach, a state file that failed):
  * a readiness answer, so a balancer or orchestrator stops sending requests the store would refuse.
- * The body says which replica answered and how its store is, but not where the store is (the
- * route is open to any page and client; the log names the Redis URL or the file, and why it is down).
+ * The body says which replica answered and how its store is, but not where the store is (the log
+ * names the Redis URL or the file, and why it is down). Any client may ask without a token; like
+ * every admin route it grants CORS only to the origins the user allowed (server.ts), so a page of
+ * another origin cannot read the replica's name or the upstream.
  */
 function health({ store, replica, proxy }: MockContext): Answer {
   // In proxy mode the store is not used: the upstream is what answers.
@@ -102,7 +105,7 @@ function proxiedCollectionRoutes(proxy: ValidatingProxy): Record<string, AdminHa
   return { GET: answer, DELETE: answer, POST: answer };
 }
 
-/** What the inspector needs to know of the spec being served (in proxy mode: no collections, nothing from the store). */
+/** The spec being served, its collections' admin routes and its operations (in proxy mode: no collections, nothing from the store). */
 function describeSpec(engine: MockContext['engine'], proxy: ValidatingProxy | undefined) {
   return {
     title: engine.contract.title,
@@ -149,6 +152,7 @@ export async function handleAdminRequest(
   method: string,
   rawPath: string,
   context: MockContext,
+  secrets: readonly string[] = [],
 ): Promise<Answer> {
   const path = rawPath.length > 1 && rawPath.endsWith('/') ? rawPath.slice(0, -1) : rawPath;
   const handlers = routesAt(path, context);
@@ -164,7 +168,7 @@ export async function handleAdminRequest(
     const token = checkBearer(req.headers.authorization, { realm: ADMIN_REALM, tokens: context.adminTokens });
     if (isRejection(token)) return rejected(reject('ADMIN_UNAUTHORIZED', { detail: ADMIN_AUTH_DETAILS[token.code] ?? 'the token is not the admin token' }));
   }
-  return handler(req, context);
+  return handler(req, context, secrets);
 }
 
 async function seed(req: IncomingMessage, context: MockContext, collection: Collection): Promise<Answer> {

@@ -46,7 +46,8 @@ export function adminCorsPolicy(origins: readonly string[] | undefined): CorsPol
  * host the request names), or from an origin `policy` allows is answered.
  */
 export function refusedAdminOrigin(origin: string | undefined, host: string | undefined, policy: CorsPolicy): string | undefined {
-  if (origin === undefined || policy.origins?.has(origin) !== false) return undefined;
+  // A policy without origins allows any on the API's routes; here it allows none beyond the mock's own.
+  if (origin === undefined || policy.origins?.has(origin) === true) return undefined;
   if (host !== undefined && origin.length === host.length + 7 && origin.toLowerCase() === `http://${host.toLowerCase()}`) return undefined;
   return origin;
 }

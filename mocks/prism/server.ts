@@ -22,7 +22,7 @@ import { parse as parseContentType } from 'content-type';
 import { isJsonMediaType, loadContract, pathTemplatePattern, type CompiledContract } from '../../spec/contract.js';
 import { parseExactJson } from '../../spec/exact-json.js';
 import { applyCors, preflightHeaders } from '../http/cors.js';
-import { errorBody, isRejection, reject, type Rejection } from '../errors.js';
+import { errorBody, failureKind, isRejection, reject, type Rejection } from '../errors.js';
 import { DEFAULT_MAX_BODY, readBody } from '../http/request-body.js';
 import { DEFAULT_HOST, listen } from '../http/listen.js';
 import { loadPrismOperations, type HttpOperations } from './operations.js';
@@ -75,7 +75,7 @@ export async function startPrismMock(options: PrismMockOptions = {}): Promise<Pr
     answer(req, res, { prism, operations, config, maxBody, contract }).catch((error: unknown) => {
       logger.error({ err: error }, 'unexpected failure');
       if (res.headersSent) res.destroy();
-      else send(res, reject('INTERNAL', { detail: (error as Error)?.message ?? String(error) }));
+      else send(res, reject('INTERNAL', { kind: failureKind(error) }));
     });
   });
   const { url, port, host } = await listen(server, options.port ?? DEFAULT_PRISM_PORT, options.host ?? DEFAULT_HOST);

@@ -19,7 +19,7 @@ import type { MockContext } from '../engine/context.js';
 import { parsePrefer } from '../engine/prefer.js';
 import { handleRequest } from '../engine/request-path.js';
 import type { Route } from '../engine/routes.js';
-import { reject, type Rejection } from '../errors.js';
+import { failureKind, reject, type Rejection } from '../errors.js';
 import { rejected, type Answer, type SentAnswer } from '../http/answer.js';
 import { preflightHeaders } from '../http/cors.js';
 import { forwardRequestBody, readUpTo } from './bodies.js';
@@ -96,7 +96,10 @@ export class ValidatingProxy {
     const outgoing = this.upstream.request(method, requestTarget(req.url, path), upstreamRequestHeaders(req, this.upstream.target.basic, this.via));
     const failure = this.#watch(outgoing);
     const body = forwardRequestBody(req, outgoing, mock.maxBody);
-    const requestVerdict = judgeRequest(req, path, mock, found, prefer, body.copy);
+    // Settled at once: it is awaited only once the upstream answers, and a failure meanwhile must not be an unhandled rejection.
+    const requestVerdict = judgeRequest(req, path, mock, found, prefer, body.copy).catch((error: unknown) => [
+      violation('request', reject('NOT_VALIDATED', { what: 'request', reason: `the mock failed while judging it: ${failureKind(error)}` }), 'warning'),
+    ]);
     // The client went away: nobody to answer, so the upstream exchange is abandoned.
     const abandon = (): void => {
       outgoing.destroy();

@@ -32,6 +32,7 @@ const sampleParams = {
   charset: 'latin1',
   limit: 10,
   detail: 'something broke',
+  kind: 'a TypeError',
   problems: ['id is required'],
   problem: 'code=418 is not forceable',
   ids: ['7'],

@@ -49,12 +49,11 @@ function adminFetch(path, init = {}) {
 }
 
 async function errorMessage(response) {
-  const text = await response.text();
   try {
-    const body = JSON.parse(text);
+    const body = JSON.parse(await response.text());
     if (typeof body?.message === 'string') return body.message;
   } catch {
-    // not the Error shape: show the status alone
+    // not the Error shape, or cut off: show the status alone
   }
   return `HTTP ${response.status}`;
 }
@@ -155,6 +154,11 @@ async function refreshJournal() {
   }
   // The journal was cleared and numbered on: what is shown no longer exists.
   if (page.entries.some((entry) => entry.method === 'DELETE' && entry.path === '/__mock/requests' && entry.status < 300)) {
+    resetJournal();
+    return refreshJournal();
+  }
+  // More new entries than one page: the ones between would be skipped silently, so start over from the newest.
+  if (page.more) {
     resetJournal();
     return refreshJournal();
   }
@@ -312,7 +316,7 @@ function renderJournal(stats) {
     }
     const row = h(
       'tr',
-      { class: ['entry', entry.path.startsWith('/__mock') ? 'admin' : '', entry.seq === state.selected ? 'selected' : ''].join(' ').trim(), tabindex: '0', 'data-seq': String(entry.seq) },
+      { class: ['entry', isAdminPathname(entry.path) ? 'admin' : '', entry.seq === state.selected ? 'selected' : ''].join(' ').trim(), tabindex: '0', 'data-seq': String(entry.seq) },
       h('td', { class: 'num' }, String(entry.seq)),
       // Several replicas on one store share the journal: which one answered.
       h('td', { class: 'time', title: entry.replica ? `${entry.at}, answered by ${entry.replica}` : entry.at }, timeOf(entry.at), entry.replica ? h('span', { class: 'replica' }, ` ${entry.replica}`) : ''),
@@ -338,7 +342,13 @@ async function loadOlder() {
   const params = filterParams();
   params.set('limit', String(JOURNAL_PAGE));
   params.set('before', String(oldest.seq));
-  const page = await readJournal(params);
+  let page;
+  try {
+    page = await readJournal(params);
+  } catch (error) {
+    setConnection('down', `cannot load older requests (${error.message})`);
+    return;
+  }
   if (!page) return;
   state.journal.entries = [...state.journal.entries, ...page.entries].slice(0, MAX_ROWS);
   state.journal.more = page.more && state.journal.entries.length < MAX_ROWS;
@@ -351,15 +361,22 @@ async function openEntry(seq) {
   state.selected = seq;
   for (const row of document.querySelectorAll('#journal tr.selected')) row.classList.remove('selected');
   document.querySelector(`#journal tr[data-seq="${seq}"]`)?.classList.add('selected');
-  const response = await adminFetch(`/__mock/requests/${seq}`);
-  if (response.status === 401) return lock(response);
-  if (!response.ok) {
+  const failed = (text) => {
+    state.detail = undefined;
     $('detail').hidden = false;
     $('detail-seq').textContent = `#${seq}`;
-    $('detail-summary').textContent = await errorMessage(response);
-    return;
+    $('detail-summary').textContent = text;
+  };
+  let detail;
+  try {
+    const response = await adminFetch(`/__mock/requests/${seq}`);
+    if (response.status === 401) return lock(response);
+    if (!response.ok) return failed(await errorMessage(response));
+    detail = await response.json();
+  } catch (error) {
+    return failed(`Cannot reach the mock (${error.message}).`);
   }
-  state.detail = await response.json();
+  state.detail = detail;
   renderDetail(state.detail);
   $('detail').hidden = false;
   $('detail').scrollIntoView({ block: 'nearest' });
@@ -606,8 +623,26 @@ async function copyCurl() {
   setTimeout(() => ($('copy-curl').textContent = 'Copy'), 1500);
 }
 
+/**
+ * Where a replay of `entry` would go, as the browser will resolve it: a journaled path is what a
+ * client sent (`/plants/../__mock/plants`, `//other.example/`), so it is judged after resolving.
+ */
+function replayTarget(entry) {
+  try {
+    return new URL(`${entry.path}${entry.query ? `?${entry.query}` : ''}`, location.origin);
+  } catch {
+    return undefined;
+  }
+}
+
+function isAdminPathname(pathname) {
+  return pathname === '/__mock' || pathname.startsWith('/__mock/');
+}
+
 function replayProblem(entry) {
-  if (entry.path.startsWith('/__mock')) return "The mock's own routes are not replayed from here.";
+  const target = replayTarget(entry);
+  if (!target || target.origin !== location.origin) return 'This request went to another origin; it is not replayed from here.';
+  if (isAdminPathname(target.pathname)) return "The mock's own routes are not replayed from here.";
   const body = entry.request.body;
   if (body?.unread) return 'The mock never read this body, so it cannot be sent again.';
   if (body?.cut) return 'The journal kept only the start of this body.';
@@ -618,6 +653,7 @@ function replayProblem(entry) {
 async function replay() {
   const entry = state.detail;
   if (!entry || replayProblem(entry)) return;
+  const target = replayTarget(entry);
   const headers = new Headers();
   for (const [name, value] of entry.request.headers) {
     const lower = name.toLowerCase();
@@ -636,7 +672,7 @@ async function replay() {
   let status;
   let text;
   try {
-    const response = await fetch(`${entry.path}${entry.query ? `?${entry.query}` : ''}`, {
+    const response = await fetch(target, {
       method: entry.method,
       headers,
       body: entry.request.body?.text,
@@ -704,9 +740,25 @@ async function tryCreate(event) {
   tick();
 }
 
+/** An admin action: its answer, or undefined once the failure is shown (a 401 locks the page). */
+async function adminAction(what, path, init) {
+  let response;
+  try {
+    response = await adminFetch(path, init);
+    if (response.status === 401) {
+      await lock(response);
+      return undefined;
+    }
+  } catch (error) {
+    setConnection('down', `${what} failed: cannot reach the mock (${error.message})`);
+    return undefined;
+  }
+  return response;
+}
+
 async function resetStore() {
-  const response = await adminFetch('/__mock/plants', { method: 'DELETE' });
-  if (response.status === 401) return lock(response);
+  const response = await adminAction('reset', '/__mock/plants', { method: 'DELETE' });
+  if (!response) return;
   if (!response.ok) setConnection('down', `reset failed: ${await errorMessage(response)}`);
   state.plants.pages = [undefined];
   state.plants.dirty = true;
@@ -714,8 +766,12 @@ async function resetStore() {
 }
 
 async function clearJournal() {
-  const response = await adminFetch('/__mock/requests', { method: 'DELETE' });
-  if (response.status === 401) return lock(response);
+  const response = await adminAction('clear', '/__mock/requests', { method: 'DELETE' });
+  if (!response) return;
+  if (!response.ok) {
+    setConnection('down', `clear failed: ${await errorMessage(response)}`);
+    return;
+  }
   resetJournal();
   $('detail').hidden = true;
   tick();
@@ -723,14 +779,19 @@ async function clearJournal() {
 
 async function exportCases() {
   const note = $('export-note');
-  const response = await adminFetch('/__mock/requests?format=cases');
-  if (response.status === 401) return lock(response);
-  if (!response.ok) {
-    note.textContent = await errorMessage(response);
+  const failed = (text) => {
+    note.textContent = text;
     note.hidden = false;
-    return;
+  };
+  let file;
+  try {
+    const response = await adminFetch('/__mock/requests?format=cases');
+    if (response.status === 401) return lock(response);
+    if (!response.ok) return failed(await errorMessage(response));
+    file = await response.blob();
+  } catch (error) {
+    return failed(`Export failed: cannot reach the mock (${error.message}).`);
   }
-  const file = await response.blob();
   const link = h('a', { href: URL.createObjectURL(file), download: 'frontend-requests.cases.json' });
   document.body.append(link);
   link.click();
