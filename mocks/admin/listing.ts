@@ -4,10 +4,10 @@
  * collection's size in `X-Total-Count`. The page is written piece by piece with backpressure
  * (http/stream.ts), so a million records or a client that never reads cost a piece, not a body.
  */
-import { DEFAULT_PROBLEM_LIMIT } from '../../spec/problems.js';
 import { reject, type Rejection } from '../errors.js';
 import { rejected, type Answer } from '../http/answer.js';
 import type { Page, ResourceStore, StoredRecord } from '../stores/store.js';
+import { parameterProblems, quote } from './query.js';
 
 export const DEFAULT_LISTING_LIMIT = 1000;
 export const MAX_LISTING_LIMIT = 10_000;
@@ -69,42 +69,4 @@ function* pieces(records: readonly StoredRecord[]): Generator<string> {
     }
   }
   yield `${piece}]`;
-}
-
-/** A client's text quoted in a message, cut so the message stays a sentence. */
-export function quote(text: string): string {
-  return JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text);
-}
-
-/**
- * The problems of an admin route's query, for its 400: the first few named, the rest counted, so a
- * query of thousands of unknown names costs a sentence, not a copy of the query.
- */
-export class QueryProblems {
-  readonly named: string[] = [];
-  more = 0;
-
-  add(problem: string): void {
-    if (this.named.length < DEFAULT_PROBLEM_LIMIT) this.named.push(problem);
-    else this.more++;
-  }
-
-  /** The INVALID_ADMIN_QUERY rejection naming them, or undefined when there are none. */
-  rejection(route: string): Rejection | undefined {
-    if (!this.named.length) return undefined;
-    return reject('INVALID_ADMIN_QUERY', { route, problems: this.named, more: this.more });
-  }
-}
-
-/** A query's parameters that the route does not take, or that are given more than once; `takes` says what it takes, in words. */
-export function parameterProblems(search: URLSearchParams, parameters: readonly string[], takes: string): QueryProblems {
-  const problems = new QueryProblems();
-  // One pass: counting with getAll() per name would cost the square of the query's length.
-  const seen = new Map<string, number>();
-  for (const name of search.keys()) seen.set(name, (seen.get(name) ?? 0) + 1);
-  for (const [name, count] of seen) {
-    if (!parameters.includes(name)) problems.add(`${quote(name)} is not a parameter of this route (it takes ${takes})`);
-    else if (count > 1) problems.add(`${name} is given more than once`);
-  }
-  return problems;
 }

@@ -289,6 +289,15 @@ describe('reading the journal: cursor, filters, pages', () => {
     expect(expectError(response, 400)).toContain(expected);
   });
 
+  it('names at most ten problems of a query and counts the rest', async () => {
+    const query = ['limit=0', ...Array.from({ length: 500 }, (_, i) => `x${i}=1&x${i}=2`)].join('&');
+    const response = await send(mock.current, `/__mock/requests?${query}`, undefined, { method: 'GET', contentType: null, noAuth: true });
+    const message = expectError(response, 400);
+    expect(message.match(/is not a parameter of this route/g)).toHaveLength(10);
+    expect(message).toContain('(and 491 more)');
+    expect(message.length).toBeLessThan(3000);
+  });
+
   it('answers 404 for an entry that is not (or no longer) in the journal', async () => {
     const response = await send(mock.current, '/__mock/requests/999999999', undefined, { method: 'GET', contentType: null, noAuth: true });
     expect(expectError(response, 404)).toContain('Request #999999999 is not in the journal');

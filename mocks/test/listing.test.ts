@@ -77,4 +77,14 @@ describe('the listing of a collection, paged', () => {
     const response = await send(mock.current, `/__mock/plants?${query}`, undefined, { method: 'GET', contentType: null, noAuth: true });
     expect(expectError(response, 400)).toContain(expected);
   });
+
+  it('names at most ten problems of a query and counts the rest', async () => {
+    const query = Array.from({ length: 1000 }, (_, i) => `unknown${i}=1`).join('&');
+    const response = await send(mock.current, `/__mock/plants?${query}`, undefined, { method: 'GET', contentType: null, noAuth: true });
+    const message = expectError(response, 400);
+    expect(message.match(/is not a parameter of this route/g)).toHaveLength(10);
+    expect(message).toContain('"unknown9"');
+    expect(message).not.toContain('"unknown10"');
+    expect(message).toContain('(and 990 more)');
+  });
 });
