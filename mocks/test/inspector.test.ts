@@ -13,6 +13,7 @@ import { INSPECTOR_ASSETS } from '../admin/inspector.js';
 import { createMockServer, type MockServer } from '../server.js';
 import { artifactPath, chromiumMissing, launchChromium, startFrontendOrigin } from './chromium.js';
 import { useMock } from './mock-under-test.js';
+import { rawExchange } from './raw-http.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const ADMIN_TOKEN = 'sesame';
@@ -319,5 +320,59 @@ describe.skipIf(chromiumMissing)('the inspector with the journal full and 1 000 
     await page.locator('#request-body-note', { hasText: 'the journal keeps the first' }).waitFor();
     expect(await page.isDisabled('#replay')).toBe(true);
     expect(errors).toEqual([]);
+  });
+});
+
+describe.skipIf(chromiumMissing)("the inspector's Replay never reaches the mock's own routes", () => {
+  let mock: MockServer;
+  let browser: Browser;
+  let page: Page;
+  const plant = '{"id":77,"name":"Kept"}';
+
+  beforeAll(async () => {
+    // No admin token: an admin request replayed from the page would be obeyed.
+    [mock, browser] = await Promise.all([createMockServer({ port: 0, logLevel: 'silent' }), launchChromium()]);
+    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    page.setDefaultTimeout(5_000);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await mock?.close();
+  });
+
+  const storedPlants = async () => (await fetch(`${mock.url}/__mock/plants`)).text();
+  const host = () => new URL(mock.url).host;
+
+  it('journals an absolute-form admin request by its path, and does not offer to replay it', async () => {
+    // The seed route, reached by an absolute-form target (RFC 9112 §3.2.2): a replay would seed again.
+    const sent = await rawExchange(mock.url, [
+      `POST http://${host()}/__mock/plants HTTP/1.1\r\nHost: ${host()}\r\ncontent-type: application/json\r\ncontent-length: ${plant.length + 2}\r\nconnection: close\r\n\r\n[${plant}]`,
+    ]);
+    expect(sent.statuses).toEqual([200]);
+    const { entries } = (await (await fetch(`${mock.url}/__mock/requests?limit=1`)).json()) as { entries: { seq: number; path: string }[] };
+    expect(entries[0]?.path).toBe('/__mock/plants');
+    await page.goto(`${mock.url}/__mock/`);
+    await page.locator(`#journal tr[data-seq="${entries[0]?.seq}"]`).click();
+    await page.locator('#detail').waitFor({ state: 'visible' });
+    expect(await page.isDisabled('#replay')).toBe(true);
+    expect(await page.getAttribute('#replay', 'title')).toBe("The mock's own routes are not replayed from here.");
+  });
+
+  it('does not replay a path that resolves to an admin route in the browser (/plants/../__mock/plants)', async () => {
+    const sent = await rawExchange(mock.url, [`DELETE /plants/../__mock/plants HTTP/1.1\r\nHost: ${host()}\r\nconnection: close\r\n\r\n`]);
+    expect(sent.statuses[0]).toBeGreaterThanOrEqual(400); // not an admin route on the wire
+    expect(await storedPlants()).toBe(`[${plant}]`);
+    const { entries } = (await (await fetch(`${mock.url}/__mock/requests?limit=1`)).json()) as { entries: { seq: number; path: string }[] };
+    expect(entries[0]?.path).toBe('/plants/../__mock/plants');
+    await page.goto(`${mock.url}/__mock/`);
+    await page.locator(`#journal tr[data-seq="${entries[0]?.seq}"]`).click();
+    await page.locator('#detail').waitFor({ state: 'visible' });
+    expect(await page.isDisabled('#replay')).toBe(true);
+    expect(await page.getAttribute('#replay', 'title')).toBe("The mock's own routes are not replayed from here.");
+    // Even a click forced past the disabled button sends nothing.
+    await page.evaluate(() => document.getElementById('replay')?.dispatchEvent(new MouseEvent('click')));
+    expect(await page.isHidden('#replay-result')).toBe(true);
+    expect(await storedPlants()).toBe(`[${plant}]`);
   });
 });
