@@ -362,6 +362,25 @@ describe('requests that break the spec', () => {
     expect(codes(violationsOf(answer))).toEqual([`request error ${code}`]);
   });
 
+  it('passes the answer on and says the request was not checked when judging it fails (a hook that throws), and keeps serving', async () => {
+    const provider = await startProvider();
+    const mock = await proxyTo(provider.url);
+    // openapi-backend's own registry: a validation hook that fails, as a bug in the mock's rules would.
+    mock.engine.api.register('validationFail', () => {
+      throw new TypeError('the hook failed while quoting Bearer sk_live_secret');
+    });
+    const answer = await exchange(`${mock.url}/plants`, { headers: { 'content-type': 'application/json', authorization: 'Bearer t' }, body: '{"id":"x"}' });
+    expect(answer.status).toBe(200);
+    const violations = violationsOf(answer);
+    expect(codes(violations)).toEqual(['request warning NOT_VALIDATED']);
+    expect(violations[0]?.message).toContain('the mock failed while judging it: a TypeError');
+    expect(violations[0]?.message).not.toContain('sk_live');
+    expect(codes(lastEntry(mock).violations)).toEqual(['request warning NOT_VALIDATED']);
+    const again = await exchange(`${mock.url}/plants`, { headers: { 'content-type': 'application/json', authorization: 'Bearer t' }, body: '{"id":1,"name":"x"}' });
+    expect(again.status).toBe(200);
+    expect(codes(violationsOf(again))).toEqual([]);
+  });
+
   it('forwards paths and methods the spec does not have, saying so (the spec may be what is missing)', async () => {
     const provider = await startProvider(answerJson(200, '[{"name":"x"}]'));
     const mock = await proxyTo(provider.url);
