@@ -25,7 +25,7 @@ import { HostPolicy, requestedHost, type AllowedHosts } from './http/allowed-hos
 import { Connections } from './http/connections.js';
 import { adminCorsPolicy, corsHeaders, refusedAdminOrigin, type CorsPolicy } from './http/cors.js';
 import { DEFAULT_HOST, listen } from './http/listen.js';
-import { maskQuery } from './http/credentials.js';
+import { queryNamesOnly } from './http/credentials.js';
 import { createLogger, requestLogger } from './http/logger.js';
 import { LoopTurn } from './http/loop-turn.js';
 import { continueWhenRead, DEFAULT_MAX_BODY } from './http/request-body.js';
@@ -192,8 +192,8 @@ export async function createMockServer(options: MockOptions = {}): Promise<MockS
     } catch (error) {
       if (!res.socket || res.socket.destroyed) return; // the client went away mid-request: nobody to answer
       // An outage is logged once by the store (lost, back); each refused request has its own request line.
-      // The query may carry a credential (access_token, an API key): logged masked, like the journal keeps it.
-      if (!(error instanceof StoreUnavailable)) logger.error({ err: error, method: req.method, path, query: maskedQuery(req.url, policyOf(context.engine)) }, 'unexpected failure');
+      // The query may carry a credential (access_token, an API key): only its parameters' names are logged.
+      if (!(error instanceof StoreUnavailable)) logger.error({ err: error, method: req.method, path, query: loggedQuery(req.url) }, 'unexpected failure');
       const detail = (error as Error)?.message ?? String(error);
       answer = rejected(
         error instanceof StoreUnavailable
@@ -255,7 +255,7 @@ export async function createMockServer(options: MockOptions = {}): Promise<MockS
     socket.on('error', () => socket.destroy());
     socket.end(rawAnswer(rejection, corsHeaders(req.headers.origin, cors)));
     recordExchange(journal, { req, path: pathOf(req.url), requestBody: undefined, answer: rejected(rejection), responseHeaders: {}, time: Date.now(), durationMs: 0 }, policyOf(context.engine));
-    logRequest({ method: 'CONNECT', path: req.url ?? '', status: rejection.status, ms: 0, code: rejection.code }, false);
+    logRequest({ method: 'CONNECT', path: pathOf(req.url), status: rejection.status, ms: 0, code: rejection.code }, false);
   });
 
   const { url, port, host } = await listen(server, options.port ?? DEFAULT_PORT, options.host ?? DEFAULT_HOST);
@@ -336,10 +336,10 @@ async function applySeed(value: unknown, context: MockContext, onlyIfEmpty: bool
   }
 }
 
-/** A request's query for the log, credentials masked; undefined when it has none. */
-function maskedQuery(url: string | undefined, policy: JournalPolicy): string | undefined {
+/** A request's query as the log may show it (names, no values); undefined when it has none. */
+function loggedQuery(url: string | undefined): string | undefined {
   const at = url?.indexOf('?') ?? -1;
-  return url === undefined || at === -1 ? undefined : maskQuery(url.slice(at + 1), policy.credentials);
+  return url === undefined || at === -1 ? undefined : queryNamesOnly(url.slice(at + 1));
 }
 
 function sleep(ms: number, pending: Set<() => void>): Promise<void> {

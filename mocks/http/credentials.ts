@@ -118,3 +118,18 @@ export function maskQuery(query: string, places: CredentialPlaces): string {
     .join('&');
   return maskKnownSecrets(masked, places.secrets);
 }
+
+/**
+ * A query string (without `?`) for a log line: the parameters' names, every value masked. A log
+ * may be shipped anywhere, and any parameter (`key`, `sig`, `code`) may carry a credential the
+ * spec does not name; the journal keeps the values, masked by rule, for whoever debugs.
+ */
+export function queryNamesOnly(query: string): string {
+  return query
+    .split('&')
+    .map((pair) => {
+      const at = pair.indexOf('=');
+      return at === -1 ? pair : `${pair.slice(0, at)}=…`;
+    })
+    .join('&');
+}

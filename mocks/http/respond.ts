@@ -58,7 +58,8 @@ export function pathOf(url: string | undefined): string {
   let start = 0;
   if (url.charCodeAt(0) !== 47 /* / */) {
     const scheme = url.indexOf('://');
-    if (scheme === -1) return url; // asterisk-form (OPTIONS *) or authority-form: matches no route
+    // Asterisk-form (OPTIONS *), authority-form or nonsense: matches no route; its query is dropped all the same.
+    if (scheme === -1) return url.indexOf('?') === -1 ? url : url.slice(0, url.indexOf('?'));
     start = url.indexOf('/', scheme + 3);
     if (start === -1) return '/';
   }

@@ -8,7 +8,9 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { createLogger, requestLogger, type RequestLogEntry } from '../http/logger.js';
+import { createMockServer } from '../server.js';
 import { run } from './processes.js';
+import { rawExchange } from './raw-http.js';
 
 /** A stdout stand-in that keeps each write apart. */
 function capture(): { out: Writable; writes: string[] } {
@@ -90,5 +92,36 @@ describe('createLogger', () => {
     const { code, output } = await run(process.execPath, ['--input-type=module', '-e', script], {}, 10_000);
     expect(code).toBe(0);
     expect(output.match(/"msg":"last words"/g)).toHaveLength(3);
+  });
+});
+
+describe('the log never holds a credential of the query', () => {
+  const SECRET = 'sk_live_0123456789abcdef';
+
+  it('logs the path and the query names of a request that failed unexpectedly, no value', async () => {
+    const { out, writes } = capture();
+    const mock = await createMockServer({ port: 0, logger: createLogger('info', out) });
+    try {
+      // openapi-backend's own registry: a validation hook that fails, as a bug in the mock would.
+      mock.engine.api.register('validationFail', () => {
+        throw new TypeError('the hook failed');
+      });
+      const response = await fetch(`${mock.url}/plants?access_token=${SECRET}&key=${SECRET}`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer t', 'content-type': 'application/json' },
+        body: '{"id":"x"}',
+      });
+      expect(response.status).toBe(500);
+      expect(await response.text()).not.toContain(SECRET);
+      // An asterisk-form target is logged without its query too.
+      await rawExchange(mock.url, [`GET *?access_token=${SECRET} HTTP/1.1\r\nHost: ${new URL(mock.url).host}\r\nconnection: close\r\n\r\n`]);
+    } finally {
+      await mock.close();
+    }
+    const lines = writes.join('').split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
+    const failure = lines.find((line) => line.msg === 'unexpected failure');
+    expect(failure).toMatchObject({ method: 'POST', path: '/plants', query: 'access_token=…&key=…' });
+    expect(lines.find((line) => line.msg === 'request' && line.method === 'GET')?.path).toBe('*');
+    expect(writes.join('')).not.toContain(SECRET);
   });
 });
