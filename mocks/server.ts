@@ -185,7 +185,10 @@ export async function createMockServer(options: MockOptions = {}): Promise<MockS
         edgeRefusal(req, path, adminData) ??
         decided ??
         (admin
-          ? await handleAdminRequest(req, req.method ?? 'GET', path, context, secrets)
+          ? await handleAdminRequest(req, req.method ?? 'GET', path, context, {
+              secrets,
+              trusted: refusedAdminOrigin(req.headers.origin, requestedHost(req.url, req.headers.host), adminCors) === undefined,
+            })
           : proxy
             ? await proxy.forward(req, path, context)
             : await handleRequest(req, path, context));
@@ -205,8 +208,8 @@ export async function createMockServer(options: MockOptions = {}): Promise<MockS
     }
     if (answer.delayMs) await sleep(answer.delayMs, delays);
     const close = connections.closesWith(req, res, answer.headers?.connection === 'close');
-    // Every admin route, health included, grants CORS only to the origins the user allowed: what it says is not for any page.
-    const corsFor = corsHeaders(req.headers.origin, admin ? adminCors : cors);
+    // Health and the inspector's page are readable from any page (health tells a foreign one only its status).
+    const corsFor = corsHeaders(req.headers.origin, adminData ? adminCors : cors);
     let responseHeaders: Readonly<Record<string, string | number>>;
     let responseBody: Buffer | undefined;
     if (answer.send) {

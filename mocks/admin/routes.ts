@@ -25,8 +25,18 @@ export function isAdminPath(path: string): boolean {
   return path === ADMIN_PREFIX || path.startsWith(`${ADMIN_PREFIX}/`);
 }
 
-/** `secrets`: the credentials the mock knows (admin token, --tokens), which nothing it exports may quote. */
-type AdminHandler = (req: IncomingMessage, context: MockContext, secrets: readonly string[]) => Promise<Answer> | Answer;
+/** What the edge knows of an admin request beyond the request itself. */
+export interface AdminRequest {
+  /** The credentials the mock knows (admin token, --tokens), which nothing it exports may quote. */
+  secrets: readonly string[];
+  /**
+   * Whether the request may be told the mock's particulars: it came from no page's script, or from
+   * the mock's own origin or one --cors-origin names (http/cors.ts, refusedAdminOrigin).
+   */
+  trusted: boolean;
+}
+
+type AdminHandler = (req: IncomingMessage, context: MockContext, admin: AdminRequest) => Promise<Answer> | Answer;
 
 const fixedRoutes: Record<string, Record<string, AdminHandler>> = {
   // The inspector page at /__mock/ (the trailing slash is dropped before routing).
@@ -34,10 +44,10 @@ const fixedRoutes: Record<string, Record<string, AdminHandler>> = {
     Object.keys(INSPECTOR_ASSETS).map((path) => [path, { GET: () => inspectorAsset(path as InspectorPath) }]),
   ),
   '/__mock/health': {
-    GET: (_req, context) => health(context),
+    GET: (_req, context, { trusted }) => health(context, trusted),
   },
   [REQUESTS_ROUTE]: {
-    GET: async (req, context, secrets) => {
+    GET: async (req, context, { secrets }) => {
       const search = searchOf(req);
       const parsed = parseJournalQuery(search);
       if (isRejection(parsed)) return rejected(parsed);
@@ -57,16 +67,18 @@ const fixedRoutes: Record<string, Record<string, AdminHandler>> = {
 /**
  * 200 while the store serves, 503 while it is down (Redis out of reach, a state file that failed):
  * a readiness answer, so a balancer or orchestrator stops sending requests the store would refuse.
- * The body says which replica answered and how its store is, but not where the store is (the log
- * names the Redis URL or the file, and why it is down). Any client may ask without a token; like
- * every admin route it grants CORS only to the origins the user allowed (server.ts), so a page of
- * another origin cannot read the replica's name or the upstream.
+ * Any client and any page may ask, without a token (a frontend polls it to know the mock is up),
+ * but only a `trusted` one is told which replica answered, how its store is or which upstream it
+ * forwards to; a page of another origin gets the status alone. Never where the store is (the log
+ * names the Redis URL or the file, and why it is down).
  */
-function health({ store, replica, proxy }: MockContext): Answer {
+function health({ store, replica, proxy }: MockContext, trusted: boolean): Answer {
   // In proxy mode the store is not used: the upstream is what answers.
-  if (proxy) return jsonAnswer(200, { status: 'ok', replica, ...proxy.describe() });
-  const { state, kind } = store.health();
-  return jsonAnswer(state === 'up' ? 200 : 503, { status: state === 'up' ? 'ok' : 'unavailable', replica, store: { state, kind } });
+  const { state, kind } = proxy ? { state: 'up', kind: undefined } : store.health();
+  const status = state === 'up' ? 'ok' : 'unavailable';
+  const body = !trusted ? { status } : proxy ? { status, replica, ...proxy.describe() } : { status, replica, store: { state, kind } };
+  // The body depends on the Origin: a cache must not hand one origin's answer to another.
+  return { ...jsonAnswer(state === 'up' ? 200 : 503, body), headers: { vary: 'Origin' } };
 }
 
 /** The routes of one collection of the spec, at `/__mock` + its path (`/__mock/plants`). */
@@ -152,7 +164,7 @@ export async function handleAdminRequest(
   method: string,
   rawPath: string,
   context: MockContext,
-  secrets: readonly string[] = [],
+  admin: AdminRequest = { secrets: [], trusted: true },
 ): Promise<Answer> {
   const path = rawPath.length > 1 && rawPath.endsWith('/') ? rawPath.slice(0, -1) : rawPath;
   const handlers = routesAt(path, context);
@@ -168,7 +180,7 @@ export async function handleAdminRequest(
     const token = checkBearer(req.headers.authorization, { realm: ADMIN_REALM, tokens: context.adminTokens });
     if (isRejection(token)) return rejected(reject('ADMIN_UNAUTHORIZED', { detail: ADMIN_AUTH_DETAILS[token.code] ?? 'the token is not the admin token' }));
   }
-  return handler(req, context, secrets);
+  return handler(req, context, admin);
 }
 
 async function seed(req: IncomingMessage, context: MockContext, collection: Collection): Promise<Answer> {

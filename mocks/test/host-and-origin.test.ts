@@ -149,6 +149,16 @@ describe('admin routes from other origins, default flags (same origin only)', ()
     }
   });
 
+  it('tells a page of another origin only the status on health, not the replica or the store', async () => {
+    const fromPage = await fetch(`${mock.current.url}/__mock/health`, { headers: { origin: foreign } });
+    expect(await fromPage.json()).toEqual({ status: 'ok' });
+    expect(fromPage.headers.get('vary')).toMatch(/origin/i);
+    const own = await fetch(`${mock.current.url}/__mock/health`, { headers: { origin: mock.current.url } });
+    expect(await own.json()).toMatchObject({ status: 'ok', replica: expect.any(String), store: { state: 'up', kind: 'memory' } });
+    const noPage = await fetch(`${mock.current.url}/__mock/health`);
+    expect(await noPage.json()).toMatchObject({ status: 'ok', replica: expect.any(String), store: { state: 'up' } });
+  });
+
   it('keeps the public route open to any origin', async () => {
     const response = await createPlant(mock.current, { id: freshId(), name: 'x' }, { headers: { origin: foreign } });
     expect(response.status).toBe(200);
@@ -166,6 +176,8 @@ describe('admin routes with --cors-origin', () => {
     expect(allowed.status).toBe(204);
     expect(allowed.headers.get('access-control-allow-origin')).toBe(app);
     expect(allowed.headers.get('access-control-allow-methods')).toContain('DELETE');
+    const health = await fetch(`${mock.current.url}/__mock/health`, { headers: { origin: app } });
+    expect(await health.json()).toMatchObject({ status: 'ok', replica: expect.any(String) });
     const read = await fetch(`${mock.current.url}/__mock/plants`, { headers: { origin: app } });
     expect(read.status).toBe(200);
     expect(read.headers.get('access-control-allow-origin')).toBe(app);

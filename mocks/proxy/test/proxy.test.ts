@@ -438,6 +438,8 @@ describe("the mock's own answers in front of the proxy", () => {
     const mock = await proxyTo(provider.url.replace('http://', 'http://deploy:s3cret@') + '/v2');
     const health = await (await fetch(`${mock.url}/__mock/health`)).json();
     expect(health).toEqual({ status: 'ok', replica: expect.any(String), mode: 'proxy', upstream: `${provider.url.replace('http://', 'http://deploy:***@')}/v2`, strict: false });
+    // A page of another origin is told the status alone, not where the mock forwards to.
+    expect(await (await fetch(`${mock.url}/__mock/health`, { headers: { origin: 'http://evil.example' } })).json()).toEqual({ status: 'ok' });
     const spec = await (await fetch(`${mock.url}/__mock/spec`)).json();
     expect(spec).toMatchObject({ mode: 'proxy', upstream: health.upstream, collections: [] });
     expect(JSON.stringify(spec)).not.toContain('s3cret');
