@@ -3,12 +3,14 @@
  * written atomically and bounded, loadable by the fixture loader, never holding a credential.
  * (Through the proxy, against a real provider and the contract suite: contract-tests/test/frontend-to-provider.test.ts.)
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { Writable } from 'node:stream';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadFixtures } from '../../fixtures/index.js';
 import { RecordError } from '../admin/recorder.js';
+import { createLogger } from '../http/logger.js';
 import { createMockServer, type MockServer } from '../server.js';
 import { send } from './mock-under-test.js';
 import { startMockProcess } from './processes.js';
@@ -95,6 +97,80 @@ describe('--record DIR on the stateful mock', () => {
     await fetch(`${mock.url}/nowhere`);
     await mock.close();
     expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('logs a write that fails, keeps serving, and writes again with the next case', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'plant-record-'));
+    const log: string[] = [];
+    const out = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        log.push(chunk.toString());
+        done();
+      },
+    });
+    const mock = await createMockServer({ port: 0, logger: createLogger('info', out), record: { dir } });
+    const waitFor = async (what: string, done: () => boolean): Promise<void> => {
+      for (let attempt = 0; attempt < 60 && !done(); attempt++) await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(done(), what).toBe(true);
+    };
+    const casesIn = (path: string): number => (JSON.parse(readFileSync(path, 'utf8')) as { cases: unknown[] }).cases.length;
+    let path = '';
+    try {
+      expect((await post(mock, '{"id":1,"name":"a"}')).status).toBe(200);
+      await waitFor('the first write', () => readdirSync(dir).some((name) => name.endsWith('.json')));
+      path = recordedFile(dir);
+      // A directory where the file goes: the next write fails (rename onto a directory).
+      rmSync(path);
+      mkdirSync(join(path, 'in-the-way'), { recursive: true });
+      expect((await post(mock, '{"id":2,"name":5}')).status).toBe(400);
+      await waitFor('the failure logged', () => log.join('').includes('could not record into'));
+      expect((await fetch(`${mock.url}/__mock/health`)).status).toBe(200);
+      rmSync(path, { recursive: true });
+      expect((await post(mock, '{"id":3,"name":"No token"}', null)).status).toBe(401);
+      await waitFor('a write after the failure', () => existsSync(path) && casesIn(path) === 3);
+    } finally {
+      await mock.close();
+    }
+    expect(casesIn(path)).toBe(3);
+    expect(log.join('').match(/could not record into/g)).toHaveLength(1);
+  });
+
+  it('logs a failure while making the file, not an unhandled rejection, and writes with the next case', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'plant-record-'));
+    const log: string[] = [];
+    const out = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        log.push(chunk.toString());
+        done();
+      },
+    });
+    const mock = await createMockServer({ port: 0, logger: createLogger('info', out), record: { dir } });
+    // The file's description names the spec's title: a title that cannot be read fails the text, as a bug would.
+    const { contract } = mock.engine;
+    const title = contract.title;
+    let broken = true;
+    Object.defineProperty(contract, 'title', {
+      configurable: true,
+      get: () => {
+        if (broken) throw new TypeError('the title is unreadable');
+        return title;
+      },
+    });
+    const waitFor = async (what: string, done: () => boolean): Promise<void> => {
+      for (let attempt = 0; attempt < 60 && !done(); attempt++) await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(done(), what).toBe(true);
+    };
+    try {
+      expect((await post(mock, '{"id":1,"name":"a"}')).status).toBe(200);
+      await waitFor('the failure logged', () => log.join('').includes('could not record into'));
+      broken = false;
+      expect((await post(mock, '{"id":2,"name":5}')).status).toBe(400);
+      await waitFor('a write after the failure', () => readdirSync(dir).some((name) => name.endsWith('.json')));
+    } finally {
+      broken = false;
+      await mock.close();
+    }
+    expect((JSON.parse(readFileSync(recordedFile(dir), 'utf8')) as { cases: unknown[] }).cases).toHaveLength(2);
   });
 
   it('refuses a directory it cannot write, naming it', async () => {
