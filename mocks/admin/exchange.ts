@@ -262,8 +262,9 @@ export function journalRecord(exchange: WireExchange, policy: JournalPolicy): Jo
     record.code = rejection.code;
     // Messages and problems quote (bounded) slices of what the client sent: copies keep none of it reachable.
     record.message = detached(maskKnownSecrets(rejection.message, policy.credentials.secrets));
-    if (rejection.problems?.length) record.problems = rejection.problems.map(detached);
-    if (rejection.fields?.length) record.fields = rejection.fields.map(detached);
+    const kept = (text: string): string => detached(maskKnownSecrets(text, policy.credentials.secrets));
+    if (rejection.problems?.length) record.problems = rejection.problems.map(kept);
+    if (rejection.fields?.length) record.fields = rejection.fields.map(kept);
   }
   return record;
 }

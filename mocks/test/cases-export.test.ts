@@ -11,6 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createIdSource, loadFixtures, renderFixture, type FixtureCase } from '../../fixtures/index.js';
 import { writeSpecVariant } from '../../spec/test/variants.js';
 import { idKindOf } from '../admin/cases.js';
+import { maskSecret } from '../http/credentials.js';
 import { createMockServer } from '../server.js';
 import { expectError, send, useMock } from './mock-under-test.js';
 
@@ -182,5 +183,16 @@ describe('exporting requests to item paths (a spec with /plants/{id})', () => {
     } finally {
       await provider.close();
     }
+  });
+
+  it('never exports a credential the mock knows, wherever the request put it (path, query, body)', async () => {
+    await fetch(`${mock.current.url}/__mock/requests`, { method: 'DELETE' });
+    expect((await call('GET', `/plants/${FRONTEND_TOKEN}`, undefined, null)).status).toBe(401);
+    expect((await call('PUT', `/plants/12?note=${FRONTEND_TOKEN}`, `{"id":12,"name":5,"tag":"${FRONTEND_TOKEN}"}`)).status).toBe(400);
+    const response = await fetch(`${mock.current.url}/__mock/requests?format=cases`);
+    expect(response.status).toBe(200);
+    const text = await response.text();
+    expect(text).not.toContain(FRONTEND_TOKEN);
+    expect(text).toContain(maskSecret(FRONTEND_TOKEN));
   });
 });

@@ -187,6 +187,14 @@ describe('credentials are never kept or echoed', () => {
     for (const secret of [TOKEN, ADMIN, 'query-secret-123456', 'cookie-secret-123456', 'header-secret-123456']) expect(all).not.toContain(secret);
   });
 
+  it("masks a known secret a rejection's reasons quote", async () => {
+    const response = await createPlant(mock.current, `{"id":"${TOKEN}","name":"x"}`, { headers: { authorization: `Bearer ${TOKEN}` } });
+    expectError(response, 400);
+    const kept = await latest(mock.current, admin);
+    expect(kept.problems).toEqual([`id must be an integer, got the string "${maskSecret(TOKEN)}"`]);
+    expect(await everything()).not.toContain(TOKEN);
+  });
+
   it('masks the admin token of a refused admin request too', async () => {
     await fetch(`${mock.current.url}/__mock/plants`, { headers: { authorization: `Bearer ${ADMIN}x` } });
     expect(await everything()).not.toContain(`${ADMIN}x`);

@@ -7,7 +7,7 @@
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadContract } from '../../../spec/contract.js';
-import type { JournalEntry, JournalPage } from '../../admin/journal.js';
+import { entrySize, type JournalEntry, type JournalPage } from '../../admin/journal.js';
 import { createMockServer, type MockServer } from '../../server.js';
 import type { ProxyOptions } from '../proxy.js';
 import type { Violation } from '../violations.js';
@@ -360,6 +360,22 @@ describe('requests that break the spec', () => {
     expect(provider.received.at(-1)!.body.toString()).toBe(body);
     expect(answer.status).toBe(200);
     expect(codes(violationsOf(answer))).toEqual([`request error ${code}`]);
+  });
+
+  it('masks in the journal a credential the violations quote, and counts them against its byte bound', async () => {
+    const provider = await startProvider();
+    const adminToken = 'admin-secret-0123456789';
+    const mock = await createMockServer({ port: 0, logLevel: 'silent', adminToken, proxy: { upstream: provider.url } });
+    mocks.push(mock);
+    const answer = await exchange(`${mock.url}/plants`, { headers: { 'content-type': 'application/json', authorization: 'Bearer t' }, body: `{"id":"${adminToken}","name":"x"}` });
+    expect(codes(violationsOf(answer))).toEqual(['request error INVALID_REQUEST_BODY']);
+    const { entries } = (await (await fetch(`${mock.url}/__mock/requests?limit=1`, { headers: { authorization: `Bearer ${adminToken}` } })).json()) as JournalPage;
+    const kept = (await (await fetch(`${mock.url}/__mock/requests/${entries[0]?.seq}`, { headers: { authorization: `Bearer ${adminToken}` } })).json()) as JournalEntry;
+    expect(kept.violations?.[0]?.problems).toEqual(['id must be an integer, got the string "ad…89"']);
+    expect(JSON.stringify(kept)).not.toContain(adminToken);
+    // What the entry holds of its violations is part of what it costs the journal.
+    const record = { ...lastEntry(mock), time: 0 };
+    expect(entrySize(record)).toBeGreaterThan(entrySize({ ...record, violations: undefined }) + JSON.stringify(kept.violations).length / 2);
   });
 
   it('passes the answer on and says the request was not checked when judging it fails (a hook that throws), and keeps serving', async () => {
