@@ -35,19 +35,26 @@ export function corsHeaders(origin: string | undefined, policy: CorsPolicy): Rea
   return { vary: 'Origin', 'access-control-allow-origin': origin, 'access-control-expose-headers': EXPOSED_HEADERS };
 }
 
+/**
+ * The admin routes' policy: always a list, never "any origin". Other origins are allowed only
+ * when --cors-origin names them: an empty list allows none but the mock's own.
+ */
+export interface AdminCorsPolicy extends CorsPolicy {
+  origins: ReadonlySet<string>;
+}
+
 /** The admin routes' policy: the origins --cors-origin names, none when it names none. */
-export function adminCorsPolicy(origins: readonly string[] | undefined): CorsPolicy {
+export function adminCorsPolicy(origins: readonly string[] | undefined): AdminCorsPolicy {
   return { origins: new Set(origins ?? []) };
 }
 
 /**
  * The origin of a request the admin routes must refuse, or undefined: a request with no Origin
  * (not from a page's script, or a same-origin GET), from the mock's own origin (`http://` + the
- * host the request names), or from an origin `policy` allows is answered.
+ * host the request names), or from an origin `policy` lists is answered.
  */
-export function refusedAdminOrigin(origin: string | undefined, host: string | undefined, policy: CorsPolicy): string | undefined {
-  // A policy without origins allows any on the API's routes; here it allows none beyond the mock's own.
-  if (origin === undefined || policy.origins?.has(origin) === true) return undefined;
+export function refusedAdminOrigin(origin: string | undefined, host: string | undefined, policy: AdminCorsPolicy): string | undefined {
+  if (origin === undefined || policy.origins.has(origin)) return undefined;
   if (host !== undefined && origin.length === host.length + 7 && origin.toLowerCase() === `http://${host.toLowerCase()}`) return undefined;
   return origin;
 }

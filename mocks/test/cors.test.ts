@@ -1,5 +1,6 @@
 /** CORS for browser clients: preflight and headers on every answer, errors included. */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import { adminCorsPolicy, refusedAdminOrigin, type AdminCorsPolicy, type CorsPolicy } from '../http/cors.js';
 import { createPlant, useMock } from './mock-under-test.js';
 
 const preflight = (url: string, origin: string, path = '/plants') =>
@@ -55,5 +56,25 @@ describe('CORS restricted with --cors-origin', () => {
     expect(response.headers.get('access-control-allow-origin')).toBeNull();
     const created = await createPlant(mock.current, { id: 3, name: 'x' }, { headers: { origin: 'http://evil.test' } });
     expect(created.headers.get('access-control-allow-origin')).toBeNull();
+  });
+});
+
+describe('refusedAdminOrigin (the decision behind ADMIN_ORIGIN_NOT_ALLOWED)', () => {
+  it('answers no Origin, the mock’s own origin and a listed one; refuses any other, also with an empty list', () => {
+    const none = adminCorsPolicy(undefined);
+    const listed = adminCorsPolicy(['http://app.test:5173']);
+    expect(refusedAdminOrigin(undefined, '127.0.0.1:4010', none)).toBeUndefined();
+    expect(refusedAdminOrigin('http://127.0.0.1:4010', '127.0.0.1:4010', none)).toBeUndefined();
+    expect(refusedAdminOrigin('HTTP://LOCALHOST:4010', 'localhost:4010', none)).toBeUndefined();
+    expect(refusedAdminOrigin('http://evil.test', '127.0.0.1:4010', none)).toBe('http://evil.test');
+    expect(refusedAdminOrigin('http://evil.test', undefined, none)).toBe('http://evil.test');
+    expect(refusedAdminOrigin('http://app.test:5173', '127.0.0.1:4010', listed)).toBeUndefined();
+    expect(refusedAdminOrigin('http://evil.test', '127.0.0.1:4010', listed)).toBe('http://evil.test');
+    expect(refusedAdminOrigin('https://127.0.0.1:4010', '127.0.0.1:4010', none)).toBe('https://127.0.0.1:4010');
+  });
+
+  it('takes only an admin policy: the API\'s "any origin" policy cannot be passed by mistake (checked by tsc)', () => {
+    expectTypeOf(refusedAdminOrigin).parameter(2).toEqualTypeOf<AdminCorsPolicy>();
+    expectTypeOf<CorsPolicy>().not.toMatchTypeOf<AdminCorsPolicy>();
   });
 });
