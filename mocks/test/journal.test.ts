@@ -235,6 +235,24 @@ describe('the journal is bounded in entries and in bytes', () => {
     expect(journal.entry(401)?.request.body).toEqual({ bytes: 100_000, encoding: 'utf8' });
   });
 
+  it('counts what it keeps of a large answer: its start, not the whole body', async () => {
+    const mock = await createMockServer({ port: 0, logLevel: 'silent' });
+    try {
+      // The answer echoes the plant: a name of 600 000 characters makes an answer of as many bytes.
+      const name = 'n'.repeat(600_000);
+      expect((await createPlant(mock, { id: freshId(), name })).status).toBe(200);
+      const { body } = await listing(mock);
+      const bound = DEFAULT_EXCHANGE_BOUNDS.bodyBytes;
+      // Both bodies cut at the bound, plus headers and structure.
+      expect(body.journal.bytes).toBeLessThan(2 * bound + 8 * 1024);
+      const kept = await entry(mock, body.entries[0]?.seq as number);
+      expect(kept.response.body).toMatchObject({ bytes: Buffer.byteLength(`{"name":"${name}"}`), cut: true });
+      expect(Buffer.byteLength(kept.response.body?.text ?? '')).toBeLessThanOrEqual(bound);
+    } finally {
+      await mock.close();
+    }
+  });
+
   it('numbers on after a clear, so a poller never misses what follows', async () => {
     const mock = await createMockServer({ port: 0, logLevel: 'silent' });
     try {
