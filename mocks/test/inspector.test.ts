@@ -376,3 +376,76 @@ describe.skipIf(chromiumMissing)("the inspector's Replay never reaches the mock'
     expect(await storedPlants()).toBe(`[${plant}]`);
   });
 });
+
+describe.skipIf(chromiumMissing)('the inspector when polls fall behind or the mock is gone', () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  const create = (url: string, id: number) =>
+    fetch(`${url}/plants`, { method: 'POST', headers: { authorization: 'Bearer t', 'content-type': 'application/json' }, body: `{"id":${id},"name":"p${id}"}` });
+  const shownSeqs = (page: Page) => page.locator('#journal tbody tr').evaluateAll((rows) => rows.map((row) => Number(row.getAttribute('data-seq'))));
+
+  it('shows the newest requests without a gap when more arrived between two polls than one page holds', async () => {
+    const mock = await createMockServer({ port: 0, logLevel: 'silent' });
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    page.setDefaultTimeout(5_000);
+    try {
+      for (let id = 1; id <= 3; id++) await create(mock.url, id);
+      await page.goto(`${mock.url}/__mock/`);
+      await page.waitForFunction(() => document.querySelectorAll('#journal tbody tr').length === 3);
+      // The next poll is held until 250 more requests are in: more than one page (200) of news.
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      await page.route(/\/__mock\/requests\?/, async (route) => {
+        await held;
+        await route.continue();
+      });
+      for (let id = 4; id <= 253; id++) await create(mock.url, id);
+      release();
+      await page.locator('#journal tbody tr[data-seq="253"]').waitFor();
+      await page.unroute(/\/__mock\/requests\?/);
+      const seqs = await shownSeqs(page);
+      expect(seqs[0]).toBe(253);
+      // Consecutive: nothing between the newest page and what was shown before is silently missing.
+      expect(seqs.every((seq, index) => index === 0 || seq === (seqs[index - 1] as number) - 1)).toBe(true);
+      expect(await page.isVisible('#journal-older')).toBe(true);
+      await page.click('#journal-older');
+      await page.waitForFunction(() => document.querySelectorAll('#journal tbody tr').length === 253);
+      expect(await shownSeqs(page)).toEqual(Array.from({ length: 253 }, (_, i) => 253 - i));
+    } finally {
+      await page.close();
+      await mock.close();
+    }
+  });
+
+  it('says so when the mock cannot be reached, for each action, instead of failing silently', async () => {
+    const mock = await createMockServer({ port: 0, logLevel: 'silent' });
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    page.setDefaultTimeout(5_000);
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    try {
+      await create(mock.url, 1);
+      await page.goto(`${mock.url}/__mock/`);
+      await page.locator('#journal tbody tr[data-seq="1"]').waitFor();
+      await mock.close();
+      await page.click('#journal tbody tr[data-seq="1"]');
+      await page.locator('#detail-summary', { hasText: 'Cannot reach the mock' }).waitFor();
+      await page.click('#export-cases');
+      await page.locator('#export-note', { hasText: 'Export failed: cannot reach the mock' }).waitFor();
+      await page.click('#clear-journal');
+      await page.locator('#connection[data-state="down"]').waitFor();
+      await page.click('#reset');
+      await page.locator('#connection[data-state="down"]').waitFor();
+      expect(errors).toEqual([]);
+    } finally {
+      await page.close();
+      await mock.close();
+    }
+  });
+});
