@@ -130,10 +130,10 @@ export async function createMockServer(options: MockOptions = {}): Promise<MockS
   const delays = new Set<() => void>();
   // Streamed listings in flight: a read, so shutting down cuts them rather than waiting for slow readers.
   const streams = new Set<ServerResponse>();
-  const streamed = async (res: ServerResponse, answer: Parameters<typeof respondStream>[1], corsFor: Readonly<Record<string, string>>) => {
+  const streamed = async (res: ServerResponse, answer: Parameters<typeof respondStream>[1], corsFor: Readonly<Record<string, string>>, keep: number) => {
     streams.add(res);
     try {
-      return await respondStream(res, answer, corsFor);
+      return await respondStream(res, answer, corsFor, { keep });
     } finally {
       streams.delete(res);
     }
@@ -207,26 +207,33 @@ export async function createMockServer(options: MockOptions = {}): Promise<MockS
       );
     }
     if (answer.delayMs) await sleep(answer.delayMs, delays);
+    // The inspector's polling is not journaled (admin/routes.ts): nothing of its answers is kept.
+    const quietRead = isQuietAdminRead(req.method ?? '', path, answer.status);
     const close = connections.closesWith(req, res, answer.headers?.connection === 'close');
     // Health and the inspector's page are readable from any page (health tells a foreign one only its status).
     const corsFor = corsHeaders(req.headers.origin, adminData ? adminCors : cors);
     let responseHeaders: Readonly<Record<string, string | number>>;
     let responseBody: Buffer | undefined;
+    let responseBytes: number | undefined;
     if (answer.send) {
       // Proxy mode: the upstream's answer, written by the proxy; the journal gets what it wrote.
       const sent = await answer.send(res, close ? { ...corsFor, connection: 'close' } : corsFor);
       responseHeaders = sent.headers;
       responseBody = sent.body;
     } else if (answer.stream) {
-      responseHeaders = await streamed(res, { ...answer, stream: answer.stream }, close ? { ...corsFor, connection: 'close' } : corsFor);
+      // The journal keeps the start of a streamed body: as much as its bound, and the bytes after it to cut at a character.
+      const sent = await streamed(res, { ...answer, stream: answer.stream }, close ? { ...corsFor, connection: 'close' } : corsFor, quietRead ? 0 : policyOf(context.engine).bodyBytes + 4);
+      responseHeaders = sent.headers;
+      responseBody = sent.start;
+      responseBytes = sent.bytes;
     } else {
       responseHeaders = respond(res, answer, corsFor, close);
     }
     const durationMs = Math.round((performance.now() - started) * 100) / 100;
     const rejection = answer.rejection;
-    const quiet = isQuietAdminRead(req.method ?? '', path, answer.status);
+    const quiet = quietRead;
     if (!quiet) {
-      const exchange = { req, path, requestBody: answer.requestBody, answer, responseHeaders, responseBody, time: arrived, durationMs };
+      const exchange = { req, path, requestBody: answer.requestBody, answer, responseHeaders, responseBody, responseBytes, time: arrived, durationMs };
       const policy = policyOf(context.engine);
       const record = recordExchange(journal, exchange, policy);
       if (recorder && record && !admin) recorder.record(record, req, policy);

@@ -110,8 +110,13 @@ export interface WireExchange {
   answer: Answer;
   /** The headers the answer was written with (CORS included). */
   responseHeaders: Readonly<Record<string, string | number>>;
-  /** The body of an answer the mock did not write itself (proxy mode: the upstream's, as far as it was read). */
+  /**
+   * The body of an answer the mock did not write as one string: the upstream's in proxy mode, as far
+   * as it was read; the start of a streamed one (a listing), up to the bound and a few bytes more.
+   */
   responseBody?: Buffer;
+  /** The whole size of a streamed body, when `responseBody` holds its start only. */
+  responseBytes?: number;
   /** When the request arrived (ms since the epoch). */
   time: number;
   durationMs: number;
@@ -184,10 +189,19 @@ class CapturedExchange implements PendingRecord {
     this.#bodyIsText = text !== undefined && read !== undefined && read.length <= policy.bodyBytes;
     this.#body = this.#bodyIsText ? text : read && read.length > 0 ? read.toString('latin1', 0, utf8Boundary(read, policy.bodyBytes)) : undefined;
     this.#responseHeaders = policy.repeats.responseHeaders(exchange.responseHeaders);
-    // Only what the record will keep: a large answer (a listing) is not held whole until the entry is read.
-    const answerBytes = answer.body === undefined || answer.body.length * 3 <= policy.bodyBytes ? undefined : Buffer.byteLength(answer.body);
-    this.#answerBytes = answerBytes !== undefined && answerBytes > policy.bodyBytes ? answerBytes : undefined;
-    this.#answerBody = this.#answerBytes === undefined ? answer.body : cut(answer.body as string, policy.bodyBytes).text;
+    // Only what the record will keep: a large answer is not held whole until the entry is read.
+    if (answer.body === undefined && exchange.responseBody !== undefined) {
+      // A streamed answer: the start the edge kept while writing it (already a copy, at most the bound and a character more).
+      const start = exchange.responseBody;
+      const whole = exchange.responseBytes ?? start.length;
+      const kept = start.subarray(0, utf8Boundary(start, policy.bodyBytes));
+      this.#answerBytes = whole > kept.length ? whole : undefined;
+      this.#answerBody = isUtf8(kept) ? kept.toString('utf8') : undefined;
+    } else {
+      const answerBytes = answer.body === undefined || answer.body.length * 3 <= policy.bodyBytes ? undefined : Buffer.byteLength(answer.body);
+      this.#answerBytes = answerBytes !== undefined && answerBytes > policy.bodyBytes ? answerBytes : undefined;
+      this.#answerBody = this.#answerBytes === undefined ? answer.body : cut(answer.body as string, policy.bodyBytes).text;
+    }
     this.#operationId = answer.operationId;
     this.#stateful = answer.stateful;
     this.#time = exchange.time;
@@ -278,7 +292,14 @@ function keptViolation(violation: Violation, policy: JournalPolicy): Violation {
 
 function responseBodyOf(exchange: WireExchange, policy: JournalPolicy): JournalBody | undefined {
   if (exchange.answer.body !== undefined) return stringBody(exchange.answer.body, policy);
-  return exchange.responseBody && exchange.responseBody.length > 0 ? bufferBody(exchange.responseBody, policy) : undefined;
+  if (!exchange.responseBody || exchange.responseBody.length === 0) return undefined;
+  const body = bufferBody(exchange.responseBody, policy);
+  // A streamed body whose start alone was kept: its whole size, and the cut.
+  if (exchange.responseBytes !== undefined && exchange.responseBytes > exchange.responseBody.length) {
+    body.bytes = exchange.responseBytes;
+    body.cut = true;
+  }
+  return body;
 }
 
 /** A copy of `text` that shares no memory with it (a slice in V8 keeps its whole parent reachable). */

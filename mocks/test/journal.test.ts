@@ -15,6 +15,7 @@ import {
   type RequestJournal,
 } from '../admin/journal.js';
 import { maskAuthorization, maskCookies, maskSecret } from '../http/credentials.js';
+import { writeSpecVariant } from '../../spec/test/variants.js';
 import { createMockServer, type MockServer } from '../server.js';
 import { createPlant, expectError, freshId, send, useMock } from './mock-under-test.js';
 
@@ -125,6 +126,32 @@ describe('the whole exchange in the journal', () => {
     expect((await listing(mock.current)).body.last).toBe(before);
     await send(mock.current, '/__mock/plants', '[]');
     expect((await listing(mock.current)).body.last).toBe(before + 1);
+  });
+});
+
+describe('a streamed answer in the journal (a listing)', () => {
+  const mock = useMock({ spec: writeSpecVariant('item-operations') });
+
+  it('keeps the whole body of a short listing and the start of a long one, with its size and the cut', async () => {
+    const short = '[{"id":1,"name":"one"},{"id":2,"name":"two 🌿"}]';
+    expect((await send(mock.current, '/__mock/plants', short)).status).toBe(200);
+    const listed = await send(mock.current, '/plants', undefined, { method: 'GET', contentType: null });
+    expect(listed.text).toBe(short);
+    const kept = await latest(mock.current);
+    expect(kept).toMatchObject({ method: 'GET', path: '/plants', status: 200, operationId: 'listPlants' });
+    expect(kept.response.body).toEqual({ bytes: Buffer.byteLength(short), text: short, encoding: 'utf8' });
+
+    // Names of multi-byte characters, so the bound falls inside one: the start is cut before it.
+    const seed = Array.from({ length: 3000 }, (_, i) => `{"id":${1000 + i},"name":"🌿 plant ${i}"}`);
+    expect((await send(mock.current, '/__mock/plants', `[${seed.join(',')}]`)).status).toBe(200);
+    const long = await send(mock.current, '/plants', undefined, { method: 'GET', contentType: null });
+    const bound = DEFAULT_EXCHANGE_BOUNDS.bodyBytes;
+    expect(Buffer.byteLength(long.text)).toBeGreaterThan(bound);
+    const cut = (await latest(mock.current)).response.body;
+    expect(cut).toMatchObject({ bytes: Buffer.byteLength(long.text), encoding: 'utf8', cut: true });
+    expect(Buffer.byteLength(cut?.text ?? '')).toBeLessThanOrEqual(bound);
+    expect(Buffer.byteLength(cut?.text ?? '')).toBeGreaterThan(bound - 4);
+    expect(long.text.startsWith(cut?.text ?? 'x')).toBe(true);
   });
 });
 
