@@ -23,7 +23,7 @@ import type { MockContext } from '../engine/context.js';
 import type { Collection } from '../engine/resources.js';
 import type { RoutedOperation } from '../engine/routes.js';
 import { errorCatalogue, reject, type ErrorCode } from '../errors.js';
-import { isKnownScheme, maskKnownSecrets } from '../http/credentials.js';
+import { isKnownScheme, maskKnownSecrets, maskSecret } from '../http/credentials.js';
 import { rejected, type Answer } from '../http/answer.js';
 import { verdictOf } from './exchange.js';
 import { isAdminPath } from './routes.js';
@@ -116,7 +116,8 @@ export class CaseCollector {
     const operation = (entry.operationId ?? 'request').replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
     made.case.name = `${this.source.namePrefix}-${operation || 'request'}-${made.case.expect}-${entry.seq}`;
     const text = stringifyLossless(made.case) as string;
-    if (secrets.length && maskKnownSecrets(text, secrets) !== text) return void this.#skip('requests that carry their credential outside its header (in the body, the path or the query)');
+    // The journal masks a request's credentials wherever its entry quotes them: a case holding one, or its mask, is not what was sent.
+    if (secrets.length && quotesAny(text, secrets)) return void this.#skip('requests that carry their credential outside its header (in the body, the path or the query)');
     const bytes = Buffer.byteLength(text);
     if (this.bytes + bytes > this.limits.maxBytes) {
       this.full = true;
@@ -147,6 +148,15 @@ export class CaseCollector {
   #skip(reason: string): void {
     this.skipped.set(reason, (this.skipped.get(reason) ?? 0) + 1);
   }
+}
+
+/** Whether `text` holds one of `secrets`, or the mask the journal puts in its place (`ab…yz`, for the long ones only: `…` says nothing). */
+function quotesAny(text: string, secrets: readonly string[]): boolean {
+  if (maskKnownSecrets(text, secrets) !== text) return true;
+  return secrets.some((secret) => {
+    const mask = maskSecret(secret);
+    return mask !== '…' && text.includes(mask);
+  });
 }
 
 /** The journal's own wording of where an exported case came from. */

@@ -12,6 +12,7 @@ import { hasBody } from '../http/request-body.js';
 import {
   COMMON_CREDENTIAL_HEADERS,
   COMMON_CREDENTIAL_QUERY,
+  isKnownScheme,
   maskHeader,
   maskKnownSecrets,
   maskQuery,
@@ -98,6 +99,44 @@ export function credentialPlaces(schemes: Iterable<SecurityScheme>, secrets: rea
     if (scheme.in === 'query') query.add(scheme.parameter);
   }
   return { headers, query, secrets: secrets.filter((secret) => secret !== '') };
+}
+
+/**
+ * The credentials a request carried, as sent: Authorization's (and Proxy-Authorization's)
+ * credentials, cookie values, the values of the spec's API-key headers and query parameters. The
+ * mock may not know them (no --tokens), but the request says where they are.
+ */
+export function requestCredentials(rawHeaders: readonly string[], url: string | undefined, places: CredentialPlaces): string[] {
+  const found: string[] = [];
+  for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
+    const name = (rawHeaders[i] as string).toLowerCase();
+    const value = (rawHeaders[i + 1] as string).trim();
+    if (name === 'authorization' || name === 'proxy-authorization') {
+      const match = /^(\S+)\s+(.+)$/s.exec(value);
+      if (match && isKnownScheme(match[1] as string)) found.push((match[2] as string).trim());
+      // No known scheme: the value may be the credential, or begin with it (`sk_live_… and more`).
+      else found.push(value, ...value.split(/\s+/));
+    } else if (name === 'cookie') {
+      for (const pair of value.split(';')) if (pair.includes('=')) found.push(pair.slice(pair.indexOf('=') + 1).trim());
+    } else if (places.headers.has(name)) found.push(value);
+  }
+  const queryAt = url?.indexOf('?') ?? -1;
+  if (url !== undefined && queryAt !== -1) {
+    for (const [name, value] of new URLSearchParams(url.slice(queryAt + 1))) if (places.query.has(name)) found.push(value);
+  }
+  return found.filter((credential) => credential !== '');
+}
+
+/** A request's own credentials shorter than this are not searched for in its entry: they would mask ordinary words. */
+const OWN_CREDENTIAL_MIN_LENGTH = 8;
+
+/** The policy for one request's entry: its own credentials masked wherever the entry quotes them, besides those the mock knows. */
+function policyFor(policy: JournalPolicy, rawHeaders: readonly string[], url: string | undefined): JournalPolicy {
+  const own = requestCredentials(rawHeaders, url, policy.credentials).filter((credential) => credential.length >= OWN_CREDENTIAL_MIN_LENGTH);
+  if (!own.length) return policy;
+  // Longest first: a credential that contains another is masked whole.
+  const secrets = [...new Set([...policy.credentials.secrets, ...own])].sort((a, b) => b.length - a.length);
+  return { ...policy, credentials: { ...policy.credentials, secrets } };
 }
 
 /** What the edge knows of one exchange once the answer has left. */
@@ -213,7 +252,7 @@ class CapturedExchange implements PendingRecord {
   }
 
   toRecord(): JournalRecord {
-    const policy = this.#policy;
+    const policy = policyFor(this.#policy, this.#rawHeaders, this.#url);
     const queryAt = this.#url.indexOf('?');
     const body = this.#body === undefined || this.#body === '' ? undefined : this.#bodyIsText ? stringBody(this.#body, policy) : bufferBody(Buffer.from(this.#body, 'latin1'), policy);
     if (body && !this.#bodyIsText && this.#body !== undefined && this.#bodyBytes > this.#body.length) {
@@ -223,12 +262,12 @@ class CapturedExchange implements PendingRecord {
     const record: JournalRecord = {
       time: this.#time,
       method: this.#method,
-      path: this.path,
+      path: policy === this.#policy ? this.path : maskKnownSecrets(this.path, policy.credentials.secrets),
       status: this.status,
       durationMs: this.#durationMs,
       verdict: verdictOf(this.status, undefined, this.#responseHeaders),
       request: message(this.#rawHeaders, body, policy),
-      response: message(responseLines(this.#responseHeaders), this.#answerBodyRecord(), policy),
+      response: message(responseLines(this.#responseHeaders), this.#answerBodyRecord(policy), policy),
     };
     if (queryAt !== -1) record.query = maskQuery(cut(this.#url.slice(queryAt + 1), policy.headerBytes).text, policy.credentials);
     if (this.#operationId !== undefined) record.operationId = this.#operationId;
@@ -236,10 +275,10 @@ class CapturedExchange implements PendingRecord {
     return record;
   }
 
-  #answerBodyRecord(): JournalBody | undefined {
+  #answerBodyRecord(policy: JournalPolicy): JournalBody | undefined {
     if (this.#answerBody === undefined) return undefined;
-    if (this.#answerBytes === undefined) return stringBody(this.#answerBody, this.#policy);
-    return { bytes: this.#answerBytes, text: maskKnownSecrets(this.#answerBody, this.#policy.credentials.secrets), encoding: 'utf8', cut: true };
+    if (this.#answerBytes === undefined) return stringBody(this.#answerBody, policy);
+    return { bytes: this.#answerBytes, text: maskKnownSecrets(this.#answerBody, policy.credentials.secrets), encoding: 'utf8', cut: true };
   }
 }
 
@@ -251,9 +290,10 @@ const ENTRY_OVERHEAD_ESTIMATE = 640;
  * header lines masked in one pass, bodies cut and decoded once; serialising is the journal's
  * business (the in-memory one does it when an entry is first read).
  */
-export function journalRecord(exchange: WireExchange, policy: JournalPolicy): JournalRecord {
+export function journalRecord(exchange: WireExchange, known: JournalPolicy): JournalRecord {
   const { req, answer } = exchange;
   const url = req.url ?? '/';
+  const policy = policyFor(known, req.rawHeaders, url);
   const queryAt = url.indexOf('?');
   const rejection = answer.rejection;
   const record: JournalRecord = {

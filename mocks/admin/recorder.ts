@@ -20,7 +20,7 @@ import { basename, join, resolve } from 'node:path';
 import type { Logger } from 'pino';
 import type { MockContext } from '../engine/context.js';
 import { caseFileText, CaseCollector, departuresText, type CaseLimits, type CaseSource } from './cases.js';
-import type { JournalPolicy } from './exchange.js';
+import { requestCredentials, type JournalPolicy } from './exchange.js';
 import { isPendingRecord, type JournalEntry, type JournalRecord, type PendingRecord } from './journal.js';
 
 export interface RecordOptions extends Partial<CaseLimits> {
@@ -180,30 +180,9 @@ async function writeAtomically(path: string, text: string): Promise<void> {
   }
 }
 
-/**
- * The credentials the request carried, as sent: a case quoting one of them anywhere is left out.
- * (Masking already keeps them out of the journal's header lines; this covers the body and path.)
- */
+/** The credentials a case may not quote: those the mock knows and those the request carried (exchange.ts). */
 function requestSecrets(req: IncomingMessage, policy: JournalPolicy): string[] {
-  const secrets: string[] = [...policy.credentials.secrets];
-  const raw = req.rawHeaders;
-  for (let i = 0; i + 1 < raw.length; i += 2) {
-    const name = (raw[i] as string).toLowerCase();
-    const value = (raw[i + 1] as string).trim();
-    if (name === 'authorization' || name === 'proxy-authorization') {
-      secrets.push(value);
-      const credentials = /^\S+\s+(.+)$/s.exec(value)?.[1];
-      if (credentials) secrets.push(credentials.trim());
-    } else if (name === 'cookie') {
-      for (const pair of value.split(';')) if (pair.includes('=')) secrets.push(pair.slice(pair.indexOf('=') + 1).trim());
-    } else if (policy.credentials.headers.has(name)) secrets.push(value);
-  }
-  const url = req.url ?? '';
-  const queryAt = url.indexOf('?');
-  if (queryAt !== -1) {
-    for (const [name, value] of new URLSearchParams(url.slice(queryAt + 1))) if (policy.credentials.query.has(name)) secrets.push(value);
-  }
-  return secrets.filter((secret) => secret !== '');
+  return [...policy.credentials.secrets, ...requestCredentials(req.rawHeaders, req.url, policy.credentials)];
 }
 
 function definedLimits(options: RecordOptions): Partial<CaseLimits> {

@@ -189,10 +189,27 @@ describe('exporting requests to item paths (a spec with /plants/{id})', () => {
     await fetch(`${mock.current.url}/__mock/requests`, { method: 'DELETE' });
     expect((await call('GET', `/plants/${FRONTEND_TOKEN}`, undefined, null)).status).toBe(401);
     expect((await call('PUT', `/plants/12?note=${FRONTEND_TOKEN}`, `{"id":12,"name":5,"tag":"${FRONTEND_TOKEN}"}`)).status).toBe(400);
+    expect((await call('PUT', '/plants/12', '{"id":12,"name":6}')).status).toBe(400);
     const response = await fetch(`${mock.current.url}/__mock/requests?format=cases`);
     expect(response.status).toBe(200);
     const text = await response.text();
     expect(text).not.toContain(FRONTEND_TOKEN);
-    expect(text).toContain(maskSecret(FRONTEND_TOKEN));
+    // A case quoting a credential, even masked, is not what the frontend sent: left out, and counted.
+    expect(text).not.toContain(maskSecret(FRONTEND_TOKEN));
+    const file = JSON.parse(text) as { description: string; cases: unknown[] };
+    expect(file.cases).toHaveLength(1);
+    expect(file.description).toContain('2 requests that carry their credential outside its header');
+  });
+
+  it('masks a credential the mock does not know wherever the request quoted it: the journal and the export never hold it', async () => {
+    await fetch(`${mock.current.url}/__mock/requests`, { method: 'DELETE' });
+    const unknown = 'not-issued-credential-0123456789';
+    expect((await call('PUT', `/plants/12?access_token=${unknown}`, `{"id":12,"name":"x","tag":"${unknown}"}`, { authorization: `Bearer ${unknown}` })).status).toBe(401);
+    const journal = await (await fetch(`${mock.current.url}/__mock/requests?whole=true`)).text();
+    expect(journal).not.toContain(unknown);
+    expect(journal).toContain(`"tag\\":\\"${maskSecret(unknown)}`);
+    const text = await (await fetch(`${mock.current.url}/__mock/requests?format=cases`)).text();
+    expect((JSON.parse(text) as { cases: unknown[] }).cases).toHaveLength(1);
+    expect(text).not.toContain(unknown);
   });
 });
