@@ -26,7 +26,7 @@ import { errorCatalogue, reject, type ErrorCode } from '../errors.js';
 import { isKnownScheme, maskKnownSecrets, maskSecret } from '../http/credentials.js';
 import { rejected, type Answer } from '../http/answer.js';
 import { verdictOf } from './exchange.js';
-import { isAdminPath } from './routes.js';
+import { isAdminPath } from './prefix.js';
 import type { JournalEntry, JournalQuery, RequestJournal, Verdict } from './journal.js';
 
 /** The expectations of the fixture format, by the verdict they come from. */

@@ -16,14 +16,11 @@ import { keyInWords } from '../engine/records.js';
 import { pathOf } from '../http/respond.js';
 import type { ValidatingProxy } from '../proxy/proxy.js';
 import { casesAnswer } from './cases.js';
+import { ADMIN_PREFIX, isAdminPath } from './prefix.js';
 import { listingAnswer, parseListingQuery } from './listing.js';
 import { journalEntry, journalListing, parseJournalQuery, REQUESTS_ROUTE } from './requests.js';
 
-export const ADMIN_PREFIX = '/__mock';
-
-export function isAdminPath(path: string): boolean {
-  return path === ADMIN_PREFIX || path.startsWith(`${ADMIN_PREFIX}/`);
-}
+export { ADMIN_PREFIX, isAdminPath } from './prefix.js';
 
 /** What the edge knows of an admin request beyond the request itself. */
 export interface AdminRequest {
