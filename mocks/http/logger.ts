@@ -9,15 +9,49 @@
  * - The request line is written by `requestLogger` directly in the format pino would give it
  *   (a test compares the two), without pino's generic serializer.
  */
-import { writeSync } from 'node:fs';
 import { pino, type Logger } from 'pino';
+
+/** What stdout may hold unwritten while its reader is slow; lines beyond it are dropped and counted. */
+const STDOUT_BACKLOG_BYTES = 8 * 1024 * 1024;
+
+/** A file descriptor written without blocking the event loop, holding at most a bounded backlog. */
+export type Output = NodeJS.WritableStream;
+
+/**
+ * Writes `fd` from libuv's thread pool (pino's sonic-boom, asynchronous), holding at most
+ * `backlogBytes` the reader has not taken yet. `process.stdout` on a pipe buffers without bound
+ * when its reader stops (a paused terminal, a stalled log collector) and drops that buffer at
+ * `process.exit`; this drops the lines beyond the bound instead, says how many once the reader
+ * catches up, and writes what it holds synchronously at exit (pino's destination does that).
+ */
+export function boundedOutput(fd: number, backlogBytes: number): Output {
+  const destination = pino.destination({ dest: fd, sync: false, maxLength: backlogBytes });
+  let dropped = 0;
+  destination.on('drop', () => {
+    dropped++;
+  });
+  destination.on('drain', () => {
+    if (dropped === 0) return;
+    const count = dropped;
+    dropped = 0;
+    destination.write(`${JSON.stringify({ level: 40, time: Date.now(), dropped: count, msg: 'log writes dropped: the output was not read fast enough' })}\n`);
+  });
+  // An output that cannot be written (closed, EBADF) has no one left to tell; pino's destination
+  // already stops writing on EPIPE.
+  destination.on('error', () => {});
+  return destination as unknown as Output;
+}
+
+/** The process's one stdout writer, made on first use. */
+let stdout: Output | undefined;
+const processStdout = (): Output => (stdout ??= boundedOutput(1, STDOUT_BACKLOG_BYTES));
 
 /** A pino destination: the lines of one event-loop turn, written to stdout together. */
 export class LoopTurnLines {
   #lines: string[] = [];
   #scheduled = false;
 
-  constructor(private readonly out: NodeJS.WritableStream = process.stdout) {}
+  constructor(private readonly out: NodeJS.WritableStream = processStdout()) {}
 
   write(line: string): boolean {
     if (this.#lines.push(line) === 1) {
@@ -41,8 +75,8 @@ export class LoopTurnLines {
     if (this.#lines.length === 0) return;
     const text = this.#take();
     try {
-      if (this.out === process.stdout) writeSync(1, text);
-      else this.out.write(text);
+      // stdout's writer writes what it holds synchronously at exit, after this.
+      this.out.write(text);
     } catch {
       // stdout is closed or would block at exit: these lines cannot be written, the exit goes on.
     }

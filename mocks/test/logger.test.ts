@@ -2,6 +2,7 @@
  * The log: the hand-built request line must be the line pino itself writes, and lines batched
  * per loop turn must all reach stdout, the last ones too when the process exits at once.
  */
+import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { Writable } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
@@ -9,7 +10,7 @@ import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { createLogger, requestLogger, type RequestLogEntry } from '../http/logger.js';
 import { createMockServer } from '../server.js';
-import { run } from './processes.js';
+import { run, startMockProcess } from './processes.js';
 import { rawExchange } from './raw-http.js';
 
 /** A stdout stand-in that keeps each write apart. */
@@ -93,6 +94,64 @@ describe('createLogger', () => {
     expect(code).toBe(0);
     expect(output.match(/"msg":"last words"/g)).toHaveLength(3);
   });
+});
+
+describe('boundedOutput', () => {
+  it('holds at most its backlog while nobody reads, then says how many writes it dropped', async () => {
+    const logger = fileURLToPath(new URL('../../dist/mocks/http/logger.js', import.meta.url));
+    // 40 turns of 64 KiB against a 256 KiB backlog, while the parent does not read the pipe.
+    const script = `const { boundedOutput } = await import(${JSON.stringify(logger)});
+      const out = boundedOutput(1, 256 * 1024);
+      const chunk = 'x'.repeat(1023) + '\\n';
+      for (let turn = 0; turn < 40; turn++) {
+        for (let i = 0; i < 64; i++) out.write(chunk);
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      process.stderr.write('written\\n');
+      await new Promise((resolve) => out.once('drain', resolve));
+      await new Promise((resolve) => setTimeout(resolve, 100));`;
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.pause();
+    await new Promise<void>((resolve, fail) => {
+      child.stderr.on('data', (chunk: Buffer) => chunk.includes('written') && resolve());
+      child.once('exit', (code) => fail(new Error(`exited with ${code} before writing`)));
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk));
+    child.stdout.resume();
+    expect(await new Promise((resolve) => child.once('exit', resolve))).toBe(0);
+    const lines = output.split('\n').filter(Boolean);
+    const warning = JSON.parse(lines.at(-1) as string);
+    expect(warning).toMatchObject({ level: 40, msg: expect.stringContaining('dropped') });
+    const kept = lines.length - 1;
+    // What the pipe and the backlog held, never all 2 560 writes; every write is kept or counted.
+    expect(kept).toBeLessThan(1024);
+    expect(kept + warning.dropped).toBe(40 * 64);
+  }, 30_000);
+});
+
+describe('the mock whose stdout nobody reads', () => {
+  it('keeps answering, and writes the held lines once stdout is read again', async () => {
+    const mock = await startMockProcess();
+    // A paused stream stops reading its pipe: the kernel's pipe buffer and Node's fill, then stay full.
+    mock.child.stdout?.pause();
+    const requests = 3000; // about 400 KB of request lines, several times what the pipe and the stream buffer hold
+    for (let i = 0; i < requests; i += 50) {
+      const batch = Array.from({ length: 50 }, (_, j) =>
+        fetch(`${mock.url}/plants`, {
+          method: 'POST',
+          headers: { authorization: 'Bearer t', 'content-type': 'application/json' },
+          body: JSON.stringify({ id: 700_000 + i + j, name: 'Unread' }),
+          signal: AbortSignal.timeout(15_000),
+        }).then((response) => response.status),
+      );
+      expect(new Set(await Promise.all(batch))).toEqual(new Set([200]));
+    }
+    mock.child.stdout?.resume();
+    const logged = (): number => mock.output().match(/"msg":"request"/g)?.length ?? 0;
+    for (let wait = 0; wait < 100 && logged() < requests; wait++) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(logged()).toBe(requests);
+  }, 60_000);
 });
 
 describe('the log never holds a credential of the query', () => {
