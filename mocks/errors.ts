@@ -309,7 +309,8 @@ export function reject<C extends ErrorCode>(
 /** What INTERNAL may say of a failure: its class's name (`TypeError`), never its message. */
 export function failureKind(error: unknown): string {
   const name = error instanceof Error ? error.constructor.name : '';
-  return /^[A-Za-z][A-Za-z0-9]{0,40}$/.test(name) ? `a ${name}` : 'an unexpected throw';
+  if (!/^[A-Za-z][A-Za-z0-9]{0,40}$/.test(name)) return 'an unexpected throw';
+  return `${/^[AEIOU]/i.test(name) ? 'an' : 'a'} ${name}`;
 }
 
 export function isRejection(value: unknown): value is Rejection {
