@@ -194,18 +194,20 @@ export const errorCatalogue = {
   ),
   HEADERS_TOO_LARGE: define(431, () => 'The request headers are larger than the server accepts; the connection is closed.'),
   REQUEST_TIMEOUT: define(408, () => 'The request was not received completely in time; the connection is closed.'),
-  STORE_UNAVAILABLE: define<{ detail: string; maybeApplied?: boolean }>(
+  // The store's own words name where it is (a Redis URL, a file's path): they go to the log, never to a client.
+  STORE_UNAVAILABLE: define<{ maybeApplied?: boolean }>(
     503,
-    ({ detail, maybeApplied }) =>
+    ({ maybeApplied }) =>
       maybeApplied
-        ? `The mock's store did not acknowledge this change: ${quoted(detail)}. It may or may not have been applied; ` +
+        ? `The mock's store did not acknowledge this change. It may or may not have been applied; ` +
           `the mock reconnects by itself, and once it answers again, look before sending the change again (a repeated create that was applied gets 409).`
-        : `The mock's store is unavailable: ${quoted(detail)}. Nothing was stored or read; the mock reconnects by itself, send the request again shortly.`,
+        : `The mock's store is unavailable. Nothing was stored or read; the mock reconnects by itself, send the request again shortly.`,
     () => ({ 'retry-after': '1' }),
   ),
-  STORAGE_FAILED: define<{ detail: string }>(
+  STORAGE_FAILED: define<{ code: string | undefined }>(
     500,
-    ({ detail }) => `The mock could not keep this change: ${quoted(detail)}. Nothing was stored; check the disk, then send the request again.`,
+    ({ code }) =>
+      `The mock could not keep this change${code ? ` (${quoted(code)})` : ''}. Nothing was stored; the mock's log says why. Check the disk, then send the request again.`,
   ),
   // Proxy mode (--proxy, mocks/proxy/): the upstream failing, and the verdicts on what passed through.
   UPSTREAM_FAILED: define<{ upstream: string; detail: string }>(

@@ -197,12 +197,11 @@ export async function createMockServer(options: MockOptions = {}): Promise<MockS
       // An outage is logged once by the store (lost, back); each refused request has its own request line.
       // The query may carry a credential (access_token, an API key): only its parameters' names are logged.
       if (!(error instanceof StoreUnavailable)) logger.error({ err: error, method: req.method, path, query: loggedQuery(req.url) }, 'unexpected failure');
-      const detail = (error as Error)?.message ?? String(error);
       answer = rejected(
         error instanceof StoreUnavailable
-          ? reject('STORE_UNAVAILABLE', { detail, maybeApplied: error.maybeApplied })
+          ? reject('STORE_UNAVAILABLE', { maybeApplied: error.maybeApplied })
           : error instanceof StorageFailure
-            ? reject('STORAGE_FAILED', { detail })
+            ? reject('STORAGE_FAILED', { code: error.code })
             : reject('INTERNAL', { kind: failureKind(error) }),
       );
     }

@@ -316,7 +316,9 @@ export class StateFileStore implements ResourceStore {
       .then(() => this.#drain())
       .catch((error: unknown) => {
         // Not expected (#commit and #compact answer their own failures); refuse further changes rather than guess.
-        this.#broken ??= new StorageFailure(`the state file ${this.path} stopped writing (${(error as Error).message}); restart the mock`);
+        this.#broken ??= new StorageFailure(`the state file ${this.path} stopped writing (${(error as Error).message}); restart the mock`, {
+          code: (error as NodeJS.ErrnoException).code,
+        });
         this.#logger?.error({ path: this.path, err: error }, 'state file writer failed');
       })
       .finally(() => {
@@ -367,7 +369,7 @@ export class StateFileStore implements ResourceStore {
    * Changes queued behind it were decided against the memory being undone, so they go too.
    */
   async #rollBack(batch: Operation[], start: number, cause: Error): Promise<void> {
-    const failure = new StorageFailure(`could not write the state file ${this.path}: ${cause.message}`);
+    const failure = new StorageFailure(`could not write the state file ${this.path}: ${cause.message}`, { code: (cause as NodeJS.ErrnoException).code });
     if (!this.#broken) {
       try {
         await this.#handle.truncate(start);

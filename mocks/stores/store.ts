@@ -87,6 +87,13 @@ export interface ResourceStore {
 /** What a store throws when it cannot keep a change; nothing of that change was stored (500). */
 export class StorageFailure extends Error {
   override name = 'StorageFailure';
+  /** The system's error code (ENOSPC, EIO) when there is one: what a client may be told; the message, with the file's path, goes to the log. */
+  readonly code: string | undefined;
+
+  constructor(message: string, options: { code?: string | undefined } = {}) {
+    super(message);
+    this.code = options.code;
+  }
 }
 
 /**

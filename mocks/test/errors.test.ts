@@ -69,8 +69,8 @@ describe('error catalogue', () => {
   });
 
   it('never tells a client that nothing was stored when the store may have applied the change', () => {
-    const unsent = reject('STORE_UNAVAILABLE', { detail: 'Redis at redis://h:1 is out of reach' });
-    const unacknowledged = reject('STORE_UNAVAILABLE', { detail: 'Redis at redis://h:1 did not answer', maybeApplied: true });
+    const unsent = reject('STORE_UNAVAILABLE', {});
+    const unacknowledged = reject('STORE_UNAVAILABLE', { maybeApplied: true });
     expect(unsent.message).toContain('Nothing was stored');
     expect(unacknowledged.message).not.toMatch(/nothing was stored/i);
     expect(unacknowledged.message).toContain('may or may not have been applied');
