@@ -25,7 +25,7 @@ function allowedHosts(value: string): AllowedHosts {
 }
 
 export interface MockCommandLine extends MockOptions {
-  /** Path of a JSON file holding an array of NewPlants to start with. */
+  /** Path of a JSON file holding an array of create bodies to start with. */
   seedFile?: string;
   /** Path of the durable state file (append-only log); in memory only when unset. */
   stateFile?: string;
@@ -37,7 +37,7 @@ export interface MockCommandLine extends MockOptions {
 
 export function mockCommand(): Command {
   return new Command('plant-store-mock')
-    .description('Stateful mock of the Plant Store API (POST /plants), strict about auth and the NewPlant schema.')
+    .description('Stateful mock of the API an OpenAPI spec describes (the Plant Store by default), strict about its security and request schemas.')
     .addOption(new Option('--port <port>', 'port to listen on (0 picks a free one)').env('PORT').default(DEFAULT_PORT).argParser(port))
     .addOption(new Option('--host <host>', 'address to listen on').env('HOST').default(DEFAULT_HOST))
     .addOption(new Option('--spec <file>', 'OpenAPI document to serve (default: the bundled spec)').env('MOCK_SPEC'))
@@ -47,10 +47,10 @@ export function mockCommand(): Command {
     .addOption(new Option('--watch', 'reload the spec when its file changes, keeping the store').env('MOCK_WATCH'))
     .addOption(new Option('--admin-token <token>', 'bearer token the /__mock admin routes require').env('MOCK_ADMIN_TOKEN'))
     .addOption(new Option('--max-body <bytes>', 'largest request body accepted').env('MOCK_MAX_BODY').default(DEFAULT_MAX_BODY).argParser(integer(1, 2 ** 31)))
-    .addOption(new Option('--seed <file>', 'JSON file with an array of NewPlants to start with').env('MOCK_SEED'))
-    .addOption(new Option('--state-file <file>', 'keep the plants in this file across restarts (a create is on disk before its 200)').env('MOCK_STATE_FILE'))
+    .addOption(new Option('--seed <file>', 'JSON file with an array of create bodies (as POST to the collection takes) to start with').env('MOCK_SEED'))
+    .addOption(new Option('--state-file <file>', 'keep the records in this file across restarts (a create is on disk before its answer)').env('MOCK_STATE_FILE'))
     .addOption(
-      new Option('--store <store>', 'where the plants are kept: memory, or redis://[:password@]host:port/db (rediss:// for TLS), shared by every replica')
+      new Option('--store <store>', 'where the records are kept: memory, or redis://[:password@]host:port/db (rediss:// for TLS), shared by every replica')
         .env('MOCK_STORE')
         .default('memory'),
     )
@@ -124,7 +124,7 @@ export function parseMockArgs(argv: readonly string[], command: Command = mockCo
     } catch (error) {
       fail(`--store: ${(error as Error).message} (or memory)`);
     }
-    if (o.stateFile) fail('--state-file keeps the plants in a file and --store in Redis: choose one (MOCK_STATE_FILE= clears the variable)');
+    if (o.stateFile) fail('--state-file keeps the records in a file and --store in Redis: choose one (MOCK_STATE_FILE= clears the variable)');
   }
   try {
     parseStorePrefix(o.storePrefix);

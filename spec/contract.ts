@@ -188,11 +188,6 @@ export function compileContract(document: unknown, source: string): CompiledCont
   };
 }
 
-/** The operations of `contract` at one path template, by method. */
-export function operationsAt(contract: CompiledContract, path: string): ContractOperation[] {
-  return [...contract.operations.values()].filter((operation) => operation.path === path);
-}
-
 /**
  * Compiles the document's schemas with one Ajv. Every `$ref` into `#/components/schemas` is kept
  * resolvable by giving each compiled schema the components under `$defs`; other local refs

@@ -24,8 +24,6 @@ export interface Problems {
 export interface DescribeOptions {
   /** The value that was validated, to quote a number as it was sent where the view holds a stand-in. */
   root?: unknown;
-  /** A leading instance path to drop (openapi-backend-style wrappers such as `/requestBody`). */
-  strip?: string;
   /** Put before every sentence (`[3] ` for the fourth item of a seed). */
   prefix?: string;
   /** Put before every field's pointer (`/3` for the fourth item of a seed). */
@@ -46,7 +44,7 @@ export function describeProblems(errors: readonly ErrorObject[] | null | undefin
     if (sentences.has(sentence)) continue;
     if (sentences.size < limit) {
       sentences.add(sentence);
-      fields.push((options.pointerPrefix ?? '') + fieldPointer(error, options.strip));
+      fields.push((options.pointerPrefix ?? '') + fieldPointer(error));
     } else more++;
   }
   return { sentences: [...sentences], more, fields };
@@ -65,7 +63,7 @@ export function problemsText({ sentences, more }: Problems): string {
 }
 
 function describeError(error: ErrorObject, options: DescribeOptions): string {
-  const path = options.strip && error.instancePath.startsWith(options.strip) ? error.instancePath.slice(options.strip.length) : error.instancePath;
+  const path = error.instancePath;
   const field = path === '' ? 'the body' : pointerToField(path);
   const params = error.params as Record<string, unknown>;
   switch (error.keyword) {
@@ -100,8 +98,8 @@ function describeError(error: ErrorObject, options: DescribeOptions): string {
 }
 
 /** The pointer of the field an error concerns: for a missing property, the property's own. */
-function fieldPointer(error: ErrorObject, strip: string | undefined): string {
-  const path = strip && error.instancePath.startsWith(strip) ? error.instancePath.slice(strip.length) : error.instancePath;
+function fieldPointer(error: ErrorObject): string {
+  const path = error.instancePath;
   if (error.keyword !== 'required') return path;
   const missing = String((error.params as Record<string, unknown>).missingProperty);
   return `${path}/${missing.replaceAll('~', '~0').replaceAll('/', '~1')}`;

@@ -13,7 +13,7 @@ import { parseExactJson } from '../../spec/exact-json.js';
 import { isRejection, reject, type Rejection } from '../errors.js';
 import { rejected, type Answer } from '../http/answer.js';
 import { preflightHeaders } from '../http/cors.js';
-import type { CreateOutcome, StoredRecord } from '../stores/store.js';
+import type { CreateOutcome, Page, ResourceStore, StoredRecord } from '../stores/store.js';
 import type { MockContext } from './context.js';
 import { exampleAnswer } from './examples.js';
 import type { Preferences } from './prefer.js';
@@ -104,13 +104,9 @@ const ROLES: Record<ResourceRole, (collection: Collection) => MockHandler> = {
   list: (collection) => async (_c, { mock, operation }) => {
     const routed = operation as RoutedOperation;
     const properties = jsonContent(routed.successResponse?.content)?.itemProperties ?? collection.declared;
-    const items: string[] = [];
-    for (let after: string | undefined, pages = 0; pages === 0 || after !== undefined; pages++) {
-      const page = await mock.store.page(collection.path, { after, limit: 1000 });
-      for (const record of page.records) items.push(projection(recordValue(record), properties));
-      after = page.next;
-    }
-    return { status: routed.contract.successStatus ?? 200, body: `[${items.join(',')}]` };
+    // The first page is read before answering, so a store outage is still an error answer.
+    const first = await mock.store.page(collection.path, { limit: LIST_PAGE });
+    return { status: routed.contract.successStatus ?? 200, stream: listed(mock.store, collection.path, first, properties) };
   },
   read: (collection) => async (c, { mock, operation }) => {
     const found = await storedAt(c, collection, mock);
@@ -194,4 +190,23 @@ function withIdentity(record: StoredRecord, collection: Collection, body: Record
   if (body[collection.identity.property] !== undefined) return record;
   const identity = `${JSON.stringify(collection.identity.property)}:${record.key}`;
   return { key: record.key, json: record.json === '{}' ? `{${identity}}` : `{${identity},${record.json.slice(1)}` };
+}
+
+const LIST_PAGE = 1000;
+
+/** A whole collection as a JSON array, a store page at a time: memory stays one page whatever its size. */
+async function* listed(store: ResourceStore, collection: string, first: Page, properties: ReadonlySet<string>): AsyncGenerator<string> {
+  let page = first;
+  let separator = '[';
+  for (;;) {
+    let piece = '';
+    for (const record of page.records) {
+      piece += separator + projection(recordValue(record), properties);
+      separator = ',';
+    }
+    if (piece) yield piece;
+    if (page.next === undefined) break;
+    page = await store.page(collection, { after: page.next, limit: LIST_PAGE });
+  }
+  yield separator === '[' ? '[]' : ']';
 }

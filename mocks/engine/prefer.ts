@@ -48,8 +48,7 @@ export function forceableStatuses(declared: readonly number[]): number[] {
   return [...new Set([...declared, ...FORCEABLE_STATUSES])].sort((a, b) => a - b);
 }
 
-/** Why `code` cannot be forced on an operation that declares `declared`, or undefined. */
-export function forceProblem(code: number, declared: readonly number[]): string | undefined {
-  const allowed = forceableStatuses(declared);
+/** Why `code` cannot be forced on an operation whose forceable statuses are `allowed`, or undefined. */
+export function forceProblem(code: number, allowed: readonly number[]): string | undefined {
   return allowed.includes(code) ? undefined : `code=${code} is not a status the mock can force here (choose one of ${allowed.join(', ')})`;
 }

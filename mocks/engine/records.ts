@@ -38,7 +38,8 @@ export function keyOfBody(body: Record<string, unknown>, identity: Identity): Re
 export function keyOfPathSegment(segment: string, identity: Identity): RecordKey | undefined {
   if (identity.type === 'integer') return /^-?\d+$/.test(segment) ? integerOfLiteral(segment)?.toString() : undefined;
   if (identity.type === 'string') return JSON.stringify(segment);
-  return segment;
+  // Any other identity schema keys a body's value by its JSON text: a number's digits, a string quoted.
+  return (/^-?\d+$/.test(segment) && integerOfLiteral(segment)?.toString()) || JSON.stringify(segment);
 }
 
 /** The key as a person reads it in a message: digits, or the string's text. */

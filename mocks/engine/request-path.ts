@@ -19,7 +19,7 @@ import { exampleAnswer } from './examples.js';
 import type { Exchange, MockValidation } from './handlers.js';
 import { forceProblem, parsePrefer } from './prefer.js';
 import type { RoutedOperation } from './routes.js';
-import type { SecurityOutcome } from './security.js';
+import { cookie, type SecurityOutcome } from './security.js';
 
 const VALID: MockValidation = Object.freeze({ valid: true, errors: null }) as MockValidation;
 const NO_QUERY: Readonly<Record<string, string>> = Object.freeze({});
@@ -39,12 +39,16 @@ export async function handleRequest(req: IncomingMessage, path: string, mock: Mo
   const c = contextOf(mock, req, method, path, params, operation);
   const exchange: Exchange = { req, mock, prefer, operation };
   let received: Buffer | undefined;
-  // Prefer: delay applies to every answer of an operation, rejections included.
-  const delayed = (answer: Answer): Answer => {
+  const labelled = (answer: Answer): Answer => {
     answer.requestBody = received;
     answer.requestText = (c.request as RequestWithText).bodyText;
     answer.operationId = operation.operationId;
     if (answer.stateful === undefined) answer.stateful = operation.stateful;
+    return answer;
+  };
+  // Prefer: delay applies to every answer of an operation, rejections included, unless the Prefer header itself is refused.
+  const delayed = (answer: Answer): Answer => {
+    labelled(answer);
     if (prefer.delayMs) answer.delayMs = prefer.delayMs;
     return answer;
   };
@@ -68,10 +72,10 @@ export async function handleRequest(req: IncomingMessage, path: string, mock: Mo
     return delayed(await api.handlers.validationFail?.(c, exchange));
   }
 
-  if (prefer.problem !== undefined) return { ...rejected(reject('INVALID_PREFER', { problem: prefer.problem })), requestBody: received };
+  if (prefer.problem !== undefined) return labelled(rejected(reject('INVALID_PREFER', { problem: prefer.problem })));
   if (prefer.code !== undefined) {
     const problem = forceProblem(prefer.code, operation.forceable);
-    if (problem) return { ...rejected(reject('INVALID_PREFER', { problem })), requestBody: received };
+    if (problem) return labelled(rejected(reject('INVALID_PREFER', { problem })));
     const forced = exampleAnswer(api, operation.contract, { status: prefer.code, example: prefer.example, route: operation });
     forced.headers = { ...forced.headers, 'preference-applied': `code=${prefer.code}` };
     return delayed({ ...forced, stateful: false });
@@ -202,6 +206,7 @@ export function validate(c: Context, operation: RoutedOperation): MockValidation
 }
 
 function parameterValue(c: Context, location: string, name: string): string | undefined {
+  if (location === 'cookie') return cookie(c.request.headers.cookie as string | undefined, name);
   const source =
     location === 'path' ? c.request.params : location === 'query' ? c.request.query : location === 'header' ? c.request.headers : undefined;
   const value = (source as Record<string, string | string[] | undefined> | undefined)?.[name];

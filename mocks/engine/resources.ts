@@ -71,7 +71,7 @@ export function recogniseResources(
       identity: identityOf(property, body.propertySchemas.get(property)),
       create,
       body,
-      declared: new Set(body.properties),
+      declared: body.propertySet,
     };
     collections.push(collection);
     stateful.set(create.operationId, { role: 'create', collection });

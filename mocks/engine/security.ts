@@ -124,7 +124,8 @@ function first(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-function cookie(header: string | undefined, name: string): string | undefined {
+/** The value of cookie `name` in a Cookie header (the first, when it is sent twice). */
+export function cookie(header: string | undefined, name: string): string | undefined {
   for (const part of (header ?? '').split(';')) {
     const at = part.indexOf('=');
     if (at !== -1 && part.slice(0, at).trim() === name) return part.slice(at + 1).trim();

@@ -14,8 +14,6 @@ import { loadEngine, type Engine, type EngineOptions } from './engine.js';
 const POLL_MS = 250;
 
 export interface SpecWatch {
-  /** Resolves once any reload under way has finished. */
-  settled(): Promise<void>;
   close(): void;
 }
 
@@ -49,7 +47,6 @@ export function watchSpec(path: string, options: EngineOptions, install: (engine
   const timer = setInterval(() => void poll(), POLL_MS);
   timer.unref();
   return {
-    settled: () => reload,
     close: () => clearInterval(timer),
   };
 }

@@ -40,8 +40,12 @@ class Collection {
   #head: string | undefined;
   readonly #rests = new SharedTexts();
   #seqs: number[] = [];
-  #nextSeq = 1;
+  readonly #sequence: CreationSequence;
   #gone = 0;
+
+  constructor(sequence: CreationSequence) {
+    this.#sequence = sequence;
+  }
 
   get size(): number {
     return this.#size;
@@ -62,7 +66,7 @@ class Collection {
     this.#size++;
     this.#keys.push(slot);
     this.#jsons.push(this.#kept(key, json));
-    this.#seqs.push(this.#nextSeq++);
+    this.#seqs.push(this.#sequence.next++);
   }
 
   /** What is kept of a record's JSON: what follows its key when it starts with the collection's head. */
@@ -211,12 +215,18 @@ class SharedTexts {
   }
 }
 
+/** Numbers records in creation order across collections; a reset keeps counting, so an old cursor names no new record. */
+interface CreationSequence {
+  next: number;
+}
+
 export class MemoryStore implements ResourceStore {
   #collections = new Map<string, Collection>();
+  readonly #sequence: CreationSequence = { next: 1 };
 
   #collection(name: string): Collection {
     let collection = this.#collections.get(name);
-    if (!collection) this.#collections.set(name, (collection = new Collection()));
+    if (!collection) this.#collections.set(name, (collection = new Collection(this.#sequence)));
     return collection;
   }
 
@@ -225,10 +235,6 @@ export class MemoryStore implements ResourceStore {
     let size = 0;
     for (const collection of this.#collections.values()) size += collection.size;
     return size;
-  }
-
-  has(collection: string, key: RecordKey): boolean {
-    return this.#collections.get(collection)?.has(key) ?? false;
   }
 
   create(collection: string, record: StoredRecord): CreateOutcome {

@@ -314,6 +314,11 @@ export class StateFileStore implements ResourceStore {
     // Start on the next turn of the event loop: the requests read in this turn share one sync.
     this.#writing = new Promise<void>((started) => setImmediate(started))
       .then(() => this.#drain())
+      .catch((error: unknown) => {
+        // Not expected (#commit and #compact answer their own failures); refuse further changes rather than guess.
+        this.#broken ??= new StorageFailure(`the state file ${this.path} stopped writing (${(error as Error).message}); restart the mock`);
+        this.#logger?.error({ path: this.path, err: error }, 'state file writer failed');
+      })
       .finally(() => {
         this.#writing = undefined;
         // Queued after the drain saw an empty queue but before it was marked done.
@@ -357,7 +362,10 @@ export class StateFileStore implements ResourceStore {
     }
   }
 
-  /** Undoes a batch whose write failed: cut its bytes off the file, free its keys, answer errors. */
+  /**
+   * Undoes a batch whose write failed: cut its bytes off the file, free its keys, answer errors.
+   * Changes queued behind it were decided against the memory being undone, so they go too.
+   */
   async #rollBack(batch: Operation[], start: number, cause: Error): Promise<void> {
     const failure = new StorageFailure(`could not write the state file ${this.path}: ${cause.message}`);
     if (!this.#broken) {
@@ -369,8 +377,10 @@ export class StateFileStore implements ResourceStore {
         );
       }
     }
-    this.#logger?.warn({ path: this.path, err: cause, records: batch.length }, 'state file write failed; the changes were not kept');
-    for (const op of batch.reverse()) {
+    const undone = [...batch, ...this.#queue];
+    this.#queue = [];
+    this.#logger?.warn({ path: this.path, err: cause, records: undone.length }, 'state file write failed; the changes were not kept');
+    for (const op of undone.reverse()) {
       for (const key of op.reserved) {
         this.#memory.delete(op.collection, key);
         this.#pending.delete(pendingKey(op.collection, key));
@@ -499,9 +509,8 @@ async function writeAll(handle: FileHandle, data: Buffer, position: number): Pro
 }
 
 /**
- * Writes all of `data` at `position` on this thread. Only the sync waits for the disk; handing a
- * batch of a few kilobytes to the page cache takes microseconds, less than a round trip through
- * the thread pool, and that round trip is on every create's path.
+ * Writes all of `data` at `position` on this thread: only the sync waits for the disk, and a round
+ * trip through the thread pool for the write would sit on every create's path.
  */
 function writeAllNow(handle: FileHandle, data: Buffer, position: number): void {
   let written = 0;

@@ -60,6 +60,14 @@ describe('the whole exchange in the journal', () => {
     expect(await latest(mock.current)).toMatchObject({ status: 409, verdict: 'rejected', code: 'DUPLICATE_ID' });
   });
 
+  it('names the operation and keeps the body of a request whose Prefer header is refused', async () => {
+    const body = `{"id":${freshId()},"name":"Fern"}`;
+    expect((await send(mock.current, '/plants', body, { headers: { prefer: 'code=299' } })).status).toBe(400);
+    const kept = await latest(mock.current);
+    expect(kept).toMatchObject({ status: 400, code: 'INVALID_PREFER', operationId: 'createPlant', stateful: true });
+    expect(kept.request.body?.text).toBe(body);
+  });
+
   it('keeps the reasons of a rejection with the field each concerns', async () => {
     await createPlant(mock.current, '{"id":"seven","tag":5}');
     const rejected = await latest(mock.current);

@@ -40,6 +40,19 @@ describe('the listing of a collection, paged', () => {
     expect(ids.at(-1)).toBe(String(9223372036854775807n - BigInt(total - 1)));
   });
 
+  it('follows a cursor taken before a reset to every record created after it, none skipped', async () => {
+    const wipe = () => send(mock.current, '/__mock/plants', undefined, { method: 'DELETE', contentType: null });
+    const seed = (names: string[]) => send(mock.current, '/__mock/plants', JSON.stringify(names.map((name, i) => ({ id: i + 1, name }))));
+    await wipe();
+    await seed(['a', 'b', 'c']);
+    const first = await fetch(`${mock.current.url}/__mock/plants?limit=2`);
+    const next = /<([^>]+)>; rel="next"/.exec(first.headers.get('link') ?? '')?.[1] as string;
+    await wipe();
+    await seed(['x', 'y', 'z']);
+    const after = await (await fetch(mock.current.url + next)).json();
+    expect(after.map((plant: { name: string }) => plant.name)).toEqual(['x', 'y']); // the cursor's page size, from the first new record
+  });
+
   it('answers an empty collection with [] and no Link', async () => {
     await send(mock.current, '/__mock/plants', undefined, { method: 'DELETE', contentType: null });
     const response = await fetch(`${mock.current.url}/__mock/plants?limit=5`);

@@ -362,7 +362,7 @@ describe.skipIf(REDIS_SKIP_REASON)(`the mock's start on a Redis store${REDIS_SKI
   it('refuses --state-file with a Redis store as a usage error (exit 2)', async () => {
     const { code, output } = await run(process.execPath, [MOCK_CLI, '--port', '0', '--store', 'redis://127.0.0.1:1', '--state-file', 'plants.state'], {}, 30_000);
     expect(code).toBe(2);
-    expect(output).toContain('--state-file keeps the plants in a file and --store in Redis: choose one');
+    expect(output).toContain('--state-file keeps the records in a file and --store in Redis: choose one');
   });
 
   it('seeds once when replicas start together with one --seed: the first seeds, the others find it seeded', async () => {

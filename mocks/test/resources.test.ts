@@ -40,6 +40,17 @@ describe('records served from the store by the operations the spec declares', ()
     expect((await call('GET', `/plants/${first}`)).text).toBe(`{"id":${first},"name":"renamed"}`);
   });
 
+  it('lists the whole collection over many store pages, each record once and in creation order, exact ids', async () => {
+    await call('DELETE', '/__mock/plants');
+    expect((await call('GET', '/plants')).text).toBe('[]');
+    const seeded = Array.from({ length: 2345 }, (_, i) => `{"id":${9223372036854775807n - BigInt(i)},"name":"p${i}"}`);
+    expect((await call('POST', '/__mock/plants', `[${seeded.join(',')}]`)).status).toBe(200);
+    const listed = await call('GET', '/plants');
+    expect(listed.status).toBe(200);
+    expect(listed.headers.get('content-type')).toBe('application/json');
+    expect(listed.text).toBe(`[${seeded.join(',')}]`);
+  });
+
   it('refuses a replacement whose body names another id', async () => {
     const id = freshId();
     await call('POST', '/plants', { id, name: 'x' });

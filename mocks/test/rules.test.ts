@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkBearer } from '../engine/security.js';
 import { isRejection } from '../errors.js';
-import { forceProblem, MAX_DELAY_MS, parsePrefer } from '../engine/prefer.js';
+import { forceableStatuses, forceProblem, MAX_DELAY_MS, parsePrefer } from '../engine/prefer.js';
 import { checkJsonMediaType } from '../http/request-body.js';
 
 const anyToken = { realm: 'r', tokens: undefined };
@@ -59,9 +59,9 @@ describe('parsePrefer', () => {
   });
 
   it('leaves it to the operation which statuses can be forced: its declared ones and the mock\'s own rejections', () => {
-    expect(forceProblem(201, [200, 400])).toMatch(/code=201 is not a status the mock can force here \(choose one of 200, 400, 401/);
-    expect(forceProblem(201, [201, 400])).toBeUndefined();
-    expect(forceProblem(503, [200])).toBeUndefined();
+    expect(forceProblem(201, forceableStatuses([200, 400]))).toMatch(/code=201 is not a status the mock can force here \(choose one of 200, 400, 401/);
+    expect(forceProblem(201, forceableStatuses([201, 400]))).toBeUndefined();
+    expect(forceProblem(503, forceableStatuses([200]))).toBeUndefined();
   });
 });
 

@@ -181,6 +181,24 @@ describe('an operation the mock has no stateful handler for', () => {
   });
 });
 
+describe('a cookie parameter the spec declares', () => {
+  it('is read from the Cookie header and validated like any other parameter', async () => {
+    const spec = writeSpecVariant('no-security', (d) => {
+      d.paths['/plants'].post.parameters = [{ name: 'session', in: 'cookie', required: true, schema: { type: 'string', minLength: 3 } }];
+    });
+    const mock = await createMockServer({ port: 0, logLevel: 'silent', spec });
+    try {
+      const create = (cookie?: string) =>
+        send(mock, '/plants', { id: freshId(), name: 'Fern' }, { noAuth: true, headers: cookie === undefined ? {} : { cookie } });
+      expect(expectError(await create(), 400)).toMatch(/session/);
+      expect(expectError(await create('theme=dark; session=ab'), 400)).toMatch(/session/);
+      expect((await create('theme=dark; session=abcd')).status).toBe(200);
+    } finally {
+      await mock.close();
+    }
+  });
+});
+
 describe('--watch', () => {
   /** Polls until `ready` holds, at most 40 times 100 ms. */
   async function eventually(ready: () => Promise<boolean>): Promise<void> {

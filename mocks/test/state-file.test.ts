@@ -178,6 +178,39 @@ describe('state file store', () => {
     expect(plantsIn(reopened)).toStrictEqual([plant(1n, 'kept'), plant(2n, 'second try')]);
   });
 
+  it('undoes the changes queued behind a failed write too, since they were decided against it', async () => {
+    const path = stateFile();
+    let failSyncs = 0;
+    let releaseSync: () => void = () => undefined;
+    const openFile = async (file: string) => {
+      const handle = await open(file, constants.O_RDWR | constants.O_CREAT);
+      const datasync = handle.datasync.bind(handle);
+      handle.datasync = async () => {
+        if (failSyncs > 0) {
+          failSyncs -= 1;
+          await new Promise<void>((resolve) => (releaseSync = resolve));
+          throw Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' });
+        }
+        return datasync();
+      };
+      return handle;
+    };
+    const store = await openStore(path, { openFile, logger: recordingLogger() });
+    await createIn(store, plant(1n, 'kept'));
+    failSyncs = 1;
+    const created = createIn(store, plant(2n, 'lost'));
+    const renamed = store.replace(PLANTS, recordOf(plant(1n, 'renamed')));
+    await new Promise((resolve) => setImmediate(resolve)); // that batch is syncing now
+    await new Promise((resolve) => setImmediate(resolve));
+    const renamedAgain = store.replace(PLANTS, recordOf(plant(1n, 'renamed again'))); // decided against 'renamed'
+    releaseSync();
+    for (const change of [created, renamed, renamedAgain]) await expect(change).rejects.toThrow(/could not write the state file/);
+    expect(plantsIn(store)).toStrictEqual([plant(1n, 'kept')]);
+    expect(await createIn(store, plant(3n))).toBe('created');
+    await store.close();
+    expect(plantsIn(await openStore(path))).toStrictEqual([plant(1n, 'kept'), plant(3n)]);
+  });
+
   it('loads everything before a torn last record, says how much it skipped, keeps a copy and appends after the good part', async () => {
     const path = stateFile();
     const store = await openStore(path);

@@ -28,7 +28,7 @@ describe('--store and --store-prefix', () => {
     [['--store', 'http://:pw@h:1'], /--store: The store URL http:\/\/:\*\*\*@h:1 has the scheme http/],
     [['--store', 'redis://:pw@h:1/?db=2'], /has a query/],
     [['--store', 'file.state'], /is not a URL/],
-    [['--store', 'redis://h:1', '--state-file', 'plants.state'], /--state-file keeps the plants in a file and --store in Redis: choose one/],
+    [['--store', 'redis://h:1', '--state-file', 'plants.state'], /--state-file keeps the records in a file and --store in Redis: choose one/],
     [['--store-prefix', 'a:b'], /--store-prefix: The store prefix "a:b" is not usable/],
   ])('refuse %j with exit status 2 and a message that never repeats the password', (args, pattern) => {
     let thrown: unknown;
