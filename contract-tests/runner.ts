@@ -6,6 +6,7 @@
  */
 import { createIdSource, loadFixtures, type FixtureCase } from '../fixtures/index.js';
 import { fileCase } from './case-files.js';
+import { derivedCredentials } from './generators/auth.js';
 import { CHECKS } from './checks/index.js';
 import { generateCases, type GeneratedCase } from './generated.js';
 import type { CheckResult, ContractCase, ContractReport, Exchange, Finding, RunContext, SentRequest } from './model.js';
@@ -149,10 +150,10 @@ async function sendAll(
   return { exchanges, timeouts };
 }
 
-/** Secrets the run must never show: the token and the --header values, longest first. */
-function secrets(options: ResolvedOptions): Array<[string, string]> {
+/** Secrets the run must never show: the token, every form of it the auth cases send, and the --header values, longest first. */
+export function secrets(options: Pick<ResolvedOptions, 'token' | 'headers'>): Array<[string, string]> {
   const list: Array<[string, string]> = [];
-  if (options.token) list.push([options.token, '<token>']);
+  if (options.token) list.push([options.token, '<token>'], ...derivedCredentials(options.token));
   for (const value of Object.values(options.headers)) if (value.length >= 4) list.push([value, '<value given with --header>']);
   return list.sort((a, b) => b[0].length - a[0].length);
 }
