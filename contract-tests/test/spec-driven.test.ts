@@ -150,7 +150,8 @@ describe.each(VARIANTS)('the spec with $name', (variant) => {
 
   it('generates only cases the variant agrees with, and covers its properties and constraints', () => {
     const generation = generateCases({ contract, seed: SEED, positive: 20, negative: 20, ids: createIdSource(), token: TOKEN, invalidToken: 'never-issued' });
-    expect(generation.disagreements).toEqual([]);
+    // Domain samples a constraint rules out are the constraint cases' to cover; nothing else is left out.
+    expect(generation.excluded.filter((e) => !e.reason.includes('domain walk')).map((e) => `${e.case.family}-${e.case.label}: ${e.reason}`)).toEqual([]);
     const labels = generation.cases.map((c) => `${c.family}-${c.label}`);
     expect(labels).toEqual(expect.arrayContaining(variant.generates ?? []));
     for (const property of contract.requestBody.properties) expect(labels.some((l) => l.startsWith(`value-${property.name}-`) || l.startsWith(`required-${property.name}-`))).toBe(true);
@@ -182,6 +183,31 @@ describe.each(VARIANTS)('the spec with $name', (variant) => {
       expect(text).toContain(caseId);
     }
     expect(passing[0]?.exchanges.filter((x) => x.case.source === 'fixture' && x.outcome === 'response').length).toBeGreaterThan(0);
+  });
+});
+
+describe('a schema combining constraints the generators do not model (stock 0 to 500, but not 500)', () => {
+  const doc = bundled();
+  doc.components.schemas.Plant.properties.stock = { type: 'integer', minimum: 0, maximum: 500, not: { const: 500 } };
+  const contract = compileSuiteContract(doc, 'variant: not 500');
+
+  it('moves the contradicted cases to excluded with the reason, reports them as not sent, and runs the rest', async () => {
+    const generation = generateCases({ contract, seed: SEED, positive: 10, negative: 10, ids: createIdSource(), token: TOKEN, invalidToken: 'never-issued' });
+    const maximum = generation.excluded.find((e) => e.case.label === 'stock-maximum');
+    expect(maximum?.reason).toMatch(/^excluded: meant as a valid NewPlant, but the spec's validator rejects it/);
+    expect(generation.cases.some((c) => c.label === 'stock-maximum')).toBe(false);
+    const provider = await startProvider({ token: TOKEN, behaviour: onSpec(contract) });
+    try {
+      const report = await runContractSuite({ baseUrl: provider.url, token: TOKEN, contract, seed: SEED, generated: { positive: 10, negative: 10 } });
+      const excluded = report.exchanges.find((x) => x.case.id === 'generated:value-stock-maximum');
+      expect(excluded?.outcome).toBe('not-sent');
+      expect(excluded?.outcome === 'not-sent' && excluded.reason).toMatch(/^excluded: meant as a valid NewPlant/);
+      expect(formatReport(report)).toMatch(/every check, \d+ case\(s\): .*generated:value-stock-maximum.*: excluded: meant as a valid NewPlant, but the spec's validator rejects it/);
+      expect(report.exchanges.filter((x) => x.outcome === 'response').length).toBeGreaterThan(200);
+      expect(report.ok).toBe(true);
+    } finally {
+      await provider.close();
+    }
   });
 });
 
