@@ -37,7 +37,8 @@ export async function runContractSuite(options: ContractOptions): Promise<Contra
   const rest = await sendAll(cases.filter((c) => c.phase !== 'probe'), resolved, options.onExchange, resolved.concurrency, probed.timeouts);
   const exchanges = [...probed.exchanges, ...rest.exchanges, ...notSent];
   const repeat = probed.exchanges.find((x) => x.case.expect === 'duplicate');
-  const run: RunContext = { contract, ...(repeat?.outcome === 'response' ? { duplicateStatus: repeat.response.status } : {}) };
+  const rejectionStatuses = new Set(exchanges.flatMap((x) => (x.case.expect === 'rejected-body' && x.outcome === 'response' ? [x.response.status] : [])));
+  const run: RunContext = { contract, rejectionStatuses, ...(repeat?.outcome === 'response' ? { duplicateStatus: repeat.response.status } : {}) };
   const judged = judgeAll(exchanges, resolved, run);
   // The checks judge what the provider really answered; the report shows it with secrets masked.
   const shown = new Map(exchanges.map((exchange) => [exchange, masked(exchange, resolved)]));
@@ -233,7 +234,7 @@ function judgeAll(exchanges: readonly Exchange[], options: ResolvedOptions, run:
       for (const problem of problems) findings.push({ check: check.name, ...problem, exchange });
     }
     result.skipped = [...skippedBy].map(([reason, cases]) => ({ reason, cases }));
-    result.status = result.failed ? 'failed' : result.judged === 0 && result.skipped.length ? 'skipped' : 'passed';
+    result.status = result.failed ? 'failed' : result.judged > 0 ? 'passed' : result.skipped.length ? 'skipped' : 'not-judged';
     return result;
   });
   return { checks, findings };
