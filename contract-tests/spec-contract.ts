@@ -6,7 +6,7 @@
  * generators). Everything else in the suite receives this object as data.
  */
 import type { ValidateFunction } from 'ajv';
-import { compileContract, ContractError, isJsonMediaType, loadContract, type CompiledContract } from '../spec/contract.js';
+import { compileContract, ContractError, isJsonMediaType, loadContract, mediaEssence, type CompiledContract } from '../spec/contract.js';
 import { parseExactJson } from '../spec/exact-json.js';
 import { describeProblems, problemsText } from '../spec/problems.js';
 
@@ -110,7 +110,8 @@ export function suiteContractOf(contract: CompiledContract, operationId: string 
   if (successStatus === undefined) throw new SpecError(`${source}: ${operationId} declares no 2xx response, so the suite cannot tell success.`);
 
   const content = operation.requestBody?.content;
-  const mediaType = [...(content?.keys() ?? [])].find(isJsonMediaType);
+  // A key may carry parameters (`application/json; charset=utf-8`): it is sent as written.
+  const mediaType = [...(content?.keys() ?? [])].find((key) => isJsonMediaType(mediaEssence(key)));
   const media = mediaType === undefined ? undefined : content?.get(mediaType);
   if (mediaType === undefined || !media?.schema || !media.validate) {
     throw new SpecError(`${source}: ${operationId} has no JSON request body schema; the suite sends JSON bodies.`);

@@ -79,6 +79,16 @@ const VARIANTS: Variant[] = [
     generates: ['value-sku-pattern-match', 'value-sku-pattern-miss', 'value-planted-format-date', 'value-planted-not-format-date'],
   },
   {
+    name: 'media types with parameters (application/json; charset=utf-8)',
+    edit: (doc) => {
+      const withCharset = (content: Record<string, unknown>) => ({ 'application/json; charset=utf-8': content['application/json'] });
+      const post = doc.paths['/plants'].post;
+      post.requestBody.content = withCharset(post.requestBody.content);
+      for (const response of Object.values(post.responses) as Doc[]) if (response.content?.['application/json']) response.content = withCharset(response.content);
+    },
+    generates: ['value-name-type-number'],
+  },
+  {
     name: 'apiKey security',
     edit: (doc) => {
       doc.components.securitySchemes = { apiKey: { type: 'apiKey', in: 'header', name: 'X-Api-Key' } };
