@@ -34,6 +34,8 @@ export interface GeneratedCase {
   body: string | Uint8Array | undefined;
   /** Credential headers replacing the valid credential (auth cases). */
   credentials?: Record<string, string | string[]>;
+  /** Headers the case leaves out (auth cases: a key sent alongside the main credential). */
+  omit?: string[];
   /** The parsed body of an accepted case: what the created resource must echo. */
   plant?: Record<string, unknown>;
   choice?: { check: CheckName; rule: string; warnIfAccepted?: boolean };
@@ -225,6 +227,7 @@ export function generateCases(options: GenerationOptions): Generation {
         expect: auth.expect,
         body: objectText(base()),
         credentials: auth.headers,
+        ...(auth.omit ? { omit: auth.omit } : {}),
         ...(auth.rule ? { choice: { check: 'ignored_auth' as const, rule: auth.rule } } : {}),
       },
       'valid',

@@ -92,6 +92,7 @@ function generatedCase(generated: GeneratedCase, options: ResolvedOptions, contr
   if (generated.credentials) Object.assign(headers, generated.credentials);
   else if (contract.security.kind === 'bearer') headers.authorization = `Bearer ${options.token}`;
   else if (contract.security.kind === 'api-key') headers[contract.security.header] = options.token;
+  for (const name of generated.omit ?? []) delete headers[name];
   headers['content-type'] = contract.requestBody.mediaType;
   return {
     id: `generated:${generated.family}-${generated.label}`,

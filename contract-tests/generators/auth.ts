@@ -13,6 +13,8 @@ export interface AuthCase {
   label: string;
   /** The credential headers of the case (replacing the valid credential). */
   headers: Record<string, string | string[]>;
+  /** Headers left out of the case (a key the requirement sends along with the main credential). */
+  omit?: string[];
   expect: 'accepted' | 'unauthenticated' | 'provider-choice';
   about: string;
   rule?: string;
@@ -53,6 +55,12 @@ export function derivedCredentials(token: string): Array<[form: string, standIn:
 export function authCases(security: SecurityScheme, token: string, invalidToken: string, seed: number): AuthCase[] {
   if (security.kind === 'none') return [];
   const out: AuthCase[] = [];
+  const valid = security.kind === 'bearer' ? { authorization: `Bearer ${token}` } : { [security.header]: token };
+  // Every scheme of the requirement must be sent: the main credential alone, or with a wrong key alongside, never succeeds.
+  for (const key of security.alongside) {
+    out.push({ label: `without-${key.header}`, headers: valid, omit: [key.header], expect: 'unauthenticated', about: `the valid ${security.name} credential without ${key.header}, which the spec requires together with it (${key.name})` });
+    out.push({ label: `wrong-${key.header}`, headers: { ...valid, [key.header]: invalidToken }, expect: 'unauthenticated', about: `the valid ${security.name} credential with a never-issued ${key.header} (${key.name})` });
+  }
   const nearMisses = (send: (credential: string) => Record<string, string | string[]>): void => {
     const flipped = otherCase(token);
     if (flipped) out.push({ label: 'token-other-case', headers: send(flipped), expect: 'unauthenticated', about: 'the valid token with its letter case changed (tokens are case-sensitive)' });
