@@ -43,6 +43,30 @@ export function integerBounds(schema: JsonSchema): { min?: bigint; max?: bigint 
   return { ...(min === undefined ? {} : { min }), ...(max === undefined ? {} : { max }) };
 }
 
+/**
+ * The nearest integer outside a range end that the validator tells from it. A format's ends are
+ * checked on the exact digits, so one past them is; minimum and maximum are compared as doubles,
+ * and past 2^53 one past such a bound may round onto it: then it is the adjacent double, exactly.
+ */
+export function outsideInteger(schema: JsonSchema, bound: bigint, direction: 1 | -1): bigint {
+  const next = bound + BigInt(direction);
+  const format = typeof schema.format === 'string' ? INT_FORMATS[schema.format] : undefined;
+  if (format?.includes(bound) || Number(next) !== Number(bound)) return next;
+  const view = new DataView(new ArrayBuffer(8));
+  view.setFloat64(0, Number(bound));
+  const bits = view.getBigUint64(0);
+  // Past 2^53 the bound is not zero: one step of the bits moves away from zero or towards it.
+  view.setBigUint64(0, bound > 0n === direction > 0 ? bits + 1n : bits - 1n);
+  return BigInt(view.getFloat64(0));
+}
+
+/** "one below the minimum" or, when it is further, the integer and why. */
+export function outsideAbout(bound: bigint, outside: bigint, which: string): string {
+  const side = outside < bound ? 'below' : 'past';
+  const gap = outside - bound;
+  return gap === 1n || gap === -1n ? `one ${side} the ${which} (${outside})` : `${outside}, the nearest integer ${side} the ${which} ${bound} that the validator's doubles tell from it`;
+}
+
 /** One end of a number range as the schema declares it. */
 export interface NumberBound {
   value: number;
@@ -300,8 +324,9 @@ function integerBoundaries(schema: JsonSchema): BoundaryValue[] {
   if (min !== undefined) {
     const lowest = whole === undefined ? min : ceilMultiple(min, whole);
     if (fits(lowest)) out.push({ label: 'minimum', literal: String(lowest), valid: true, about: onStep(lowest, min, 'minimum') });
-    out.push({ label: 'below-minimum', literal: String(min - 1n), valid: false, about: `one below the ${name(min, 'minimum')} (${min - 1n})` });
-    out.push({ label: 'below-minimum-exponent', literal: exponentForm(min - 1n), valid: false, about: `one below the ${name(min, 'minimum')}, in exponent form (${exponentForm(min - 1n)})` });
+    const below = outsideInteger(schema, min, -1);
+    out.push({ label: 'below-minimum', literal: String(below), valid: false, about: outsideAbout(min, below, name(min, 'minimum')) });
+    out.push({ label: 'below-minimum-exponent', literal: exponentForm(below), valid: false, about: `${outsideAbout(min, below, name(min, 'minimum'))}, in exponent form (${exponentForm(below)})` });
   }
   if (max !== undefined) {
     const highest = whole === undefined ? max : floorMultiple(max, whole);
@@ -309,8 +334,9 @@ function integerBoundaries(schema: JsonSchema): BoundaryValue[] {
       out.push({ label: 'maximum', literal: String(highest), valid: true, about: onStep(highest, max, 'maximum') });
       out.push({ label: 'maximum-exponent', literal: exponentForm(highest), valid: true, about: `${onStep(highest, max, 'maximum')}, in exponent form (${exponentForm(highest)})` });
     }
-    out.push({ label: 'above-maximum', literal: String(max + 1n), valid: false, about: `one past the ${name(max, 'maximum')} (${max + 1n})` });
-    out.push({ label: 'above-maximum-exponent', literal: exponentForm(max + 1n), valid: false, about: `one past the ${name(max, 'maximum')}, in exponent form` });
+    const above = outsideInteger(schema, max, 1);
+    out.push({ label: 'above-maximum', literal: String(above), valid: false, about: outsideAbout(max, above, name(max, 'maximum')) });
+    out.push({ label: 'above-maximum-exponent', literal: exponentForm(above), valid: false, about: `${outsideAbout(max, above, name(max, 'maximum'))}, in exponent form` });
   }
   let inside = min ?? (max !== undefined && max < 1n ? max : 1n);
   if (whole !== undefined) inside = ceilMultiple(inside, whole);

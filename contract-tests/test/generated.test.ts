@@ -168,3 +168,30 @@ describe('numbers with exclusive bounds and multipleOf', () => {
     expect(value('big-minimum', 'big')).toEqual({ expect: 'accepted', value: '9007199254740996' });
   });
 });
+
+describe('an identity whose range lies past 2^53', () => {
+  const withIdRange = (range: Record<string, number>) => {
+    const doc = parseYaml(readFileSync(SPEC_PATH, 'utf8')) as Record<string, any>;
+    Object.assign(doc.components.schemas.NewPlant.allOf[1].properties.id, range);
+    return compileSuiteContract(doc, 'variant: id range');
+  };
+
+  it.each([
+    ['a minimum of 2^60', { minimum: 2 ** 60 }, 2n ** 60n, undefined],
+    ['2^60 to 2^60 + 4096', { minimum: 2 ** 60, maximum: 2 ** 60 + 4096 }, 2n ** 60n, 2n ** 60n + 4096n],
+    ['-2^62 to -2^60', { minimum: -(2 ** 62), maximum: -(2 ** 60) }, -(2n ** 62n), -(2n ** 60n)],
+    ['the single id 2^53 + 2', { minimum: 2 ** 53 + 2, maximum: 2 ** 53 + 2 }, 2n ** 53n + 2n, 2n ** 53n + 2n],
+  ])('%s: ids drawn in range with BigInt, ends told apart as the validator sees them, nothing contradicted', (_name, range, min, max) => {
+    const contract = withIdRange(range);
+    const { cases, excluded } = generateCases({ contract, seed: 3, positive: 10, negative: 10, ids: createIdSource(), token: 'tok', invalidToken: 'never-issued' });
+    expect(excluded.map((e) => `${e.case.family}-${e.case.label}: ${e.reason}`)).toEqual([]);
+    for (const c of cases.filter((c) => c.expect === 'accepted' && c.plant)) {
+      const id = idValue(c);
+      expect(id >= min && (max === undefined || id <= max), `${c.label}: ${id}`).toBe(true);
+    }
+    const identity = new Map(cases.filter((c) => c.family === 'identity').map((c) => [c.label, c]));
+    expect(idOf(identity.get('minimum') as GeneratedCase)).toBe(String(min));
+    expect(identity.get('below-minimum')?.expect).toBe('rejected-body');
+    if (max !== undefined) expect(identity.get('above-maximum')?.expect).toBe('rejected-body');
+  });
+});
