@@ -16,8 +16,15 @@ import type { SuiteContract } from './spec-contract.js';
 import { createTransport } from './transport.js';
 
 /** Runs the suite against `options.baseUrl`. Throws ContractUsageError or UnreachableTargetError. */
-export async function runContractSuite(options: ContractOptions): Promise<ContractReport> {
-  const resolved = resolveOptions(options);
+export function runContractSuite(options: ContractOptions): Promise<ContractReport> {
+  return runResolved(resolveOptions(options), options);
+}
+
+/**
+ * Runs the suite with options already resolved (the CLI resolves them once, to print the seed
+ * before anything is sent). Throws UnreachableTargetError.
+ */
+export async function runResolved(resolved: ResolvedOptions, options: Pick<ContractOptions, 'fixtures' | 'onExchange'> = {}): Promise<ContractReport> {
   const startedAt = new Date();
   const started = performance.now();
   const { contract } = resolved;

@@ -12,6 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { CommanderError } from 'commander';
 import { contractCommand, parseContractArgs } from '../cli-options.js';
 import { ContractUsageError, resolveOptions } from '../options.js';
+import { runResolved } from '../runner.js';
 import { FLAWS } from './providers/flaws.js';
 import { startProvider, type ProviderOptions } from './providers/provider.js';
 
@@ -124,9 +125,23 @@ describe('contract flags', () => {
     [['--base-url', 'http://127.0.0.1:1', '--token', TOKEN, '--header', 'no colon'], CommanderError, /expected 'Name: value'/],
     [['--base-url', 'http://127.0.0.1:1', '--token', TOKEN, '--header', 'Authorization: Bearer x'], ContractUsageError, /sets authorization itself/],
     [['--base-url', 'http://127.0.0.1:1', '--token', TOKEN, '--invalid-token', TOKEN], ContractUsageError, /invalid token is the same as the token/],
+    [['--base-url', 'http://127.0.0.1:1', '--token', TOKEN, '--checks', ' , '], CommanderError, /--checks <names>.*expected one or more values, separated by commas/],
   ])('rejects %j', (args, kind, message) => {
     expect(() => parse(args)).toThrow(kind);
     expect(() => parse(args)).toThrow(message);
+  });
+
+  it('are resolved once: the run uses the seed and the invalid token drawn when the CLI printed the seed', async () => {
+    const provider = await startProvider({ token: TOKEN });
+    try {
+      const resolved = parse(['--base-url', provider.url, '--token', TOKEN, '--generated', '2']);
+      const report = await runResolved(resolved);
+      expect(report.seed).toBe(resolved.seed);
+      const invalid = report.exchanges.find((x) => x.case.id === 'generated:auth-lower-case-scheme-invalid-token');
+      expect(invalid?.request.headers.authorization).toBe(`bearer ${resolved.invalidToken}`);
+    } finally {
+      await provider.close();
+    }
   });
 
   it('reads the environment, lets a flag win, and keeps a path prefix', () => {
