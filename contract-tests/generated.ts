@@ -18,7 +18,7 @@ import { authCases } from './generators/auth.js';
 import { freshIdentity, identityValues } from './generators/identity.js';
 import { abbreviate, objectText, withMember, type Member } from './generators/json-text.js';
 import { syntaxCases } from './generators/json-syntax.js';
-import { boundaryValues, validLiterals } from './generators/schema-values.js';
+import { boundaryValues, validLiterals, wrongTypes } from './generators/schema-values.js';
 import { STRING_DOMAIN } from './generators/strings.js';
 import type { CaseExpectation, CheckName } from './model.js';
 import { isValidRequestBody, typesOf, type RequestProperty, type SuiteContract } from './spec-contract.js';
@@ -292,26 +292,14 @@ function mutationArbitrary(properties: readonly RequestProperty[]): fc.Arbitrary
       options.push(fc.constant({ label: `${property.name}-missing`, about: `${property.name} is missing`, apply: (members: Member[]) => objectText(withMember(members, property.name, undefined)) }));
     }
     const types = typesOf(property.schema);
-    const wrong: Array<[string, string]> = (
-      [
-      ['null', 'null'],
-      ['true', 'true'],
-      ['a number', '42'],
-      ['a fraction', '0.5'],
-      ['a string', '"42"'],
-      ['an array', '[]'],
-      ['an object', '{}'],
-      ] as Array<[string, string]>
-    ).filter(([, text]) => {
-      const type = text === 'null' ? 'null' : text === 'true' ? 'boolean' : text === '42' ? 'integer' : text === '0.5' ? 'number' : text.startsWith('"') ? 'string' : text === '[]' ? 'array' : 'object';
-      return !types.includes(type) && !(type === 'integer' && types.includes('number')) && !(types.length === 0);
-    });
+    // A property without a type takes any value: no type is wrong for it.
+    const wrong = types.length ? wrongTypes(types) : [];
     if (wrong.length) {
       options.push(
-        fc.constantFrom(...wrong).map(([what, text]) => ({
+        fc.constantFrom(...wrong).map((value) => ({
           label: `${property.name}-wrong-type`,
-          about: `${property.name} is ${what}`,
-          apply: (members: Member[]) => objectText(withMember(members, property.name, text)),
+          about: `${property.name} is ${value.about}`,
+          apply: (members: Member[]) => objectText(withMember(members, property.name, value.literal)),
         })),
       );
     }

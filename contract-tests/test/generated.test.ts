@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { createIdSource } from '../../fixtures/index.js';
 import { exactInteger, parseExactJson } from '../../spec/exact-json.js';
 import { generateCases, type GeneratedCase } from '../generated.js';
+import { validLiterals } from '../generators/schema-values.js';
 import { STRING_DOMAIN } from '../generators/strings.js';
 import { readFileSync } from 'node:fs';
 import { load as parseYaml } from 'js-yaml';
@@ -193,5 +194,35 @@ describe('an identity whose range lies past 2^53', () => {
     expect(idOf(identity.get('minimum') as GeneratedCase)).toBe(String(min));
     expect(identity.get('below-minimum')?.expect).toBe('rejected-body');
     if (max !== undefined) expect(identity.get('above-maximum')?.expect).toBe('rejected-body');
+  });
+});
+
+describe('the values of one property', () => {
+  const doc = parseYaml(readFileSync(SPEC_PATH, 'utf8')) as Record<string, any>;
+  Object.assign(doc.components.schemas.Plant.properties, {
+    price: { type: 'number', exclusiveMinimum: 0, maximum: 1000, multipleOf: 0.01 },
+    crate: { type: 'integer', minimum: 5, maximum: 95, multipleOf: 5 },
+    flag: { type: ['integer', 'null'] },
+  });
+  const contract = compileSuiteContract(doc, 'variant: values');
+
+  it('are each sent once: two constraints landing on one value make one case, and no wrong type repeats the fraction case', () => {
+    const { cases } = generateCases({ contract, seed: 9, positive: 0, negative: 0, ids: createIdSource(), token: 'tok', invalidToken: 'never-issued' });
+    for (const property of ['name', 'tag', 'price', 'crate', 'flag']) {
+      // Bodies differ only in the property's literal and the fresh id.
+      const bodies = cases.filter((c) => c.family === 'value' && c.label.startsWith(`${property}-`)).map((c) => text(c).replace(/"id":[^,}]+/, '"id":0'));
+      expect(new Set(bodies).size, bodies.join('\n')).toBe(bodies.length);
+    }
+    expect(cases.map((c) => c.label)).not.toContain('flag-type-fraction');
+    expect(cases.map((c) => c.label)).toContain('flag-fraction');
+  });
+
+  it('of an int64 with multipleOf are drawn over the whole int64 range, in BigInt, every one a multiple', () => {
+    const drawn = fc.sample(validLiterals({ type: 'integer', format: 'int64', multipleOf: 4 }), { seed: 1, numRuns: 200 }).map((l) => BigInt(l));
+    for (const n of drawn) {
+      expect(n % 4n, String(n)).toBe(0n);
+      expect(n >= -(2n ** 63n) && n <= 2n ** 63n - 1n, String(n)).toBe(true);
+    }
+    expect(drawn.some((n) => n > 2n ** 53n || n < -(2n ** 53n))).toBe(true);
   });
 });
