@@ -99,8 +99,12 @@ export function generateCases(options: GenerationOptions): Generation {
   const seen = new Set<string>();
   /** `domain`: a sample of a domain walk, which the schema's constraints may rule out (the constraint cases cover those). */
   const add = (kase: GeneratedCase, intended?: 'valid' | 'invalid', kind: 'constraint' | 'domain' = 'constraint'): void => {
-    const key = `${kase.family}-${kase.label}`;
-    if (seen.has(key)) throw new Error(`Generator bug: two generated cases are named ${key}.`);
+    // Property names may make two labels alike (`a` with `b-c`, `a-b` with `c`): the later one gets a number, never a crash.
+    let key = `${kase.family}-${kase.label}`;
+    for (let n = 2; seen.has(key); n++) {
+      kase.label = `${kase.label.replace(/~\d+$/, '')}~${n}`;
+      key = `${kase.family}-${kase.label}`;
+    }
     seen.add(key);
     if (intended !== undefined) {
       const valid = typeof kase.body === 'string' && isValidRequestBody(contract, kase.body);

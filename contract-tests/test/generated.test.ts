@@ -226,3 +226,14 @@ describe('the values of one property', () => {
     expect(drawn.some((n) => n > 2n ** 53n || n < -(2n ** 53n))).toBe(true);
   });
 });
+
+describe('property names that make two case names alike', () => {
+  it('number the later case (stock below-minimum and stock-below minimum), never a crash', () => {
+    const doc = parseYaml(readFileSync(SPEC_PATH, 'utf8')) as Record<string, any>;
+    Object.assign(doc.components.schemas.Plant.properties, { stock: { type: 'integer', minimum: 0 }, 'stock-below': { type: 'integer', minimum: 0 } });
+    const { cases } = generateCases({ contract: compileSuiteContract(doc, 'variant: alike'), seed: 2, positive: 0, negative: 0, ids: createIdSource(), token: 'tok', invalidToken: 'never-issued' });
+    const labels = cases.map((c) => `${c.family}-${c.label}`);
+    expect(new Set(labels).size).toBe(labels.length);
+    expect(labels).toEqual(expect.arrayContaining(['value-stock-below-minimum', 'value-stock-below-minimum~2']));
+  });
+});
