@@ -6,6 +6,7 @@
  * never a crash and never a case that would fail a correct provider.
  */
 import { bodyText, ID_RANGES, renderFixture, type FixtureCase, type IdSource, type RenderContext } from '../fixtures/index.js';
+import { matchingMedia } from '../spec/contract.js';
 import { parseExactJson } from '../spec/exact-json.js';
 import type { ContractCase } from './model.js';
 import { isValidRequestBody, type SuiteContract } from './spec-contract.js';
@@ -45,8 +46,7 @@ export function fitFixture(fixture: FixtureCase, contract: SuiteContract): strin
     return `its body ${which}is not a valid ${requestBody.schemaName} by the spec (${fixture.expect} cases send valid bodies)`;
   }
   const contentType = request.contentType === undefined ? requestBody.mediaType : request.contentType;
-  const mediaType = contentType?.split(';')[0]?.trim().toLowerCase();
-  const named = mediaType !== undefined && requestBody.mediaTypes.includes(mediaType);
+  const named = typeof contentType === 'string' && matchingMedia(requestBody.mediaTypes, contentType) !== undefined;
   if (fixture.expect === 'unsupported-media-type' && named) return `its Content-Type ${contentType} is one the spec names for the request`;
   if (fixture.expect !== 'unsupported-media-type' && contentType !== null && !named) {
     return `its Content-Type ${contentType} is not one the spec names for the request (${requestBody.mediaTypes.join(', ')})`;

@@ -13,11 +13,11 @@ export interface ContractCommandLine extends ContractOptions {
   har?: string;
 }
 
-/** `a,b` into a list of names; repeated flags collect. */
-function nameList(value: string, previous: string[] = []): string[] {
-  const names = value.split(',').map((name) => name.trim()).filter(Boolean);
-  if (!names.length) throw new InvalidArgumentError('expected one or more check names, separated by commas.');
-  return [...previous, ...names];
+/** `a,b` into a list of its comma-separated items, blanks dropped; repeated flags collect. */
+function commaList(value: string, previous: string[] = []): string[] {
+  const items = value.split(',').map((item) => item.trim()).filter(Boolean);
+  if (!items.length) throw new InvalidArgumentError('expected one or more values, separated by commas.');
+  return [...previous, ...items];
 }
 
 function collect(value: string, previous: string[] = []): string[] {
@@ -44,8 +44,8 @@ export function contractCommand(): Command {
     .addOption(new Option('--junit <file>', 'write a JUnit XML report to this file'))
     .addOption(new Option('--har <file>', 'write every exchange to this file as HAR 1.2 (tokens masked)'))
     .addOption(new Option('--cases <path>', 'extra case files in the fixture format: a directory of *.json or one file (repeatable)').argParser(collect))
-    .addOption(new Option('--checks <names>', 'run only these checks, comma-separated').argParser(nameList))
-    .addOption(new Option('--exclude-checks <names>', 'skip these checks, comma-separated (the report says they were excluded)').argParser(nameList))
+    .addOption(new Option('--checks <names>', 'run only these checks, comma-separated').argParser(commaList))
+    .addOption(new Option('--exclude-checks <names>', 'skip these checks, comma-separated (the report says they were excluded)').argParser(commaList))
     .addOption(new Option('--seed <n>', 'seed of the generated cases (printed on every run)').argParser(wholeNumber(0, 2 ** 31 - 1)))
     .addOption(new Option('--timeout <ms>', 'longest wait for one answer').default(DEFAULT_TIMEOUT_MS).argParser(wholeNumber(1, 600_000)))
     .addOption(new Option('--invalid-token <token>', 'a well-formed bearer token the provider rejects (default: a random one)'))

@@ -6,10 +6,10 @@
  */
 import { CommanderError } from 'commander';
 import { contractCommand, parseContractArgs, type ContractCommandLine } from './cli-options.js';
-import { ContractUsageError, resolveOptions } from './options.js';
+import { ContractUsageError, resolveOptions, type ResolvedOptions } from './options.js';
 import { UnreachableTargetError } from './reachability.js';
 import { formatReport } from './report.js';
-import { runContractSuite } from './runner.js';
+import { runResolved } from './runner.js';
 import { terminalSafeLines } from './terminal-text.js';
 
 /** Everything the CLI prints goes through here: nothing a provider or a file sent reaches the terminal unescaped. */
@@ -18,10 +18,11 @@ const err = (text: string): void => void process.stderr.write(terminalSafeLines(
 
 async function main(): Promise<number> {
   let options: ContractCommandLine;
+  let resolved: ResolvedOptions;
   try {
     options = parseContractArgs(process.argv.slice(2), contractCommand());
-    // Settle the seed first so that it is printed even if the run dies.
-    options.seed = resolveOptions(options).seed;
+    // Resolved once, before anything is sent, so that the seed is printed even if the run dies.
+    resolved = resolveOptions(options);
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
     if (error instanceof ContractUsageError) {
@@ -30,10 +31,10 @@ async function main(): Promise<number> {
     }
     throw error;
   }
-  out(`Seed ${options.seed} (pass --seed ${options.seed} to reproduce the generated cases)\n`);
+  out(`Seed ${resolved.seed} (pass --seed ${resolved.seed} to reproduce the generated cases)\n`);
   let report;
   try {
-    report = await runContractSuite(options);
+    report = await runResolved(resolved);
   } catch (error) {
     if (error instanceof UnreachableTargetError || error instanceof ContractUsageError) {
       err(`plant-store-contract: ${error.message}\n`);

@@ -5,9 +5,10 @@
  * form, body shapes, and fast-check's random valid bodies and random single mutations.
  *
  * Correct by construction: every case says what the spec should make of its body, and the
- * spec's own validator is asked before the case is kept; a case it contradicts is dropped and
- * listed (the tests hold that list empty for the bundled spec), so a provider is never failed
- * for what the spec leaves unsaid. Where the RFCs leave a choice the case is provider-choice.
+ * spec's own validator is asked before the case is kept; a case it contradicts is moved to
+ * `excluded` with the reason (the run reports it as not sent; the tests hold that list empty for
+ * the bundled spec), so a provider is never failed for what the spec leaves unsaid, and a schema
+ * combining constraints the generators do not model never stops a run. Where the RFCs leave a choice the case is provider-choice.
  * The seed reproduces every case; ids are drawn fresh on every run.
  */
 import fc from 'fast-check';
@@ -17,7 +18,7 @@ import { authCases } from './generators/auth.js';
 import { freshIdentity, identityValues } from './generators/identity.js';
 import { abbreviate, objectText, withMember, type Member } from './generators/json-text.js';
 import { syntaxCases } from './generators/json-syntax.js';
-import { boundaryValues, validLiterals } from './generators/schema-values.js';
+import { boundaryValues, validLiterals, wrongTypes } from './generators/schema-values.js';
 import { STRING_DOMAIN } from './generators/strings.js';
 import type { CaseExpectation, CheckName } from './model.js';
 import { isValidRequestBody, typesOf, type RequestProperty, type SuiteContract } from './spec-contract.js';
@@ -33,6 +34,8 @@ export interface GeneratedCase {
   body: string | Uint8Array | undefined;
   /** Credential headers replacing the valid credential (auth cases). */
   credentials?: Record<string, string | string[]>;
+  /** Headers the case leaves out (auth cases: a key sent alongside the main credential). */
+  omit?: string[];
   /** The parsed body of an accepted case: what the created resource must echo. */
   plant?: Record<string, unknown>;
   choice?: { check: CheckName; rule: string; warnIfAccepted?: boolean };
@@ -52,12 +55,20 @@ export interface GenerationOptions {
   invalidToken: string;
 }
 
+/** A generated case left out of the run, and why (reports show the reason). */
+export interface ExcludedCase {
+  case: GeneratedCase;
+  reason: string;
+}
+
 export interface Generation {
   cases: GeneratedCase[];
-  /** Cases the spec's validator contradicted (a generator bug, or a schema combining constraints). */
-  disagreements: string[];
-  /** Domain samples the spec's constraints exclude (the constraint cases cover those). */
-  excluded: string[];
+  /**
+   * Cases the spec's validator contradicted (a schema combining constraints the generators do
+   * not model, or a generator bug), and domain samples the spec's constraints exclude (the
+   * constraint cases cover those).
+   */
+  excluded: ExcludedCase[];
 }
 
 /** A member name the body does not declare, for syntax placed where no schema check reaches. */
@@ -84,17 +95,25 @@ export function generateCases(options: GenerationOptions): Generation {
   /** A valid body with every declared property, a fresh id each call. */
   const base = (): Member[] => properties.map((p) => [p.name, p === identity ? idLiteral() : (baseValues.get(p.name) as string)] as const);
 
-  const generation: Generation = { cases: [], disagreements: [], excluded: [] };
+  const generation: Generation = { cases: [], excluded: [] };
   const seen = new Set<string>();
-  const add = (kase: GeneratedCase, intended?: 'valid' | 'invalid', onContradiction: 'disagree' | 'exclude' = 'disagree'): void => {
-    const key = `${kase.family}-${kase.label}`;
-    if (seen.has(key)) throw new Error(`Generator bug: two generated cases are named ${key}.`);
+  /** `domain`: a sample of a domain walk, which the schema's constraints may rule out (the constraint cases cover those). */
+  const add = (kase: GeneratedCase, intended?: 'valid' | 'invalid', kind: 'constraint' | 'domain' = 'constraint'): void => {
+    // Property names may make two labels alike (`a` with `b-c`, `a-b` with `c`): the later one gets a number, never a crash.
+    let key = `${kase.family}-${kase.label}`;
+    for (let n = 2; seen.has(key); n++) {
+      kase.label = `${kase.label.replace(/~\d+$/, '')}~${n}`;
+      key = `${kase.family}-${kase.label}`;
+    }
     seen.add(key);
     if (intended !== undefined) {
       const valid = typeof kase.body === 'string' && isValidRequestBody(contract, kase.body);
       if (valid !== (intended === 'valid')) {
-        const note = `${key}: meant as ${intended === 'valid' ? 'a valid' : 'an invalid'} ${body.schemaName}, but the spec says otherwise (${abbreviateBody(kase.body)})`;
-        (onContradiction === 'exclude' ? generation.excluded : generation.disagreements).push(note);
+        const reason =
+          kind === 'domain'
+            ? `excluded: the spec ${intended === 'valid' ? 'rules out' : 'accepts'} this sample of a domain walk (the constraint cases cover what it rules out)`
+            : `excluded: meant as ${intended === 'valid' ? 'a valid' : 'an invalid'} ${body.schemaName}, but the spec's validator ${intended === 'valid' ? 'rejects' : 'accepts'} it (a schema combining constraints the generators do not model)`;
+        generation.excluded.push({ case: kase, reason });
         return;
       }
       if (valid && kase.expect === 'accepted' && typeof kase.body === 'string') kase.plant = parseExactJson(kase.body) as Record<string, unknown>;
@@ -136,7 +155,7 @@ export function generateCases(options: GenerationOptions): Generation {
           body: objectText(withMember(base(), property.name, sample.literal ?? JSON.stringify(sample.value))),
         },
         'valid',
-        'exclude',
+        'domain',
       );
     }
   }
@@ -212,6 +231,7 @@ export function generateCases(options: GenerationOptions): Generation {
         expect: auth.expect,
         body: objectText(base()),
         credentials: auth.headers,
+        ...(auth.omit ? { omit: auth.omit } : {}),
         ...(auth.rule ? { choice: { check: 'ignored_auth' as const, rule: auth.rule } } : {}),
       },
       'valid',
@@ -227,7 +247,7 @@ export function generateCases(options: GenerationOptions): Generation {
     ['empty-object', '{}', 'the body is an empty object'],
   ];
   for (const [label, text, about] of shapes) {
-    add({ family: 'shape', label, description: about, expect: 'rejected-body', body: text }, 'invalid', 'exclude');
+    add({ family: 'shape', label, description: about, expect: 'rejected-body', body: text }, 'invalid', 'domain');
   }
 
   // fast-check: random valid bodies and random single mutations.
@@ -276,26 +296,14 @@ function mutationArbitrary(properties: readonly RequestProperty[]): fc.Arbitrary
       options.push(fc.constant({ label: `${property.name}-missing`, about: `${property.name} is missing`, apply: (members: Member[]) => objectText(withMember(members, property.name, undefined)) }));
     }
     const types = typesOf(property.schema);
-    const wrong: Array<[string, string]> = (
-      [
-      ['null', 'null'],
-      ['true', 'true'],
-      ['a number', '42'],
-      ['a fraction', '0.5'],
-      ['a string', '"42"'],
-      ['an array', '[]'],
-      ['an object', '{}'],
-      ] as Array<[string, string]>
-    ).filter(([, text]) => {
-      const type = text === 'null' ? 'null' : text === 'true' ? 'boolean' : text === '42' ? 'integer' : text === '0.5' ? 'number' : text.startsWith('"') ? 'string' : text === '[]' ? 'array' : 'object';
-      return !types.includes(type) && !(type === 'integer' && types.includes('number')) && !(types.length === 0);
-    });
+    // A property without a type takes any value: no type is wrong for it.
+    const wrong = types.length ? wrongTypes(types) : [];
     if (wrong.length) {
       options.push(
-        fc.constantFrom(...wrong).map(([what, text]) => ({
+        fc.constantFrom(...wrong).map((value) => ({
           label: `${property.name}-wrong-type`,
-          about: `${property.name} is ${what}`,
-          apply: (members: Member[]) => objectText(withMember(members, property.name, text)),
+          about: `${property.name} is ${value.about}`,
+          apply: (members: Member[]) => objectText(withMember(members, property.name, value.literal)),
         })),
       );
     }
@@ -305,10 +313,4 @@ function mutationArbitrary(properties: readonly RequestProperty[]): fc.Arbitrary
 
 function describeMembers(members: readonly Member[]): string {
   return members.map(([name, value]) => `${name} ${value.startsWith('"') ? abbreviate(JSON.parse(value) as string, 24) : value.length > 40 ? `${value.slice(0, 40)}…` : value}`).join(', ');
-}
-
-function abbreviateBody(body: string | Uint8Array | undefined): string {
-  if (body === undefined) return 'no body';
-  const text = typeof body === 'string' ? body : Buffer.from(body).toString('utf8');
-  return text.length > 120 ? `${text.slice(0, 120)}…` : text;
 }

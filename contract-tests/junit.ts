@@ -32,6 +32,10 @@ export function junitXml(report: ContractReport): string {
       suite.testCase().className(check.name).name('(every case)').skipped().standardOutput(xmlSafe(`Skipped: ${reason}`));
       continue;
     }
+    if (check.status === 'not-judged') {
+      suite.testCase().className(check.name).name('(not judged)').skipped().standardOutput('Not judged: no answer gave this check anything to judge, so it proves nothing in this run.');
+      continue;
+    }
     for (const skip of check.skipped) {
       for (const caseId of skip.cases) suite.testCase().className(check.name).name(caseId).skipped().standardOutput(xmlSafe(`Skipped: ${skip.reason}`));
     }

@@ -103,6 +103,8 @@ export interface RunContext {
   contract: SuiteContract;
   /** How the provider answered a repeated id in the duplicate probe, when it was sent. */
   duplicateStatus?: number;
+  /** The statuses the provider gave bodies the spec rejects: a repeat answered with one of them cannot be told from a refusal. */
+  rejectionStatuses?: ReadonlySet<number>;
 }
 
 /** One thing a check has to say about one exchange. */
@@ -150,7 +152,8 @@ export interface CheckResult {
   warnings: number;
   infos: number;
   skipped: Array<{ reason: string; cases: string[] }>;
-  status: 'passed' | 'failed' | 'skipped';
+  /** not-judged: selected, yet no exchange gave the check anything to judge (never counted as passed). */
+  status: 'passed' | 'failed' | 'skipped' | 'not-judged';
 }
 
 export interface ContractReport {

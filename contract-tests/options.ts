@@ -103,6 +103,13 @@ export function resolveOptions(options: ContractOptions): ResolvedOptions {
     if (/[\r\n\0]/.test(value)) throw new ContractUsageError(`The value of header ${name} holds a line break or NUL.`);
     headers[lower] = value;
   }
+  if (contract.security.kind !== 'none') {
+    for (const key of contract.security.alongside) {
+      if (headers[key.header] === undefined) {
+        throw new ContractUsageError(`The spec requires the API key ${key.name} (in ${key.header}) together with ${contract.security.name}: pass it with --header '${key.header}: <key>'.`);
+      }
+    }
+  }
   return {
     baseUrl: base.href,
     endpoint: (path) => new URL(base.pathname.replace(/\/+$/, '') + path, base),

@@ -20,7 +20,7 @@ export interface FormatOptions {
 /** Bodies larger than this get no curl line in the console (the HAR and JUnit files have them). */
 const REPLAY_LIMIT = 4096;
 
-const MARK: Record<CheckResult['status'], string> = { passed: '✓', failed: '✗', skipped: '-' };
+const MARK: Record<CheckResult['status'], string> = { passed: '✓', failed: '✗', skipped: '-', 'not-judged': '?' };
 
 export function formatReport(report: ContractReport, options: FormatOptions = {}): string {
   const maxFailures = options.maxFailuresPerCheck ?? 10;
@@ -102,10 +102,15 @@ export function summaryLine(report: ContractReport): string {
   const warnings = report.findings.filter((f) => f.severity === 'warning').length;
   const skipped = report.checks.filter((c) => c.status === 'skipped').length;
   const infos = report.findings.filter((f) => f.severity === 'info').length;
-  const tail = `${warnings} warning(s), ${infos} provider choice(s) reported${skipped ? `, ${skipped} check(s) skipped` : ''}, seed ${report.seed}`;
+  const notJudged = report.checks.filter((c) => c.status === 'not-judged');
+  const unjudged = notJudged.length ? `, ${notJudged.length} check(s) not judged: no answer gave them anything to judge (${notJudged.map((c) => c.name).join(', ')})` : '';
+  const tail = `${warnings} warning(s), ${infos} provider choice(s) reported${skipped ? `, ${skipped} check(s) skipped` : ''}${unjudged}, seed ${report.seed}`;
+  const passed = report.checks.filter((c) => c.status === 'passed').length;
   return failed.length
     ? `FAILED: ${failed.length} of ${report.checks.length} checks failed (${failed.map((c) => c.name).join(', ')}); ${tail}`
-    : `PASSED: all ${report.checks.length - skipped} checks run passed; ${tail}`;
+    : notJudged.length
+      ? `PASSED: ${passed} of ${report.checks.length - skipped} checks run passed; ${tail}`
+      : `PASSED: all ${report.checks.length - skipped} checks run passed; ${tail}`;
 }
 
 /** One failure, in full. */

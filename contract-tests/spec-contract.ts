@@ -6,7 +6,7 @@
  * generators). Everything else in the suite receives this object as data.
  */
 import type { ValidateFunction } from 'ajv';
-import { compileContract, ContractError, isJsonMediaType, loadContract, type CompiledContract } from '../spec/contract.js';
+import { compileContract, ContractError, isJsonMediaType, loadContract, mediaEssence, type CompiledContract } from '../spec/contract.js';
 import { parseExactJson } from '../spec/exact-json.js';
 import { describeProblems, problemsText } from '../spec/problems.js';
 
@@ -29,9 +29,20 @@ export interface DeclaredResponse {
 }
 
 /** How the credential (`--token`) is sent, from the operation's security requirement. */
+/** An API key the same security requirement demands along with the main credential (OpenAPI: schemes of one requirement object must all be sent). */
+export interface AlongsideKey {
+  name: string;
+  /** Lower case. */
+  header: string;
+}
+
+/**
+ * The credential the suite sends: the main one (the token) and, when the spec's requirement
+ * names several schemes together, the API keys sent alongside it (their values come from --header).
+ */
 export type SecurityScheme =
-  | { kind: 'bearer'; name: string }
-  | { kind: 'api-key'; name: string; header: string }
+  | { kind: 'bearer'; name: string; alongside: readonly AlongsideKey[] }
+  | { kind: 'api-key'; name: string; header: string; alongside: readonly AlongsideKey[] }
   | { kind: 'none'; reason: string };
 
 export interface RequestProperty {
@@ -110,7 +121,8 @@ export function suiteContractOf(contract: CompiledContract, operationId: string 
   if (successStatus === undefined) throw new SpecError(`${source}: ${operationId} declares no 2xx response, so the suite cannot tell success.`);
 
   const content = operation.requestBody?.content;
-  const mediaType = [...(content?.keys() ?? [])].find(isJsonMediaType);
+  // A key may carry parameters (`application/json; charset=utf-8`): it is sent as written.
+  const mediaType = [...(content?.keys() ?? [])].find((key) => isJsonMediaType(mediaEssence(key)));
   const media = mediaType === undefined ? undefined : content?.get(mediaType);
   if (mediaType === undefined || !media?.schema || !media.validate) {
     throw new SpecError(`${source}: ${operationId} has no JSON request body schema; the suite sends JSON bodies.`);
@@ -164,16 +176,26 @@ export function isValidRequestBody(contract: SuiteContract, text: string): boole
 }
 
 function securityOf(contract: CompiledContract, requirements: readonly (readonly string[])[], operationId: string): SecurityScheme {
-  const name = requirements.find((requirement) => requirement.length > 0)?.[0];
-  if (name === undefined || requirements.some((requirement) => requirement.length === 0)) {
+  const requirement = requirements.find((names) => names.length > 0);
+  if (requirement === undefined || requirements.some((names) => names.length === 0)) {
     return { kind: 'none', reason: `the spec declares no security for ${operationId}, so there are no credentials to refuse` };
   }
-  const scheme = contract.securitySchemes.get(name);
-  if (scheme?.kind === 'http-bearer' || scheme?.kind === 'oauth-bearer') return { kind: 'bearer', name };
-  if (scheme?.kind === 'api-key' && scheme.in === 'header') return { kind: 'api-key', name, header: scheme.parameter };
-  const what =
-    scheme?.kind === 'api-key' ? `apiKey in ${scheme.in}` : scheme?.kind === 'unsupported' ? scheme.type : scheme?.kind === 'http-basic' ? 'http basic' : 'undeclared';
-  throw new SpecError(`${contract.source}: the security scheme ${name} (${what}) is not one the suite can send; it sends bearer tokens and API keys in a header.`);
+  // One requirement object's schemes are ANDed: every one of them is sent. The token goes to the bearer scheme if there is one.
+  const schemes = requirement.map((name) => {
+    const scheme = contract.securitySchemes.get(name);
+    if (scheme?.kind === 'http-bearer' || scheme?.kind === 'oauth-bearer') return { kind: 'bearer' as const, name };
+    if (scheme?.kind === 'api-key' && scheme.in === 'header') return { kind: 'api-key' as const, name, header: scheme.parameter.toLowerCase() };
+    const what =
+      scheme?.kind === 'api-key' ? `apiKey in ${scheme.in}` : scheme?.kind === 'unsupported' ? scheme.type : scheme?.kind === 'http-basic' ? 'http basic' : 'undeclared';
+    throw new SpecError(`${contract.source}: the security scheme ${name} (${what}) is not one the suite can send; it sends bearer tokens and API keys in a header.`);
+  });
+  const bearers = schemes.filter((scheme) => scheme.kind === 'bearer');
+  if (bearers.length > 1) {
+    throw new SpecError(`${contract.source}: ${operationId} requires ${bearers.map((b) => b.name).join(' and ')} together, but one Authorization header carries one bearer token.`);
+  }
+  const main = bearers[0] ?? schemes[0];
+  const alongside = schemes.flatMap((scheme) => (scheme === main || scheme.kind !== 'api-key' ? [] : [{ name: scheme.name, header: scheme.header }]));
+  return main?.kind === 'api-key' ? { ...main, alongside } : { kind: 'bearer', name: main?.name ?? '', alongside };
 }
 
 /** The component a schema names by `$ref`, for messages. */

@@ -413,6 +413,22 @@ export function pathTemplatePattern(template: string): RegExp {
   return new RegExp(`^${source}/?$`);
 }
 
+/** A media type or range without its parameters, in lower case: `Application/JSON; charset=utf-8` → `application/json`. */
+export function mediaEssence(mediaType: string): string {
+  return (mediaType.split(';')[0] ?? '').trim().toLowerCase();
+}
+
+/**
+ * The declared media type (a content key as the spec writes it, parameters and all) that a
+ * Content-Type falls under, by essence: exact first, then `type/*`, then `*\/*`; undefined when none.
+ */
+export function matchingMedia(declared: Iterable<string>, contentType: string): string | undefined {
+  const byEssence = new Map<string, string>();
+  for (const key of declared) if (!byEssence.has(mediaEssence(key))) byEssence.set(mediaEssence(key), key);
+  const type = mediaEssence(contentType);
+  return byEssence.get(type) ?? byEssence.get(`${type.split('/')[0]}/*`) ?? byEssence.get('*/*');
+}
+
 /** Whether a media type is JSON (`application/json` or a `+json` suffix type). */
 export function isJsonMediaType(mediaType: string): boolean {
   return mediaType === 'application/json' || /^application\/[a-z0-9.+-]+\+json$/.test(mediaType);

@@ -4,7 +4,8 @@
  * application/problem+json) are the spec's silence, not this check's business.
  */
 import type { Check } from '../model.js';
-import { answered, failure, mediaTypeMatches, mediaTypeOf } from './verdicts.js';
+import { matchingMedia } from '../../spec/contract.js';
+import { answered, failure } from './verdicts.js';
 
 export const contentTypeConformance: Check = {
   name: 'content_type_conformance',
@@ -13,10 +14,10 @@ export const contentTypeConformance: Check = {
     const response = answered(exchange);
     const declared = response && contract.responses.get(response.status);
     if (!response || !declared?.mediaTypes.length) return undefined;
-    const mediaType = mediaTypeOf(response);
+    const contentType = response.headers['content-type'];
     const expected = declared.mediaTypes.join(' or ');
-    if (mediaType === undefined) return [failure(`The ${response.status} answer has no Content-Type header; the spec says ${expected}.`)];
-    if (mediaTypeMatches(mediaType, declared.mediaTypes)) return [];
+    if (contentType === undefined) return [failure(`The ${response.status} answer has no Content-Type header; the spec says ${expected}.`)];
+    if (matchingMedia(declared.mediaTypes, contentType) !== undefined) return [];
     return [failure(`The ${response.status} answer says Content-Type: ${response.headers['content-type']}; the spec says ${expected}.`)];
   },
 };

@@ -16,10 +16,15 @@ export const ignoredAuth: Check = {
     if (!response || exchange.case.expect !== 'unauthenticated') return undefined;
     const { status } = response;
     const { security } = contract;
-    const header = security.kind === 'api-key' ? security.header : 'authorization';
-    const sent = exchange.request.headers[header];
-    const credentials = sent === undefined ? `no ${security.kind === 'api-key' ? header : 'Authorization'} header` : `${header === 'authorization' ? 'Authorization' : header}: ${[sent].flat().join(' + ')}`;
-    const wanted = security.kind === 'api-key' ? `a valid API key in ${header}` : 'a valid bearer token';
+    if (security.kind === 'none') return undefined;
+    const main = security.kind === 'api-key' ? security.header : 'authorization';
+    const shown = (header: string): string => {
+      const sent = exchange.request.headers[header];
+      const name = header === 'authorization' ? 'Authorization' : header;
+      return sent === undefined ? `no ${name} header` : `${name}: ${[sent].flat().join(' + ')}`;
+    };
+    const credentials = [main, ...security.alongside.map((key) => key.header)].map(shown).join(' and ');
+    const wanted = [security.kind === 'api-key' ? `a valid API key in ${main}` : 'a valid bearer token', ...security.alongside.map((key) => `a valid API key in ${key.header}`)].join(' and ');
     if (isSuccess(status)) {
       return [failure(`Answered ${status} to a request with ${credentials}; ${contract.operationId} requires ${wanted}.`)];
     }

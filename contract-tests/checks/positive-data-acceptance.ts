@@ -1,32 +1,48 @@
 /**
  * positive_data_acceptance: every valid body sent with a valid credential is accepted. Two
- * answers are not failures: a 413 (the spec declares no size limit, so a limit is the provider's
- * to choose, and a warning), and, for a case whose id is fixed (an int64 end), the status the
- * provider gave the duplicate probe (the id may be stored from an earlier run).
+ * answers are not failures: a 413 to a body larger than LARGE_BODY_BYTES (the spec declares no
+ * size limit, so a limit is the provider's to choose, and a warning; below that size a 413
+ * refuses ordinary plants and fails), and, for a case whose id is fixed (an int64 end), the
+ * status the provider gave the duplicate probe (the id may be stored from an earlier run).
  */
 import type { Check } from '../model.js';
 import { answered, failure, info, isSuccess, providerMessage, reportChoice, warning } from './verdicts.js';
 
+/** The smallest body a provider may refuse as too large (413) without failing: 16 KiB, many times any ordinary plant. */
+export const LARGE_BODY_BYTES = 16 * 1024;
+
 export const positiveDataAcceptance: Check = {
   name: 'positive_data_acceptance',
   proves: 'valid bodies (fixed and generated: every string class, ids at their range ends, unusual but legal JSON and credentials) are accepted',
-  judge(exchange, { contract, duplicateStatus }) {
+  judge(exchange, { contract, duplicateStatus, rejectionStatuses }) {
     const response = answered(exchange);
+    const id = contract.requestBody.identity?.name ?? 'id';
+    // A repeat answered like an invalid body (400 for both): "already stored" and "refused" look the same.
+    const ambiguous = duplicateStatus !== undefined && !isSuccess(duplicateStatus) && (rejectionStatuses?.has(duplicateStatus) ?? false);
     if (response && exchange.case.expect === 'duplicate') {
-      return [info(`A repeated ${contract.requestBody.identity?.name ?? 'id'} is answered ${response.status}; the spec leaves repeats unsaid. Cases whose id is fixed (the range ends) read this answer as "already stored".`)];
+      if (ambiguous) {
+        return [warning(`A repeated ${id} is answered ${response.status}, the status this provider also gives bodies the spec rejects: a fixed-id case answered ${response.status} cannot be told from a refused valid body, so those are warnings, not passes (answer repeats with a status of their own, e.g. 409).`)];
+      }
+      return [info(`A repeated ${id} is answered ${response.status}; the spec leaves repeats unsaid. Cases whose id is fixed (the range ends) read this answer as "already stored".`)];
     }
     const choice = reportChoice(exchange, 'positive_data_acceptance');
     if (choice) return choice;
     if (!response || exchange.case.expect !== 'accepted') return undefined;
     const { status } = response;
     if (isSuccess(status)) return [];
+    if (exchange.case.fixedId && status === duplicateStatus && ambiguous) {
+      return [warning(`Answered ${status}: as the provider answers a repeated id, but also as it answers an invalid body, so this valid case with a fixed id may have been refused; it is neither passed nor failed.` + providerMessage(response))];
+    }
     if (exchange.case.fixedId && status === duplicateStatus) {
       return [info(`Answered ${status}, as the provider answers a repeated id: this id is fixed by the case, so an earlier run (or another form of it in this run) may have stored it.`)];
     }
     const sent = exchange.case.request.body;
     const size = sent === undefined ? 0 : Buffer.byteLength(sent);
-    if (status === 413) {
+    if (status === 413 && size >= LARGE_BODY_BYTES) {
       return [warning(`Refused a valid ${size}-byte body with 413; the spec declares no size limit, so this is the provider's choice (declare it in the spec, e.g. with maxLength, to make it part of the contract).`)];
+    }
+    if (status === 413) {
+      return [failure(`Refused a valid ${size}-byte body with 413 (too large); a provider may limit sizes, but only bodies of ${LARGE_BODY_BYTES} bytes or more may be refused as too large.` + providerMessage(response))];
     }
     return [
       failure(

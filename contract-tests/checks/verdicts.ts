@@ -15,17 +15,6 @@ export const failure = (message: string): Problem => ({ severity: 'failure', mes
 export const warning = (message: string): Problem => ({ severity: 'warning', message });
 export const info = (message: string): Problem => ({ severity: 'info', message });
 
-/** The media type of a Content-Type header, parameters dropped, lower case; undefined if absent. */
-export function mediaTypeOf(response: ReceivedResponse): string | undefined {
-  const header = response.headers['content-type'];
-  if (header === undefined) return undefined;
-  return header.split(';')[0]?.trim().toLowerCase();
-}
-
-/** Whether a media type is one of the declared ones (`application/*` and `*\/*` ranges included). */
-export function mediaTypeMatches(mediaType: string, declared: readonly string[]): boolean {
-  return declared.some((range) => range === mediaType || range === '*/*' || (range.endsWith('/*') && mediaType.startsWith(range.slice(0, -1))));
-}
 
 /** The provider's own explanation, when its body has one, to quote in a report. */
 export function providerMessage(response: ReceivedResponse): string {

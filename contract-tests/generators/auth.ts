@@ -13,6 +13,8 @@ export interface AuthCase {
   label: string;
   /** The credential headers of the case (replacing the valid credential). */
   headers: Record<string, string | string[]>;
+  /** Headers left out of the case (a key the requirement sends along with the main credential). */
+  omit?: string[];
   expect: 'accepted' | 'unauthenticated' | 'provider-choice';
   about: string;
   rule?: string;
@@ -29,14 +31,42 @@ function otherCase(token: string): string | undefined {
   return flipped === token ? undefined : flipped;
 }
 
+/** The valid token less its last character (a near miss), when it has more than one. */
+const prefixOf = (token: string): string | undefined => (token.length > 1 ? token.slice(0, -1) : undefined);
+
+/** The valid token as HTTP Basic credentials: base64 of `token:` (RFC 7617, an empty password). */
+const basicCredentials = (token: string): string => Buffer.from(`${token}:`).toString('base64');
+
+/**
+ * Every form of the valid token other than the token itself that the auth cases send, each with
+ * the stand-in a report shows for it: a report must never show any of them. (The token with a
+ * character added, or repeated, holds the token itself.)
+ */
+export function derivedCredentials(token: string): Array<[form: string, standIn: string]> {
+  const forms: Array<[string, string]> = [];
+  const flipped = otherCase(token);
+  if (flipped) forms.push([flipped, '<token in other case>']);
+  const prefix = prefixOf(token);
+  if (prefix) forms.push([prefix, '<token less its last character>']);
+  forms.push([basicCredentials(token), '<token as Basic credentials>']);
+  return forms;
+}
+
 export function authCases(security: SecurityScheme, token: string, invalidToken: string, seed: number): AuthCase[] {
   if (security.kind === 'none') return [];
   const out: AuthCase[] = [];
+  const valid = security.kind === 'bearer' ? { authorization: `Bearer ${token}` } : { [security.header]: token };
+  // Every scheme of the requirement must be sent: the main credential alone, or with a wrong key alongside, never succeeds.
+  for (const key of security.alongside) {
+    out.push({ label: `without-${key.header}`, headers: valid, omit: [key.header], expect: 'unauthenticated', about: `the valid ${security.name} credential without ${key.header}, which the spec requires together with it (${key.name})` });
+    out.push({ label: `wrong-${key.header}`, headers: { ...valid, [key.header]: invalidToken }, expect: 'unauthenticated', about: `the valid ${security.name} credential with a never-issued ${key.header} (${key.name})` });
+  }
   const nearMisses = (send: (credential: string) => Record<string, string | string[]>): void => {
     const flipped = otherCase(token);
     if (flipped) out.push({ label: 'token-other-case', headers: send(flipped), expect: 'unauthenticated', about: 'the valid token with its letter case changed (tokens are case-sensitive)' });
     out.push({ label: 'token-with-suffix', headers: send(`${token}x`), expect: 'unauthenticated', about: 'the valid token with one character added' });
-    if (token.length > 1) out.push({ label: 'token-prefix', headers: send(token.slice(0, -1)), expect: 'unauthenticated', about: 'the valid token less its last character' });
+    const prefix = prefixOf(token);
+    if (prefix) out.push({ label: 'token-prefix', headers: send(prefix), expect: 'unauthenticated', about: 'the valid token less its last character' });
   };
   if (security.kind === 'bearer') {
     const rule7235 = 'RFC 7235 §2.1: the scheme is case-insensitive and 1*SP separates it from the credentials';
@@ -49,7 +79,7 @@ export function authCases(security: SecurityScheme, token: string, invalidToken:
     out.push({ label: 'empty-token-with-space', headers: { authorization: 'Bearer ' }, expect: 'unauthenticated', about: 'the Bearer scheme, a space and no token' });
     out.push({ label: 'lower-case-scheme-invalid-token', headers: { authorization: `bearer ${invalidToken}` }, expect: 'unauthenticated', about: 'a token the provider never issued, under the scheme in lower case' });
     out.push({ label: 'token-as-scheme', headers: { authorization: `${token} ${token}` }, expect: 'unauthenticated', about: 'the valid token in the place of the scheme' });
-    out.push({ label: 'basic-with-token', headers: { authorization: `Basic ${Buffer.from(`${token}:`).toString('base64')}` }, expect: 'unauthenticated', about: 'the valid token sent as HTTP Basic credentials' });
+    out.push({ label: 'basic-with-token', headers: { authorization: `Basic ${basicCredentials(token)}` }, expect: 'unauthenticated', about: 'the valid token sent as HTTP Basic credentials' });
     nearMisses((credential) => ({ authorization: `Bearer ${credential}` }));
     const choice = 'RFC 7235 / RFC 6750 leave it open';
     out.push({ label: 'tab-separator', headers: { authorization: `Bearer\t${token}` }, expect: 'provider-choice', about: 'a tab between the scheme and the token', rule: `${choice}: 1*SP names spaces only, yet many parsers take any whitespace` });

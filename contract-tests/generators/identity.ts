@@ -7,7 +7,7 @@
  */
 import type { IdSource } from '../../fixtures/index.js';
 import type { RequestProperty } from '../spec-contract.js';
-import { exponentForm, integerBounds } from './schema-values.js';
+import { exponentForm, integerBounds, outsideAbout, outsideInteger } from './schema-values.js';
 
 export interface IdentityValue {
   label: string;
@@ -21,12 +21,32 @@ export interface IdentityValue {
 const SAFE = 2n ** 53n - 1n;
 const NEAR = 2n ** 40n;
 
-/** Where fresh ids of ordinary size come from: the identity's range, or 1 to 2^53 − 1 when it is open. */
+/**
+ * A fresh id: of ordinary size (1 to 2^53 − 1) where the identity's range allows one, otherwise
+ * within 2^40 of the range's end nearest them (a range wholly past 2^53, or wholly below 1). All
+ * in BigInt, so a bound past 2^53 is used exactly. A range with no integer in it (minimum above
+ * maximum) gets its minimum: the cases built on it are excluded with the reason.
+ */
 export function freshIdentity(identity: RequestProperty, ids: IdSource): bigint {
   const { min, max } = integerBounds(identity.schema);
+  if (min !== undefined && max !== undefined && min > max) return min;
   const low = min !== undefined && min > 1n ? min : 1n;
   const high = max !== undefined && max < SAFE ? max : SAFE;
-  return high >= low ? ids.between(low, high) : ids.between(min ?? high - NEAR, high);
+  let from: bigint;
+  let to: bigint;
+  if (low <= high) [from, to] = [low, high];
+  else if (min !== undefined && min > SAFE) [from, to] = [min, max !== undefined && max < min + NEAR ? max : min + NEAR];
+  else [from, to] = [min !== undefined && min > (max as bigint) - NEAR ? min : (max as bigint) - NEAR, max as bigint]; // wholly below 1
+  return drawBetween(ids, from, to);
+}
+
+/** A fresh id from `from` to `to`; a range of a handful of ids runs out of fresh ones: then its first id, repeated (the duplicate probe tells how a repeat is answered). */
+function drawBetween(ids: IdSource, from: bigint, to: bigint): bigint {
+  try {
+    return ids.between(from, to);
+  } catch {
+    return from;
+  }
 }
 
 export function identityValues(identity: RequestProperty, ids: IdSource): IdentityValue[] {
@@ -49,27 +69,29 @@ export function identityValues(identity: RequestProperty, ids: IdSource): Identi
   if (max === undefined || thousands * 1000n <= max) fresh('thousands-e3', `${thousands}e3`, `a fresh id written like 1e3 (${thousands}e3)`);
 
   if (max !== undefined) {
-    const near = ids.between(min !== undefined && max - NEAR < min ? min : max - NEAR, max);
+    const near = drawBetween(ids, min !== undefined && max - NEAR < min ? min : max - NEAR, max);
     fresh('near-maximum', String(near), `a fresh id within 2^40 of the maximum ${max}`);
-    const nearExp = ids.between(min !== undefined && max - NEAR < min ? min : max - NEAR, max);
+    const nearExp = drawBetween(ids, min !== undefined && max - NEAR < min ? min : max - NEAR, max);
     fresh('near-maximum-exponent', exponentForm(nearExp), `a fresh id near the maximum in exponent form (${exponentForm(nearExp)})`);
     out.push({ label: 'maximum', literal: String(max), valid: true, fixed: true, about: `the largest id the spec allows, ${max}` });
     out.push({ label: 'maximum-exponent', literal: exponentForm(max), valid: true, fixed: true, about: `the largest id in exponent form (${exponentForm(max)})` });
-    out.push({ label: 'above-maximum', literal: String(max + 1n), valid: false, fixed: false, about: `one past the largest id (${max + 1n})` });
-    out.push({ label: 'above-maximum-exponent', literal: exponentForm(max + 1n), valid: false, fixed: false, about: `one past the largest id, in exponent form (${exponentForm(max + 1n)})` });
+    const above = outsideInteger(identity.schema, max, 1);
+    out.push({ label: 'above-maximum', literal: String(above), valid: false, fixed: false, about: outsideAbout(max, above, 'largest id') });
+    out.push({ label: 'above-maximum-exponent', literal: exponentForm(above), valid: false, fixed: false, about: `${outsideAbout(max, above, 'largest id')}, in exponent form (${exponentForm(above)})` });
     out.push({ label: 'maximum-and-a-half', literal: `${max}.5`, valid: false, fixed: false, about: `the largest id plus a half (${max}.5)` });
     if (max < 10n ** 19n) out.push({ label: 'ten-e19', literal: '1e19', valid: false, fixed: false, about: '1e19, an integer past the largest id' });
     out.push({ label: 'huge', literal: '1e400', valid: false, fixed: false, about: '1e400, far past every integer range' });
   }
   if (min !== undefined) {
-    const near = ids.between(min, max !== undefined && min + NEAR > max ? max : min + NEAR);
+    const near = drawBetween(ids, min, max !== undefined && min + NEAR > max ? max : min + NEAR);
     fresh('near-minimum', String(near), `a fresh id within 2^40 of the minimum ${min}`);
-    const nearExp = ids.between(min, max !== undefined && min + NEAR > max ? max : min + NEAR);
+    const nearExp = drawBetween(ids, min, max !== undefined && min + NEAR > max ? max : min + NEAR);
     fresh('near-minimum-exponent', exponentForm(nearExp), `a fresh id near the minimum in exponent form (${exponentForm(nearExp)})`);
     out.push({ label: 'minimum', literal: String(min), valid: true, fixed: true, about: `the smallest id the spec allows, ${min}` });
     out.push({ label: 'minimum-exponent', literal: exponentForm(min), valid: true, fixed: true, about: `the smallest id in exponent form (${exponentForm(min)})` });
-    out.push({ label: 'below-minimum', literal: String(min - 1n), valid: false, fixed: false, about: `one below the smallest id (${min - 1n})` });
-    out.push({ label: 'below-minimum-exponent', literal: exponentForm(min - 1n), valid: false, fixed: false, about: `one below the smallest id, in exponent form (${exponentForm(min - 1n)})` });
+    const below = outsideInteger(identity.schema, min, -1);
+    out.push({ label: 'below-minimum', literal: String(below), valid: false, fixed: false, about: outsideAbout(min, below, 'smallest id') });
+    out.push({ label: 'below-minimum-exponent', literal: exponentForm(below), valid: false, fixed: false, about: `${outsideAbout(min, below, 'smallest id')}, in exponent form (${exponentForm(below)})` });
     out.push({ label: 'minus-huge', literal: '-1e400', valid: false, fixed: false, about: '-1e400, far below every integer range' });
   }
   if ((min === undefined || min <= 0n) && (max === undefined || max >= 0n)) {

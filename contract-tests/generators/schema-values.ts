@@ -1,10 +1,12 @@
 /**
  * Values for one declared property, read from its schema: fast-check arbitraries of valid
  * values, and the cases on both sides of every constraint the schema declares (type, format,
- * required, minLength/maxLength, pattern, enum, minimum/maximum). Each value is a JSON literal,
- * so that a number keeps the digits the case wants on the wire.
+ * required, minLength/maxLength, pattern, enum, minimum/maximum, their exclusive forms,
+ * multipleOf). Each value is a JSON literal, so that a number keeps the digits the case wants on
+ * the wire.
  */
 import fc from 'fast-check';
+import { INT64_MAX, INT64_MIN, SAFE_MAX } from '../../fixtures/index.js';
 import { typesOf, type JsonSchema } from '../spec-contract.js';
 import { literal } from './json-text.js';
 import { ofLength } from './strings.js';
@@ -21,7 +23,7 @@ export interface BoundaryValue {
 
 const INT_FORMATS: Record<string, readonly [bigint, bigint]> = {
   int32: [-(2n ** 31n), 2n ** 31n - 1n],
-  int64: [-(2n ** 63n), 2n ** 63n - 1n],
+  int64: [INT64_MIN, INT64_MAX],
 };
 
 /** The integer range a schema allows: format ranges narrowed by minimum/maximum; undefined ends are open. */
@@ -39,6 +41,77 @@ export function integerBounds(schema: JsonSchema): { min?: bigint; max?: bigint 
   for (const low of lows) if (min === undefined || low > min) min = low;
   for (const high of highs) if (max === undefined || high < max) max = high;
   return { ...(min === undefined ? {} : { min }), ...(max === undefined ? {} : { max }) };
+}
+
+/**
+ * The nearest integer outside a range end that the validator tells from it. A format's ends are
+ * checked on the exact digits, so one past them is; minimum and maximum are compared as doubles,
+ * and past 2^53 one past such a bound may round onto it: then it is the adjacent double, exactly.
+ */
+export function outsideInteger(schema: JsonSchema, bound: bigint, direction: 1 | -1): bigint {
+  const next = bound + BigInt(direction);
+  const format = typeof schema.format === 'string' ? INT_FORMATS[schema.format] : undefined;
+  if (format?.includes(bound) || Number(next) !== Number(bound)) return next;
+  const view = new DataView(new ArrayBuffer(8));
+  view.setFloat64(0, Number(bound));
+  const bits = view.getBigUint64(0);
+  // Past 2^53 the bound is not zero: one step of the bits moves away from zero or towards it.
+  view.setBigUint64(0, bound > 0n === direction > 0 ? bits + 1n : bits - 1n);
+  return BigInt(view.getFloat64(0));
+}
+
+/** "one below the minimum" or, when it is further, the integer and why. */
+export function outsideAbout(bound: bigint, outside: bigint, which: string): string {
+  const side = outside < bound ? 'below' : 'past';
+  const gap = outside - bound;
+  return gap === 1n || gap === -1n ? `one ${side} the ${which} (${outside})` : `${outside}, the nearest integer ${side} the ${which} ${bound} that the validator's doubles tell from it`;
+}
+
+/** One end of a number range as the schema declares it. */
+export interface NumberBound {
+  value: number;
+  exclusive: boolean;
+}
+
+/** The tightest of minimum/exclusiveMinimum and of maximum/exclusiveMaximum; at equal values the exclusive one. */
+export function numberBounds(schema: JsonSchema): { low?: NumberBound; high?: NumberBound } {
+  const end = (inclusive: unknown, exclusive: unknown, tighter: (a: number, b: number) => boolean): NumberBound | undefined => {
+    let best: NumberBound | undefined;
+    for (const bound of [
+      { value: inclusive, exclusive: false },
+      { value: exclusive, exclusive: true },
+    ]) {
+      if (typeof bound.value !== 'number' || !Number.isFinite(bound.value)) continue;
+      if (!best || tighter(bound.value, best.value) || (bound.value === best.value && bound.exclusive)) best = bound as NumberBound;
+    }
+    return best;
+  };
+  const low = end(schema.minimum, schema.exclusiveMinimum, (a, b) => a > b);
+  const high = end(schema.maximum, schema.exclusiveMaximum, (a, b) => a < b);
+  return { ...(low ? { low } : {}), ...(high ? { high } : {}) };
+}
+
+/** The schema's multipleOf, when it is a positive number. */
+export function multipleOf(schema: JsonSchema): number | undefined {
+  const step = schema.multipleOf;
+  return typeof step === 'number' && Number.isFinite(step) && step > 0 ? step : undefined;
+}
+
+/** Ajv's multipleOf test: the quotient, a double, is whole and written without an exponent (`q === parseInt(q)`). */
+function isMultiple(n: number, step: number): boolean {
+  const quotient = n / step;
+  return Number.isInteger(quotient) && Math.abs(quotient) < 1e21;
+}
+
+function inBounds(schema: JsonSchema, n: number): boolean {
+  const { low, high } = numberBounds(schema);
+  return (!low || (low.exclusive ? n > low.value : n >= low.value)) && (!high || (high.exclusive ? n < high.value : n <= high.value));
+}
+
+/** Whether a number (a double: what the validator sees) meets the schema's bounds and multipleOf, and is whole for an integer. */
+export function numberFits(schema: JsonSchema, n: number, integer: boolean): boolean {
+  const step = multipleOf(schema);
+  return Number.isFinite(n) && (!integer || Number.isInteger(n)) && inBounds(schema, n) && (step === undefined || isMultiple(n, step));
 }
 
 /** An integer written the scientific way with every digit kept: 9223372036854775807 → 9.223372036854775807e18. */
@@ -81,23 +154,22 @@ export function validLiterals(schema: JsonSchema, depth = 0): fc.Arbitrary<strin
   for (const type of types.length ? types : ['string']) {
     if (type === 'string') {
       const minLength = typeof schema.minLength === 'number' ? schema.minLength : 0;
-      const maxLength = typeof schema.maxLength === 'number' ? schema.maxLength : minLength + 40;
+      // minLength above maxLength allows no string: its length is minLength, and the cases built on it are excluded.
+      const maxLength = typeof schema.maxLength === 'number' ? Math.max(schema.maxLength, minLength) : minLength + 40;
       let strings: fc.Arbitrary<string>;
       if (typeof schema.pattern === 'string') {
-        strings = fc.stringMatching(new RegExp(schema.pattern, 'u')).filter((s) => [...s].length >= minLength && [...s].length <= maxLength);
+        const matching = fc.stringMatching(new RegExp(schema.pattern, 'u'));
+        const fits = (s: string): boolean => [...s].length >= minLength && [...s].length <= maxLength;
+        // Filter only where a probe finds fitting strings: a filter nothing passes never ends. Without one, the cases built on a misfit are excluded.
+        strings = fc.sample(matching, { seed: 1, numRuns: 200 }).some(fits) ? matching.filter(fits) : matching;
       } else if (typeof schema.format === 'string' && FORMAT_ARBITRARIES[schema.format]) {
         strings = (FORMAT_ARBITRARIES[schema.format] as () => fc.Arbitrary<string>)();
       } else {
         strings = anyString(minLength, Math.min(maxLength, minLength + 40));
       }
       options.push(strings.map((s) => JSON.stringify(s)));
-    } else if (type === 'integer') {
-      const { min, max } = integerBounds(schema);
-      options.push(fc.bigInt({ min: min ?? -(2n ** 63n), max: max ?? 2n ** 63n - 1n }).map(String));
-    } else if (type === 'number') {
-      const min = typeof schema.minimum === 'number' ? schema.minimum : -1e12;
-      const max = typeof schema.maximum === 'number' ? schema.maximum : 1e12;
-      options.push(fc.double({ min, max, noNaN: true, noDefaultInfinity: true }).map((n) => JSON.stringify(n)));
+    } else if (type === 'integer' || type === 'number') {
+      options.push(numberLiterals(schema, type === 'integer'));
     } else if (type === 'boolean') options.push(fc.boolean().map(String));
     else if (type === 'null') options.push(fc.constant('null'));
     else if (type === 'array') {
@@ -119,8 +191,61 @@ export function validLiterals(schema: JsonSchema, depth = 0): fc.Arbitrary<strin
   return options.length === 1 ? (options[0] as fc.Arbitrary<string>) : fc.oneof(...options);
 }
 
+/**
+ * Valid numbers of a schema as literals. With multipleOf, multiples within ±(2^53 − 1), where the
+ * validator's division on doubles is exact. A schema no number satisfies (minimum above maximum)
+ * gets its lower end: the cases built on it are dropped and reported, never a crash.
+ */
+function numberLiterals(schema: JsonSchema, integer: boolean): fc.Arbitrary<string> {
+  const step = multipleOf(schema);
+  if (integer && step === undefined) {
+    const { min = INT64_MIN, max = INT64_MAX } = integerBounds(schema);
+    return min <= max ? fc.bigInt({ min, max }).map(String) : fc.constant(String(min));
+  }
+  if (integer && step !== undefined && Number.isInteger(step)) {
+    // Whole steps in BigInt over the exact range (int64 by default); the validator judges the double, so a multiple it rounds off one is replaced.
+    const whole = BigInt(step);
+    const { min = INT64_MIN, max = INT64_MAX } = integerBounds(schema);
+    const first = ceilMultiple(min, whole);
+    const last = floorMultiple(max, whole);
+    const fitsExactly = (n: bigint): boolean => n >= min && n <= max && numberFits(schema, Number(n), true);
+    if (first > last) return fc.constant(String(min));
+    const fallback = [first, last].find(fitsExactly) ?? first;
+    return fc.bigInt({ min: first / whole, max: last / whole }).map((k) => String(fitsExactly(k * whole) ? k * whole : fallback));
+  }
+  const fits = (n: number): boolean => numberFits(schema, n, integer);
+  let lo: number;
+  let hi: number;
+  let values: fc.Arbitrary<number>;
+  const { low, high } = numberBounds(schema);
+  if (integer) {
+    const { min, max } = integerBounds(schema);
+    lo = Number(min !== undefined && min > -SAFE_MAX ? min : -SAFE_MAX);
+    hi = Number(max !== undefined && max < SAFE_MAX ? max : SAFE_MAX);
+  } else {
+    // An open end lies 10^12 past the other end (or past 0).
+    lo = low?.value ?? Math.min(high?.value ?? 0, 0) - 1e12;
+    hi = high?.value ?? Math.max(low?.value ?? 0, 0) + 1e12;
+  }
+  if (step !== undefined) {
+    const kLo = Math.max(Math.ceil(lo / step), Number.MIN_SAFE_INTEGER);
+    const kHi = Math.min(Math.floor(hi / step), Number.MAX_SAFE_INTEGER);
+    values = kLo <= kHi ? fc.integer({ min: kLo, max: kHi }).map((k) => k * step) : fc.constant(lo);
+  } else {
+    try {
+      values = fc.double({ min: lo, max: hi, minExcluded: low?.exclusive ?? false, maxExcluded: high?.exclusive ?? false, noNaN: true });
+    } catch {
+      // No double in the range: fast-check refuses it.
+      values = fc.constant(lo);
+    }
+  }
+  const candidates = step !== undefined ? Array.from({ length: 64 }, (_, i) => (Math.ceil(lo / step) + i) * step) : [(lo + hi) / 2, lo, hi, 0];
+  const fallback = candidates.find(fits);
+  return values.map((n) => JSON.stringify(fits(n) || fallback === undefined ? n : fallback));
+}
+
 /** JSON values of every other type, for the type boundary. */
-function wrongTypes(types: readonly string[]): BoundaryValue[] {
+export function wrongTypes(types: readonly string[]): BoundaryValue[] {
   const all: Array<[type: string, label: string, text: string]> = [
     ['string', 'string', '"7"'],
     ['integer', 'number', '42'],
@@ -131,8 +256,10 @@ function wrongTypes(types: readonly string[]): BoundaryValue[] {
     ['object', 'object', '{}'],
   ];
   const admits = (type: string): boolean => types.includes(type) || (type === 'integer' && types.includes('number'));
+  // A fraction where an integer is due is the integer cases' own `fraction` (and the identity's): not a second time here.
+  const covered = (type: string): boolean => type === 'number' && types.includes('integer');
   return all
-    .filter(([type]) => !admits(type))
+    .filter(([type]) => !admits(type) && !covered(type))
     .map(([type, label, text]) => ({ label: `type-${label}`, literal: text, valid: false, about: `a ${type === 'integer' ? 'number' : type} (${text}) where the spec says ${types.join(' or ')}` }));
 }
 
@@ -142,6 +269,12 @@ function wrongTypes(types: readonly string[]): BoundaryValue[] {
  * from the identity family instead (they need fresh ids).
  */
 export function boundaryValues(schema: JsonSchema, sample: <T>(arbitrary: fc.Arbitrary<T>) => T, options: { identity?: boolean } = {}): BoundaryValue[] {
+  // Two constraints may land on one value (the minimum is also the first multiple): it is sent once, under its first label.
+  const seen = new Set<string>();
+  return everyBoundaryValue(schema, sample, options).filter((value) => !seen.has(value.literal) && seen.add(value.literal));
+}
+
+function everyBoundaryValue(schema: JsonSchema, sample: <T>(arbitrary: fc.Arbitrary<T>) => T, options: { identity?: boolean }): BoundaryValue[] {
   const types = typesOf(schema);
   if (!types.length) return [];
   const out: BoundaryValue[] = wrongTypes(types);
@@ -185,29 +318,104 @@ export function boundaryValues(schema: JsonSchema, sample: <T>(arbitrary: fc.Arb
     }
   }
   if ((types.includes('integer') || types.includes('number')) && !options.identity) {
-    const integer = types.includes('integer') && !types.includes('number');
-    const { min, max } = integerBounds(schema);
-    const name = (bound: bigint, which: string): string => (typeof schema.format === 'string' && INT_FORMATS[schema.format] && [...(INT_FORMATS[schema.format] as readonly bigint[])].includes(bound) ? `${schema.format} ${which}` : which);
-    if (min !== undefined) {
-      out.push({ label: 'minimum', literal: String(min), valid: true, about: `the ${name(min, 'minimum')} ${min}` });
-      out.push({ label: 'below-minimum', literal: String(min - 1n), valid: false, about: `one below the ${name(min, 'minimum')} (${min - 1n})` });
-      if (integer) out.push({ label: 'below-minimum-exponent', literal: exponentForm(min - 1n), valid: false, about: `one below the ${name(min, 'minimum')}, in exponent form (${exponentForm(min - 1n)})` });
-    }
-    if (max !== undefined) {
-      out.push({ label: 'maximum', literal: String(max), valid: true, about: `the ${name(max, 'maximum')} ${max}` });
-      out.push({ label: 'maximum-exponent', literal: exponentForm(max), valid: true, about: `the ${name(max, 'maximum')} in exponent form (${exponentForm(max)})` });
-      out.push({ label: 'above-maximum', literal: String(max + 1n), valid: false, about: `one past the ${name(max, 'maximum')} (${max + 1n})` });
-      if (integer) out.push({ label: 'above-maximum-exponent', literal: exponentForm(max + 1n), valid: false, about: `one past the ${name(max, 'maximum')}, in exponent form` });
-    }
-    if (integer) {
-      const inside = min ?? (max !== undefined && max < 1n ? max : 1n);
-      out.push({ label: 'whole-as-fraction', literal: `${inside}.0`, valid: true, about: `an integer written with a zero fraction (${inside}.0 is an integer under JSON Schema)` });
-      out.push({ label: 'fraction', literal: `${inside}.5`, valid: false, about: 'a number with a fractional part' });
-      if (max !== undefined) out.push({ label: 'huge', literal: '1e400', valid: false, about: '1e400, far past the maximum' });
-    }
+    out.push(...(types.includes('integer') && !types.includes('number') ? integerBoundaries(schema) : numberBoundaries(schema)));
   }
   if (types.includes('boolean')) {
     out.push({ label: 'true', literal: 'true', valid: true, about: 'true' }, { label: 'false', literal: 'false', valid: true, about: 'false' });
+  }
+  return out;
+}
+
+/** `n` rounded up (resp. down) to a multiple of `step`. */
+const ceilMultiple = (n: bigint, step: bigint): bigint => (n % step === 0n ? n : n - (n % step) + (n > 0n ? step : 0n));
+const floorMultiple = (n: bigint, step: bigint): bigint => (n % step === 0n ? n : n - (n % step) - (n < 0n ? step : 0n));
+
+/** An integer's range ends and one past them (the valid ends moved onto multipleOf), fractions, and multipleOf's two sides. */
+function integerBoundaries(schema: JsonSchema): BoundaryValue[] {
+  const out: BoundaryValue[] = [];
+  const { min, max } = integerBounds(schema);
+  const step = multipleOf(schema);
+  // A fractional multipleOf on an integer is left to the validator: the cases it contradicts are dropped and listed.
+  const whole = step !== undefined && Number.isInteger(step) ? BigInt(step) : undefined;
+  const fits = (n: bigint): boolean => (min === undefined || n >= min) && (max === undefined || n <= max) && (whole === undefined || n % whole === 0n);
+  const name = (bound: bigint, which: string): string => (typeof schema.format === 'string' && INT_FORMATS[schema.format] && [...(INT_FORMATS[schema.format] as readonly bigint[])].includes(bound) ? `${schema.format} ${which}` : which);
+  const onStep = (n: bigint, bound: bigint, which: string): string => (n === bound ? `the ${name(bound, which)} ${bound}` : `${n}, the ${which === 'minimum' ? 'smallest' : 'largest'} multiple of ${step} within the ${name(bound, which)} ${bound}`);
+  if (min !== undefined) {
+    const lowest = whole === undefined ? min : ceilMultiple(min, whole);
+    if (fits(lowest)) out.push({ label: 'minimum', literal: String(lowest), valid: true, about: onStep(lowest, min, 'minimum') });
+    const below = outsideInteger(schema, min, -1);
+    out.push({ label: 'below-minimum', literal: String(below), valid: false, about: outsideAbout(min, below, name(min, 'minimum')) });
+    out.push({ label: 'below-minimum-exponent', literal: exponentForm(below), valid: false, about: `${outsideAbout(min, below, name(min, 'minimum'))}, in exponent form (${exponentForm(below)})` });
+  }
+  if (max !== undefined) {
+    const highest = whole === undefined ? max : floorMultiple(max, whole);
+    if (fits(highest)) {
+      out.push({ label: 'maximum', literal: String(highest), valid: true, about: onStep(highest, max, 'maximum') });
+      out.push({ label: 'maximum-exponent', literal: exponentForm(highest), valid: true, about: `${onStep(highest, max, 'maximum')}, in exponent form (${exponentForm(highest)})` });
+    }
+    const above = outsideInteger(schema, max, 1);
+    out.push({ label: 'above-maximum', literal: String(above), valid: false, about: outsideAbout(max, above, name(max, 'maximum')) });
+    out.push({ label: 'above-maximum-exponent', literal: exponentForm(above), valid: false, about: `${outsideAbout(max, above, name(max, 'maximum'))}, in exponent form` });
+  }
+  let inside = min ?? (max !== undefined && max < 1n ? max : 1n);
+  if (whole !== undefined) inside = ceilMultiple(inside, whole);
+  if (fits(inside)) out.push({ label: 'whole-as-fraction', literal: `${inside}.0`, valid: true, about: `an integer written with a zero fraction (${inside}.0 is an integer under JSON Schema)` });
+  out.push({ label: 'fraction', literal: `${inside}.5`, valid: false, about: 'a number with a fractional part' });
+  if (max !== undefined) out.push({ label: 'huge', literal: '1e400', valid: false, about: '1e400, far past the maximum' });
+  if (whole !== undefined && fits(inside)) {
+    const next = inside + whole <= SAFE_MAX && fits(inside + whole) ? inside + whole : inside;
+    out.push({ label: 'multiple-of', literal: String(next), valid: true, about: `${next}, a multiple of ${step}` });
+    const off = inside + 1n;
+    // Past 2^53 the validator's doubles cannot hold a non-multiple (every double there is even).
+    if (whole > 1n && (max === undefined || off <= max) && off <= SAFE_MAX && off >= -SAFE_MAX) out.push({ label: 'not-multiple-of', literal: String(off), valid: false, about: `${off}, not a multiple of ${step}` });
+  }
+  return out;
+}
+
+/** A number's bounds on both sides (an exclusive bound itself, and a value just inside it) and multipleOf's two sides. */
+function numberBoundaries(schema: JsonSchema): BoundaryValue[] {
+  const out: BoundaryValue[] = [];
+  const { low, high } = numberBounds(schema);
+  const step = multipleOf(schema);
+  const fits = (n: number): boolean => numberFits(schema, n, false);
+  const show = (n: number): string => JSON.stringify(n);
+  /** A value that fits, near `from` towards `direction`, among a few candidates. */
+  const near = (from: number, direction: 1 | -1, other?: number): number | undefined => {
+    const candidates =
+      step !== undefined
+        ? Array.from({ length: 8 }, (_, i) => (direction > 0 ? Math.floor(from / step) + 1 + i : Math.ceil(from / step) - 1 - i) * step)
+        : [from + direction * 0.5, from + direction, ...(other === undefined ? [] : [(from + other) / 2])];
+    return candidates.find(fits);
+  };
+  const side = (bound: NumberBound | undefined, which: 'minimum' | 'maximum', other: NumberBound | undefined): void => {
+    if (!bound) return;
+    const direction = which === 'minimum' ? 1 : -1;
+    if (bound.exclusive) {
+      const keyword = which === 'minimum' ? 'exclusiveMinimum' : 'exclusiveMaximum';
+      out.push({ label: `exclusive-${which}`, literal: show(bound.value), valid: false, about: `exactly the ${keyword} ${show(bound.value)}, which it excludes` });
+      const inside = near(bound.value, direction, other?.value);
+      if (inside !== undefined) out.push({ label: `${which === 'minimum' ? 'above' : 'below'}-exclusive-${which}`, literal: show(inside), valid: true, about: `${show(inside)}, just inside the ${keyword} ${show(bound.value)}` });
+    } else {
+      const end = fits(bound.value) ? bound.value : near(bound.value, direction, other?.value);
+      if (end !== undefined) {
+        out.push({ label: which, literal: show(end), valid: true, about: end === bound.value ? `the ${which} ${show(end)}` : `${show(end)}, the ${which === 'minimum' ? 'smallest' : 'largest'} multiple of ${step} within the ${which} ${show(bound.value)}` });
+      }
+      // Past a bound too large for a step of 1 to move (1e300), there is no "one past" to send.
+      const outside = bound.value - direction;
+      if (outside !== bound.value) {
+        out.push({ label: which === 'minimum' ? 'below-minimum' : 'above-maximum', literal: show(outside), valid: false, about: `one ${which === 'minimum' ? 'below' : 'past'} the ${which} (${show(outside)})` });
+      }
+    }
+  };
+  side(low, 'minimum', high);
+  side(high, 'maximum', low);
+  if (step !== undefined) {
+    const valid = near(low?.value ?? 0, 1, high?.value) ?? near(high?.value ?? 0, -1, low?.value);
+    if (valid !== undefined) {
+      out.push({ label: 'multiple-of', literal: show(valid), valid: true, about: `${show(valid)}, a multiple of ${step}` });
+      const off = [valid + step / 2, valid - step / 2].find((n) => inBounds(schema, n) && !isMultiple(n, step));
+      if (off !== undefined) out.push({ label: 'not-multiple-of', literal: show(off), valid: false, about: `${show(off)}, not a multiple of ${step}` });
+    }
   }
   return out;
 }

@@ -161,6 +161,35 @@ describe('secrets', () => {
   });
 });
 
+describe('derived forms of the token', () => {
+  it('never reach the console, the HAR or the JUnit report: the token in other case, less a character, as Basic credentials', async () => {
+    const token = 'Secret-Token-4711';
+    const forms = [token, 'sECRET-tOKEN-4711', 'Secret-Token-471', Buffer.from(`${token}:`).toString('base64')];
+    const harPath = join(dir, 'derived.har');
+    const junitPath = join(dir, 'derived.xml');
+    // Accepts any credential (so every auth case fails and is shown in full) and echoes what it was sent.
+    const echoing: Partial<Behaviour> = {
+      authorize: () => true,
+      send: (res, status, text, headers) => REFERENCE.send(res, status, text, { ...headers, 'x-seen-authorization': String(res.req.headers.authorization ?? '') }),
+    };
+    const provider = await startProvider({ token, behaviour: echoing });
+    try {
+      const { code, output } = await runCli(['--base-url', provider.url, '--token', token, '--generated', '3', '--har', harPath, '--junit', junitPath]);
+      expect(code).toBe(1);
+      const har = readFileSync(harPath, 'utf8');
+      const junit = readFileSync(junitPath, 'utf8');
+      for (const [name, text] of [['console', output], ['HAR', har], ['JUnit', junit]] as const) {
+        for (const form of forms) expect(text.includes(form), `${name} shows ${form}`).toBe(false);
+      }
+      // The cases were sent and shown, masked.
+      for (const standIn of ['<token in other case>', '<token less its last character>', 'Basic <token as Basic credentials>']) expect(har).toContain(standIn);
+      expect(junit).toContain('<token in other case>');
+    } finally {
+      await provider.close();
+    }
+  });
+});
+
 describe('--cases', () => {
   const casesDir = join(dir, 'frontend-cases');
   const file = (cases: unknown[]) => JSON.stringify({ description: 'requests a frontend sent', cases }, null, 2);

@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIdSource } from '../../fixtures/index.js';
 import { SPEC_PATH } from '../../spec/index.js';
 import { generateCases } from '../generated.js';
+import { resolveOptions } from '../options.js';
 import { compileSuiteContract, formatReport, runContractSuite, type CheckName, type ContractReport, type SuiteContract } from '../index.js';
 import { rawHeaderValues, REFERENCE, startProvider, type Behaviour, type Provider } from './providers/provider.js';
 
@@ -33,6 +34,8 @@ interface Variant {
   generates?: string[];
   /** Fixture cases that must be skipped as no longer fitting, and why. */
   unfit?: Array<[caseId: string, reason: RegExp]>;
+  /** --header values the run needs (a key the spec requires alongside the token). */
+  headers?: Record<string, string>;
 }
 
 const VARIANTS: Variant[] = [
@@ -79,6 +82,16 @@ const VARIANTS: Variant[] = [
     generates: ['value-sku-pattern-match', 'value-sku-pattern-miss', 'value-planted-format-date', 'value-planted-not-format-date'],
   },
   {
+    name: 'media types with parameters (application/json; charset=utf-8)',
+    edit: (doc) => {
+      const withCharset = (content: Record<string, unknown>) => ({ 'application/json; charset=utf-8': content['application/json'] });
+      const post = doc.paths['/plants'].post;
+      post.requestBody.content = withCharset(post.requestBody.content);
+      for (const response of Object.values(post.responses) as Doc[]) if (response.content?.['application/json']) response.content = withCharset(response.content);
+    },
+    generates: ['value-name-type-number'],
+  },
+  {
     name: 'apiKey security',
     edit: (doc) => {
       doc.components.securitySchemes = { apiKey: { type: 'apiKey', in: 'header', name: 'X-Api-Key' } };
@@ -87,6 +100,16 @@ const VARIANTS: Variant[] = [
     drift: { check: 'positive_data_acceptance', message: /refused with 401/ },
     generates: ['auth-header-name-upper-case', 'auth-empty-key', 'auth-key-as-bearer', 'auth-token-with-suffix'],
     unfit: [['fixture:basic-scheme', /exact Authorization value, which only means something under a bearer scheme; the spec's scheme apiKey is an API key in x-api-key/]],
+  },
+  {
+    name: 'a bearer token and an API key required together (one requirement object)',
+    edit: (doc) => {
+      doc.components.securitySchemes.apiKey = { type: 'apiKey', in: 'header', name: 'X-Api-Key' };
+      doc.security = [{ bearerAuth: [], apiKey: [] }];
+    },
+    headers: { 'X-Api-Key': 'partner-key-17' },
+    drift: { check: 'ignored_auth', message: /Answered 200 to a request with Authorization: Bearer <token> and no x-api-key header; createPlant requires a valid bearer token and a valid API key in x-api-key/ },
+    generates: ['auth-without-x-api-key', 'auth-wrong-x-api-key', 'auth-token-other-case'],
   },
   {
     name: 'no security',
@@ -112,6 +135,9 @@ const VARIANTS: Variant[] = [
   },
 ];
 
+/** The keys a provider on a variant issued for the schemes required alongside the token. */
+const ALONGSIDE_KEYS: Record<string, string> = { 'x-api-key': 'partner-key-17' };
+
 /** A provider built on `contract`: its validator, its declared answer, its success status and its security. */
 function onSpec(contract: SuiteContract): Partial<Behaviour> {
   const declared = contract.responses.get(contract.successStatus)?.properties ?? [];
@@ -121,7 +147,10 @@ function onSpec(contract: SuiteContract): Partial<Behaviour> {
     plant: (value) => Object.fromEntries(declared.filter((name) => name in value).map((name) => [name, value[name]])),
     successStatus: contract.successStatus,
     authorize: (req, token) =>
-      security.kind === 'none' ? true : security.kind === 'api-key' ? rawHeaderValues(req, security.header).length === 1 && req.headers[security.header] === token : REFERENCE.authorize(req, token),
+      security.kind === 'none'
+        ? true
+        : (security.kind === 'api-key' ? rawHeaderValues(req, security.header).length === 1 && req.headers[security.header] === token : REFERENCE.authorize(req, token)) &&
+          security.alongside.every((key) => rawHeaderValues(req, key.header).length === 1 && req.headers[key.header] === ALONGSIDE_KEYS[key.header]),
   };
 }
 
@@ -140,8 +169,9 @@ describe.each(VARIANTS)('the spec with $name', (variant) => {
   beforeAll(async () => {
     onVariant = await startProvider({ token: TOKEN, behaviour: onSpec(contract) });
     onOriginal = await startProvider({ token: TOKEN });
-    for (let run = 0; run < 2; run++) passing.push(await runContractSuite({ baseUrl: onVariant.url, token: TOKEN, contract, seed: SEED, generated: { positive: 10, negative: 10 } }));
-    drifted = await runContractSuite({ baseUrl: onOriginal.url, token: TOKEN, contract, seed: SEED, generated: { positive: 10, negative: 10 } });
+    const headers = variant.headers ?? {};
+    for (let run = 0; run < 2; run++) passing.push(await runContractSuite({ baseUrl: onVariant.url, token: TOKEN, headers, contract, seed: SEED, generated: { positive: 10, negative: 10 } }));
+    drifted = await runContractSuite({ baseUrl: onOriginal.url, token: TOKEN, headers, contract, seed: SEED, generated: { positive: 10, negative: 10 } });
   });
   afterAll(async () => {
     await onVariant?.close();
@@ -150,7 +180,8 @@ describe.each(VARIANTS)('the spec with $name', (variant) => {
 
   it('generates only cases the variant agrees with, and covers its properties and constraints', () => {
     const generation = generateCases({ contract, seed: SEED, positive: 20, negative: 20, ids: createIdSource(), token: TOKEN, invalidToken: 'never-issued' });
-    expect(generation.disagreements).toEqual([]);
+    // Domain samples a constraint rules out are the constraint cases' to cover; nothing else is left out.
+    expect(generation.excluded.filter((e) => !e.reason.includes('domain walk')).map((e) => `${e.case.family}-${e.case.label}: ${e.reason}`)).toEqual([]);
     const labels = generation.cases.map((c) => `${c.family}-${c.label}`);
     expect(labels).toEqual(expect.arrayContaining(variant.generates ?? []));
     for (const property of contract.requestBody.properties) expect(labels.some((l) => l.startsWith(`value-${property.name}-`) || l.startsWith(`required-${property.name}-`))).toBe(true);
@@ -182,6 +213,51 @@ describe.each(VARIANTS)('the spec with $name', (variant) => {
       expect(text).toContain(caseId);
     }
     expect(passing[0]?.exchanges.filter((x) => x.case.source === 'fixture' && x.outcome === 'response').length).toBeGreaterThan(0);
+  });
+});
+
+describe('a requirement object naming two schemes (AND)', () => {
+  const together = (schemes: Doc, requirement: Doc): Doc => {
+    const doc = bundled();
+    Object.assign(doc.components.securitySchemes, schemes);
+    doc.security = [requirement];
+    return doc;
+  };
+
+  it('asks for the key sent alongside the token before anything is sent', () => {
+    const contract = compileSuiteContract(together({ apiKey: { type: 'apiKey', in: 'header', name: 'X-Api-Key' } }, { bearerAuth: [], apiKey: [] }), 'variant: and');
+    expect(contract.security).toMatchObject({ kind: 'bearer', alongside: [{ name: 'apiKey', header: 'x-api-key' }] });
+    expect(() => resolveOptions({ baseUrl: 'http://127.0.0.1:1', token: TOKEN, contract })).toThrow(/requires the API key apiKey \(in x-api-key\) together with bearerAuth: pass it with --header 'x-api-key: <key>'/);
+    expect(resolveOptions({ baseUrl: 'http://127.0.0.1:1', token: TOKEN, contract, headers: { 'X-Api-Key': 'k' } }).headers).toEqual({ 'x-api-key': 'k' });
+  });
+
+  it('refuses two bearer schemes together: one Authorization header carries one token', () => {
+    expect(() => compileSuiteContract(together({ otherBearer: { type: 'http', scheme: 'bearer' } }, { bearerAuth: [], otherBearer: [] }), 'variant: two bearers')).toThrow(/requires bearerAuth and otherBearer together/);
+  });
+});
+
+describe('a schema combining constraints the generators do not model (stock 0 to 500, but not 500)', () => {
+  const doc = bundled();
+  doc.components.schemas.Plant.properties.stock = { type: 'integer', minimum: 0, maximum: 500, not: { const: 500 } };
+  const contract = compileSuiteContract(doc, 'variant: not 500');
+
+  it('moves the contradicted cases to excluded with the reason, reports them as not sent, and runs the rest', async () => {
+    const generation = generateCases({ contract, seed: SEED, positive: 10, negative: 10, ids: createIdSource(), token: TOKEN, invalidToken: 'never-issued' });
+    const maximum = generation.excluded.find((e) => e.case.label === 'stock-maximum');
+    expect(maximum?.reason).toMatch(/^excluded: meant as a valid NewPlant, but the spec's validator rejects it/);
+    expect(generation.cases.some((c) => c.label === 'stock-maximum')).toBe(false);
+    const provider = await startProvider({ token: TOKEN, behaviour: onSpec(contract) });
+    try {
+      const report = await runContractSuite({ baseUrl: provider.url, token: TOKEN, contract, seed: SEED, generated: { positive: 10, negative: 10 } });
+      const excluded = report.exchanges.find((x) => x.case.id === 'generated:value-stock-maximum');
+      expect(excluded?.outcome).toBe('not-sent');
+      expect(excluded?.outcome === 'not-sent' && excluded.reason).toMatch(/^excluded: meant as a valid NewPlant/);
+      expect(formatReport(report)).toMatch(/every check, \d+ case\(s\): .*generated:value-stock-maximum.*: excluded: meant as a valid NewPlant, but the spec's validator rejects it/);
+      expect(report.exchanges.filter((x) => x.outcome === 'response').length).toBeGreaterThan(200);
+      expect(report.ok).toBe(true);
+    } finally {
+      await provider.close();
+    }
   });
 });
 
