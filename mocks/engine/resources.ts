@@ -10,7 +10,7 @@
  * Everything else, and every operation named by --stateless, is answered from the spec's examples,
  * as Prism answers it.
  */
-import { isJsonMediaType, type CompiledContract, type ContractMediaType, type ContractOperation } from '../../spec/contract.js';
+import { isJsonMediaType, mediaEssence, type CompiledContract, type ContractMediaType, type ContractOperation } from '../../spec/contract.js';
 import { identityOf, type Identity } from './records.js';
 
 export type ResourceRole = 'create' | 'list' | 'read' | 'replace' | 'patch' | 'delete';
@@ -121,7 +121,7 @@ function answersArray(operation: ContractOperation): boolean {
 
 /** The first JSON media type of a content map. */
 export function jsonContent(content: ReadonlyMap<string, ContractMediaType> | undefined): ContractMediaType | undefined {
-  for (const [mediaType, entry] of content ?? []) if (isJsonMediaType(mediaType)) return entry;
+  for (const [mediaType, entry] of content ?? []) if (isJsonMediaType(mediaEssence(mediaType))) return entry;
   return undefined;
 }
 

@@ -12,7 +12,7 @@
  */
 import type { Handler, OpenAPIBackend } from 'openapi-backend';
 import type { CompiledContract, ContractMediaType, ContractOperation, ContractParameter, ContractResponse } from '../../spec/contract.js';
-import { isJsonMediaType, pathTemplatePattern } from '../../spec/contract.js';
+import { isJsonMediaType, mediaEssence, pathTemplatePattern } from '../../spec/contract.js';
 import { forceableStatuses } from './prefer.js';
 import { challengeScheme } from './security.js';
 
@@ -154,8 +154,10 @@ export function compileRoutes(api: OpenAPIBackend, contract: CompiledContract, s
 function requestBodyOf(operation: ContractOperation): RoutedOperation['body'] {
   const content = operation.requestBody?.content;
   if (!content) return undefined;
-  const accepted = [...content.keys()].filter(isJsonMediaType);
-  const media = accepted[0] === undefined ? undefined : content.get(accepted[0]);
+  // Matched by essence: a spec may declare `application/json; charset=utf-8`; a request's parameters are checked apart.
+  const json = [...content.keys()].filter((key) => isJsonMediaType(mediaEssence(key)));
+  const accepted = [...new Set(json.map(mediaEssence))];
+  const media = json[0] === undefined ? undefined : content.get(json[0]);
   if (!media) return undefined;
   const ref = media.schema?.$ref;
   const schemaName = typeof ref === 'string' ? (ref.split('/').pop() as string) : 'request body';

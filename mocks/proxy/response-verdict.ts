@@ -11,7 +11,7 @@ import { isUtf8 } from 'node:buffer';
 import { brotliDecompressSync, gunzipSync, inflateRawSync, inflateSync } from 'node:zlib';
 import { parse as parseContentType } from 'content-type';
 import type { ContractMediaType, ContractOperation, ContractResponse } from '../../spec/contract.js';
-import { isJsonMediaType } from '../../spec/contract.js';
+import { isJsonMediaType, matchingMedia } from '../../spec/contract.js';
 import { parseExactJson } from '../../spec/exact-json.js';
 import { describeProblems } from '../../spec/problems.js';
 import { reject } from '../errors.js';
@@ -72,7 +72,8 @@ export function judgeResponseHead(operation: ContractOperation, head: ResponseHe
   } catch {
     return mediaTypeProblem();
   }
-  const media = matchingMedia(declared.content, type);
+  const key = matchingMedia(declared.content.keys(), type);
+  const media = key === undefined ? undefined : declared.content.get(key);
   if (!media) return mediaTypeProblem();
   // Only JSON bodies are parsed and checked against a schema; other media types by their type alone.
   if (!media.schema || !isJsonMediaType(type)) return { violations: [], body: undefined };
@@ -137,13 +138,6 @@ function inflateWithFallback(body: Buffer, options: { maxOutputLength: number })
 /** Whether an answer can carry a body (RFC 9110 §6.4.1): none answers HEAD, none comes with 1xx, 204 or 304. */
 export function mayHaveBody(head: ResponseHead): boolean {
   return !(head.method === 'HEAD' || head.status < 200 || head.status === 204 || head.status === 304);
-}
-
-/** The declared media type an answer's type falls under: exact first, then `type/*`, then `*\/*`. */
-function matchingMedia(content: ReadonlyMap<string, ContractMediaType>, type: string): ContractMediaType | undefined {
-  const byType = new Map<string, ContractMediaType>();
-  for (const [key, media] of content) byType.set(key.split(';')[0]?.trim() ?? key, media);
-  return byType.get(type) ?? byType.get(`${type.split('/')[0]}/*`) ?? byType.get('*/*');
 }
 
 function schemaName(media: ContractMediaType, status: number): string {

@@ -228,3 +228,18 @@ describe('--watch', () => {
     }
   });
 });
+
+describe(SPEC_VARIANTS['json-with-charset'].change, () => {
+  const on = onVariant('json-with-charset');
+  it('the mock takes JSON bodies with or without the charset, stores them, and still refuses other media types', async () => {
+    for (const contentType of ['application/json', 'application/json; charset=utf-8', 'Application/JSON;charset=UTF-8']) {
+      const id = freshId();
+      const created = await send(on.current.mock, '/plants', { id, name: 'Ficus' }, { headers: bearer, contentType, noAuth: true });
+      expect(created.status, contentType).toBe(200);
+      expect(created.json).toStrictEqual({ name: 'Ficus' });
+      expect(await listedPlantsText(on.current.mock)).toContain(`{"id":${id},"name":"Ficus"}`);
+    }
+    const refused = await send(on.current.mock, '/plants', { id: freshId(), name: 'Ficus' }, { headers: bearer, contentType: 'text/plain', noAuth: true });
+    expect(expectError(refused, 415)).toContain('application/json');
+  });
+});

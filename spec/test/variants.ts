@@ -96,6 +96,21 @@ export const SPEC_VARIANTS = {
       d.paths['/plants'].post.responses = { '201': responses['200'], '400': responses['400'] };
     },
   },
+  'json-with-charset': {
+    change: 'every application/json content declared as application/json; charset=utf-8',
+    edit: (d: Document) => {
+      for (const item of Object.values<any>(d.paths)) {
+        for (const operation of Object.values<any>(item)) {
+          const contents = [operation.requestBody?.content, ...Object.values<any>(operation.responses ?? {}).map((response) => response.content)];
+          for (const content of contents) {
+            if (!content?.['application/json']) continue;
+            content['application/json; charset=utf-8'] = content['application/json'];
+            delete content['application/json'];
+          }
+        }
+      }
+    },
+  },
 } satisfies Record<string, { change: string; edit: (d: Document) => void }>;
 
 export type SpecVariant = keyof typeof SPEC_VARIANTS;
