@@ -2,7 +2,7 @@
 /** `npm start`: runs the stateful mock until SIGINT or SIGTERM, then shuts down gracefully. */
 import { parsedOrExit } from '../spec/command-line.js';
 import { mockCommand, parseMockArgs, readSeedFile } from './config.js';
-import { createLogger, logListening } from './http/logger.js';
+import { createLogger, logListening, stdoutDrained } from './http/logger.js';
 import { createMockServer, defaultReplicaName, SeedError } from './server.js';
 import { openStateFile } from './stores/state-file.js';
 
@@ -46,7 +46,12 @@ async function main(): Promise<void> {
     stopping = true;
     mock.logger.info({ signal }, 'shutting down: finishing in-flight requests');
     mock.close().then(
-      () => process.exit(0),
+      async () => {
+        // What stdout still holds would be lost at exit: give a slow reader a moment to take it.
+        mock.logger.flush();
+        await stdoutDrained(2000);
+        process.exit(0);
+      },
       (error: unknown) => {
         mock.logger.error({ err: error }, 'shutdown failed');
         process.exit(1);

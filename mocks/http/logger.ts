@@ -9,49 +9,75 @@
  * - The request line is written by `requestLogger` directly in the format pino would give it
  *   (a test compares the two), without pino's generic serializer.
  */
+import { writeSync } from 'node:fs';
 import { pino, type Logger } from 'pino';
 
-/** What stdout may hold unwritten while its reader is slow; lines beyond it are dropped and counted. */
+/** What stdout may hold unwritten while its reader is slow; writes beyond it are dropped and counted. */
 const STDOUT_BACKLOG_BYTES = 8 * 1024 * 1024;
 
-/** A file descriptor written without blocking the event loop, holding at most a bounded backlog. */
-export type Output = NodeJS.WritableStream;
-
 /**
- * Writes `fd` from libuv's thread pool (pino's sonic-boom, asynchronous), holding at most
- * `backlogBytes` the reader has not taken yet. `process.stdout` on a pipe buffers without bound
- * when its reader stops (a paused terminal, a stalled log collector) and drops that buffer at
- * `process.exit`; this drops the lines beyond the bound instead, says how many once the reader
- * catches up, and writes what it holds synchronously at exit (pino's destination does that).
+ * A stream whose unwritten backlog is bounded. `process.stdout` on a pipe takes every write and
+ * buffers without bound when its reader stops (a paused `docker logs`, a stalled collector): this
+ * drops a write that would take the backlog past `backlogBytes`, and once the reader has caught up
+ * says in one warn line how many it dropped.
  */
-export function boundedOutput(fd: number, backlogBytes: number): Output {
-  const destination = pino.destination({ dest: fd, sync: false, maxLength: backlogBytes });
-  let dropped = 0;
-  destination.on('drop', () => {
-    dropped++;
-  });
-  destination.on('drain', () => {
-    if (dropped === 0) return;
-    const count = dropped;
-    dropped = 0;
-    destination.write(`${JSON.stringify({ level: 40, time: Date.now(), dropped: count, msg: 'log writes dropped: the output was not read fast enough' })}\n`);
-  });
-  // An output that cannot be written (closed, EBADF) has no one left to tell; pino's destination
-  // already stops writing on EPIPE.
-  destination.on('error', () => {});
-  return destination as unknown as Output;
+export class BoundedOutput {
+  #dropped = 0;
+
+  constructor(
+    private readonly out: NodeJS.WritableStream & { readonly writableLength: number },
+    private readonly backlogBytes: number,
+  ) {}
+
+  write(text: string): boolean {
+    // Characters, not bytes: measuring bytes would cost a pass over every line for an approximate bound.
+    if (this.out.writableLength + text.length <= this.backlogBytes) return this.out.write(text);
+    // The stream is past its high-water mark, so it will say 'drain' once its reader has caught up.
+    if (this.#dropped++ === 0) this.out.once('drain', this.#tellDropped);
+    return false;
+  }
+
+  /** Writes `text` now, without waiting for the backlog: the process is about to exit. */
+  writeNow(text: string): void {
+    if (this.out === process.stdout) writeSync(1, text);
+    else this.out.write(text);
+  }
+
+  /** Resolves once the backlog is written, or after `ms` (a reader that never reads must not hold an exit). */
+  drained(ms: number): Promise<void> {
+    if (this.out.writableLength === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      const out = this.out;
+      function done(): void {
+        clearTimeout(timer);
+        out.off('drain', done);
+        resolve();
+      }
+      out.once('drain', done);
+    });
+  }
+
+  #tellDropped = (): void => {
+    const count = this.#dropped;
+    this.#dropped = 0;
+    this.out.write(`${JSON.stringify({ level: 40, time: Date.now(), dropped: count, msg: 'log writes dropped: the output was not read fast enough' })}\n`);
+  };
 }
 
-/** The process's one stdout writer, made on first use. */
-let stdout: Output | undefined;
-const processStdout = (): Output => (stdout ??= boundedOutput(1, STDOUT_BACKLOG_BYTES));
+/** The process's stdout as the loggers write it, made on first use: one backlog, as there is one stdout. */
+let stdout: BoundedOutput | undefined;
+const processStdout = (): BoundedOutput => (stdout ??= new BoundedOutput(process.stdout, STDOUT_BACKLOG_BYTES));
+
+/** Resolves once stdout's backlog is written, or after `ms`: for a graceful exit. */
+export const stdoutDrained = (ms: number): Promise<void> => stdout?.drained(ms) ?? Promise.resolve();
 
 /** A pino destination: the lines of one event-loop turn, written to stdout together. */
 export class LoopTurnLines {
   #lines: string[] = [];
   #scheduled = false;
 
-  constructor(private readonly out: NodeJS.WritableStream = processStdout()) {}
+  constructor(private readonly out: Pick<NodeJS.WritableStream, 'write'> | BoundedOutput = processStdout()) {}
 
   write(line: string): boolean {
     if (this.#lines.push(line) === 1) {
@@ -75,8 +101,8 @@ export class LoopTurnLines {
     if (this.#lines.length === 0) return;
     const text = this.#take();
     try {
-      // stdout's writer writes what it holds synchronously at exit, after this.
-      this.out.write(text);
+      if (this.out instanceof BoundedOutput) this.out.writeNow(text);
+      else this.out.write(text);
     } catch {
       // stdout is closed or would block at exit: these lines cannot be written, the exit goes on.
     }

@@ -96,26 +96,31 @@ describe('createLogger', () => {
   });
 });
 
-describe('boundedOutput', () => {
+describe('BoundedOutput', () => {
   it('holds at most its backlog while nobody reads, then says how many writes it dropped', async () => {
     const logger = fileURLToPath(new URL('../../dist/mocks/http/logger.js', import.meta.url));
     // 40 turns of 64 KiB against a 256 KiB backlog, while the parent does not read the pipe.
-    const script = `const { boundedOutput } = await import(${JSON.stringify(logger)});
-      const out = boundedOutput(1, 256 * 1024);
+    const script = `const { BoundedOutput } = await import(${JSON.stringify(logger)});
+      const out = new BoundedOutput(process.stdout, 256 * 1024);
       const chunk = 'x'.repeat(1023) + '\\n';
+      let held = 0;
       for (let turn = 0; turn < 40; turn++) {
         for (let i = 0; i < 64; i++) out.write(chunk);
+        held = Math.max(held, process.stdout.writableLength);
         await new Promise((resolve) => setImmediate(resolve));
       }
-      process.stderr.write('written\\n');
-      await new Promise((resolve) => out.once('drain', resolve));
-      await new Promise((resolve) => setTimeout(resolve, 100));`;
+      process.stderr.write('written, held at most ' + held + '\\n');
+      await out.drained(20000);`;
     const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout.pause();
-    await new Promise<void>((resolve, fail) => {
-      child.stderr.on('data', (chunk: Buffer) => chunk.includes('written') && resolve());
+    const held = await new Promise<number>((resolve, fail) => {
+      child.stderr.on('data', (chunk: Buffer) => {
+        const match = /held at most (\d+)/.exec(chunk.toString());
+        if (match) resolve(Number(match[1]));
+      });
       child.once('exit', (code) => fail(new Error(`exited with ${code} before writing`)));
     });
+    expect(held).toBeLessThanOrEqual(256 * 1024);
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk));
     child.stdout.resume();
@@ -124,8 +129,8 @@ describe('boundedOutput', () => {
     const warning = JSON.parse(lines.at(-1) as string);
     expect(warning).toMatchObject({ level: 40, msg: expect.stringContaining('dropped') });
     const kept = lines.length - 1;
-    // What the pipe and the backlog held, never all 2 560 writes; every write is kept or counted.
-    expect(kept).toBeLessThan(1024);
+    // Never all 2 560 writes; every write is kept or counted.
+    expect(kept).toBeLessThan(40 * 64);
     expect(kept + warning.dropped).toBe(40 * 64);
   }, 30_000);
 });
