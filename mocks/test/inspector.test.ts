@@ -344,6 +344,15 @@ describe.skipIf(chromiumMissing)("the inspector's Replay never reaches the mock'
   const storedPlants = async () => (await fetch(`${mock.url}/__mock/plants`)).text();
   const host = () => new URL(mock.url).host;
 
+  /** Opens the entry in the inspector and finds its Replay button disabled, saying why. */
+  const expectReplayRefused = async (seq: number | undefined): Promise<void> => {
+    await page.goto(`${mock.url}/__mock/`);
+    await page.locator(`#journal tr[data-seq="${seq}"]`).click();
+    await page.locator('#detail').waitFor({ state: 'visible' });
+    expect(await page.isDisabled('#replay')).toBe(true);
+    expect(await page.getAttribute('#replay', 'title')).toBe("The mock's own routes are not replayed from here.");
+  };
+
   it('journals an absolute-form admin request by its path, and does not offer to replay it', async () => {
     // The seed route, reached by an absolute-form target (RFC 9112 §3.2.2): a replay would seed again.
     const sent = await rawExchange(mock.url, [
@@ -352,11 +361,7 @@ describe.skipIf(chromiumMissing)("the inspector's Replay never reaches the mock'
     expect(sent.statuses).toEqual([200]);
     const { entries } = (await (await fetch(`${mock.url}/__mock/requests?limit=1`)).json()) as { entries: { seq: number; path: string }[] };
     expect(entries[0]?.path).toBe('/__mock/plants');
-    await page.goto(`${mock.url}/__mock/`);
-    await page.locator(`#journal tr[data-seq="${entries[0]?.seq}"]`).click();
-    await page.locator('#detail').waitFor({ state: 'visible' });
-    expect(await page.isDisabled('#replay')).toBe(true);
-    expect(await page.getAttribute('#replay', 'title')).toBe("The mock's own routes are not replayed from here.");
+    await expectReplayRefused(entries[0]?.seq);
   });
 
   it('does not replay a path that resolves to an admin route in the browser (/plants/../__mock/plants)', async () => {
@@ -365,11 +370,7 @@ describe.skipIf(chromiumMissing)("the inspector's Replay never reaches the mock'
     expect(await storedPlants()).toBe(`[${plant}]`);
     const { entries } = (await (await fetch(`${mock.url}/__mock/requests?limit=1`)).json()) as { entries: { seq: number; path: string }[] };
     expect(entries[0]?.path).toBe('/plants/../__mock/plants');
-    await page.goto(`${mock.url}/__mock/`);
-    await page.locator(`#journal tr[data-seq="${entries[0]?.seq}"]`).click();
-    await page.locator('#detail').waitFor({ state: 'visible' });
-    expect(await page.isDisabled('#replay')).toBe(true);
-    expect(await page.getAttribute('#replay', 'title')).toBe("The mock's own routes are not replayed from here.");
+    await expectReplayRefused(entries[0]?.seq);
     // Even a click forced past the disabled button sends nothing.
     await page.evaluate(() => document.getElementById('replay')?.dispatchEvent(new MouseEvent('click')));
     expect(await page.isHidden('#replay-result')).toBe(true);

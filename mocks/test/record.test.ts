@@ -28,6 +28,25 @@ function recordedFile(dir: string): string {
   return join(dir, names[0] as string);
 }
 
+/** A mock recording into a new directory, its log lines kept for the test. */
+async function recordingWithLog(): Promise<{ dir: string; log: string[]; mock: MockServer }> {
+  const dir = mkdtempSync(join(tmpdir(), 'plant-record-'));
+  const log: string[] = [];
+  const out = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      log.push(chunk.toString());
+      done();
+    },
+  });
+  return { dir, log, mock: await createMockServer({ port: 0, logger: createLogger('info', out), record: { dir } }) };
+}
+
+/** Waits (at most 6 s) for what the recorder does after the answer has left. */
+async function waitFor(what: string, done: () => boolean): Promise<void> {
+  for (let attempt = 0; attempt < 60 && !done(); attempt++) await new Promise((resolve) => setTimeout(resolve, 100));
+  expect(done(), what).toBe(true);
+}
+
 describe('--record DIR on the stateful mock', () => {
   it('writes each distinct exchange once, while serving and at close, without any credential', async () => {
     const dir = join(mkdtempSync(join(tmpdir(), 'plant-record-')), 'cases', 'nested'); // made when missing
@@ -100,19 +119,7 @@ describe('--record DIR on the stateful mock', () => {
   });
 
   it('logs a write that fails, keeps serving, and writes again with the next case', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'plant-record-'));
-    const log: string[] = [];
-    const out = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        log.push(chunk.toString());
-        done();
-      },
-    });
-    const mock = await createMockServer({ port: 0, logger: createLogger('info', out), record: { dir } });
-    const waitFor = async (what: string, done: () => boolean): Promise<void> => {
-      for (let attempt = 0; attempt < 60 && !done(); attempt++) await new Promise((resolve) => setTimeout(resolve, 100));
-      expect(done(), what).toBe(true);
-    };
+    const { dir, log, mock } = await recordingWithLog();
     const casesIn = (path: string): number => (JSON.parse(readFileSync(path, 'utf8')) as { cases: unknown[] }).cases.length;
     let path = '';
     try {
@@ -136,15 +143,7 @@ describe('--record DIR on the stateful mock', () => {
   });
 
   it('logs a failure while making the file, not an unhandled rejection, and writes with the next case', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'plant-record-'));
-    const log: string[] = [];
-    const out = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        log.push(chunk.toString());
-        done();
-      },
-    });
-    const mock = await createMockServer({ port: 0, logger: createLogger('info', out), record: { dir } });
+    const { dir, log, mock } = await recordingWithLog();
     // The file's description names the spec's title: a title that cannot be read fails the text, as a bug would.
     const { contract } = mock.engine;
     const title = contract.title;
@@ -156,10 +155,6 @@ describe('--record DIR on the stateful mock', () => {
         return title;
       },
     });
-    const waitFor = async (what: string, done: () => boolean): Promise<void> => {
-      for (let attempt = 0; attempt < 60 && !done(); attempt++) await new Promise((resolve) => setTimeout(resolve, 100));
-      expect(done(), what).toBe(true);
-    };
     try {
       expect((await post(mock, '{"id":1,"name":"a"}')).status).toBe(200);
       await waitFor('the failure logged', () => log.join('').includes('could not record into'));
