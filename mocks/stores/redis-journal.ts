@@ -39,29 +39,40 @@ import {
   type RequestJournal,
 } from '../admin/journal.js';
 
-// KEYS: stream, seq, bytes. ARGV: max entries, max bytes, then each entry's JSON and its bytes.
-// Returns the first entry's seq. One call takes the entries of a loop turn, in order.
+// KEYS: stream, seq, bytes. ARGV: max entries, max bytes, then each entry's JSON (its size in bytes is Lua's #).
+// Returns the first entry's seq. One call takes the entries of a loop turn, in order. Redis runs
+// it between the creates of every replica, so it costs one command per entry plus a few per call:
+// the seqs of the batch in one INCRBY, the oldest entries read in one XRANGE and deleted in one XDEL
+// (a command per entry each way cost Redis about as much as the creates themselves).
 const RECORD = `
 local maxEntries, maxBytes = tonumber(ARGV[1]), tonumber(ARGV[2])
-local first
+local count = #ARGV - 2
+local first = redis.call('INCRBY', KEYS[2], count) - count + 1
 local added = 0
-for i = 3, #ARGV, 2 do
-  local seq = redis.call('INCR', KEYS[2])
-  first = first or seq
-  redis.call('XADD', KEYS[1], string.format('%d-0', seq), 'e', ARGV[i], 'b', ARGV[i + 1])
-  added = added + tonumber(ARGV[i + 1])
+for i = 0, count - 1 do
+  local size = #ARGV[3 + i]
+  redis.call('XADD', KEYS[1], string.format('%d-0', first + i), 'e', ARGV[3 + i], 'b', size)
+  added = added + size
 end
 local bytes = redis.call('INCRBY', KEYS[3], added)
 local length = redis.call('XLEN', KEYS[1])
+local trimmed = false
 while length > 1 and (length > maxEntries or bytes > maxBytes) do
-  local oldest = redis.call('XRANGE', KEYS[1], '-', '+', 'COUNT', 1)[1]
-  local fields = oldest[2]
-  for i = 1, #fields, 2 do
-    if fields[i] == 'b' then bytes = redis.call('DECRBY', KEYS[3], fields[i + 1]) end
+  local ids = {}
+  local want = math.min(math.max(length - maxEntries, 8), length - 1, 1000)
+  for _, oldest in ipairs(redis.call('XRANGE', KEYS[1], '-', '+', 'COUNT', want)) do
+    if length <= 1 or (length <= maxEntries and bytes <= maxBytes) then break end
+    local fields = oldest[2]
+    for j = 1, #fields, 2 do
+      if fields[j] == 'b' then bytes = bytes - tonumber(fields[j + 1]) end
+    end
+    ids[#ids + 1] = oldest[1]
+    length = length - 1
   end
-  redis.call('XDEL', KEYS[1], oldest[1])
-  length = length - 1
+  redis.call('XDEL', KEYS[1], unpack(ids))
+  trimmed = true
 end
+if trimmed then redis.call('SET', KEYS[3], bytes) end
 return first`;
 
 // KEYS: stream, bytes. The sequence is kept: seqs go on after a clear.
@@ -72,7 +83,7 @@ return 0`;
 
 declare module 'ioredis' {
   interface RedisCommander<Context> {
-    /** `entries`: JSON, bytes, JSON, bytes … (ioredis flattens an array argument). */
+    /** `entries`: each entry's JSON (ioredis flattens an array argument). */
     recordJournalEntries(stream: string, seq: string, bytes: string, maxEntries: string, maxBytes: string, entries: string[], callback?: Callback<number>): Result<number, Context>;
     clearJournal(stream: string, bytes: string, callback?: Callback<number>): Result<number, Context>;
   }
@@ -162,7 +173,7 @@ export class RedisJournal implements RequestJournal {
       try {
         const { time, ...rest } = isPendingRecord(entry) ? entry.toRecord() : entry;
         const json = JSON.stringify({ at: new Date(time).toISOString(), replica: this.replica, ...rest });
-        entries.push(json, String(Buffer.byteLength(json)));
+        entries.push(json);
       } catch {
         // A journal must never fail the request it describes.
         this.#dropped++;
