@@ -230,14 +230,13 @@ export async function createMockServer(options: MockOptions = {}): Promise<MockS
     }
     const durationMs = Math.round((performance.now() - started) * 100) / 100;
     const rejection = answer.rejection;
-    const quiet = quietRead;
-    if (!quiet) {
+    if (!quietRead) {
       const exchange = { req, path, requestBody: answer.requestBody, answer, responseHeaders, responseBody, responseBytes, time: arrived, durationMs };
       const policy = policyOf(context.engine);
       const record = recordExchange(journal, exchange, policy);
       if (recorder && record && !admin) recorder.record(record, req, policy);
     }
-    logRequest({ method: req.method ?? '', path, status: answer.status, ms: durationMs, code: rejection?.code }, quiet);
+    logRequest({ method: req.method ?? '', path, status: answer.status, ms: durationMs, code: rejection?.code }, quietRead);
   };
   const handle = (req: IncomingMessage, res: ServerResponse, decided?: Answer): void => {
     serve(req, res, decided).catch((error: unknown) => {
