@@ -90,6 +90,34 @@ function parseListing(text: string): StoredPlant[] {
   return items.map((item) => ({ ...item, id: exactInteger(item, 'id') as bigint }) as StoredPlant);
 }
 
+
+/**
+ * A state file whose next fdatasync can be made to fail with EIO, as a failing disk would:
+ * `failNextSync()` fails it at once; with `held`, the sync waits until the returned function is
+ * called (so changes can queue behind it) and then fails.
+ */
+function failingDisk() {
+  let failures: (() => Promise<void>)[] = [];
+  const openFile = async (file: string) => {
+    const handle = await open(file, constants.O_RDWR | constants.O_CREAT);
+    const datasync = handle.datasync.bind(handle);
+    handle.datasync = async () => {
+      const failure = failures.shift();
+      if (!failure) return datasync();
+      await failure();
+      throw Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' });
+    };
+    return handle;
+  };
+  const failNextSync = ({ held = false } = {}): (() => void) => {
+    let release: () => void = () => undefined;
+    const released = held ? new Promise<void>((resolve) => (release = resolve)) : Promise.resolve();
+    failures = [...failures, () => released];
+    return () => release();
+  };
+  return { openFile, failNextSync };
+}
+
 describe('state file store', () => {
   it('keeps creates, seeds and resets across a reopen, ids exact over the whole int64 range', async () => {
     const path = stateFile();
@@ -144,28 +172,16 @@ describe('state file store', () => {
 
   it('answers 500 when the write fails, keeps nothing of it and gives the id back', async () => {
     const path = stateFile();
-    let failSyncs = 0;
-    const openFile = async (file: string) => {
-      const handle = await open(file, constants.O_RDWR | constants.O_CREAT);
-      const datasync = handle.datasync.bind(handle);
-      handle.datasync = async () => {
-        if (failSyncs > 0) {
-          failSyncs -= 1;
-          throw Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' });
-        }
-        return datasync();
-      };
-      return handle;
-    };
+    const disk = failingDisk();
     const logger = recordingLogger();
-    const mock = await startMock(await openStore(path, { openFile, logger }));
+    const mock = await startMock(await openStore(path, { openFile: disk.openFile, logger }));
     expect((await createPlant(mock, '{"id":1,"name":"kept"}')).status).toBe(200);
     const sizeBefore = statSync(path).size;
 
-    failSyncs = 1;
+    disk.failNextSync();
     const failed = await createPlant(mock, '{"id":2,"name":"lost"}');
     const message = expectError(failed, 500);
-    expect(message).toContain("could not keep this change (EIO)");
+    expect(message).toContain('could not keep this change (EIO)');
     expect(message).not.toContain(path); // where the state is goes to the log, never to a client
     expect(message).toContain('Nothing was stored');
     expect(message).not.toContain('bug in the mock');
@@ -181,24 +197,10 @@ describe('state file store', () => {
 
   it('undoes the changes queued behind a failed write too, since they were decided against it', async () => {
     const path = stateFile();
-    let failSyncs = 0;
-    let releaseSync: () => void = () => undefined;
-    const openFile = async (file: string) => {
-      const handle = await open(file, constants.O_RDWR | constants.O_CREAT);
-      const datasync = handle.datasync.bind(handle);
-      handle.datasync = async () => {
-        if (failSyncs > 0) {
-          failSyncs -= 1;
-          await new Promise<void>((resolve) => (releaseSync = resolve));
-          throw Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' });
-        }
-        return datasync();
-      };
-      return handle;
-    };
-    const store = await openStore(path, { openFile, logger: recordingLogger() });
+    const disk = failingDisk();
+    const store = await openStore(path, { openFile: disk.openFile, logger: recordingLogger() });
     await createIn(store, plant(1n, 'kept'));
-    failSyncs = 1;
+    const releaseSync = disk.failNextSync({ held: true });
     const created = createIn(store, plant(2n, 'lost'));
     const renamed = store.replace(PLANTS, recordOf(plant(1n, 'renamed')));
     await new Promise((resolve) => setImmediate(resolve)); // that batch is syncing now

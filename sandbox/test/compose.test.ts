@@ -100,6 +100,17 @@ function runHealthcheck(test: string[], from: number, to: number): Promise<{ cod
   return run(command as string, args);
 }
 
+/** The healthcheck command passes against a live mock on `port` and fails once that mock is gone. */
+async function expectHealthcheckFollowsTheMock(test: string[], port: number): Promise<void> {
+  const live = await createMockServer({ port: 0, logLevel: 'silent' });
+  try {
+    expect(await runHealthcheck(test, port, live.port)).toMatchObject({ code: 0 });
+  } finally {
+    await live.close();
+  }
+  expect((await runHealthcheck(test, port, live.port)).code).not.toBe(0);
+}
+
 describe('docker-compose.yml', () => {
   const { mock, prism, contract } = compose.services;
 
@@ -134,13 +145,7 @@ describe('docker-compose.yml', () => {
     const port = parseWithEnv(args, { ...image.env, ...environmentOf(mock as Service) }).port as number;
     const test = mock?.healthcheck?.test ?? [];
     expect(test.join(' ')).toContain(`:${port}/__mock/health`);
-    const live = await createMockServer({ port: 0, logLevel: 'silent' });
-    try {
-      expect(await runHealthcheck(test, port, live.port)).toMatchObject({ code: 0 });
-    } finally {
-      await live.close();
-    }
-    expect((await runHealthcheck(test, port, live.port)).code).not.toBe(0);
+    await expectHealthcheckFollowsTheMock(test, port);
   });
 
   it('starts the Prism mock on 4011 with real flags and environment names; its health check connects', async () => {
@@ -252,13 +257,7 @@ describe('docker-compose.yml, replicas profile (Redis, three mock replicas, ngin
     const test = replicas[0]?.healthcheck?.test ?? [];
     expect(test.join(' ')).toContain(`:${port}/__mock/health`);
     for (const service of replicas) expect(service.healthcheck?.test).toEqual(test);
-    const live = await createMockServer({ port: 0, logLevel: 'silent' });
-    try {
-      expect(await runHealthcheck(test, port, live.port)).toMatchObject({ code: 0 });
-    } finally {
-      await live.close();
-    }
-    expect((await runHealthcheck(test, port, live.port)).code).not.toBe(0);
+    await expectHealthcheckFollowsTheMock(test, port);
   });
 
   it('balances exactly the three replicas on their port from 4010, waiting for them to be healthy, never limiting bodies below the mock', () => {
