@@ -14,32 +14,32 @@ import type {
   StoredRecord,
   StoreHealth,
 } from './store.js';
+import { NumberColumn, TextColumn } from './columns.js';
+import { KeyIndex, slotOf, type Slot } from './key-index.js';
 
 /**
- * One collection. Records sit in parallel arrays in creation order (their key, their JSON, their
- * creation sequence number: the page cursor), and a map finds a key's position. A store of a
- * million records then holds a key per record and no object of its own, which keeps memory and
- * the garbage collector's work down (docs/benchmarks.md).
+ * One collection. Records sit in columns in creation order (their key, their JSON, their creation
+ * sequence number: the page cursor), and an index finds a key's position. Integer keys and
+ * sequence numbers are held in typed arrays, so a store of a million records holds no object of
+ * its own per record but its JSON, which keeps memory and the garbage collector's work down
+ * (docs/benchmarks.md).
  *
  * Most records start with their identity (`{"id":123,"name":…`) and many share the rest: such a
  * record is kept as what follows its key, one shared string for the records whose rest is the same,
  * and rebuilt from the collection's head (`{"id":`) and its key when read.
  */
 class Collection {
-  /**
-   * Key (see slotOf) → position in the arrays, in a few maps by a hash of the key: a map that
-   * doubles copies all it holds at once, and a store of millions would stall every request for the
-   * time of that copy (docs/benchmarks.md); a seventeenth of it is short.
-   */
-  readonly #shards: Map<Slot, number>[] = Array.from({ length: SHARDS }, () => new Map());
+  readonly #index = new KeyIndex();
   #size = 0;
-  #keys: (Slot | undefined)[] = [];
-  /** A record's JSON whole (it starts with `{`), or what follows its key (it starts with `,` or `}`). */
-  #jsons: (string | undefined)[] = [];
+  /** Each position's key when it is an integer; NaN when its key is text (in #textKeys) or its record was removed. */
+  #integerKeys = new NumberColumn();
+  #textKeys = new Map<number, RecordKey>();
+  /** A record's JSON whole (it starts with `{`), or what follows its key (it starts with `,` or `}`); undefined once removed. */
+  #jsons = new TextColumn();
   /** What every split record's JSON has before its key, once the first record set it. */
   #head: string | undefined;
   readonly #rests = new SharedTexts();
-  #seqs: number[] = [];
+  #seqs = new NumberColumn();
   readonly #sequence: CreationSequence;
   #gone = 0;
 
@@ -51,22 +51,33 @@ class Collection {
     return this.#size;
   }
 
-  #map(slot: Slot): Map<Slot, number> {
-    return this.#shards[shardOf(slot)] as Map<Slot, number>;
-  }
-
   has(key: RecordKey): boolean {
-    const slot = slotOf(key);
-    return this.#map(slot).has(slot);
+    return this.#index.get(slotOf(key)) !== undefined;
   }
 
-  add(key: RecordKey, json: string): void {
+  /** Adds the record unless its key is held; false when it was. */
+  add(key: RecordKey, json: string): boolean {
     const slot = slotOf(key);
-    this.#map(slot).set(slot, this.#keys.length);
+    if (!this.#index.add(slot, this.#seqs.length)) return false;
+    this.#append(slot, this.#kept(key, json), this.#sequence.next++);
     this.#size++;
-    this.#keys.push(slot);
-    this.#jsons.push(this.#kept(key, json));
-    this.#seqs.push(this.#sequence.next++);
+    return true;
+  }
+
+  #append(slot: Slot, kept: string, seq: number): void {
+    if (typeof slot === 'number') this.#integerKeys.push(slot);
+    else {
+      this.#textKeys.set(this.#integerKeys.length, slot);
+      this.#integerKeys.push(Number.NaN);
+    }
+    this.#jsons.push(kept);
+    this.#seqs.push(seq);
+  }
+
+  /** The key at a position; undefined once its record was removed. */
+  #keyAt(at: number): RecordKey | undefined {
+    const integer = this.#integerKeys.at(at);
+    return integer === integer ? String(integer) : this.#textKeys.get(at);
   }
 
   /** What is kept of a record's JSON: what follows its key when it starts with the collection's head. */
@@ -86,48 +97,48 @@ class Collection {
   }
 
   json(key: RecordKey): string | undefined {
-    const slot = slotOf(key);
-    const at = this.#map(slot).get(slot);
-    return at === undefined ? undefined : this.#whole(key, this.#jsons[at] as string);
+    const at = this.#index.get(slotOf(key));
+    return at === undefined ? undefined : this.#whole(key, this.#jsons.at(at) as string);
   }
 
   replace(key: RecordKey, json: string): boolean {
-    const slot = slotOf(key);
-    const at = this.#map(slot).get(slot);
+    const at = this.#index.get(slotOf(key));
     if (at === undefined) return false;
-    this.#jsons[at] = this.#kept(key, json);
+    this.#jsons.set(at, this.#kept(key, json));
     return true;
   }
 
   remove(key: RecordKey): boolean {
     const slot = slotOf(key);
-    const map = this.#map(slot);
-    const at = map.get(slot);
+    const at = this.#index.get(slot);
     if (at === undefined) return false;
-    map.delete(slot);
+    this.#index.delete(slot);
     this.#size--;
-    this.#keys[at] = undefined;
-    this.#jsons[at] = undefined;
-    // Deleted slots are skipped when paging; the arrays are rebuilt once they are most of them.
-    if (++this.#gone > 1024 && this.#gone * 2 > this.#keys.length) this.#compact();
+    this.#integerKeys.set(at, Number.NaN);
+    this.#textKeys.delete(at);
+    this.#jsons.set(at, undefined);
+    // Removed positions are skipped when paging; the columns are rebuilt once they are most of them.
+    if (++this.#gone > 1024 && this.#gone * 2 > this.#seqs.length) this.#compact();
     return true;
   }
 
   #compact(): void {
-    const keys: Slot[] = [];
-    const jsons: string[] = [];
-    const seqs: number[] = [];
-    for (let at = 0; at < this.#keys.length; at++) {
-      const key = this.#keys[at];
-      if (key === undefined) continue;
-      this.#map(key).set(key, keys.length);
-      keys.push(key);
-      jsons.push(this.#jsons[at] as string);
-      seqs.push(this.#seqs[at] as number);
+    const integerKeys = this.#integerKeys;
+    const textKeys = this.#textKeys;
+    const jsons = this.#jsons;
+    const seqs = this.#seqs;
+    this.#integerKeys = new NumberColumn();
+    this.#textKeys = new Map();
+    this.#jsons = new TextColumn();
+    this.#seqs = new NumberColumn();
+    for (let at = 0; at < seqs.length; at++) {
+      const kept = jsons.at(at);
+      if (kept === undefined) continue;
+      const integer = integerKeys.at(at);
+      const slot: Slot = integer === integer ? integer : (textKeys.get(at) as RecordKey);
+      this.#index.set(slot, this.#seqs.length);
+      this.#append(slot, kept, seqs.at(at));
     }
-    this.#keys = keys;
-    this.#jsons = jsons;
-    this.#seqs = seqs;
     this.#gone = 0;
   }
 
@@ -141,7 +152,7 @@ class Collection {
       let high = seqs.length;
       while (low < high) {
         const middle = (low + high) >>> 1;
-        if ((seqs[middle] as number) <= seq) low = middle + 1;
+        if (seqs.at(middle) <= seq) low = middle + 1;
         else high = middle;
       }
       start = low;
@@ -150,53 +161,23 @@ class Collection {
     let last = -1;
     let at = start;
     for (; at < seqs.length && records.length < limit; at++) {
-      const slot = this.#keys[at];
-      if (slot === undefined) continue;
-      const key = String(slot);
-      records.push({ key, json: this.#whole(key, this.#jsons[at] as string) });
+      const key = this.#keyAt(at);
+      if (key === undefined) continue;
+      records.push({ key, json: this.#whole(key, this.#jsons.at(at) as string) });
       last = at;
     }
-    while (at < seqs.length && this.#keys[at] === undefined) at++;
-    return at < seqs.length && last !== -1 ? { records, next: String(seqs[last]) } : { records };
+    while (at < seqs.length && this.#jsons.at(at) === undefined) at++;
+    return at < seqs.length && last !== -1 ? { records, next: String(seqs.at(last)) } : { records };
   }
 
   /** Every record, in creation order. */
   *records(): Iterable<StoredRecord> {
-    for (let at = 0; at < this.#keys.length; at++) {
-      const slot = this.#keys[at];
-      if (slot === undefined) continue;
-      const key = String(slot);
-      yield { key, json: this.#whole(key, this.#jsons[at] as string) };
+    for (let at = 0; at < this.#seqs.length; at++) {
+      const key = this.#keyAt(at);
+      if (key === undefined) continue;
+      yield { key, json: this.#whole(key, this.#jsons.at(at) as string) };
     }
   }
-}
-
-const SHARDS = 17;
-
-/** Which of the maps holds `slot`: prime many, so ids in strides (a multiple of 64, say) still spread. */
-function shardOf(slot: Slot): number {
-  if (typeof slot === 'number') return Math.abs(slot % SHARDS);
-  let hash = slot.length;
-  for (let i = Math.max(0, slot.length - 4); i < slot.length; i++) hash = hash * 31 + slot.charCodeAt(i);
-  return hash % SHARDS;
-}
-
-/** A key as the map holds it: an integer's digits as the number (half the memory of the text), anything else as is. */
-type Slot = RecordKey | number;
-
-/** The number a key is the canonical digits of (no sign but minus, no leading zero, at most 15 digits: exact in a double), or the key. */
-function slotOf(key: RecordKey): Slot {
-  const length = key.length;
-  if (length === 0 || length > 16) return key;
-  let at = key.charCodeAt(0) === 45 /* - */ ? 1 : 0;
-  if (at === length || length - at > 15) return key;
-  const first = key.charCodeAt(at);
-  if (first === 48 /* 0 */) return length === 1 ? 0 : key;
-  for (; at < length; at++) {
-    const c = key.charCodeAt(at);
-    if (c < 48 || c > 57) return key;
-  }
-  return Number(key);
 }
 
 /**
@@ -238,10 +219,7 @@ export class MemoryStore implements ResourceStore {
   }
 
   create(collection: string, record: StoredRecord): CreateOutcome {
-    const records = this.#collection(collection);
-    if (records.has(record.key)) return 'duplicate';
-    records.add(record.key, record.json);
-    return 'created';
+    return this.#collection(collection).add(record.key, record.json) ? 'created' : 'duplicate';
   }
 
   seed(collection: string, records: readonly StoredRecord[]): SeedOutcome {

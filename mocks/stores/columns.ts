@@ -1,0 +1,54 @@
+/**
+ * Append-only columns of a collection, in chunks: growing one adds a chunk instead of copying
+ * everything it holds, so no create waits for a copy of millions of entries. Numbers sit in
+ * typed arrays, which the garbage collector never has to trace.
+ */
+const CHUNK_BITS = 16;
+const CHUNK = 1 << CHUNK_BITS;
+const IN_CHUNK = CHUNK - 1;
+
+export class NumberColumn {
+  #chunks: Float64Array[] = [];
+  #length = 0;
+
+  get length(): number {
+    return this.#length;
+  }
+
+  push(value: number): void {
+    const at = this.#length++;
+    if ((at & IN_CHUNK) === 0) this.#chunks.push(new Float64Array(CHUNK));
+    (this.#chunks[at >>> CHUNK_BITS] as Float64Array)[at & IN_CHUNK] = value;
+  }
+
+  at(at: number): number {
+    return (this.#chunks[at >>> CHUNK_BITS] as Float64Array)[at & IN_CHUNK] as number;
+  }
+
+  set(at: number, value: number): void {
+    (this.#chunks[at >>> CHUNK_BITS] as Float64Array)[at & IN_CHUNK] = value;
+  }
+}
+
+export class TextColumn {
+  #chunks: (string | undefined)[][] = [];
+  #length = 0;
+
+  get length(): number {
+    return this.#length;
+  }
+
+  push(value: string): void {
+    const at = this.#length++;
+    if ((at & IN_CHUNK) === 0) this.#chunks.push([]);
+    (this.#chunks[at >>> CHUNK_BITS] as (string | undefined)[]).push(value);
+  }
+
+  at(at: number): string | undefined {
+    return (this.#chunks[at >>> CHUNK_BITS] as (string | undefined)[])[at & IN_CHUNK];
+  }
+
+  set(at: number, value: string | undefined): void {
+    (this.#chunks[at >>> CHUNK_BITS] as (string | undefined)[])[at & IN_CHUNK] = value;
+  }
+}
