@@ -185,7 +185,7 @@ export class RedisJournal implements RequestJournal {
       .recordJournalEntries(stream, seq, bytes, String(this.maxEntries), String(this.maxBytes), entries)
       .then(
         () => undefined,
-        () => void (this.#dropped += entries.length / 2),
+        () => void (this.#dropped += entries.length),
       );
     this.#sending = sent;
     await sent;

@@ -185,4 +185,13 @@ describe.skipIf(REDIS_SKIP_REASON)(`RedisJournal on a real redis-server${REDIS_S
       await lonely.stop();
     }
   });
+
+  it('counts every entry of a batch Redis refuses as dropped', async () => {
+    const journal = await open('refused', { prefix: 'refused-sandbox' });
+    // Something else holds the stream's key: XADD answers WRONGTYPE and the whole call fails.
+    await inspect.set('refused-sandbox:journal', 'not a stream');
+    for (let i = 0; i < 3; i++) journal.record(exchange(`/refused/${i}`, 200));
+    for (let attempt = 0; attempt < 200 && journal.dropped < 3; attempt++) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(journal.dropped).toBe(3);
+  });
 });
