@@ -83,9 +83,31 @@ type Operation = {
   /** Records the line adds to the file (for compaction's count). */
   entries: number;
   reset: boolean;
-  resolve: () => void;
-  reject: (error: Error) => void;
 };
+
+/**
+ * The changes written together, in one write and one fdatasync: they succeed or fail together, so
+ * one promise answers them all (a promise per change cost more than its line).
+ */
+class Batch {
+  readonly operations: Operation[] = [];
+  readonly written: Promise<void>;
+  resolve!: () => void;
+  reject!: (error: Error) => void;
+  #created: Promise<'created'> | undefined;
+
+  constructor() {
+    this.written = new Promise<void>((resolve, reject) => {
+      this.resolve = resolve;
+      this.reject = reject;
+    });
+  }
+
+  /** 'created' once the batch is on disk: one promise for every create in it. */
+  get created(): Promise<'created'> {
+    return (this.#created ??= this.written.then(() => 'created' as const));
+  }
+}
 
 /**
  * Opens (or creates) the state file, locks it and replays it. Throws an Error naming the file and
@@ -122,7 +144,8 @@ export class StateFileStore implements ResourceStore {
   #epoch = 0;
   /** Records reserved in memory whose create is not yet on disk, as `collection NUL key`. */
   #pending = new Set<string>();
-  #queue: Operation[] = [];
+  /** The changes waiting for the next write, if any. */
+  #batch: Batch | undefined;
   #writing: Promise<void> | undefined;
   /** Set while a reset is on its way to disk: later changes wait for it. */
   #barrier: Promise<void> | undefined;
@@ -162,7 +185,7 @@ export class StateFileStore implements ResourceStore {
     if (refusal) return Promise.reject(refusal);
     if (this.#barrier) return this.#barrier.then(() => this.create(collection, record));
     if (this.#memory.create(collection, record) === 'duplicate') return 'duplicate';
-    return this.#enqueue({ line: createLine(this.#epoch, collection, record), collection, reserved: [record.key], entries: 1, reset: false }).then(() => 'created' as const);
+    return this.#enqueue({ line: createLine(this.#epoch, collection, record), collection, reserved: [record.key], entries: 1, reset: false }).created;
   }
 
   seed(collection: string, records: readonly StoredRecord[]): SeedOutcome | Promise<SeedOutcome> {
@@ -172,7 +195,7 @@ export class StateFileStore implements ResourceStore {
     const outcome = this.#memory.seed(collection, records);
     if ('duplicates' in outcome || records.length === 0) return outcome;
     const line = seedLines(this.#epoch, collection, records);
-    return this.#enqueue({ line, collection, reserved: records.map((r) => r.key), entries: records.length, reset: false }).then(() => outcome);
+    return this.#enqueue({ line, collection, reserved: records.map((r) => r.key), entries: records.length, reset: false }).written.then(() => outcome);
   }
 
   get(collection: string, key: RecordKey): StoredRecord | undefined {
@@ -187,7 +210,7 @@ export class StateFileStore implements ResourceStore {
     if (!before || this.#memory.replace(collection, record) === 'missing') return 'missing';
     const undo = (): void => void this.#memory.replace(collection, before);
     const line = replaceLine(this.#epoch, collection, record);
-    return this.#enqueue({ line, collection, reserved: [], before, undo, entries: 1, reset: false }).then(() => 'replaced' as const);
+    return this.#enqueue({ line, collection, reserved: [], before, undo, entries: 1, reset: false }).written.then(() => 'replaced' as const);
   }
 
   delete(collection: string, key: RecordKey): DeleteOutcome | Promise<DeleteOutcome> {
@@ -198,14 +221,14 @@ export class StateFileStore implements ResourceStore {
     if (!before || this.#memory.delete(collection, key) === 'missing') return 'missing';
     // Undone after a failed write, the record comes back at the end of the creation order.
     const undo = (): void => void this.#memory.create(collection, before);
-    return this.#enqueue({ line: deleteLine(this.#epoch, collection, key), collection, reserved: [], before, undo, entries: 1, reset: false }).then(() => 'deleted' as const);
+    return this.#enqueue({ line: deleteLine(this.#epoch, collection, key), collection, reserved: [], before, undo, entries: 1, reset: false }).written.then(() => 'deleted' as const);
   }
 
   reset(): Promise<void> {
     const refusal = this.#refusal();
     if (refusal) return Promise.reject(refusal);
     if (this.#barrier) return this.#barrier.then(() => this.reset());
-    const done = this.#enqueue({ line: resetLine(this.#epoch + 1), collection: '', reserved: [], entries: 1, reset: true });
+    const done = this.#enqueue({ line: resetLine(this.#epoch + 1), collection: '', reserved: [], entries: 1, reset: true }).written;
     const barrier: Promise<void> = done.then(
       () => undefined,
       () => undefined,
@@ -301,12 +324,13 @@ export class StateFileStore implements ResourceStore {
     return this.#broken;
   }
 
-  #enqueue(operation: Omit<Operation, 'resolve' | 'reject'>): Promise<void> {
+  /** Queues a change for the next write; the batch it joined answers it. */
+  #enqueue(operation: Operation): Batch {
     for (const key of operation.reserved) this.#pending.add(pendingKey(operation.collection, key));
-    return new Promise<void>((resolve, reject) => {
-      this.#queue.push({ ...operation, resolve, reject });
-      this.#startWriting();
-    });
+    const batch = (this.#batch ??= new Batch());
+    batch.operations.push(operation);
+    this.#startWriting();
+    return batch;
   }
 
   #startWriting(): void {
@@ -324,23 +348,24 @@ export class StateFileStore implements ResourceStore {
       .finally(() => {
         this.#writing = undefined;
         // Queued after the drain saw an empty queue but before it was marked done.
-        if (this.#queue.length > 0) this.#startWriting();
+        if (this.#batch) this.#startWriting();
       });
   }
 
   async #drain(): Promise<void> {
     for (;;) {
       if (this.#compactionDue()) await this.#compact();
-      if (this.#queue.length === 0) return;
-      const batch = this.#queue;
-      this.#queue = [];
+      const batch = this.#batch;
+      if (!batch) return;
+      this.#batch = undefined;
       await this.#commit(batch);
     }
   }
 
   /** Writes one batch and syncs it; then answers every operation in it. */
-  async #commit(batch: Operation[]): Promise<void> {
-    const data = Buffer.from(batch.length === 1 ? (batch[0] as Operation).line : batch.map((op) => op.line).join(''));
+  async #commit(batch: Batch): Promise<void> {
+    const operations = batch.operations;
+    const data = Buffer.from(operations.length === 1 ? (operations[0] as Operation).line : operations.map((op) => op.line).join(''));
     const start = this.#stats.bytes;
     try {
       if (this.#broken) throw this.#broken;
@@ -352,23 +377,23 @@ export class StateFileStore implements ResourceStore {
     }
     this.#stats.bytes += data.length;
     this.#stats.syncs += 1;
-    this.#stats.records += batch.length;
-    for (const op of batch) {
+    this.#stats.records += operations.length;
+    for (const op of operations) {
       for (const key of op.reserved) this.#pending.delete(pendingKey(op.collection, key));
       if (op.reset) {
         this.#memory.reset();
         this.#epoch += 1;
       }
       this.#stats.entries += op.entries;
-      op.resolve();
     }
+    batch.resolve();
   }
 
   /**
    * Undoes a batch whose write failed: cut its bytes off the file, free its keys, answer errors.
    * Changes queued behind it were decided against the memory being undone, so they go too.
    */
-  async #rollBack(batch: Operation[], start: number, cause: Error): Promise<void> {
+  async #rollBack(batch: Batch, start: number, cause: Error): Promise<void> {
     const failure = new StorageFailure(`could not write the state file ${this.path}: ${cause.message}`, { code: (cause as NodeJS.ErrnoException).code });
     if (!this.#broken) {
       try {
@@ -379,8 +404,9 @@ export class StateFileStore implements ResourceStore {
         );
       }
     }
-    const undone = [...batch, ...this.#queue];
-    this.#queue = [];
+    const later = this.#batch;
+    this.#batch = undefined;
+    const undone = [...batch.operations, ...(later?.operations ?? [])];
     this.#logger?.warn({ path: this.path, err: cause, records: undone.length }, 'state file write failed; the changes were not kept');
     for (const op of undone.reverse()) {
       for (const key of op.reserved) {
@@ -388,8 +414,9 @@ export class StateFileStore implements ResourceStore {
         this.#pending.delete(pendingKey(op.collection, key));
       }
       op.undo?.();
-      op.reject(failure);
     }
+    batch.reject(failure);
+    later?.reject(failure);
   }
 
   #compactionDue(): boolean {
@@ -410,7 +437,7 @@ export class StateFileStore implements ResourceStore {
       // shows the queued changes; the first queued change of a key knows what the disk has of it
       // (a create: nothing; a replace or a delete: the record before).
       const onDisk = new Map<string, { collection: string; record: StoredRecord } | null>();
-      for (const op of this.#queue) {
+      for (const op of this.#batch?.operations ?? []) {
         for (const key of op.reserved) if (!onDisk.has(pendingKey(op.collection, key))) onDisk.set(pendingKey(op.collection, key), null);
         const key = op.before && pendingKey(op.collection, op.before.key);
         if (key && !onDisk.has(key)) onDisk.set(key, { collection: op.collection, record: op.before as StoredRecord });
