@@ -10,6 +10,7 @@ import type { Writable } from 'node:stream';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { MOCK_NODE_FLAGS } from '../mocks/node-flags.js';
 
 export type TargetId = 'limit' | 'memory' | 'state-file' | 'redis' | 'redis-2' | 'prism' | 'prism-cli' | 'baseline' | 'proxy';
 
@@ -48,7 +49,7 @@ export const TARGET_IDS = (Object.keys(TARGET_LABELS) as TargetId[]).filter((id)
 
 /** The mock in proxy mode in front of `upstream` (a running limit server). */
 export function proxyTarget(upstream: string): TargetSpec {
-  return { id: 'proxy', label: TARGET_LABELS.proxy, command: [process.execPath, join(ROOT, 'dist/mocks/cli.js'), '--port', '{port}', '--proxy', upstream], invalidStatuses: [200] };
+  return { id: 'proxy', label: TARGET_LABELS.proxy, command: [process.execPath, ...MOCK_NODE_FLAGS, join(ROOT, 'dist/mocks/cli.js'), '--port', '{port}', '--proxy', upstream], invalidStatuses: [200] };
 }
 
 /** The targets this checkout can run; `why` says why one is missing. */
@@ -63,7 +64,7 @@ export function availableTargets(baselineCli?: string, redisServer?: string): { 
     {
       id: 'memory',
       label: TARGET_LABELS.memory,
-      command: [process.execPath, join(ROOT, 'dist/mocks/cli.js'), '--port', '{port}'],
+      command: [process.execPath, ...MOCK_NODE_FLAGS, join(ROOT, 'dist/mocks/cli.js'), '--port', '{port}'],
       invalidStatuses: [400],
     },
   ];
@@ -71,12 +72,12 @@ export function availableTargets(baselineCli?: string, redisServer?: string): { 
   targets.push({
     id: 'state-file',
     label: TARGET_LABELS['state-file'],
-    command: [process.execPath, join(ROOT, 'dist/mocks/cli.js'), '--port', '{port}', '--state-file', '{stateFile}'],
+    command: [process.execPath, ...MOCK_NODE_FLAGS, join(ROOT, 'dist/mocks/cli.js'), '--port', '{port}', '--state-file', '{stateFile}'],
     invalidStatuses: [400],
   });
   if (redisServer) {
     // Each target under a prefix of its own on the one redis-server the bench starts.
-    const onRedis = (id: 'redis' | 'redis-2'): string[] => [process.execPath, join(ROOT, 'dist/mocks/cli.js'), '--port', '{port}', '--store', '{redisUrl}', '--store-prefix', `bench-${id}`];
+    const onRedis = (id: 'redis' | 'redis-2'): string[] => [process.execPath, ...MOCK_NODE_FLAGS, join(ROOT, 'dist/mocks/cli.js'), '--port', '{port}', '--store', '{redisUrl}', '--store-prefix', `bench-${id}`];
     targets.push({ id: 'redis', label: TARGET_LABELS.redis, command: onRedis('redis'), invalidStatuses: [400], redis: true });
     targets.push({ id: 'redis-2', label: TARGET_LABELS['redis-2'], command: onRedis('redis-2'), invalidStatuses: [400], redis: true, replicas: 2 });
   } else {
@@ -85,7 +86,7 @@ export function availableTargets(baselineCli?: string, redisServer?: string): { 
   if (baselineCli) {
     // Another build of the mock (say, an older commit's dist/mocks/cli.js), to measure a change in the same rounds.
     if (existsSync(baselineCli)) {
-      targets.push({ id: 'baseline', label: `${TARGET_LABELS.baseline} (${baselineCli})`, command: [process.execPath, baselineCli, '--port', '{port}'], invalidStatuses: [400] });
+      targets.push({ id: 'baseline', label: `${TARGET_LABELS.baseline} (${baselineCli})`, command: [process.execPath, ...MOCK_NODE_FLAGS, baselineCli, '--port', '{port}'], invalidStatuses: [400] });
     } else {
       missing.push({ id: 'baseline', why: `${baselineCli} does not exist` });
     }

@@ -59,8 +59,10 @@ const recordOf = (key: string, variant: number): StoredRecord => ({
 });
 
 type Operation =
-  | { kind: 'create' | 'replace'; key: string; variant: number }
-  | { kind: 'delete' | 'get'; key: string }
+  | { kind: 'create'; key: string; variant: number }
+  | { kind: 'replace'; key: string; variant: number }
+  | { kind: 'delete'; key: string }
+  | { kind: 'get'; key: string }
   | { kind: 'page'; limit: number };
 
 const operationArbitrary: fc.Arbitrary<Operation> = fc.oneof(

@@ -1,0 +1,11 @@
+/**
+ * The flags node runs the mock with: `npm start`, the image's entrypoint (sandbox/entrypoint.sh)
+ * and the bench all pass these, and a test keeps the three in step (mocks/test/node-flags.test.ts).
+ *
+ * `--no-memory-reducer`: once a process has been idle for a while after load, V8's memory reducer
+ * shrinks its heap and its allocation limits; when load comes back the mock then ran at 0.57–0.64
+ * of the limit for at least ten seconds, against 0.70–0.77 without the reducer
+ * (docs/benchmarks.md, "Fifth pass"). A sandbox goes idle and busy again all day; keeping the heap
+ * it grew costs an idle mock some memory, which it gives back when it exits.
+ */
+export const MOCK_NODE_FLAGS: readonly string[] = ['--no-memory-reducer'];
