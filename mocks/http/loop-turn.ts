@@ -6,18 +6,16 @@
  * share it.
  */
 export class LoopTurn {
-  #waiting: (() => void)[] = [];
+  /** The wait of the loop turn in progress: one promise for every request of the turn. */
+  #turn: Promise<void> | undefined;
 
   /** Resolves in this loop turn's check phase. */
   afterReads(): Promise<void> {
-    return new Promise((resolve) => {
-      if (this.#waiting.push(resolve) === 1) setImmediate(this.#release);
-    });
+    return (this.#turn ??= new Promise((resolve) => {
+      setImmediate(() => {
+        this.#turn = undefined;
+        resolve();
+      });
+    }));
   }
-
-  #release = (): void => {
-    const waiting = this.#waiting;
-    this.#waiting = [];
-    for (const resolve of waiting) resolve();
-  };
 }
