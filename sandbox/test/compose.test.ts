@@ -37,9 +37,9 @@ const compose = parse(readFileSync(join(REPO_ROOT, 'docker-compose.yml'), 'utf8'
 };
 const image = readRuntimeImage();
 
-/** The entrypoint's modes (`mock) exec node "$app/dist/…"`), each with the source file it runs. */
+/** The entrypoint's modes (`mock) exec node [flags] "$app/dist/…"`), each with the source file it runs. */
 const modes = new Map(
-  [...readFileSync(join(REPO_ROOT, 'sandbox/entrypoint.sh'), 'utf8').matchAll(/^\s*(\w+)\) exec node "\$app\/dist\/([^"]+)\.js"/gm)].map(
+  [...readFileSync(join(REPO_ROOT, 'sandbox/entrypoint.sh'), 'utf8').matchAll(/^\s*(\w+)\) exec node (?:--[\w-]+ )*"\$app\/dist\/([^"]+)\.js"/gm)].map(
     ([, mode, file]) => [mode as string, `${file}.ts`],
   ),
 );
