@@ -58,7 +58,7 @@ export function checkJsonMediaType(header: string | undefined, accepted: readonl
 
 /**
  * The body, when the whole request has already been parsed (the common case once the loop turn
- * that received it has read its socket: see `afterReads` in server.ts); undefined otherwise.
+ * that received it has read its socket: see `LoopTurn` in loop-turn.ts); undefined otherwise.
  * Taking it from the stream's buffer spares the listeners, events and promise of `readBody`.
  */
 export function takeBufferedBody(req: IncomingMessage, limit: number): Buffer | Rejection | undefined {
