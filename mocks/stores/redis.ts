@@ -37,12 +37,27 @@ import { connectRedis, type RedisConnectionOptions } from './redis-connection.js
 import { DEFAULT_STORE_PREFIX, parseStorePrefix, type RedisTarget } from './redis-target.js';
 
 
-// KEYS: records, order, seq, collections. ARGV: key, json, collection.
+// KEYS: records, order, seq, collections. ARGV: collection, then key and json of each create, in
+// the order they were asked for. Returns one flag per create: 1 stored, 0 the key was taken (an
+// earlier create of the same call counts). The created get their sequence numbers in that order.
 const CREATE = `
-if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 0 then return 0 end
-redis.call('ZADD', KEYS[2], redis.call('INCR', KEYS[3]), ARGV[1])
-redis.call('SADD', KEYS[4], ARGV[3])
-return 1`;
+local flags, created = {}, {}
+for i = 2, #ARGV, 2 do
+  local stored = redis.call('HSETNX', KEYS[1], ARGV[i], ARGV[i + 1])
+  flags[#flags + 1] = stored
+  if stored == 1 then created[#created + 1] = ARGV[i] end
+end
+if #created > 0 then
+  local seq = redis.call('INCRBY', KEYS[3], #created) - #created
+  local scored = {}
+  for j, key in ipairs(created) do
+    scored[2 * j - 1] = seq + j
+    scored[2 * j] = key
+  end
+  redis.call('ZADD', KEYS[2], unpack(scored))
+  redis.call('SADD', KEYS[4], ARGV[1])
+end
+return flags`;
 
 // KEYS: records, order, seq, collections. ARGV: collection, then key and json of each record.
 // Returns the keys that are taken or repeat (nothing stored), or an empty array (all stored).
@@ -101,7 +116,8 @@ return {records, #members / 2 > limit and 1 or 0}`;
 
 declare module 'ioredis' {
   interface RedisCommander<Context> {
-    createRecord(records: string, order: string, seq: string, collections: string, key: string, json: string, collection: string, callback?: Callback<number>): Result<number, Context>;
+    /** `pairs`: key, json, key, json, … of the creates, in order. */
+    createRecords(records: string, order: string, seq: string, collections: string, collection: string, pairs: string[], callback?: Callback<number[]>): Result<number[], Context>;
     /** `pairs`: key, json, key, json, … (ioredis flattens an array argument, so no spread of a large seed). */
     seedRecords(records: string, order: string, seq: string, collections: string, collection: string, pairs: string[], callback?: Callback<string[]>): Result<string[], Context>;
     replaceRecord(records: string, key: string, json: string, callback?: Callback<number>): Result<number, Context>;
@@ -119,7 +135,7 @@ type CommandKind = typeof CHANGE | typeof READ;
 const NOT_SENT = /^Stream isn't writeable/;
 
 const SCRIPTS = {
-  createRecord: { lua: CREATE, numberOfKeys: 4 },
+  createRecords: { lua: CREATE, numberOfKeys: 4 },
   seedRecords: { lua: SEED, numberOfKeys: 4 },
   replaceRecord: { lua: REPLACE, numberOfKeys: 1 },
   deleteRecord: { lua: DELETE, numberOfKeys: 2 },
@@ -159,6 +175,8 @@ export class RedisResourceStore implements ResourceStore {
   /** A connection that left a command unanswered: nothing is sent on it but a probe until it answers again. */
   #unanswered = false;
   #closing = false;
+  /** Creates asked for this tick, per collection, not yet sent. */
+  readonly #creates = new Map<string, WaitingCreates>();
 
   constructor(client: Redis, target: RedisTarget, prefix: string, logger?: RedisStoreLogger) {
     this.#client = client;
@@ -175,7 +193,14 @@ export class RedisResourceStore implements ResourceStore {
     return this.#prefix;
   }
 
-  async create(collection: string, record: StoredRecord): Promise<CreateOutcome> {
+  /**
+   * Creates are sent together: those asked for in one tick (the requests of a loop turn), per
+   * collection, go out as one script call once the tick's work is done, or sooner when one call's
+   * worth is waiting. A command per create cost a replica and Redis more than the create itself
+   * (docs/benchmarks.md). Every other operation sends the waiting creates first, so each
+   * connection's commands still run in the order they were asked for.
+   */
+  create(collection: string, record: StoredRecord): Promise<CreateOutcome> {
     // Durability: the outcome is Redis' acknowledgement, so a 'created' here means the record
     // is in Redis and visible to every replica, and survives the loss of any mock process. Past
     // a Redis restart it survives as Redis' persistence is configured (README: with AOF and
@@ -183,38 +208,59 @@ export class RedisResourceStore implements ResourceStore {
     // host crash; with RDB alone everything since the last snapshot). We promise no more than
     // that: waiting for an fsync or a replica (WAITAOF/WAIT) per create would put a disk or a
     // network round trip into every 200 of a sandbox whose operator chose Redis' settings.
-    const created = await this.#run(CHANGE, () =>
-      this.#client.createRecord(...this.#collectionKeys(collection), record.key, record.json, collection),
-    );
-    return created === 1 ? 'created' : 'duplicate';
+    if (!this.#serving()) return Promise.reject(this.#outOfReach());
+    let waiting = this.#creates.get(collection);
+    if (waiting === undefined) {
+      waiting = new WaitingCreates();
+      this.#creates.set(collection, waiting);
+      if (this.#creates.size === 1) process.nextTick(() => this.#sendCreates());
+    }
+    const outcome = waiting.add(record);
+    if (waiting.count >= MAX_CREATES_PER_CALL) this.#sendCreates();
+    return outcome;
+  }
+
+  /** Sends every waiting create, a call per collection. */
+  #sendCreates(): void {
+    if (this.#creates.size === 0) return;
+    for (const [collection, waiting] of this.#creates) {
+      waiting.settle(this.#run(CHANGE, () => this.#client.createRecords(...this.#collectionKeys(collection), collection, waiting.pairs)));
+    }
+    this.#creates.clear();
   }
 
   async seed(collection: string, records: readonly StoredRecord[]): Promise<SeedOutcome> {
+    this.#sendCreates();
     const pairs = records.flatMap((record) => [record.key, record.json]);
     const duplicates = await this.#run(CHANGE, () => this.#client.seedRecords(...this.#collectionKeys(collection), collection, pairs));
     return duplicates.length ? { duplicates } : { created: records.length };
   }
 
   async get(collection: string, key: string): Promise<StoredRecord | undefined> {
+    this.#sendCreates();
     const json = await this.#run(READ, () => this.#client.hget(this.#key('records', collection), key));
     return json === null ? undefined : { key, json };
   }
 
   async replace(collection: string, record: StoredRecord): Promise<ReplaceOutcome> {
+    this.#sendCreates();
     const replaced = await this.#run(CHANGE, () => this.#client.replaceRecord(this.#key('records', collection), record.key, record.json));
     return replaced === 1 ? 'replaced' : 'missing';
   }
 
   async delete(collection: string, key: string): Promise<DeleteOutcome> {
+    this.#sendCreates();
     const deleted = await this.#run(CHANGE, () => this.#client.deleteRecord(this.#key('records', collection), this.#key('order', collection), key));
     return deleted === 1 ? 'deleted' : 'missing';
   }
 
   async reset(): Promise<void> {
+    this.#sendCreates();
     await this.#run(CHANGE, () => this.#client.resetRecords(`${this.#prefix}:collections`, this.#key('records', ''), this.#key('order', '')));
   }
 
   async page(collection: string, query: PageQuery): Promise<Page> {
+    this.#sendCreates();
     if (!Number.isSafeInteger(query.limit) || query.limit < 1) throw new RangeError(`A page holds at least one record; asked for ${query.limit}.`);
     const after = query.after === undefined ? '-inf' : `(${sequenceOf(query.after)}`;
     const [flat, more] = await this.#run(READ, () =>
@@ -226,6 +272,7 @@ export class RedisResourceStore implements ResourceStore {
   }
 
   async count(collection: string): Promise<number> {
+    this.#sendCreates();
     return this.#run(READ, () => this.#client.hlen(this.#key('records', collection)));
   }
 
@@ -236,6 +283,7 @@ export class RedisResourceStore implements ResourceStore {
   }
 
   async close(): Promise<void> {
+    this.#sendCreates();
     this.#closing = true;
     if (this.#client.status === 'ready') {
       await this.#client.quit().catch(() => this.#client.disconnect());
@@ -248,11 +296,13 @@ export class RedisResourceStore implements ResourceStore {
     return this.#client.status === 'ready' && !this.#unanswered;
   }
 
+  #outOfReach(): StoreUnavailable {
+    return new StoreUnavailable(`Redis at ${this.#target.display} is out of reach (${this.#outage ?? `connection ${this.#client.status}`})`);
+  }
+
   /** Runs one command, turning a Redis out of reach into StoreUnavailable and a refusal into StorageFailure. */
   async #run<T>(kind: CommandKind, command: () => Promise<T>): Promise<T> {
-    if (!this.#serving()) {
-      throw new StoreUnavailable(`Redis at ${this.#target.display} is out of reach (${this.#outage ?? `connection ${this.#client.status}`})`);
-    }
+    if (!this.#serving()) throw this.#outOfReach();
     try {
       return await command();
     } catch (error) {
@@ -312,6 +362,36 @@ export class RedisResourceStore implements ResourceStore {
 
   #collectionKeys(collection: string): [string, string, string, string] {
     return [this.#key('records', collection), this.#key('order', collection), `${this.#prefix}:seq`, `${this.#prefix}:collections`];
+  }
+}
+
+/** Creates in one script call at most (its arguments are two per create; Lua's unpack has a bound). */
+const MAX_CREATES_PER_CALL = 1000;
+
+/** The creates of one collection waiting to be sent, and the one answer they share. */
+class WaitingCreates {
+  /** Key, json, key, json, … in the order the creates were asked for. */
+  readonly pairs: string[] = [];
+  readonly #flags: Promise<number[]>;
+  #settle!: (flags: Promise<number[]>) => void;
+
+  constructor() {
+    this.#flags = new Promise((resolve) => (this.#settle = resolve));
+  }
+
+  get count(): number {
+    return this.pairs.length >> 1;
+  }
+
+  /** Adds a create; its outcome follows its flag in the call's answer. */
+  add(record: StoredRecord): Promise<CreateOutcome> {
+    const index = this.pairs.push(record.key, record.json) / 2 - 1;
+    return this.#flags.then((flags) => (flags[index] === 1 ? 'created' : 'duplicate'));
+  }
+
+  /** The call that carries them: its answer (or its failure) is every create's. */
+  settle(flags: Promise<number[]>): void {
+    this.#settle(flags);
   }
 }
 
