@@ -47,6 +47,10 @@ export interface JournalPolicy extends ExchangeBounds {
  */
 export class Repeats {
   readonly #requestHeaders = new WeakMap<object, readonly string[]>();
+  /** The policy a request's header lines call for (their credentials added), per lines. */
+  readonly #policies = new WeakMap<readonly string[], JournalPolicy>();
+  /** Header lines (or fields) masked and written as JSON, with the secrets they were masked with. */
+  readonly #headersJson = new WeakMap<object, { secrets: readonly string[]; json: string }>();
   #responseHeaders: Readonly<Record<string, string | number>> | undefined;
   #url = '';
 
@@ -64,6 +68,29 @@ export class Repeats {
     if (last && sameFields(last, headers)) return last;
     this.#responseHeaders = headers;
     return headers;
+  }
+
+  /**
+   * `policyFor` of these lines, made once for them: a request's own credentials come from its
+   * header lines and its query, so a target without a query shares its lines' policy.
+   */
+  policyFor(base: JournalPolicy, rawHeaders: readonly string[], url: string): JournalPolicy {
+    if (url.includes('?')) return policyFor(base, rawHeaders, url);
+    let policy = this.#policies.get(rawHeaders);
+    if (policy === undefined) {
+      policy = policyFor(base, rawHeaders, url);
+      this.#policies.set(rawHeaders, policy);
+    }
+    return policy;
+  }
+
+  /** `write()` for these lines and secrets, or what it wrote for them before. */
+  headersJson(lines: object, secrets: readonly string[], write: () => string): string {
+    const kept = this.#headersJson.get(lines);
+    if (kept && sameLines(kept.secrets, secrets)) return kept.json;
+    const json = write();
+    this.#headersJson.set(lines, { secrets, json });
+    return json;
   }
 
   url(url: string): string {
@@ -117,7 +144,8 @@ export function requestCredentials(rawHeaders: readonly string[], url: string | 
       // No known scheme: the value may be the credential, or begin with it (`sk_live_… and more`).
       else found.push(value, ...value.split(/\s+/));
     } else if (name === 'cookie') {
-      for (const pair of value.split(';')) if (pair.includes('=')) found.push(pair.slice(pair.indexOf('=') + 1).trim());
+      // A cookie without a name is all value.
+      for (const pair of value.split(';')) found.push(pair.slice(pair.indexOf('=') + 1).trim());
     } else if (places.headers.has(name)) found.push(value);
   }
   const queryAt = url?.indexOf('?') ?? -1;
@@ -167,14 +195,12 @@ export interface WireExchange {
  */
 export function recordExchange(journal: RequestJournal, exchange: WireExchange, policy: JournalPolicy): JournalRecord | PendingRecord | undefined {
   try {
-    // A rejection quotes what the client sent, and an upstream's answer is its bytes: those are
-    // recorded (masked, cut, copied) at once, so nothing of them stays reachable. An answer the
-    // mock accepted is captured as bounded parts and recorded only when the entry is read: most
-    // never are, and on the request path making the record costs more than the rest of the
-    // journal together (docs/benchmarks.md).
-    const unreadBody = exchange.requestBody === undefined && hasBody(exchange.req);
-    const proxied = exchange.answer.send !== undefined;
-    const record = exchange.answer.rejection || proxied || unreadBody ? journalRecord(exchange, policy) : new CapturedExchange(exchange, policy);
+    // An upstream's answer is its bytes, and a proxy's verdict quotes it: recorded (masked, cut,
+    // copied) at once, so nothing of them stays reachable. An answer of the mock's own, accepted or refused, is captured as bounded
+    // parts and recorded only when the entry is read: most never are, and on the request path
+    // making the record costs more than the rest of the journal together (docs/benchmarks.md).
+    const { answer } = exchange;
+    const record = answer.send !== undefined || answer.violations !== undefined ? journalRecord(exchange, policy) : new CapturedExchange(exchange, policy);
     journal.record(record);
     return record;
   } catch {
@@ -184,12 +210,14 @@ export function recordExchange(journal: RequestJournal, exchange: WireExchange, 
 }
 
 /**
- * An accepted exchange, kept as parts the record is made from later: the request line and its
- * header lines as Node parsed them, a copy of the body the mock read (at most the bound), and the
- * answer the mock wrote (its own text). The credentials in the header lines are masked when the
- * record is made; nothing is ever shown from these parts unmasked.
+ * An exchange the mock answered itself, kept as parts the record is made from later: the request
+ * line and its header lines as Node parsed them, a copy of the body the mock read or found
+ * buffered (at most the bound), the answer the mock wrote (its own text) and, for a refusal, copies
+ * of its words (they quote what the client sent). The credentials are masked when the record is
+ * made; nothing is ever shown from these parts unmasked.
  */
 class CapturedExchange implements PendingRecord {
+  readonly time: number;
   readonly status: number;
   readonly path: string;
   readonly size: number;
@@ -202,6 +230,10 @@ class CapturedExchange implements PendingRecord {
   readonly #bodyIsText: boolean;
   /** The request body's size as received. */
   readonly #bodyBytes: number;
+  /** The declared size of a body the mock answered without reading and found nothing of buffered. */
+  readonly #unreadBytes: number | undefined;
+  /** A refusal's code and words, copied (they quote slices of what the client sent). */
+  readonly #refusal: RefusalWords | undefined;
   readonly #responseHeaders: Readonly<Record<string, string | number>>;
   /** The answer's body, or its start when it was larger than the bound (then `#answerBytes` is its whole size). */
   readonly #answerBody: string | undefined;
@@ -209,7 +241,6 @@ class CapturedExchange implements PendingRecord {
   readonly #operationId: string | undefined;
   readonly #stateful: boolean | undefined;
   readonly #method: string;
-  readonly #time: number;
   readonly #durationMs: number;
   readonly #policy: JournalPolicy;
 
@@ -220,8 +251,9 @@ class CapturedExchange implements PendingRecord {
     this.status = answer.status;
     this.#method = req.method ?? '';
     this.#rawHeaders = policy.repeats.requestHeaders(req.socket, req.rawHeaders);
-    const read = exchange.requestBody;
+    const read = exchange.requestBody ?? (hasBody(req) ? bufferedBody(req, policy) : undefined);
     this.#bodyBytes = read?.length ?? 0;
+    this.#unreadBytes = read === undefined && hasBody(req) ? declaredBytes(req) : undefined;
     // The text the mock parsed when it fits the bound whole; else a copy of the bytes (they may be a
     // slice of a much larger buffer, which they would keep alive).
     const text = answer.requestText;
@@ -243,36 +275,86 @@ class CapturedExchange implements PendingRecord {
     }
     this.#operationId = answer.operationId;
     this.#stateful = answer.stateful;
-    this.#time = exchange.time;
+    this.time = exchange.time;
     this.#durationMs = exchange.durationMs;
     this.#policy = policy;
+    this.#refusal = answer.rejection && refusalWords(answer.rejection);
     let size = ENTRY_OVERHEAD_ESTIMATE + this.#url.length + (this.#body?.length ?? 0) + (this.#answerBody?.length ?? 0);
     for (const part of this.#rawHeaders) size += part.length + 4;
+    if (this.#refusal) {
+      size += this.#refusal.message.length;
+      for (const text of this.#refusal.problems ?? []) size += text.length;
+      for (const text of this.#refusal.fields ?? []) size += text.length;
+    }
     this.size = size;
   }
 
   toRecord(): JournalRecord {
+    // Made afresh: what toJson writes from the parts it keeps is held to this (mocks/test/journal-json.test.ts).
     const policy = policyFor(this.#policy, this.#rawHeaders, this.#url);
+    const record: JournalRecord = {
+      time: this.time,
+      method: this.#method,
+      path: this.#pathFor(policy),
+      status: this.status,
+      durationMs: this.#durationMs,
+      verdict: verdictOf(this.status, this.#refusal, this.#responseHeaders),
+      request: message(this.#rawHeaders, this.#requestBodyRecord(policy), policy),
+      response: message(responseLines(this.#responseHeaders), this.#answerBodyRecord(policy), policy),
+    };
+    const query = this.#queryFor(policy);
+    if (query !== undefined) record.query = query;
+    if (this.#operationId !== undefined) record.operationId = this.#operationId;
+    if (this.#stateful !== undefined) record.stateful = this.#stateful;
+    if (this.#refusal) Object.assign(record, maskedRefusal(this.#refusal, policy.credentials.secrets));
+    return record;
+  }
+
+  /**
+   * The record's JSON text, `leading` members first: what `toRecord` holds, written without
+   * building it. The header lines of a connection and the mock's answers repeat, so their masked
+   * JSON is made once for the lines and the secrets they are masked with (`Repeats`).
+   */
+  toJson(leading: string): string {
+    const repeats = this.#policy.repeats;
+    const policy = repeats.policyFor(this.#policy, this.#rawHeaders, this.#url);
+    const secrets = policy.credentials.secrets;
+    const requestLines = repeats.headersJson(this.#rawHeaders, secrets, () => headerLinesJson(this.#rawHeaders, policy));
+    const responseLinesJson = repeats.headersJson(this.#responseHeaders, secrets, () => headerLinesJson(responseLines(this.#responseHeaders), policy));
+    const body = this.#requestBodyRecord(policy);
+    const answer = this.#answerBodyRecord(policy);
+    let json =
+      `{${leading},"method":${JSON.stringify(this.#method)},"path":${JSON.stringify(this.#pathFor(policy))},"status":${this.status},` +
+      `"durationMs":${JSON.stringify(this.#durationMs)},"verdict":${JSON.stringify(verdictOf(this.status, this.#refusal, this.#responseHeaders))},` +
+      `"request":{${requestLines}${body ? `,"body":${JSON.stringify(body)}` : ''}},` +
+      `"response":{${responseLinesJson}${answer ? `,"body":${JSON.stringify(answer)}` : ''}}`;
+    const query = this.#queryFor(policy);
+    if (query !== undefined) json += `,"query":${JSON.stringify(query)}`;
+    if (this.#operationId !== undefined) json += `,"operationId":${JSON.stringify(this.#operationId)}`;
+    if (this.#stateful !== undefined) json += `,"stateful":${this.#stateful}`;
+    if (this.#refusal) json += `,${JSON.stringify(maskedRefusal(this.#refusal, secrets)).slice(1, -1)}`;
+    return `${json}}`;
+  }
+
+  #pathFor(policy: JournalPolicy): string {
+    return policy === this.#policy ? this.path : maskKnownSecrets(this.path, policy.credentials.secrets);
+  }
+
+  #queryFor(policy: JournalPolicy): string | undefined {
     const queryAt = this.#url.indexOf('?');
-    const body = this.#body === undefined || this.#body === '' ? undefined : this.#bodyIsText ? stringBody(this.#body, policy) : bufferBody(Buffer.from(this.#body, 'latin1'), policy);
-    if (body && !this.#bodyIsText && this.#body !== undefined && this.#bodyBytes > this.#body.length) {
+    return queryAt === -1 ? undefined : maskQuery(cut(this.#url.slice(queryAt + 1), policy.headerBytes).text, policy.credentials);
+  }
+
+  #requestBodyRecord(policy: JournalPolicy): JournalBody | undefined {
+    if (this.#unreadBytes !== undefined) return { bytes: this.#unreadBytes, unread: true };
+    if (this.#body === undefined || this.#body === '') return undefined;
+    if (this.#bodyIsText) return stringBody(this.#body, policy);
+    const body = bufferBody(Buffer.from(this.#body, 'latin1'), policy);
+    if (this.#bodyBytes > this.#body.length) {
       body.bytes = this.#bodyBytes;
       body.cut = true;
     }
-    const record: JournalRecord = {
-      time: this.#time,
-      method: this.#method,
-      path: policy === this.#policy ? this.path : maskKnownSecrets(this.path, policy.credentials.secrets),
-      status: this.status,
-      durationMs: this.#durationMs,
-      verdict: verdictOf(this.status, undefined, this.#responseHeaders),
-      request: message(this.#rawHeaders, body, policy),
-      response: message(responseLines(this.#responseHeaders), this.#answerBodyRecord(policy), policy),
-    };
-    if (queryAt !== -1) record.query = maskQuery(cut(this.#url.slice(queryAt + 1), policy.headerBytes).text, policy.credentials);
-    if (this.#operationId !== undefined) record.operationId = this.#operationId;
-    if (this.#stateful !== undefined) record.stateful = this.#stateful;
-    return record;
+    return body;
   }
 
   #answerBodyRecord(policy: JournalPolicy): JournalBody | undefined {
@@ -280,6 +362,34 @@ class CapturedExchange implements PendingRecord {
     if (this.#answerBytes === undefined) return stringBody(this.#answerBody, policy);
     return { bytes: this.#answerBytes, text: maskKnownSecrets(this.#answerBody, policy.credentials.secrets), encoding: 'utf8', cut: true };
   }
+}
+
+interface RefusalWords {
+  code: Rejection['code'];
+  message: string;
+  problems?: string[];
+  fields?: string[];
+}
+
+/** A refusal's words with the secrets masked, as the record holds them. */
+function maskedRefusal(refusal: RefusalWords, secrets: readonly string[]): RefusalWords {
+  const masked: RefusalWords = { code: refusal.code, message: maskKnownSecrets(refusal.message, secrets) };
+  if (refusal.problems) masked.problems = refusal.problems.map((text) => maskKnownSecrets(text, secrets));
+  if (refusal.fields) masked.fields = refusal.fields.map((text) => maskKnownSecrets(text, secrets));
+  return masked;
+}
+
+/** A side's header lines as the members of its JSON (`"headers":[…]`, and `"headersCut"` when cut), masked. */
+function headerLinesJson(flat: readonly string[], policy: JournalPolicy): string {
+  return JSON.stringify(message(flat, undefined, policy)).slice(1, -1);
+}
+
+/** A refusal's code and words as copies that share no memory with what the client sent. */
+function refusalWords(rejection: Rejection): RefusalWords {
+  const words: RefusalWords = { code: rejection.code, message: detached(rejection.message) };
+  if (rejection.problems?.length) words.problems = rejection.problems.map(detached);
+  if (rejection.fields?.length) words.fields = rejection.fields.map(detached);
+  return words;
 }
 
 /** What `entrySize` adds per entry for its structure (journal.ts), and a margin for the masks. */
@@ -342,9 +452,12 @@ function responseBodyOf(exchange: WireExchange, policy: JournalPolicy): JournalB
   return body;
 }
 
-/** A copy of `text` that shares no memory with it (a slice in V8 keeps its whole parent reachable). */
+/**
+ * A copy of `text` that shares no memory with it (a slice in V8 keeps its whole parent reachable).
+ * UTF-16 both ways keeps every code unit, a lone surrogate too.
+ */
 function detached(text: string): string {
-  return JSON.parse(JSON.stringify(text)) as string;
+  return Buffer.from(text, 'utf16le').toString('utf16le');
 }
 
 function responseLines(headers: Readonly<Record<string, string | number>>): string[] {
@@ -394,17 +507,22 @@ function message(flat: readonly string[], body: JournalBody | undefined, policy:
 
 function requestBody(req: IncomingMessage, read: Buffer | undefined, policy: JournalPolicy): JournalBody | undefined {
   if (read) return read.length === 0 ? undefined : bufferBody(read, policy);
-  const declared = req.headers['content-length'];
-  const chunked = req.headers['transfer-encoding'] !== undefined;
-  if (declared === undefined && !chunked) return undefined;
-  if (declared === '0') return undefined;
-  // Answered before reading (a 401, 415, 413): what had already arrived whole is still buffered.
+  if (!hasBody(req)) return undefined;
+  const buffered = bufferedBody(req, policy);
+  return buffered ? bufferBody(buffered, policy) : { bytes: declaredBytes(req), unread: true };
+}
+
+/** A body answered before it was read (a 401, 415, 413) that had already arrived whole: it is still buffered. */
+function bufferedBody(req: IncomingMessage, policy: JournalPolicy): Buffer | undefined {
   if (req.complete && !req.readableFlowing && !req.readableEnded && req.readableLength > 0 && req.readableLength <= policy.bodyBytes * 16) {
-    const buffered = req.read() as Buffer | null;
-    if (buffered) return bufferBody(buffered, policy);
+    return (req.read() as Buffer | null) ?? undefined;
   }
-  const bytes = Number(declared);
-  return { bytes: Number.isSafeInteger(bytes) ? bytes : 0, unread: true };
+  return undefined;
+}
+
+function declaredBytes(req: IncomingMessage): number {
+  const bytes = Number(req.headers['content-length']);
+  return Number.isSafeInteger(bytes) ? bytes : 0;
 }
 
 function bufferBody(body: Buffer, policy: JournalPolicy): JournalBody {

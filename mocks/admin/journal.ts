@@ -130,15 +130,30 @@ type Maybe<T> = T | Promise<T>;
  * elsewhere makes it at once.
  */
 export interface PendingRecord {
+  readonly time: number;
   readonly status: number;
   readonly path: string;
   /** What the record will hold, as `entrySize` counts it (an upper estimate). */
   readonly size: number;
   toRecord(): JournalRecord;
+  /** The record's JSON text, as JSON.stringify writes `toRecord()` without `time`, after the members `leading` holds. */
+  toJson(leading: string): string;
 }
 
 export function isPendingRecord(entry: JournalRecord | PendingRecord): entry is PendingRecord {
   return typeof (entry as PendingRecord).toRecord === 'function';
+}
+
+/**
+ * An entry's JSON text: the members `leading` holds (its seq, its replica), `at` (the time as ISO
+ * 8601), then the record's own.
+ */
+export function entryJson(entry: JournalRecord | PendingRecord, leading: string): string {
+  const head = `${leading}${leading ? ',' : ''}"at":"${new Date(entry.time).toISOString()}"`;
+  if (isPendingRecord(entry)) return entry.toJson(head);
+  const { time: _, ...rest } = entry;
+  const members = JSON.stringify(rest);
+  return `{${head}${members.length > 2 ? ',' : ''}${members.slice(1)}`;
 }
 
 export interface RequestJournal {
@@ -258,9 +273,7 @@ export class MemoryJournal implements RequestJournal {
   /** The entry's JSON text, made on first use. */
   #json(kept: Kept): string {
     if (kept.json === undefined) {
-      const record = kept.record as JournalRecord | PendingRecord;
-      const { time, ...rest } = isPendingRecord(record) ? record.toRecord() : record;
-      kept.json = JSON.stringify({ seq: kept.seq, at: new Date(time).toISOString(), ...rest });
+      kept.json = entryJson(kept.record as JournalRecord | PendingRecord, `"seq":${kept.seq}`);
       kept.record = undefined;
     }
     return kept.json;

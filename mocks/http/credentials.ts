@@ -45,13 +45,18 @@ export function maskAuthorization(value: string): string {
   return trimmed === '' ? value : maskSecret(trimmed);
 }
 
-/** A Cookie header with every value masked, names kept: `session=…; theme=da…rk`. */
+/**
+ * A Cookie header with every value masked, names kept: `session=…; theme=da…rk`. A cookie without
+ * a name (`document.cookie = "token"` sends just `token`) is all value.
+ */
 export function maskCookies(value: string): string {
   return value
     .split(';')
     .map((pair) => {
       const at = pair.indexOf('=');
-      return at === -1 ? pair : `${pair.slice(0, at)}=${maskSecret(pair.slice(at + 1).trim())}`;
+      if (at !== -1) return `${pair.slice(0, at)}=${maskSecret(pair.slice(at + 1).trim())}`;
+      const bare = pair.trim();
+      return bare === '' ? pair : `${pair.slice(0, pair.indexOf(bare))}${maskSecret(bare)}`;
     })
     .join(';');
 }

@@ -34,7 +34,7 @@ import {
   type JournalQuery,
   type JournalRecord,
   type JournalStats,
-  isPendingRecord,
+  entryJson,
   type PendingRecord,
   type RequestJournal,
 } from '../admin/journal.js';
@@ -120,6 +120,8 @@ export class RedisJournal implements RequestJournal {
   readonly maxEntries: number;
   readonly maxBytes: number;
   readonly replica: string;
+  /** `"replica":"…"`, the member each entry begins with. */
+  readonly #replicaMember: string;
   readonly #client: Redis;
   readonly #target: RedisTarget;
   readonly #keys: { stream: string; seq: string; bytes: string };
@@ -137,6 +139,7 @@ export class RedisJournal implements RequestJournal {
     this.#target = target;
     this.#owned = owned;
     this.replica = options.replica;
+    this.#replicaMember = `"replica":${JSON.stringify(options.replica)}`;
     this.maxEntries = options.maxEntries ?? DEFAULT_JOURNAL_SIZE;
     this.maxBytes = options.maxBytes ?? DEFAULT_JOURNAL_BYTES;
     if (!Number.isSafeInteger(this.maxEntries) || this.maxEntries < 1) throw new RangeError(`A journal keeps at least one entry; asked for ${this.maxEntries}.`);
@@ -171,9 +174,7 @@ export class RedisJournal implements RequestJournal {
     const entries: string[] = [];
     for (const entry of batch) {
       try {
-        const { time, ...rest } = isPendingRecord(entry) ? entry.toRecord() : entry;
-        const json = JSON.stringify({ at: new Date(time).toISOString(), replica: this.replica, ...rest });
-        entries.push(json);
+        entries.push(entryJson(entry, this.#replicaMember));
       } catch {
         // A journal must never fail the request it describes.
         this.#dropped++;

@@ -18,6 +18,7 @@ import { maskAuthorization, maskCookies, maskSecret } from '../http/credentials.
 import { writeSpecVariant } from '../../spec/test/variants.js';
 import { createMockServer, type MockServer } from '../server.js';
 import { createPlant, expectError, freshId, send, useMock } from './mock-under-test.js';
+import { rawExchange, statusesOf } from './raw-http.js';
 
 interface Listing extends JournalPage {
   journal: JournalStats;
@@ -117,6 +118,15 @@ describe('the whole exchange in the journal', () => {
     const kept = await latest(mock.current);
     expect(kept.verdict).toBe('unauthenticated');
     expect(kept.request.body?.text).toBe('{"id":1,"name":"no token"}');
+  });
+
+  it('says how large an unread body was said to be when a 401 came before it arrived', async () => {
+    const head = `POST /plants HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 5000\r\n\r\n{"id":2,`;
+    const { statuses } = await rawExchange(mock.current.url, [head], { until: (text) => statusesOf(text).length > 0 });
+    expect(statuses).toEqual([401]);
+    const kept = await latest(mock.current);
+    expect(kept).toMatchObject({ status: 401, verdict: 'unauthenticated', code: 'MISSING_CREDENTIALS' });
+    expect(kept.request.body).toEqual({ bytes: 5000, unread: true });
   });
 
   it("does not journal the inspector's own reads, and journals what changes the store", async () => {
@@ -233,6 +243,7 @@ describe('credentials are never kept or echoed', () => {
     expect(maskAuthorization('Digest username="a", response="0123456789abcdef"')).toBe('Digest us…f"');
     expect(maskAuthorization('')).toBe('');
     expect(maskCookies('a=1;b=twelve-chars')).toBe('a=…;b=tw…rs');
+    expect(maskCookies('bare-token-value; a=1; ')).toBe('ba…ue; a=…; ');
   });
 });
 
