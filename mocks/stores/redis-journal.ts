@@ -1,18 +1,21 @@
 /**
- * The request journal that every replica of a sandbox shares: a capped Redis stream, so the
+ * The request journal that every replica of a sandbox shares: a capped Redis list, so the
  * inspector of any replica shows every replica's traffic, each entry marked with the replica that
  * answered. It implements the `RequestJournal` of mocks/admin/journal.ts (the `journal` branch).
  *
  * Keys, for a prefix P (the store's prefix: one sandbox, one journal):
- * - `P:journal`: the stream; entry ID `<seq>-0`, fields `e` (the entry's JSON text without its
- *   seq) and `b` (its size in bytes);
- * - `P:journal:seq`: the sequence (INCR), kept by `clear`, so a seq is never reused;
- * - `P:journal:bytes`: the bytes the stream's entries hold.
+ * - `P:journal:entries`: a list of the entries' JSON texts (without their seq), oldest first;
+ * - `P:journal:sizes`: a list of their sizes in bytes, index for index;
+ * - `P:journal:seq`: the seq of the newest entry (INCRBY), kept by `clear`, so a seq is never
+ *   reused; seqs are dense, so the entry at index i of n has seq `seq - n + 1 + i`;
+ * - `P:journal:bytes`: the bytes the entries hold.
  *
  * Adding and trimming are one Lua script, atomic across replicas: seqs are dense and in the order
- * Redis received the entries, and the stream never holds more than the bounds in entries and in
- * bytes. The trimming is exact rather than XADD's `MAXLEN ~`: Redis' approximate trim does not say
- * what it dropped, so the byte count could not stay true.
+ * Redis received the entries, and the list never holds more than the bounds in entries and in
+ * bytes (exactly: the sizes list says what trimming drops without reading the entries). A batch is
+ * one RPUSH of all its entries, so Redis' work per entry is little more than keeping its bytes
+ * (a stream took an XADD per entry, and reading back the entries it trimmed). Reads are a script
+ * too, so the seqs they compute and the entries they return are of one moment.
  *
  * `record` never waits and never throws: the entry goes out with the next pipelined write, and
  * one that Redis cannot take (out of reach) is dropped and counted. Reads reject with
@@ -39,62 +42,74 @@ import {
   type RequestJournal,
 } from '../admin/journal.js';
 
-// KEYS: stream, seq, bytes. ARGV: max entries, max bytes, then each entry's JSON (its size in bytes is Lua's #).
-// Returns the first entry's seq. One call takes the entries of a loop turn, in order. Redis runs
-// it between the creates of every replica, so it costs one command per entry plus a few per call:
-// the seqs of the batch in one INCRBY, the oldest entries read in one XRANGE and deleted in one XDEL
-// (a command per entry each way cost Redis about as much as the creates themselves).
+// KEYS: entries, sizes, seq, bytes. ARGV: max entries, max bytes, then each entry's JSON (its size
+// in bytes is Lua's #). Returns the first entry's seq. One call takes the entries of a loop turn,
+// in order; the oldest leave until both bounds hold, the newest always stays.
 const RECORD = `
 local maxEntries, maxBytes = tonumber(ARGV[1]), tonumber(ARGV[2])
 local count = #ARGV - 2
-local first = redis.call('INCRBY', KEYS[2], count) - count + 1
-local added = 0
-for i = 0, count - 1 do
-  local size = #ARGV[3 + i]
-  redis.call('XADD', KEYS[1], string.format('%d-0', first + i), 'e', ARGV[3 + i], 'b', size)
+local sizes, added = {}, 0
+for i = 1, count do
+  local size = #ARGV[2 + i]
+  sizes[i] = size
   added = added + size
 end
-local bytes = redis.call('INCRBY', KEYS[3], added)
-local length = redis.call('XLEN', KEYS[1])
-local trimmed = false
-while length > 1 and (length > maxEntries or bytes > maxBytes) do
-  local ids = {}
-  local want = math.min(math.max(length - maxEntries, 8), length - 1, 1000)
-  for _, oldest in ipairs(redis.call('XRANGE', KEYS[1], '-', '+', 'COUNT', want)) do
-    if length <= 1 or (length <= maxEntries and bytes <= maxBytes) then break end
-    local fields = oldest[2]
-    for j = 1, #fields, 2 do
-      if fields[j] == 'b' then bytes = bytes - tonumber(fields[j + 1]) end
-    end
-    ids[#ids + 1] = oldest[1]
-    length = length - 1
+local length = redis.call('RPUSH', KEYS[1], unpack(ARGV, 3))
+redis.call('RPUSH', KEYS[2], unpack(sizes))
+local last = redis.call('INCRBY', KEYS[3], count)
+local bytes = redis.call('INCRBY', KEYS[4], added)
+local drop = 0
+while length - drop > 1 and (length - drop > maxEntries or bytes > maxBytes) do
+  local want = math.max(length - drop - maxEntries, 16)
+  local chunk = redis.call('LRANGE', KEYS[2], drop, drop + want - 1)
+  if #chunk == 0 then break end
+  for _, size in ipairs(chunk) do
+    if length - drop <= 1 or (length - drop <= maxEntries and bytes <= maxBytes) then break end
+    bytes = bytes - tonumber(size)
+    drop = drop + 1
   end
-  redis.call('XDEL', KEYS[1], unpack(ids))
-  trimmed = true
 end
-if trimmed then redis.call('SET', KEYS[3], bytes) end
-return first`;
+if drop > 0 then
+  redis.call('LTRIM', KEYS[1], drop, -1)
+  redis.call('LTRIM', KEYS[2], drop, -1)
+  redis.call('SET', KEYS[4], bytes)
+end
+return last - count + 1`;
 
-// KEYS: stream, bytes. The sequence is kept: seqs go on after a clear.
+// KEYS: entries, seq. ARGV: the highest seq wanted, how many at most. Returns the newest seq, the
+// seq of the first entry returned, and the entries from that seq up to the highest one held that
+// is at most ARGV[1], oldest first.
+const READ = `
+local last = tonumber(redis.call('GET', KEYS[2]) or '0')
+local length = redis.call('LLEN', KEYS[1])
+local first = last - length + 1
+local high = math.min(tonumber(ARGV[1]), last)
+if high < first then return {last, high + 1, {}} end
+local low = math.max(first, high - tonumber(ARGV[2]) + 1)
+return {last, low, redis.call('LRANGE', KEYS[1], low - first, high - first)}`;
+
+// KEYS: entries, sizes, bytes. The sequence is kept: seqs go on after a clear.
 const CLEAR = `
-redis.call('DEL', KEYS[1])
-redis.call('SET', KEYS[2], 0)
+redis.call('DEL', KEYS[1], KEYS[2])
+redis.call('SET', KEYS[3], 0)
 return 0`;
 
 declare module 'ioredis' {
   interface RedisCommander<Context> {
     /** `entries`: each entry's JSON (ioredis flattens an array argument). */
-    recordJournalEntries(stream: string, seq: string, bytes: string, maxEntries: string, maxBytes: string, entries: string[], callback?: Callback<number>): Result<number, Context>;
-    clearJournal(stream: string, bytes: string, callback?: Callback<number>): Result<number, Context>;
+    recordJournalEntries(entries: string, sizes: string, seq: string, bytes: string, maxEntries: string, maxBytes: string, json: string[], callback?: Callback<number>): Result<number, Context>;
+    readJournalEntries(entries: string, seq: string, highest: string, count: string, callback?: Callback<[number, number, string[]]>): Result<[number, number, string[]], Context>;
+    clearJournal(entries: string, sizes: string, bytes: string, callback?: Callback<number>): Result<number, Context>;
   }
 }
 
 const SCRIPTS = {
-  recordJournalEntries: { lua: RECORD, numberOfKeys: 3 },
-  clearJournal: { lua: CLEAR, numberOfKeys: 2 },
+  recordJournalEntries: { lua: RECORD, numberOfKeys: 4 },
+  readJournalEntries: { lua: READ, numberOfKeys: 2 },
+  clearJournal: { lua: CLEAR, numberOfKeys: 3 },
 };
 
-/** Stream entries read per XREVRANGE while filtering a page. */
+/** Entries read per script call while filtering a page. */
 const READ_BATCH = 200;
 
 /** Records waiting for the end of their loop turn, at most. */
@@ -124,7 +139,7 @@ export class RedisJournal implements RequestJournal {
   readonly #replicaMember: string;
   readonly #client: Redis;
   readonly #target: RedisTarget;
-  readonly #keys: { stream: string; seq: string; bytes: string };
+  readonly #keys: { entries: string; sizes: string; seq: string; bytes: string };
   /** The client is ours to close (opened by openRedisJournal). */
   readonly #owned: boolean;
   #dropped = 0;
@@ -144,7 +159,7 @@ export class RedisJournal implements RequestJournal {
     this.maxBytes = options.maxBytes ?? DEFAULT_JOURNAL_BYTES;
     if (!Number.isSafeInteger(this.maxEntries) || this.maxEntries < 1) throw new RangeError(`A journal keeps at least one entry; asked for ${this.maxEntries}.`);
     if (!Number.isSafeInteger(this.maxBytes) || this.maxBytes < 1) throw new RangeError(`A journal keeps at least one byte; asked for ${this.maxBytes}.`);
-    this.#keys = { stream: `${prefix}:journal`, seq: `${prefix}:journal:seq`, bytes: `${prefix}:journal:bytes` };
+    this.#keys = { entries: `${prefix}:journal:entries`, sizes: `${prefix}:journal:sizes`, seq: `${prefix}:journal:seq`, bytes: `${prefix}:journal:bytes` };
     for (const [name, script] of Object.entries(SCRIPTS)) {
       if (!(name in client)) client.defineCommand(name, script);
     }
@@ -181,9 +196,9 @@ export class RedisJournal implements RequestJournal {
       }
     }
     if (!entries.length) return;
-    const { stream, seq, bytes } = this.#keys;
+    const { entries: list, sizes, seq, bytes } = this.#keys;
     const sent = this.#client
-      .recordJournalEntries(stream, seq, bytes, String(this.maxEntries), String(this.maxBytes), entries)
+      .recordJournalEntries(list, sizes, seq, bytes, String(this.maxEntries), String(this.maxBytes), entries)
       .then(
         () => undefined,
         () => void (this.#dropped += entries.length),
@@ -197,47 +212,53 @@ export class RedisJournal implements RequestJournal {
     const limit = Math.max(1, Math.min(query.limit ?? DEFAULT_JOURNAL_PAGE, MAX_JOURNAL_PAGE));
     const classes = query.status?.length ? new Set(query.status.map((c) => Number(c.charAt(0)))) : undefined;
     const text = query.text ? new RegExp(escapeRegExp(query.text), 'i') : undefined;
-    const last = Number((await this.#run(() => this.#client.get(this.#keys.seq))) ?? 0);
     const entries: JournalEntry[] = [];
     // Seqs start at 1: nothing lies before 1, everything after 0.
-    if (query.before !== undefined && !(query.before > 1)) return { entries, last, more: false };
-    const after = query.after !== undefined && query.after >= 1 ? query.after : undefined;
-    // Newest first, from just below `before` down to just above `after`, a batch at a time.
-    let end = query.before === undefined ? '+' : `(${seqId(query.before)}`;
-    const start = after === undefined ? '-' : `(${seqId(after)}`;
-    for (let batches = 0; batches * READ_BATCH <= this.maxEntries + READ_BATCH; batches++) {
-      const batch = await this.#run(() => this.#client.xrevrange(this.#keys.stream, end, start, 'COUNT', READ_BATCH));
-      for (const [id, fields] of batch) {
-        const json = fieldOf(fields, 'e');
-        if (json === undefined) continue;
+    const lowest = query.after !== undefined && query.after >= 1 ? Math.trunc(query.after) + 1 : 1;
+    // Newest first, from just below `before` down to `lowest`, a batch at a time.
+    let highest = query.before === undefined ? Number.MAX_SAFE_INTEGER : Math.ceil(query.before) - 1;
+    let last: number | undefined;
+    for (let batches = 0; batches * READ_BATCH <= this.maxEntries + READ_BATCH && highest >= lowest; batches++) {
+      const [newest, low, batch] = await this.#read(highest, Math.min(READ_BATCH, highest - lowest + 1));
+      last ??= newest;
+      for (let index = batch.length - 1; index >= 0; index--) {
+        const seq = low + index;
+        if (seq < lowest) break;
+        const json = batch[index] as string;
         const kept = JSON.parse(json) as Omit<JournalEntry, 'seq'>;
         if (classes && !classes.has(Math.floor(kept.status / 100))) continue;
         if (query.path && !kept.path.includes(query.path)) continue;
         if (text && !text.test(json)) continue;
         if (entries.length === limit) return { entries, last, more: true };
-        const entry = { seq: seqOf(id), ...kept } as JournalEntry;
+        const entry = { seq, ...kept } as JournalEntry;
         entries.push(query.whole ? entry : summary(entry));
       }
-      if (batch.length < READ_BATCH) break;
-      end = `(${(batch[batch.length - 1] as [string, string[]])[0]}`;
+      // What is older than this batch has left the journal, or was never there.
+      if (batch.length === 0 || low <= lowest) break;
+      highest = low - 1;
     }
-    return { entries, last, more: false };
+    return { entries, last: last ?? Number((await this.#run(() => this.#client.get(this.#keys.seq))) ?? 0), more: false };
   }
 
   async entry(seq: number): Promise<JournalEntry | undefined> {
     if (!Number.isSafeInteger(seq) || seq < 1) return undefined;
-    const [found] = await this.#run(() => this.#client.xrange(this.#keys.stream, seqId(seq), seqId(seq)));
-    const json = found && fieldOf(found[1], 'e');
-    return json === undefined ? undefined : ({ seq, ...JSON.parse(json) } as JournalEntry);
+    const [, low, [json]] = await this.#read(seq, 1);
+    return json === undefined || low !== seq ? undefined : ({ seq, ...JSON.parse(json) } as JournalEntry);
   }
 
   async stats(): Promise<JournalStats> {
-    const [entries, bytes] = await this.#run(() => Promise.all([this.#client.xlen(this.#keys.stream), this.#client.get(this.#keys.bytes)]));
+    const [entries, bytes] = await this.#run(() => Promise.all([this.#client.llen(this.#keys.entries), this.#client.get(this.#keys.bytes)]));
     return { entries, bytes: Number(bytes ?? 0), maxEntries: this.maxEntries, maxBytes: this.maxBytes };
   }
 
+  /** The newest seq, and the entries (oldest first, from seq `low`) at most `count` up to `highest`. */
+  async #read(highest: number, count: number): Promise<[number, number, string[]]> {
+    const [last, low, batch] = await this.#run(() => this.#client.readJournalEntries(this.#keys.entries, this.#keys.seq, String(highest), String(Math.max(1, count))));
+    return [Number(last), Number(low), batch];
+  }
+
   async clear(): Promise<void> {
-    await this.#run(() => this.#client.clearJournal(this.#keys.stream, this.#keys.bytes));
+    await this.#run(() => this.#client.clearJournal(this.#keys.entries, this.#keys.sizes, this.#keys.bytes));
   }
 
   /** Closes the connection when the journal opened it; a shared client is its owner's to close. */
@@ -259,19 +280,6 @@ export class RedisJournal implements RequestJournal {
       throw new StoreUnavailable(`Redis at ${this.#target.display} did not answer (${error.message})`);
     }
   }
-}
-
-function seqId(seq: number): string {
-  return `${Math.trunc(seq)}-0`;
-}
-
-function seqOf(id: string): number {
-  return Number(id.slice(0, id.indexOf('-')));
-}
-
-function fieldOf(fields: string[], name: string): string | undefined {
-  for (let i = 0; i < fields.length; i += 2) if (fields[i] === name) return fields[i + 1];
-  return undefined;
 }
 
 function escapeRegExp(text: string): string {

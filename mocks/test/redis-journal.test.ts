@@ -123,13 +123,15 @@ describe.skipIf(REDIS_SKIP_REASON)(`RedisJournal on a real redis-server${REDIS_S
     for (let i = 1; i <= 12; i++) byCount.record(exchange(`/count/${i}`, 200));
     await until(byCount, 12);
     expect((await byCount.entries()).entries.map((entry) => entry.path)).toEqual(['/count/12', '/count/11', '/count/10', '/count/9', '/count/8']);
-    expect(await inspect.xlen(`journal-${prefixes}:journal`)).toBe(5); // exactly, not about
+    expect(await inspect.llen(`journal-${prefixes}:journal:entries`)).toBe(5); // exactly, not about
+    expect(await inspect.llen(`journal-${prefixes}:journal:sizes`)).toBe(5);
     expect(await byCount.entry(7)).toBeUndefined();
     const stats = await byCount.stats();
     expect(stats).toMatchObject({ entries: 5, maxEntries: 5 });
-    // The byte count is the sum of what the stream holds.
-    const held = await inspect.xrange(`journal-${prefixes}:journal`, '-', '+');
-    expect(stats.bytes).toBe(held.reduce((sum, [, fields]) => sum + Buffer.byteLength(fields[1] as string), 0));
+    // The byte count is the sum of what the list holds, and the sizes say each entry's.
+    const held = await inspect.lrange(`journal-${prefixes}:journal:entries`, 0, -1);
+    expect(stats.bytes).toBe(held.reduce((sum, json) => sum + Buffer.byteLength(json), 0));
+    expect((await inspect.lrange(`journal-${prefixes}:journal:sizes`, 0, -1)).map(Number)).toEqual(held.map((json) => Buffer.byteLength(json)));
 
     prefixes++;
     const big = 'x'.repeat(2000);
@@ -188,8 +190,8 @@ describe.skipIf(REDIS_SKIP_REASON)(`RedisJournal on a real redis-server${REDIS_S
 
   it('counts every entry of a batch Redis refuses as dropped', async () => {
     const journal = await open('refused', { prefix: 'refused-sandbox' });
-    // Something else holds the stream's key: XADD answers WRONGTYPE and the whole call fails.
-    await inspect.set('refused-sandbox:journal', 'not a stream');
+    // Something else holds the entries' key: RPUSH answers WRONGTYPE and the whole call fails.
+    await inspect.set('refused-sandbox:journal:entries', 'not a list');
     for (let i = 0; i < 3; i++) journal.record(exchange(`/refused/${i}`, 200));
     for (let attempt = 0; attempt < 200 && journal.dropped < 3; attempt++) await new Promise((resolve) => setTimeout(resolve, 10));
     expect(journal.dropped).toBe(3);
