@@ -117,6 +117,30 @@ describe.skipIf(REDIS_SKIP_REASON)(`RedisResourceStore on a real redis-server${R
     expect(await store.create(PLANTS, { key: '"0"', json: '{"id":"0"}' })).toBe('created');
   });
 
+  it('sends the creates of one tick together and keeps the order they were asked in, with reads and other collections between them', async () => {
+    const store = await open();
+    // All asked for in one tick: more than one script call holds, two collections, a repeat, reads and a delete between.
+    const keys = Array.from({ length: 4500 }, (_, i) => 10_000 + i);
+    const outcomes = keys.map((id) => store.create(PLANTS, plant(id)));
+    const repeated = store.create(PLANTS, plant(10_000, 'Impostor'));
+    const pot = store.create('/pots', plant(10_000, 'Terracotta'));
+    const seen = store.get(PLANTS, '14499');
+    const counted = store.count(PLANTS);
+    const deleted = store.delete(PLANTS, '10001');
+    const after = store.create(PLANTS, plant(10_001, 'again'));
+    expect(await Promise.all(outcomes)).toEqual(keys.map(() => 'created'));
+    expect(await repeated).toBe('duplicate');
+    expect(await pot).toBe('created');
+    // A read asked for after the creates sees them: a connection's commands run in the order asked.
+    expect(await seen).toEqual(plant(14_499));
+    expect(await counted).toBe(4500);
+    expect(await deleted).toBe('deleted');
+    expect(await after).toBe('created');
+    const listed = (await listAll(store, PLANTS, 1000)).map((record) => record.key);
+    expect(listed).toEqual([...keys.filter((id) => id !== 10_001).map(String), '10001']);
+    expect(await store.get('/pots', '10000')).toEqual(plant(10_000, 'Terracotta'));
+  });
+
   it('seeds all or nothing: a taken key or a repeat stores none and names them; otherwise all, in order', async () => {
     const store = await open();
     await store.create(PLANTS, plant(5));
