@@ -196,9 +196,10 @@ export interface WireExchange {
 export function recordExchange(journal: RequestJournal, exchange: WireExchange, policy: JournalPolicy): JournalRecord | PendingRecord | undefined {
   try {
     // An upstream's answer is its bytes, and a proxy's verdict quotes it: recorded (masked, cut,
-    // copied) at once, so nothing of them stays reachable. An answer of the mock's own, accepted or refused, is captured as bounded
-    // parts and recorded only when the entry is read: most never are, and on the request path
-    // making the record costs more than the rest of the journal together (docs/benchmarks.md).
+    // copied) at once, so nothing of them stays reachable. An answer of the mock's own, accepted
+    // or refused, is captured as bounded parts and recorded only when the entry is read: most
+    // never are, and on the request path making the record costs more than the rest of the
+    // journal together (docs/benchmarks.md).
     const { answer } = exchange;
     const record = answer.send !== undefined || answer.violations !== undefined ? journalRecord(exchange, policy) : new CapturedExchange(exchange, policy);
     journal.record(record);
