@@ -252,9 +252,10 @@ class CapturedExchange implements PendingRecord {
     this.status = answer.status;
     this.#method = req.method ?? '';
     this.#rawHeaders = policy.repeats.requestHeaders(req.socket, req.rawHeaders);
-    const read = exchange.requestBody ?? (hasBody(req) ? bufferedBody(req, policy) : undefined);
+    const unread = exchange.requestBody === undefined && hasBody(req);
+    const read = unread ? bufferedBody(req, policy) : exchange.requestBody;
     this.#bodyBytes = read?.length ?? 0;
-    this.#unreadBytes = read === undefined && hasBody(req) ? declaredBytes(req) : undefined;
+    this.#unreadBytes = unread && read === undefined ? declaredBytes(req) : undefined;
     // The text the mock parsed when it fits the bound whole; else a copy of the bytes (they may be a
     // slice of a much larger buffer, which they would keep alive).
     const text = answer.requestText;

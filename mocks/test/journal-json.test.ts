@@ -10,13 +10,14 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { credentialPlaces, DEFAULT_EXCHANGE_BOUNDS, recordExchange, Repeats, type JournalPolicy, type WireExchange } from '../admin/exchange.js';
 import { entryJson, isPendingRecord, type JournalRecord, type PendingRecord } from '../admin/journal.js';
+import type { SecurityScheme } from '../../spec/contract.js';
 import { reject } from '../errors.js';
 import { rejected } from '../http/answer.js';
 
 const SECRET = 'known-admin-secret';
 
 function policyWith(repeats: Repeats, secrets: string[] = [SECRET]): JournalPolicy {
-  const schemes = [{ kind: 'api-key', in: 'header', parameter: 'X-Api-Key' }] as Parameters<typeof credentialPlaces>[0] extends Iterable<infer S> ? S[] : never;
+  const schemes = [{ kind: 'api-key', in: 'header', parameter: 'X-Api-Key' }] as SecurityScheme[];
   return { ...DEFAULT_EXCHANGE_BOUNDS, bodyBytes: 64, headerBytes: 160, credentials: credentialPlaces(schemes, secrets), repeats };
 }
 
