@@ -18,7 +18,7 @@ import type { MockContext } from './context.js';
 import { exampleAnswer } from './examples.js';
 import type { Preferences } from './prefer.js';
 import { keyInWords, keyOfBody, keyOfPathSegment, mergedJson, projection, recordOf, recordValue } from './records.js';
-import { itemParameter, jsonContent, type Collection, type ResourceRole, type StatefulOperation } from './resources.js';
+import { itemParameter, type Collection, type ResourceRole, type StatefulOperation } from './resources.js';
 import type { RequestWithText } from './request-path.js';
 import type { RoutedOperation } from './routes.js';
 import type { SecurityOutcome } from './security.js';
@@ -103,7 +103,7 @@ const ROLES: Record<ResourceRole, (collection: Collection) => MockHandler> = {
   },
   list: (collection) => async (_c, { mock, operation }) => {
     const routed = operation as RoutedOperation;
-    const properties = jsonContent(routed.successResponse?.content)?.itemProperties ?? collection.declared;
+    const properties = routed.successMedia?.itemProperties ?? collection.declared;
     // The first page is read before answering, so a store outage is still an error answer.
     const first = await mock.store.page(collection.path, { limit: LIST_PAGE });
     return { status: routed.contract.successStatus ?? 200, stream: listed(mock.store, collection.path, first, properties) };
@@ -151,7 +151,7 @@ const ROLES: Record<ResourceRole, (collection: Collection) => MockHandler> = {
 /** The success answer: the spec's success status, with exactly the properties its schema declares. */
 function success(operation: RoutedOperation, value: Record<string, unknown>): Answer {
   const status = operation.contract.successStatus ?? 200;
-  const media = jsonContent(operation.successResponse?.content);
+  const media = operation.successMedia;
   if (!media) return { status };
   return { status, body: projection(value, media.propertySet) };
 }

@@ -54,7 +54,7 @@ export function keyInWords(key: RecordKey, identity: Identity): string {
  */
 export function recordOf(body: Record<string, unknown>, key: RecordKey, declared: ReadonlySet<string>, text?: string): StoredRecord {
   if (text !== undefined && keptAsSent(text) && onlyDeclared(body, declared)) return { key, json: text.trim() };
-  return { key, json: flatJson(body, declared) };
+  return { key, json: projection(body, declared) };
 }
 
 /**
@@ -77,23 +77,13 @@ export function recordValue(record: StoredRecord): Record<string, unknown> {
   return parseExactJson(record.json) as Record<string, unknown>;
 }
 
-/** The JSON text of `value` with only `properties` (those a response schema declares), in the record's order. */
-export function projection(value: Record<string, unknown>, properties: ReadonlySet<string>): string {
-  // Written piece by piece: an answer leaves at once, and the pieces cost less than an object.
-  let json = '';
-  for (const property of Object.keys(value)) {
-    if (!properties.has(property) || value[property] === undefined) continue;
-    json += `${json ? ',' : '{'}${JSON.stringify(property)}:${exactJsonOf(value, property)}`;
-  }
-  return json ? `${json}}` : '{}';
-}
-
 /**
- * The JSON object of `value`'s `properties`, in its own order, values exact, as one flat string:
- * a record keeps it for as long as it lives, the journal as long as the entry, and text built
- * piece by piece would be a tree of pieces, several times its size in memory.
+ * The JSON object of `value`'s `properties` (those a body or response schema declares), in its
+ * own order, values exact, as one flat string: a record keeps it for as long as it lives, the
+ * journal as long as the entry, and text built piece by piece would be a tree of pieces, several
+ * times its size in memory.
  */
-function flatJson(value: Record<string, unknown>, properties: ReadonlySet<string>): string {
+export function projection(value: Record<string, unknown>, properties: ReadonlySet<string>): string {
   // Nearly every body: values the view holds as sent. A fresh object of the kept properties goes
   // through JSON.stringify's own fast path, and comes out flat.
   if (!holdsInexactNumbers(value)) {

@@ -11,9 +11,10 @@
  * by scheme name, its hooks for not found, method not allowed, unauthorized and validation fail.
  */
 import type { Handler, OpenAPIBackend } from 'openapi-backend';
-import type { CompiledContract, ContractMediaType, ContractOperation, ContractParameter, ContractResponse } from '../../spec/contract.js';
+import type { CompiledContract, ContractMediaType, ContractOperation, ContractParameter } from '../../spec/contract.js';
 import { isJsonMediaType, mediaEssence, pathTemplatePattern } from '../../spec/contract.js';
 import { forceableStatuses } from './prefer.js';
+import { jsonContent } from './resources.js';
 import { challengeScheme } from './security.js';
 
 export interface RoutedOperation {
@@ -35,7 +36,8 @@ export interface RoutedOperation {
   /** The JSON request body the operation takes; undefined when it takes none the mock can read. */
   body: { required: boolean; accepted: readonly string[]; media: ContractMediaType; schemaName: string } | undefined;
   parameters: readonly ContractParameter[];
-  successResponse: ContractResponse | undefined;
+  /** The JSON media type of the success response (what a stateful answer's body follows); undefined when it declares none. */
+  successMedia: ContractMediaType | undefined;
   /** Statuses `Prefer: code=` may force. */
   forceable: readonly number[];
   /** The route to this operation at a path without templates, made once. */
@@ -144,7 +146,7 @@ export function compileRoutes(api: OpenAPIBackend, contract: CompiledContract, s
       allow: '',
       body: requestBodyOf(operation),
       parameters: operation.parameters,
-      successResponse: operation.successStatus === undefined ? undefined : operation.responses.get(operation.successStatus),
+      successMedia: jsonContent(operation.successStatus === undefined ? undefined : operation.responses.get(operation.successStatus)?.content),
       forceable: forceableStatuses(operation.declaredStatuses),
     });
   }

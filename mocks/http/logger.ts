@@ -170,13 +170,30 @@ const DEBUG = 20;
 export function requestLogger(logger: Logger): (entry: RequestLogEntry, quiet: boolean) => void {
   const destination = plainLoggers.get(logger);
   if (!destination) return (entry, quiet) => logger[quiet ? 'debug' : 'info'](entry, 'request');
+  // Requests mostly repeat the method and path of the one before: their JSON is written once.
+  const method = new RepeatedJson();
+  const path = new RepeatedJson();
   return (entry, quiet) => {
     const level = quiet ? DEBUG : INFO;
     if (logger.levelVal > level) return;
     const code = entry.code === undefined ? '' : `,"code":${JSON.stringify(entry.code)}`;
     destination.write(
-      `{"level":${level},"time":${Date.now()},"method":${JSON.stringify(entry.method)},"path":${JSON.stringify(entry.path)},` +
+      `{"level":${level},"time":${Date.now()},"method":${method.of(entry.method)},"path":${path.of(entry.path)},` +
         `"status":${entry.status},"ms":${entry.ms}${code},"msg":"request"}\n`,
     );
   };
+}
+
+/** A string's JSON, remembered for the last string asked. */
+class RepeatedJson {
+  #text: string | undefined;
+  #json = '';
+
+  of(text: string): string {
+    if (text !== this.#text) {
+      this.#text = text;
+      this.#json = JSON.stringify(text);
+    }
+    return this.#json;
+  }
 }

@@ -45,6 +45,19 @@ describe('requestLogger', () => {
     expect(withoutTime(ours.writes[0] as string)).toBe(withoutTime(theirs.writes[0] as string));
   });
 
+  it('writes each of a run of requests as pino would, a method or path repeated or not', async () => {
+    const run = [...entries, ...entries, ...entries.slice().reverse()].map(([, entry]) => entry);
+    const ours = capture();
+    const log = requestLogger(createLogger('info', ours.out));
+    for (const entry of run) log(entry, false);
+    const theirs = capture();
+    const logger = pino({ level: 'info', base: undefined }, theirs.out);
+    for (const entry of run) logger.info(entry, 'request');
+    await nextTurn();
+    const lines = (writes: string[]): string[] => writes.join('').split('\n').filter(Boolean).map(withoutTime);
+    expect(lines(ours.writes)).toEqual(lines(theirs.writes));
+  });
+
   it('writes quiet requests at debug level only when debug is enabled', async () => {
     const entry = entries[0]?.[1] as RequestLogEntry;
     const atInfo = capture();
