@@ -144,12 +144,26 @@ export function isPendingRecord(entry: JournalRecord | PendingRecord): entry is 
   return typeof (entry as PendingRecord).toRecord === 'function';
 }
 
+/** A time's ISO 8601 text, kept for the last time asked: under load, entries come many to a millisecond. */
+export class IsoTimes {
+  #time = Number.NaN;
+  #iso = '';
+
+  of(time: number): string {
+    if (time !== this.#time) {
+      this.#time = time;
+      this.#iso = new Date(time).toISOString();
+    }
+    return this.#iso;
+  }
+}
+
 /**
  * An entry's JSON text: the members `leading` holds (its seq, its replica), `at` (the time as ISO
- * 8601), then the record's own.
+ * 8601, through the journal's `times`), then the record's own.
  */
-export function entryJson(entry: JournalRecord | PendingRecord, leading: string): string {
-  const head = `${leading}${leading ? ',' : ''}"at":"${new Date(entry.time).toISOString()}"`;
+export function entryJson(entry: JournalRecord | PendingRecord, leading: string, times: IsoTimes): string {
+  const head = `${leading}${leading ? ',' : ''}"at":"${times.of(entry.time)}"`;
   if (isPendingRecord(entry)) return entry.toJson(head);
   const { time: _, ...rest } = entry;
   const members = JSON.stringify(rest);
@@ -226,6 +240,7 @@ export class MemoryJournal implements RequestJournal {
   #head = 0;
   #bytes = 0;
   #seq = 0;
+  readonly #times = new IsoTimes();
 
   constructor(options: MemoryJournalOptions = {}) {
     this.maxEntries = options.maxEntries ?? DEFAULT_JOURNAL_SIZE;
@@ -273,7 +288,7 @@ export class MemoryJournal implements RequestJournal {
   /** The entry's JSON text, made on first use. */
   #json(kept: Kept): string {
     if (kept.json === undefined) {
-      kept.json = entryJson(kept.record as JournalRecord | PendingRecord, `"seq":${kept.seq}`);
+      kept.json = entryJson(kept.record as JournalRecord | PendingRecord, `"seq":${kept.seq}`, this.#times);
       kept.record = undefined;
     }
     return kept.json;

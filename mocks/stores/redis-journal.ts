@@ -38,6 +38,7 @@ import {
   type JournalRecord,
   type JournalStats,
   entryJson,
+  IsoTimes,
   type PendingRecord,
   type RequestJournal,
 } from '../admin/journal.js';
@@ -137,6 +138,7 @@ export class RedisJournal implements RequestJournal {
   readonly replica: string;
   /** `"replica":"…"`, the member each entry begins with. */
   readonly #replicaMember: string;
+  readonly #times = new IsoTimes();
   readonly #client: Redis;
   readonly #target: RedisTarget;
   readonly #keys: { entries: string; sizes: string; seq: string; bytes: string };
@@ -189,7 +191,7 @@ export class RedisJournal implements RequestJournal {
     const entries: string[] = [];
     for (const entry of batch) {
       try {
-        entries.push(entryJson(entry, this.#replicaMember));
+        entries.push(entryJson(entry, this.#replicaMember, this.#times));
       } catch {
         // A journal must never fail the request it describes.
         this.#dropped++;

@@ -9,7 +9,7 @@ import { Socket } from 'node:net';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { credentialPlaces, DEFAULT_EXCHANGE_BOUNDS, recordExchange, Repeats, type JournalPolicy, type WireExchange } from '../admin/exchange.js';
-import { entryJson, isPendingRecord, type JournalRecord, type PendingRecord } from '../admin/journal.js';
+import { entryJson, isPendingRecord, IsoTimes, type JournalRecord, type PendingRecord } from '../admin/journal.js';
 import type { SecurityScheme } from '../../spec/contract.js';
 import { reject } from '../errors.js';
 import { rejected } from '../http/answer.js';
@@ -23,6 +23,8 @@ function policyWith(repeats: Repeats, secrets: string[] = [SECRET]): JournalPoli
 
 interface Sent {
   socket: Socket;
+  /** Milliseconds after the first exchange. */
+  millisecond: number;
   method: string;
   url: string;
   lines: [string, string][];
@@ -44,7 +46,7 @@ function exchangeOf(sent: Sent): WireExchange {
   const answer = sent.refused
     ? rejected(reject('INVALID_REQUEST_BODY', { schema: 'NewPlant', problems: [`name must be a string, got ${sent.answer}`], more: 0, fields: ['/name'] }))
     : { status: sent.status, body: sent.answer, operationId: 'createPlant', stateful: true, requestText: sent.body };
-  return { req, path: sent.url.split('?')[0] as string, requestBody, answer, responseHeaders: sent.responseHeaders, time: 1_700_000_000_123, durationMs: 1.25 };
+  return { req, path: sent.url.split('?')[0] as string, requestBody, answer, responseHeaders: sent.responseHeaders, time: 1_700_000_000_123 + sent.millisecond, durationMs: 1.25 };
 }
 
 /** What JSON.stringify writes of the record, as the journals wrote it before `toJson`. */
@@ -60,6 +62,8 @@ const text = fc.oneof(
 const line = fc.tuple(fc.constantFrom('Authorization', 'Cookie', 'X-Api-Key', 'Content-Type', 'X-Trace', 'Proxy-Authorization', 'Accept'), text);
 const sentArbitrary = fc.record({
   connection: fc.nat({ max: 2 }),
+  // Often the millisecond of the exchange before: the journal then writes its time once.
+  millisecond: fc.nat({ max: 2 }),
   method: fc.constantFrom('POST', 'GET'),
   url: fc.constantFrom('/plants', '/plants?access_token=query-secret-1', `/plants/${SECRET}`, '/plants?tag=a%20b'),
   // Often the lines of the request before on the connection: the journal then keeps them once.
@@ -87,10 +91,11 @@ describe("a journal entry's JSON text", () => {
           recordExchange(journal as never, exchangeOf({ ...sent, socket: sockets[sent.connection] as Socket }), policy);
         }
         expect(kept).toHaveLength(sequence.length);
+        const times = new IsoTimes();
         // Twice each: the second reads what the first made once.
         for (const [index, entry] of [...kept, ...kept].entries()) {
           const leading = { seq: index, replica: 'r"1' };
-          const json = entryJson(entry, `"seq":${index},"replica":${JSON.stringify('r"1')}`);
+          const json = entryJson(entry, `"seq":${index},"replica":${JSON.stringify('r"1')}`, times);
           expect(JSON.parse(json)).toEqual(stringified(entry.toRecord(), leading));
           if (knownSecret) expect(json).not.toContain(SECRET);
         }
@@ -111,6 +116,6 @@ describe("a journal entry's JSON text", () => {
       response: { headers: [] },
       violations: [],
     };
-    expect(JSON.parse(entryJson(record, '"seq":7'))).toEqual({ seq: 7, at: '1970-01-01T00:00:00.000Z', ...record, time: undefined });
+    expect(JSON.parse(entryJson(record, '"seq":7', new IsoTimes()))).toEqual({ seq: 7, at: '1970-01-01T00:00:00.000Z', ...record, time: undefined });
   });
 });
