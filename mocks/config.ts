@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { commaList as list, port, wholeNumber as integer } from '../spec/command-line.js';
 import { parseExactJson } from '../spec/exact-json.js';
-import { DEFAULT_IDENTITY } from './engine/resources.js';
+import { parseIdentityOverrides, type IdentityOverrides } from '../spec/collections.js';
 import { hostnameOf, type AllowedHosts } from './http/allowed-hosts.js';
 import { DEFAULT_HOST, DEFAULT_MAX_BODY, DEFAULT_PORT, type MockOptions } from './server.js';
 import { DEFAULT_PROXY_CONNECT_TIMEOUT_MS, DEFAULT_PROXY_TIMEOUT_MS } from './proxy/proxy.js';
@@ -42,7 +42,11 @@ export function mockCommand(): Command {
     .addOption(new Option('--host <host>', 'address to listen on').env('HOST').default(DEFAULT_HOST))
     .addOption(new Option('--spec <file>', 'OpenAPI document to serve (default: the bundled spec)').env('MOCK_SPEC'))
     .addOption(new Option('--tokens <list>', "comma-separated credentials to accept for the spec's security scheme (default: any well-formed one)").env('MOCK_TOKENS').argParser(list))
-    .addOption(new Option('--identity <property>', 'the property that identifies a record: creates refuse a repeated value, item paths name it').env('MOCK_IDENTITY').default(DEFAULT_IDENTITY))
+    .addOption(
+      new Option('--identity <rules>', "the property that identifies a collection's records, where the item path's parameter does not: comma-separated /path=property (one collection) or property (every collection declaring it)")
+        .env('MOCK_IDENTITY')
+        .argParser(identityRules),
+    )
     .addOption(new Option('--stateless <operationIds>', "comma-separated operationIds to answer from the spec's examples instead of the store ('all' for every one)").env('MOCK_STATELESS').argParser(list))
     .addOption(new Option('--watch', 'reload the spec when its file changes, keeping the store').env('MOCK_WATCH'))
     .addOption(new Option('--admin-token <token>', 'bearer token the /__mock admin routes require').env('MOCK_ADMIN_TOKEN'))
@@ -97,7 +101,7 @@ export function parseMockArgs(argv: readonly string[], command: Command = mockCo
     host: string;
     spec?: string;
     tokens?: string[];
-    identity: string;
+    identity?: IdentityOverrides;
     stateless?: string[];
     watch?: boolean;
     adminToken?: string;
@@ -179,5 +183,13 @@ export function readSeedFile(path: string): unknown {
     return parseExactJson(readFileSync(path, 'utf8'));
   } catch (error) {
     throw new Error(`Cannot read the seed file ${path}: ${(error as Error).message}`);
+  }
+}
+
+function identityRules(value: string): IdentityOverrides {
+  try {
+    return parseIdentityOverrides(value);
+  } catch (error) {
+    throw new InvalidArgumentError((error as Error).message);
   }
 }

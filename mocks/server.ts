@@ -18,6 +18,7 @@ import { seedRecords } from './engine/body.js';
 import { loadEngine, type Engine, type EngineOptions } from './engine/engine.js';
 import { watchSpec } from './engine/watch.js';
 import { SPEC_PATH } from '../spec/index.js';
+import type { IdentityOverrides } from '../spec/collections.js';
 import { duplicatesOf } from './admin/routes.js';
 import { failureKind, isRejection, reject } from './errors.js';
 import { rejected, type Answer } from './http/answer.js';
@@ -44,8 +45,8 @@ export interface MockOptions {
   spec?: string;
   /** Accepted credentials for the spec's security scheme; empty or undefined accepts any well-formed one. */
   tokens?: readonly string[];
-  /** The property that identifies a record (default `id`). */
-  identity?: string;
+  /** Identity overrides (`--identity`): a property for every collection declaring it, or per collection path; else the item path's parameter decides. */
+  identity?: string | IdentityOverrides;
   /** operationIds answered from the spec's examples even where the mock could serve them from the store; 'all' for every one. */
   stateless?: readonly string[] | 'all';
   /** Reload the spec when its file changes, keeping the store (`prism mock --watch`). */

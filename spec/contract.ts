@@ -60,6 +60,10 @@ export interface ContractMediaType {
   type: string | undefined;
   /** For an array schema: the properties its items declare. */
   itemProperties: ReadonlySet<string> | undefined;
+  /** For an array schema: its `maxItems`, when it has one. */
+  maxItems: number | undefined;
+  /** For an object schema: each array-typed property's item properties (what a wrapped list holds). */
+  arrayProperties: ReadonlyMap<string, ReadonlySet<string>>;
   /** `properties` as a set, for projections. */
   propertySet: ReadonlySet<string>;
   /** The examples the document gives, in document order (`example` first, then `examples`). */
@@ -373,6 +377,8 @@ function readContent(raw: unknown, compiler: SchemaCompiler, where: string, comp
       type,
       itemProperties: type === 'array' && isObject(resolved) && isObject(resolved.items) ? new Set(compiler.properties(resolved.items).keys()) : undefined,
       propertySet: new Set(properties.keys()),
+      maxItems: type === 'array' && isObject(resolved) && typeof resolved.maxItems === 'number' ? resolved.maxItems : undefined,
+      arrayProperties: arrayPropertiesOf(properties, compiler),
       examples,
       exactPlan: compiler.exactPlan(schema, properties.keys()),
     };
@@ -381,6 +387,15 @@ function readContent(raw: unknown, compiler: SchemaCompiler, where: string, comp
     content.set(media.mediaType, media);
   }
   return content;
+}
+
+function arrayPropertiesOf(properties: ReadonlyMap<string, Schema>, compiler: SchemaCompiler): Map<string, ReadonlySet<string>> {
+  const arrays = new Map<string, ReadonlySet<string>>();
+  for (const [name, schema] of properties) {
+    const types = Array.isArray(schema.type) ? schema.type : [schema.type];
+    if (types.includes('array') && isObject(schema.items)) arrays.set(name, new Set(compiler.properties(schema.items).keys()));
+  }
+  return arrays;
 }
 
 /** Rewrites `#/components/schemas/X` to `#/$defs/X`, where each compiled schema carries them. */

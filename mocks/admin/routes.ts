@@ -7,7 +7,7 @@ import { checkBearer } from '../engine/security.js';
 import { preflightHeaders } from '../http/cors.js';
 import { ADMIN_REALM, isRejection, reject } from '../errors.js';
 import { parseSeed } from '../engine/body.js';
-import type { Collection } from '../engine/resources.js';
+import type { Collection } from '../../spec/collections.js';
 import { checkContentEncoding, checkJsonMediaType, readBody } from '../http/request-body.js';
 import { jsonAnswer, rejected, type Answer } from '../http/answer.js';
 import { INSPECTOR_ASSETS, inspectorAsset, type InspectorPath } from './inspector.js';

@@ -8,7 +8,7 @@ import { describeProblems, describeType, DEFAULT_PROBLEM_LIMIT } from '../../spe
 import { reject, type Rejection } from '../errors.js';
 import type { StoredRecord } from '../stores/store.js';
 import { keyOfBody, recordOf } from './records.js';
-import type { Collection } from './resources.js';
+import type { Collection } from '../../spec/collections.js';
 
 export type ParsedBody = { ok: true; value: unknown; text: string } | { ok: false; rejection: Rejection };
 

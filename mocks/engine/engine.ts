@@ -8,9 +8,11 @@ import { OpenAPIBackend, type Document, type Handler } from 'openapi-backend';
 import { loadContract, type CompiledContract } from '../../spec/contract.js';
 import { REALM } from '../errors.js';
 import { hookHandlers, statefulHandlers } from './handlers.js';
-import { recogniseResources, type Collection, type RecognitionOptions, type StatefulOperation } from './resources.js';
+import { recogniseCollections, type Collection, type RecognitionOptions, type StatefulOperation } from '../../spec/collections.js';
 import { compileRoutes, type RouteTable } from './routes.js';
 import { securityCheck, type CredentialSource } from './security.js';
+
+const SERVED_ROLES = new Set(['create', 'list', 'read', 'replace', 'patch', 'delete']);
 
 export interface EngineOptions extends RecognitionOptions {
   /** The OpenAPI document (default: the bundled spec). */
@@ -40,7 +42,9 @@ export async function loadEngine(options: EngineOptions = {}): Promise<Engine> {
 }
 
 export async function buildEngine(contract: CompiledContract, options: EngineOptions = {}): Promise<Engine> {
-  const { collections, stateful } = recogniseResources(contract, options);
+  const recognised = recogniseCollections(contract, options);
+  const collections = recognised.collections;
+  const stateful = new Map([...recognised.stateful].filter(([, operation]) => SERVED_ROLES.has(operation.role) && operation.list?.shape.kind !== 'wrapped'));
   const api = new OpenAPIBackend({
     definition: structuredClone(contract.document) as unknown as Document,
     // The contract already read the document; openapi-backend's 3.0 meta-schema would refuse valid 3.1.

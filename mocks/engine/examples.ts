@@ -10,7 +10,7 @@ import type { OpenAPIBackend } from 'openapi-backend';
 import type { ContractOperation } from '../../spec/contract.js';
 import { forcedRejection, reject } from '../errors.js';
 import { rejected, type Answer } from '../http/answer.js';
-import { jsonContent } from './resources.js';
+import { jsonContent } from '../../spec/collections.js';
 
 export interface ExampleRequest {
   /** The status to answer; the operation's success status (or first declared) when undefined. */

@@ -18,7 +18,7 @@ import type { MockContext } from './context.js';
 import { exampleAnswer } from './examples.js';
 import type { Preferences } from './prefer.js';
 import { keyInWords, keyOfBody, keyOfPathSegment, mergedJson, projection, recordOf, recordValue } from './records.js';
-import { itemParameter, type Collection, type ResourceRole, type StatefulOperation } from './resources.js';
+import type { Collection, CollectionRole, StatefulOperation } from '../../spec/collections.js';
 import type { RequestWithText } from './request-path.js';
 import type { RoutedOperation } from './routes.js';
 import type { SecurityOutcome } from './security.js';
@@ -84,11 +84,14 @@ function firstSecurityFailure(c: Context): Rejection {
 /** The stateful handler of each operation the mock serves from its store, by operationId. */
 export function statefulHandlers(stateful: ReadonlyMap<string, StatefulOperation>): Record<string, Handler> {
   const handlers: Record<string, MockHandler> = {};
-  for (const [operationId, { role, collection }] of stateful) handlers[operationId] = ROLES[role](collection);
+  for (const [operationId, { role, collection }] of stateful) {
+    const handler = ROLES[role];
+    if (handler) handlers[operationId] = handler(collection);
+  }
   return handlers as Record<string, Handler>;
 }
 
-const ROLES: Record<ResourceRole, (collection: Collection) => MockHandler> = {
+const ROLES: Partial<Record<CollectionRole, (collection: Collection) => MockHandler>> = {
   // Not async: the in-memory store answers synchronously, and a create then costs no promise.
   create: (collection) => (c, { mock, operation }) => {
     const body = c.request.requestBody as Record<string, unknown>;
@@ -163,12 +166,12 @@ function duplicate(collection: Collection, key: string): Answer {
 }
 
 function pathKey(c: Context, collection: Collection): string | undefined {
-  const segment = (c.request.params as Record<string, string>)[itemParameter(collection.itemPath as string)];
+  const segment = (c.request.params as Record<string, string>)[collection.itemParameter as string];
   return segment === undefined ? undefined : keyOfPathSegment(segment, collection.identity);
 }
 
 function notFound(c: Context, collection: Collection): Answer {
-  const segment = (c.request.params as Record<string, string>)[itemParameter(collection.itemPath as string)] ?? '';
+  const segment = (c.request.params as Record<string, string>)[collection.itemParameter as string] ?? '';
   return rejected(reject('RECORD_NOT_FOUND', { noun: collection.noun, property: collection.identity.property, key: segment, listing: `/__mock${collection.path}` }));
 }
 

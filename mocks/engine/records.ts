@@ -6,20 +6,8 @@
  * spec does.
  */
 import { exactJsonOf, holdsInexactNumbers, integerOfLiteral, needsExactParse, parseExactJson } from '../../spec/exact-json.js';
-import type { Schema } from '../../spec/contract.js';
+import type { Identity } from '../../spec/collections.js';
 import type { RecordKey, StoredRecord } from '../stores/store.js';
-
-/** Which property identifies a record, and how its values become keys. */
-export interface Identity {
-  property: string;
-  /** The identity's JSON type as the create body schema declares it. */
-  type: 'integer' | 'string' | 'other';
-}
-
-export function identityOf(property: string, schema: Schema | undefined): Identity {
-  const type = schema?.type;
-  return { property, type: type === 'integer' ? 'integer' : type === 'string' ? 'string' : 'other' };
-}
 
 /** The key of a parsed body's identity value; undefined when the body has none. */
 export function keyOfBody(body: Record<string, unknown>, identity: Identity): RecordKey | undefined {

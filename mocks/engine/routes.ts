@@ -14,7 +14,7 @@ import type { Handler, OpenAPIBackend } from 'openapi-backend';
 import type { CompiledContract, ContractMediaType, ContractOperation, ContractParameter } from '../../spec/contract.js';
 import { isJsonMediaType, mediaEssence, pathTemplatePattern } from '../../spec/contract.js';
 import { forceableStatuses } from './prefer.js';
-import { jsonContent } from './resources.js';
+import { jsonContent } from '../../spec/collections.js';
 import { challengeScheme } from './security.js';
 
 export interface RoutedOperation {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { keyOfBody, keyOfPathSegment, type Identity } from '../engine/records.js';
+import type { Identity } from '../../spec/collections.js';
+import { keyOfBody, keyOfPathSegment } from '../engine/records.js';
 
 // A record created with a body must be found again at the item path that names it.
 describe('a path segment names the key its body gave', () => {
