@@ -10,12 +10,13 @@ import { parseSeed } from '../engine/body.js';
 import type { Collection } from '../../spec/collections.js';
 import { checkContentEncoding, checkJsonMediaType, readBody } from '../http/request-body.js';
 import { jsonAnswer, rejected, type Answer } from '../http/answer.js';
-import { INSPECTOR_ASSETS, inspectorAsset, type InspectorPath } from './inspector.js';
+import { DOCS_DOCUMENT_PATH, docsDocument, INSPECTOR_ASSETS, inspectorAsset, type InspectorPath } from './inspector.js';
 import type { MockContext } from '../engine/context.js';
 import { keyInWords } from '../engine/records.js';
 import { pathOf } from '../http/respond.js';
 import type { ValidatingProxy } from '../proxy/proxy.js';
 import { casesAnswer } from './cases.js';
+import { specAnswer } from './spec-view.js';
 import { ADMIN_PREFIX, isAdminPath } from './prefix.js';
 import { listingAnswer, parseListingQuery } from './listing.js';
 import { journalEntry, journalListing, parseJournalQuery, REQUESTS_ROUTE } from './requests.js';
@@ -57,7 +58,11 @@ const fixedRoutes: Record<string, Record<string, AdminHandler>> = {
     },
   },
   '/__mock/spec': {
-    GET: (_req, { engine, proxy }) => jsonAnswer(200, describeSpec(engine, proxy)),
+    GET: (req, { engine, proxy }) => specAnswer(engine, proxy, req.headers['if-none-match']),
+  },
+  // The document the docs page (/__mock/docs) renders, with the mock as its server.
+  [DOCS_DOCUMENT_PATH]: {
+    GET: (_req, { engine }) => docsDocument(engine.contract.document),
   },
 };
 
@@ -112,20 +117,6 @@ function routesAt(path: string, context: MockContext): Record<string, AdminHandl
 function proxiedCollectionRoutes(proxy: ValidatingProxy): Record<string, AdminHandler> {
   const answer: AdminHandler = (req) => rejected(reject('NO_STORE_IN_PROXY_MODE', { path: pathOf(req.url), upstream: proxy.upstream.display }));
   return { GET: answer, DELETE: answer, POST: answer };
-}
-
-/** The spec being served, its collections' admin routes and its operations (in proxy mode: no collections, nothing from the store). */
-function describeSpec(engine: MockContext['engine'], proxy: ValidatingProxy | undefined) {
-  return {
-    title: engine.contract.title,
-    version: engine.contract.version,
-    source: engine.contract.source,
-    ...(proxy ? proxy.describe() : {}),
-    collections: proxy
-      ? []
-      : engine.collections.map((c) => ({ path: c.path, resource: c.resource, identity: c.identity.property, admin: `${ADMIN_PREFIX}${c.path}` })),
-    operations: engine.routes.operations.map((o) => ({ operationId: o.operationId, method: o.method, path: o.path, stateful: proxy ? false : o.stateful })),
-  };
 }
 
 /**

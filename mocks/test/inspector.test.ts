@@ -65,7 +65,9 @@ describe('inspector assets over HTTP', () => {
     const { stdout } = await promisify(execFile)('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT });
     const [pack] = JSON.parse(stdout) as [{ files: { path: string }[] }];
     const files = pack.files.map((file) => file.path);
-    for (const { file } of Object.values(INSPECTOR_ASSETS)) expect(files).toContain(`mocks/admin/inspector/${file}`);
+    for (const { file, from } of Object.values(INSPECTOR_ASSETS)) if (from === 'inspector') expect(files).toContain(`mocks/admin/inspector/${file}`);
+    // Swagger UI's files come from its package, a dependency installed with the mock.
+    expect((JSON.parse(await readFile(`${ROOT}package.json`, 'utf8')) as { dependencies: Record<string, string> }).dependencies['swagger-ui-dist']).toBeDefined();
   });
 
   const built = `${ROOT}dist/mocks/server.js`;

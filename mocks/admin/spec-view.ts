@@ -1,0 +1,238 @@
+/**
+ * `GET /__mock/spec`: what the inspector shows of the loaded spec, decided here rather than by
+ * parsing the document in the browser — its title and version, the collections the mock serves
+ * from its store (each nested one under its parent), and every operation with what its "Try it"
+ * form needs: parameters, a body pre-filled from the spec's example (or one generated from the
+ * schema, as openapi-backend generates its mock answers), the security schemes it takes and what
+ * `Prefer` may ask of it. Built once per engine (`--watch` makes a new one) with an ETag, so a
+ * page can poll it for reloads at the cost of a 304.
+ */
+import { createHash } from 'node:crypto';
+import { mock as mockFromSchema } from 'mock-json-schema';
+import type { ContractMediaType, ContractOperation, SecurityScheme } from '../../spec/contract.js';
+import type { Engine } from '../engine/engine.js';
+import type { Collection } from '../engine/resources.js';
+import type { ValidatingProxy } from '../proxy/proxy.js';
+import type { Answer } from '../http/answer.js';
+import { ADMIN_PREFIX } from './prefix.js';
+
+/** A pre-filled body longer than this is cut to an empty editor: the spec's example is for reading, not this form. */
+const MAX_EXAMPLE_CHARS = 64 * 1024;
+/** A description is shown as a hint; a novel is cut. */
+const MAX_TEXT_CHARS = 2000;
+
+export interface ParameterView {
+  name: string;
+  in: 'path' | 'query' | 'header' | 'cookie';
+  required: boolean;
+  description?: string;
+  /** The schema's type, for the input's hint. */
+  type?: string;
+  /** The allowed values, when the schema lists them. */
+  enum?: string[];
+  /** What the form starts with: the parameter's or its schema's example, default or first enum value. */
+  example?: string;
+}
+
+export interface OperationView {
+  operationId: string;
+  method: string;
+  path: string;
+  summary?: string;
+  description?: string;
+  stateful: boolean;
+  /** What the operation does to its collection (create, list, read, replace, patch, delete), when stateful. */
+  role?: string;
+  /** The collection path it serves, when stateful. */
+  collection?: string;
+  parameters: ParameterView[];
+  body?: {
+    mediaType: string;
+    required: boolean;
+    /** JSON text: the spec's example, or one generated from the schema. */
+    example: string;
+    /** Where `example` came from. */
+    from: 'example' | 'schema' | 'none';
+  };
+  /** Alternatives, each the scheme names that must all be satisfied; empty when none is needed. */
+  security: string[][];
+  /** Statuses `Prefer: code=` may force. */
+  forceable: number[];
+  /** The named examples of each declared response, for `Prefer: example=`. */
+  examples: Record<string, string[]>;
+}
+
+export interface CollectionView {
+  path: string;
+  itemPath?: string;
+  resource: string;
+  noun: string;
+  identity: string;
+  /** The admin route listing it (GET), seeding it (POST). */
+  admin: string;
+  /** The collection whose item path this one's path extends (`/trips` for `/trips/{tripId}/bookings`). */
+  parent?: string;
+  operations: string[];
+}
+
+export interface SchemeView {
+  name: string;
+  kind: SecurityScheme['kind'];
+  /** For an API key: where it goes and under which name. */
+  in?: 'header' | 'query' | 'cookie';
+  parameter?: string;
+}
+
+export interface SpecView {
+  title: string;
+  version: string;
+  source: string;
+  description?: string;
+  collections: CollectionView[];
+  operations: OperationView[];
+  securitySchemes: SchemeView[];
+}
+
+interface Built {
+  body: string;
+  etag: string;
+}
+
+const built = new WeakMap<Engine, Built>();
+
+/** The answer to `GET /__mock/spec`: the view as JSON with its ETag, or a 304 when the page has it already. */
+export function specAnswer(engine: Engine, proxy: ValidatingProxy | undefined, ifNoneMatch: string | undefined): Answer {
+  let view = proxy ? undefined : built.get(engine);
+  if (!view) {
+    const body = JSON.stringify({ ...describeSpec(engine, proxy !== undefined), ...(proxy ? proxy.describe() : {}) });
+    view = { body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` };
+    if (!proxy) built.set(engine, view);
+  }
+  const headers = { etag: view.etag, 'cache-control': 'no-cache' };
+  if (ifNoneMatch !== undefined && ifNoneMatch.split(',').some((tag) => tag.trim() === view.etag)) return { status: 304, headers };
+  return { status: 200, body: view.body, headers: { 'content-type': 'application/json', ...headers } };
+}
+
+/** The spec being served as the inspector shows it (in proxy mode: no collections, nothing stateful). */
+export function describeSpec(engine: Engine, proxied: boolean): SpecView {
+  const { contract } = engine;
+  const info = record(contract.document.info);
+  const collections = proxied ? [] : engine.collections;
+  const operations: OperationView[] = engine.routes.operations.map((routed) => {
+    const stateful = proxied ? undefined : engine.stateful.get(routed.operationId);
+    const raw = rawOperation(engine, routed.contract);
+    return {
+      operationId: routed.operationId,
+      method: routed.method,
+      path: routed.path,
+      ...text('summary', raw.summary),
+      ...text('description', raw.description),
+      stateful: !proxied && routed.stateful,
+      ...(stateful ? { role: stateful.role, collection: stateful.collection.path } : {}),
+      parameters: parametersOf(routed.contract, raw),
+      ...bodyOf(routed.contract, raw),
+      security: routed.contract.security.map((requirement) => [...requirement]),
+      forceable: [...routed.forceable],
+      examples: Object.fromEntries(
+        [...routed.contract.responses].flatMap(([status, response]) => {
+          const names = [...response.content.values()].flatMap((media) => media.examples.map((example) => example.name));
+          return names.length ? [[String(status), [...new Set(names)]]] : [];
+        }),
+      ),
+    };
+  });
+  return {
+    title: contract.title,
+    version: contract.version,
+    source: contract.source,
+    ...text('description', info.description),
+    collections: collections.map((collection) => collectionView(collection, collections, engine)),
+    operations,
+    securitySchemes: [...contract.securitySchemes.values()].map((scheme) => ({
+      name: scheme.name,
+      kind: scheme.kind,
+      ...(scheme.kind === 'api-key' ? { in: scheme.in, parameter: scheme.parameter } : {}),
+    })),
+  };
+}
+
+function collectionView(collection: Collection, all: readonly Collection[], engine: Engine): CollectionView {
+  // The parent is the collection whose item path is the longest start of this one's path.
+  const parent = all
+    .filter((other) => other !== collection && other.itemPath !== undefined && collection.path.startsWith(`${other.itemPath.replace(/\/$/, '')}/`))
+    .sort((a, b) => (b.itemPath?.length ?? 0) - (a.itemPath?.length ?? 0))[0];
+  return {
+    path: collection.path,
+    ...(collection.itemPath ? { itemPath: collection.itemPath } : {}),
+    resource: collection.resource,
+    noun: collection.noun,
+    identity: collection.identity.property,
+    admin: `${ADMIN_PREFIX}${collection.path}`,
+    ...(parent ? { parent: parent.path } : {}),
+    operations: [...engine.stateful].filter(([, operation]) => operation.collection === collection).map(([operationId]) => operationId),
+  };
+}
+
+/** The operation as openapi-backend dereferenced it (refs followed): summaries, examples, raw schemas. */
+function rawOperation(engine: Engine, operation: ContractOperation): Record<string, unknown> {
+  return record(engine.api.router.getOperation(operation.operationId));
+}
+
+function parametersOf(operation: ContractOperation, raw: Record<string, unknown>): ParameterView[] {
+  const rawParameters = Array.isArray(raw.parameters) ? raw.parameters.map(record) : [];
+  return operation.parameters.map((parameter) => {
+    const sameName = (name: unknown): boolean =>
+      typeof name === 'string' && (parameter.in === 'header' ? name.toLowerCase() === parameter.name.toLowerCase() : name === parameter.name);
+    const declared = rawParameters.find((p) => sameName(p.name) && p.in === parameter.in) ?? {};
+    const schema = parameter.schema ?? {};
+    const values = Array.isArray(schema.enum) ? schema.enum.filter((v) => v !== null && typeof v !== 'object').map(String) : undefined;
+    const examples = record(declared.examples);
+    const firstNamed = Object.values(examples).map(record)[0]?.value;
+    const example = [declared.example, firstNamed, schema.example, Array.isArray(schema.examples) ? schema.examples[0] : undefined, schema.default, values?.[0]].find(
+      (value) => value !== undefined && value !== null,
+    );
+    return {
+      name: parameter.name,
+      in: parameter.in,
+      required: parameter.required,
+      ...text('description', declared.description),
+      ...(typeof schema.type === 'string' ? { type: schema.type } : {}),
+      ...(values?.length ? { enum: values } : {}),
+      ...(example === undefined ? {} : { example: typeof example === 'object' ? JSON.stringify(example) : String(example) }),
+    };
+  });
+}
+
+function bodyOf(operation: ContractOperation, raw: Record<string, unknown>): Pick<OperationView, 'body'> {
+  const content = operation.requestBody?.content;
+  if (!content || content.size === 0) return {};
+  const [mediaType, media] = [...content].find(([type]) => /json/i.test(type)) ?? ([...content][0] as [string, ContractMediaType]);
+  const rawMedia = record(record(record(raw.requestBody).content)[mediaType]);
+  let example: string | undefined;
+  let from: 'example' | 'schema' | 'none' = 'none';
+  if (media.examples.length) {
+    example = JSON.stringify(media.examples[0]?.value, null, 2);
+    from = 'example';
+  } else if (rawMedia.schema) {
+    try {
+      example = JSON.stringify(mockFromSchema(rawMedia.schema as Parameters<typeof mockFromSchema>[0]), null, 2);
+      from = 'schema';
+    } catch {
+      // A schema the generator cannot walk (a cycle too deep): the editor starts empty.
+    }
+  }
+  if (example === undefined || example.length > MAX_EXAMPLE_CHARS) {
+    example = '';
+    from = 'none';
+  }
+  return { body: { mediaType, required: operation.requestBody?.required ?? false, example, from } };
+}
+
+function text<K extends string>(key: K, value: unknown): Partial<Record<K, string>> {
+  if (typeof value !== 'string' || value === '') return {};
+  return { [key]: value.length > MAX_TEXT_CHARS ? `${value.slice(0, MAX_TEXT_CHARS)}…` : value } as Partial<Record<K, string>>;
+}
+
+function record(value: unknown): Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}

@@ -1,0 +1,132 @@
+/**
+ * What the inspector and the docs page read of the loaded spec, over HTTP: `GET /__mock/spec`
+ * (title, collections, every operation's "Try it" form, an ETag the page polls for `--watch`
+ * reloads) and `/__mock/docs` (Swagger UI from the mock itself, the document with the mock as its
+ * only server, behind the admin token like the rest of the data).
+ */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import type { SpecView } from '../admin/spec-view.js';
+import { createMockServer } from '../server.js';
+import { useMock } from './mock-under-test.js';
+
+const BOOKINGS = fileURLToPath(new URL('../../fixtures/specs/bookings/openapi.yaml', import.meta.url));
+const ADMIN_TOKEN = 'sesame';
+const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
+
+async function specOf(url: string, headers: Record<string, string> = {}): Promise<{ status: number; etag: string | null; view: SpecView }> {
+  const response = await fetch(`${url}/__mock/spec`, { headers });
+  return { status: response.status, etag: response.headers.get('etag'), view: (await response.json()) as SpecView };
+}
+
+describe('/__mock/spec on a spec with two collections', () => {
+  const mock = useMock({ spec: BOOKINGS, adminToken: ADMIN_TOKEN });
+
+  it('names the spec and each collection with the operations that serve it', async () => {
+    expect((await fetch(`${mock.current.url}/__mock/spec`)).status).toBe(401);
+    const { status, view } = await specOf(mock.current.url, admin);
+    expect(status).toBe(200);
+    expect(view).toMatchObject({ title: 'Hotel Bookings', version: '2.3.0' });
+    expect(view.collections.map((c) => [c.path, c.itemPath, c.identity, c.admin])).toEqual([
+      ['/rooms', '/rooms/{roomId}', 'id', '/__mock/rooms'],
+      ['/bookings', '/bookings/{bookingId}', 'id', '/__mock/bookings'],
+    ]);
+    expect(view.collections[1]?.operations.sort()).toEqual(['cancelBooking', 'createBooking', 'getBooking', 'listBookings', 'updateBooking']);
+    expect(view.securitySchemes).toEqual([{ name: 'apiKey', kind: 'api-key', in: 'header', parameter: 'x-api-key' }]);
+  });
+
+  it("gives every operation its form: parameters, a body from the spec's example or generated from the schema, Prefer's choices", async () => {
+    const { view } = await specOf(mock.current.url, admin);
+    const byId = new Map(view.operations.map((o) => [o.operationId, o]));
+    expect(view.operations).toHaveLength(9);
+    expect(byId.get('createRoom')?.body).toMatchObject({ mediaType: 'application/json', required: true, from: 'example' });
+    expect(JSON.parse(byId.get('createRoom')?.body?.example ?? '')).toEqual({ id: 101, name: 'Garden suite', floor: 1, beds: 2 });
+    // No example in the spec: one generated from the schema (openapi-backend's generator), with every required property.
+    const generated = byId.get('createBooking')?.body;
+    expect(generated?.from).toBe('schema');
+    expect(Object.keys(JSON.parse(generated?.example ?? '{}'))).toEqual(expect.arrayContaining(['id', 'roomId', 'guest', 'nights']));
+    expect(byId.get('listBookings')?.parameters).toEqual([
+      { name: 'status', in: 'query', required: false, description: 'Only the bookings in this state.', type: 'string', enum: ['pending', 'confirmed', 'cancelled'], example: 'pending' },
+      { name: 'x-request-id', in: 'header', required: false, type: 'string', example: 'trace-1' },
+    ]);
+    expect(byId.get('getBooking')).toMatchObject({ method: 'GET', path: '/bookings/{bookingId}', role: 'read', collection: '/bookings', security: [['apiKey']] });
+    expect(byId.get('getBooking')?.parameters).toEqual([{ name: 'bookingId', in: 'path', required: true, type: 'string' }]);
+    expect(byId.get('listBookings')?.examples).toEqual({ 200: ['two'] });
+    expect(byId.get('createBooking')?.forceable).toEqual(expect.arrayContaining([201, 400, 500]));
+  });
+
+  it('answers 304 to the ETag the page holds, and is not journaled', async () => {
+    const first = await specOf(mock.current.url, admin);
+    expect(first.etag).toMatch(/^"[\w-]+"$/);
+    const again = await fetch(`${mock.current.url}/__mock/spec`, { headers: { ...admin, 'if-none-match': first.etag as string } });
+    expect(again.status).toBe(304);
+    expect(await again.text()).toBe('');
+    const { entries } = await mock.current.journal.entries();
+    expect(entries.filter((entry) => entry.path === '/__mock/spec' && entry.status < 400)).toEqual([]);
+  });
+});
+
+describe('/__mock/spec follows --watch', () => {
+  it('changes its ETag and content when the spec file changes', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'inspector-spec-')), 'openapi.yaml');
+    const original = readFileSync(BOOKINGS, 'utf8');
+    writeFileSync(path, original);
+    const mock = await createMockServer({ port: 0, logLevel: 'silent', spec: path, watch: true });
+    try {
+      const before = await specOf(mock.url);
+      expect(before.view.title).toBe('Hotel Bookings');
+      writeFileSync(path, original.replace('title: Hotel Bookings', 'title: Hotel Bookings, renamed').replace(/\n {2}\/rooms\/\{roomId\}:[\s\S]*?(?=\n {2}\/bookings:)/, ''));
+      let after = before;
+      for (let attempt = 0; attempt < 100 && after.etag === before.etag; attempt++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        after = await specOf(mock.url);
+      }
+      expect(after.etag).not.toBe(before.etag);
+      expect(after.view.title).toBe('Hotel Bookings, renamed');
+      expect(after.view.operations.map((o) => o.operationId)).not.toContain('getRoom');
+    } finally {
+      await mock.close();
+    }
+  });
+});
+
+describe('/__mock/docs over HTTP', () => {
+  const mock = useMock({ spec: BOOKINGS, adminToken: ADMIN_TOKEN });
+
+  it.each([
+    ['/__mock/docs', 'text/html'],
+    ['/__mock/docs/docs.js', 'text/javascript'],
+    ['/__mock/docs/docs.css', 'text/css'],
+    ['/__mock/docs/swagger-ui-bundle.js', 'text/javascript'],
+    ['/__mock/docs/swagger-ui.css', 'text/css'],
+  ])('serves %s (%s) from the mock itself, without the token, under the strict CSP', async (path, type) => {
+    const response = await fetch(mock.current.url + path);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe(`${type}; charset=utf-8`);
+    expect(response.headers.get('content-security-policy')).toContain("default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src data:");
+  });
+
+  it('references nothing outside the mock: the page works offline', async () => {
+    const html = await (await fetch(`${mock.current.url}/__mock/docs`)).text();
+    const references = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((match) => match[1]);
+    expect(references.every((reference) => reference?.startsWith('/__mock/') || reference?.startsWith('data:'))).toBe(true);
+  });
+
+  it('serves the document behind the admin token, with the mock as its only server', async () => {
+    expect((await fetch(`${mock.current.url}/__mock/docs/openapi.json`)).status).toBe(401);
+    const response = await fetch(`${mock.current.url}/__mock/docs/openapi.json`, { headers: admin });
+    expect(response.status).toBe(200);
+    const document = (await response.json()) as { servers: unknown; info: { title: string }; paths: Record<string, unknown> };
+    expect(document.servers).toEqual([{ url: '/', description: 'this mock' }]);
+    expect(document.info.title).toBe('Hotel Bookings');
+    expect(Object.keys(document.paths)).toEqual(['/rooms', '/rooms/{roomId}', '/bookings', '/bookings/{bookingId}']);
+  });
+
+  it('refuses the document to a page of another origin', async () => {
+    const response = await fetch(`${mock.current.url}/__mock/docs/openapi.json`, { headers: { ...admin, origin: 'http://evil.test' } });
+    expect(response.status).toBe(403);
+  });
+});
