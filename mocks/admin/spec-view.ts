@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import { mock as mockFromSchema } from 'mock-json-schema';
 import type { ContractMediaType, ContractOperation, SecurityScheme } from '../../spec/contract.js';
 import type { Engine } from '../engine/engine.js';
-import type { Collection } from '../engine/resources.js';
+import type { Collection } from '../../spec/collections.js';
 import type { ValidatingProxy } from '../proxy/proxy.js';
 import type { Answer } from '../http/answer.js';
 import { ADMIN_PREFIX } from './prefix.js';
@@ -72,6 +72,8 @@ export interface CollectionView {
   admin: string;
   /** The collection whose item path this one's path extends (`/trips` for `/trips/{tripId}/bookings`). */
   parent?: string;
+  /** The path parameter naming the parent record (`tripId`). */
+  parentParameter?: string;
   operations: string[];
 }
 
@@ -146,7 +148,7 @@ export function describeSpec(engine: Engine, proxied: boolean): SpecView {
     version: contract.version,
     source: contract.source,
     ...text('description', info.description),
-    collections: collections.map((collection) => collectionView(collection, collections, engine)),
+    collections: collections.map((collection) => collectionView(collection, engine)),
     operations,
     securitySchemes: [...contract.securitySchemes.values()].map((scheme) => ({
       name: scheme.name,
@@ -156,11 +158,7 @@ export function describeSpec(engine: Engine, proxied: boolean): SpecView {
   };
 }
 
-function collectionView(collection: Collection, all: readonly Collection[], engine: Engine): CollectionView {
-  // The parent is the collection whose item path is the longest start of this one's path.
-  const parent = all
-    .filter((other) => other !== collection && other.itemPath !== undefined && collection.path.startsWith(`${other.itemPath.replace(/\/$/, '')}/`))
-    .sort((a, b) => (b.itemPath?.length ?? 0) - (a.itemPath?.length ?? 0))[0];
+function collectionView(collection: Collection, engine: Engine): CollectionView {
   return {
     path: collection.path,
     ...(collection.itemPath ? { itemPath: collection.itemPath } : {}),
@@ -168,7 +166,7 @@ function collectionView(collection: Collection, all: readonly Collection[], engi
     noun: collection.noun,
     identity: collection.identity.property,
     admin: `${ADMIN_PREFIX}${collection.path}`,
-    ...(parent ? { parent: parent.path } : {}),
+    ...(collection.parent ? { parent: collection.parent.collection.path, parentParameter: collection.parent.parameter } : {}),
     operations: [...engine.stateful].filter(([, operation]) => operation.collection === collection).map(([operationId]) => operationId),
   };
 }
