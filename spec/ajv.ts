@@ -1,10 +1,12 @@
 /**
  * The one way this project builds an Ajv instance for the spec's schemas: JSON Schema
  * 2020-12 (OpenAPI 3.1's dialect), every error reported, ajv-formats, and int32/int64
- * checked on exact ranges (ajv-formats' int64 only asks Number.isInteger).
+ * checked on exact ranges (ajv-formats' int64 only asks Number.isInteger), patterns in a
+ * linear-time engine.
  */
 import { Ajv2020, type Options } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
+import { linearRegExp } from './patterns.js';
 
 // ajv-formats is CommonJS: Node hands its module object as the default export, Vite the function.
 type AddFormats = typeof addFormatsModule.default;
@@ -19,6 +21,8 @@ export function createSpecAjv(options: Options = {}): Ajv2020 {
   const ajv = new Ajv2020({
     strict: false, // OpenAPI keywords such as `example` are not JSON Schema keywords.
     allErrors: true,
+    // A spec's patterns run in linear time (spec/patterns.ts): a hostile spec's `^(a+)+$` cannot freeze the mock.
+    code: { regExp: linearRegExp },
     ...options,
   });
   addFormats(ajv);

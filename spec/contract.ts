@@ -14,6 +14,7 @@ import { resolve as resolvePath } from 'node:path';
 import type { ValidateFunction } from 'ajv';
 import { load as parseYaml } from 'js-yaml';
 import { createSpecAjv } from './ajv.js';
+import { refusedPatterns } from './patterns.js';
 import { exactPlanDeclaring, exactPlanOf, READ_EVERY_NUMBER, type ExactPlan } from './exact-json.js';
 import { SPEC_PATH } from './index.js';
 
@@ -152,6 +153,13 @@ export function compileContract(document: unknown, source: string): CompiledCont
     throw new ContractError(`${source} says openapi: ${JSON.stringify(version)}; the tools read OpenAPI 3.1 documents.`);
   }
   if (!isObject(document.paths)) throw new ContractError(`${source} has no paths.`);
+  const refused = refusedPatterns(document);
+  if (refused.length > 0) {
+    const list = refused.map((r) => `${r.pointer} ${JSON.stringify(r.pattern)}: ${r.reason}`).join('; ');
+    throw new ContractError(
+      `${source}: ${refused.length === 1 ? 'a pattern uses' : `${refused.length} patterns use`} what a linear-time regular expression engine cannot run (lookaround or backreferences), which would let one request freeze the mock: ${list}. Rewrite it without them.`,
+    );
+  }
   const compiler = new SchemaCompiler(document, source);
   const securitySchemes = readSecuritySchemes(document, source);
   const globalSecurity = readSecurity(document.security, `${source} (top-level security)`, securitySchemes);

@@ -1,0 +1,95 @@
+/**
+ * A hostile spec's `pattern` (issue 24 #2): `^(a+)+$` on `name` froze a backtracking engine for
+ * seconds on one 50-byte POST, health included. The attack runs against the real process; its
+ * time is compared to a control request of the same size and path in the same test.
+ */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { dump, load } from 'js-yaml';
+import { describe, expect, it } from 'vitest';
+import { SPEC_PATH } from '../../spec/index.js';
+import { compileContract, ContractError } from '../../spec/contract.js';
+import { patternProblem, refusedPatterns } from '../../spec/patterns.js';
+import { run, MOCK_CLI, startMockProcess } from './processes.js';
+
+type Document = Record<string, any>;
+
+function specWith(edit: (d: Document) => void): { path: string; document: Document } {
+  const document = load(readFileSync(SPEC_PATH, 'utf8')) as Document;
+  edit(document);
+  const path = join(mkdtempSync(join(tmpdir(), 'spec-patterns-')), 'spec.yaml');
+  writeFileSync(path, dump(document));
+  return { path, document };
+}
+
+async function timedPost(url: string, name: string): Promise<{ ms: number; status: number }> {
+  const started = performance.now();
+  const response = await fetch(`${url}/plants`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: 'Bearer any' },
+    body: JSON.stringify({ id: 1, name }),
+  });
+  await response.arrayBuffer();
+  return { ms: performance.now() - started, status: response.status };
+}
+
+describe("a spec's patterns run in linear time", () => {
+  it('answers a backtracking attack on ^(a+)+$ as fast as a same-sized control, and health meanwhile', async () => {
+    const { path } = specWith((d) => void (d.components.schemas.Plant.properties.name.pattern = '^(a+)+$'));
+    const mock = await startMockProcess(['--spec', path]);
+    // V8 doubles its time per added `a`: 27 of them cost it about a second here.
+    const attack = `${'a'.repeat(27)}!`;
+    const control = `${'b'.repeat(27)}!`; // fails the same pattern at its first character
+    await timedPost(mock.url, control); // compiles and warms the request path
+    let attackMs = 0;
+    let controlMs = 0;
+    for (let round = 0; round < 5; round += 1) {
+      const c = await timedPost(mock.url, control);
+      const a = await timedPost(mock.url, attack);
+      expect(c.status).toBe(400);
+      expect(a.status).toBe(400);
+      controlMs += c.ms;
+      attackMs += a.ms;
+    }
+    // A linear engine costs the same on both; a backtracking one thousands of times more.
+    expect(attackMs).toBeLessThan(controlMs * 20);
+    const valid = await timedPost(mock.url, 'a'.repeat(27));
+    expect(valid.status).toBe(200);
+    const health = await fetch(`${mock.url}/__mock/health`);
+    expect(health.status).toBe(200);
+  }, 120_000);
+
+  it('keeps distinct patterns apart and matches as JSON Schema says (unanchored, unicode)', () => {
+    const { document } = specWith((d) => {
+      d.components.schemas.Plant.properties.name.pattern = '\\p{Lu}\\d';
+      d.components.schemas.Plant.properties.tag.pattern = '^x+$';
+    });
+    const contract = compileContract(document, 'patterns.yaml');
+    const validate = contract.componentValidator('Plant');
+    expect(validate({ name: 'ok É7 ok' })).toBe(true);
+    expect(validate({ name: 'e7' })).toBe(false);
+    expect(validate({ name: 'A1', tag: 'xxx' })).toBe(true);
+    expect(validate({ name: 'A1', tag: 'A1' })).toBe(false);
+  });
+
+  it('refuses at load, with the JSON pointer, a pattern only a backtracking engine can run', async () => {
+    const { path, document } = specWith((d) => {
+      d.components.schemas.Plant.properties.name.pattern = '^(?=.*\\d)\\w+$';
+      d.components.schemas.Plant.properties.tag.patternProperties = { '(a)\\1': {} };
+      d.components.schemas.Plant.properties.example = { type: 'string', pattern: '^ok$' }; // a property named example is a schema
+      d.components.schemas.Plant.example = { pattern: '(?=data)' }; // data, not a keyword
+    });
+    expect(refusedPatterns(document).map((r) => r.pointer).sort()).toEqual([
+      '#/components/schemas/Plant/properties/name/pattern',
+      '#/components/schemas/Plant/properties/tag/patternProperties/(a)\\1',
+    ]);
+    expect(() => compileContract(document, 'hostile.yaml')).toThrow(ContractError);
+    expect(() => compileContract(document, 'hostile.yaml')).toThrow(/#\/components\/schemas\/Plant\/properties\/name\/pattern/);
+    expect(patternProblem('^[a-z]+$')).toBeUndefined();
+    const { code, output } = await run(process.execPath, [MOCK_CLI, '--port', '0', '--spec', path], {}, 30_000);
+    expect(code).toBe(1);
+    expect(output).toContain('#/components/schemas/Plant/properties/name/pattern');
+    expect(output).toContain('linear');
+  }, 60_000);
+});

@@ -1,0 +1,91 @@
+/**
+ * Patterns from a spec run in RE2JS, a pure-JavaScript port of RE2: matching takes time linear in
+ * the input whatever the pattern, so a spec's `^(a+)+$` cannot freeze the mock on a 50-byte body
+ * (V8's RegExp backtracks: that pattern doubles its time per added character). RE2 cannot express
+ * lookaround or backreferences; a pattern that uses them is refused when the document is loaded,
+ * with its JSON pointer, rather than run on a backtracking engine. docs/security.md says why the
+ * native `re2` binding is not used (it builds from source on every `npm ci`).
+ */
+import type { RegExpEngine, RegExpLike } from 'ajv/dist/types/index.js';
+import { RE2JS } from 're2js';
+
+/** A pattern compiled by RE2JS, in the shape Ajv's `code.regExp` engines return. */
+class LinearPattern implements RegExpLike {
+  readonly #compiled: RE2JS;
+  readonly #text: string;
+
+  constructor(pattern: string, flags: string) {
+    this.#compiled = RE2JS.compile(RE2JS.translateRegExp(pattern), flags.includes('i') ? RE2JS.CASE_INSENSITIVE : 0);
+    this.#text = `/${pattern}/${flags}`;
+  }
+
+  test(input: string): boolean {
+    return this.#compiled.test(input);
+  }
+
+  /** Ajv keys compiled patterns by this text: each pattern needs its own. */
+  toString(): string {
+    return this.#text;
+  }
+}
+
+/** Ajv's `code.regExp` option: every `pattern` and `patternProperties` key is compiled here. */
+export const linearRegExp: RegExpEngine = Object.assign((pattern: string, flags: string) => new LinearPattern(pattern, flags), {
+  code: 'linearRegExp',
+});
+
+/** Why `pattern` cannot run in linear time, or undefined when it can. */
+export function patternProblem(pattern: string): string | undefined {
+  try {
+    new LinearPattern(pattern, 'u');
+    return undefined;
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
+
+/** A pattern the document declares that cannot run in linear time, with its JSON pointer. */
+export interface RefusedPattern {
+  pointer: string;
+  pattern: string;
+  reason: string;
+}
+
+// Subtrees holding data rather than schemas: a `pattern` key there is a value, not a keyword.
+const DATA_KEYWORDS = new Set(['example', 'examples', 'default', 'enum', 'const', 'x-examples']);
+// Mappings whose keys are names (a property called `example` or `pattern` is still a schema).
+const NAME_MAPS = new Set(['properties', '$defs', 'definitions', 'schemas', 'dependentSchemas', 'paths', 'responses', 'content']);
+
+/**
+ * Every `pattern` keyword and `patternProperties` key in `document` that RE2 cannot compile.
+ * The walk is iterative and visits each node once, so a deep or wide document costs its size.
+ */
+export function refusedPatterns(document: unknown): RefusedPattern[] {
+  const refused: RefusedPattern[] = [];
+  const pending: Array<{ node: unknown; pointer: string; names: boolean }> = [{ node: document, pointer: '', names: false }];
+  const seen = new Set<object>();
+  while (pending.length > 0) {
+    const { node, pointer, names } = pending.pop()!;
+    if (node === null || typeof node !== 'object' || seen.has(node)) continue;
+    seen.add(node);
+    for (const [key, value] of Object.entries(node)) {
+      const at = `${pointer}/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`;
+      if (!Array.isArray(node) && !names) {
+        if (DATA_KEYWORDS.has(key)) continue;
+        if (key === 'pattern' && typeof value === 'string') {
+          const reason = patternProblem(value);
+          if (reason !== undefined) refused.push({ pointer: `#${at}`, pattern: value, reason });
+          continue;
+        }
+        if (key === 'patternProperties' && value !== null && typeof value === 'object' && !Array.isArray(value)) {
+          for (const name of Object.keys(value)) {
+            const reason = patternProblem(name);
+            if (reason !== undefined) refused.push({ pointer: `#${at}/${name.replaceAll('~', '~0').replaceAll('/', '~1')}`, pattern: name, reason });
+          }
+        }
+      }
+      pending.push({ node: value, pointer: at, names: !names && !Array.isArray(node) && NAME_MAPS.has(key) });
+    }
+  }
+  return refused;
+}
