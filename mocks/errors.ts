@@ -1,10 +1,11 @@
 /**
  * Every rejection the mock can answer, in one catalogue. Each entry fixes the HTTP status and
- * writes the message a frontend developer reads; the body on the wire is always the spec's
- * Error shape, `{error: status, message}`. Structured details go to the request journal.
+ * writes the message a frontend developer reads; the body on the wire is the shape the spec
+ * declares for that status (engine/error-answers.ts), else our Error, `{error: status, message}`.
+ * Structured details go to the request journal.
  */
 
-export const REALM = 'plant-store';
+/** The realm of the admin routes' challenge (the API's realm comes from the spec's title). */
 export const ADMIN_REALM = 'plant-store-admin';
 
 interface Definition<P> {
@@ -319,7 +320,7 @@ export function isRejection(value: unknown): value is Rejection {
   return typeof value === 'object' && value !== null && 'code' in value && 'status' in value && 'message' in value;
 }
 
-/** The Error body for a rejection, exactly the spec's shape. */
+/** Our Error body for a rejection, `{error, message}`: the seed spec's Error, and the shape where a spec declares none. */
 export function errorBody(rejection: Pick<Rejection, 'status' | 'message'>): string {
   return JSON.stringify({ error: rejection.status, message: rejection.message });
 }
@@ -348,10 +349,10 @@ const forcedTitles: Record<number, string> = {
  * The example rejection for a forced error status, with the headers that status carries: the
  * challenge of the operation's scheme for a 401, the route's methods for a 405.
  */
-export function forcedRejection(status: number, route: { allow: string; challengeScheme: string | undefined }): Rejection {
+export function forcedRejection(status: number, route: { allow: string; challengeScheme: string | undefined; realm: string }): Rejection {
   const headers: Record<string, string> | undefined =
     status === 401
-      ? challenge(REALM, route.challengeScheme === 'Bearer' || route.challengeScheme === undefined ? 'invalid_token' : undefined, undefined, route.challengeScheme ?? 'Bearer')
+      ? challenge(route.realm, route.challengeScheme === 'Bearer' || route.challengeScheme === undefined ? 'invalid_token' : undefined, undefined, route.challengeScheme ?? 'Bearer')
       : status === 405
         ? { allow: route.allow }
         : status === 503

@@ -20,7 +20,7 @@ import { watchSpec } from './engine/watch.js';
 import { SPEC_PATH } from '../spec/index.js';
 import type { IdentityOverrides } from '../spec/collections.js';
 import { duplicatesOf } from './admin/routes.js';
-import { failureKind, isRejection, reject } from './errors.js';
+import { failureKind, isRejection, reject, type Rejection } from './errors.js';
 import { rejected, type Answer } from './http/answer.js';
 import { HostPolicy, requestedHost, type AllowedHosts } from './http/allowed-hosts.js';
 import { Connections } from './http/connections.js';
@@ -198,13 +198,14 @@ export async function createMockServer(options: MockOptions = {}): Promise<MockS
       // An outage is logged once by the store (lost, back); each refused request has its own request line.
       // The query may carry a credential (access_token, an API key): only its parameters' names are logged.
       if (!(error instanceof StoreUnavailable)) logger.error({ err: error, method: req.method, path, query: loggedQuery(req.url) }, 'unexpected failure');
-      answer = rejected(
+      const failure =
         error instanceof StoreUnavailable
           ? reject('STORE_UNAVAILABLE', { maybeApplied: error.maybeApplied })
           : error instanceof StorageFailure
             ? reject('STORAGE_FAILED', { code: error.code })
-            : reject('INTERNAL', { kind: failureKind(error) }),
-      );
+            : reject('INTERNAL', { kind: failureKind(error) });
+      // The API's failures in the shape its spec declares; the admin routes' are ours.
+      answer = admin ? rejected(failure) : answerAt(context.engine, failure, req.method ?? 'GET', path);
     }
     if (answer.delayMs) await sleep(answer.delayMs, delays);
     // The inspector's polling is not journaled (admin/routes.ts): nothing of its answers is kept.
@@ -298,6 +299,12 @@ export async function createMockServer(options: MockOptions = {}): Promise<MockS
     logger,
     close,
   };
+}
+
+/** A rejection of the API's routes, in the shape the spec declares where the request was going. */
+function answerAt(engine: Engine, rejection: Rejection, method: string, path: string): Answer {
+  const found = engine.routes.route(method, path);
+  return engine.errors.answer(rejection, found.kind === 'operation' ? { operation: found.operation.contract } : { path });
 }
 
 /** The name a replica goes by unless told: unique per host and process. */

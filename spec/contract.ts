@@ -57,6 +57,8 @@ export interface ContractMediaType {
   properties: readonly string[];
   /** Each declared property's own schema (the first declaration found), refs followed. */
   propertySchemas: ReadonlyMap<string, Schema>;
+  /** The properties the schema requires at its top level (its own `required` and its allOf parts', refs followed). */
+  required: readonly string[];
   /** The schema's top-level `type`, refs followed. */
   type: string | undefined;
   /** For an array schema: the properties its items declare. */
@@ -103,6 +105,8 @@ export interface ContractOperation {
   requestBody: { required: boolean; content: ReadonlyMap<string, ContractMediaType> } | undefined;
   /** By status; `default` under the key 'default'. */
   responses: ReadonlyMap<number | 'default', ContractResponse>;
+  /** Responses declared for a range of statuses, by `1XX` … `5XX` (upper case). */
+  ranges?: ReadonlyMap<string, ContractResponse>;
   /** The statuses declared, ascending. */
   declaredStatuses: readonly number[];
   /** The lowest declared 2xx: what a request that succeeds is answered. */
@@ -257,6 +261,21 @@ class SchemaCompiler {
     return this.resolve(target, where, depth + 1);
   }
 
+  /** The properties a schema requires at its top level, through refs and allOf (not union branches: either may hold). */
+  required(schema: Schema | undefined): string[] {
+    const names = new Set<string>();
+    const seen = new Set<unknown>();
+    const visit = (node: unknown): void => {
+      if (!isObject(node) || seen.has(node)) return;
+      seen.add(node);
+      if (typeof node.$ref === 'string') visit(this.resolve(node, node.$ref));
+      if (Array.isArray(node.required)) for (const name of node.required) if (typeof name === 'string') names.add(name);
+      if (Array.isArray(node.allOf)) for (const part of node.allOf) visit(part);
+    };
+    visit(schema);
+    return [...names];
+  }
+
   /** The properties a schema declares, through refs, allOf and union branches, with their schemas. */
   properties(schema: Schema | undefined): Map<string, Schema> {
     const names = new Map<string, Schema>();
@@ -343,23 +362,27 @@ function readRequestBody(raw: unknown, compiler: SchemaCompiler, where: string):
   return { required: body.required === true, content: readContent(body.content, compiler, `${where} request body`, 'eager') };
 }
 
-function readResponses(raw: unknown, compiler: SchemaCompiler, where: string): Pick<ContractOperation, 'responses' | 'declaredStatuses' | 'successStatus'> {
+function readResponses(raw: unknown, compiler: SchemaCompiler, where: string): Pick<ContractOperation, 'responses' | 'ranges' | 'declaredStatuses' | 'successStatus'> {
   const responses = new Map<number | 'default', ContractResponse>();
+  const ranges = new Map<string, ContractResponse>();
   for (const [code, entry] of Object.entries(isObject(raw) ? raw : {})) {
     const status = code === 'default' ? 'default' : /^[1-5]\d\d$/.test(code) ? Number(code) : undefined;
-    // 2XX-style ranges say nothing a mock can answer exactly; they are not statuses.
-    if (status === undefined) continue;
+    // 2XX-style ranges say nothing a mock can answer exactly; they are not statuses, but they give a shape.
+    const range = /^[1-5]xx$/i.test(code) ? code.toUpperCase() : undefined;
+    if (status === undefined && range === undefined) continue;
     const response = compiler.resolve(entry, `${where} response ${code}`);
     if (!isObject(response)) continue;
-    responses.set(status, {
-      status,
+    const read: ContractResponse = {
+      status: status ?? 'default',
       description: String(response.description ?? ''),
       content: readContent(response.content, compiler, `${where} response ${code}`, 'lazy'),
       headers: Object.keys(isObject(response.headers) ? response.headers : {}).map((name) => name.toLowerCase()),
-    });
+    };
+    if (range !== undefined) ranges.set(range, read);
+    else responses.set(status as number | 'default', read);
   }
   const declaredStatuses = [...responses.keys()].filter((status): status is number => status !== 'default').sort((a, b) => a - b);
-  return { responses, declaredStatuses, successStatus: declaredStatuses.find((status) => status >= 200 && status < 300) };
+  return { responses, ranges, declaredStatuses, successStatus: declaredStatuses.find((status) => status >= 200 && status < 300) };
 }
 
 function readContent(raw: unknown, compiler: SchemaCompiler, where: string, compile: 'eager' | 'lazy'): Map<string, ContractMediaType> {
@@ -382,6 +405,7 @@ function readContent(raw: unknown, compiler: SchemaCompiler, where: string, comp
       validate: undefined as ValidateFunction | undefined,
       properties: [...properties.keys()],
       propertySchemas: properties,
+      required: compiler.required(schema),
       type,
       itemProperties: type === 'array' && isObject(resolved) && isObject(resolved.items) ? new Set(compiler.properties(resolved.items).keys()) : undefined,
       propertySet: new Set(properties.keys()),

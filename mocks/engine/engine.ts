@@ -6,7 +6,7 @@
  */
 import { OpenAPIBackend, type Document, type Handler } from 'openapi-backend';
 import { loadContract, type CompiledContract } from '../../spec/contract.js';
-import { REALM } from '../errors.js';
+import { ErrorAnswers, realmOf } from './error-answers.js';
 import { hookHandlers, statefulHandlers } from './handlers.js';
 import { recogniseCollections, type Collection, type RecognitionOptions, type StatefulOperation } from '../../spec/collections.js';
 import { compileRoutes, type RouteTable } from './routes.js';
@@ -34,6 +34,10 @@ export interface Engine {
   operationList: string;
   /** Security schemes the mock cannot check (mutualTLS …): they are treated as satisfied. */
   unchecked: readonly string[];
+  /** The realm of the API's 401 challenges, from the spec's title. */
+  realm: string;
+  /** The mock's own answers in the shapes the spec declares. */
+  errors: ErrorAnswers;
 }
 
 export async function loadEngine(options: EngineOptions = {}): Promise<Engine> {
@@ -55,7 +59,8 @@ export async function buildEngine(contract: CompiledContract, options: EngineOpt
   });
   await api.init();
   api.register({ ...hookHandlers(), ...statefulHandlers(stateful) });
-  const policy = { realm: REALM, tokens: options.tokens };
+  const realm = realmOf(contract.title);
+  const policy = { realm, tokens: options.tokens };
   const unchecked: string[] = [];
   for (const scheme of contract.securitySchemes.values()) {
     if (scheme.kind === 'unsupported') unchecked.push(`${scheme.name} (${scheme.type})`);
@@ -72,5 +77,7 @@ export async function buildEngine(contract: CompiledContract, options: EngineOpt
     primary: collections[0],
     operationList: routes.operations.map((o) => `${o.method} ${o.path}`).join(', ') || 'no operations',
     unchecked,
+    realm,
+    errors: new ErrorAnswers(contract),
   };
 }

@@ -56,7 +56,7 @@ export function hookHandlers(): Record<string, Handler> {
       if (route?.method === 'OPTIONS') return { status: 204, headers: preflightHeaders(allow) };
       return rejected(reject('METHOD_NOT_ALLOWED', { method: route?.method ?? '', path: route?.path ?? '', allow }));
     },
-    unauthorizedHandler: (c) => rejected(firstSecurityFailure(c)),
+    unauthorizedHandler: (c, { mock }) => rejected(firstSecurityFailure(c, mock.engine.realm)),
     validationFail: (c, { operation }) => {
       const validation = c.validation as MockValidation;
       const { sentences, more, fields } = describeProblems(validation.errors, { root: validation.root });
@@ -72,13 +72,13 @@ export function hookHandlers(): Record<string, Handler> {
 }
 
 /** The 401 of the first requirement that failed, in the spec's order. */
-function firstSecurityFailure(c: Context): Rejection {
+function firstSecurityFailure(c: Context, realm: string): Rejection {
   for (const [name, result] of Object.entries(c.security ?? {})) {
     if (name === 'authorized') continue;
     const error = (result as SecurityOutcome | undefined)?.error;
     if (isRejection(error)) return error;
   }
-  return reject('MISSING_CREDENTIALS', { realm: 'plant-store', scheme: 'Bearer', expected: "'Authorization: Bearer <token>'" });
+  return reject('MISSING_CREDENTIALS', { realm, scheme: 'Bearer', expected: "'Authorization: Bearer <token>'" });
 }
 
 /** The stateful handler of each operation the mock serves from its store, by operationId. */

@@ -24,8 +24,16 @@ import { cookie, type SecurityOutcome } from './security.js';
 const VALID: MockValidation = Object.freeze({ valid: true, errors: null }) as MockValidation;
 const NO_QUERY: Readonly<Record<string, string>> = Object.freeze({});
 
-/** Decides the answer to one request for the spec's operations. */
+/** Decides the answer to one request for the spec's operations; the mock's own rejections in the spec's shapes. */
 export async function handleRequest(req: IncomingMessage, path: string, mock: MockContext): Promise<Answer> {
+  const answer = await decide(req, path, mock);
+  if (!answer.rejection) return answer;
+  const { contract, errors } = mock.engine;
+  const operation = answer.operationId === undefined ? undefined : contract.operations.get(answer.operationId);
+  return errors.render(answer, operation ? { operation } : { path });
+}
+
+async function decide(req: IncomingMessage, path: string, mock: MockContext): Promise<Answer> {
   const { api, routes } = mock.engine;
   const method = req.method ?? 'GET';
   const found = routes.route(method, path);

@@ -16,6 +16,7 @@ import { isJsonMediaType, mediaEssence, pathTemplatePattern } from '../../spec/c
 import { forceableStatuses } from './prefer.js';
 import { jsonContent } from '../../spec/collections.js';
 import { challengeScheme } from './security.js';
+import { realmOf } from './error-answers.js';
 
 export interface RoutedOperation {
   operationId: string;
@@ -31,6 +32,8 @@ export interface RoutedOperation {
   security: ReadonlyArray<ReadonlyArray<{ name: string; check: Handler }>>;
   /** The auth-scheme a 401 challenges with (RFC 7235). */
   challengeScheme: string | undefined;
+  /** The realm it names (from the spec's title). */
+  realm: string;
   /** The methods the path takes, for Allow. */
   allow: string;
   /** The JSON request body the operation takes; undefined when it takes none the mock can read. */
@@ -125,6 +128,7 @@ export class RouteTable {
 /** Compiles the operations openapi-backend parsed (global security merged in) against the contract. */
 export function compileRoutes(api: OpenAPIBackend, contract: CompiledContract, stateful: ReadonlySet<string>): RouteTable {
   const operations: RoutedOperation[] = [];
+  const realm = realmOf(contract.title);
   for (const parsed of api.router.getOperations()) {
     const operationId = parsed.operationId as string;
     const operation = contract.operations.get(operationId);
@@ -143,6 +147,7 @@ export function compileRoutes(api: OpenAPIBackend, contract: CompiledContract, s
       stateful: stateful.has(operationId),
       security,
       challengeScheme: scheme ? challengeScheme(scheme) : undefined,
+      realm,
       allow: '',
       body: requestBodyOf(operation),
       parameters: operation.parameters,

@@ -4,7 +4,7 @@
  * Prism decides every answer — routing, the bearer check, request validation, the response it
  * mocks. This module is only the HTTP edge: it reads the body, parses JSON losslessly so that
  * an int64 id is judged on its real digits (Prism itself would parse into doubles), answers a
- * malformed or oversized body with the spec's Error shape instead of Prism's crash, and writes
+ * malformed or oversized body in the shape the spec declares (engine/error-answers.ts) instead of Prism's crash, and writes
  * Prism's output. prism-http-server is not used because its edge lets a malformed JSON body
  * take the whole process down (so it does in 5.16).
  */
@@ -22,7 +22,8 @@ import { parse as parseContentType } from 'content-type';
 import { isJsonMediaType, loadContract, pathTemplatePattern, type CompiledContract } from '../../spec/contract.js';
 import { parseExactJson } from '../../spec/exact-json.js';
 import { applyCors, preflightHeaders } from '../http/cors.js';
-import { errorBody, failureKind, isRejection, reject, type Rejection } from '../errors.js';
+import { ErrorAnswers } from '../engine/error-answers.js';
+import { failureKind, isRejection, reject, type Rejection } from '../errors.js';
 import { DEFAULT_MAX_BODY, readBody } from '../http/request-body.js';
 import { DEFAULT_HOST, listen } from '../http/listen.js';
 import { loadPrismOperations, type HttpOperations } from './operations.js';
@@ -70,12 +71,13 @@ export async function startPrismMock(options: PrismMockOptions = {}): Promise<Pr
   const logger = createLogger('PRISM', { level: options.logLevel ?? 'silent' });
   const prism = createInstance(config, { logger });
   const maxBody = options.maxBody ?? DEFAULT_MAX_BODY;
+  const errors = new ErrorAnswers(contract);
 
   const server = createServer((req, res) => {
-    answer(req, res, { prism, operations, config, maxBody, contract }).catch((error: unknown) => {
+    answer(req, res, { prism, operations, config, maxBody, contract, errors }).catch((error: unknown) => {
       logger.error({ err: error }, 'unexpected failure');
       if (res.headersSent) res.destroy();
-      else send(res, reject('INTERNAL', { kind: failureKind(error) }));
+      else send(res, reject('INTERNAL', { kind: failureKind(error) }), req, errors);
     });
   });
   const { url, port, host } = await listen(server, options.port ?? DEFAULT_PRISM_PORT, options.host ?? DEFAULT_HOST);
@@ -94,6 +96,8 @@ interface PrismContext {
   operations: HttpOperations;
   config: IHttpConfig;
   maxBody: number;
+  /** The edge's own rejections in the shapes the spec declares. */
+  errors: ErrorAnswers;
 }
 
 async function answer(req: IncomingMessage, res: ServerResponse, context: PrismContext): Promise<void> {
@@ -104,9 +108,9 @@ async function answer(req: IncomingMessage, res: ServerResponse, context: PrismC
     return;
   }
   const raw = await readBody(req, context.maxBody);
-  if (isRejection(raw)) return send(res, raw);
+  if (isRejection(raw)) return send(res, raw, req, context.errors);
   const body = requestBody(raw, req.headers['content-type']);
-  if (isRejection(body)) return send(res, body);
+  if (isRejection(body)) return send(res, body, req, context.errors);
 
   const { pathname, searchParams } = new URL(req.url ?? '/', 'http://prism.invalid');
   const query: Record<string, string | string[]> = {};
@@ -201,10 +205,15 @@ function sendProblem(res: ServerResponse, error: Error & { status?: number; addi
   res.end(JSON.stringify(problem));
 }
 
-function send(res: ServerResponse, rejection: Rejection): void {
-  for (const [name, value] of Object.entries(rejection.headers ?? {})) res.setHeader(name, value);
-  const body = errorBody(rejection);
-  res.writeHead(rejection.status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+/** The edge's rejection, in the shape the spec declares for the operation the request was going to. */
+function send(res: ServerResponse, rejection: Rejection, req: IncomingMessage, errors: ErrorAnswers): void {
+  const path = new URL(req.url ?? '/', 'http://prism.invalid').pathname;
+  const operation = errors.operationAt((req.method ?? 'GET').toUpperCase(), path);
+  const answer = errors.answer(rejection, operation ? { operation } : { path });
+  for (const [name, value] of Object.entries(answer.headers ?? {})) res.setHeader(name, value);
+  const body = answer.body ?? '';
+  if (answer.body !== undefined) res.setHeader('content-type', answer.headers?.['content-type'] ?? 'application/json');
+  res.writeHead(rejection.status, { 'content-length': Buffer.byteLength(body) });
   res.end(body);
   if (rejection.headers?.connection === 'close') res.once('finish', () => res.socket?.destroySoon());
 }

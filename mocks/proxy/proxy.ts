@@ -20,7 +20,7 @@ import { parsePrefer } from '../engine/prefer.js';
 import { handleRequest } from '../engine/request-path.js';
 import type { Route } from '../engine/routes.js';
 import { failureKind, reject, type Rejection } from '../errors.js';
-import { rejected, type Answer, type SentAnswer } from '../http/answer.js';
+import type { Answer, SentAnswer } from '../http/answer.js';
 import { preflightHeaders } from '../http/cors.js';
 import { forwardRequestBody, readUpTo } from './bodies.js';
 import { clientResponseHeaders, upstreamRequestHeaders, viaOf } from './headers.js';
@@ -125,7 +125,8 @@ export class ValidatingProxy {
       failure.stop();
       req.socket.off('close', abandon);
       const all = await judged();
-      return { ...rejected(rejection), headers: { ...rejection.headers, [VIOLATIONS_HEADER]: violationsHeader(all) }, violations: all, requestBody: await sentBody(), ...base };
+      const answer = mock.engine.errors.answer(rejection, operation ? { operation: operation.contract } : { path });
+      return { ...answer, headers: { ...answer.headers, [VIOLATIONS_HEADER]: violationsHeader(all) }, violations: all, requestBody: await sentBody(), ...base };
     };
 
     let upstream: IncomingMessage;
@@ -191,7 +192,9 @@ export class ValidatingProxy {
     }
     if (found.kind === 'operation' && preferred) return handleRequest(req, path, mock);
     // --proxy names this mock itself (or a chain that leads back to it): forwarding again would never end.
-    if (req.headersDistinct.via?.some((value) => value.includes(this.via))) return rejected(reject('PROXY_LOOP', { upstream: this.upstream.display }));
+    if (req.headersDistinct.via?.some((value) => value.includes(this.via))) {
+      return mock.engine.errors.answer(reject('PROXY_LOOP', { upstream: this.upstream.display }), found.kind === 'operation' ? { operation: found.operation.contract } : { path });
+    }
     return undefined;
   }
 

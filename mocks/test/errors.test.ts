@@ -90,7 +90,7 @@ describe('error catalogue', () => {
   });
 
   it.each([...FORCEABLE_STATUSES])('has a forced example for %i in the Error shape', (status) => {
-    const rejection = forcedRejection(status, { allow: 'POST, OPTIONS', challengeScheme: 'Bearer' });
+    const rejection = forcedRejection(status, { allow: 'POST, OPTIONS', challengeScheme: 'Bearer', realm: 'plant-store' });
     expect(rejection.status).toBe(status);
     expect(isSpecError(JSON.parse(errorBody(rejection)))).toBe(true);
     expect(rejection.message).not.toContain('forced response.'); // each forceable status has its own title
