@@ -49,11 +49,20 @@ describe('check order', () => {
 });
 
 describe('Prefer: code=N', () => {
-  it.each([400, 404, 409, 413, 415, 500])('answers %i in the Error shape and stores nothing', async (code) => {
+  it.each([404, 409, 413, 415, 500])('answers %i, which the spec does not declare, in the Error shape saying it was forced, storing nothing', async (code) => {
     const id = freshId();
     const response = await createPlant(mock.current, { id, name: 'x' }, { headers: { prefer: `code=${code}` } });
     expect(expectError(response, code)).toContain(`Prefer: code=${code}`);
     expect(response.headers.get('preference-applied')).toBe(`code=${code}`);
+    expect(await listedPlantsText(mock.current)).not.toContain(String(id));
+  });
+
+  it("answers a forced 400 with the spec's example for 400, storing nothing", async () => {
+    const id = freshId();
+    const response = await createPlant(mock.current, { id, name: 'x' }, { headers: { prefer: 'code=400' } });
+    expect(response.status).toBe(400);
+    expect(response.json).toEqual({ error: 400, message: 'The request body is not a valid NewPlant: id is required.' });
+    expect(response.headers.get('preference-applied')).toBe('code=400');
     expect(await listedPlantsText(mock.current)).not.toContain(String(id));
   });
 
