@@ -104,6 +104,7 @@ export const DEFAULT_PORT = 4010;
 export async function createMockServer(options: MockOptions = {}): Promise<MockServer> {
   const engine = await loadEngine(engineOptions(options));
   const logger = options.logger ?? createLogger(options.logLevel ?? 'info');
+  for (const note of engine.contract.notes) logger.info({ spec: engine.contract.source }, note);
   for (const scheme of engine.unchecked) logger.warn({ scheme }, `the security scheme ${scheme} cannot be checked by the mock; requests are not refused for it`);
   if (options.proxy && (options.seed !== undefined || options.store || options.tokens?.length)) {
     throw new Error('Proxy mode keeps no records and accepts any well-formed credentials (the upstream decides): a seed, a store or tokens do not apply.');

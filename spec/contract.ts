@@ -9,20 +9,19 @@
  * Validators are Ajv 2020-12 (OpenAPI 3.1's dialect) with exact int32/int64 (spec/ajv.ts) and run
  * on the view that `parseExactJson` returns.
  */
-import { readFileSync } from 'node:fs';
-import { resolve as resolvePath } from 'node:path';
 import type { ValidateFunction } from 'ajv';
-import { load as parseYaml } from 'js-yaml';
 import { createSpecAjv } from './ajv.js';
 import { refusedPatterns } from './patterns.js';
 import { exactPlanDeclaring, exactPlanOf, READ_EVERY_NUMBER, type ExactPlan } from './exact-json.js';
+import { completeDocument, ContractError, HTTP_METHODS, loadDocument, loadDocumentSync, type LoadedDocument } from './document.js';
 import { SPEC_PATH } from './index.js';
+import { declaredProperties, escapePointerToken, flattenObject, isObject, jsonPointer, pointerTarget, refProblem, resolveRef, type Schema } from './schema.js';
 
-export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+export { HTTP_METHODS };
 export type HttpMethod = (typeof HTTP_METHODS)[number];
 
-/** A JSON Schema as the document writes it (refs point into `#/components/schemas`). */
-export type Schema = Record<string, unknown>;
+/** A JSON Schema as the document writes it (refs are local JSON pointers). */
+export type { Schema } from './schema.js';
 
 /** How a security scheme asks for credentials, as far as a mock and a suite can check them. */
 export type SecurityScheme =
@@ -44,9 +43,17 @@ export interface ContractParameter {
   name: string;
   in: 'path' | 'query' | 'header' | 'cookie';
   required: boolean;
+  /** The parameter's schema (for `content` parameters, the media type's). */
   schema: Schema | undefined;
+  /** How the value is written (OpenAPI 4.8.12.4); `content` for a parameter declared by media type. */
+  style: ParameterStyle;
+  explode: boolean;
+  /** For a `content` parameter: its media type. */
+  mediaType: string | undefined;
   validate: ValidateFunction | undefined;
 }
+
+export type ParameterStyle = 'matrix' | 'label' | 'simple' | 'form' | 'spaceDelimited' | 'pipeDelimited' | 'deepObject' | 'content';
 
 export interface ContractMediaType {
   mediaType: string;
@@ -116,47 +123,43 @@ export interface ContractOperation {
 export interface CompiledContract {
   /** Where the document was read from. */
   source: string;
+  /** OpenAPI 3.1, bundled (every ref local), every operation with an operationId (spec/document.ts). */
   document: Record<string, unknown>;
+  /** The version the file declared (`3.0.3` when it was upgraded). */
+  declaredVersion: string;
+  /** What loading changed or left alone, for the log. */
+  notes: readonly string[];
   title: string;
   version: string;
-  /** Every operation with an operationId, in document order. */
+  /** Every operation, by operationId (generated where the document gives none), in document order. */
   operations: ReadonlyMap<string, ContractOperation>;
   securitySchemes: ReadonlyMap<string, SecurityScheme>;
   /** A component schema compiled as a standalone validator (for tests and tools). */
   componentValidator(name: string): ValidateFunction;
 }
 
-/** Why a document cannot be served or tested; the message names the document and the place. */
-export class ContractError extends Error {
-  override name = 'ContractError';
-}
+export { ContractError };
 
-/** Reads and compiles the document at `path` (the bundled spec by default). */
+/** Reads and compiles the document at `path` (the bundled spec by default); one that refers to other files needs `readContract`. */
 export function loadContract(path: string = SPEC_PATH): CompiledContract {
-  const source = resolvePath(path);
-  let text: string;
-  try {
-    text = readFileSync(source, 'utf8');
-  } catch (error) {
-    throw new ContractError(`Cannot read the OpenAPI document ${source}: ${(error as Error).message}`);
-  }
-  let document: unknown;
-  try {
-    document = parseYaml(text);
-  } catch (error) {
-    throw new ContractError(`${source} is not valid YAML or JSON: ${(error as Error).message}`);
-  }
-  return compileContract(document, source);
+  return compileLoaded(loadDocumentSync(path));
 }
 
-/** Compiles a parsed document; `source` names it in errors. */
+/**
+ * Reads, bundles (files beside it), upgrades (3.0, Swagger 2.0) and compiles the document at
+ * `path`: what every tool does with a user's spec (spec/document.ts says how).
+ */
+export async function readContract(path: string = SPEC_PATH): Promise<CompiledContract> {
+  return compileLoaded(await loadDocument(path));
+}
+
+/** Compiles a parsed document (upgraded and completed first); `source` names it in errors. */
 export function compileContract(document: unknown, source: string): CompiledContract {
-  if (!isObject(document)) throw new ContractError(`${source} is not an OpenAPI document (expected a mapping at the top).`);
-  const version = document.openapi;
-  if (typeof version !== 'string' || !version.startsWith('3.1')) {
-    throw new ContractError(`${source} says openapi: ${JSON.stringify(version)}; the tools read OpenAPI 3.1 documents.`);
-  }
-  if (!isObject(document.paths)) throw new ContractError(`${source} has no paths.`);
+  return compileLoaded(completeDocument(document, source));
+}
+
+function compileLoaded({ document, source, notes, declaredVersion }: LoadedDocument): CompiledContract {
+  const paths = document.paths as Record<string, unknown>;
   const refused = refusedPatterns(document);
   if (refused.length > 0) {
     const list = refused.map((r) => `${r.pointer} ${JSON.stringify(r.pattern)}: ${r.reason}`).join('; ');
@@ -166,29 +169,27 @@ export function compileContract(document: unknown, source: string): CompiledCont
   }
   const compiler = new SchemaCompiler(document, source);
   const securitySchemes = readSecuritySchemes(document, source);
-  const globalSecurity = readSecurity(document.security, `${source} (top-level security)`, securitySchemes);
+  const globalSecurity = readSecurity(document.security, source, '/security', securitySchemes);
   const operations = new Map<string, ContractOperation>();
-  for (const [path, rawItem] of Object.entries(document.paths)) {
-    const item = compiler.resolve(rawItem, `paths.${path}`);
+  for (const [path, rawItem] of Object.entries(paths)) {
+    const item = compiler.resolve(rawItem, jsonPointer('paths', path));
     if (!isObject(item)) continue;
-    const shared = Array.isArray(item.parameters) ? item.parameters : [];
+    const shared = Array.isArray(item.parameters) ? item.parameters.map((value, i) => ({ value, pointer: jsonPointer('paths', path, 'parameters', i) })) : [];
     for (const method of HTTP_METHODS) {
       const raw = item[method];
       if (!isObject(raw)) continue;
-      const where = `${method.toUpperCase()} ${path}`;
-      const operationId = raw.operationId;
-      if (typeof operationId !== 'string' || operationId === '') {
-        throw new ContractError(`${source}: ${where} has no operationId; the mock dispatches by operationId, so every operation needs one.`);
-      }
-      if (operations.has(operationId)) throw new ContractError(`${source}: operationId ${operationId} is used twice.`);
+      const where = jsonPointer('paths', path, method);
+      const operationId = raw.operationId as string;
+      const own = Array.isArray(raw.parameters) ? raw.parameters.map((value, i) => ({ value, pointer: `${where}/parameters/${i}` })) : [];
       operations.set(operationId, {
         operationId,
         method,
         path,
-        parameters: readParameters([...shared, ...(Array.isArray(raw.parameters) ? raw.parameters : [])], compiler, where),
-        security: raw.security === undefined ? globalSecurity : readSecurity(raw.security, `${source}: ${where}`, securitySchemes),
-        requestBody: readRequestBody(raw.requestBody, compiler, where),
-        ...readResponses(raw.responses, compiler, where),
+        // The operation's own first: they win over the path item's (OpenAPI 3.1, 4.8.9.1).
+        parameters: readParameters([...own, ...shared], compiler),
+        security: raw.security === undefined ? globalSecurity : readSecurity(raw.security, source, `${where}/security`, securitySchemes),
+        requestBody: readRequestBody(raw.requestBody, compiler, `${where}/requestBody`),
+        ...readResponses(raw.responses, compiler, `${where}/responses`),
       });
     }
   }
@@ -196,11 +197,13 @@ export function compileContract(document: unknown, source: string): CompiledCont
   return {
     source,
     document,
+    declaredVersion,
+    notes,
     title: String(info.title ?? ''),
     version: String(info.version ?? ''),
     operations,
     securitySchemes,
-    componentValidator: (name) => compiler.compile({ $ref: `#/components/schemas/${name}` }, `components.schemas.${name}`),
+    componentValidator: (name) => compiler.compile({ $ref: `#/components/schemas/${name}` }, jsonPointer('components', 'schemas', name)),
   };
 }
 
@@ -219,15 +222,42 @@ class SchemaCompiler {
   ) {
     const components = isObject(document.components) ? document.components : {};
     const schemas = isObject(components.schemas) ? components.schemas : {};
-    this.#defs = Object.fromEntries(Object.entries(schemas).map(([name, schema]) => [name, rewriteSchemaRefs(schema)]));
+    this.#defs = {};
+    for (const [name, schema] of Object.entries(schemas)) this.#defs[name] = this.#rewrite(schema);
   }
 
   compile(schema: Schema, where: string): ValidateFunction {
     try {
-      return this.#ajv.compile({ ...rewriteSchemaRefs(schema), $defs: this.#defs });
+      return this.#ajv.compile({ ...this.#rewrite(schema), $defs: this.#defs });
     } catch (error) {
-      throw new ContractError(`${this.source}: the schema of ${where} cannot be compiled: ${(error as Error).message}`);
+      throw ContractError.at(this.source, where, `the schema cannot be compiled: ${(error as Error).message}`);
     }
+  }
+
+  /**
+   * A schema with its refs pointed into the `$defs` every compiled schema carries:
+   * `#/components/schemas/X…` → `#/$defs/X…`; any other local pointer (a bundled file's schema
+   * sits where it was first referred to, e.g. under `paths`) gets a def of its own, added once.
+   */
+  #rewrite(value: unknown): any {
+    if (Array.isArray(value)) return value.map((item) => this.#rewrite(item));
+    if (!isObject(value)) return value;
+    const out: Record<string, unknown> = {};
+    for (const [key, inner] of Object.entries(value)) {
+      out[key] = key === '$ref' && typeof inner === 'string' ? this.#defRef(inner) : this.#rewrite(inner);
+    }
+    return out;
+  }
+
+  #defRef(ref: string): string {
+    if (ref.startsWith('#/components/schemas/')) return ref.replace('#/components/schemas/', '#/$defs/');
+    if (!ref.startsWith('#/')) return ref;
+    const name = `@${ref.slice(1)}`;
+    if (!Object.hasOwn(this.#defs, name)) {
+      this.#defs[name] = true; // placeholder while rewriting: a cycle refers back to this def
+      this.#defs[name] = this.#rewrite(pointerTarget(this.document, ref) ?? {});
+    }
+    return `#/$defs/${escapePointerToken(name)}`;
   }
 
   /**
@@ -247,55 +277,20 @@ class SchemaCompiler {
   }
 
   /** Follows local `$ref`s (`#/components/…`) of non-schema objects to what they name. */
-  resolve(value: unknown, where: string, depth = 0): unknown {
-    if (!isObject(value) || typeof value.$ref !== 'string') return value;
-    if (depth > 32) throw new ContractError(`${this.source}: ${where} is a $ref cycle.`);
-    const ref = value.$ref;
-    if (!ref.startsWith('#/')) throw new ContractError(`${this.source}: ${where} refers to ${ref}; only references inside the document are supported.`);
-    let target: unknown = this.document;
-    for (const part of ref.slice(2).split('/')) {
-      const key = decodeURIComponent(part).replaceAll('~1', '/').replaceAll('~0', '~');
-      target = isObject(target) ? target[key] : undefined;
-    }
-    if (target === undefined) throw new ContractError(`${this.source}: ${where} refers to ${ref}, which the document does not have.`);
-    return this.resolve(target, where, depth + 1);
+  resolve(value: unknown, where: string): unknown {
+    const problem = refProblem(value, this.document);
+    if (problem) throw ContractError.at(this.source, where, problem);
+    return resolveRef(value, this.document);
   }
 
   /** The properties a schema requires at its top level, through refs and allOf (not union branches: either may hold). */
   required(schema: Schema | undefined): string[] {
-    const names = new Set<string>();
-    const seen = new Set<unknown>();
-    const visit = (node: unknown): void => {
-      if (!isObject(node) || seen.has(node)) return;
-      seen.add(node);
-      if (typeof node.$ref === 'string') visit(this.resolve(node, node.$ref));
-      if (Array.isArray(node.required)) for (const name of node.required) if (typeof name === 'string') names.add(name);
-      if (Array.isArray(node.allOf)) for (const part of node.allOf) visit(part);
-    };
-    visit(schema);
-    return [...names];
+    return [...flattenObject(schema, this.document).required];
   }
 
   /** The properties a schema declares, through refs, allOf and union branches, with their schemas. */
   properties(schema: Schema | undefined): Map<string, Schema> {
-    const names = new Map<string, Schema>();
-    const seen = new Set<unknown>();
-    const visit = (node: unknown): void => {
-      if (!isObject(node) || seen.has(node)) return;
-      seen.add(node);
-      if (typeof node.$ref === 'string') visit(this.resolve(node, node.$ref));
-      if (isObject(node.properties)) {
-        for (const [key, inner] of Object.entries(node.properties)) {
-          if (!names.has(key)) names.set(key, (isObject(inner) ? this.resolve(inner, key) : {}) as Schema);
-        }
-      }
-      for (const keyword of ['allOf', 'anyOf', 'oneOf']) {
-        const parts = node[keyword];
-        if (Array.isArray(parts)) for (const part of parts) visit(part);
-      }
-    };
-    visit(schema);
-    return names;
+    return declaredProperties(schema, this.document);
   }
 }
 
@@ -310,7 +305,7 @@ function readSecuritySchemes(document: Record<string, unknown>, source: string):
     else if (type === 'apiKey') {
       const where = raw.in;
       if ((where !== 'header' && where !== 'query' && where !== 'cookie') || typeof raw.name !== 'string' || raw.name === '') {
-        throw new ContractError(`${source}: the apiKey scheme ${name} needs 'in' (header, query or cookie) and a 'name'.`);
+        throw ContractError.at(source, jsonPointer('components', 'securitySchemes', name), `the apiKey scheme ${name} needs 'in' (header, query or cookie) and a 'name'`);
       }
       schemes.set(name, { name, kind: 'api-key', in: where, parameter: where === 'header' ? raw.name.toLowerCase() : raw.name });
     } else if (type === 'oauth2' || type === 'openIdConnect') schemes.set(name, { name, kind: 'oauth-bearer' });
@@ -319,47 +314,56 @@ function readSecuritySchemes(document: Record<string, unknown>, source: string):
   return schemes;
 }
 
-function readSecurity(raw: unknown, where: string, schemes: ReadonlyMap<string, SecurityScheme>): SecurityRequirement[] {
+function readSecurity(raw: unknown, source: string, where: string, schemes: ReadonlyMap<string, SecurityScheme>): SecurityRequirement[] {
   if (raw === undefined) return [];
-  if (!Array.isArray(raw)) throw new ContractError(`${where}: security must be a list of requirements.`);
-  return raw.map((requirement) => {
-    if (!isObject(requirement)) throw new ContractError(`${where}: each security requirement must be a mapping.`);
+  if (!Array.isArray(raw)) throw ContractError.at(source, where, 'security must be a list of requirements');
+  return raw.map((requirement, index) => {
+    if (!isObject(requirement)) throw ContractError.at(source, `${where}/${index}`, 'each security requirement must be a mapping');
     const names = Object.keys(requirement);
     for (const name of names) {
-      if (!schemes.has(name)) throw new ContractError(`${where}: security names ${name}, which components.securitySchemes does not declare.`);
+      if (!schemes.has(name)) throw ContractError.at(source, `${where}/${index}`, `security names ${name}, which components.securitySchemes does not declare`);
     }
     return names;
   });
 }
 
-function readParameters(raw: unknown[], compiler: SchemaCompiler, where: string): ContractParameter[] {
+function readParameters(raw: readonly { value: unknown; pointer: string }[], compiler: SchemaCompiler): ContractParameter[] {
   const byKey = new Map<string, ContractParameter>();
-  for (const [index, entry] of raw.entries()) {
-    const parameter = compiler.resolve(entry, `${where} parameter ${index}`);
+  for (const { value, pointer } of raw) {
+    const parameter = compiler.resolve(value, pointer);
     if (!isObject(parameter) || typeof parameter.name !== 'string') continue;
     const location = parameter.in;
     if (location !== 'path' && location !== 'query' && location !== 'header' && location !== 'cookie') continue;
     const name = location === 'header' ? parameter.name.toLowerCase() : parameter.name;
     const key = `${location}:${name}`;
-    // Operation parameters come first and win over the path item's (OpenAPI 3.1, 4.8.9.1).
     if (byKey.has(key)) continue;
-    const schema = isObject(parameter.schema) ? parameter.schema : undefined;
+    // `content` instead of `schema`: the value is a document of that media type (JSON, in practice).
+    const content = isObject(parameter.content) ? Object.entries(parameter.content)[0] : undefined;
+    const contentSchema = content && isObject(content[1]) && isObject(content[1].schema) ? content[1].schema : undefined;
+    const schema = isObject(parameter.schema) ? parameter.schema : contentSchema;
+    const style = content ? 'content' : typeof parameter.style === 'string' ? parameter.style : DEFAULT_STYLE[location];
     byKey.set(key, {
       name,
       in: location,
       required: location === 'path' || parameter.required === true,
       schema,
-      validate: schema ? compiler.compile(schema, `${where} parameter ${name}`) : undefined,
+      style: style as ParameterStyle,
+      // OpenAPI 3.1, 4.8.12.4: explode defaults to true for form, false for every other style.
+      explode: typeof parameter.explode === 'boolean' ? parameter.explode : style === 'form',
+      mediaType: content?.[0],
+      validate: schema ? compiler.compile(schema, `${pointer}/${content ? `content/${escapePointerToken(content[0])}/schema` : 'schema'}`) : undefined,
     });
   }
   return [...byKey.values()];
 }
 
+const DEFAULT_STYLE = { path: 'simple', query: 'form', header: 'simple', cookie: 'form' } as const;
+
 function readRequestBody(raw: unknown, compiler: SchemaCompiler, where: string): ContractOperation['requestBody'] {
   if (raw === undefined) return undefined;
-  const body = compiler.resolve(raw, `${where} requestBody`);
+  const body = compiler.resolve(raw, where);
   if (!isObject(body)) return undefined;
-  return { required: body.required === true, content: readContent(body.content, compiler, `${where} request body`, 'eager') };
+  return { required: body.required === true, content: readContent(body.content, compiler, `${where}/content`, 'eager') };
 }
 
 function readResponses(raw: unknown, compiler: SchemaCompiler, where: string): Pick<ContractOperation, 'responses' | 'ranges' | 'declaredStatuses' | 'successStatus'> {
@@ -370,12 +374,12 @@ function readResponses(raw: unknown, compiler: SchemaCompiler, where: string): P
     // 2XX-style ranges say nothing a mock can answer exactly; they are not statuses, but they give a shape.
     const range = /^[1-5]xx$/i.test(code) ? code.toUpperCase() : undefined;
     if (status === undefined && range === undefined) continue;
-    const response = compiler.resolve(entry, `${where} response ${code}`);
+    const response = compiler.resolve(entry, `${where}/${code}`);
     if (!isObject(response)) continue;
     const read: ContractResponse = {
       status: status ?? 'default',
       description: String(response.description ?? ''),
-      content: readContent(response.content, compiler, `${where} response ${code}`, 'lazy'),
+      content: readContent(response.content, compiler, `${where}/${code}/content`, 'lazy'),
       headers: Object.keys(isObject(response.headers) ? response.headers : {}).map((name) => name.toLowerCase()),
     };
     if (range !== undefined) ranges.set(range, read);
@@ -391,12 +395,13 @@ function readContent(raw: unknown, compiler: SchemaCompiler, where: string, comp
     if (!isObject(entry)) continue;
     const schema = isObject(entry.schema) ? entry.schema : undefined;
     const properties = compiler.properties(schema);
-    const resolved = schema ? compiler.resolve(schema, `${where} (${mediaType})`) : undefined;
+    const at = `${where}/${escapePointerToken(mediaType)}`;
+    const resolved = schema ? compiler.resolve(schema, `${at}/schema`) : undefined;
     const type = isObject(resolved) && typeof resolved.type === 'string' ? resolved.type : undefined;
     const examples: ContractExample[] = [];
     if (entry.example !== undefined) examples.push({ name: 'example', value: entry.example });
     for (const [name, example] of Object.entries(isObject(entry.examples) ? entry.examples : {})) {
-      const resolved = compiler.resolve(example, `${where} example ${name}`);
+      const resolved = compiler.resolve(example, `${at}/examples/${escapePointerToken(name)}`);
       if (isObject(resolved) && 'value' in resolved) examples.push({ name, value: resolved.value });
     }
     const media = {
@@ -414,8 +419,8 @@ function readContent(raw: unknown, compiler: SchemaCompiler, where: string, comp
       examples,
       exactPlan: compiler.exactPlan(schema, properties.keys()),
     };
-    if (compile === 'eager') media.validate = schema ? compiler.compile(schema, `${where} (${mediaType})`) : undefined;
-    else compiler.compileLazily(media, schema, `${where} (${mediaType})`);
+    if (compile === 'eager') media.validate = schema ? compiler.compile(schema, `${at}/schema`) : undefined;
+    else compiler.compileLazily(media, schema, `${at}/schema`);
     content.set(media.mediaType, media);
   }
   return content;
@@ -428,23 +433,6 @@ function arrayPropertiesOf(properties: ReadonlyMap<string, Schema>, compiler: Sc
     if (types.includes('array') && isObject(schema.items)) arrays.set(name, new Set(compiler.properties(schema.items).keys()));
   }
   return arrays;
-}
-
-/** Rewrites `#/components/schemas/X` to `#/$defs/X`, where each compiled schema carries them. */
-function rewriteSchemaRefs(value: unknown): any {
-  if (Array.isArray(value)) return value.map(rewriteSchemaRefs);
-  if (isObject(value)) {
-    const out: Record<string, unknown> = {};
-    for (const [key, inner] of Object.entries(value)) {
-      out[key] = key === '$ref' && typeof inner === 'string' ? inner.replace('#/components/schemas/', '#/$defs/') : rewriteSchemaRefs(inner);
-    }
-    return out;
-  }
-  return value;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**

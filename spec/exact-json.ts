@@ -7,6 +7,7 @@
  * every number literal is represented so that integer-ness and the int32/int64 ranges are
  * decided on the literal's real digits, plus `exactInteger` to read an integer back exactly.
  */
+import { pointerTarget } from './schema.js';
 
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
@@ -111,7 +112,7 @@ function schemaPlan(s: Record<string, unknown>, planning: Planning, depth: numbe
   const at = (child: unknown): ExactPlan | undefined => planOf(child, planning, depth + 1);
   let plan: ExactPlan | undefined;
   if ('$ref' in s) {
-    const target = typeof s.$ref === 'string' ? resolvePointer(planning.root, s.$ref) : undefined;
+    const target = typeof s.$ref === 'string' ? pointerTarget(planning.root, s.$ref) : undefined;
     plan = target === undefined ? READ_EVERY_NUMBER : at(target);
   }
   const type = s.type;
@@ -145,18 +146,6 @@ function schemaPlan(s: Record<string, unknown>, planning: Planning, depth: numbe
   for (const key of ['then', 'else']) plan = mergePlans(plan, at(s[key]));
   if (isSchemaMap(s.dependentSchemas)) for (const branch of Object.values(s.dependentSchemas)) plan = mergePlans(plan, at(branch));
   return plan;
-}
-
-/** The value a local JSON pointer (`#/a/b`) names in `root`, or undefined. */
-function resolvePointer(root: unknown, ref: string): unknown {
-  if (!ref.startsWith('#')) return undefined;
-  let value = root;
-  for (const token of ref.slice(1).split('/').slice(1)) {
-    const key = decodeURIComponent(token).replaceAll('~1', '/').replaceAll('~0', '~');
-    if (value === null || typeof value !== 'object' || !Object.hasOwn(value, key)) return undefined;
-    value = (value as Record<string, unknown>)[key];
-  }
-  return value;
 }
 
 function isSchemaMap(value: unknown): value is Record<string, unknown> {

@@ -5,7 +5,7 @@
  * Built once per spec (again on --watch); nothing in it depends on a request.
  */
 import { OpenAPIBackend, type Document, type Handler } from 'openapi-backend';
-import { loadContract, type CompiledContract } from '../../spec/contract.js';
+import { readContract, type CompiledContract } from '../../spec/contract.js';
 import { ErrorAnswers, realmOf } from './error-answers.js';
 import { hookHandlers, statefulHandlers } from './handlers.js';
 import { recogniseCollections, type Collection, type RecognitionOptions, type StatefulOperation } from '../../spec/collections.js';
@@ -41,7 +41,7 @@ export interface Engine {
 }
 
 export async function loadEngine(options: EngineOptions = {}): Promise<Engine> {
-  const contract = loadContract(options.spec);
+  const contract = await readContract(options.spec);
   return buildEngine(contract, options);
 }
 

@@ -19,7 +19,7 @@ import {
 } from '@stoplight/prism-http';
 import { getHttpConfigFromRequest } from '@stoplight/prism-http-server/dist/getHttpConfigFromRequest.js';
 import { parse as parseContentType } from 'content-type';
-import { isJsonMediaType, loadContract, pathTemplatePattern, type CompiledContract } from '../../spec/contract.js';
+import { isJsonMediaType, pathTemplatePattern, readContract, type CompiledContract } from '../../spec/contract.js';
 import { parseExactJson } from '../../spec/exact-json.js';
 import { applyCors, preflightHeaders } from '../http/cors.js';
 import { ErrorAnswers } from '../engine/error-answers.js';
@@ -57,7 +57,7 @@ type PrismInstance = ReturnType<typeof createInstance>;
 
 /** Starts Prism on `port` (0 picks a free one) and resolves once it listens. */
 export async function startPrismMock(options: PrismMockOptions = {}): Promise<PrismMock> {
-  const contract = options.contract ?? loadContract(options.spec);
+  const contract = options.contract ?? (await readContract(options.spec));
   const operations = await loadPrismOperations(contract);
   const config: IHttpConfig = {
     checkSecurity: true,

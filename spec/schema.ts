@@ -1,0 +1,194 @@
+/**
+ * The one schema toolkit: how every consumer (the compiled contract, the exact JSON reader, the
+ * mock's resources, the contract suite) reads schemas out of a loaded document. The document is
+ * bundled on load (spec/document.ts), so every `$ref` left is a local JSON pointer (`#/...`) into
+ * it; these functions follow them, merge `allOf` parts and list what a schema declares.
+ * Plain functions of (schema, document): nothing is cached or mutated.
+ */
+
+/** A JSON Schema object as the document writes it. */
+export type Schema = Record<string, unknown>;
+
+/** How many `$ref`s in a row are followed before a chain is called a cycle. */
+const MAX_REF_CHAIN = 32;
+
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A JSON pointer token escaped (RFC 6901): `/` → `~1`, `~` → `~0`. */
+export function escapePointerToken(token: string): string {
+  return token.replaceAll('~', '~0').replaceAll('/', '~1');
+}
+
+/** A JSON pointer made of `tokens` (`['paths', '/pets', 'get']` → `/paths/~1pets/get`). */
+export function jsonPointer(...tokens: readonly (string | number)[]): string {
+  return tokens.map((token) => `/${escapePointerToken(String(token))}`).join('');
+}
+
+/** The tokens of a JSON pointer or a local ref's fragment (`#/a/b`), unescaped (percent-encoding too, as URI fragments have it). */
+export function pointerTokens(pointer: string): string[] {
+  const bare = pointer.startsWith('#') ? pointer.slice(1) : pointer;
+  if (bare === '') return [];
+  return bare
+    .slice(1)
+    .split('/')
+    .map((token) => {
+      let decoded = token;
+      try {
+        decoded = decodeURIComponent(token);
+      } catch {
+        // Not percent-encoded after all: taken as written.
+      }
+      return decoded.replaceAll('~1', '/').replaceAll('~0', '~');
+    });
+}
+
+/** What a local ref (`#/a/b`) or a JSON pointer (`/a/b`) names in `root`; undefined when nothing (or the ref is not local). */
+export function pointerTarget(root: unknown, ref: string): unknown {
+  if (!ref.startsWith('#') && !ref.startsWith('/') && ref !== '') return undefined;
+  let value = root;
+  for (const token of pointerTokens(ref)) {
+    if (Array.isArray(value)) value = /^\d+$/.test(token) ? value[Number(token)] : undefined;
+    else if (isObject(value) && Object.hasOwn(value, token)) value = value[token];
+    else return undefined;
+  }
+  return value;
+}
+
+/**
+ * `value` with its `$ref`s followed (a chain of them too) to what they name in `document`; the
+ * value itself when it is no ref. Undefined when a ref names nothing, is not local, or the chain
+ * is a cycle: callers that must explain that use `refProblem`.
+ */
+export function resolveRef(value: unknown, document: unknown): unknown {
+  let current = value;
+  for (let hops = 0; isObject(current) && typeof current.$ref === 'string'; hops++) {
+    if (hops >= MAX_REF_CHAIN) return undefined;
+    current = pointerTarget(document, current.$ref);
+  }
+  return current;
+}
+
+/** Why `value`'s ref chain does not resolve in `document` (a sentence), or undefined when it does. */
+export function refProblem(value: unknown, document: unknown): string | undefined {
+  let current = value;
+  for (let hops = 0; isObject(current) && typeof current.$ref === 'string'; hops++) {
+    if (hops >= MAX_REF_CHAIN) return `the $ref chain is a cycle (more than ${MAX_REF_CHAIN} refs in a row)`;
+    const ref = current.$ref;
+    if (!ref.startsWith('#')) return `it refers to ${ref}, which is not in the document`;
+    current = pointerTarget(document, ref);
+    if (current === undefined) return `it refers to ${ref}, which the document does not have`;
+  }
+  return undefined;
+}
+
+/** The component name a schema refers to (`#/components/schemas/NewPet` → `NewPet`); undefined for an inline schema. */
+export function refName(schema: unknown): string | undefined {
+  const ref = isObject(schema) ? schema.$ref : undefined;
+  return typeof ref === 'string' ? pointerTokens(ref).pop() : undefined;
+}
+
+/**
+ * The properties a schema declares, through refs, `allOf` parts and `anyOf`/`oneOf` branches,
+ * each with its own schema (the first declaration found, refs followed), in declaration order.
+ */
+export function declaredProperties(schema: unknown, document: unknown): Map<string, Schema> {
+  const names = new Map<string, Schema>();
+  const seen = new Set<unknown>();
+  const visit = (raw: unknown): void => {
+    const node = resolveRef(raw, document);
+    if (!isObject(node) || seen.has(node)) return;
+    seen.add(node);
+    if (isObject(node.properties)) {
+      for (const [key, inner] of Object.entries(node.properties)) {
+        if (names.has(key)) continue;
+        const resolved = resolveRef(inner, document);
+        names.set(key, isObject(resolved) ? resolved : {});
+      }
+    }
+    for (const keyword of ['allOf', 'anyOf', 'oneOf']) {
+      const parts = node[keyword];
+      if (Array.isArray(parts)) for (const part of parts) visit(part);
+    }
+  };
+  visit(schema);
+  return names;
+}
+
+/** An object schema with its `allOf` parts merged in (see `flattenObject`). */
+export interface FlatObject {
+  /** Each property's schema, refs followed and allOf parts merged (later keywords win). */
+  properties: Map<string, Schema>;
+  /** Required by the schema or by any allOf part. */
+  required: Set<string>;
+  /** False when the schema or a part says `additionalProperties: false` or `unevaluatedProperties: false`. */
+  additionalProperties: boolean;
+}
+
+/** An object schema's properties and required names, refs followed and `allOf` parts merged (union branches are not: they are alternatives). */
+export function flattenObject(schema: unknown, document: unknown): FlatObject {
+  const flat: FlatObject = { properties: new Map(), required: new Set(), additionalProperties: true };
+  const seen = new Set<unknown>();
+  const visit = (raw: unknown): void => {
+    const part = resolveRef(raw, document);
+    if (!isObject(part) || seen.has(part)) return;
+    seen.add(part);
+    for (const [name, property] of Object.entries(isObject(part.properties) ? part.properties : {})) {
+      flat.properties.set(name, mergeAllOf(property, document, flat.properties.get(name)));
+    }
+    for (const name of Array.isArray(part.required) ? part.required : []) flat.required.add(String(name));
+    if (part.additionalProperties === false || part.unevaluatedProperties === false) flat.additionalProperties = false;
+    for (const inner of Array.isArray(part.allOf) ? part.allOf : []) visit(inner);
+  };
+  visit(schema);
+  return flat;
+}
+
+/**
+ * A schema with refs followed and its `allOf` parts merged into one object (later keywords win),
+ * on top of `earlier` when given. For reading constraints (type, format, bounds), not for
+ * validating: validation compiles the schema as written.
+ */
+export function mergeAllOf(schema: unknown, document: unknown, earlier?: Schema, depth = 0): Schema {
+  const part = resolveRef(schema, document);
+  if (!isObject(part) || depth > MAX_REF_CHAIN) return earlier ?? {};
+  let merged: Schema = { ...(earlier ?? {}) };
+  for (const inner of Array.isArray(part.allOf) ? part.allOf : []) merged = mergeAllOf(inner, document, merged, depth + 1);
+  const { allOf: _allOf, $ref: _ref, ...own } = part;
+  return { ...merged, ...own };
+}
+
+/** The declared properties marked `readOnly: true` (server-assigned: a client's value is ignored). */
+export function readOnlyProperties(schema: unknown, document: unknown): Set<string> {
+  return propertiesMarked(schema, document, 'readOnly');
+}
+
+/** The declared properties marked `writeOnly: true` (stored, never answered). */
+export function writeOnlyProperties(schema: unknown, document: unknown): Set<string> {
+  return propertiesMarked(schema, document, 'writeOnly');
+}
+
+function propertiesMarked(schema: unknown, document: unknown, keyword: 'readOnly' | 'writeOnly'): Set<string> {
+  const marked = new Set<string>();
+  for (const [name, property] of declaredProperties(schema, document)) {
+    if (mergeAllOf(property, document)[keyword] === true) marked.add(name);
+  }
+  return marked;
+}
+
+/** The JSON types a schema admits (`type` may be a list; an enum or const tells them too; none means any). */
+export function typesOf(schema: Schema): string[] {
+  if (typeof schema.type === 'string') return [schema.type];
+  if (Array.isArray(schema.type)) return schema.type.map(String);
+  if (Array.isArray(schema.enum)) return [...new Set(schema.enum.map(jsonType))];
+  if ('const' in schema) return [jsonType(schema.const)];
+  return [];
+}
+
+function jsonType(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
+  return typeof value;
+}
