@@ -54,10 +54,10 @@ export type Route =
 
 interface Template {
   pattern: RegExp;
-  names: string[];
   /** Characters outside templates: the longer, the more specific (openapi-backend's order). */
   specificity: number;
-  byMethod: Map<string, RoutedOperation>;
+  /** Each method's operation, with its own names for the captures (equivalent templates may name them differently). */
+  byMethod: Map<string, { operation: RoutedOperation; names: string[] }>;
 }
 
 const NO_PARAMS: Record<string, string> = Object.freeze({}) as Record<string, string>;
@@ -80,11 +80,13 @@ export class RouteTable {
       }
       let template = this.#templates.find((t) => t.pattern.source === pathTemplatePattern(path).source);
       if (!template) {
-        const names = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1] as string);
-        template = { pattern: pathTemplatePattern(path), names, specificity: path.replace(/\{[^}]*\}/g, '').length, byMethod: new Map() };
+        template = { pattern: pathTemplatePattern(path), specificity: path.replace(/\{[^}]*\}/g, '').length, byMethod: new Map() };
         this.#templates.push(template);
       }
-      template.byMethod.set(operation.method, operation);
+      // The first operation of a method wins, as in openapi-backend (document order).
+      if (!template.byMethod.has(operation.method)) {
+        template.byMethod.set(operation.method, { operation, names: [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1] as string) });
+      }
     }
     this.#templates.sort((a, b) => b.specificity - a.specificity);
     for (const operation of operations) operation.allow = this.#allowAt(trimSlash(operation.path));
@@ -100,15 +102,17 @@ export class RouteTable {
       const match = template.pattern.exec(path);
       if (!match) continue;
       allowedSomewhere = true;
-      const operation = template.byMethod.get(method);
-      if (!operation) continue;
+      const found = template.byMethod.get(method);
+      if (!found) continue;
+      const { operation, names } = found;
       const params: Record<string, string> = {};
-      for (let i = 0; i < template.names.length; i++) {
+      for (let i = 0; i < names.length; i++) {
         const raw = match[i + 1] as string;
         try {
-          params[template.names[i] as string] = decodeURIComponent(raw);
+          params[names[i] as string] = decodeURIComponent(raw);
         } catch {
-          params[template.names[i] as string] = raw;
+          // openapi-backend would throw: the segment stays as sent, and the parameter's schema judges it.
+          params[names[i] as string] = raw;
         }
       }
       return { kind: 'operation', operation, params };
@@ -171,6 +175,10 @@ function requestBodyOf(operation: ContractOperation): RoutedOperation['body'] {
   return { required: operation.requestBody?.required ?? false, accepted, media, schemaName };
 }
 
+/** The path without its trailing slashes (all of them, as openapi-backend's ignoreTrailingSlashes). */
 function trimSlash(path: string): string {
-  return path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+  if (path.length <= 1 || path.charCodeAt(path.length - 1) !== 47 /* / */) return path;
+  let end = path.length - 1;
+  while (end > 1 && path.charCodeAt(end - 1) === 47) end--;
+  return path.slice(0, end);
 }
