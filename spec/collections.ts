@@ -68,8 +68,8 @@ export interface ListPlan {
   shape: ListShape;
   /** The item properties an answer shows. */
   items: ReadonlySet<string>;
-  /** The declared paging parameters: page size, offset, page number (and whether pages count from 0 or 1). */
-  paging: { size?: string; offset?: string; page?: string; firstPage: 0 | 1 };
+  /** The declared paging parameters: page size (and its default), offset, page number (and whether pages count from 0 or 1). */
+  paging: { size?: string; defaultSize?: number; offset?: string; page?: string; firstPage: 0 | 1 };
   /** Query parameters naming a stored property: parameter name → property. */
   filters: ReadonlyMap<string, string>;
   /** The array's `maxItems`: no answer holds more. */
@@ -263,8 +263,10 @@ function listPlanOf(operation: ContractOperation, collection: Collection): ListP
   const query = operation.parameters.filter((p) => p.in === 'query');
   const named = (names: readonly string[]): ContractParameter | undefined => names.map((n) => query.find((p) => p.name === n)).find(Boolean);
   const page = named(PAGE_NUMBER_NAMES);
+  const size = named(PAGE_SIZE_NAMES);
   const paging = {
-    size: named(PAGE_SIZE_NAMES)?.name,
+    size: size?.name,
+    defaultSize: typeof size?.schema?.default === 'number' ? size.schema.default : undefined,
     offset: named(OFFSET_NAMES)?.name,
     page: page?.name,
     firstPage: (page?.schema?.minimum === 0 ? 0 : 1) as 0 | 1,
@@ -276,7 +278,7 @@ function listPlanOf(operation: ContractOperation, collection: Collection): ListP
     const property = [parameter.name, singular(parameter.name)].find((name) => collection.stored.has(name) && !collection.writeOnly.has(name));
     if (property !== undefined) filters.set(parameter.name, property);
   }
-  return { shape, items, paging, filters, maxItems };
+  return { shape, items: new Set([...items].filter((name) => !collection.writeOnly.has(name))), paging, filters, maxItems };
 }
 
 /** The store's collection name for a request: the path with the parent records' ids (`/bookings/7/payments`). */

@@ -215,6 +215,8 @@ function compileLoaded({ document, source, notes, declaredVersion }: LoadedDocum
 class SchemaCompiler {
   readonly #ajv = createSpecAjv({ allErrors: true, verbose: true });
   readonly #defs: Record<string, unknown>;
+  /** The components as a request (readOnly properties not required) and an answer (writeOnly ones not required) see them. */
+  readonly #directed = new Map<Direction, { size: number; defs: Record<string, unknown> }>();
 
   constructor(
     private readonly document: Record<string, unknown>,
@@ -226,9 +228,19 @@ class SchemaCompiler {
     for (const [name, schema] of Object.entries(schemas)) this.#defs[name] = this.#rewrite(schema);
   }
 
-  compile(schema: Schema, where: string): ValidateFunction {
+  /**
+   * A validator of `schema`. For a request body a `readOnly` property is never required, for an
+   * answer a `writeOnly` one (OpenAPI 3.1, 4.8.24: required applies only where the property may appear).
+   */
+  compile(schema: Schema, where: string, direction?: Direction): ValidateFunction {
     try {
-      return this.#ajv.compile({ ...this.#rewrite(schema), $defs: this.#defs });
+      const rewritten = this.#rewrite(schema);
+      if (direction === undefined) return this.#ajv.compile({ ...rewritten, $defs: this.#defs });
+      // Rewriting may add defs (bundled schemas): the directed copy is made again when it did.
+      let directed = this.#directed.get(direction);
+      const size = Object.keys(this.#defs).length;
+      if (directed?.size !== size) this.#directed.set(direction, (directed = { size, defs: unrequired(this.#defs, FLAG[direction]) as Record<string, unknown> }));
+      return this.#ajv.compile({ ...(unrequired(rewritten, FLAG[direction]) as Schema), $defs: directed.defs });
     } catch (error) {
       throw ContractError.at(this.source, where, `the schema cannot be compiled: ${(error as Error).message}`);
     }
@@ -265,10 +277,10 @@ class SchemaCompiler {
    * compiling is most of its start-up; the suite and the proxy compile them when they first judge
    * an answer.
    */
-  compileLazily(target: { validate: ValidateFunction | undefined }, schema: Schema | undefined, where: string): void {
+  compileLazily(target: { validate: ValidateFunction | undefined }, schema: Schema | undefined, where: string, direction?: Direction): void {
     if (!schema) return;
     let compiled: ValidateFunction | undefined;
-    Object.defineProperty(target, 'validate', { enumerable: true, get: () => (compiled ??= this.compile(schema, where)) });
+    Object.defineProperty(target, 'validate', { enumerable: true, get: () => (compiled ??= this.compile(schema, where, direction)) });
   }
 
   /** The exact-reading plan of a body of `schema` that declares `properties` (see ContractMediaType.exactPlan). */
@@ -419,8 +431,8 @@ function readContent(raw: unknown, compiler: SchemaCompiler, where: string, comp
       examples,
       exactPlan: compiler.exactPlan(schema, properties.keys()),
     };
-    if (compile === 'eager') media.validate = schema ? compiler.compile(schema, `${at}/schema`) : undefined;
-    else compiler.compileLazily(media, schema, `${at}/schema`);
+    if (compile === 'eager') media.validate = schema ? compiler.compile(schema, `${at}/schema`, 'request') : undefined;
+    else compiler.compileLazily(media, schema, `${at}/schema`, 'response');
     content.set(media.mediaType, media);
   }
   return content;
@@ -433,6 +445,22 @@ function arrayPropertiesOf(properties: ReadonlyMap<string, Schema>, compiler: Sc
     if (types.includes('array') && isObject(schema.items)) arrays.set(name, new Set(compiler.properties(schema.items).keys()));
   }
   return arrays;
+}
+
+type Direction = 'request' | 'response';
+const FLAG = { request: 'readOnly', response: 'writeOnly' } as const;
+
+/** `value` with every property flagged `flag` (readOnly, writeOnly) left out of the `required` lists beside it. */
+function unrequired(value: unknown, flag: string): unknown {
+  if (Array.isArray(value)) return value.map((item) => unrequired(item, flag));
+  if (!isObject(value)) return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, inner] of Object.entries(value)) out[key] = unrequired(inner, flag);
+  const properties = value.properties;
+  if (Array.isArray(value.required) && isObject(properties)) {
+    out.required = value.required.filter((name) => !(isObject(properties[name as string]) && (properties[name as string] as Record<string, unknown>)[flag] === true));
+  }
+  return out;
 }
 
 /**

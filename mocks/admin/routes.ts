@@ -7,7 +7,7 @@ import { checkBearer } from '../engine/security.js';
 import { preflightHeaders } from '../http/cors.js';
 import { ADMIN_REALM, isRejection, reject } from '../errors.js';
 import { parseSeed } from '../engine/body.js';
-import { storeCollection, type Collection } from '../../spec/collections.js';
+import type { Collection } from '../../spec/collections.js';
 import { pathTemplatePattern } from '../../spec/contract.js';
 import { checkContentEncoding, checkJsonMediaType, readBody } from '../http/request-body.js';
 import { jsonAnswer, rejected, type Answer } from '../http/answer.js';
@@ -85,19 +85,19 @@ function health({ store, replica, proxy }: MockContext, trusted: boolean): Answe
 }
 
 /** The routes of one collection of the spec, at `/__mock` + its path (`/__mock/plants`). */
-function collectionRoutes(collection: Collection, stored = collection.path): Record<string, AdminHandler> {
-  const route = `${ADMIN_PREFIX}${stored}`;
+function collectionRoutes(collection: Collection, name: string): Record<string, AdminHandler> {
+  const route = `${ADMIN_PREFIX}${name}`;
   return {
     GET: async (req, { store }) => {
       const query = parseListingQuery(searchOf(req), route);
       if (isRejection(query)) return rejected(query);
-      return listingAnswer(store, stored, route, query);
+      return listingAnswer(store, name, route, query);
     },
     DELETE: async (_req, { store }) => {
       await store.reset();
       return { status: 204 };
     },
-    POST: (req, context) => seed(req, context, collection, stored),
+    POST: (req, context) => seed(req, context, collection, name),
   };
 }
 
@@ -109,31 +109,11 @@ function routesAt(path: string, context: MockContext): Record<string, AdminHandl
   if (fixed) return fixed;
   const entry = ENTRY_PATH.exec(path);
   if (entry) return { GET: (_req, { journal }) => journalEntry(journal, Number(entry[1])) };
-  const collection = context.engine.collections.find((c) => `${ADMIN_PREFIX}${c.path}` === path);
+  // A nested collection's records are addressed by their parents' real ids: /__mock/bookings/7/payments.
+  const name = path.slice(ADMIN_PREFIX.length).replace(/(.)\/$/, '$1');
+  const collection = context.engine.collections.find((c) => (c.parent ? pathTemplatePattern(c.path).test(name) : c.path === name));
   if (collection && context.proxy) return proxiedCollectionRoutes(context.proxy);
-  if (collection) return collectionRoutes(collection);
-  return context.proxy ? undefined : nestedCollectionRoutes(path, context.engine.collections);
-}
-
-/** `/__mock/trips/7/bookings`: the records of a nested collection under one parent record (the store keeps them apart). */
-function nestedCollectionRoutes(path: string, collections: readonly Collection[]): Record<string, AdminHandler> | undefined {
-  for (const collection of collections) {
-    if (!collection.parent) continue;
-    const match = pathTemplatePattern(`${ADMIN_PREFIX}${collection.path}`).exec(path);
-    if (!match) continue;
-    const names = [...collection.path.matchAll(/\{([^/{}]+)\}/g)].map((m) => m[1] as string);
-    const params: Record<string, string> = {};
-    names.forEach((name, index) => {
-      const raw = match[index + 1] as string;
-      try {
-        params[name] = decodeURIComponent(raw);
-      } catch {
-        params[name] = raw;
-      }
-    });
-    return collectionRoutes(collection, storeCollection(collection, params));
-  }
-  return undefined;
+  return collection && collectionRoutes(collection, name);
 }
 
 /** Proxy mode keeps no records: a collection's admin routes say where they are instead. */
@@ -194,14 +174,14 @@ export async function handleAdminRequest(
   return handler(req, context, admin);
 }
 
-async function seed(req: IncomingMessage, context: MockContext, collection: Collection, stored: string): Promise<Answer> {
+async function seed(req: IncomingMessage, context: MockContext, collection: Collection, name: string): Promise<Answer> {
   const mediaTypeProblem = checkContentEncoding(req.headers['content-encoding']) ?? checkJsonMediaType(req.headers['content-type']);
   if (mediaTypeProblem) return rejected(mediaTypeProblem);
   const body = await readBody(req, context.maxBody);
   if (isRejection(body)) return rejected(body);
   const records = parseSeed(body, collection);
   if (isRejection(records)) return { ...rejected(records), requestBody: body };
-  const outcome = await context.store.seed(stored, records);
+  const outcome = await context.store.seed(name, records);
   if ('duplicates' in outcome) return { ...rejected(duplicatesOf(outcome.duplicates, collection)), requestBody: body };
   return { ...jsonAnswer(200, { created: outcome.created }), requestBody: body };
 }

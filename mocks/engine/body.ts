@@ -7,7 +7,7 @@ import { exactPlanOfArray, JsonTooDeep, parseExactJson, READ_EVERY_NUMBER, type 
 import { describeProblems, describeType, DEFAULT_PROBLEM_LIMIT } from '../../spec/problems.js';
 import { reject, type Rejection } from '../errors.js';
 import type { StoredRecord } from '../stores/store.js';
-import { keyOfBody, recordOf } from './records.js';
+import { identifiedRecord, keyOfBody } from './records.js';
 import type { Collection } from '../../spec/collections.js';
 
 export type ParsedBody = { ok: true; value: unknown; text: string } | { ok: false; rejection: Rejection };
@@ -55,7 +55,7 @@ export function seedRecords(value: unknown, collection: Collection): StoredRecor
     if (validate?.(item)) {
       const key = keyOfBody(item as Record<string, unknown>, collection.identity);
       if (key !== undefined) {
-        records.push(recordOf(item as Record<string, unknown>, key, collection.declared));
+        records.push(identifiedRecord(item as Record<string, unknown>, key, collection.identity, collection.declared));
         return;
       }
     }

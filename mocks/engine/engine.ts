@@ -7,12 +7,12 @@
 import { OpenAPIBackend, type Document, type Handler } from 'openapi-backend';
 import { readContract, type CompiledContract } from '../../spec/contract.js';
 import { ErrorAnswers, realmOf } from './error-answers.js';
-import { hookHandlers, statefulHandlers } from './handlers.js';
+import { hookHandlers } from './handlers.js';
+import { AssignedIdentities } from './identities.js';
+import { statefulHandlers } from './stateful.js';
 import { recogniseCollections, type Collection, type RecognitionOptions, type StatefulOperation } from '../../spec/collections.js';
 import { compileRoutes, type RouteTable } from './routes.js';
 import { securityCheck, type CredentialSource } from './security.js';
-
-const SERVED_ROLES = new Set(['create', 'list', 'read', 'replace', 'patch', 'delete']);
 
 export interface EngineOptions extends RecognitionOptions {
   /** The OpenAPI document (default: the bundled spec). */
@@ -30,6 +30,8 @@ export interface Engine {
   stateful: ReadonlyMap<string, StatefulOperation>;
   /** The collection the admin seed and `--seed` fill: the first the spec declares. */
   primary: Collection | undefined;
+  /** The identities the mock assigns, per store collection. */
+  identities: AssignedIdentities;
   /** `POST /plants` … for messages. */
   operationList: string;
   /** Security schemes the mock cannot check (mutualTLS …): they are treated as satisfied. */
@@ -46,9 +48,7 @@ export async function loadEngine(options: EngineOptions = {}): Promise<Engine> {
 }
 
 export async function buildEngine(contract: CompiledContract, options: EngineOptions = {}): Promise<Engine> {
-  const recognised = recogniseCollections(contract, options);
-  const collections = recognised.collections;
-  const stateful = new Map([...recognised.stateful].filter(([, operation]) => SERVED_ROLES.has(operation.role) && operation.list?.shape.kind !== 'wrapped'));
+  const { collections, stateful } = recogniseCollections(contract, options);
   const api = new OpenAPIBackend({
     definition: structuredClone(contract.document) as unknown as Document,
     // The contract already read the document; openapi-backend's 3.0 meta-schema would refuse valid 3.1.
@@ -58,7 +58,7 @@ export async function buildEngine(contract: CompiledContract, options: EngineOpt
     strict: true,
   });
   await api.init();
-  api.register({ ...hookHandlers(), ...statefulHandlers(stateful) });
+  api.register({ ...hookHandlers(), ...statefulHandlers(stateful, contract) });
   const realm = realmOf(contract.title);
   const policy = { realm, tokens: options.tokens };
   const unchecked: string[] = [];
@@ -75,6 +75,7 @@ export async function buildEngine(contract: CompiledContract, options: EngineOpt
     collections,
     stateful,
     primary: collections[0],
+    identities: new AssignedIdentities(),
     operationList: routes.operations.map((o) => `${o.method} ${o.path}`).join(', ') || 'no operations',
     unchecked,
     realm,

@@ -46,6 +46,19 @@ export function recordOf(body: Record<string, unknown>, key: RecordKey, declared
 }
 
 /**
+ * The record of a body under `key`: the properties a client may set (`declared`), with the
+ * identity first when the body does not carry it as one of them (assigned by the mock, read-only,
+ * or named by the path). The key is the identity's JSON text already.
+ */
+export function identifiedRecord(body: Record<string, unknown>, key: RecordKey, identity: Identity, declared: ReadonlySet<string>, text?: string): StoredRecord {
+  const { property } = identity;
+  if (declared.has(property) && body[property] !== undefined) return recordOf(body, key, declared, text);
+  const rest = projection(body, declared);
+  const head = `${JSON.stringify(property)}:${key}`;
+  return { key, json: rest === '{}' ? `{${head}}` : `{${head},${rest.slice(1)}` };
+}
+
+/**
  * Whether a body's text can be the record as it is: on one line (stores keep records one per
  * line, and a JSON text's line breaks can only be white space between tokens), and with every
  * number written as the integer it is (no `1.0`, `2e3` or `-0`, which a record holds as `1`,

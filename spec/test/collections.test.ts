@@ -74,8 +74,8 @@ describe('collections recognised from a spec', () => {
     });
     expect(stateful.get('listThings')?.list).toEqual({
       shape: { kind: 'wrapped', property: 'data' },
-      items: new Set(['id', 'colour', 'secret']),
-      paging: { size: 'per_page', offset: undefined, page: 'page', firstPage: 1 },
+      items: new Set(['id', 'colour']),
+      paging: { size: 'per_page', defaultSize: undefined, offset: undefined, page: 'page', firstPage: 1 },
       filters: new Map([['colour', 'colour']]),
       maxItems: 50,
     });

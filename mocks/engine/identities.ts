@@ -1,0 +1,37 @@
+/**
+ * Identities the mock assigns (spec/collections.ts says when): a sequence for an integer
+ * identity, a UUID for `format: uuid`, the sequence's digits as a string otherwise. A sequence
+ * starts past the collection's record count and a taken value is skipped on creation (the store
+ * answers 'duplicate'), so values stay unique across restarts of a kept store and across
+ * replicas sharing one, without the store knowing of sequences.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Collection } from '../../spec/collections.js';
+import type { RecordKey, ResourceStore } from '../stores/store.js';
+
+type Maybe<T> = T | Promise<T>;
+
+/** The next values per store collection; one per engine (a reloaded spec starts again from the counts). */
+export class AssignedIdentities {
+  readonly #last = new Map<string, number>();
+
+  /** A fresh key for a record of `collection` stored under `name`. */
+  next(collection: Collection, name: string, store: ResourceStore): Maybe<RecordKey> {
+    if (collection.identity.assigned === 'uuid') return JSON.stringify(randomUUID());
+    const last = this.#last.get(name);
+    if (last !== undefined) return this.#take(collection, name, last);
+    const count = store.count(name);
+    return typeof count === 'number' ? this.#take(collection, name, count) : count.then((n) => this.#take(collection, name, this.#last.get(name) ?? n));
+  }
+
+  /** After a taken value: jump past the ones other writers used. */
+  skip(name: string, by: number): void {
+    this.#last.set(name, (this.#last.get(name) ?? 0) + by);
+  }
+
+  #take(collection: Collection, name: string, last: number): RecordKey {
+    const value = last + 1;
+    this.#last.set(name, value);
+    return collection.identity.type === 'integer' ? String(value) : JSON.stringify(String(value));
+  }
+}

@@ -1,0 +1,409 @@
+/**
+ * The handlers of the operations the mock serves from its store, one per role the CRUD rule
+ * (spec/collections.ts) gives an operation: create, list, read, replace, patch, delete, the
+ * updates at the collection path with the identity in the body, and form updates. A record
+ * belongs to the store collection its path names (`/bookings/7/payments` for a nested one, whose
+ * parent record must exist); answers show what the operation's success schema declares, never a
+ * writeOnly property.
+ */
+import type { Context, Handler } from 'openapi-backend';
+import { storeCollection, type Collection, type CollectionRole, type ListPlan, type StatefulOperation } from '../../spec/collections.js';
+import type { CompiledContract, ContractParameter, Schema } from '../../spec/contract.js';
+import { parseExactJson } from '../../spec/exact-json.js';
+import { describeProblems } from '../../spec/problems.js';
+import { reject } from '../errors.js';
+import { rejected, type Answer } from '../http/answer.js';
+import type { CreateOutcome, Page, RecordKey, ResourceStore, StoredRecord } from '../stores/store.js';
+import type { MockContext } from './context.js';
+import type { Exchange, MockHandler } from './handlers.js';
+import { identifiedRecord, keyInWords, keyOfBody, keyOfPathSegment, mergedJson, projection, recordValue } from './records.js';
+import type { RequestWithText } from './request-path.js';
+
+type Maybe<T> = T | Promise<T>;
+type Body = Record<string, unknown>;
+
+/** What a handler knows of its operation, fixed when the engine is built. */
+interface Served {
+  collection: Collection;
+  /** The properties the success answer shows (its schema's, without writeOnly ones); undefined: no JSON answer. */
+  answered: ReadonlySet<string> | undefined;
+  status: number;
+  list?: ListPlan;
+  /** The query parameters a form update takes as fields. */
+  fields: readonly ContractParameter[];
+  /** The first example of the success answer (a wrapped list's other members come from it). */
+  example: unknown;
+  /** The answer's integer members named like a total (total, totalCount, count…). */
+  totals: ReadonlySet<string>;
+}
+
+/** The stateful handler of each operation the mock serves from its store, by operationId. */
+export function statefulHandlers(stateful: ReadonlyMap<string, StatefulOperation>, contract: CompiledContract): Record<string, Handler> {
+  const handlers: Record<string, MockHandler> = {};
+  for (const [operationId, { role, collection, list }] of stateful) {
+    const operation = contract.operations.get(operationId);
+    if (!operation) continue;
+    const success = operation.successStatus === undefined ? undefined : operation.responses.get(operation.successStatus);
+    const media = [...(success?.content.values() ?? [])].find((m) => /json$/.test(m.mediaType.split(';')[0] ?? ''));
+    const answered = media && new Set([...media.propertySet].filter((name) => !collection.writeOnly.has(name)));
+    handlers[operationId] = ROLES[role]({
+      collection,
+      answered,
+      status: operation.successStatus ?? 200,
+      list,
+      fields: operation.parameters.filter((p) => p.in === 'query' && collection.declared.has(p.name)),
+      example: media?.examples[0]?.value,
+      totals: new Set([...(media?.propertySchemas ?? [])].filter(([name, schema]) => TOTAL_NAMES.has(name) && schema.type === 'integer').map(([name]) => name)),
+    });
+  }
+  return handlers as Record<string, Handler>;
+}
+
+const ROLES: Record<CollectionRole, (served: Served) => MockHandler> = {
+  // Not async: the in-memory store answers synchronously, and a create then costs no promise.
+  create: (served) => (c, { mock }) => {
+    const { collection } = served;
+    const body = c.request.requestBody as Body;
+    const params = c.request.params as Record<string, string>;
+    const create = (): Maybe<Answer> => {
+      const name = storeCollection(collection, params);
+      if (collection.identity.assigned) return createAssigned(served, body, name, mock, 0);
+      const key = keyOfBody(body, collection.identity);
+      if (key === undefined) {
+        return rejected(reject('INVALID_REQUEST_BODY', { schema: collection.resource, problems: [`${collection.identity.property} is required to store the record`] }));
+      }
+      const text = (c.request as RequestWithText).bodyText;
+      const record = identified(body, key, collection, text);
+      const created = mock.store.create(name, record);
+      const answer = (outcome: CreateOutcome): Answer => (outcome === 'duplicate' ? duplicate(collection, key) : success(served, record.json === text ? body : recordValue(record)));
+      return typeof created === 'string' ? answer(created) : created.then(answer);
+    };
+    if (!collection.parent) return create() as Answer;
+    return parentMissing(c, collection, mock).then((missing) => missing ?? create());
+  },
+  list: (served) => async (c, { mock }) => {
+    const { collection } = served;
+    const plan = served.list as ListPlan;
+    const missing = await parentMissing(c, collection, mock);
+    if (missing) return missing;
+    const name = storeCollection(collection, c.request.params as Record<string, string>);
+    const query = c.request.query as Record<string, unknown>;
+    const filters = activeFilters(plan, query);
+    const window = windowOf(plan, query);
+    if (plan.shape.kind === 'array' && filters.length === 0 && window.size === undefined && window.offset === 0) {
+      // The first page is read before answering, so a store outage is still an error answer.
+      const first = await mock.store.page(name, { limit: LIST_PAGE });
+      return { status: served.status, stream: listed(mock.store, name, first, plan.items) };
+    }
+    const needsTotal = plan.shape.kind === 'wrapped';
+    const { pieces, total } = await selected(mock.store, name, plan.items, filters, window, needsTotal);
+    const array = `[${pieces.join(',')}]`;
+    if (plan.shape.kind === 'array') return { status: served.status, body: array };
+    return { status: served.status, body: wrapped(served, plan, array, total, window) };
+  },
+  read: (served) => async (c, { mock }) => {
+    const found = await storedAt(c, served.collection, mock);
+    if (!('record' in found)) return found.answer;
+    return success(served, recordValue(found.record));
+  },
+  replace: (served) => async (c, { mock }) => {
+    const segment = pathSegment(c, served.collection);
+    const key = keyOfPathSegment(segment, served.collection.identity);
+    if (key === undefined) return notFound(served.collection, segment);
+    return replaced(served, key, c.request.requestBody as Body, mock, c);
+  },
+  'replace-in-body': (served) => async (c, { mock }) => {
+    const body = c.request.requestBody as Body;
+    const key = keyOfBody(body, served.collection.identity);
+    if (key === undefined) return identityRequired(served.collection);
+    return replaced(served, key, body, mock, c);
+  },
+  patch: (served) => async (c, { mock }) => {
+    const found = await storedAt(c, served.collection, mock);
+    if (!('record' in found)) return found.answer;
+    return patched(served, found.record, c.request.requestBody as Body, mock, c);
+  },
+  'patch-in-body': (served) => async (c, { mock }) => {
+    const body = c.request.requestBody as Body;
+    const key = keyOfBody(body, served.collection.identity);
+    if (key === undefined) return identityRequired(served.collection);
+    const missing = await parentMissing(c, served.collection, mock);
+    if (missing) return missing;
+    const record = await mock.store.get(storeCollection(served.collection, c.request.params as Record<string, string>), key);
+    if (!record) return notFound(served.collection, keyInWords(key, served.collection.identity));
+    return patched(served, record, body, mock, c);
+  },
+  'form-update': (served) => async (c, { mock }) => {
+    const found = await storedAt(c, served.collection, mock);
+    if (!('record' in found)) return found.answer;
+    const fields: Body = {};
+    const query = c.request.query as Record<string, unknown>;
+    for (const parameter of served.fields) {
+      const value = firstOf(query[parameter.name]);
+      if (value !== undefined) fields[parameter.name] = typedField(value, served.collection.stored.get(parameter.name));
+    }
+    const body = c.request.requestBody;
+    if (body !== null && typeof body === 'object' && !Array.isArray(body)) {
+      for (const [property, value] of Object.entries(body)) fields[property] = typedField(value, served.collection.stored.get(property));
+    }
+    return patched(served, found.record, fields, mock, c);
+  },
+  delete: (served) => async (c, { mock }) => {
+    const found = await storedAt(c, served.collection, mock);
+    if (!('record' in found)) return found.answer;
+    if ((await mock.store.delete(found.name, found.record.key)) === 'missing') return notFound(served.collection, pathSegment(c, served.collection));
+    return success(served, recordValue(found.record));
+  },
+};
+
+/** A create whose identity the mock assigns: the next value, and the one after while the store has it taken. */
+function createAssigned(served: Served, body: Body, name: string, mock: MockContext, attempt: number): Maybe<Answer> {
+  const { collection } = served;
+  const then = (key: RecordKey): Maybe<Answer> => {
+    const record = identified(body, key, collection);
+    const created = mock.store.create(name, record);
+    const answer = (outcome: CreateOutcome): Maybe<Answer> => {
+      if (outcome === 'created') return success(served, recordValue(record));
+      // Taken (records kept from before, another replica): jump further each time, a bounded number of times.
+      if (attempt >= 32) return duplicate(collection, key);
+      mock.engine.identities.skip(name, 2 ** attempt);
+      return createAssigned(served, body, name, mock, attempt + 1);
+    };
+    return typeof created === 'string' ? answer(created) : created.then(answer);
+  };
+  const key = mock.engine.identities.next(collection, name, mock.store);
+  return typeof key === 'string' ? then(key) : key.then(then);
+}
+
+async function replaced(served: Served, key: RecordKey, body: Body, mock: MockContext, c: Context): Promise<Answer> {
+  const { collection } = served;
+  const mismatch = identityMismatch(collection, key, body);
+  if (mismatch) return mismatch;
+  const missing = await parentMissing(c, collection, mock);
+  if (missing) return missing;
+  const record = identified(body, key, collection);
+  const outcome = await mock.store.replace(storeCollection(collection, c.request.params as Record<string, string>), record);
+  if (outcome === 'missing') return notFound(collection, keyInWords(key, collection.identity));
+  return success(served, recordValue(record));
+}
+
+async function patched(served: Served, stored: StoredRecord, patch: Body, mock: MockContext, c: Context): Promise<Answer> {
+  const { collection } = served;
+  const mismatch = identityMismatch(collection, stored.key, patch);
+  if (mismatch) return mismatch;
+  const value = parseExactJson(mergedJson(recordValue(stored), patch, collection.declared)) as Body;
+  // The merged record must still be what a create would accept (an identity the create body does not declare aside).
+  const candidate = collection.body.propertySchemas.has(collection.identity.property) ? value : withoutIdentity(value, collection);
+  if (!collection.body.validate?.(candidate)) {
+    const { sentences, more } = describeProblems(collection.body.validate?.errors, { root: candidate });
+    return rejected(reject('INVALID_REQUEST_BODY', { schema: collection.resource, problems: sentences.map((s) => `after the update, ${s}`), more }));
+  }
+  const record = identified(value, stored.key, collection);
+  if ((await mock.store.replace(storeCollection(collection, c.request.params as Record<string, string>), record)) === 'missing') {
+    return notFound(collection, keyInWords(stored.key, collection.identity));
+  }
+  return success(served, recordValue(record));
+}
+
+function identified(body: Body, key: RecordKey, collection: Collection, text?: string): StoredRecord {
+  return identifiedRecord(body, key, collection.identity, collection.declared, text);
+}
+
+function withoutIdentity(value: Body, collection: Collection): Body {
+  const copy = { ...value };
+  delete copy[collection.identity.property];
+  return copy;
+}
+
+/** The success answer: the spec's success status, with exactly the properties its schema declares (writeOnly ones never). */
+function success(served: Served, value: Body): Answer {
+  if (!served.answered) return { status: served.status };
+  return { status: served.status, body: projection(value, served.answered) };
+}
+
+function duplicate(collection: Collection, key: string): Answer {
+  return rejected(
+    reject('DUPLICATE_ID', { ids: [keyInWords(key, collection.identity)], noun: collection.noun, property: collection.identity.property, listing: `/__mock${collection.path}` }),
+  );
+}
+
+function identityRequired(collection: Collection): Answer {
+  return rejected(reject('INVALID_REQUEST_BODY', { schema: collection.resource, problems: [`${collection.identity.property} is required to name the record to update`] }));
+}
+
+function pathSegment(c: Context, collection: Collection): string {
+  return (c.request.params as Record<string, string>)[collection.itemParameter as string] ?? '';
+}
+
+function notFound(collection: Collection, key: string): Answer {
+  return rejected(reject('RECORD_NOT_FOUND', { noun: collection.noun, property: collection.identity.property, key, listing: `/__mock${collection.path}` }));
+}
+
+/** The 404 of a nested collection's parent record (or its own parent's) that is not stored; undefined when every one is. */
+async function parentMissing(c: Context, collection: Collection, mock: MockContext): Promise<Answer | undefined> {
+  const parent = collection.parent;
+  if (!parent) return undefined;
+  const above = await parentMissing(c, parent.collection, mock);
+  if (above) return above;
+  const params = c.request.params as Record<string, string>;
+  const segment = params[parent.parameter] ?? '';
+  const key = keyOfPathSegment(segment, parent.collection.identity);
+  const record = key === undefined ? undefined : await mock.store.get(storeCollection(parent.collection, params), key);
+  return record ? undefined : notFound(parent.collection, segment);
+}
+
+async function storedAt(c: Context, collection: Collection, mock: MockContext): Promise<{ record: StoredRecord; name: string } | { answer: Answer }> {
+  const missing = await parentMissing(c, collection, mock);
+  if (missing) return { answer: missing };
+  const segment = pathSegment(c, collection);
+  const key = keyOfPathSegment(segment, collection.identity);
+  const name = storeCollection(collection, c.request.params as Record<string, string>);
+  const record = key === undefined ? undefined : await mock.store.get(name, key);
+  return record ? { record, name } : { answer: notFound(collection, segment) };
+}
+
+function identityMismatch(collection: Collection, key: string, body: Body): Answer | undefined {
+  // A value the client may not set (assigned or read-only) is ignored, not compared.
+  if (!collection.declared.has(collection.identity.property)) return undefined;
+  const inBody = keyOfBody(body, collection.identity);
+  if (inBody === undefined || inBody === key) return undefined;
+  const { property } = collection.identity;
+  return rejected(reject('IDENTITY_MISMATCH', { property, inPath: keyInWords(key, collection.identity), inBody: keyInWords(inBody, collection.identity) }));
+}
+
+/** A form or query field's text as the JSON type the stored schema gives it (numbers exact). */
+function typedField(value: unknown, schema: Schema | undefined): unknown {
+  if (typeof value !== 'string') return value;
+  const types = Array.isArray(schema?.type) ? (schema?.type as unknown[]) : [schema?.type];
+  if ((types.includes('integer') || types.includes('number')) && /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/.test(value)) return parseExactJson(value);
+  if (types.includes('boolean') && (value === 'true' || value === 'false')) return value === 'true';
+  return value;
+}
+
+function firstOf(value: unknown): unknown {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+const LIST_PAGE = 1000;
+
+/** A whole collection as a JSON array, a store page at a time: memory stays one page whatever its size. */
+async function* listed(store: ResourceStore, collection: string, first: Page, properties: ReadonlySet<string>): AsyncGenerator<string> {
+  let page = first;
+  let separator = '[';
+  for (;;) {
+    let piece = '';
+    for (const record of page.records) {
+      piece += separator + projection(recordValue(record), properties);
+      separator = ',';
+    }
+    if (piece) yield piece;
+    if (page.next === undefined) break;
+    page = await store.page(collection, { after: page.next, limit: LIST_PAGE });
+  }
+  yield separator === '[' ? '[]' : ']';
+}
+
+/** Which records a list answers: from `offset`, at most `size` (undefined: all), of those every filter lets through. */
+interface ListWindow {
+  offset: number;
+  size: number | undefined;
+  /** The paging parameters' values as the answer may echo them. */
+  echoed: Record<string, number>;
+}
+
+/**
+ * The window the declared paging parameters ask for: a size (limit, size, per_page…), an offset
+ * (offset, skip, start) or a page number (page…, counted from the parameter's minimum, 0 or 1).
+ * A size not sent is the size parameter's default; a page number without either takes
+ * `maxItems`, else 20. No answer holds more than `maxItems`.
+ */
+export function windowOf(plan: ListPlan, query: Record<string, unknown>): ListWindow {
+  const number = (name: string | undefined): number | undefined => {
+    if (name === undefined) return undefined;
+    const value = Number(firstOf(query[name]));
+    return Number.isSafeInteger(value) && value >= 0 ? value : undefined;
+  };
+  const echoed: Record<string, number> = {};
+  let size = number(plan.paging.size) ?? plan.paging.defaultSize;
+  const page = number(plan.paging.page);
+  let offset = number(plan.paging.offset) ?? 0;
+  if (page !== undefined) {
+    size ??= plan.maxItems ?? DEFAULT_PAGE_SIZE;
+    offset = Math.max(0, page - plan.paging.firstPage) * size;
+    if (plan.paging.page) echoed[plan.paging.page] = page;
+  }
+  if (plan.maxItems !== undefined) size = Math.min(size ?? plan.maxItems, plan.maxItems);
+  if (size !== undefined && plan.paging.size) echoed[plan.paging.size] = size;
+  if (plan.paging.offset) echoed[plan.paging.offset] = offset;
+  return { offset, size, echoed };
+}
+
+const DEFAULT_PAGE_SIZE = 20;
+
+/** The filters a request sets: the stored property, and the values any one of which it must equal. */
+function activeFilters(plan: ListPlan, query: Record<string, unknown>): Array<[string, string[]]> {
+  const active: Array<[string, string[]]> = [];
+  for (const [parameter, property] of plan.filters) {
+    const value = query[parameter];
+    if (value === undefined) continue;
+    active.push([property, (Array.isArray(value) ? value : [value]).map(String)]);
+  }
+  return active;
+}
+
+/** Whether a stored value equals one of the filter's values (any element of an array value). */
+function matches(value: unknown, wanted: readonly string[]): boolean {
+  if (Array.isArray(value)) return value.some((item) => matches(item, wanted));
+  if (value !== null && typeof value === 'object') return false;
+  return wanted.includes(String(value));
+}
+
+/** The records a filtered or paged list shows, as JSON texts, and how many passed the filters. */
+async function selected(
+  store: ResourceStore,
+  name: string,
+  items: ReadonlySet<string>,
+  filters: ReadonlyArray<[string, string[]]>,
+  window: ListWindow,
+  needsTotal: boolean,
+): Promise<{ pieces: string[]; total: number }> {
+  const pieces: string[] = [];
+  let passed = 0;
+  let page = await store.page(name, { limit: LIST_PAGE });
+  for (;;) {
+    for (const record of page.records) {
+      const value = recordValue(record);
+      if (!filters.every(([property, wanted]) => matches(value[property], wanted))) continue;
+      if (passed >= window.offset && (window.size === undefined || pieces.length < window.size)) pieces.push(projection(value, items));
+      passed++;
+    }
+    const full = window.size !== undefined && pieces.length >= window.size;
+    if (page.next === undefined || (full && !needsTotal)) break;
+    if (full && filters.length === 0) return { pieces, total: await store.count(name) };
+    page = await store.page(name, { after: page.next, limit: LIST_PAGE });
+  }
+  return { pieces, total: passed };
+}
+
+/** Names a wrapper's count of every record the filters let through goes under. */
+const TOTAL_NAMES = new Set(['total', 'totalCount', 'total_count', 'totalItems', 'total_items', 'count']);
+
+/**
+ * A wrapped list: the success answer's example (when it is an object) with the records in the
+ * array property, an integer total-like member (total, totalCount, count…) set to the number of
+ * records the filters let through, and members named as paging parameters set to the values used.
+ */
+function wrapped(served: Served, plan: ListPlan, array: string, total: number, window: ListWindow): string {
+  const shape = plan.shape as { kind: 'wrapped'; property: string };
+  const example = served.example;
+  const members = new Map<string, string>();
+  if (example !== null && typeof example === 'object' && !Array.isArray(example)) {
+    for (const [name, value] of Object.entries(example)) if (served.answered?.has(name) ?? true) members.set(name, JSON.stringify(value));
+  }
+  members.set(shape.property, array);
+  for (const name of served.answered ?? []) {
+    if (served.totals.has(name)) members.set(name, String(total));
+    else if (window.echoed[name] !== undefined) members.set(name, String(window.echoed[name]));
+  }
+  return `{${[...members].map(([name, json]) => `${JSON.stringify(name)}:${json}`).join(',')}}`;
+}
