@@ -114,6 +114,17 @@ export interface JournalPage {
   more: boolean;
 }
 
+/**
+ * Which entries a listing shows, chosen as `entries` chooses them: their seqs, newest first. A
+ * listing then asks for their texts a few at a time as the client reads (`texts`), so a client
+ * that never reads holds this list and one piece, not a page.
+ */
+export interface JournalSelection {
+  seqs: number[];
+  last: number;
+  more: boolean;
+}
+
 export interface JournalStats {
   entries: number;
   /** What the entries hold: the characters of their strings, plus an allowance per entry for their structure. */
@@ -177,6 +188,10 @@ export interface RequestJournal {
   entries(query?: JournalQuery): Maybe<JournalPage>;
   /** One whole entry, or undefined once it has left the journal. */
   entry(seq: number): Maybe<JournalEntry | undefined>;
+  /** The seqs of the entries matching `query`, newest first (what `entries` would return). */
+  select(query?: JournalQuery): Maybe<JournalSelection>;
+  /** The JSON texts of those of `seqs` still held, in the order given: whole entries, or summaries. */
+  texts(seqs: readonly number[], whole: boolean): Maybe<string[]>;
   stats(): Maybe<JournalStats>;
   /** Forgets every entry; seq numbers go on from where they were. */
   clear(): Maybe<void>;
@@ -294,11 +309,11 @@ export class MemoryJournal implements RequestJournal {
     return kept.json;
   }
 
-  entries(query: JournalQuery = {}): JournalPage {
+  select(query: JournalQuery = {}): JournalSelection {
     const limit = Math.min(query.limit ?? DEFAULT_JOURNAL_PAGE, MAX_JOURNAL_PAGE);
     const classes = query.status?.length ? new Set(query.status.map((c) => Number(c.charAt(0)))) : undefined;
     const text = query.text ? new RegExp(escapeRegExp(query.text), 'i') : undefined;
-    const entries: JournalEntry[] = [];
+    const seqs: number[] = [];
     let more = false;
     for (let index = this.#kept.length - 1; index >= this.#head; index--) {
       const kept = this.#kept[index] as Kept;
@@ -307,24 +322,48 @@ export class MemoryJournal implements RequestJournal {
       if (classes && !classes.has(Math.floor(kept.status / 100))) continue;
       if (query.path && !kept.path.includes(query.path)) continue;
       if (text && !text.test(this.#json(kept))) continue;
-      if (entries.length === limit) {
+      if (seqs.length === limit) {
         more = true;
         break;
       }
-      const entry = JSON.parse(this.#json(kept)) as JournalEntry;
+      seqs.push(kept.seq);
+    }
+    return { seqs, last: this.#seq, more };
+  }
+
+  entries(query: JournalQuery = {}): JournalPage {
+    const { seqs, last, more } = this.select(query);
+    const entries: JournalEntry[] = [];
+    for (const seq of seqs) {
+      const entry = this.entry(seq) as JournalEntry;
       entries.push(query.whole ? entry : summary(entry));
     }
-    return { entries, last: this.#seq, more };
+    return { entries, last, more };
+  }
+
+  texts(seqs: readonly number[], whole: boolean): string[] {
+    const texts: string[] = [];
+    for (const seq of seqs) {
+      const kept = this.#find(seq);
+      // A whole entry is the text the journal keeps, shared rather than copied.
+      if (kept) texts.push(whole ? this.#json(kept) : summaryJson(this.#json(kept)));
+    }
+    return texts;
   }
 
   entry(seq: number): JournalEntry | undefined {
+    const kept = this.#find(seq);
+    return kept && (JSON.parse(this.#json(kept)) as JournalEntry);
+  }
+
+  #find(seq: number): Kept | undefined {
     // Entries are in seq order: a binary search.
     let low = this.#head;
     let high = this.#kept.length - 1;
     while (low <= high) {
       const middle = (low + high) >>> 1;
       const kept = this.#kept[middle] as Kept;
-      if (kept.seq === seq) return JSON.parse(this.#json(kept)) as JournalEntry;
+      if (kept.seq === seq) return kept;
       if (kept.seq < seq) low = middle + 1;
       else high = middle - 1;
     }
@@ -345,6 +384,11 @@ export class MemoryJournal implements RequestJournal {
 /** An entry without its bodies' text: what a listing shows before one is opened. */
 export function summary(entry: JournalEntry): JournalEntry {
   return { ...entry, request: withoutText(entry.request), response: withoutText(entry.response) };
+}
+
+/** An entry's JSON text as its summary. */
+export function summaryJson(json: string): string {
+  return JSON.stringify(summary(JSON.parse(json) as JournalEntry));
 }
 
 function withoutText(message: JournalMessage): JournalMessage {

@@ -7,7 +7,15 @@
 import { reject, type Rejection } from '../errors.js';
 import { rejected, type Answer } from '../http/answer.js';
 import { parameterProblems, quote } from './query.js';
-import { MAX_JOURNAL_PAGE, STATUS_CLASSES, type JournalQuery, type RequestJournal, type StatusClass } from './journal.js';
+import {
+  MAX_JOURNAL_PAGE,
+  STATUS_CLASSES,
+  type JournalQuery,
+  type JournalSelection,
+  type JournalStats,
+  type RequestJournal,
+  type StatusClass,
+} from './journal.js';
 
 export const REQUESTS_ROUTE = '/__mock/requests';
 
@@ -54,18 +62,45 @@ export function parseJournalQuery(search: URLSearchParams): { query: JournalQuer
   return problems.rejection(REQUESTS_ROUTE) ?? { query, format: format as RequestsFormat };
 }
 
-/** The listing answer: `{entries, last, more, journal}` and, when older entries match, a Link to them. */
+/** Entries fetched from the journal per piece of a listing. */
+const TEXTS_PER_READ = 8;
+/** Summaries are small: they go out together, in pieces of about this many characters. */
+const PIECE_CHARS = 32 * 1024;
+
+/**
+ * The listing answer: `{entries, last, more, journal}` and, when older entries match, a Link to
+ * them. The page is chosen first (its seqs), then written an entry at a time as the client takes
+ * it (http/stream.ts): a client that never reads holds one piece, not the page (up to 1 000 whole
+ * entries, megabytes each time it is asked).
+ */
 export async function journalListing(journal: RequestJournal, query: JournalQuery, search: URLSearchParams): Promise<Answer> {
-  const [page, stats] = await Promise.all([journal.entries(query), journal.stats()]);
-  const answer: Answer = { status: 200, body: JSON.stringify({ ...page, journal: stats }), headers: { 'cache-control': 'no-store' } };
-  const oldest = page.entries.at(-1);
-  if (page.more && oldest) {
+  const [selection, stats] = await Promise.all([journal.select(query), journal.stats()]);
+  const headers: Record<string, string> = { 'content-type': 'application/json', 'cache-control': 'no-store' };
+  const oldest = selection.seqs.at(-1);
+  if (selection.more && oldest !== undefined) {
     const next = new URLSearchParams(search);
     next.delete('after');
-    next.set('before', String(oldest.seq));
-    (answer.headers as Record<string, string>).link = `<${REQUESTS_ROUTE}?${next.toString()}>; rel="next"`;
+    next.set('before', String(oldest));
+    headers.link = `<${REQUESTS_ROUTE}?${next.toString()}>; rel="next"`;
   }
-  return answer;
+  return { status: 200, headers, stream: listingPieces(journal, selection, query.whole ?? false, stats) };
+}
+
+async function* listingPieces(journal: RequestJournal, { seqs, last, more }: JournalSelection, whole: boolean, stats: JournalStats): AsyncGenerator<string> {
+  let piece = '{"entries":[';
+  let first = true;
+  for (let start = 0; start < seqs.length; start += TEXTS_PER_READ) {
+    // Entries that left the journal since the page was chosen are left out.
+    for (const text of await journal.texts(seqs.slice(start, start + TEXTS_PER_READ), whole)) {
+      piece += first ? text : `,${text}`;
+      first = false;
+      if (piece.length >= PIECE_CHARS) {
+        yield piece;
+        piece = '';
+      }
+    }
+  }
+  yield `${piece}],"last":${last},"more":${more},"journal":${JSON.stringify(stats)}}`;
 }
 
 /** One whole entry, or the 404 saying it has left the journal. */

@@ -31,8 +31,9 @@ import {
   DEFAULT_JOURNAL_PAGE,
   DEFAULT_JOURNAL_SIZE,
   MAX_JOURNAL_PAGE,
-  summary,
+  summaryJson,
   type JournalEntry,
+  type JournalSelection,
   type JournalPage,
   type JournalQuery,
   type JournalRecord,
@@ -210,11 +211,11 @@ export class RedisJournal implements RequestJournal {
     if (this.#sending === sent) this.#sending = undefined;
   }
 
-  async entries(query: JournalQuery = {}): Promise<JournalPage> {
+  async select(query: JournalQuery = {}): Promise<JournalSelection> {
     const limit = Math.max(1, Math.min(query.limit ?? DEFAULT_JOURNAL_PAGE, MAX_JOURNAL_PAGE));
     const classes = query.status?.length ? new Set(query.status.map((c) => Number(c.charAt(0)))) : undefined;
     const text = query.text ? new RegExp(escapeRegExp(query.text), 'i') : undefined;
-    const entries: JournalEntry[] = [];
+    const seqs: number[] = [];
     // Seqs start at 1: nothing lies before 1, everything after 0.
     const lowest = query.after !== undefined && query.after >= 1 ? Math.trunc(query.after) + 1 : 1;
     // Newest first, from just below `before` down to `lowest`, a batch at a time.
@@ -227,25 +228,54 @@ export class RedisJournal implements RequestJournal {
         const seq = low + index;
         if (seq < lowest) break;
         const json = batch[index] as string;
-        const kept = JSON.parse(json) as Omit<JournalEntry, 'seq'>;
+        const kept = parseKept(json);
+        // An entry that is not one (garbage written by another program or version) is skipped, not a 500.
+        if (!kept) continue;
         if (classes && !classes.has(Math.floor(kept.status / 100))) continue;
         if (query.path && !kept.path.includes(query.path)) continue;
         if (text && !text.test(json)) continue;
-        if (entries.length === limit) return { entries, last, more: true };
-        const entry = { seq, ...kept } as JournalEntry;
-        entries.push(query.whole ? entry : summary(entry));
+        if (seqs.length === limit) return { seqs, last, more: true };
+        seqs.push(seq);
       }
       // What is older than this batch has left the journal, or was never there.
       if (batch.length === 0 || low <= lowest) break;
       highest = low - 1;
     }
-    return { entries, last: last ?? Number((await this.#run(() => this.#client.get(this.#keys.seq))) ?? 0), more: false };
+    return { seqs, last: last ?? Number((await this.#run(() => this.#client.get(this.#keys.seq))) ?? 0), more: false };
+  }
+
+  async entries(query: JournalQuery = {}): Promise<JournalPage> {
+    const { seqs, last, more } = await this.select(query);
+    const texts = await this.texts(seqs, query.whole ?? false);
+    return { entries: texts.map((text) => JSON.parse(text) as JournalEntry), last, more };
+  }
+
+  /** Reads runs of consecutive seqs with one script call each. */
+  async texts(seqs: readonly number[], whole: boolean): Promise<string[]> {
+    const texts: string[] = [];
+    for (let start = 0; start < seqs.length; ) {
+      let end = start + 1;
+      while (end < seqs.length && seqs[end] === (seqs[end - 1] as number) - 1) end++;
+      const high = seqs[start] as number;
+      const [, low, batch] = await this.#read(high, end - start);
+      for (let index = batch.length - 1; index >= 0; index--) {
+        const seq = low + index;
+        if (seq > high || seq < (seqs[end - 1] as number)) continue;
+        const json = batch[index] as string;
+        if (!parseKept(json)) continue;
+        const text = withSeq(seq, json);
+        texts.push(whole ? text : summaryJson(text));
+      }
+      start = end;
+    }
+    return texts;
   }
 
   async entry(seq: number): Promise<JournalEntry | undefined> {
     if (!Number.isSafeInteger(seq) || seq < 1) return undefined;
     const [, low, [json]] = await this.#read(seq, 1);
-    return json === undefined || low !== seq ? undefined : ({ seq, ...JSON.parse(json) } as JournalEntry);
+    if (json === undefined || low !== seq || !parseKept(json)) return undefined;
+    return JSON.parse(withSeq(seq, json)) as JournalEntry;
   }
 
   async stats(): Promise<JournalStats> {
@@ -282,6 +312,29 @@ export class RedisJournal implements RequestJournal {
       throw new StoreUnavailable(`Redis at ${this.#target.display} did not answer (${error.message})`);
     }
   }
+}
+
+/** An entry's JSON as Redis holds it (without its seq), with its seq first as the memory journal writes it. */
+function withSeq(seq: number, json: string): string {
+  return `{"seq":${seq}${json.length > 2 ? ',' : ''}${json.slice(1)}`;
+}
+
+/**
+ * What a listing needs of an entry as Redis holds it, or undefined when it is not one: the list is
+ * shared, and another program (or a replica of another version) may have written anything there.
+ */
+function parseKept(json: string): { status: number; path: string } | undefined {
+  let kept: unknown;
+  try {
+    kept = JSON.parse(json);
+  } catch {
+    return undefined;
+  }
+  if (kept === null || typeof kept !== 'object' || Array.isArray(kept)) return undefined;
+  const { status, path, method, request, response } = kept as Record<string, unknown>;
+  const side = (value: unknown): boolean => value !== null && typeof value === 'object' && Array.isArray((value as { headers?: unknown }).headers);
+  if (typeof status !== 'number' || typeof path !== 'string' || typeof method !== 'string' || !side(request) || !side(response)) return undefined;
+  return { status, path };
 }
 
 function escapeRegExp(text: string): string {

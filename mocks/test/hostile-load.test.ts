@@ -106,6 +106,46 @@ describe.skipIf(procMissing)('one client cannot exhaust the heap through rejecti
   });
 });
 
+describe.skipIf(procMissing)("the journal's answer respects backpressure", () => {
+  it('holds a piece, not a page, for each of 150 clients that never read a full journal whole (issue 24 #1)', async () => {
+    const mock = await startMock([]);
+    // 130 rejected creates of 70 kB: the journal keeps 64 kB of each body, 8 MiB in all.
+    const body = `{"id":"${'x'.repeat(70_000)}","name":"n"}`;
+    for (let round = 0; round < 13; round++) {
+      await Promise.all(
+        Array.from({ length: 10 }, async () => {
+          const response = await fetch(`${mock.url}/plants`, { method: 'POST', headers: { authorization: 'Bearer t', 'content-type': 'application/json' }, body });
+          expect(response.status).toBe(400);
+          await response.arrayBuffer();
+        }),
+      );
+    }
+    const whole = await (await fetch(`${mock.url}/__mock/requests?whole=true&limit=1000`)).json() as { entries: unknown[]; journal: { bytes: number } };
+    expect(whole.entries.length).toBeGreaterThan(100);
+    await sleep(500);
+    const before = rssOf(mock);
+    // Each answer is about 8 MB: built whole for each client it would be gigabytes.
+    const sockets = stalledClients(mock.url, '/__mock/requests?whole=true&limit=1000', 150);
+    let peak = before;
+    try {
+      for (let sample = 0; sample < 30; sample++) {
+        await sleep(100);
+        peak = Math.max(peak, rssOf(mock));
+        expect(await health(mock.url)).toBe(200);
+      }
+    } finally {
+      for (const socket of sockets) socket.destroy();
+    }
+    console.log(`150 stalled journal answers of ${(whole.journal.bytes / MIB).toFixed(1)} MiB: RSS +${((peak - before) / MIB).toFixed(1)} MiB`);
+    expect(mock.child.exitCode).toBeNull();
+    expect(peak - before).toBeLessThan(300 * MIB);
+    // A reader still gets the whole answer, the same as before.
+    const again = await (await fetch(`${mock.url}/__mock/requests?whole=true&limit=1000`)).json() as { entries: { request: { body: { text: string } } }[] };
+    expect(again.entries.length).toBeGreaterThanOrEqual(whole.entries.length);
+    expect(again.entries.at(-1)?.request.body.text.length).toBeGreaterThan(60_000);
+  }, 120_000);
+});
+
 describe.skipIf(procMissing)('the listing respects backpressure', () => {
   const dir = mkdtempSync(join(tmpdir(), 'plant-listing-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -9,6 +9,7 @@ import {
   MemoryJournal,
   type JournalEntry,
   type JournalPage,
+  type JournalSelection,
   type JournalQuery,
   type JournalRecord,
   type JournalStats,
@@ -378,6 +379,13 @@ class AsyncJournal implements RequestJournal {
     await new Promise((resolve) => setImmediate(resolve));
     const page = this.inner.entries(query);
     return { ...page, entries: page.entries.map((e) => ({ ...e, replica: 'replica-a' })) };
+  }
+  async select(query?: JournalQuery): Promise<JournalSelection> {
+    await new Promise((resolve) => setImmediate(resolve));
+    return this.inner.select(query);
+  }
+  async texts(seqs: readonly number[], whole: boolean): Promise<string[]> {
+    return this.inner.texts(seqs, whole).map((text) => JSON.stringify({ ...JSON.parse(text), replica: 'replica-a' }));
   }
   async entry(seq: number): Promise<JournalEntry | undefined> {
     const found = this.inner.entry(seq);

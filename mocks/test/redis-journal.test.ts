@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JournalRecord } from '../admin/journal.js';
 import { openRedisJournal, type RedisJournal } from '../stores/redis-journal.js';
 import { StoreUnavailable } from '../stores/store.js';
+import { startMockProcess } from './processes.js';
 import { REDIS_SKIP_REASON, RedisServer } from './redis-server.js';
 
 let time = Date.UTC(2026, 10, 23, 12, 0, 0);
@@ -61,6 +62,43 @@ describe.skipIf(REDIS_SKIP_REASON)(`RedisJournal on a real redis-server${REDIS_S
     await Promise.all(journals.map((journal) => journal.close()));
     inspect?.disconnect();
     await server?.stop();
+  });
+
+  it('skips entries that are not one (not JSON, {}, another shape) in every listing, the export and by seq (issue 24 #7)', async () => {
+    const prefix = `garbage-${++prefixes}`;
+    const mock = await startMockProcess(['--store', server.url, '--store-prefix', prefix, '--log-level', 'warn']);
+    const create = (id: number): Promise<Response> =>
+      fetch(`${mock.url}/plants`, { method: 'POST', headers: { authorization: 'Bearer t', 'content-type': 'application/json' }, body: JSON.stringify({ id, name: `p${id}` }) });
+    expect((await create(1)).status).toBe(200);
+    for (let attempt = 0; attempt < 200 && (await inspect.llen(`${prefix}:journal:entries`)) < 1; attempt++) await new Promise((resolve) => setTimeout(resolve, 10));
+    const garbage = ['not json', '{}', '[1,2]', 'null', '{"status":"200","path":1}'];
+    // What another program, or a replica of another version, could push onto the shared list.
+    for (const text of garbage) {
+      await inspect.rpush(`${prefix}:journal:entries`, text);
+      await inspect.rpush(`${prefix}:journal:sizes`, String(text.length));
+      await inspect.incr(`${prefix}:journal:seq`);
+    }
+    expect((await create(2)).status).toBe(200);
+    const listed = async (query: string): Promise<{ status: number; body: any }> => {
+      const response = await fetch(`${mock.url}/__mock/requests${query}`);
+      return { status: response.status, body: response.status === 200 ? await response.json() : await response.text() };
+    };
+    // `record` does not wait: poll (bounded) until the second create is in.
+    for (let attempt = 0; attempt < 200 && (await listed('')).body.last < 7; attempt++) await new Promise((resolve) => setTimeout(resolve, 10));
+    for (const query of ['', '?whole=true', '?status=2xx', '?q=p2', '?limit=1000&whole=true']) {
+      const { status, body } = await listed(query);
+      expect(status, query).toBe(200);
+      expect(body.entries.length, query).toBe(query === '?q=p2' ? 1 : 2);
+      expect(body.entries.every((entry: { method?: string }) => typeof entry.method === 'string'), query).toBe(true);
+    }
+    const { body } = await listed('?whole=true');
+    expect(body.entries.map((entry: { seq: number }) => entry.seq)).toEqual([7, 1]);
+    expect(body.last).toBe(7);
+    const cases = await listed('?format=cases');
+    expect(cases.status).toBe(200);
+    expect(JSON.stringify(cases.body)).toContain('p2');
+    for (const seq of [2, 3, 4, 5, 6]) expect((await fetch(`${mock.url}/__mock/requests/${seq}`)).status).toBe(404);
+    expect((await fetch(`${mock.url}/__mock/requests/7`)).status).toBe(200);
   });
 
   it("shows every replica's entries to each, newest first, one dense sequence, each marked with the replica that answered", async () => {
