@@ -81,14 +81,14 @@ const ROLES: Record<CollectionRole, (served: Served) => MockHandler> = {
     if (!collection.parent) return create() as Answer;
     return parentMissing(c, collection, mock).then((missing) => missing ?? create());
   },
-  list: (served) => async (c, { mock }) => {
+  list: (served) => async (c, { mock, req }) => {
     const { collection } = served;
     const plan = served.list as ListPlan;
     const missing = await parentMissing(c, collection, mock);
     if (missing) return missing;
     const name = storeCollection(collection, c.request.params as Record<string, string>);
     const query = c.request.query as Record<string, unknown>;
-    const filters = activeFilters(plan, query);
+    const filters = activeFilters(plan, query, req.url ?? '');
     const window = windowOf(plan, query);
     if (plan.shape.kind === 'array' && filters.length === 0 && window.size === undefined && window.offset === 0) {
       // The first page is read before answering, so a store outage is still an error answer.
@@ -341,12 +341,20 @@ export function windowOf(plan: ListPlan, query: Record<string, unknown>): ListWi
 const DEFAULT_PAGE_SIZE = 20;
 
 /** The filters a request sets: the stored property, and the values any one of which it must equal. */
-function activeFilters(plan: ListPlan, query: Record<string, unknown>): Array<[string, string[]]> {
+function activeFilters(plan: ListPlan, query: Record<string, unknown>, url: string): Array<[string, string[]]> {
   const active: Array<[string, string[]]> = [];
+  let repeated: URLSearchParams | undefined;
   for (const [parameter, property] of plan.filters) {
     const value = query[parameter];
     if (value === undefined) continue;
-    active.push([property, (Array.isArray(value) ? value : [value]).map(String)]);
+    if (Array.isArray(value)) {
+      active.push([property, value.map(String)]);
+      continue;
+    }
+    // `?tags=a&tags=b` (form, exploded: an array parameter's default) where the query kept one value.
+    repeated ??= new URLSearchParams(url.slice(url.indexOf('?') + 1));
+    const all = repeated.getAll(parameter);
+    active.push([property, all.length > 1 ? all : [String(value)]]);
   }
   return active;
 }
