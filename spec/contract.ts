@@ -15,6 +15,7 @@ import { refusedPatterns } from './patterns.js';
 import { exactPlanDeclaring, exactPlanOf, READ_EVERY_NUMBER, type ExactPlan } from './exact-json.js';
 import { completeDocument, ContractError, HTTP_METHODS, loadDocument, loadDocumentSync, type LoadedDocument } from './document.js';
 import { SPEC_PATH } from './index.js';
+import { parameterReader, type ParameterReader, type ParameterStyle } from './parameters.js';
 import { declaredProperties, escapePointerToken, flattenObject, isObject, jsonPointer, pointerTarget, refProblem, resolveRef, type Schema } from './schema.js';
 
 export { HTTP_METHODS };
@@ -51,9 +52,11 @@ export interface ContractParameter {
   /** For a `content` parameter: its media type. */
   mediaType: string | undefined;
   validate: ValidateFunction | undefined;
+  /** Reads the parameter from a request by its style and explode, coerced to its schema's types (spec/parameters.ts). */
+  read: ParameterReader;
 }
 
-export type ParameterStyle = 'matrix' | 'label' | 'simple' | 'form' | 'spaceDelimited' | 'pipeDelimited' | 'deepObject' | 'content';
+export type { ParameterStyle };
 
 export interface ContractMediaType {
   mediaType: string;
@@ -219,7 +222,7 @@ class SchemaCompiler {
   readonly #directed = new Map<Direction, { size: number; defs: Record<string, unknown> }>();
 
   constructor(
-    private readonly document: Record<string, unknown>,
+    readonly document: Record<string, unknown>,
     private readonly source: string,
   ) {
     const components = isObject(document.components) ? document.components : {};
@@ -364,9 +367,13 @@ function readParameters(raw: readonly { value: unknown; pointer: string }[], com
       explode: typeof parameter.explode === 'boolean' ? parameter.explode : style === 'form',
       mediaType: content?.[0],
       validate: schema ? compiler.compile(schema, `${pointer}/${content ? `content/${escapePointerToken(content[0])}/schema` : 'schema'}`) : undefined,
+      read: () => undefined,
     });
   }
-  return [...byKey.values()];
+  const parameters = [...byKey.values()];
+  const claimed = new Set(parameters.filter((p) => p.in === 'query').map((p) => p.name));
+  for (const parameter of parameters) parameter.read = parameterReader(parameter, compiler.document, claimed);
+  return parameters;
 }
 
 const DEFAULT_STYLE = { path: 'simple', query: 'form', header: 'simple', cookie: 'form' } as const;

@@ -9,7 +9,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Context } from 'openapi-backend';
 import type { ErrorObject } from 'ajv';
-import { parseExactJson } from '../../spec/exact-json.js';
+import { queryValues, type ParameterSource, type QueryValues } from '../../spec/parameters.js';
 import { isRejection, reject, type Rejection } from '../errors.js';
 import { rejected, type Answer } from '../http/answer.js';
 import { checkContentEncoding, checkJsonMediaType, hasBody, readBody, takeBufferedBody } from '../http/request-body.js';
@@ -19,7 +19,7 @@ import { exampleAnswer } from './examples.js';
 import type { Exchange, MockValidation } from './handlers.js';
 import { forceProblem, parsePrefer } from './prefer.js';
 import type { RoutedOperation } from './routes.js';
-import { cookie, type SecurityOutcome } from './security.js';
+import type { SecurityOutcome } from './security.js';
 
 const VALID: MockValidation = Object.freeze({ valid: true, errors: null }) as MockValidation;
 const NO_QUERY: Readonly<Record<string, string>> = Object.freeze({});
@@ -121,7 +121,11 @@ export function acceptBody(c: Context, operation: RoutedOperation, raw: Buffer |
 }
 
 /** openapi-backend's parsed request, with the body's text as received (for records and the journal). */
-export type RequestWithText = Context['request'] & { bodyText?: string };
+export type RequestWithText = Context['request'] & {
+  bodyText?: string;
+  /** Each parameter sent, by name, read by its style and coerced to its schema (set by `validate`). */
+  parameterValues?: Record<string, unknown>;
+};
 
 /** openapi-backend's Context for one request, as its handlers expect it. */
 export function contextOf(
@@ -140,7 +144,7 @@ export function contextOf(
       method,
       path,
       params,
-      query: queryAt === -1 ? NO_QUERY : Object.fromEntries(new URLSearchParams(url.slice(queryAt + 1))),
+      query: queryAt === -1 ? NO_QUERY : queryObject(url.slice(queryAt + 1)),
       headers: req.headers,
       cookies: {},
       requestBody: undefined,
@@ -196,36 +200,37 @@ export function validate(c: Context, operation: RoutedOperation): MockValidation
   if (operation.parameters.length === 0) return undefined;
   const errors: ErrorObject[] = [];
   const sent: Record<string, unknown> = {};
+  const source: ParameterSource = { path: c.request.params as Record<string, string>, query: queryValuesOf(c.request.query), headers: c.request.headers };
   for (const parameter of operation.parameters) {
-    const raw = parameterValue(c, parameter.in, parameter.name);
-    if (raw === undefined) {
+    // Read by its style and explode, coerced to its schema (spec/parameters.ts).
+    const value = parameter.read(source);
+    if (value === undefined) {
       if (parameter.required) errors.push(missing(parameter.in, parameter.name));
       continue;
     }
-    if (!parameter.validate) continue;
-    const value = typed(raw, parameter.schema?.type);
     sent[parameter.name] = value;
+    if (!parameter.validate) continue;
     if (!parameter.validate(value)) {
       const where = `/${parameter.in === 'path' ? 'path' : parameter.in} parameter ${parameter.name}`;
       for (const error of parameter.validate.errors ?? []) errors.push({ ...error, instancePath: where + error.instancePath });
     }
   }
+  (c.request as RequestWithText).parameterValues = sent;
   return errors.length ? { valid: false, errors, where: 'parameters', root: sent } : undefined;
 }
 
-function parameterValue(c: Context, location: string, name: string): string | undefined {
-  if (location === 'cookie') return cookie(c.request.headers.cookie as string | undefined, name);
-  const source =
-    location === 'path' ? c.request.params : location === 'query' ? c.request.query : location === 'header' ? c.request.headers : undefined;
-  const value = (source as Record<string, string | string[] | undefined> | undefined)?.[name];
-  return Array.isArray(value) ? value[0] : value;
+/** openapi-backend's query (a repeated name as an array) as the deserializer reads it. */
+function queryValuesOf(query: Record<string, string | string[] | undefined>): QueryValues {
+  const values = new Map<string, readonly string[]>();
+  for (const [name, value] of Object.entries(query)) if (value !== undefined) values.set(name, Array.isArray(value) ? value : [value]);
+  return values;
 }
 
-/** A parameter's text as the JSON type its schema names; numbers exact (a path id can be int64). */
-function typed(raw: string, type: unknown): unknown {
-  if ((type === 'integer' || type === 'number') && /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/.test(raw)) return parseExactJson(raw);
-  if (type === 'boolean' && (raw === 'true' || raw === 'false')) return raw === 'true';
-  return raw;
+/** The query string with a repeated name's values as an array (openapi-backend's shape). */
+function queryObject(search: string): Record<string, string | string[]> {
+  const query: Record<string, string | string[]> = {};
+  for (const [name, values] of queryValues(search)) query[name] = values.length === 1 ? (values[0] as string) : [...values];
+  return query;
 }
 
 function missing(location: string, name: string): ErrorObject {
