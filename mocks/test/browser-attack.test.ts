@@ -127,9 +127,9 @@ describe.skipIf(chromiumMissing)('a hostile page against the mock (Chromium, def
     page.on('pageerror', (error) => pageErrors.push(error.message));
     page.on('dialog', (dialog) => void dialog.accept());
     await page.goto(`${mock.url}/__mock/`);
-    await page.locator('#plants tbody tr', { hasText: 'Secret' }).waitFor({ timeout: 5000 });
+    await page.locator('[data-collection="/plants"] tbody tr', { hasText: 'Secret' }).waitFor({ timeout: 5000 });
     await page.click('#reset');
-    await page.locator('#plants-empty').waitFor({ state: 'visible', timeout: 5000 });
+    await page.locator('[data-collection="/plants"] .empty').waitFor({ state: 'visible', timeout: 5000 });
     await page.close();
     expect(await mock.store.count('/plants')).toBe(0);
     expect(pageErrors).toEqual([]);

@@ -22,7 +22,7 @@ async function specOf(url: string, headers: Record<string, string> = {}): Promis
   return { status: response.status, etag: response.headers.get('etag'), view: (await response.json()) as SpecView };
 }
 
-describe('/__mock/spec on a spec with two collections', () => {
+describe('/__mock/spec on a spec with three collections, one nested', () => {
   const mock = useMock({ spec: BOOKINGS, adminToken: ADMIN_TOKEN });
 
   it('names the spec and each collection with the operations that serve it', async () => {
@@ -33,7 +33,9 @@ describe('/__mock/spec on a spec with two collections', () => {
     expect(view.collections.map((c) => [c.path, c.itemPath, c.identity, c.admin])).toEqual([
       ['/rooms', '/rooms/{roomId}', 'id', '/__mock/rooms'],
       ['/bookings', '/bookings/{bookingId}', 'id', '/__mock/bookings'],
+      ['/bookings/{bookingId}/payments', undefined, 'id', '/__mock/bookings/{bookingId}/payments'],
     ]);
+    expect(view.collections[2]).toMatchObject({ parent: '/bookings', parentParameter: 'bookingId', noun: 'payment' });
     expect(view.collections[1]?.operations.sort()).toEqual(['cancelBooking', 'createBooking', 'getBooking', 'listBookings', 'updateBooking']);
     expect(view.securitySchemes).toEqual([{ name: 'apiKey', kind: 'api-key', in: 'header', parameter: 'x-api-key' }]);
   });
@@ -41,7 +43,7 @@ describe('/__mock/spec on a spec with two collections', () => {
   it("gives every operation its form: parameters, a body from the spec's example or generated from the schema, Prefer's choices", async () => {
     const { view } = await specOf(mock.current.url, admin);
     const byId = new Map(view.operations.map((o) => [o.operationId, o]));
-    expect(view.operations).toHaveLength(9);
+    expect(view.operations).toHaveLength(11);
     expect(byId.get('createRoom')?.body).toMatchObject({ mediaType: 'application/json', required: true, from: 'example' });
     expect(JSON.parse(byId.get('createRoom')?.body?.example ?? '')).toEqual({ id: 101, name: 'Garden suite', floor: 1, beds: 2 });
     // No example in the spec: one generated from the schema (openapi-backend's generator), with every required property.
@@ -122,7 +124,16 @@ describe('/__mock/docs over HTTP', () => {
     const document = (await response.json()) as { servers: unknown; info: { title: string }; paths: Record<string, unknown> };
     expect(document.servers).toEqual([{ url: '/', description: 'this mock' }]);
     expect(document.info.title).toBe('Hotel Bookings');
-    expect(Object.keys(document.paths)).toEqual(['/rooms', '/rooms/{roomId}', '/bookings', '/bookings/{bookingId}']);
+    expect(Object.keys(document.paths)).toEqual(['/rooms', '/rooms/{roomId}', '/bookings', '/bookings/{bookingId}', '/bookings/{bookingId}/payments']);
+  });
+
+  it('lists and seeds a nested collection per parent record', async () => {
+    const payments = (booking: string) => `${mock.current.url}/__mock/bookings/${encodeURIComponent(booking)}/payments`;
+    const seeded = await fetch(payments('b 1'), { method: 'POST', headers: { ...admin, 'content-type': 'application/json' }, body: '[{"id":9007199254740993,"amount":5,"currency":"EUR"}]' });
+    expect(seeded.status).toBe(200);
+    expect(await (await fetch(payments('b 1'), { headers: admin })).text()).toBe('[{"id":9007199254740993,"amount":5,"currency":"EUR"}]');
+    expect(await (await fetch(payments('b-2'), { headers: admin })).text()).toBe('[]');
+    expect((await fetch(payments('b 1'))).status).toBe(401);
   });
 
   it('refuses the document to a page of another origin', async () => {

@@ -39,7 +39,7 @@ describe('inspector assets over HTTP', () => {
   it('references only its own assets: nothing from a CDN, so it works offline', async () => {
     const html = await (await fetch(`${mock.current.url}/__mock/`)).text();
     const references = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((match) => match[1]);
-    expect(references.sort()).toEqual(['/__mock/inspector.css', '/__mock/inspector.js', expect.stringMatching(/^data:image\/svg/)]);
+    expect(references.sort()).toEqual(['/__mock/docs', '/__mock/inspector.css', '/__mock/inspector.js', expect.stringMatching(/^data:image\/svg/)]);
   });
 
   it('keeps the data behind the token, and does not journal its own polling', async () => {
@@ -78,7 +78,7 @@ describe('inspector assets over HTTP', () => {
     try {
       const response = await fetch(`${fromDist.url}/__mock/`);
       expect(response.status).toBe(200);
-      expect(await response.text()).toContain('<title>Plant Store mock');
+      expect(await response.text()).toContain('<title>mock · inspector');
     } finally {
       await fromDist.close();
     }
@@ -113,7 +113,12 @@ describe.skipIf(chromiumMissing)('the inspector in Chromium', () => {
     await Promise.all([mock?.close(), frontend?.close()]);
   });
 
-  const plantRows = () => page.locator('#plants tbody tr');
+  const plantRows = () => page.locator('[data-collection="/plants"] tbody tr');
+  const credential = '#try-credentials input[data-scheme="bearerAuth"]';
+  const sendBody = async (body: string): Promise<void> => {
+    await page.fill('#try-body-text', body);
+    await page.click('#try-send');
+  };
   const journalRows = () => page.locator('#journal tbody tr');
 
   it('asks for the admin token, keeps it in sessionStorage and sends it as a bearer token', async () => {
@@ -146,28 +151,31 @@ describe.skipIf(chromiumMissing)('the inspector in Chromium', () => {
     expect(await plantRows().first().locator('td').allTextContents()).toEqual(['9223372036854775807', 'Monstera', 'tropical']);
   });
 
-  it('creates a plant from its form and renders an HTML-looking name as inert text', async () => {
-    await page.fill('#try-id', '2');
-    await page.fill('#try-name', XSS);
-    await page.fill('#try-tag', '<b>bold</b>');
-    await page.click('#try-form button');
+  it('creates a plant from "Try it" and renders an HTML-looking name as inert text', async () => {
+    // The seed's one operation, its body pre-filled from the spec's example.
+    expect(await page.inputValue('#try-operation')).toBe('createPlant');
+    expect(await page.textContent('#api-title')).toBe('Plant Store');
+    expect(JSON.parse(await page.inputValue('#try-body-text'))).toHaveProperty('name');
+    expect(await page.inputValue(credential)).toBe('dev-token');
+    await sendBody(JSON.stringify({ id: 2, name: XSS, tag: '<b>bold</b>' }));
     await page.locator('#try-status', { hasText: '200' }).waitFor();
     const row = plantRows().filter({ hasText: XSS });
     await row.waitFor();
     // In creation order: the plant of the other origin first.
     expect(await row.locator('td').allTextContents()).toEqual(['2', XSS, '<b>bold</b>']);
-    expect(await page.locator('#plants img, #plants b, #journal img').count()).toBe(0);
-    expect(await page.textContent('#plant-count')).toBe('2');
-    expect(await page.inputValue('#try-id')).toBe('3');
+    expect(await page.locator('#collections img, #collections b, #journal img, #try-result img, #try-result b').count()).toBe(0);
+    expect(await page.textContent('[data-collection="/plants"] .count')).toBe('2');
+    expect(await page.textContent('#try-body [data-pointer="/name"] code')).toBe(`  "name": ${JSON.stringify(XSS)},`);
   });
 
   it("shows a rejected request's journal entry with its validation errors in words", async () => {
-    await page.fill('#try-id', XSS);
-    await page.fill('#try-name', '');
-    await page.fill('#try-tag', '');
-    await page.click('#try-form button');
+    await sendBody(JSON.stringify({ id: XSS }));
     await page.locator('#try-status', { hasText: '400' }).waitFor();
-    expect(JSON.parse((await page.textContent('#try-body')) as string)).toMatchObject({ error: 400 });
+    expect(await page.textContent('#try-body [data-pointer="/error"] code')).toBe('  "error": 400,');
+    // Each reason on the line of its field in the body as sent; a missing property on its object's line.
+    await page.locator('#try-sent [data-pointer="/id"] .problem').waitFor();
+    expect(await page.textContent('#try-sent [data-pointer="/id"] .problem')).toBe(`id must be an integer, got the string "${XSS}"`);
+    expect(await page.textContent('#try-sent [data-pointer=""] .problem')).toBe('name is required');
     const entry = journalRows().filter({ hasText: 'INVALID_REQUEST_BODY' });
     await entry.waitFor();
     const problems = await entry.locator('li').allTextContents();
@@ -175,12 +183,13 @@ describe.skipIf(chromiumMissing)('the inspector in Chromium', () => {
     expect(await entry.locator('td').nth(2).textContent()).toBe('POST /plants');
     expect(await entry.locator('.status').textContent()).toBe('400');
     // A 401 from the form (no token) lands in the journal too, and the status filter keeps only 4xx.
-    await page.fill('#try-token', '');
-    await page.fill('#try-id', '3');
-    await page.fill('#try-name', 'Ficus');
-    await page.click('#try-form button');
+    await page.fill(credential, '');
+    await sendBody('{"id":3,"name":"Ficus"}');
     await journalRows().filter({ hasText: 'MISSING_CREDENTIALS' }).waitFor();
-    await page.fill('#try-token', 'dev-token');
+    await page.locator('#try-status', { hasText: '401' }).waitFor();
+    await page.fill(credential, 'dev-token');
+    // Remembered per scheme, in this tab's sessionStorage only.
+    expect(await page.evaluate(() => [sessionStorage.getItem('plant-store-mock.credential.bearerAuth'), localStorage.length])).toEqual(['dev-token', 0]);
     await page.check('#filters input[value="4xx"]');
     await page.waitForFunction(() => document.querySelectorAll('#journal tbody .status').length === 3);
     const statuses = await page.locator('#journal tbody .status').allTextContents();
@@ -255,7 +264,8 @@ describe.skipIf(chromiumMissing)('the inspector in Chromium', () => {
     await page.waitForTimeout(2500);
     const idle = [...asked];
     expect(idle.length).toBeGreaterThan(0);
-    expect(idle.every((url) => /^\/__mock\/requests\?limit=\d+&after=\d+$/.test(url))).toBe(true);
+    // The journal after its cursor, and the spec only to learn whether --watch reloaded it (a 304).
+    expect(idle.every((url) => /^\/__mock\/requests\?limit=\d+&after=\d+$/.test(url) || url === '/__mock/spec')).toBe(true);
     await fetch(`${mock.url}/plants`, { method: 'POST', headers: { authorization: 'Bearer t', 'content-type': 'application/json' }, body: '{"id":77,"name":"Changed"}' });
     await plantRows().filter({ hasText: 'Changed' }).waitFor();
     page.off('request', onRequest);
@@ -272,7 +282,7 @@ describe.skipIf(chromiumMissing)('the inspector in Chromium', () => {
 
   it('resets the store with its button', async () => {
     await page.click('#reset');
-    await page.locator('#plants-empty').waitFor({ state: 'visible' });
+    await page.locator('[data-collection="/plants"] .empty').waitFor({ state: 'visible' });
     expect(await plantRows().count()).toBe(0);
     expect(await mock.store.count('/plants')).toBe(0);
     await journalRows().filter({ hasText: 'DELETE /__mock/plants' }).waitFor();
@@ -311,12 +321,13 @@ describe.skipIf(chromiumMissing)('the inspector with the journal full and 1 000 
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
     await page.goto(`${mock.url}/__mock/`);
-    await page.locator('#plant-count', { hasText: '1000000' }).waitFor();
-    expect(await page.locator('#plants tbody tr').count()).toBe(50);
-    expect(await page.locator('#plants tbody tr').first().locator('td').first().textContent()).toBe('9223372036854775807');
-    await page.click('#plants-next');
-    await page.locator('#plants-range', { hasText: '51–100 of 1000000' }).waitFor();
-    expect(await page.locator('#plants tbody tr').first().locator('td').first().textContent()).toBe('9223372036854775757');
+    const plants = page.locator('[data-collection="/plants"]');
+    await plants.locator('.count', { hasText: '1000000' }).waitFor();
+    expect(await plants.locator('tbody tr').count()).toBe(50);
+    expect(await plants.locator('tbody tr').first().locator('td').first().textContent()).toBe('9223372036854775807');
+    await plants.locator('.next').click();
+    await plants.locator('.range', { hasText: '51–100 of 1000000' }).waitFor();
+    expect(await plants.locator('tbody tr').first().locator('td').first().textContent()).toBe('9223372036854775757');
     await page.locator('#journal tbody tr').first().waitFor();
     await page.locator('#journal tbody tr').first().click();
     await page.locator('#request-body-note', { hasText: 'the journal keeps the first' }).waitFor();

@@ -15,10 +15,15 @@
  * @property {(request: SwaggerRequest) => SwaggerRequest} requestInterceptor
  * @property {() => void} onComplete
  */
-/** @typedef {(options: SwaggerOptions) => unknown} SwaggerUIBundleFunction */
+/**
+ * @typedef {{ preauthorizeApiKey(name: string, value: string): void; preauthorizeBasic(name: string, user: string, password: string): void }} SwaggerUI
+ * @typedef {(options: SwaggerOptions) => SwaggerUI} SwaggerUIBundleFunction
+ */
 
 const DOCUMENT_PATH = '/__mock/docs/openapi.json';
 const ADMIN_TOKEN_KEY = 'plant-store-mock.admin-token';
+/** Where the inspector's "Try it" remembers each scheme's credential (this tab only). */
+const CREDENTIAL_KEY = 'plant-store-mock.credential.';
 
 const status = /** @type {HTMLElement} */ (document.getElementById('docs-status'));
 
@@ -49,7 +54,8 @@ async function start() {
     );
     return;
   }
-  bundle({
+  const document_ = /** @type {{ components?: { securitySchemes?: Record<string, { type?: string; scheme?: string }> } }} */ (await probe.json());
+  const ui = bundle({
     url: DOCUMENT_PATH,
     dom_id: '#swagger-ui',
     // The public validator badge would call out to validator.swagger.io.
@@ -59,9 +65,27 @@ async function start() {
     requestInterceptor: withAdminToken,
     onComplete: () => {
       status.textContent = '';
+      authorizeAsTheInspector(ui, document_.components?.securitySchemes ?? {});
       document.body.dataset.ready = 'true';
     },
   });
+}
+
+/**
+ * The credentials "Try it" in the inspector remembers, per scheme, pre-filled in Swagger UI's
+ * Authorize dialog: "Try it out" then sends what the inspector would.
+ * @param {SwaggerUI} ui
+ * @param {Record<string, { type?: string; scheme?: string }>} schemes
+ */
+function authorizeAsTheInspector(ui, schemes) {
+  for (const [name, scheme] of Object.entries(schemes)) {
+    const value = sessionStorage.getItem(CREDENTIAL_KEY + name);
+    if (!value) continue;
+    if (scheme.type === 'http' && scheme.scheme?.toLowerCase() === 'basic') {
+      const at = value.indexOf(':');
+      ui.preauthorizeBasic(name, at === -1 ? value : value.slice(0, at), at === -1 ? '' : value.slice(at + 1));
+    } else if (scheme.type === 'apiKey' || scheme.type === 'http') ui.preauthorizeApiKey(name, value);
+  }
 }
 
 void start();

@@ -34,16 +34,15 @@ describe.skipIf(chromiumMissing)('the inspector in proxy mode, in Chromium', () 
   it('names the upstream, masked, and offers no store reset', async () => {
     await page.goto(`${mock.url}/__mock/`);
     await page.locator('#connection[data-state="live"]').waitFor();
-    const banner = (await page.textContent('#plants-empty')) as string;
+    const banner = (await page.locator('#collections-empty', { hasText: 'Proxy mode' }).textContent()) as string;
     expect(banner).toContain(`Proxy mode: every request goes to ${provider.url.replace('http://', 'http://ci:***@')}`);
     expect(banner).not.toContain('hidden');
     expect(await page.locator('#reset').isHidden()).toBe(true);
   });
 
   it('shows an answer outside the spec with its violation, beside a clean one', async () => {
-    await page.fill('#try-id', '9223372036854775807');
-    await page.fill('#try-name', 'Monstera');
-    await page.click('#try-form button');
+    await page.fill('#try-body-text', '{"id":9223372036854775807,"name":"Monstera"}');
+    await page.click('#try-send');
     await page.locator('#try-status', { hasText: '200' }).waitFor();
     const entry = page.locator('#journal tbody tr').filter({ hasText: 'UPSTREAM_INVALID_BODY' });
     await entry.waitFor();
@@ -53,8 +52,8 @@ describe.skipIf(chromiumMissing)('the inspector in proxy mode, in Chromium', () 
     expect(provider.received.at(-1)!.body.toString()).toBe('{"id":9223372036854775807,"name":"Monstera"}');
 
     provider.answer(answerJson(200, '{"name":"Monstera"}'));
-    await page.fill('#try-id', '1');
-    await page.click('#try-form button');
+    await page.fill('#try-body-text', '{"id":1,"name":"Monstera"}');
+    await page.click('#try-send');
     await page.locator('#journal tbody tr').nth(1).waitFor();
     expect(await page.locator('#journal tbody tr ul.violations li').count()).toBe(1);
     await page.screenshot({ path: artifactPath('inspector-proxy.png'), fullPage: true });
