@@ -14,7 +14,13 @@ const junit = junitModule as unknown as Builder;
 
 /** XML 1.0 cannot carry these characters even escaped; a provider's body may hold them. */
 const NOT_XML = /[^\t\n\r\x20-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
-const xmlSafe = (text: string): string => text.replace(NOT_XML, (c) => `\\u${c.codePointAt(0)?.toString(16).padStart(4, '0')}`);
+/**
+ * Text for the report: characters XML cannot carry written as `\uXXXX`, and every `]]>` as `]]\u003e`.
+ * The builder puts text in CDATA sections and splits only the first `]]>` it finds, so a provider
+ * whose body held two could close the section and forge test cases (issue 24 #3).
+ */
+const xmlSafe = (text: string): string =>
+  text.replace(NOT_XML, (c) => `\\u${c.codePointAt(0)?.toString(16).padStart(4, '0')}`).replaceAll(']]>', ']]\\u003e');
 
 export function junitXml(report: ContractReport): string {
   const builder = junit.newBuilder().name('Plant Store contract');

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv } from 'ajv';
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import type { Har } from 'har-format';
 import { describe, expect, it } from 'vitest';
 import { chromiumMissing, launchChromium } from '../../mocks/test/chromium.js';
@@ -244,5 +245,33 @@ describe('a hostile provider', () => {
     expect(output).toContain('\\x1b]0;pwned');
     expect(output).toContain('\\x9b31m');
     expect(output).toContain('\\u202eevil');
+  });
+
+  it('cannot close a CDATA section of the JUnit file, nor break the HAR or the terminal, whatever its body holds (issue 24 #3)', async () => {
+    // Two `]]>`: the XML library splits only the first, and what follows the second became XML (346 forged passing cases).
+    const forge = ']]></system-out></testcase><testcase classname="forged" name="forged-a"/><testcase classname="forged" name="forged-b"><system-out><![CDATA[';
+    const cdata: Partial<Behaviour> = {
+      serialize: () => `{"name":1,"note":"${forge}${forge}${ESC}[2J\u202e"}`,
+      error: (status) => ({ body: `{"error":${status},"x":"${forge}${forge}${forge}"}`, contentType: 'application/json' }),
+    };
+    const junitPath = join(dir, 'cdata.xml');
+    const harPath = join(dir, 'cdata.har');
+    const { code, output, raw } = await withProvider(cdata, (url) => runCli(['--base-url', url, '--token', TOKEN, '--generated', '3', '--junit', junitPath, '--har', harPath]));
+    expect(code).toBe(1);
+    const xml = readFileSync(junitPath, 'utf8');
+    expect(XMLValidator.validate(xml)).toBe(true);
+    const parsed = new XMLParser({ ignoreAttributes: false, isArray: (name) => name === 'testcase' || name === 'testsuite' }).parse(xml) as {
+      testsuites: { testsuite: { testcase?: { '@_classname': string; '@_name': string }[] }[] };
+    };
+    const cases = parsed.testsuites.testsuite.flatMap((suite) => suite.testcase ?? []);
+    expect(cases.length).toBeGreaterThan(0);
+    expect(cases.filter((c) => c['@_classname'] === 'forged' || c['@_name'].startsWith('forged'))).toEqual([]);
+    // The provider's text is still there to read, its `]]>` written as an escape.
+    expect(xml).toContain('forged-a');
+    expect(xml).toContain(']]\\u003e</system-out>');
+    const har = JSON.parse(readFileSync(harPath, 'utf8')) as Har;
+    expect(har.log.entries.some((entry) => entry.response.content.text?.includes(forge))).toBe(true);
+    expect(raw.includes(0x1b)).toBe(false);
+    expect(output).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
   });
 });
