@@ -12,7 +12,7 @@ import { MemoryJournal, type RequestJournal } from './admin/journal.js';
 import { credentialPlaces, DEFAULT_EXCHANGE_BOUNDS, recordExchange, Repeats, type JournalPolicy } from './admin/exchange.js';
 import { CaseRecorder, type RecordOptions } from './admin/recorder.js';
 import { handleAdminRequest, isAdminPath, isOpenAdminPath, isQuietAdminRead } from './admin/routes.js';
-import type { MockContext } from './engine/context.js';
+import type { MockContext } from './context.js';
 import { handleRequest } from './engine/request-path.js';
 import { seedRecords } from './engine/body.js';
 import { loadEngine, type Engine, type EngineOptions } from './engine/engine.js';

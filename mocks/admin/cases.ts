@@ -19,7 +19,7 @@ import { isLosslessNumber, parse as parseLossless, stringify as stringifyLossles
 import { PLACEHOLDERS } from '../../fixtures/index.js';
 import { ID_RANGES, type IdKind } from '../../fixtures/ids.js';
 import { parseExactJson, integerOfLiteral } from '../../spec/exact-json.js';
-import type { MockContext } from '../engine/context.js';
+import type { MockContext } from '../context.js';
 import type { Collection } from '../../spec/collections.js';
 import type { RoutedOperation } from '../engine/routes.js';
 import { errorCatalogue, reject, type ErrorCode } from '../errors.js';

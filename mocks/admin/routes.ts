@@ -12,7 +12,7 @@ import { pathTemplatePattern } from '../../spec/contract.js';
 import { checkContentEncoding, checkJsonMediaType, readBody } from '../http/request-body.js';
 import { jsonAnswer, rejected, type Answer } from '../http/answer.js';
 import { DOCS_DOCUMENT_PATH, docsDocument, INSPECTOR_ASSETS, inspectorAsset, type InspectorPath } from './inspector.js';
-import type { MockContext } from '../engine/context.js';
+import type { MockContext } from '../context.js';
 import { keyInWords } from '../engine/records.js';
 import { pathOf } from '../http/respond.js';
 import type { ValidatingProxy } from '../proxy/proxy.js';

@@ -1,20 +1,137 @@
-/** What the request path and the admin routes need to decide an answer. */
-import type { RequestJournal } from '../admin/journal.js';
+/**
+ * The engine's types in one place, so that its modules (routes, the judge, the request path, the
+ * handlers) and the proxy depend on them rather than on each other: the engine of one spec, what a
+ * request is decided with (`EngineContext`), and the context each handler receives. The handlers'
+ * context is our own type, not openapi-backend's `Context`: its fields are the part of that
+ * Context the handlers read, typed so that openapi-backend's own Context fits it — so the same
+ * handlers register in openapi-backend's registry (by operationId) without a cast.
+ */
+import type { IncomingMessage } from 'node:http';
+import type { ErrorObject } from 'ajv';
+import type { OpenAPIBackend } from 'openapi-backend';
+import type { Collection, StatefulOperation } from '../../spec/collections.js';
+import type { CompiledContract, ContractMediaType, ContractOperation, ContractParameter } from '../../spec/contract.js';
+import type { Answer } from '../http/answer.js';
 import type { ResourceStore } from '../stores/store.js';
-import type { ValidatingProxy } from '../proxy/proxy.js';
-import type { Engine } from './engine.js';
+import type { ErrorAnswers } from './error-answers.js';
+import type { AssignedIdentities } from './identities.js';
+import type { Preferences } from './prefer.js';
+import type { CredentialSource, SecurityOutcome } from './security.js';
 
-export interface MockContext {
+export interface Engine {
+  contract: CompiledContract;
+  /** openapi-backend: the registry of handlers and security handlers, and the parsed definition. */
+  api: OpenAPIBackend;
+  routes: Router;
+  collections: readonly Collection[];
+  stateful: ReadonlyMap<string, StatefulOperation>;
+  /** The collection the admin seed and `--seed` fill: the first the spec declares. */
+  primary: Collection | undefined;
+  /** The identities the mock assigns, per store collection. */
+  identities: AssignedIdentities;
+  /** `POST /plants` … for messages. */
+  operationList: string;
+  /** Security schemes the mock cannot check (mutualTLS …): they are treated as satisfied. */
+  unchecked: readonly string[];
+  /** The realm of the API's 401 challenges, from the spec's title. */
+  realm: string;
+  /** The mock's own answers in the shapes the spec declares. */
+  errors: ErrorAnswers;
+  /** The handlers registered in openapi-backend, by operationId and hook name (typed: the registry keeps its own Context type). */
+  handlers: Readonly<Record<string, MockHandler>>;
+}
+
+/** What the request path decides an answer with: the mock's, or the proxy's (whose store is unused). */
+export interface EngineContext {
   /** The engine of the current spec; --watch replaces it when the spec changes. */
   engine: Engine;
   store: ResourceStore;
-  journal: RequestJournal;
   /** Largest accepted body in bytes. */
   maxBody: number;
-  /** Which process answers, when several replicas serve one sandbox (`--replica-name`). */
-  replica: string;
-  /** The admin token as a one-entry allow-list; undefined leaves the admin routes open. */
-  adminTokens: ReadonlySet<string> | undefined;
-  /** Proxy mode (--proxy): requests go to the upstream and the store is not used. */
-  proxy?: ValidatingProxy;
 }
+
+/** The route table (routes.ts). */
+export interface Router {
+  readonly operations: readonly RoutedOperation[];
+  route(method: string, path: string): Route;
+}
+
+export type Route =
+  | { kind: 'operation'; operation: RoutedOperation; params: Record<string, string> }
+  | { kind: 'method-not-allowed'; allow: string }
+  | { kind: 'not-found' };
+
+/** A security scheme's check, as a function of the request. */
+export type SecurityCheck = (request: CredentialSource) => SecurityOutcome;
+
+export interface RoutedOperation {
+  operationId: string;
+  /** Upper case, as on the wire. */
+  method: string;
+  path: string;
+  contract: ContractOperation;
+  /** The handler registered for the operationId, or the notImplemented hook. */
+  handler: MockHandler;
+  /** Whether `handler` is a stateful one (served from the store) rather than the spec's examples. */
+  stateful: boolean;
+  /** Alternatives (any one suffices), each a list of security checks that must all pass. */
+  security: ReadonlyArray<ReadonlyArray<{ name: string; check: SecurityCheck }>>;
+  /** The auth-scheme a 401 challenges with (RFC 7235). */
+  challengeScheme: string | undefined;
+  /** The realm it names (from the spec's title). */
+  realm: string;
+  /** The methods the path takes, for Allow. */
+  allow: string;
+  /** The JSON request body the operation takes; undefined when it takes none the mock can read. */
+  body: { required: boolean; accepted: readonly string[]; media: ContractMediaType; schemaName: string } | undefined;
+  parameters: readonly ContractParameter[];
+  /** The JSON media type of the success response (what a stateful answer's body follows); undefined when it declares none. */
+  successMedia: ContractMediaType | undefined;
+  /** Statuses `Prefer: code=` may force. */
+  forceable: readonly number[];
+  /** The route to this operation at a path without templates, made once. */
+  staticRoute?: Route;
+}
+
+/** Where validation failed, for validationFail's words. */
+export interface MockValidation {
+  valid: boolean;
+  errors?: ErrorObject[] | null;
+  /** The body (`body`) or the parameters (`parameters`). */
+  where?: 'body' | 'parameters';
+  /** The validated value, to quote numbers as sent. */
+  root?: unknown;
+}
+
+/** One request as the handlers see it (openapi-backend's Context fits this type). */
+export interface RequestContext {
+  request: {
+    method: string;
+    path: string;
+    params: Readonly<Record<string, string | string[]>>;
+    query: Readonly<Record<string, string | string[]>>;
+    headers: Readonly<Record<string, string | string[] | undefined>>;
+    /** The body parsed (exact numbers), once read. */
+    requestBody?: unknown;
+    /** The body's text as received (for records and the journal). */
+    bodyText?: string;
+    /** Each parameter sent, by name, read by its style and coerced to its schema (set by `validate`). */
+    parameterValues?: Record<string, unknown>;
+  };
+  validation: MockValidation;
+  /** Each security scheme's outcome by name, and `authorized`. */
+  security: Readonly<Record<string, unknown>>;
+}
+
+/** What the request path hands every handler besides the request's context. */
+export interface Exchange {
+  req: IncomingMessage;
+  mock: EngineContext;
+  prefer: Preferences;
+  /** The routed operation (undefined for notFound / methodNotAllowed). */
+  operation?: RoutedOperation;
+  /** For notFound / methodNotAllowed. */
+  route?: { method: string; path: string; allow?: string };
+}
+
+export type MockHandler = (c: RequestContext, exchange: Exchange) => Answer | Promise<Answer>;

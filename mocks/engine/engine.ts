@@ -4,14 +4,15 @@
  * it serves from the store, and the route table compiled from openapi-backend's parsed operations.
  * Built once per spec (again on --watch); nothing in it depends on a request.
  */
-import { OpenAPIBackend, type Document, type Handler } from 'openapi-backend';
+import { OpenAPIBackend, type Document } from 'openapi-backend';
 import { readContract, type CompiledContract } from '../../spec/contract.js';
 import { ErrorAnswers, realmOf } from './error-answers.js';
 import { hookHandlers } from './handlers.js';
 import { AssignedIdentities } from './identities.js';
 import { statefulHandlers } from './stateful.js';
 import { recogniseCollections, type Collection, type RecognitionOptions, type StatefulOperation } from '../../spec/collections.js';
-import { compileRoutes, type RouteTable } from './routes.js';
+import type { Engine, MockHandler, SecurityCheck } from './context.js';
+import { compileRoutes } from './routes.js';
 import { securityCheck, type CredentialSource } from './security.js';
 
 export interface EngineOptions extends RecognitionOptions {
@@ -21,26 +22,7 @@ export interface EngineOptions extends RecognitionOptions {
   tokens?: ReadonlySet<string>;
 }
 
-export interface Engine {
-  contract: CompiledContract;
-  /** openapi-backend: the registry of handlers and security handlers, and the parsed definition. */
-  api: OpenAPIBackend;
-  routes: RouteTable;
-  collections: readonly Collection[];
-  stateful: ReadonlyMap<string, StatefulOperation>;
-  /** The collection the admin seed and `--seed` fill: the first the spec declares. */
-  primary: Collection | undefined;
-  /** The identities the mock assigns, per store collection. */
-  identities: AssignedIdentities;
-  /** `POST /plants` … for messages. */
-  operationList: string;
-  /** Security schemes the mock cannot check (mutualTLS …): they are treated as satisfied. */
-  unchecked: readonly string[];
-  /** The realm of the API's 401 challenges, from the spec's title. */
-  realm: string;
-  /** The mock's own answers in the shapes the spec declares. */
-  errors: ErrorAnswers;
-}
+export type { Engine } from './context.js';
 
 export async function loadEngine(options: EngineOptions = {}): Promise<Engine> {
   const contract = await readContract(options.spec);
@@ -58,16 +40,19 @@ export async function buildEngine(contract: CompiledContract, options: EngineOpt
     strict: true,
   });
   await api.init();
-  api.register({ ...hookHandlers(), ...statefulHandlers(stateful, contract) });
+  const handlers: Record<string, MockHandler> = { ...hookHandlers(), ...statefulHandlers(stateful, contract) };
+  api.register(handlers);
   const realm = realmOf(contract.title);
   const policy = { realm, tokens: options.tokens };
   const unchecked: string[] = [];
+  const checks = new Map<string, SecurityCheck>();
   for (const scheme of contract.securitySchemes.values()) {
     if (scheme.kind === 'unsupported') unchecked.push(`${scheme.name} (${scheme.type})`);
     const check = securityCheck(scheme, policy);
-    api.registerSecurityHandler(scheme.name, ((c: { request: CredentialSource }) => check(c.request)) as Handler);
+    checks.set(scheme.name, check);
+    api.registerSecurityHandler(scheme.name, (c: { request: CredentialSource }) => check(c.request));
   }
-  const routes = compileRoutes(api, contract, new Set(stateful.keys()));
+  const routes = compileRoutes(api, contract, new Set(stateful.keys()), handlers, checks);
   return {
     contract,
     api,
@@ -80,5 +65,6 @@ export async function buildEngine(contract: CompiledContract, options: EngineOpt
     unchecked,
     realm,
     errors: new ErrorAnswers(contract),
+    handlers,
   };
 }

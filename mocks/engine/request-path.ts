@@ -1,31 +1,32 @@
 /**
- * The request path of the spec's operations in one place: route, auth, media type, size, parse,
- * schema, forced response, then the operation's handler (stateful, or the spec's examples).
+ * The request path of the spec's operations in one place: the judge (route, auth, media type,
+ * size, parse, schema), then the forced response, then the operation's handler (stateful, or the
+ * spec's examples). The judge is the proxy's too (../proxy/request-verdict.ts): the mock stops at
+ * the first problem and answers it, the proxy collects every problem and forwards the request.
  * Every decision is openapi-backend's model — handlers by operationId, security handlers by
  * scheme name, its hooks for what fails — run over the route table compiled at start
  * (routes.ts says why not `api.handleRequest`). The HTTP edge (../server.ts) only reads the
  * request and writes the answer.
  */
 import type { IncomingMessage } from 'node:http';
-import type { Context } from 'openapi-backend';
 import type { ErrorObject } from 'ajv';
 import { queryValues, type ParameterSource, type QueryValues } from '../../spec/parameters.js';
 import { isRejection, reject, type Rejection } from '../errors.js';
 import { rejected, type Answer } from '../http/answer.js';
 import { checkContentEncoding, checkJsonMediaType, hasBody, readBody, takeBufferedBody } from '../http/request-body.js';
 import { parseJsonBody } from './body.js';
-import type { MockContext } from './context.js';
+import type { EngineContext, Exchange, MockValidation, RequestContext, Route, RoutedOperation } from './context.js';
 import { exampleAnswer } from './examples.js';
-import type { Exchange, MockValidation } from './handlers.js';
-import { forceProblem, parsePrefer } from './prefer.js';
-import type { RoutedOperation } from './routes.js';
+import { forceProblem, parsePrefer, type Preferences } from './prefer.js';
 import type { SecurityOutcome } from './security.js';
 
-const VALID: MockValidation = Object.freeze({ valid: true, errors: null }) as MockValidation;
+const VALID: MockValidation = Object.freeze({ valid: true, errors: null });
 const NO_QUERY: Readonly<Record<string, string>> = Object.freeze({});
+const NO_PARAMS: Readonly<Record<string, string>> = Object.freeze({});
+const AUTHORIZED: Readonly<Record<string, unknown>> = Object.freeze({ authorized: true });
 
 /** Decides the answer to one request for the spec's operations; the mock's own rejections in the spec's shapes. */
-export async function handleRequest(req: IncomingMessage, path: string, mock: MockContext): Promise<Answer> {
+export async function handleRequest(req: IncomingMessage, path: string, mock: EngineContext): Promise<Answer> {
   const answer = await decide(req, path, mock);
   if (!answer.rejection) return answer;
   const { contract, errors } = mock.engine;
@@ -33,23 +34,18 @@ export async function handleRequest(req: IncomingMessage, path: string, mock: Mo
   return errors.render(answer, operation ? { operation } : { path });
 }
 
-async function decide(req: IncomingMessage, path: string, mock: MockContext): Promise<Answer> {
-  const { api, routes } = mock.engine;
+async function decide(req: IncomingMessage, path: string, mock: EngineContext): Promise<Answer> {
+  const { api } = mock.engine;
   const method = req.method ?? 'GET';
-  const found = routes.route(method, path);
+  const found = mock.engine.routes.route(method, path);
   const prefer = parsePrefer(req.headers.prefer as string | undefined);
-  if (found.kind !== 'operation') {
-    const exchange: Exchange = { req, mock, prefer, route: { method, path, allow: found.kind === 'method-not-allowed' ? found.allow : undefined } };
-    const hook = found.kind === 'not-found' ? api.handlers.notFound : api.handlers.methodNotAllowed;
-    return hook?.(contextOf(mock, req, method, path, {}, undefined), exchange) as Answer;
-  }
-  const { operation, params } = found;
-  const c = contextOf(mock, req, method, path, params, operation);
-  const exchange: Exchange = { req, mock, prefer, operation };
-  let received: Buffer | undefined;
+  const verdict = await judge(req, path, mock, found, prefer, readRequestBody, 'first');
+  if (found.kind !== 'operation') return verdict.answers?.[0] as Answer;
+  const { operation } = found;
+  const { context: c, exchange } = verdict;
   const labelled = (answer: Answer): Answer => {
-    answer.requestBody = received;
-    answer.requestText = (c.request as RequestWithText).bodyText;
+    answer.requestBody = verdict.received;
+    answer.requestText = c.request.bodyText;
     answer.operationId = operation.operationId;
     if (answer.stateful === undefined) answer.stateful = operation.stateful;
     return answer;
@@ -60,25 +56,8 @@ async function decide(req: IncomingMessage, path: string, mock: MockContext): Pr
     if (prefer.delayMs) answer.delayMs = prefer.delayMs;
     return answer;
   };
-
-  if (!authorized(c, exchange, operation)) return delayed(await api.handlers.unauthorizedHandler?.(c, exchange));
-
-  if (operation.body) {
-    const read = bodyToRead(req, operation);
-    if (read !== true && read !== false) return delayed(rejected(read));
-    if (read) {
-      const raw = takeBufferedBody(req, mock.maxBody) ?? (await readBody(req, mock.maxBody));
-      if (!isRejection(raw)) received = raw;
-      const problem = acceptBody(c, operation, raw);
-      if (problem) return delayed(rejected(problem));
-    }
-  }
-
-  const invalid = validate(c, operation);
-  if (invalid) {
-    c.validation = invalid;
-    return delayed(await api.handlers.validationFail?.(c, exchange));
-  }
+  const refusal = verdict.answers?.[0];
+  if (refusal) return delayed(refusal);
 
   if (prefer.problem !== undefined) return labelled(rejected(reject('INVALID_PREFER', { problem: prefer.problem })));
   if (prefer.code !== undefined) {
@@ -88,8 +67,90 @@ async function decide(req: IncomingMessage, path: string, mock: MockContext): Pr
     forced.headers = { ...forced.headers, 'preference-applied': `code=${prefer.code}` };
     return delayed({ ...forced, stateful: false });
   }
-  const answer = operation.handler(c, exchange) as Answer | Promise<Answer>;
+  const answer = operation.handler(c, exchange);
   return delayed(answer instanceof Promise ? await answer : answer);
+}
+
+/** Where the judge gets a request's body: the mock reads it; the proxy hands the copy it kept while forwarding. */
+export type BodySource = (req: IncomingMessage, maxBody: number) => Buffer | Rejection | { unchecked: string } | Promise<Buffer | Rejection | { unchecked: string }>;
+
+/** The mock's body source: the bytes already buffered with the head, else read up to the limit (413 past it). */
+const readRequestBody: BodySource = (req, maxBody) => takeBufferedBody(req, maxBody) ?? readBody(req, maxBody);
+
+/**
+ * `first`: stop at the first problem (the mock answers it); `all`: judge every part the request
+ * has and collect each problem (the proxy reports them and forwards the request all the same).
+ */
+export type JudgePolicy = 'first' | 'all';
+
+export interface Verdict {
+  /**
+   * What the hooks answered, in the order of the checks: for a route miss the notFound or
+   * methodNotAllowed answer (a preflight's 204 included), else each refusal; undefined when none.
+   */
+  answers: Answer[] | undefined;
+  /** Why a part was not judged (the proxy's copy of a body it could not keep). */
+  unchecked: string | undefined;
+  context: RequestContext;
+  exchange: Exchange;
+  /** The body's bytes, when they were read. */
+  received: Buffer | undefined;
+}
+
+/**
+ * The request against the spec: the route; for an operation the credentials, the media type and
+ * encoding, the size, the JSON syntax, the body's schema and the parameters — each problem in the
+ * catalogue's words, through openapi-backend's hooks (registered under their names, ./handlers.ts).
+ */
+export async function judge(
+  req: IncomingMessage,
+  path: string,
+  mock: EngineContext,
+  found: Route,
+  prefer: Preferences,
+  body: BodySource,
+  policy: JudgePolicy,
+): Promise<Verdict> {
+  const hooks = mock.engine.handlers;
+  const method = req.method ?? 'GET';
+  if (found.kind !== 'operation') {
+    const exchange: Exchange = { req, mock, prefer, route: { method, path, allow: found.kind === 'method-not-allowed' ? found.allow : undefined } };
+    const context = contextOf(req, method, path, NO_PARAMS);
+    const hook = found.kind === 'not-found' ? hooks.notFound : hooks.methodNotAllowed;
+    const answer = hook ? await hook(context, exchange) : undefined;
+    return { answers: answer ? [answer] : undefined, unchecked: undefined, context, exchange, received: undefined };
+  }
+  const { operation, params } = found;
+  const context = contextOf(req, method, path, params);
+  const exchange: Exchange = { req, mock, prefer, operation };
+  const verdict: Verdict = { answers: undefined, unchecked: undefined, context, exchange, received: undefined };
+  const refuse = (answer: Answer | undefined): boolean => {
+    if (answer) (verdict.answers ??= []).push(answer);
+    return policy === 'first' && answer !== undefined;
+  };
+
+  if (!authorized(context, operation) && refuse(await hooks.unauthorizedHandler?.(context, exchange))) return verdict;
+
+  const read = bodyToRead(req, operation);
+  if (read !== true && read !== false) {
+    if (refuse(rejected(read))) return verdict;
+  } else if (read) {
+    const raw = await body(req, mock.maxBody);
+    if (Buffer.isBuffer(raw)) verdict.received = raw;
+    if (!Buffer.isBuffer(raw) && 'unchecked' in raw) verdict.unchecked = raw.unchecked;
+    else {
+      const problem = acceptBody(context, operation, raw);
+      if (problem && refuse(rejected(problem))) return verdict;
+    }
+  }
+
+  // The body's schema when it was read, and the parameters in any case.
+  const invalid = validate(context, operation);
+  if (invalid) {
+    context.validation = invalid;
+    refuse(await hooks.validationFail?.(context, exchange));
+  }
+  return verdict;
 }
 
 /**
@@ -110,63 +171,48 @@ export function bodyToRead(req: IncomingMessage, operation: RoutedOperation): bo
  * The body read (at most the size limit, or the 413 that says it was larger): parsed exactly onto
  * openapi-backend's request, or the rejection (too large, a required body empty, not UTF-8 JSON).
  */
-export function acceptBody(c: Context, operation: RoutedOperation, raw: Buffer | Rejection): Rejection | undefined {
+export function acceptBody(c: RequestContext, operation: RoutedOperation, raw: Buffer | Rejection): Rejection | undefined {
   if (isRejection(raw)) return raw;
   if (raw.length === 0) return operation.body?.required ? emptyBody(operation) : undefined;
   const parsed = parseJsonBody(raw, operation.body?.media.exactPlan);
   if (!parsed.ok) return parsed.rejection;
-  c.request.body = c.request.requestBody = parsed.value;
-  (c.request as RequestWithText).bodyText = parsed.text;
+  c.request.requestBody = parsed.value;
+  c.request.bodyText = parsed.text;
   return undefined;
 }
 
-/** openapi-backend's parsed request, with the body's text as received (for records and the journal). */
-export type RequestWithText = Context['request'] & {
-  bodyText?: string;
-  /** Each parameter sent, by name, read by its style and coerced to its schema (set by `validate`). */
-  parameterValues?: Record<string, unknown>;
-};
+/** The request as the handlers see it (./context.ts). */
+export type RequestWithText = RequestContext['request'];
 
-/** openapi-backend's Context for one request, as its handlers expect it. */
-export function contextOf(
-  mock: MockContext,
-  req: IncomingMessage,
-  method: string,
-  path: string,
-  params: Record<string, string>,
-  operation: RoutedOperation | undefined,
-): Context {
+/** The context of one request, before its body is read. */
+export function contextOf(req: IncomingMessage, method: string, path: string, params: Readonly<Record<string, string>>): RequestContext {
   const url = req.url ?? '/';
   const queryAt = url.indexOf('?');
   return {
-    api: mock.engine.api,
     request: {
       method,
       path,
       params,
       query: queryAt === -1 ? NO_QUERY : queryObject(url.slice(queryAt + 1)),
       headers: req.headers,
-      cookies: {},
       requestBody: undefined,
-      body: undefined,
+      bodyText: undefined,
     },
-    operation: operation?.contract as never,
     validation: VALID,
-    security: { authorized: true },
-    response: undefined,
-  } as unknown as Context;
+    security: AUTHORIZED,
+  };
 }
 
 /**
  * Runs the security handlers of the operation's requirements (openapi-backend's rule: any one
  * requirement suffices, every scheme in it must pass; none declared means no credentials needed).
  */
-export function authorized(c: Context, exchange: Exchange, operation: RoutedOperation): boolean {
+export function authorized(c: RequestContext, operation: RoutedOperation): boolean {
   if (operation.security.length === 0) return true;
   // The common case, one requirement of one scheme that is satisfied, allocates nothing.
   const only = operation.security.length === 1 && operation.security[0]?.length === 1 ? operation.security[0][0] : undefined;
   if (only) {
-    const result = only.check(c, exchange) as SecurityOutcome;
+    const result = only.check(c.request);
     if (!result.error) return true;
     c.security = { [only.name]: result, authorized: false };
     return false;
@@ -175,7 +221,7 @@ export function authorized(c: Context, exchange: Exchange, operation: RoutedOper
   for (const requirement of operation.security) {
     let satisfied = true;
     for (const { name, check } of requirement) {
-      const result = (results[name] ??= check(c, exchange) as SecurityOutcome);
+      const result = (results[name] ??= check(c.request));
       if (result.error) {
         satisfied = false;
         break;
@@ -191,7 +237,7 @@ export function authorized(c: Context, exchange: Exchange, operation: RoutedOper
 }
 
 /** The body and the parameters against the spec; the failure, or undefined when all is valid. */
-export function validate(c: Context, operation: RoutedOperation): MockValidation | undefined {
+export function validate(c: RequestContext, operation: RoutedOperation): MockValidation | undefined {
   const validateBody = operation.body?.media.validate;
   const value = c.request.requestBody;
   if (validateBody && value !== undefined && !validateBody(value)) {
@@ -215,12 +261,12 @@ export function validate(c: Context, operation: RoutedOperation): MockValidation
       for (const error of parameter.validate.errors ?? []) errors.push({ ...error, instancePath: where + error.instancePath });
     }
   }
-  (c.request as RequestWithText).parameterValues = sent;
+  c.request.parameterValues = sent;
   return errors.length ? { valid: false, errors, where: 'parameters', root: sent } : undefined;
 }
 
 /** openapi-backend's query (a repeated name as an array) as the deserializer reads it. */
-function queryValuesOf(query: Record<string, string | string[] | undefined>): QueryValues {
+function queryValuesOf(query: Readonly<Record<string, string | string[] | undefined>>): QueryValues {
   const values = new Map<string, readonly string[]>();
   for (const [name, value] of Object.entries(query)) if (value !== undefined) values.set(name, Array.isArray(value) ? value : [value]);
   return values;

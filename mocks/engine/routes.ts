@@ -10,47 +10,16 @@
  * The registry stays openapi-backend's: handlers keyed by operationId, security handlers keyed
  * by scheme name, its hooks for not found, method not allowed, unauthorized and validation fail.
  */
-import type { Handler, OpenAPIBackend } from 'openapi-backend';
+import type { OpenAPIBackend } from 'openapi-backend';
 import type { CompiledContract, ContractMediaType, ContractOperation, ContractParameter } from '../../spec/contract.js';
 import { isJsonMediaType, mediaEssence, pathTemplatePattern } from '../../spec/contract.js';
 import { forceableStatuses } from './prefer.js';
 import { jsonContent } from '../../spec/collections.js';
 import { challengeScheme } from './security.js';
 import { realmOf } from './error-answers.js';
+import type { MockHandler, Route, RoutedOperation, Router, SecurityCheck } from './context.js';
 
-export interface RoutedOperation {
-  operationId: string;
-  /** Upper case, as on the wire. */
-  method: string;
-  path: string;
-  contract: ContractOperation;
-  /** openapi-backend's registered handler for the operationId, or its notImplemented hook. */
-  handler: Handler;
-  /** Whether `handler` is a stateful one (served from the store) rather than the spec's examples. */
-  stateful: boolean;
-  /** Alternatives (any one suffices), each a list of security handlers that must all pass. */
-  security: ReadonlyArray<ReadonlyArray<{ name: string; check: Handler }>>;
-  /** The auth-scheme a 401 challenges with (RFC 7235). */
-  challengeScheme: string | undefined;
-  /** The realm it names (from the spec's title). */
-  realm: string;
-  /** The methods the path takes, for Allow. */
-  allow: string;
-  /** The JSON request body the operation takes; undefined when it takes none the mock can read. */
-  body: { required: boolean; accepted: readonly string[]; media: ContractMediaType; schemaName: string } | undefined;
-  parameters: readonly ContractParameter[];
-  /** The JSON media type of the success response (what a stateful answer's body follows); undefined when it declares none. */
-  successMedia: ContractMediaType | undefined;
-  /** Statuses `Prefer: code=` may force. */
-  forceable: readonly number[];
-  /** The route to this operation at a path without templates, made once. */
-  staticRoute?: Route;
-}
-
-export type Route =
-  | { kind: 'operation'; operation: RoutedOperation; params: Record<string, string> }
-  | { kind: 'method-not-allowed'; allow: string }
-  | { kind: 'not-found' };
+export type { Route, RoutedOperation } from './context.js';
 
 interface Template {
   pattern: RegExp;
@@ -60,9 +29,12 @@ interface Template {
   byMethod: Map<string, { operation: RoutedOperation; names: string[] }>;
 }
 
+/** A scheme with no check (none registered): nothing to satisfy. */
+const SATISFIED: SecurityCheck = () => ({ credential: '' });
+
 const NO_PARAMS: Record<string, string> = Object.freeze({}) as Record<string, string>;
 
-export class RouteTable {
+export class RouteTable implements Router {
   readonly #static = new Map<string, Map<string, RoutedOperation>>();
   readonly #templates: Template[] = [];
   readonly operations: RoutedOperation[];
@@ -129,8 +101,18 @@ export class RouteTable {
   }
 }
 
-/** Compiles the operations openapi-backend parsed (global security merged in) against the contract. */
-export function compileRoutes(api: OpenAPIBackend, contract: CompiledContract, stateful: ReadonlySet<string>): RouteTable {
+/**
+ * Compiles the operations openapi-backend parsed (global security merged in) against the
+ * contract, with the handlers and security checks the engine registered in openapi-backend under
+ * the same operationIds and scheme names (kept typed here: the registry's own type is its Context's).
+ */
+export function compileRoutes(
+  api: OpenAPIBackend,
+  contract: CompiledContract,
+  stateful: ReadonlySet<string>,
+  handlers: Readonly<Record<string, MockHandler>>,
+  checks: ReadonlyMap<string, SecurityCheck>,
+): RouteTable {
   const operations: RoutedOperation[] = [];
   const realm = realmOf(contract.title);
   for (const parsed of api.router.getOperations()) {
@@ -138,7 +120,7 @@ export function compileRoutes(api: OpenAPIBackend, contract: CompiledContract, s
     const operation = contract.operations.get(operationId);
     if (!operation) continue;
     const security = ((parsed.security ?? []) as Record<string, unknown>[]).map((requirement) =>
-      Object.keys(requirement).map((name) => ({ name, check: api.securityHandlers[name] as Handler })),
+      Object.keys(requirement).map((name) => ({ name, check: checks.get(name) ?? SATISFIED })),
     );
     const firstScheme = operation.security.flat()[0];
     const scheme = firstScheme === undefined ? undefined : contract.securitySchemes.get(firstScheme);
@@ -147,7 +129,7 @@ export function compileRoutes(api: OpenAPIBackend, contract: CompiledContract, s
       method: parsed.method.toUpperCase(),
       path: parsed.path,
       contract: operation,
-      handler: (api.handlers[operationId] ?? api.handlers.notImplemented) as Handler,
+      handler: (handlers[operationId] ?? handlers.notImplemented) as MockHandler,
       stateful: stateful.has(operationId),
       security,
       challengeScheme: scheme ? challengeScheme(scheme) : undefined,

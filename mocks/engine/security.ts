@@ -25,8 +25,8 @@ export type SecurityOutcome = { credential: string; error?: undefined } | { erro
 /** What a security handler reads of a request (openapi-backend's parsed request has these). */
 export interface CredentialSource {
   headers: Readonly<Record<string, string | string[] | undefined>>;
-  /** The raw query string (after `?`), read only by an API key in the query. */
-  query?: string;
+  /** The query's parameters (a repeated one as its values), read only by an API key in the query. */
+  query?: Readonly<Record<string, string | string[] | undefined>>;
 }
 
 const BEARER_HINT = (realm: string): CredentialsHint => ({ realm, scheme: 'Bearer', expected: "'Authorization: Bearer <token>'" });
@@ -109,7 +109,7 @@ export function securityCheck(scheme: SecurityScheme, policy: CredentialPolicy):
       }
       if (scheme.in === 'query') {
         const where = `the query parameter '${name}=<key>'`;
-        return ({ query }) => outcome(checkApiKey(new URLSearchParams(query ?? '').get(name) ?? undefined, where, policy));
+        return ({ query }) => outcome(checkApiKey(first(query?.[name]), where, policy));
       }
       const where = `the cookie '${name}=<key>'`;
       return ({ headers }) => outcome(checkApiKey(cookie(first(headers.cookie), name), where, policy));

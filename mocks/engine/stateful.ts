@@ -6,7 +6,6 @@
  * parent record must exist); answers show what the operation's success schema declares, never a
  * writeOnly property.
  */
-import type { Context, Handler } from 'openapi-backend';
 import { storeCollection, type Collection, type CollectionRole, type ListPlan, type StatefulOperation } from '../../spec/collections.js';
 import type { CompiledContract, ContractParameter, Schema } from '../../spec/contract.js';
 import { parseExactJson } from '../../spec/exact-json.js';
@@ -14,10 +13,8 @@ import { describeProblems } from '../../spec/problems.js';
 import { reject } from '../errors.js';
 import { rejected, type Answer } from '../http/answer.js';
 import type { CreateOutcome, Page, RecordKey, ResourceStore, StoredRecord } from '../stores/store.js';
-import type { MockContext } from './context.js';
-import type { Exchange, MockHandler } from './handlers.js';
+import type { EngineContext, MockHandler, RequestContext } from './context.js';
 import { identifiedRecord, keyInWords, keyOfBody, keyOfPathSegment, mergedJson, projection, recordValue } from './records.js';
-import type { RequestWithText } from './request-path.js';
 
 type Maybe<T> = T | Promise<T>;
 type Body = Record<string, unknown>;
@@ -38,7 +35,7 @@ interface Served {
 }
 
 /** The stateful handler of each operation the mock serves from its store, by operationId. */
-export function statefulHandlers(stateful: ReadonlyMap<string, StatefulOperation>, contract: CompiledContract): Record<string, Handler> {
+export function statefulHandlers(stateful: ReadonlyMap<string, StatefulOperation>, contract: CompiledContract): Record<string, MockHandler> {
   const handlers: Record<string, MockHandler> = {};
   for (const [operationId, { role, collection, list }] of stateful) {
     const operation = contract.operations.get(operationId);
@@ -56,7 +53,7 @@ export function statefulHandlers(stateful: ReadonlyMap<string, StatefulOperation
       totals: new Set([...(media?.propertySchemas ?? [])].filter(([name, schema]) => TOTAL_NAMES.has(name) && schema.type === 'integer').map(([name]) => name)),
     });
   }
-  return handlers as Record<string, Handler>;
+  return handlers;
 }
 
 const ROLES: Record<CollectionRole, (served: Served) => MockHandler> = {
@@ -72,7 +69,7 @@ const ROLES: Record<CollectionRole, (served: Served) => MockHandler> = {
       if (key === undefined) {
         return rejected(reject('INVALID_REQUEST_BODY', { schema: collection.resource, problems: [`${collection.identity.property} is required to store the record`] }));
       }
-      const text = (c.request as RequestWithText).bodyText;
+      const text = c.request.bodyText;
       const record = identified(body, key, collection, text);
       const created = mock.store.create(name, record);
       const answer = (outcome: CreateOutcome): Answer => (outcome === 'duplicate' ? duplicate(collection, key) : success(served, record.json === text ? body : recordValue(record)));
@@ -157,7 +154,7 @@ const ROLES: Record<CollectionRole, (served: Served) => MockHandler> = {
 };
 
 /** A create whose identity the mock assigns: the next value, and the one after while the store has it taken. */
-function createAssigned(served: Served, body: Body, name: string, mock: MockContext, attempt: number): Maybe<Answer> {
+function createAssigned(served: Served, body: Body, name: string, mock: EngineContext, attempt: number): Maybe<Answer> {
   const { collection } = served;
   const then = (key: RecordKey): Maybe<Answer> => {
     const record = identified(body, key, collection);
@@ -175,7 +172,7 @@ function createAssigned(served: Served, body: Body, name: string, mock: MockCont
   return typeof key === 'string' ? then(key) : key.then(then);
 }
 
-async function replaced(served: Served, key: RecordKey, body: Body, mock: MockContext, c: Context): Promise<Answer> {
+async function replaced(served: Served, key: RecordKey, body: Body, mock: EngineContext, c: RequestContext): Promise<Answer> {
   const { collection } = served;
   const mismatch = identityMismatch(collection, key, body);
   if (mismatch) return mismatch;
@@ -187,7 +184,7 @@ async function replaced(served: Served, key: RecordKey, body: Body, mock: MockCo
   return success(served, recordValue(record));
 }
 
-async function patched(served: Served, stored: StoredRecord, patch: Body, mock: MockContext, c: Context): Promise<Answer> {
+async function patched(served: Served, stored: StoredRecord, patch: Body, mock: EngineContext, c: RequestContext): Promise<Answer> {
   const { collection } = served;
   const mismatch = identityMismatch(collection, stored.key, patch);
   if (mismatch) return mismatch;
@@ -231,7 +228,7 @@ function identityRequired(collection: Collection): Answer {
   return rejected(reject('INVALID_REQUEST_BODY', { schema: collection.resource, problems: [`${collection.identity.property} is required to name the record to update`] }));
 }
 
-function pathSegment(c: Context, collection: Collection): string {
+function pathSegment(c: RequestContext, collection: Collection): string {
   return (c.request.params as Record<string, string>)[collection.itemParameter as string] ?? '';
 }
 
@@ -240,7 +237,7 @@ function notFound(collection: Collection, key: string): Answer {
 }
 
 /** The 404 of a nested collection's parent record (or its own parent's) that is not stored; undefined when every one is. */
-async function parentMissing(c: Context, collection: Collection, mock: MockContext): Promise<Answer | undefined> {
+async function parentMissing(c: RequestContext, collection: Collection, mock: EngineContext): Promise<Answer | undefined> {
   const parent = collection.parent;
   if (!parent) return undefined;
   const above = await parentMissing(c, parent.collection, mock);
@@ -252,7 +249,7 @@ async function parentMissing(c: Context, collection: Collection, mock: MockConte
   return record ? undefined : notFound(parent.collection, segment);
 }
 
-async function storedAt(c: Context, collection: Collection, mock: MockContext): Promise<{ record: StoredRecord; name: string } | { answer: Answer }> {
+async function storedAt(c: RequestContext, collection: Collection, mock: EngineContext): Promise<{ record: StoredRecord; name: string } | { answer: Answer }> {
   const missing = await parentMissing(c, collection, mock);
   if (missing) return { answer: missing };
   const segment = pathSegment(c, collection);

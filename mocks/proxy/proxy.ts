@@ -15,7 +15,7 @@ import { randomBytes } from 'node:crypto';
 import type { ClientRequest, IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import type { ContractOperation } from '../../spec/contract.js';
-import type { MockContext } from '../engine/context.js';
+import type { EngineContext } from '../engine/context.js';
 import { parsePrefer } from '../engine/prefer.js';
 import { handleRequest } from '../engine/request-path.js';
 import type { Route } from '../engine/routes.js';
@@ -84,7 +84,7 @@ export class ValidatingProxy {
   }
 
   /** The answer to one request outside /__mock. */
-  async forward(req: IncomingMessage, path: string, mock: MockContext): Promise<Answer> {
+  async forward(req: IncomingMessage, path: string, mock: EngineContext): Promise<Answer> {
     const method = req.method ?? 'GET';
     const found = mock.engine.routes.route(method, path);
     const prefer = parsePrefer(req.headers.prefer as string | undefined);
@@ -184,7 +184,7 @@ export class ValidatingProxy {
   }
 
   /** Preflights, `Prefer: code=` and unusable preferences: the mock's own answers. */
-  #localAnswer(req: IncomingMessage, method: string, path: string, found: Route, preferred: boolean, mock: MockContext): Promise<Answer> | Answer | undefined {
+  #localAnswer(req: IncomingMessage, method: string, path: string, found: Route, preferred: boolean, mock: EngineContext): Promise<Answer> | Answer | undefined {
     if (method === 'OPTIONS' && found.kind === 'method-not-allowed') return handleRequest(req, path, mock);
     if (method === 'OPTIONS' && found.kind === 'not-found') {
       const requested = req.headers['access-control-request-method'];

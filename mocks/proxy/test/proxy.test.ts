@@ -381,10 +381,13 @@ describe('requests that break the spec', () => {
   it('passes the answer on and says the request was not checked when judging it fails (a hook that throws), and keeps serving', async () => {
     const provider = await startProvider();
     const mock = await proxyTo(provider.url);
-    // openapi-backend's own registry: a validation hook that fails, as a bug in the mock's rules would.
-    mock.engine.api.register('validationFail', () => {
-      throw new TypeError('the hook failed while quoting Bearer sk_live_secret');
-    });
+    // The engine's hooks (registered in openapi-backend under the same names): a validation hook that fails, as a bug in the mock's rules would.
+    mock.engine.handlers = {
+      ...mock.engine.handlers,
+      validationFail: () => {
+        throw new TypeError('the hook failed while quoting Bearer sk_live_secret');
+      },
+    };
     const answer = await exchange(`${mock.url}/plants`, { headers: { 'content-type': 'application/json', authorization: 'Bearer t' }, body: '{"id":"x"}' });
     expect(answer.status).toBe(200);
     const violations = violationsOf(answer);
