@@ -1,0 +1,146 @@
+/**
+ * The inspector on two specs of the test corpus (fixtures/specs/), in Chromium: bookings-3.1
+ * (ids the mock assigns, a wrapped and paged list with a filter, payments nested under bookings, a
+ * problem+json error shape, a bearer scheme) and users-forms-3.1 (two collections, one identified
+ * by `username`). Every kind of operation is tried from the page and the tables follow.
+ */
+import { fileURLToPath } from 'node:url';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMockServer, type MockServer } from '../server.js';
+import { artifactPath, chromiumMissing, launchChromium } from './chromium.js';
+
+const spec = (name: string): string => fileURLToPath(new URL(`../../fixtures/specs/${name}/openapi.yaml`, import.meta.url));
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** The page's helpers for one mock. */
+function inspectorOf(page: Page) {
+  const collection = (path: string) => page.locator(`[data-collection="${path}"]`).first();
+  return {
+    collection,
+    rows: (path: string) => collection(path).locator(':scope > .scroll tbody tr'),
+    choose: async (operationId: string): Promise<void> => {
+      await page.selectOption('#try-operation', operationId);
+      await page.locator('#try-send', { hasText: /^Send / }).waitFor();
+    },
+    send: async (status: string): Promise<void> => {
+      await page.click('#try-send');
+      await page.locator('#try-status', { hasText: new RegExp(`^${status}`) }).waitFor();
+    },
+  };
+}
+
+describe.skipIf(chromiumMissing)('the inspector on the corpus specs (Chromium)', () => {
+  let browser: Browser;
+  const errors: string[] = [];
+
+  beforeAll(async () => {
+    browser = await launchChromium();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    expect(errors).toEqual([]);
+  });
+
+  const open = async (mock: MockServer): Promise<Page> => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    page.setDefaultTimeout(5_000);
+    page.on('pageerror', (error) => errors.push(error.message));
+    page.on('dialog', (dialog) => {
+      errors.push(`dialog: ${dialog.message()}`);
+      void dialog.dismiss();
+    });
+    await page.goto(`${mock.url}/__mock/`);
+    await page.locator('#connection[data-state="live"]').waitFor();
+    return page;
+  };
+
+  it('bookings-3.1: creates, reads, lists with a filter, pays (nested), updates and deletes from the page', async () => {
+    const mock = await createMockServer({ port: 0, logLevel: 'silent', spec: spec('bookings-3.1') });
+    const page = await open(mock);
+    const { collection, rows, choose, send } = inspectorOf(page);
+    try {
+      expect(await page.textContent('#api-title')).toBe('Room Bookings');
+      await collection('/bookings').locator('.nested [data-collection="/bookings/{bookingId}/payments"]').waitFor();
+
+      // Create: the id is the server's.
+      await choose('createBooking');
+      expect(await page.inputValue('#try-credentials input[data-scheme="bearer"]')).toBe('dev-token');
+      await page.fill('#try-body-text', '{"room":"101","guest":"Ada","nights":2}');
+      await send('201');
+      const id = JSON.parse((await page.textContent('#try-body [data-pointer="/id"] .s')) as string) as string;
+      expect(id).toMatch(UUID);
+      await rows('/bookings').filter({ hasText: 'Ada' }).waitFor();
+      expect(await rows('/bookings').first().locator('td').first().textContent()).toBe(id);
+
+      // Read by id, filled from the table.
+      await choose('getBooking');
+      expect(await page.inputValue('#try-params [data-name="bookingId"]')).toBe(id);
+      await send('200');
+      expect(await page.textContent('#try-body [data-pointer="/guest"] code')).toBe('  "guest": "Ada",');
+
+      // List with a filter: the mock applies it.
+      await choose('listBookings');
+      await page.fill('#try-params [data-name="room"]', '101');
+      await send('200');
+      expect(await page.textContent('#try-line')).toMatch(/^GET \/bookings\?(.*&)?room=101/);
+      expect(await page.textContent('#try-body [data-pointer="/data/0/guest"] code')).toBe('      "guest": "Ada",');
+      await page.fill('#try-params [data-name="room"]', '999');
+      await send('200');
+      expect(await page.textContent('#try-body [data-pointer="/data"] code')).toBe('  "data": [],');
+
+      // A nested create, under the booking picked in the table.
+      await choose('payBooking');
+      expect(await page.inputValue('#try-params [data-name="bookingId"]')).toBe(id);
+      await page.fill('#try-body-text', '{"amount":240,"card":"4242424242424242"}');
+      await send('201');
+      await collection('/bookings/{bookingId}/payments').locator('tbody tr').filter({ hasText: '240' }).waitFor();
+
+      // A refusal, in the spec's problem+json shape, on its field.
+      await choose('createBooking');
+      await page.fill('#try-body-text', '{"room":"101","guest":"Bo","nights":50}');
+      await send('400');
+      expect(await page.locator('#try-headers tr', { hasText: 'content-type' }).locator('td').textContent()).toContain('application/problem+json');
+      await page.locator('#try-sent [data-pointer="/nights"] .problem').waitFor();
+      expect(await page.textContent('#try-sent [data-pointer="/nights"] .problem')).toBe('nights must be <= 30');
+
+      // Update, then delete.
+      await choose('updateBooking');
+      expect(await page.inputValue('#try-params [data-name="bookingId"]')).toBe(id);
+      await page.fill('#try-body-text', '{"nights":3}');
+      await send('200');
+      await rows('/bookings').filter({ hasText: 'Ada' }).locator('td', { hasText: /^3$/ }).waitFor();
+      await page.screenshot({ path: artifactPath('inspector-bookings-3.1.png'), fullPage: true });
+      await choose('cancelBooking');
+      await send('204');
+      await collection('/bookings').locator(':scope > .scroll .empty').waitFor({ state: 'visible' });
+    } finally {
+      await page.close();
+      await mock.close();
+    }
+  });
+
+  it('users-forms-3.1: two collections, one identified by username, created from the page', async () => {
+    const mock = await createMockServer({ port: 0, logLevel: 'silent', spec: spec('users-forms-3.1') });
+    const page = await open(mock);
+    const { collection, rows, choose, send } = inspectorOf(page);
+    try {
+      expect(await page.textContent('#api-title')).toBe('Club Registry');
+      expect(await page.locator('#collections > [data-collection]').evaluateAll((panels) => panels.map((panel) => panel.getAttribute('data-collection')))).toEqual(['/user', '/pet']);
+      await choose('createUser');
+      await page.fill('#try-body-text', '{"username":"ada","email":"ada@example.com","password":"secret"}');
+      await send('200');
+      await rows('/user').filter({ hasText: 'ada@example.com' }).waitFor();
+      expect(await collection('/user').locator('thead th').first().textContent()).toBe('username');
+      expect(await rows('/user').first().locator('td').first().textContent()).toBe('ada');
+      await choose('getUserByName');
+      expect(await page.inputValue('#try-params [data-name="username"]')).toBe('ada');
+      await send('200');
+      expect(await page.textContent('#try-body [data-pointer="/email"] code')).toContain('ada@example.com');
+    } finally {
+      await page.close();
+      await mock.close();
+    }
+  });
+});
