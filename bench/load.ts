@@ -26,6 +26,8 @@ export interface LoadOptions {
   cpus?: string;
   /** The server's pid, to read how much CPU it used during the run. */
   serverPid?: number;
+  /** Another wrk script and its arguments (bench/crud.ts), in place of plants.lua's id base, scenario and token. */
+  script?: { path: string; args: readonly string[] };
 }
 
 /** What wrk's `done` hook reports (see bench/wrk/plants.lua). */
@@ -59,12 +61,10 @@ export function runLoad(options: LoadOptions): Promise<LoadResult> {
     '--timeout',
     '10s',
     '-s',
-    LUA_SCRIPT,
+    options.script?.path ?? LUA_SCRIPT,
     options.url,
     '--',
-    String(options.idBase),
-    options.scenario,
-    BENCH_TOKEN,
+    ...(options.script?.args ?? [String(options.idBase), options.scenario, BENCH_TOKEN]),
   ];
   const [command, args] = options.cpus ? ['taskset', ['-c', options.cpus, 'wrk', ...wrkArgs]] : ['wrk', wrkArgs];
   const serverCpuBefore = options.serverPid ? cpuSeconds(options.serverPid) : undefined;

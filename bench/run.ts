@@ -18,6 +18,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { commaList, wholeNumber } from '../spec/command-line.js';
 import { DEFAULT_JOURNAL_SIZE } from '../mocks/admin/journal.js';
 import { measureContractSuite, type ContractResult } from './contract.js';
+import { measureCrud, writeCrudDoc, type CrudResult } from './crud.js';
 import { REDIS_SERVER_PATH, RedisServer } from '../mocks/test/redis-server.js';
 import { countErrors, runLoads, type Scenario } from './load.js';
 import { cpuCounters, describeMachine, hasCommand, load1, stealPercent, wrkVersion } from './machine.js';
@@ -29,7 +30,7 @@ import { measureStartup, type StartupResult } from './startup.js';
 import { evaluateGoals, summarise, type RunRecord } from './summary.js';
 import { availableTargets, getText, ROOT, startTarget, TARGET_IDS, type RunningTarget, type TargetId } from './targets.js';
 
-const STEPS = ['load', 'proxy', 'startup', 'memory', 'contract'] as const;
+const STEPS = ['load', 'proxy', 'crud', 'startup', 'memory', 'contract'] as const;
 type Step = (typeof STEPS)[number];
 
 interface BenchOptions {
@@ -42,6 +43,7 @@ interface BenchOptions {
   plants: number;
   targets: TargetId[];
   skip: Step[];
+  only?: Step[];
   serverCpu: string;
   loadCpu: string;
   docs: boolean;
@@ -70,6 +72,7 @@ function parseOptions(argv: string[]): BenchOptions {
     .addOption(new Option('--plants <n>', 'plants stored for RSS per plant').default(1_000_000).argParser(int))
     .addOption(new Option('--targets <list>', 'servers to run').default(['limit', 'memory', 'state-file', 'redis', 'redis-2', 'prism', 'prism-cli']).argParser(listOf(TARGET_IDS)))
     .addOption(new Option('--skip <steps>', `steps to leave out (${STEPS.join(', ')})`).default([]).argParser(listOf(STEPS)))
+    .addOption(new Option('--only <steps>', `run only these steps (${STEPS.join(', ')}); \`--only crud\` runs the multi-operation workload alone`).argParser(listOf(STEPS)))
     .addOption(new Option('--server-cpu <list>', 'taskset CPU list for the servers').default('0'))
     .addOption(new Option('--load-cpu <list>', 'taskset CPU list for wrk and the bench itself').default('1'))
     .option('--no-docs', 'do not rewrite the table in docs/benchmarks.md')
@@ -95,7 +98,7 @@ async function main(): Promise<void> {
   const specs = all.filter((t) => options.targets.includes(t.id) || t.id === 'limit' || t.id === 'baseline');
   const missing = allMissing.filter((m) => options.targets.includes(m.id) || m.id === 'baseline');
   for (const m of missing) log(`skipping ${m.id}: ${m.why}`);
-  const skipped = new Set(options.skip);
+  const skipped = new Set<Step>(options.only ? STEPS.filter((step) => !options.only?.includes(step)) : options.skip);
   const machine = describeMachine();
   const startedAt = new Date();
   const loadBefore = load1();
@@ -120,6 +123,7 @@ async function main(): Promise<void> {
   const memoryResults: MemoryResult[] = [];
   let contract: ContractResult | undefined;
   let proxy: ProxyLatencyResult | undefined;
+  let crud: CrudResult | undefined;
   const notes: string[] = [];
   const failures: string[] = [];
   /** Runs one step; a failure is reported and recorded, and the steps after it still run. */
@@ -223,6 +227,23 @@ async function main(): Promise<void> {
     });
   }
 
+  if (!skipped.has('crud')) {
+    await attempt('crud', async () => {
+      log(`crud: create, read by id, a list of 20, delete on a petstore-expanded spec, the mock ÷ a bare server answering the same bytes`);
+      crud = await measureCrud({
+        rounds: options.rounds,
+        durationSeconds: options.duration,
+        warmupSeconds: options.warmup,
+        connections: options.connections,
+        serverCpu,
+        loadCpu,
+        work,
+        log,
+      });
+      for (const o of crud.operations) log(`  ${o.operation.padEnd(6)} mock ÷ limit ${o.medianRatio.toFixed(3)} (${o.ratios.join(', ')}), errors ${o.errors}`);
+    });
+  }
+
   if (!skipped.has('startup') && options.spawns > 0) {
     await attempt('spawn → first 200', async () => {
       log(`spawn → first 200: ${options.spawns} starts per server`);
@@ -285,6 +306,7 @@ async function main(): Promise<void> {
     memory: memoryResults,
     contract,
     proxy,
+    crud,
     runs,
   };
   const resultsDir = join(ROOT, 'bench/results');
@@ -304,9 +326,17 @@ async function main(): Promise<void> {
   log('');
   for (const g of goals) log(`${g.met === undefined ? '  ?' : g.met ? ' ok' : 'MISS'}  ${g.goal}: ${g.measured} (goal ${g.target})`);
   log(`\nload average ${loadBefore} → ${loadAfter}, CPU stolen by the host ${steal ?? '?'} %; results in bench/results/bench-${stamp}.json`);
+  if (crud) for (const o of crud.operations) log(`${o.medianRatio >= crud.goal && o.errors === 0 ? ' ok' : 'MISS'}  crud ${o.operation} mock ÷ limit: ${o.medianRatio} (goal ≥ ${crud.goal})`);
   if (options.docs) {
-    writeBenchmarksDoc(report);
-    log('table written to docs/benchmarks.md');
+    // A run of some steps only leaves the other steps' recorded tables as they were.
+    if (!skipped.has('load')) {
+      writeBenchmarksDoc(report);
+      log('table written to docs/benchmarks.md');
+    }
+    if (crud) {
+      writeCrudDoc(crud, { date: startedAt.toISOString(), loadAverage: { before: loadBefore, after: loadAfter }, pinned, rounds: options.rounds, duration: options.duration });
+      log('crud table written to docs/benchmarks.md');
+    }
   }
   if (failures.length) {
     // The servers' output of this run stays for whoever reads the failure.

@@ -28,6 +28,8 @@ export interface TargetSpec {
   redis?: true;
   /** Status a schema-invalid body earns from this server (Prism may answer 422). */
   invalidStatuses: readonly number[];
+  /** Where the start-up probe POSTs its `{id, name}` body (default /plants). */
+  probePath?: string;
 }
 
 export const BENCH_TOKEN = 'bench-token';
@@ -220,7 +222,7 @@ async function startProcess(spec: TargetSpec, options: StartOptions): Promise<Ru
     clearTimeout(guard);
   };
   try {
-    await waitForFirst200(url, options.timeoutMs ?? 20_000, () => exitedEarly);
+    await waitForFirst200(url, options.timeoutMs ?? 20_000, () => exitedEarly, spec.probePath);
   } catch (error) {
     await stop('SIGKILL');
     const why = spawnError ? `could not start ${command}: ${spawnError.message}` : (error as Error).message;
@@ -247,13 +249,13 @@ function serverEnvironment(): NodeJS.ProcessEnv {
 let probeId = 9_000_000_000_000;
 
 /** Polls with valid POST /plants every 2 ms until one is answered 200; bounded by `timeoutMs`. */
-export async function waitForFirst200(url: string, timeoutMs: number, gone: () => boolean = () => false): Promise<void> {
+export async function waitForFirst200(url: string, timeoutMs: number, gone: () => boolean = () => false, path = '/plants'): Promise<void> {
   const deadline = performance.now() + timeoutMs;
   let last = 'no answer';
   while (performance.now() < deadline) {
     if (gone()) throw new Error('the process exited');
     try {
-      const status = await postPlant(url, { id: probeId++, name: 'Probe' });
+      const status = await postPlant(url, { id: probeId++, name: 'Probe' }, path);
       if (status === 200) return;
       last = `status ${status}`;
     } catch (error) {

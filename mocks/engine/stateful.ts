@@ -32,6 +32,10 @@ interface Served {
   example: unknown;
   /** The answer's integer members named like a total (total, totalCount, count…). */
   totals: ReadonlySet<string>;
+  /** Whether `answered` holds every property a record holds. */
+  whole: boolean;
+  /** Whether a list's items show every property a record holds. */
+  wholeItems: boolean;
 }
 
 /** The stateful handler of each operation the mock serves from its store, by operationId. */
@@ -44,6 +48,8 @@ export function statefulHandlers(stateful: ReadonlyMap<string, StatefulOperation
     const media = [...(success?.content.values() ?? [])].find((m) => /json$/.test(m.mediaType.split(';')[0] ?? ''));
     const answered = media && new Set([...media.propertySet].filter((name) => !collection.writeOnly.has(name)));
     handlers[operationId] = ROLES[role]({
+      whole: showsWhole(collection, answered),
+      wholeItems: showsWhole(collection, list?.items),
       collection,
       answered,
       status: operation.successStatus ?? 200,
@@ -72,7 +78,7 @@ const ROLES: Record<CollectionRole, (served: Served) => MockHandler> = {
       const text = c.request.bodyText;
       const record = identified(body, key, collection, text);
       const created = mock.store.create(name, record);
-      const answer = (outcome: CreateOutcome): Answer => (outcome === 'duplicate' ? duplicate(collection, key) : success(served, record.json === text ? body : recordValue(record)));
+      const answer = (outcome: CreateOutcome): Answer => (outcome === 'duplicate' ? duplicate(collection, key) : answerRecord(served, record));
       return typeof created === 'string' ? answer(created) : created.then(answer);
     };
     if (!collection.parent) return create() as Answer;
@@ -90,10 +96,10 @@ const ROLES: Record<CollectionRole, (served: Served) => MockHandler> = {
     if (plan.shape.kind === 'array' && filters.length === 0 && window.size === undefined && window.offset === 0) {
       // The first page is read before answering, so a store outage is still an error answer.
       const first = await mock.store.page(name, { limit: LIST_PAGE });
-      return { status: served.status, stream: listed(mock.store, name, first, plan.items) };
+      return { status: served.status, stream: listed(mock.store, name, first, served.wholeItems ? undefined : plan.items) };
     }
     const needsTotal = plan.shape.kind === 'wrapped';
-    const { pieces, total } = await selected(mock.store, name, plan.items, filters, window, needsTotal);
+    const { pieces, total } = await selected(mock.store, name, served.wholeItems ? undefined : plan.items, filters, window, needsTotal);
     const array = `[${pieces.join(',')}]`;
     if (plan.shape.kind === 'array') return { status: served.status, body: array };
     return { status: served.status, body: wrapped(served, plan, array, total, window) };
@@ -101,7 +107,7 @@ const ROLES: Record<CollectionRole, (served: Served) => MockHandler> = {
   read: (served) => async (c, { mock }) => {
     const found = await storedAt(c, served.collection, mock);
     if (!('record' in found)) return found.answer;
-    return success(served, recordValue(found.record));
+    return answerRecord(served, found.record);
   },
   replace: (served) => async (c, { mock }) => {
     const segment = pathSegment(c, served.collection);
@@ -149,7 +155,7 @@ const ROLES: Record<CollectionRole, (served: Served) => MockHandler> = {
     const found = await storedAt(c, served.collection, mock);
     if (!('record' in found)) return found.answer;
     if ((await mock.store.delete(found.name, found.record.key)) === 'missing') return notFound(served.collection, pathSegment(c, served.collection));
-    return success(served, recordValue(found.record));
+    return answerRecord(served, found.record);
   },
 };
 
@@ -160,7 +166,7 @@ function createAssigned(served: Served, body: Body, name: string, mock: EngineCo
     const record = identified(body, key, collection);
     const created = mock.store.create(name, record);
     const answer = (outcome: CreateOutcome): Maybe<Answer> => {
-      if (outcome === 'created') return success(served, recordValue(record));
+      if (outcome === 'created') return answerRecord(served, record);
       // Taken (records kept from before, another replica): jump further each time, a bounded number of times.
       if (attempt >= 32) return duplicate(collection, key);
       mock.engine.identities.skip(name, 2 ** attempt);
@@ -181,7 +187,7 @@ async function replaced(served: Served, key: RecordKey, body: Body, mock: Engine
   const record = identified(body, key, collection);
   const outcome = await mock.store.replace(storeCollection(collection, c.request.params as Record<string, string>), record);
   if (outcome === 'missing') return notFound(collection, keyInWords(key, collection.identity));
-  return success(served, recordValue(record));
+  return answerRecord(served, record);
 }
 
 async function patched(served: Served, stored: StoredRecord, patch: Body, mock: EngineContext, c: RequestContext): Promise<Answer> {
@@ -199,7 +205,7 @@ async function patched(served: Served, stored: StoredRecord, patch: Body, mock: 
   if ((await mock.store.replace(storeCollection(collection, c.request.params as Record<string, string>), record)) === 'missing') {
     return notFound(collection, keyInWords(stored.key, collection.identity));
   }
-  return success(served, recordValue(record));
+  return answerRecord(served, record);
 }
 
 function identified(body: Body, key: RecordKey, collection: Collection, text?: string): StoredRecord {
@@ -212,10 +218,18 @@ function withoutIdentity(value: Body, collection: Collection): Body {
   return copy;
 }
 
-/** The success answer: the spec's success status, with exactly the properties its schema declares (writeOnly ones never). */
-function success(served: Served, value: Body): Answer {
+/**
+ * The success answer for a stored record: the spec's success status, with exactly the properties
+ * its schema declares (writeOnly ones never) — the record's own text when the schema shows all it holds.
+ */
+function answerRecord(served: Served, record: StoredRecord): Answer {
   if (!served.answered) return { status: served.status };
-  return { status: served.status, body: projection(value, served.answered) };
+  return { status: served.status, body: served.whole ? record.json : projection(recordValue(record), served.answered) };
+}
+
+/** Whether `shown` holds every property a record of the collection can hold: its text is then the answer as it is. */
+function showsWhole(collection: Collection, shown: ReadonlySet<string> | undefined): boolean {
+  return shown !== undefined && shown.has(collection.identity.property) && [...collection.declared].every((name) => shown.has(name));
 }
 
 function duplicate(collection: Collection, key: string): Answer {
@@ -284,13 +298,13 @@ function firstOf(value: unknown): unknown {
 const LIST_PAGE = 1000;
 
 /** A whole collection as a JSON array, a store page at a time: memory stays one page whatever its size. */
-async function* listed(store: ResourceStore, collection: string, first: Page, properties: ReadonlySet<string>): AsyncGenerator<string> {
+async function* listed(store: ResourceStore, collection: string, first: Page, properties: ReadonlySet<string> | undefined): AsyncGenerator<string> {
   let page = first;
   let separator = '[';
   for (;;) {
     let piece = '';
     for (const record of page.records) {
-      piece += separator + projection(recordValue(record), properties);
+      piece += separator + (properties ? projection(recordValue(record), properties) : record.json);
       separator = ',';
     }
     if (piece) yield piece;
@@ -367,25 +381,27 @@ function matches(value: unknown, wanted: readonly string[]): boolean {
 async function selected(
   store: ResourceStore,
   name: string,
-  items: ReadonlySet<string>,
+  items: ReadonlySet<string> | undefined,
   filters: ReadonlyArray<[string, string[]]>,
   window: ListWindow,
   needsTotal: boolean,
 ): Promise<{ pieces: string[]; total: number }> {
   const pieces: string[] = [];
   let passed = 0;
-  let page = await store.page(name, { limit: LIST_PAGE });
+  // Unfiltered, a window is its first offset + size records: no store page larger than that.
+  const limit = filters.length === 0 && window.size !== undefined ? Math.max(1, Math.min(LIST_PAGE, window.offset + window.size)) : LIST_PAGE;
+  let page = await store.page(name, { limit });
   for (;;) {
     for (const record of page.records) {
-      const value = recordValue(record);
-      if (!filters.every(([property, wanted]) => matches(value[property], wanted))) continue;
-      if (passed >= window.offset && (window.size === undefined || pieces.length < window.size)) pieces.push(projection(value, items));
+      const value = filters.length || items ? recordValue(record) : undefined;
+      if (value && !filters.every(([property, wanted]) => matches(value[property], wanted))) continue;
+      if (passed >= window.offset && (window.size === undefined || pieces.length < window.size)) pieces.push(value && items ? projection(value, items) : record.json);
       passed++;
     }
     const full = window.size !== undefined && pieces.length >= window.size;
     if (page.next === undefined || (full && !needsTotal)) break;
     if (full && filters.length === 0) return { pieces, total: await store.count(name) };
-    page = await store.page(name, { after: page.next, limit: LIST_PAGE });
+    page = await store.page(name, { after: page.next, limit });
   }
   return { pieces, total: passed };
 }
