@@ -12,7 +12,7 @@
  * the validator explains what is wrong with it; nothing here refuses a request.
  */
 import { parseExactJson } from './exact-json.js';
-import { isObject, mergeAllOf, typesOf, type Schema } from './schema.js';
+import { flattenObject, isObject, mergeAllOf, typesOf, type Schema } from './schema.js';
 
 /** What the deserializer needs of a parameter (spec/contract.ts's ContractParameter has it). */
 export interface ParameterSpec {
@@ -252,7 +252,8 @@ export function coerce(value: unknown, schema: Schema | undefined, document: unk
     return value.map((item) => coerce(item, items, document, depth + 1));
   }
   if (isObject(value)) {
-    const properties = isObject(merged.properties) ? merged.properties : {};
+    // allOf parts' properties together (mergeAllOf keeps only the last part's `properties`).
+    const properties = Object.fromEntries(flattenObject(schema, document).properties);
     const additional = isObject(merged.additionalProperties) ? merged.additionalProperties : undefined;
     const out: Record<string, unknown> = {};
     for (const [key, inner] of Object.entries(value)) {
@@ -271,3 +272,28 @@ export function coerce(value: unknown, schema: Schema | undefined, document: unk
 }
 
 const NUMBER = /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/;
+
+/**
+ * A form's fields (urlencoded or multipart, in order; a repeated name several times) as the
+ * object its schema describes: a field whose property is an array takes every value, any other
+ * its first; each coerced to its property's type (OpenAPI 3.1, 4.8.14.4: form bodies follow the
+ * `form` style, exploded).
+ */
+export function formObject(fields: Iterable<readonly [string, string]>, schema: Schema | undefined, document: unknown): Record<string, unknown> {
+  const properties = declaredShapes(schema ?? {}, document);
+  const object: Record<string, unknown> = {};
+  for (const [name, value] of fields) {
+    if (name === '__proto__') continue;
+    if (properties.get(name) === 'array') {
+      const list = (object[name] ??= []) as unknown[];
+      list.push(value);
+    } else if (!Object.hasOwn(object, name)) object[name] = value;
+  }
+  return schema ? (coerce(object, schema, document) as Record<string, unknown>) : object;
+}
+
+function declaredShapes(schema: Schema, document: unknown): Map<string, Shape> {
+  const shapes = new Map<string, Shape>();
+  for (const [name, property] of flattenObject(schema, document).properties) shapes.set(name, shapeOf(property, document).shape);
+  return shapes;
+}

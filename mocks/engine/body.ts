@@ -3,6 +3,10 @@
  * range, and — for the admin seed and `--seed` — turned into records, validated all or nothing.
  */
 import { isUtf8 } from 'node:buffer';
+import { parse as parseContentType } from 'content-type';
+import { parse as parseMultipart } from 'parse-multipart-data';
+import { isJsonMediaType, type Schema } from '../../spec/contract.js';
+import { formObject } from '../../spec/parameters.js';
 import { exactPlanOfArray, JsonTooDeep, parseExactJson, READ_EVERY_NUMBER, type ExactPlan } from '../../spec/exact-json.js';
 import { describeProblems, describeType, DEFAULT_PROBLEM_LIMIT } from '../../spec/problems.js';
 import { reject, type Rejection } from '../errors.js';
@@ -10,7 +14,8 @@ import type { StoredRecord } from '../stores/store.js';
 import { identifiedRecord, keyOfBody } from './records.js';
 import type { Collection } from '../../spec/collections.js';
 
-export type ParsedBody = { ok: true; value: unknown; text: string } | { ok: false; rejection: Rejection };
+/** `text`: the JSON text as received (kept by records); undefined for bodies decoded from another media type. */
+export type ParsedBody = { ok: true; value: unknown; text: string | undefined } | { ok: false; rejection: Rejection };
 
 /**
  * A body as JSON: the exact view (the numbers `plan` names read from their literal; its media
@@ -24,6 +29,43 @@ export function parseJsonBody(body: Buffer, plan: ExactPlan | undefined = READ_E
   } catch (error) {
     if (error instanceof JsonTooDeep) return { ok: false, rejection: reject('JSON_TOO_DEEP', { limit: error.limit }) };
     return { ok: false, rejection: reject('MALFORMED_JSON', { detail: (error as Error).message }) };
+  }
+}
+
+/** How a request body of a declared media type is read: JSON exactly, forms decoded to the schema, anything else kept as text. */
+export type BodyKind = 'json' | 'form' | 'multipart' | 'text';
+
+export function bodyKind(essence: string): BodyKind {
+  if (isJsonMediaType(essence)) return 'json';
+  if (essence === 'application/x-www-form-urlencoded') return 'form';
+  if (essence === 'multipart/form-data') return 'multipart';
+  return 'text';
+}
+
+/**
+ * A body of a non-JSON media type the operation declares: a urlencoded or multipart form as the
+ * object its schema describes (fields coerced to their properties' types; a file part's content
+ * as text), anything else (XML, text/plain …) as its UTF-8 text.
+ */
+export function parseOtherBody(body: Buffer, kind: Exclude<BodyKind, 'json'>, contentType: string, schema: Schema | undefined, document: unknown, schemaName: string): ParsedBody {
+  if (kind === 'multipart') {
+    const boundary = boundaryOf(contentType);
+    if (!boundary) return { ok: false, rejection: reject('INVALID_REQUEST_BODY', { schema: schemaName, problems: ['the multipart/form-data Content-Type names no boundary'] }) };
+    const parts = parseMultipart(body, boundary);
+    const fields = parts.map((part): [string, string] => [part.name ?? '', part.data.toString('utf8')]);
+    return { ok: true, value: formObject(fields, schema, document), text: undefined };
+  }
+  if (!isUtf8(body)) return { ok: false, rejection: reject('INVALID_ENCODING') };
+  const text = body.toString('utf8');
+  if (kind === 'form') return { ok: true, value: formObject(new URLSearchParams(text), schema, document), text: undefined };
+  return { ok: true, value: text, text: undefined };
+}
+
+function boundaryOf(contentType: string): string | undefined {
+  try {
+    return parseContentType(contentType).parameters.boundary || undefined;
+  } catch {
+    return undefined;
   }
 }
 

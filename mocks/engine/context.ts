@@ -7,7 +7,7 @@
  * handlers register in openapi-backend's registry (by operationId) without a cast.
  */
 import type { IncomingMessage } from 'node:http';
-import type { ErrorObject } from 'ajv';
+import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { OpenAPIBackend } from 'openapi-backend';
 import type { Collection, StatefulOperation } from '../../spec/collections.js';
 import type { CompiledContract, ContractMediaType, ContractOperation, ContractParameter } from '../../spec/contract.js';
@@ -82,8 +82,22 @@ export interface RoutedOperation {
   realm: string;
   /** The methods the path takes, for Allow. */
   allow: string;
-  /** The JSON request body the operation takes; undefined when it takes none the mock can read. */
-  body: { required: boolean; accepted: readonly string[]; media: ContractMediaType; schemaName: string } | undefined;
+  /**
+   * The request body the operation takes: `media` is its JSON media type (else the first
+   * declared), `content` every declared one (a body in any of them is read: ./body.ts),
+   * `accepted` their essences for the 415's words; undefined when it takes none.
+   */
+  body:
+    | {
+        required: boolean;
+        accepted: readonly string[];
+        media: ContractMediaType;
+        schemaName: string;
+        content: ReadonlyMap<string, ContractMediaType>;
+        /** The document the schemas belong to (forms are coerced through its refs). */
+        document: unknown;
+      }
+    | undefined;
   parameters: readonly ContractParameter[];
   /** The JSON media type of the success response (what a stateful answer's body follows); undefined when it declares none. */
   successMedia: ContractMediaType | undefined;
@@ -113,8 +127,10 @@ export interface RequestContext {
     headers: Readonly<Record<string, string | string[] | undefined>>;
     /** The body parsed (exact numbers), once read. */
     requestBody?: unknown;
-    /** The body's text as received (for records and the journal). */
-    bodyText?: string;
+    /** The JSON text as received (for records and the journal); undefined for a body of another media type (decoded or kept as text). */
+    bodyText?: string | undefined;
+    /** The validator of the declared media type the body was read as. */
+    bodyValidate?: ValidateFunction | undefined;
     /** Each parameter sent, by name, read by its style and coerced to its schema (set by `validate`). */
     parameterValues?: Record<string, unknown>;
   };

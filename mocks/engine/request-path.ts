@@ -14,7 +14,8 @@ import { queryValues, type ParameterSource, type QueryValues } from '../../spec/
 import { isRejection, reject, type Rejection } from '../errors.js';
 import { rejected, type Answer } from '../http/answer.js';
 import { checkContentEncoding, checkJsonMediaType, hasBody, readBody, takeBufferedBody } from '../http/request-body.js';
-import { parseJsonBody } from './body.js';
+import { bodyKind, parseJsonBody, parseOtherBody } from './body.js';
+import { matchingMedia, mediaEssence } from '../../spec/contract.js';
 import type { EngineContext, Exchange, MockValidation, RequestContext, Route, RoutedOperation } from './context.js';
 import { exampleAnswer } from './examples.js';
 import { forceProblem, parsePrefer, type Preferences } from './prefer.js';
@@ -164,7 +165,10 @@ export function bodyToRead(req: IncomingMessage, operation: RoutedOperation): bo
   const contentType = req.headers['content-type'];
   // No body at all, and none declared: the body is missing (400), not of the wrong type (415).
   if (!hasBody(req) && contentType === undefined) return body.required ? emptyBody(operation) : false;
-  return checkContentEncoding(req.headers['content-encoding']) ?? checkJsonMediaType(contentType, body.accepted) ?? true;
+  // A declared range (`text/*`, `*/*`) takes the type sent; the check still refuses a charset other than UTF-8.
+  const declared = contentType === undefined ? undefined : matchingMedia(body.content.keys(), contentType);
+  const accepted = declared?.includes('*') ? [mediaEssence(contentType as string)] : body.accepted;
+  return checkContentEncoding(req.headers['content-encoding']) ?? checkJsonMediaType(contentType, accepted) ?? true;
 }
 
 /**
@@ -173,11 +177,18 @@ export function bodyToRead(req: IncomingMessage, operation: RoutedOperation): bo
  */
 export function acceptBody(c: RequestContext, operation: RoutedOperation, raw: Buffer | Rejection): Rejection | undefined {
   if (isRejection(raw)) return raw;
-  if (raw.length === 0) return operation.body?.required ? emptyBody(operation) : undefined;
-  const parsed = parseJsonBody(raw, operation.body?.media.exactPlan);
+  const body = operation.body;
+  if (raw.length === 0 || !body) return body?.required ? emptyBody(operation) : undefined;
+  const contentType = String(c.request.headers['content-type'] ?? '');
+  const declared = matchingMedia(body.content.keys(), contentType);
+  const media = (declared === undefined ? undefined : body.content.get(declared)) ?? body.media;
+  const kind = bodyKind(contentType === '' ? media.mediaType : mediaEssence(contentType));
+  const parsed = kind === 'json' ? parseJsonBody(raw, media.exactPlan) : parseOtherBody(raw, kind, contentType, media.schema, body.document, body.schemaName);
   if (!parsed.ok) return parsed.rejection;
   c.request.requestBody = parsed.value;
   c.request.bodyText = parsed.text;
+  // Text of another kind (XML …) is only judged by a schema that takes a string.
+  c.request.bodyValidate = kind === 'text' && media.type !== 'string' ? undefined : media.validate;
   return undefined;
 }
 
@@ -238,8 +249,8 @@ export function authorized(c: RequestContext, operation: RoutedOperation): boole
 
 /** The body and the parameters against the spec; the failure, or undefined when all is valid. */
 export function validate(c: RequestContext, operation: RoutedOperation): MockValidation | undefined {
-  const validateBody = operation.body?.media.validate;
   const value = c.request.requestBody;
+  const validateBody = value === undefined ? undefined : c.request.bodyValidate;
   if (validateBody && value !== undefined && !validateBody(value)) {
     return { valid: false, errors: validateBody.errors ?? [], where: 'body', root: value };
   }

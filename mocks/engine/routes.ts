@@ -135,7 +135,7 @@ export function compileRoutes(
       challengeScheme: scheme ? challengeScheme(scheme) : undefined,
       realm,
       allow: '',
-      body: requestBodyOf(operation),
+      body: requestBodyOf(operation, contract.document),
       parameters: operation.parameters,
       successMedia: jsonContent(operation.successStatus === undefined ? undefined : operation.responses.get(operation.successStatus)?.content),
       forceable: forceableStatuses(operation.declaredStatuses),
@@ -144,17 +144,19 @@ export function compileRoutes(
   return new RouteTable(operations);
 }
 
-function requestBodyOf(operation: ContractOperation): RoutedOperation['body'] {
+function requestBodyOf(operation: ContractOperation, document: unknown): RoutedOperation['body'] {
   const content = operation.requestBody?.content;
-  if (!content) return undefined;
+  if (!content || content.size === 0) return undefined;
   // Matched by essence: a spec may declare `application/json; charset=utf-8`; a request's parameters are checked apart.
-  const json = [...content.keys()].filter((key) => isJsonMediaType(mediaEssence(key)));
-  const accepted = [...new Set(json.map(mediaEssence))];
-  const media = json[0] === undefined ? undefined : content.get(json[0]);
-  if (!media) return undefined;
+  const keys = [...content.keys()];
+  const json = keys.filter((key) => isJsonMediaType(mediaEssence(key)));
+  // JSON first: the media type a stateful handler, the cases and the messages speak of.
+  const ordered = [...json, ...keys.filter((key) => !json.includes(key))];
+  const accepted = [...new Set(ordered.map(mediaEssence))].filter((essence) => !essence.includes('*'));
+  const media = content.get(ordered[0] as string) as ContractMediaType;
   const ref = media.schema?.$ref;
   const schemaName = typeof ref === 'string' ? (ref.split('/').pop() as string) : 'request body';
-  return { required: operation.requestBody?.required ?? false, accepted, media, schemaName };
+  return { required: operation.requestBody?.required ?? false, accepted, media, schemaName, content, document };
 }
 
 /** The path without its trailing slashes (all of them, as openapi-backend's ignoreTrailingSlashes). */
