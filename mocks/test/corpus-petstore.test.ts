@@ -40,7 +40,7 @@ describe('petstore-expanded-3.0: ids the mock assigns, lists filtered and paged 
     expect(expectDeclared(mock, 'findPets', await call(mock, 'GET', '/pets'), 200)).toEqual([second]);
   });
 
-  it('applies limit, and never answers more than maxItems', async () => {
+  it('applies tags (any of, against the stored tag) and limit, and never answers more than maxItems', async () => {
     await call(mock, 'DELETE', '/__mock/pets');
     const tags = ['dog', 'cat', 'fish'];
     for (let i = 0; i < 114; i++) await call(mock, 'POST', '/pets', { name: `pet ${i}`, tag: tags[i % 3] });
@@ -48,6 +48,11 @@ describe('petstore-expanded-3.0: ids the mock assigns, lists filtered and paged 
     expect(all).toHaveLength(100);
     expect(all[0]).toMatchObject({ name: 'pet 0' });
     expect(mock.engine.stateful.get('findPets')?.list?.filters).toEqual(new Map([['tags', 'tag']]));
+    const cats = expectDeclared(mock, 'findPets', await call(mock, 'GET', '/pets?tags=cat&limit=3'), 200);
+    expect(cats.map((p: { name: string }) => p.name)).toEqual(['pet 1', 'pet 4', 'pet 7']);
+    const either = expectDeclared(mock, 'findPets', await call(mock, 'GET', '/pets?tags=cat&tags=fish&limit=4'), 200);
+    expect(either.map((p: { tag: string }) => p.tag)).toEqual(['cat', 'fish', 'cat', 'fish']);
+    expect(expectDeclared(mock, 'findPets', await call(mock, 'GET', '/pets?tags=bird'), 200)).toEqual([]);
     expect(expectDeclared(mock, 'findPets', await call(mock, 'GET', '/pets?limit=5'), 200).map((p: { name: string }) => p.name)).toEqual(['pet 0', 'pet 1', 'pet 2', 'pet 3', 'pet 4']);
   });
 });
