@@ -125,23 +125,21 @@ export async function judge(
   const context = contextOf(req, method, path, params);
   const exchange: Exchange = { req, mock, prefer, operation };
   const verdict: Verdict = { answers: undefined, unchecked: undefined, context, exchange, received: undefined };
-  const refuse = (answer: Answer | undefined): boolean => {
-    if (answer) (verdict.answers ??= []).push(answer);
-    return policy === 'first' && answer !== undefined;
-  };
 
-  if (!authorized(context, operation) && refuse(await hooks.unauthorizedHandler?.(context, exchange))) return verdict;
+  if (!authorized(context, operation) && refused(verdict, await hooks.unauthorizedHandler?.(context, exchange), policy)) return verdict;
 
   const read = bodyToRead(req, operation);
   if (read !== true && read !== false) {
-    if (refuse(rejected(read))) return verdict;
+    if (refused(verdict, rejected(read), policy)) return verdict;
   } else if (read) {
-    const raw = await body(req, mock.maxBody);
+    const source = body(req, mock.maxBody);
+    // The mock's body usually came with the head: no promise to wait for.
+    const raw = source instanceof Promise ? await source : source;
     if (Buffer.isBuffer(raw)) verdict.received = raw;
     if (!Buffer.isBuffer(raw) && 'unchecked' in raw) verdict.unchecked = raw.unchecked;
     else {
       const problem = acceptBody(context, operation, raw);
-      if (problem && refuse(rejected(problem))) return verdict;
+      if (problem && refused(verdict, rejected(problem), policy)) return verdict;
     }
   }
 
@@ -149,9 +147,16 @@ export async function judge(
   const invalid = validate(context, operation);
   if (invalid) {
     context.validation = invalid;
-    refuse(await hooks.validationFail?.(context, exchange));
+    refused(verdict, await hooks.validationFail?.(context, exchange), policy);
   }
   return verdict;
+}
+
+/** Adds a hook's refusal to the verdict; whether the judge stops there. */
+function refused(verdict: Verdict, answer: Answer | undefined, policy: JudgePolicy): boolean {
+  if (!answer) return false;
+  (verdict.answers ??= []).push(answer);
+  return policy === 'first';
 }
 
 /**

@@ -64,7 +64,16 @@ function expectRendered(contract: CompiledContract, operation: ContractOperation
 }
 
 describe('error shapes of the test specs', () => {
-  const contracts = { seed: loadContract(), problem: loadContract(PROBLEM_SPEC), default: loadContract(DEFAULT_SPEC) };
+  const contracts = {
+    seed: loadContract(),
+    problem: loadContract(PROBLEM_SPEC),
+    default: loadContract(DEFAULT_SPEC),
+    // The corpus of issue 21: 3.0 upgraded on load, problem+json, forms, operations without responses.
+    'petstore-expanded-3.0': loadContract(specPath('petstore-expanded-3.0')),
+    'bookings-3.1': loadContract(specPath('bookings-3.1')),
+    'users-forms-3.1': loadContract(specPath('users-forms-3.1')),
+    'no-operation-ids': loadContract(specPath('no-operation-ids')),
+  };
 
   it.each(Object.entries(contracts))('renders every own status of every operation of the %s spec valid against the declared schema', (_name, contract) => {
     for (const operation of contract.operations.values()) for (const rejection of ownRejections) expectRendered(contract, operation, rejection);
@@ -279,6 +288,30 @@ describe('over HTTP: a problem+json spec', () => {
     } finally {
       await proxy.close();
     }
+  });
+});
+
+describe('over HTTP: the petstore-expanded shape (OpenAPI 3.0, default Error {code, message})', () => {
+  let mock: MockServer;
+  beforeAll(async () => {
+    mock = await createMockServer({ port: 0, logLevel: 'silent', spec: specPath('petstore-expanded-3.0') });
+  });
+  afterAll(async () => {
+    await mock?.close();
+  });
+
+  it.each([
+    ['an unknown pet', 'GET', '/pets/987654', undefined, 404],
+    ['a create without its required name', 'POST', '/pets', '{"tag":"x"}', 400],
+    ['a method the path does not take', 'PATCH', '/pets', undefined, 405],
+    ['an unknown path', 'GET', '/owners', undefined, 404],
+  ] as const)('answers %s as its default Error {code, message}', async (_what, method, path, body, status) => {
+    const response = await fetch(mock.url + path, { method, body, headers: body ? { 'content-type': 'application/json' } : {} });
+    const text = await response.text();
+    expect(response.status, text).toBe(status);
+    const answer = JSON.parse(text);
+    expect(answer).toEqual({ code: status, message: expect.any(String) });
+    expect(mock.engine.contract.componentValidator('Error')(answer)).toBe(true);
   });
 });
 
