@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-/** `npm start`: runs the stateful mock until SIGINT or SIGTERM, then shuts down gracefully. */
+/** `npm start`: runs the stateful mock until SIGINT, SIGTERM or SIGHUP, then shuts down gracefully. */
 import { parsedOrExit } from '../spec/command-line.js';
 import { mockCommand, parseMockArgs, readSeedFile } from './config.js';
 import { createLogger, logListening, stdoutDrained } from './http/logger.js';
@@ -60,6 +60,8 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
+  // SIGHUP is what a closing terminal sends `npm start`: drain as on SIGTERM, so what was acknowledged is answered and the recording written.
+  process.on('SIGHUP', () => stop('SIGHUP'));
 }
 
 main().catch((error: unknown) => {

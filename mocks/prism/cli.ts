@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-/** `npm run mock:prism`: the stateless Prism mock until SIGINT or SIGTERM. */
+/** `npm run mock:prism`: the stateless Prism mock until SIGINT, SIGTERM or SIGHUP. */
 import { Command, Option } from 'commander';
 import { parsedOrExit, port } from '../../spec/command-line.js';
 import { DEFAULT_HOST } from '../http/listen.js';
@@ -37,6 +37,7 @@ async function main(): Promise<void> {
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+  process.once('SIGHUP', stop);
 }
 
 main().catch((error: unknown) => {

@@ -90,7 +90,8 @@ describe('npm start', () => {
     expect(output).toContain('[0] id must be an integer');
   });
 
-  it.each(['SIGTERM', 'SIGINT'] as const)('on %s stops accepting, finishes in-flight requests and exits 0', async (signal) => {
+  // SIGHUP: the terminal running `npm start` closed (issue 24 #5).
+  it.each(['SIGTERM', 'SIGINT', 'SIGHUP'] as const)('on %s stops accepting, finishes in-flight requests and exits 0', async (signal) => {
     const mock = await startCli([]);
     const inFlight = create(mock.url, '{"id":7,"name":"slow"}', { prefer: 'delay=20000' });
     await new Promise((resolve) => setTimeout(resolve, 200));

@@ -177,13 +177,13 @@ describe('--record DIR on the stateful mock', () => {
 });
 
 describe('npm start -- --record DIR', () => {
-  it('takes MOCK_RECORD, says where it records, and writes the file when stopped', async () => {
+  it.each(['SIGTERM', 'SIGHUP'] as const)('takes MOCK_RECORD, says where it records, and writes the file when stopped by %s', async (signal) => {
     const dir = mkdtempSync(join(tmpdir(), 'plant-record-'));
     const mock = await startMockProcess([], { MOCK_RECORD: dir, MOCK_STATE_FILE: '' });
     expect(mock.output()).toContain(`recording every distinct exchange as a contract case in ${dir}/recorded-`);
     const answer = await fetch(`${mock.url}/plants`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: '{"id":-9223372036854775808,"name":"Ficus"}' });
     expect(answer.status).toBe(200);
-    mock.child.kill('SIGTERM');
+    mock.child.kill(signal);
     expect(await mock.exit).toBe(0);
     const [recorded] = loadFixtures(recordedFile(dir));
     expect(recorded).toMatchObject({ expect: 'accepted', request: { id: 'near-int64-min', body: { json: { name: 'Ficus' } } } });
