@@ -271,7 +271,8 @@ export function coerce(value: unknown, schema: Schema | undefined, document: unk
   return value;
 }
 
-const NUMBER = /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/;
+// JSON's number grammar, as a body's: `01` is not a number there either (JSON.parse throws on it: a 500 once).
+const NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 
 /**
  * A form's fields (urlencoded or multipart, in order; a repeated name several times) as the

@@ -22,9 +22,12 @@ export function keyOfBody(body: Record<string, unknown>, identity: Identity): Re
   return text;
 }
 
+const JSON_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+
 /** The key a path segment names (`/plants/{id}`); undefined when it cannot be an identity value. */
 export function keyOfPathSegment(segment: string, identity: Identity): RecordKey | undefined {
-  if (identity.type === 'integer') return /^-?\d+$/.test(segment) ? integerOfLiteral(segment)?.toString() : undefined;
+  // Read as a body's value is: `1.0` and `1e0` name the integer 1, as they do in JSON.
+  if (identity.type === 'integer') return JSON_NUMBER.test(segment) ? integerOfLiteral(segment)?.toString() : undefined;
   if (identity.type === 'string') return JSON.stringify(segment);
   // Any other identity schema keys a body's value by its JSON text: a number's digits, a string quoted.
   return (/^-?\d+$/.test(segment) && integerOfLiteral(segment)?.toString()) || JSON.stringify(segment);
