@@ -48,7 +48,7 @@ describe('users-forms-3.1: identities named by the item path, updates where the 
     expectDeclared(mock, 'getUserByName', await call(mock, 'GET', '/user/alice'), 404);
   });
 
-  it('an animal: create → read → PUT on the collection path → form update → delete → 404', async () => {
+  it('an animal: create → read → PUT on the collection path → form updates (query, form body) → delete → 404', async () => {
     expectDeclared(mock, 'addPet', await call(mock, 'POST', '/pet', '{"id":77,"name":"Rex","status":"available"}'), 200);
     expect(expectDeclared(mock, 'getPetById', await call(mock, 'GET', '/pet/77'), 200)).toEqual({ id: 77, name: 'Rex', status: 'available' });
     const replaced = expectDeclared(mock, 'updatePet', await call(mock, 'PUT', '/pet', { id: 77, name: 'Rex II', status: 'pending' }), 200);
@@ -58,6 +58,10 @@ describe('users-forms-3.1: identities named by the item path, updates where the 
     const formed = expectDeclared(mock, 'updatePetWithForm', await call(mock, 'POST', '/pet/77?name=Rex%20III&status=sold'), 200);
     expect(formed).toEqual({ id: 77, name: 'Rex III', status: 'sold' });
     expect((await call(mock, 'GET', '/pet/77')).json).toEqual(formed);
+    const posted = expectDeclared(mock, 'updatePetWithForm', await call(mock, 'POST', '/pet/77', 'name=Rex+IV&status=pending', 'application/x-www-form-urlencoded'), 200);
+    expect(posted).toEqual({ id: 77, name: 'Rex IV', status: 'pending' });
+    expectDeclared(mock, 'updatePetWithForm', await call(mock, 'POST', '/pet/77', 'status=lost', 'application/x-www-form-urlencoded'), 400);
+    expect((await call(mock, 'GET', '/pet/77')).json).toEqual(posted);
     expectDeclared(mock, 'updatePetWithForm', await call(mock, 'POST', '/pet/78?name=x'), 404);
     expectDeclared(mock, 'deletePet', await call(mock, 'DELETE', '/pet/77'), 200);
     expectDeclared(mock, 'getPetById', await call(mock, 'GET', '/pet/77'), 404);
