@@ -314,7 +314,8 @@ async function main(): Promise<void> {
   const stamp = startedAt.toISOString().replace(/[:.]/g, '-');
   const json = `${JSON.stringify(report, null, 2)}\n`;
   writeFileSync(join(resultsDir, `bench-${stamp}.json`), json);
-  writeFileSync(join(resultsDir, 'latest.json'), json);
+  // latest.json is the last run of the load rounds; a run of other steps only (`--only crud`) keeps its own file alone.
+  if (!skipped.has('load')) writeFileSync(join(resultsDir, 'latest.json'), json);
   log('');
   log('server      scenario  req/s   ×limit   p50 ms  p99 ms  errors');
   for (const s of summaries) {
