@@ -213,7 +213,7 @@ function bodyOf(operation: ContractOperation, raw: Record<string, unknown>): Pic
     from = 'example';
   } else if (rawMedia.schema) {
     try {
-      example = JSON.stringify(mockFromSchema(rawMedia.schema as Parameters<typeof mockFromSchema>[0]), null, 2);
+      example = JSON.stringify(withoutReadOnly(mockFromSchema(rawMedia.schema as Parameters<typeof mockFromSchema>[0]), record(rawMedia.schema)), null, 2);
       from = 'schema';
     } catch {
       // A schema the generator cannot walk (a cycle too deep): the editor starts empty.
@@ -224,6 +224,14 @@ function bodyOf(operation: ContractOperation, raw: Record<string, unknown>): Pic
     from = 'none';
   }
   return { body: { mediaType, required: operation.requestBody?.required ?? false, example, from } };
+}
+
+/** A generated body without the properties the schema marks readOnly (the server's to set, an `id` it assigns). */
+function withoutReadOnly(value: unknown, schema: Record<string, unknown>): unknown {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+  const parts = [schema, ...(Array.isArray(schema.allOf) ? schema.allOf.map(record) : [])];
+  const readOnly = new Set(parts.flatMap((part) => Object.entries(record(part.properties)).filter(([, property]) => record(property).readOnly === true).map(([name]) => name)));
+  return Object.fromEntries(Object.entries(value).filter(([name]) => !readOnly.has(name)));
 }
 
 function text<K extends string>(key: K, value: unknown): Partial<Record<K, string>> {

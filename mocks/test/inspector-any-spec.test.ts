@@ -249,6 +249,47 @@ describe.skipIf(chromiumMissing)('the inspector on a spec with three collections
   });
 });
 
+describe.skipIf(chromiumMissing)('/__mock/docs behind an admin token (Chromium)', () => {
+  let mock: MockServer;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    [mock, browser] = await Promise.all([createMockServer({ port: 0, logLevel: 'silent', spec: BOOKINGS, adminToken: 'sesame' }), launchChromium()]);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await mock?.close();
+  });
+
+  it('says the token is needed, then loads with the one the inspector keeps for this tab', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const seen = watchPage(page, mock.url);
+    try {
+      await page.goto(`${mock.url}/__mock/docs`);
+      await page.locator('#docs-status[data-state="failed"]', { hasText: 'protected by an admin token' }).waitFor();
+      expect(await page.locator('.opblock').count()).toBe(0);
+      // The inspector's token form keeps it in sessionStorage; the docs page sends it for the document alone.
+      await page.goto(`${mock.url}/__mock/`);
+      await page.fill('#admin-token', 'sesame');
+      await page.click('#token-form button');
+      await page.locator('#connection[data-state="live"]').waitFor();
+      await page.goto(`${mock.url}/__mock/docs`);
+      await page.locator('body[data-ready="true"]').waitFor({ timeout: 20_000 });
+      await page.locator('.opblock-summary', { hasText: 'List the rooms' }).click();
+      const before = (await mock.journal.entries()).entries[0]?.seq ?? 0;
+      await page.getByRole('button', { name: 'Execute' }).first().click();
+      await page.locator('.live-responses-table .response-col_status', { hasText: '401' }).waitFor();
+      // "Try it out" never carries the admin token: the API asked for its own key.
+      const entry = (await mock.journal.entries()).entries.find((e) => e.seq > before && e.path === '/rooms');
+      expect(entry?.request.headers.some(([name]) => name.toLowerCase() === 'authorization')).toBe(false);
+      expect(seen).toEqual({ dialogs: [], errors: [], outside: [], blocked: [] });
+    } finally {
+      await page.close();
+    }
+  });
+});
+
 /** A spec whose every text is markup or a script: the pages must show it as text and run none of it. */
 const HOSTILE = `openapi: 3.1.0
 info:

@@ -71,6 +71,20 @@ describe('/__mock/spec on a spec with three collections, one nested', () => {
   });
 });
 
+describe('/__mock/spec on a spec whose ids the mock assigns', () => {
+  const mock = useMock({ spec: fileURLToPath(new URL('../../fixtures/specs/bookings-3.1/openapi.yaml', import.meta.url)) });
+
+  it('generates bodies without the readOnly properties (the id is the server\u2019s)', async () => {
+    const { view } = await specOf(mock.current.url);
+    const create = view.operations.find((o) => o.operationId === 'createBooking');
+    expect(create?.body?.from).toBe('schema');
+    const body = JSON.parse(create?.body?.example ?? '{}') as Record<string, unknown>;
+    expect(Object.keys(body)).toEqual(expect.arrayContaining(['room', 'guest', 'nights']));
+    expect(body).not.toHaveProperty('id');
+    expect(view.collections.find((c) => c.path === '/bookings/{bookingId}/payments')).toMatchObject({ parent: '/bookings', parentParameter: 'bookingId' });
+  });
+});
+
 describe('/__mock/spec follows --watch', () => {
   it('changes its ETag and content when the spec file changes', async () => {
     const path = join(mkdtempSync(join(tmpdir(), 'inspector-spec-')), 'openapi.yaml');
