@@ -52,7 +52,8 @@ export function statefulHandlers(stateful: ReadonlyMap<string, StatefulOperation
       wholeItems: showsWhole(collection, list?.items),
       collection,
       answered,
-      status: operation.successStatus ?? 200,
+      // No responses declared at all: 204, as for an operation answered from the spec (examples.ts).
+      status: operation.successStatus ?? (operation.responses.size === 0 && !operation.ranges?.size ? 204 : 200),
       list,
       fields: operation.parameters.filter((p) => p.in === 'query' && collection.declared.has(p.name)),
       example: media?.examples[0]?.value,

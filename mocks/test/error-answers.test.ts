@@ -4,8 +4,11 @@
  * each body valid against its schema; then over real HTTP, the mock, the Prism mock and the
  * proxy on a problem+json spec and on a `default: Error {code, message}` spec.
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -251,6 +254,47 @@ describe('over HTTP: a problem+json spec', () => {
     const forced400 = await call('GET', '/orders/7', { ...token, prefer: 'code=400' });
     expectProblem(forced400, 400);
     expect(forced400.json.detail).toContain("Prefer: code=400");
+  });
+
+  it('answers 204 to a stateful operation that declares no responses (a delete)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'no-responses-'));
+    const spec = join(dir, 'openapi.json');
+    const thing = { $ref: '#/components/schemas/Thing' };
+    writeFileSync(
+      spec,
+      JSON.stringify({
+        openapi: '3.1.0',
+        info: { title: 'Things', version: '1' },
+        paths: {
+          '/things': {
+            post: {
+              operationId: 'addThing',
+              requestBody: { required: true, content: { 'application/json': { schema: thing } } },
+              responses: { '201': { description: 'ok', content: { 'application/json': { schema: thing } } } },
+            },
+          },
+          '/things/{id}': {
+            parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'integer' } }],
+            get: { operationId: 'getThing', responses: { '200': { description: 'ok', content: { 'application/json': { schema: thing } } } } },
+            delete: { operationId: 'removeThing' },
+          },
+        },
+        components: { schemas: { Thing: { type: 'object', required: ['id'], properties: { id: { type: 'integer' }, name: { type: 'string' } } } } },
+      }),
+    );
+    const things = await createMockServer({ port: 0, logLevel: 'silent', spec });
+    try {
+      expect(things.engine.stateful.has('removeThing')).toBe(true);
+      const created = await fetch(`${things.url}/things`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"id":1,"name":"a"}' });
+      expect(created.status).toBe(201);
+      const removed = await fetch(`${things.url}/things/1`, { method: 'DELETE' });
+      expect(removed.status).toBe(204);
+      expect(await removed.text()).toBe('');
+      expect((await fetch(`${things.url}/things/1`)).status).toBe(404);
+    } finally {
+      await things.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('answers 204 to an operation that declares no responses', async () => {
