@@ -26,6 +26,8 @@
 
 const POLL_MS = 1000;
 const MAX_BACKOFF_MS = 10_000;
+/** Polls between two reads of the spec's ETag. */
+const SPEC_EVERY = 3;
 const RECORDS_PAGE = 50;
 const JOURNAL_PAGE = 200;
 /** Summaries kept in the page; the journal itself is bounded too. */
@@ -117,6 +119,7 @@ const state = {
   journal: { entries: [], last: undefined, lastChange: undefined, more: false, filters: '' },
   /** @type {SpecView | undefined} */
   spec: undefined,
+  polls: 0,
   /** @type {string | undefined} */
   specTag: undefined,
   /** @type {Map<string, CollectionState>} */
@@ -504,7 +507,8 @@ async function refresh() {
   await refreshJournal();
   if (state.locked) return;
   unlock();
-  await refreshSpec();
+  // The spec changes only on a --watch reload: asked every third poll (a 304 when unchanged).
+  if (state.spec === undefined || state.polls++ % SPEC_EVERY === 0) await refreshSpec();
   if (state.locked || state.spec?.mode === 'proxy') return;
   if (before !== undefined && (await storeChanged())) markCollectionsDirty();
   // Parents before their nested collections: a child lists the records of a parent shown.
