@@ -46,7 +46,8 @@ export function parameterReader(parameter: ParameterSpec, document: unknown, cla
   const { shape, schema } = shapeOf(parameter.schema, document);
   // The common case, a single value of one plain type, costs what reading it as text did.
   const plain = parameter.style !== 'content' && shape === 'primitive' && typeof schema.type === 'string' ? schema.type : undefined;
-  const scalar = (text: string): unknown => (plain === 'string' ? text : coerce(text, schema, document));
+  const types = typesOf(schema);
+  const scalar = (text: string): unknown => (plain === 'string' ? text : coerceText(text, types));
   switch (parameter.in) {
     case 'path':
       return ({ path }) => {
@@ -262,8 +263,11 @@ export function coerce(value: unknown, schema: Schema | undefined, document: unk
     }
     return out;
   }
-  if (typeof value !== 'string') return value;
-  const types = typesOf(merged);
+  return typeof value === 'string' ? coerceText(value, typesOf(merged)) : value;
+}
+
+/** A text as the first of `types` (a schema's) it reads as; itself when none. */
+function coerceText(value: string, types: readonly string[]): unknown {
   if (types.includes('string') || types.length === 0) return value;
   if ((types.includes('integer') || types.includes('number')) && NUMBER.test(value)) return parseExactJson(value);
   if (types.includes('boolean') && (value === 'true' || value === 'false')) return value === 'true';

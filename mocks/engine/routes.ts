@@ -14,6 +14,7 @@ import type { OpenAPIBackend } from 'openapi-backend';
 import type { CompiledContract, ContractMediaType, ContractOperation, ContractParameter } from '../../spec/contract.js';
 import { isJsonMediaType, mediaEssence, pathTemplatePattern } from '../../spec/contract.js';
 import { forceableStatuses } from './prefer.js';
+import { refName } from '../../spec/schema.js';
 import { jsonContent } from '../../spec/collections.js';
 import { challengeScheme } from './security.js';
 import { realmOf } from './error-answers.js';
@@ -154,8 +155,7 @@ function requestBodyOf(operation: ContractOperation, document: unknown): RoutedO
   const ordered = [...json, ...keys.filter((key) => !json.includes(key))];
   const accepted = [...new Set(ordered.map(mediaEssence))].filter((essence) => !essence.includes('*'));
   const media = content.get(ordered[0] as string) as ContractMediaType;
-  const ref = media.schema?.$ref;
-  const schemaName = typeof ref === 'string' ? (ref.split('/').pop() as string) : 'request body';
+  const schemaName = refName(media.schema) ?? 'request body';
   return { required: operation.requestBody?.required ?? false, accepted, media, schemaName, content, document };
 }
 
