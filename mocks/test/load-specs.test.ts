@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { send, useMock } from './mock-under-test.js';
 import { MOCK_CLI, run } from './processes.js';
+import { startPrismMock } from '../prism/server.js';
 
 const corpus = (name: string): string => fileURLToPath(new URL(`../../fixtures/specs/${name}`, import.meta.url));
 
@@ -62,5 +63,20 @@ describe('a spec that cannot be loaded', () => {
     expect(output).toMatch(message);
     expect(output).not.toMatch(/\n\s+at /);
     expect(code).toBe(1);
+  });
+});
+
+describe('the Prism mock on a 3.0 spec and on one with a sibling file', () => {
+  it.each([
+    ['petstore-expanded-3.0/openapi.yaml', '/pets', 200],
+    ['external-ref/openapi.yaml', '/entries', 200],
+  ])('serves %s from the contract it was compiled to', async (spec, path, status) => {
+    const prism = await startPrismMock({ port: 0, spec: corpus(spec) });
+    try {
+      const answer = await fetch(`${prism.url}${path}`);
+      expect(answer.status, await answer.text()).toBe(status);
+    } finally {
+      await prism.close();
+    }
   });
 });
