@@ -79,6 +79,10 @@ describe('inspector assets over HTTP', () => {
       const response = await fetch(`${fromDist.url}/__mock/`);
       expect(response.status).toBe(200);
       expect(await response.text()).toContain('<title>mock · inspector');
+      // Swagger UI's files come from its package wherever the mock runs from.
+      const bundle = await fetch(`${fromDist.url}/__mock/docs/swagger-ui-bundle.js`);
+      expect(bundle.status).toBe(200);
+      expect((await bundle.text()).length).toBeGreaterThan(100_000);
     } finally {
       await fromDist.close();
     }
