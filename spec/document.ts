@@ -63,8 +63,8 @@ export async function loadDocument(path: string): Promise<LoadedDocument> {
 }
 
 /**
- * The same for a document that refers to no other file (the bundled Plant Store spec, tests):
- * synchronous. One that does is refused with a message saying to load it with `loadDocument`.
+ * The same for a document that refers to no other file (the bundled Plant Store spec, tests, the
+ * contract suite until it loads asynchronously): synchronous. One that does is refused, saying so.
  */
 export function loadDocumentSync(path: string): LoadedDocument {
   const source = resolvePath(path);
@@ -77,7 +77,7 @@ export function loadDocumentSync(path: string): LoadedDocument {
   const raw = parseDocumentText(text, source);
   const refs = externalRefs(raw, source);
   const first = refs.followed[0];
-  if (first) throw ContractError.at(source, first.pointer, `refers to ${first.ref}; documents with refs to other files are read by loadDocument (asynchronous)`);
+  if (first) throw ContractError.at(source, first.pointer, `refers to ${first.ref}, another file; this tool reads single-file documents (the mock and the Prism mock bundle such refs themselves: for the others, bundle it first, e.g. npx @redocly/cli bundle)`);
   return completeDocument(unfollowed(raw, refs.leftAlone), source, refs.notes);
 }
 

@@ -107,6 +107,6 @@ describe('load failures name the document, the JSON pointer and the reason', () 
   });
 
   it('the synchronous loader refuses a document that refers to other files, saying which ref and what to use', () => {
-    expect(() => loadContract(corpus('external-ref/openapi.yaml'))).toThrow(/external-ref\/openapi\.yaml#\/x-tag-groups: refers to \.\/tag-groups\.yaml; .*loadDocument/);
+    expect(() => loadContract(corpus('external-ref/openapi.yaml'))).toThrow(/external-ref\/openapi\.yaml#\/x-tag-groups: refers to \.\/tag-groups\.yaml, another file; this tool reads single-file documents/);
   });
 });
