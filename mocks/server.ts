@@ -10,7 +10,7 @@ import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
 import { MemoryJournal, type RequestJournal } from './admin/journal.js';
 import { credentialPlaces, DEFAULT_EXCHANGE_BOUNDS, recordExchange, Repeats, type JournalPolicy } from './admin/exchange.js';
-import { CaseRecorder, type RecordOptions } from './admin/recorder.js';
+import type { CaseRecorder, RecordOptions } from './admin/recorder.js';
 import { handleAdminRequest, isAdminPath, isOpenAdminPath, isQuietAdminRead } from './admin/routes.js';
 import type { MockContext } from './context.js';
 import { handleRequest } from './engine/request-path.js';
@@ -32,7 +32,7 @@ import { LoopTurn } from './http/loop-turn.js';
 import { continueWhenRead, DEFAULT_MAX_BODY } from './http/request-body.js';
 import { clientErrorAnswer, pathOf, rawAnswer, respond } from './http/respond.js';
 import { respondStream } from './http/stream.js';
-import { ValidatingProxy, type ProxyOptions } from './proxy/proxy.js';
+import type { ProxyOptions } from './proxy/proxy.js';
 import { MemoryStore } from './stores/memory.js';
 import { StorageFailure, StoreUnavailable, type ResourceStore } from './stores/store.js';
 
@@ -109,7 +109,8 @@ export async function createMockServer(options: MockOptions = {}): Promise<MockS
   if (options.proxy && (options.seed !== undefined || options.store || options.tokens?.length)) {
     throw new Error('Proxy mode keeps no records and accepts any well-formed credentials (the upstream decides): a seed, a store or tokens do not apply.');
   }
-  const proxy = options.proxy ? new ValidatingProxy(options.proxy) : undefined;
+  // The proxy and the recorder are loaded only for the runs that use them (start-up: docs/benchmarks.md).
+  const proxy = options.proxy ? new (await import('./proxy/proxy.js')).ValidatingProxy(options.proxy) : undefined;
   if (proxy) logger.info(proxy.describe(), `proxy mode: forwarding to ${proxy.upstream.display}${proxy.strict ? ' (strict)' : ''}; the store is not used`);
   const store: ResourceStore = options.store ?? new MemoryStore();
   const journal: RequestJournal = options.journal ?? new MemoryJournal({ maxEntries: options.journalSize, maxBytes: options.journalBytes });
@@ -123,7 +124,7 @@ export async function createMockServer(options: MockOptions = {}): Promise<MockS
     proxy,
   };
   if (options.seed !== undefined) await applySeed(options.seed, context, options.seedOnlyIfEmpty ?? false, logger);
-  const recorder = options.record ? new CaseRecorder(options.record, context, logger) : undefined;
+  const recorder: CaseRecorder | undefined = options.record ? new (await import('./admin/recorder.js')).CaseRecorder(options.record, context, logger) : undefined;
   if (recorder) logger.info({ file: recorder.path }, `recording every distinct exchange as a contract case in ${recorder.path}`);
   const watch = options.watch ? watchSpec(options.spec ?? SPEC_PATH, engineOptions(options), (next) => (context.engine = next), logger) : undefined;
   const cors: CorsPolicy = { origins: options.corsOrigins?.length ? new Set(options.corsOrigins) : undefined };

@@ -8,7 +8,7 @@
  * page can poll it for reloads at the cost of a 304.
  */
 import { createHash } from 'node:crypto';
-import { mock as mockFromSchema } from 'mock-json-schema';
+import type { mock as mockFromSchemaFunction } from 'mock-json-schema';
 import type { ContractMediaType, ContractOperation, SecurityScheme } from '../../spec/contract.js';
 import type { Engine } from '../engine/engine.js';
 import type { Collection } from '../../spec/collections.js';
@@ -103,10 +103,10 @@ interface Built {
 const built = new WeakMap<Engine, Built>();
 
 /** The answer to `GET /__mock/spec`: the view as JSON with its ETag, or a 304 when the page has it already. */
-export function specAnswer(engine: Engine, proxy: ValidatingProxy | undefined, ifNoneMatch: string | undefined): Answer {
+export async function specAnswer(engine: Engine, proxy: ValidatingProxy | undefined, ifNoneMatch: string | undefined): Promise<Answer> {
   let view = proxy ? undefined : built.get(engine);
   if (!view) {
-    const body = JSON.stringify({ ...describeSpec(engine, proxy !== undefined), ...(proxy ? proxy.describe() : {}) });
+    const body = JSON.stringify({ ...(await describeSpec(engine, proxy !== undefined)), ...(proxy ? proxy.describe() : {}) });
     view = { body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` };
     if (!proxy) built.set(engine, view);
   }
@@ -116,14 +116,17 @@ export function specAnswer(engine: Engine, proxy: ValidatingProxy | undefined, i
 }
 
 /** The spec being served as the inspector shows it (in proxy mode: no collections, nothing stateful). */
-export function describeSpec(engine: Engine, proxied: boolean): SpecView {
+export async function describeSpec(engine: Engine, proxied: boolean): Promise<SpecView> {
   const { contract } = engine;
   const info = record(contract.document.info);
   const collections = proxied ? [] : engine.collections;
-  const operations: OperationView[] = engine.routes.operations.map((routed) => {
+  // Loaded when the inspector first asks (it brings lodash): a mock that is never inspected starts without it.
+  const { mock: mockFromSchema } = await import('mock-json-schema');
+  const operations: OperationView[] = [];
+  for (const routed of engine.routes.operations) {
     const stateful = proxied ? undefined : engine.stateful.get(routed.operationId);
-    const raw = rawOperation(engine, routed.contract);
-    return {
+    const raw = record(await engine.api.dereferencedOperation(routed.operationId));
+    operations.push({
       operationId: routed.operationId,
       method: routed.method,
       path: routed.path,
@@ -132,7 +135,7 @@ export function describeSpec(engine: Engine, proxied: boolean): SpecView {
       stateful: !proxied && routed.stateful,
       ...(stateful ? { role: stateful.role, collection: stateful.collection.path } : {}),
       parameters: parametersOf(routed.contract, raw),
-      ...bodyOf(routed.contract, raw),
+      ...bodyOf(routed.contract, raw, mockFromSchema),
       security: routed.contract.security.map((requirement) => [...requirement]),
       forceable: [...routed.forceable],
       examples: Object.fromEntries(
@@ -141,8 +144,8 @@ export function describeSpec(engine: Engine, proxied: boolean): SpecView {
           return names.length ? [[String(status), [...new Set(names)]]] : [];
         }),
       ),
-    };
-  });
+    });
+  }
   return {
     title: contract.title,
     version: contract.version,
@@ -171,11 +174,6 @@ function collectionView(collection: Collection, engine: Engine): CollectionView 
   };
 }
 
-/** The operation as openapi-backend dereferenced it (refs followed): summaries, examples, raw schemas. */
-function rawOperation(engine: Engine, operation: ContractOperation): Record<string, unknown> {
-  return record(engine.api.router.getOperation(operation.operationId));
-}
-
 function parametersOf(operation: ContractOperation, raw: Record<string, unknown>): ParameterView[] {
   const rawParameters = Array.isArray(raw.parameters) ? raw.parameters.map(record) : [];
   return operation.parameters.map((parameter) => {
@@ -201,7 +199,7 @@ function parametersOf(operation: ContractOperation, raw: Record<string, unknown>
   });
 }
 
-function bodyOf(operation: ContractOperation, raw: Record<string, unknown>): Pick<OperationView, 'body'> {
+function bodyOf(operation: ContractOperation, raw: Record<string, unknown>, mockFromSchema: typeof mockFromSchemaFunction): Pick<OperationView, 'body'> {
   const content = operation.requestBody?.content;
   if (!content || content.size === 0) return {};
   const [mediaType, media] = [...content].find(([type]) => /json/i.test(type)) ?? ([...content][0] as [string, ContractMediaType]);

@@ -8,7 +8,6 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import type { OpenAPIBackend } from 'openapi-backend';
 import type { Collection, StatefulOperation } from '../../spec/collections.js';
 import type { CompiledContract, ContractMediaType, ContractOperation, ContractParameter } from '../../spec/contract.js';
 import type { Answer } from '../http/answer.js';
@@ -16,12 +15,13 @@ import type { ResourceStore } from '../stores/store.js';
 import type { ErrorAnswers } from './error-answers.js';
 import type { AssignedIdentities } from './identities.js';
 import type { Preferences } from './prefer.js';
+import type { HandlerRegistry } from './registry.js';
 import type { CredentialSource, SecurityOutcome } from './security.js';
 
 export interface Engine {
   contract: CompiledContract;
-  /** openapi-backend: the registry of handlers and security handlers, and the parsed definition. */
-  api: OpenAPIBackend;
+  /** openapi-backend's model: the registry of handlers and security handlers, and its mocker (loaded on first use). */
+  api: HandlerRegistry;
   routes: Router;
   collections: readonly Collection[];
   stateful: ReadonlyMap<string, StatefulOperation>;

@@ -1,14 +1,14 @@
 /**
- * The stateful mock's engine for one spec: the compiled contract, openapi-backend with every
- * handler registered (by operationId) and every security handler (by scheme name), the resources
- * it serves from the store, and the route table compiled from openapi-backend's parsed operations.
+ * The stateful mock's engine for one spec: the compiled contract, openapi-backend's registry with
+ * every handler registered (by operationId) and every security handler (by scheme name), the
+ * resources it serves from the store, and the route table compiled from the contract's operations.
  * Built once per spec (again on --watch); nothing in it depends on a request.
  */
-import { OpenAPIBackend, type Document } from 'openapi-backend';
 import { readContract, type CompiledContract } from '../../spec/contract.js';
 import { ErrorAnswers, realmOf } from './error-answers.js';
 import { hookHandlers } from './handlers.js';
 import { AssignedIdentities } from './identities.js';
+import { HandlerRegistry } from './registry.js';
 import { statefulHandlers } from './stateful.js';
 import { recogniseCollections, type Collection, type RecognitionOptions, type StatefulOperation } from '../../spec/collections.js';
 import type { Engine, MockHandler, SecurityCheck } from './context.js';
@@ -31,15 +31,7 @@ export async function loadEngine(options: EngineOptions = {}): Promise<Engine> {
 
 export async function buildEngine(contract: CompiledContract, options: EngineOptions = {}): Promise<Engine> {
   const { collections, stateful } = recogniseCollections(contract, options);
-  const api = new OpenAPIBackend({
-    definition: structuredClone(contract.document) as unknown as Document,
-    // The contract already read the document; openapi-backend's 3.0 meta-schema would refuse valid 3.1.
-    quick: true,
-    // Validation is the contract's (Ajv 2020-12, exact int64), compiled once.
-    validate: false,
-    strict: true,
-  });
-  await api.init();
+  const api = new HandlerRegistry(contract.document);
   const handlers: Record<string, MockHandler> = { ...hookHandlers(), ...statefulHandlers(stateful, contract) };
   api.register(handlers);
   const realm = realmOf(contract.title);
@@ -52,7 +44,7 @@ export async function buildEngine(contract: CompiledContract, options: EngineOpt
     checks.set(scheme.name, check);
     api.registerSecurityHandler(scheme.name, (c: { request: CredentialSource }) => check(c.request));
   }
-  const routes = compileRoutes(api, contract, new Set(stateful.keys()), handlers, checks);
+  const routes = compileRoutes(contract, new Set(stateful.keys()), handlers, checks);
   return {
     contract,
     api,

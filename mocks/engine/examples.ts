@@ -8,12 +8,12 @@
  * mock's own rejection saying it was forced, rendered in the declared shape by the request path
  * (error-answers.ts). An operation that declares no responses answers 204.
  */
-import type { OpenAPIBackend } from 'openapi-backend';
 import { isJsonMediaType, mediaEssence, type ContractOperation } from '../../spec/contract.js';
 import { forcedRejection, reject } from '../errors.js';
 import { rejected, type Answer } from '../http/answer.js';
 import { jsonContent } from '../../spec/collections.js';
 import { declaredFor } from './error-answers.js';
+import type { HandlerRegistry } from './registry.js';
 
 export interface ExampleRequest {
   /** The status to answer; the operation's success status (or first declared) when undefined. */
@@ -25,7 +25,7 @@ export interface ExampleRequest {
 }
 
 /** The spec's answer for `operation`. */
-export function exampleAnswer(api: OpenAPIBackend, operation: ContractOperation, request: ExampleRequest): Answer {
+export async function exampleAnswer(api: HandlerRegistry, operation: ContractOperation, request: ExampleRequest): Promise<Answer> {
   if (request.status === undefined && operation.responses.size === 0 && !operation.ranges?.size) return { status: 204 };
   const status = request.status ?? operation.successStatus ?? operation.declaredStatuses[0] ?? 200;
   const response = declaredFor(operation, status);
@@ -41,7 +41,7 @@ export function exampleAnswer(api: OpenAPIBackend, operation: ContractOperation,
   }
   // A forced error without an example says it was forced: nobody should take it for a real fault.
   if (!chosen && status >= 400) return forced();
-  const value = chosen ? chosen.value : api.mockResponseForOperation(operation.operationId, { code: status, mediaType: media.mediaType }).mock;
+  const value = chosen ? chosen.value : (await api.mockResponseForOperation(operation.operationId, { code: status, mediaType: media.mediaType })).mock;
   const body = typeof value === 'string' && !isJsonMediaType(mediaEssence(media.mediaType)) ? value : JSON.stringify(value ?? null);
   const headers: Record<string, string> = { 'content-type': media.mediaType };
   // A forced 401 still says how to authenticate (RFC 7235), and a forced 405 what is allowed.

@@ -33,9 +33,9 @@ export function hookHandlers(): Record<string, MockHandler> {
       if (validation.where === 'parameters') return rejected(reject('INVALID_PARAMETER', { problems: sentences, more, fields }));
       return rejected(reject('INVALID_REQUEST_BODY', { schema: operation?.body?.schemaName ?? 'request body', problems: sentences, more, fields }));
     },
-    notImplemented: (_c, { mock, operation, prefer }) => {
+    notImplemented: async (_c, { mock, operation, prefer }) => {
       const routed = operation as RoutedOperation;
-      return { ...exampleAnswer(mock.engine.api, routed.contract, { status: prefer.code, example: prefer.example, route: routed }), stateful: false };
+      return { ...(await exampleAnswer(mock.engine.api, routed.contract, { status: prefer.code, example: prefer.example, route: routed })), stateful: false };
     },
   };
   return hooks;

@@ -64,7 +64,7 @@ async function decide(req: IncomingMessage, path: string, mock: EngineContext): 
   if (prefer.code !== undefined) {
     const problem = forceProblem(prefer.code, operation.forceable);
     if (problem) return labelled(rejected(reject('INVALID_PREFER', { problem })));
-    const forced = exampleAnswer(api, operation.contract, { status: prefer.code, example: prefer.example, route: operation });
+    const forced = await exampleAnswer(api, operation.contract, { status: prefer.code, example: prefer.example, route: operation });
     forced.headers = { ...forced.headers, 'preference-applied': `code=${prefer.code}` };
     return delayed({ ...forced, stateful: false });
   }

@@ -1,5 +1,5 @@
 /**
- * The operations openapi-backend parsed, compiled once into what a request needs per call: a
+ * The contract's operations, compiled once into what a request needs per call: a
  * route table (static paths by a map lookup, templates by regex, the most specific first, trailing
  * slashes ignored — openapi-backend's own matching rules), and for each operation its registered
  * handler and security handlers, its validators and its success response.
@@ -10,7 +10,6 @@
  * The registry stays openapi-backend's: handlers keyed by operationId, security handlers keyed
  * by scheme name, its hooks for not found, method not allowed, unauthorized and validation fail.
  */
-import type { OpenAPIBackend } from 'openapi-backend';
 import type { CompiledContract, ContractMediaType, ContractOperation, ContractParameter } from '../../spec/contract.js';
 import { isJsonMediaType, mediaEssence, pathTemplatePattern } from '../../spec/contract.js';
 import { forceableStatuses } from './prefer.js';
@@ -103,12 +102,11 @@ export class RouteTable implements Router {
 }
 
 /**
- * Compiles the operations openapi-backend parsed (global security merged in) against the
- * contract, with the handlers and security checks the engine registered in openapi-backend under
- * the same operationIds and scheme names (kept typed here: the registry's own type is its Context's).
+ * Compiles the contract's operations (document order; each operation's security, else the
+ * document's, as openapi-backend's router merges them), with the handlers and security checks the
+ * engine registered under the same operationIds and scheme names (kept typed here).
  */
 export function compileRoutes(
-  api: OpenAPIBackend,
   contract: CompiledContract,
   stateful: ReadonlySet<string>,
   handlers: Readonly<Record<string, MockHandler>>,
@@ -116,19 +114,15 @@ export function compileRoutes(
 ): RouteTable {
   const operations: RoutedOperation[] = [];
   const realm = realmOf(contract.title);
-  for (const parsed of api.router.getOperations()) {
-    const operationId = parsed.operationId as string;
-    const operation = contract.operations.get(operationId);
-    if (!operation) continue;
-    const security = ((parsed.security ?? []) as Record<string, unknown>[]).map((requirement) =>
-      Object.keys(requirement).map((name) => ({ name, check: checks.get(name) ?? SATISFIED })),
-    );
+  for (const operation of contract.operations.values()) {
+    const operationId = operation.operationId;
+    const security = operation.security.map((requirement) => requirement.map((name) => ({ name, check: checks.get(name) ?? SATISFIED })));
     const firstScheme = operation.security.flat()[0];
     const scheme = firstScheme === undefined ? undefined : contract.securitySchemes.get(firstScheme);
     operations.push({
       operationId,
-      method: parsed.method.toUpperCase(),
-      path: parsed.path,
+      method: operation.method.toUpperCase(),
+      path: operation.path,
       contract: operation,
       handler: (handlers[operationId] ?? handlers.notImplemented) as MockHandler,
       stateful: stateful.has(operationId),

@@ -8,6 +8,9 @@ import { maskUrl } from '../stores/redis-target.js';
 
 /** Connections kept to the upstream at most; further requests wait for one (within --proxy-timeout). */
 export const DEFAULT_UPSTREAM_SOCKETS = 128;
+// Here rather than in proxy.ts: the command line reads them, and a mock without --proxy does not load the proxy.
+export const DEFAULT_PROXY_TIMEOUT_MS = 30_000;
+export const DEFAULT_PROXY_CONNECT_TIMEOUT_MS = 5_000;
 /**
  * How long an idle connection is kept: below the 5 s after which Node's own HTTP server closes an
  * idle connection, so a request is not sent on a connection the upstream is closing at that moment.

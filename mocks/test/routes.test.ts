@@ -114,7 +114,7 @@ runTest({
   name: "the mock's compiled route table",
   newRouter: () =>
     (ours ??= (async () => {
-      const table = compileRoutes(await backend(), compileContract(structuredClone(DOCUMENT), 'routes'), new Set(), { notImplemented: () => ({ status: 200 }) }, new Map());
+      const table = compileRoutes(compileContract(structuredClone(DOCUMENT), 'routes'), new Set(), { notImplemented: () => ({ status: 200 }) }, new Map());
       return (method, path) => {
         const found = table.route(method, path);
         if (found.kind === 'not-found') return 404;

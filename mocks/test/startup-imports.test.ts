@@ -1,0 +1,57 @@
+/**
+ * Start-up loads only what a run needs (issue 26): a mock in memory starts without the Redis
+ * client, without Prism and without openapi-backend, whose mocker is loaded by the first answer
+ * taken from the spec's examples. docs/benchmarks.md ("Start-up") has what each of these cost.
+ */
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { MOCK_CLI, startServer, type Server } from './processes.js';
+
+const PRELOAD = fileURLToPath(new URL('./loaded-packages.cjs', import.meta.url));
+/** Fifty operations; its tools' create has no example, so its answer is generated from the schema. */
+const WORKSHOP = fileURLToPath(new URL('../../bench/specs/workshop.openapi.yaml', import.meta.url));
+
+/** The packages the process has loaded, as the preload reports them on SIGUSR2. */
+async function loadedPackages(server: Server): Promise<string[]> {
+  const before = server.output().length;
+  server.child.kill('SIGUSR2');
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const match = /loaded-packages (\[.*\])\n/.exec(server.output().slice(before));
+    if (match) return JSON.parse(match[1] as string) as string[];
+    if (Date.now() > deadline) throw new Error(`no package list within 10 s:\n${server.output()}`);
+    await new Promise((resolve) => {
+      const timer = setTimeout(resolve, 100);
+      server.child.stderr?.once('data', () => {
+        clearTimeout(timer);
+        resolve(undefined);
+      });
+    });
+  }
+}
+
+function startMock(args: string[]): Promise<Server> {
+  return startServer(process.execPath, ['-r', PRELOAD, MOCK_CLI, '--port', '0', '--log-level', 'warn', ...args]);
+}
+
+const NOT_AT_START = ['openapi-backend', 'lodash', 'ioredis', '@stoplight/prism-http', '@stoplight/prism-core', '@apidevtools/json-schema-ref-parser'];
+
+describe('start-up', () => {
+  it('starts a mock in memory without openapi-backend, the Redis client or Prism, and loads its mocker for the first answer generated from a schema', async () => {
+    const server = await startMock(['--spec', WORKSHOP, '--stateless', 'createTool']);
+    const atStart = await loadedPackages(server);
+    // The probe sees the packages the mock does need.
+    expect(atStart).toEqual(expect.arrayContaining(['ajv', 'pino']));
+    for (const name of NOT_AT_START) expect(atStart, name).not.toContain(name);
+
+    const response = await fetch(`${server.url}/tools`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer any-token' },
+      body: JSON.stringify({ name: 'Band saw', assetTag: 'T-0042', category: 'power' }),
+    });
+    expect(response.status).toBe(201);
+    // Generated from the Tool schema (no example declared): every required property, of its type.
+    expect(await response.json()).toMatchObject({ id: expect.any(String), name: expect.any(String), assetTag: expect.any(String), category: 'hand' });
+    expect(await loadedPackages(server)).toContain('openapi-backend');
+  });
+});
