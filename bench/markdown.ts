@@ -8,7 +8,7 @@ import type { ContractResult } from './contract.js';
 import type { MachineInfo } from './machine.js';
 import type { MemoryResult } from './memory.js';
 import type { ProxyLatencyResult } from './proxy.js';
-import type { StartupResult } from './startup.js';
+import type { NpmStartResult, StartupResult } from './startup.js';
 import type { Goal, ScenarioSummary } from './summary.js';
 import { ROOT, TARGET_LABELS, type TargetId } from './targets.js';
 
@@ -24,6 +24,9 @@ export interface ReportForDoc {
   summaries: readonly ScenarioSummary[];
   goals: readonly Goal[];
   startup: readonly StartupResult[];
+  npmStart?: NpmStartResult;
+  /** Why the Docker image's start was not measured. */
+  imageSkipped?: string;
   memory: readonly MemoryResult[];
   contract: ContractResult | undefined;
   proxy?: ProxyLatencyResult;
@@ -75,6 +78,19 @@ export function renderTable(report: ReportForDoc): string {
       `| ${TARGET_LABELS.limit}, called directly | ${proxy.directRequestsPerSecond} | ${proxy.directP50Ms.toFixed(3)} ms |  | |`,
       `| ${TARGET_LABELS.proxy} | ${proxy.proxiedRequestsPerSecond} | ${proxy.proxiedP50Ms.toFixed(3)} ms | ${proxy.addedP50Ms.toFixed(3)} ms | ${proxy.errors} |`,
     );
+  }
+  if (report.startup.length) {
+    lines.push(
+      '',
+      `Start-up (${options.spawns} starts per server, alternating; spawn → the end of the first 200 to a valid create, polled every 2 ms; ` +
+        "each start ÷ the bare server's start of the same round, median over rounds):",
+      '',
+      '| server | median | × bare node:http | starts |',
+      '|---|---:|---:|---|',
+      ...report.startup.map((s) => `| ${s.target === 'image' ? TARGET_LABELS.image : TARGET_LABELS[s.target]} | ${s.medianMs} ms | ${s.ratioToLimit?.toFixed(2) ?? '1'} | ${s.samplesMs.join(', ')} ms |`),
+    );
+    if (report.npmStart) lines.push(`| \`npm start\` → "listening" (its pre-scripts included) | ${report.npmStart.medianMs} ms | | ${report.npmStart.samplesMs.join(', ')} ms |`);
+    if (report.imageSkipped) lines.push(`| ${TARGET_LABELS.image} | not run: ${report.imageSkipped} | | |`);
   }
   lines.push('', '| goal | target | measured | |', '|---|---|---|---|');
   for (const g of report.goals) lines.push(`| ${g.goal} | ${g.target} | ${g.measured} | ${g.met === undefined ? '–' : g.met ? 'met' : '**missed**'} |`);

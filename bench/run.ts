@@ -26,9 +26,9 @@ import { writeBenchmarksDoc } from './markdown.js';
 import { cpuSeconds } from './process-stats.js';
 import { measurePlantMemory, type MemoryResult } from './memory.js';
 import { measureProxyLatency, type ProxyLatencyResult } from './proxy.js';
-import { measureStartup, type StartupResult } from './startup.js';
+import { measureNpmStart, measureStartup, type NpmStartResult, type StartupResult } from './startup.js';
 import { evaluateGoals, summarise, type RunRecord } from './summary.js';
-import { availableTargets, getText, ROOT, startTarget, TARGET_IDS, type RunningTarget, type TargetId } from './targets.js';
+import { availableTargets, fiftyOperationsTarget, getText, imageTarget, ROOT, startTarget, TARGET_IDS, type RunningTarget, type TargetId } from './targets.js';
 
 const STEPS = ['load', 'proxy', 'crud', 'startup', 'memory', 'contract'] as const;
 type Step = (typeof STEPS)[number];
@@ -44,6 +44,7 @@ interface BenchOptions {
   targets: TargetId[];
   skip: Step[];
   only?: Step[];
+  image?: string;
   serverCpu: string;
   loadCpu: string;
   docs: boolean;
@@ -73,6 +74,7 @@ function parseOptions(argv: string[]): BenchOptions {
     .addOption(new Option('--targets <list>', 'servers to run').default(['limit', 'memory', 'state-file', 'redis', 'redis-2', 'prism', 'prism-cli']).argParser(listOf(TARGET_IDS)))
     .addOption(new Option('--skip <steps>', `steps to leave out (${STEPS.join(', ')})`).default([]).argParser(listOf(STEPS)))
     .addOption(new Option('--only <steps>', `run only these steps (${STEPS.join(', ')}); \`--only crud\` runs the multi-operation workload alone`).argParser(listOf(STEPS)))
+    .option('--image <image>', 'the Docker image whose start the startup step measures (default: plant-store-mock:bench, built from the Dockerfile, when a Docker engine answers)')
     .addOption(new Option('--server-cpu <list>', 'taskset CPU list for the servers').default('0'))
     .addOption(new Option('--load-cpu <list>', 'taskset CPU list for wrk and the bench itself').default('1'))
     .option('--no-docs', 'do not rewrite the table in docs/benchmarks.md')
@@ -87,7 +89,8 @@ const log = (line: string): void => {
 
 async function main(): Promise<void> {
   const options = parseOptions(process.argv.slice(2));
-  if (!wrkVersion()) throw new Error('wrk is not installed: `apt-get install -y wrk` (Debian) or `brew install wrk`.');
+  const skipped = new Set<Step>(options.only ? STEPS.filter((step) => !options.only?.includes(step)) : options.skip);
+  if ((['load', 'proxy', 'crud'] as const).some((step) => !skipped.has(step)) && !wrkVersion()) throw new Error('wrk is not installed: `apt-get install -y wrk` (Debian) or `brew install wrk`.');
   const pinned = hasCommand('taskset', ['-V']);
   const serverCpu = pinned ? options.serverCpu : undefined;
   const loadCpu = pinned ? options.loadCpu : undefined;
@@ -98,7 +101,6 @@ async function main(): Promise<void> {
   const specs = all.filter((t) => options.targets.includes(t.id) || t.id === 'limit' || t.id === 'baseline');
   const missing = allMissing.filter((m) => options.targets.includes(m.id) || m.id === 'baseline');
   for (const m of missing) log(`skipping ${m.id}: ${m.why}`);
-  const skipped = new Set<Step>(options.only ? STEPS.filter((step) => !options.only?.includes(step)) : options.skip);
   const machine = describeMachine();
   const startedAt = new Date();
   const loadBefore = load1();
@@ -120,6 +122,8 @@ async function main(): Promise<void> {
   let journalEntries: number | undefined;
   let memoryRequests = 0;
   let startup: StartupResult[] = [];
+  let npmStart: NpmStartResult | undefined;
+  let imageSkipped: string | undefined;
   const memoryResults: MemoryResult[] = [];
   let contract: ContractResult | undefined;
   let proxy: ProxyLatencyResult | undefined;
@@ -246,10 +250,23 @@ async function main(): Promise<void> {
 
   if (!skipped.has('startup') && options.spawns > 0) {
     await attempt('spawn → first 200', async () => {
-      log(`spawn → first 200: ${options.spawns} starts per server`);
-      // A pair of replicas starts as two single ones do.
-      startup = await measureStartup(specs.filter((spec) => (spec.replicas ?? 1) === 1), options.spawns, serverCpu, { redisUrl: redis?.url });
-      for (const s of startup) log(`  ${s.target.padEnd(10)} median ${s.medianMs} ms  (${s.samplesMs.join(', ')})`);
+      const image = dockerImage(options.image);
+      if ('why' in image) {
+        imageSkipped = image.why;
+        log(`the Docker image's start is not measured: ${image.why}`);
+      }
+      // A pair of replicas starts as two single ones do; the 50-operation spec and the image only start here.
+      const startSpecs = [...specs.filter((spec) => (spec.replicas ?? 1) === 1), fiftyOperationsTarget(), ...('image' in image ? [imageTarget(image.image)] : [])];
+      log(`spawn → first 200: ${options.spawns} starts per server, alternating`);
+      startup = await measureStartup(startSpecs, options.spawns, serverCpu, { redisUrl: redis?.url });
+      for (const s of startup) {
+        log(`  ${s.target.padEnd(10)} median ${s.medianMs} ms${s.ratioToLimit === undefined ? '' : ` (${s.ratioToLimit}× bare node)`}  (${s.samplesMs.join(', ')})`);
+      }
+    });
+    await attempt('npm start', async () => {
+      log(`npm start: ${options.spawns} starts, spawn → "listening"`);
+      npmStart = await measureNpmStart(options.spawns, serverCpu);
+      log(`  npm start  median ${npmStart.medianMs} ms  (${npmStart.samplesMs.join(', ')})`);
     });
   }
   // (Should the bench die before this, the harness kills redis-server as the process exits.)
@@ -281,6 +298,8 @@ async function main(): Promise<void> {
     summaries,
     connections: options.connections,
     spawnMedianMs: Object.fromEntries(startup.map((s) => [s.target, s.medianMs])),
+    spawnRatio: Object.fromEntries(startup.flatMap((s) => (s.ratioToLimit === undefined ? [] : [[s.target, s.ratioToLimit]]))),
+    npmStartMs: npmStart?.medianMs,
     bytesPerPlant: memoryResults.find((m) => m.target === 'memory')?.bytesPerPlant,
     plants: memoryResults.find((m) => m.target === 'memory')?.plants,
     journalEntries,
@@ -303,6 +322,8 @@ async function main(): Promise<void> {
     summaries,
     goals,
     startup,
+    npmStart,
+    imageSkipped,
     memory: memoryResults,
     contract,
     proxy,
@@ -373,6 +394,18 @@ async function checkDurable(
   } finally {
     await again.stop();
   }
+}
+
+/** The image to start, or why its start is not measured (no Docker engine here, or the build failed). */
+function dockerImage(requested: string | undefined): { image: string } | { why: string } {
+  const info = spawnSync('docker', ['info', '--format', '{{.ServerVersion}}'], { encoding: 'utf8', timeout: 30_000 });
+  if (info.error) return { why: `no docker command (${(info.error as NodeJS.ErrnoException).code ?? info.error.message})` };
+  if (info.status !== 0) return { why: `no Docker engine answers (docker info: ${(info.stderr || info.stdout).trim().split('\n')[0]})` };
+  if (requested) return { image: requested };
+  const image = 'plant-store-mock:bench';
+  log(`building ${image} from the Dockerfile`);
+  const build = spawnSync('docker', ['build', '-t', image, ROOT], { stdio: ['ignore', 'inherit', 'inherit'], timeout: 1_800_000 });
+  return build.status === 0 ? { image } : { why: `docker build -t ${image} failed (exit ${build.status ?? build.signal})` };
 }
 
 const mib = (bytes: number): string => (bytes / 2 ** 20).toFixed(1);

@@ -12,7 +12,18 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MOCK_NODE_FLAGS } from '../mocks/node-flags.js';
 
-export type TargetId = 'limit' | 'memory' | 'state-file' | 'redis' | 'redis-2' | 'prism' | 'prism-cli' | 'baseline' | 'proxy';
+export type TargetId =
+  | 'limit'
+  | 'memory'
+  | 'state-file'
+  | 'redis'
+  | 'redis-2'
+  | 'prism'
+  | 'prism-cli'
+  | 'baseline'
+  | 'proxy'
+  | 'memory-50'
+  | 'image';
 
 /** The repository root (the bench runs from dist/bench/ or, under tests, from bench/). */
 export const ROOT = fileURLToPath(new URL(import.meta.url.includes('/dist/bench/') ? '../../' : '../', import.meta.url));
@@ -30,7 +41,19 @@ export interface TargetSpec {
   invalidStatuses: readonly number[];
   /** Where the start-up probe POSTs its `{id, name}` body (default /plants). */
   probePath?: string;
+  /** The request that tells the server is ready (a valid POST /plants answered 200 unless said). */
+  probe?: Probe;
 }
+
+/** A valid create the bench sends until it is answered `status`: the server is then ready. */
+export interface Probe {
+  path: string;
+  status: number;
+  /** The body, with an id no other probe of the run used. */
+  body: (id: number) => unknown;
+}
+
+export const PLANT_PROBE: Probe = { path: '/plants', status: 200, body: (id) => ({ id, name: 'Probe' }) };
 
 export const BENCH_TOKEN = 'bench-token';
 
@@ -45,9 +68,35 @@ export const TARGET_LABELS: Readonly<Record<TargetId, string>> = {
   'prism-cli': 'Prism CLI (stock `prism mock`)',
   baseline: 'mock, baseline build',
   proxy: 'mock `--proxy` in front of the bare server',
+  'memory-50': 'mock, in memory, on a spec of 50 operations (`bench/specs/workshop.openapi.yaml`)',
+  image: 'the Docker image (`docker run`, `--state-file` in its volume)',
 };
-/** The servers of the load rounds; the proxy runs in its own step, in front of a limit server of its own (bench/proxy.ts). */
-export const TARGET_IDS = (Object.keys(TARGET_LABELS) as TargetId[]).filter((id) => id !== 'proxy');
+/** Servers measured by the start-up step only (bench/startup.ts). */
+export const STARTUP_ONLY: readonly TargetId[] = ['memory-50', 'image'];
+/**
+ * The servers of the load rounds; the proxy runs in its own step, in front of a limit server of
+ * its own (bench/proxy.ts), and the start-up step's own targets only start.
+ */
+export const TARGET_IDS = (Object.keys(TARGET_LABELS) as TargetId[]).filter((id) => id !== 'proxy' && !STARTUP_ONLY.includes(id));
+
+/** A spec of 50 operations (ten collections of five), written for the start-up bench. */
+export const FIFTY_OPERATIONS_SPEC = join(ROOT, 'bench/specs/workshop.openapi.yaml');
+
+/** The mock in memory on the 50-operation spec; ready when a valid member is created (201). */
+export function fiftyOperationsTarget(): TargetSpec {
+  return {
+    id: 'memory-50',
+    label: TARGET_LABELS['memory-50'],
+    command: [process.execPath, ...MOCK_NODE_FLAGS, join(ROOT, 'dist/mocks/cli.js'), '--port', '{port}', '--spec', FIFTY_OPERATIONS_SPEC],
+    invalidStatuses: [400],
+    probe: { path: '/members', status: 201, body: (id) => ({ id, name: 'Probe', email: 'probe@example.test', plan: 'day' }) },
+  };
+}
+
+/** The image as `docker run` starts it (the mock on 4010 inside, its state file in the volume), published on loopback. */
+export function imageTarget(image: string): TargetSpec {
+  return { id: 'image', label: `${TARGET_LABELS.image}: ${image}`, command: ['docker', 'run', '--rm', '-p', '127.0.0.1:{port}:4010', image], invalidStatuses: [400] };
+}
 
 /** The mock in proxy mode in front of `upstream` (a running limit server). */
 export function proxyTarget(upstream: string): TargetSpec {
@@ -222,7 +271,7 @@ async function startProcess(spec: TargetSpec, options: StartOptions): Promise<Ru
     clearTimeout(guard);
   };
   try {
-    await waitForFirst200(url, options.timeoutMs ?? 20_000, () => exitedEarly, spec.probePath);
+    await waitForFirst200(url, options.timeoutMs ?? 20_000, () => exitedEarly, spec.probe ?? (spec.probePath ? { ...PLANT_PROBE, path: spec.probePath } : PLANT_PROBE));
   } catch (error) {
     await stop('SIGKILL');
     const why = spawnError ? `could not start ${command}: ${spawnError.message}` : (error as Error).message;
@@ -238,7 +287,7 @@ async function startProcess(spec: TargetSpec, options: StartOptions): Promise<Ru
  * The bench's own environment without the settings the servers read (MOCK_*, PORT, HOST,
  * LOG_LEVEL…): a token or port exported in the shell must not change what is measured.
  */
-function serverEnvironment(): NodeJS.ProcessEnv {
+export function serverEnvironment(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [name, value] of Object.entries(process.env)) {
     if (!/^(MOCK_|PRISM_)|^(PORT|HOST|LOG_LEVEL|NODE_OPTIONS)$/.test(name)) env[name] = value;
@@ -248,15 +297,15 @@ function serverEnvironment(): NodeJS.ProcessEnv {
 
 let probeId = 9_000_000_000_000;
 
-/** Polls with valid POST /plants every 2 ms until one is answered 200; bounded by `timeoutMs`. */
-export async function waitForFirst200(url: string, timeoutMs: number, gone: () => boolean = () => false, path = '/plants'): Promise<void> {
+/** Polls with the probe (a valid POST /plants) every 2 ms until one is answered as it expects (200); bounded by `timeoutMs`. */
+export async function waitForFirst200(url: string, timeoutMs: number, gone: () => boolean = () => false, probe: Probe = PLANT_PROBE): Promise<void> {
   const deadline = performance.now() + timeoutMs;
   let last = 'no answer';
   while (performance.now() < deadline) {
     if (gone()) throw new Error('the process exited');
     try {
-      const status = await postPlant(url, { id: probeId++, name: 'Probe' }, path);
-      if (status === 200) return;
+      const status = await postPlant(url, probe.body(probeId++), probe.path);
+      if (status === probe.status) return;
       last = `status ${status}`;
     } catch (error) {
       last = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
