@@ -179,10 +179,13 @@ describe('the log never holds a credential of the query', () => {
     const { out, writes } = capture();
     const mock = await createMockServer({ port: 0, logger: createLogger('info', out) });
     try {
-      // openapi-backend's own registry: a validation hook that fails, as a bug in the mock would.
-      mock.engine.api.register('validationFail', () => {
-        throw new TypeError('the hook failed');
-      });
+      // The engine's hooks (registered under the same names): a validation hook that fails, as a bug in the mock would.
+      mock.engine.handlers = {
+        ...mock.engine.handlers,
+        validationFail: () => {
+          throw new TypeError('the hook failed');
+        },
+      };
       const response = await fetch(`${mock.url}/plants?access_token=${SECRET}&key=${SECRET}`, {
         method: 'POST',
         headers: { authorization: 'Bearer t', 'content-type': 'application/json' },
