@@ -18,7 +18,6 @@
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { resolve as resolvePath } from 'node:path';
-import $RefParser from '@apidevtools/json-schema-ref-parser';
 import { upgradeFromTwoToThree } from '@scalar/openapi-upgrader/2.0-to-3.0';
 import { upgradeFromThreeToThreeOne } from '@scalar/openapi-upgrader/3.0-to-3.1';
 import { load as parseYaml } from 'js-yaml';
@@ -163,6 +162,8 @@ async function bundle(raw: unknown, source: string, refs: ExternalRefs): Promise
   const document = structuredClone(raw) as Record<string, unknown>;
   hoistExternalRefs(document, refs.followed);
   const skip = (path: string): boolean => refs.leftAlone.has(path.startsWith('#') ? path.slice(1) : path);
+  // Imported only for a document that refers to other files: most never do, and it is the costliest import of loading.
+  const { default: $RefParser } = await import('@apidevtools/json-schema-ref-parser');
   try {
     return await $RefParser.bundle(source, document as never, {
       parse: {
