@@ -161,12 +161,16 @@ export class CaseRecorder {
   }
 }
 
+const NEW_FILE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
+
 /** Writes `text` to `path` so that a reader sees the old file or the new one, never a part. */
 async function writeAtomically(path: string, text: string): Promise<void> {
   // A dot file not ending in .json: a directory loaded with --cases never reads it.
-  const temporary = join(resolve(path, '..'), `.${basename(path)}.${process.pid}.tmp`);
+  // A name nobody can guess, created new (O_EXCL) and never through a symlink (O_NOFOLLOW): a link
+  // planted at a predictable name would have made the mock overwrite the file it points to.
+  const temporary = join(resolve(path, '..'), `.${basename(path)}.${process.pid}.${randomBytes(8).toString('hex')}.tmp`);
   try {
-    const handle = await open(temporary, 'w', 0o644);
+    const handle = await open(temporary, NEW_FILE_FLAGS, 0o644);
     try {
       await handle.writeFile(text);
       await handle.datasync();

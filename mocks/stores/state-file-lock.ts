@@ -56,7 +56,8 @@ export async function lockStateFile(statePath: string, realPath: string = stateP
   const path = lockPathOf(realPath);
   let handle: FileHandle;
   try {
-    handle = await open(path, constants.O_RDWR | constants.O_CREAT, 0o644);
+    // O_NOFOLLOW: the holder's note is written into this file; a symlink planted here would aim that write elsewhere.
+    handle = await open(path, constants.O_RDWR | constants.O_CREAT | constants.O_NOFOLLOW, 0o644);
   } catch (error) {
     throw new Error(`Cannot use the state file ${statePath}: its lock file ${path} cannot be opened (${(error as Error).message}).`);
   }

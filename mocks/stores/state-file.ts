@@ -16,6 +16,7 @@
  *   copied aside, reported at error level, and the file is rewritten so the next start is clean.
  *   When most entries are dead (wiped by a reset) the file is rewritten with the live records only.
  */
+import { randomBytes } from 'node:crypto';
 import { constants, writeSync, type Stats } from 'node:fs';
 import { open, realpath, rename, unlink, writeFile, type FileHandle } from 'node:fs/promises';
 import { dirname, resolve as resolvePath } from 'node:path';
@@ -429,7 +430,8 @@ export class StateFileStore implements ResourceStore {
    * still queued follow in the new file. A failure keeps the old file.
    */
   async #compact(): Promise<void> {
-    const temporary = `${this.path}.compacting`;
+    // Unguessable, created new and never through a symlink: a link planted at a fixed name would be followed.
+    const temporary = `${this.path}.compacting-${randomBytes(8).toString('hex')}`;
     let handle: FileHandle | undefined;
     const before = this.#stats.bytes;
     try {
@@ -468,7 +470,7 @@ export class StateFileStore implements ResourceStore {
       // Deleted in memory by a queued change, still on disk: last in creation order, where a failed delete puts them back.
       for (const disk of onDisk.values()) if (disk) add(disk.collection, disk.record);
       chunks.push(Buffer.from(chunk));
-      handle = await open(temporary, 'w+');
+      handle = await open(temporary, constants.O_RDWR | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o644);
       let position = 0;
       for (const data of chunks) position += await writeAll(handle, data, position);
       await handle.datasync();
@@ -502,7 +504,8 @@ export class StateFileStore implements ResourceStore {
     const copy = `${this.path}.corrupt-${new Date().toISOString().replaceAll(':', '-')}`;
     const regions = replay.tail ? [...replay.damaged, replay.tail] : replay.damaged;
     try {
-      await writeFile(copy, Buffer.concat(regions.map((region) => content.subarray(region.from, region.from + region.bytes))));
+      // `wx`: a new file, never one a planted symlink points to.
+      await writeFile(copy, Buffer.concat(regions.map((region) => content.subarray(region.from, region.from + region.bytes))), { flag: 'wx' });
       return `a copy of the damaged bytes is kept in ${copy}`;
     } catch (error) {
       return `no copy of the damaged bytes could be kept (${(error as Error).message})`;

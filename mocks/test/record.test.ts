@@ -3,7 +3,7 @@
  * written atomically and bounded, loadable by the fixture loader, never holding a credential.
  * (Through the proxy, against a real provider and the contract suite: contract-tests/test/frontend-to-provider.test.ts.)
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { Writable } from 'node:stream';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -188,6 +188,25 @@ describe('npm start -- --record DIR', () => {
     const [recorded] = loadFixtures(recordedFile(dir));
     expect(recorded).toMatchObject({ expect: 'accepted', request: { id: 'near-int64-min', body: { json: { name: 'Ficus' } } } });
     expect(mock.output()).toMatch(/recorded 1 contract case in .*recorded-.*\.json/);
+  });
+
+  it('writes through no symlink planted at the temporary name it once used (issue 24 #9)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'plant-record-'));
+    const victim = join(mkdtempSync(join(tmpdir(), 'plant-victim-')), 'victim.txt');
+    writeFileSync(victim, 'precious\n');
+    const mock = await startMockProcess(['--record', dir], { MOCK_STATE_FILE: '' });
+    const file = /recording every distinct exchange as a contract case in (\S+\.json)/.exec(mock.output())?.[1] as string;
+    expect(file).toBeDefined();
+    // The name main wrote the recording to before renaming it: predictable from the file and the pid.
+    const planted = join(dir, `.${file.slice(dir.length + 1)}.${mock.child.pid}.tmp`);
+    symlinkSync(victim, planted);
+    const answer = await fetch(`${mock.url}/plants`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: '{"id":5,"name":"Ficus"}' });
+    expect(answer.status).toBe(200);
+    mock.child.kill('SIGTERM');
+    expect(await mock.exit).toBe(0);
+    expect(readFileSync(victim, 'utf8')).toBe('precious\n');
+    expect(lstatSync(file).isSymbolicLink()).toBe(false);
+    expect(loadFixtures(file)).toHaveLength(1);
   });
 
   it('exits 1 naming a directory it cannot write', async () => {

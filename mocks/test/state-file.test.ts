@@ -280,7 +280,7 @@ describe('state file store', () => {
     expect(statSync(path).size).toBeLessThan(Math.max(2 * liveBytes, 2048) + 200);
     const reopened = await openStore(path, { logger: recordingLogger() });
     expect(plantsIn(reopened).map((p) => p.id)).toEqual(Array.from({ length: 50 }, (_, i) => BigInt(9000 + i)));
-    expect(existsSync(`${path}.compacting`)).toBe(false);
+    expect(readdirSync(join(path, '..')).filter((name) => name.includes('.compacting'))).toEqual([]);
   });
 });
 
@@ -580,6 +580,28 @@ describe('the state file lock', () => {
     await store.close();
     expect(lstatSync(link).isSymbolicLink()).toBe(true);
     await expectCleanStart(path, [6n]);
+  });
+
+  it('follows no symlink planted at the names it creates beside the state file (issue 24 #9)', async () => {
+    const path = stateFile();
+    const victim = join(path, '..', 'victim.txt');
+    writeFileSync(victim, 'precious\n');
+    // The names main once used: FILE.compacting (written, then renamed over the state file) and FILE.lock.
+    symlinkSync(victim, `${path}.compacting`);
+    const store = await openStore(path, { compactMinBytes: 1 });
+    for (const id of ids(1, 5)) await createIn(store, plant(id));
+    await store.reset();
+    await createIn(store, plant(6n));
+    expect(store.stats.compactions).toBeGreaterThan(0);
+    await store.close();
+    expect(readFileSync(victim, 'utf8')).toBe('precious\n');
+    expect(lstatSync(path).isSymbolicLink()).toBe(false);
+    await expectCleanStart(path, [6n]);
+
+    const locked = stateFile();
+    symlinkSync(victim, `${locked}.lock`);
+    await expect(openStateFile(locked)).rejects.toThrow(`its lock file ${locked}.lock cannot be opened`);
+    expect(readFileSync(victim, 'utf8')).toBe('precious\n');
   });
 
   it('still holds after a compaction renamed a new file over the state file', async () => {
