@@ -6,6 +6,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { PATIENT_MS } from '../../mocks/test/processes.js';
 import { createMockServer } from '../../mocks/server.js';
 import { REDIS_SERVER_PATH, REDIS_SKIP_REASON, RedisServer } from '../../mocks/test/redis-server.js';
 import { countErrors, mergeLoads, runLoad, runLoads, type LoadResult } from '../load.js';
@@ -21,7 +22,7 @@ describe('targets', () => {
   it('starts the limit server as a process, sees its first 200, reads its CPU and RSS, and stops it', async () => {
     const limit = availableTargets().targets.find((t) => t.id === 'limit');
     expect(limit).toBeDefined();
-    const running = await startTarget(limit!, { timeoutMs: 15_000 });
+    const running = await startTarget(limit!, { timeoutMs: PATIENT_MS });
     try {
       expect(running.spawnToFirst200Ms).toBeGreaterThan(0);
       expect(await postPlant(running.url, { id: 1, name: 'x' })).toBe(200);
@@ -43,7 +44,7 @@ describe('targets', () => {
     const saved = process.env.MOCK_TOKENS;
     process.env.MOCK_TOKENS = 'not-the-bench-token';
     try {
-      const running = await startTarget(memory!, { timeoutMs: 15_000 });
+      const running = await startTarget(memory!, { timeoutMs: PATIENT_MS });
       try {
         expect(await postPlant(running.url, { id: 5, name: 'x' })).toBe(200);
       } finally {
@@ -59,7 +60,7 @@ describe('targets', () => {
     const { targets, missing } = availableTargets();
     const cli = targets.find((t) => t.id === 'prism-cli');
     expect(cli, JSON.stringify(missing)).toBeDefined(); // a devDependency: npm ci installs it
-    const running = await startTarget(cli!, { timeoutMs: 20_000 });
+    const running = await startTarget(cli!, { timeoutMs: PATIENT_MS });
     try {
       expect(await postPlant(running.url, { id: 2, name: 'x' })).toBe(200);
       expect(cli!.invalidStatuses).toContain(await postPlant(running.url, { id: 3, name: 42 }));
@@ -133,15 +134,15 @@ describe.skipIf(REDIS_TARGETS_SKIP)(`targets on Redis${REDIS_TARGETS_SKIP ? ` (s
     } finally {
       await redis.stop();
     }
-  }, 60_000);
+  });
 });
 
 describe('the proxy pair', () => {
   it('starts the mock --proxy in front of a limit server, which answers through it with no violations', async () => {
     const limit = availableTargets().targets.find((t) => t.id === 'limit');
-    const upstream = await startTarget(limit!, { timeoutMs: 15_000 });
+    const upstream = await startTarget(limit!, { timeoutMs: PATIENT_MS });
     try {
-      const proxied = await startTarget(proxyTarget(upstream.url), { timeoutMs: 15_000 });
+      const proxied = await startTarget(proxyTarget(upstream.url), { timeoutMs: PATIENT_MS });
       try {
         expect(await postPlant(proxied.url, { id: 1, name: 'x' })).toBe(200);
         const journal = JSON.parse((await getText(`${proxied.url}/__mock/requests`)).text) as { entries: { violations?: unknown[] }[] };

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { PATIENT_MS } from '../../mocks/test/processes.js';
 import { CommanderError } from 'commander';
 import { contractCommand, parseContractArgs } from '../cli-options.js';
 import { ContractUsageError, resolveOptions } from '../options.js';
@@ -28,7 +29,7 @@ function runCli(args: string[], env: Record<string, string> = {}): Promise<{ cod
   let output = '';
   child.stdout.on('data', (c) => (output += c));
   child.stderr.on('data', (c) => (output += c));
-  const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+  const timer = setTimeout(() => child.kill('SIGKILL'), 2 * PATIENT_MS); // a safety limit, not a timing
   return new Promise((resolve) =>
     child.on('close', (code) => {
       clearTimeout(timer);

@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadFixtures, type FixtureCase } from '../../fixtures/index.js';
 import { createMockServer, type MockServer } from '../../mocks/server.js';
-import { startMockProcess } from '../../mocks/test/processes.js';
+import { PATIENT_MS, startMockProcess } from '../../mocks/test/processes.js';
 import { formatReport, runContractSuite, type ContractReport } from '../index.js';
 import { startProvider, type Behaviour, type Provider } from './providers/provider.js';
 
@@ -39,7 +39,7 @@ function runCli(args: string[]): Promise<{ code: number | null; output: string }
   let output = '';
   child.stdout.on('data', (chunk) => (output += chunk));
   child.stderr.on('data', (chunk) => (output += chunk));
-  const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+  const timer = setTimeout(() => child.kill('SIGKILL'), 2 * PATIENT_MS); // a safety limit, not a timing
   return new Promise((resolve) =>
     child.on('close', (code) => {
       clearTimeout(timer);

@@ -14,6 +14,7 @@ import { Ajv } from 'ajv';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import type { Har } from 'har-format';
 import { describe, expect, it } from 'vitest';
+import { PATIENT_MS } from '../../mocks/test/processes.js';
 import { chromiumMissing, launchChromium } from '../../mocks/test/chromium.js';
 import { FLAWS } from './providers/flaws.js';
 import { REFERENCE, startProvider, type Behaviour } from './providers/provider.js';
@@ -29,7 +30,7 @@ function runCli(args: string[]): Promise<{ code: number | null; output: string; 
   const chunks: Buffer[] = [];
   child.stdout.on('data', (c: Buffer) => chunks.push(c));
   child.stderr.on('data', (c: Buffer) => chunks.push(c));
-  const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+  const timer = setTimeout(() => child.kill('SIGKILL'), 2 * PATIENT_MS); // a safety limit, not a timing
   return new Promise((resolve) =>
     child.on('close', (code) => {
       clearTimeout(timer);

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { load as parseYaml } from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PATIENT_MS } from '../../mocks/test/processes.js';
 import { createIdSource } from '../../fixtures/index.js';
 import { SPEC_PATH } from '../../spec/index.js';
 import { generateCases } from '../generated.js';
@@ -270,7 +271,7 @@ describe('--spec on the command line', () => {
     let output = '';
     child.stdout.on('data', (c) => (output += c));
     child.stderr.on('data', (c) => (output += c));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+    const timer = setTimeout(() => child.kill('SIGKILL'), 2 * PATIENT_MS); // a safety limit, not a timing
     return new Promise((resolve) => child.on('close', (code) => (clearTimeout(timer), resolve({ code, output }))));
   };
 

@@ -11,6 +11,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMockServer, type MockServer } from '../server.js';
 import { chromiumMissing, launchChromium, startFrontendOrigin } from './chromium.js';
+import { PATIENT_MS } from './processes.js';
 
 /** The attacker's name; Chromium resolves it to 127.0.0.1, as a rebinding DNS server would. */
 const REBIND_NAME = 'rebind.attacker.test';
@@ -127,9 +128,9 @@ describe.skipIf(chromiumMissing)('a hostile page against the mock (Chromium, def
     page.on('pageerror', (error) => pageErrors.push(error.message));
     page.on('dialog', (dialog) => void dialog.accept());
     await page.goto(`${mock.url}/__mock/`);
-    await page.locator('[data-collection="/plants"] tbody tr', { hasText: 'Secret' }).waitFor({ timeout: 5000 });
+    await page.locator('[data-collection="/plants"] tbody tr', { hasText: 'Secret' }).waitFor({ timeout: PATIENT_MS });
     await page.click('#reset');
-    await page.locator('[data-collection="/plants"] .empty').waitFor({ state: 'visible', timeout: 5000 });
+    await page.locator('[data-collection="/plants"] .empty').waitFor({ state: 'visible', timeout: PATIENT_MS });
     await page.close();
     expect(await mock.store.count('/plants')).toBe(0);
     expect(pageErrors).toEqual([]);

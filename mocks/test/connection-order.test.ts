@@ -49,8 +49,18 @@ describe('pipelined requests while the mock shuts down', () => {
 
   it('answers every request it acted on before closing the connection', async () => {
     const [first, second] = [freshId(), freshId()];
-    const exchange = rawExchange(mock.current.url, [create(first, { prefer: 'delay=500' }) + create(second)]);
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    // Both requests parsed (the first held by its delay): the event, not a guess at how long that takes.
+    let parsed = 0;
+    const bothParsed = new Promise<void>((resolve) => {
+      const onRequest = (): void => {
+        if (++parsed < 2) return;
+        mock.current.server.off('request', onRequest);
+        resolve();
+      };
+      mock.current.server.on('request', onRequest);
+    });
+    const exchange = rawExchange(mock.current.url, [create(first, { prefer: 'delay=500' }) + create(second)], { waitMs: 60_000 });
+    await bothParsed;
     const closed = mock.current.close();
     const { statuses, closedByServer } = await exchange;
     await closed;

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_JOURNAL_BYTES } from '../admin/journal.js';
-import { MOCK_CLI, startServer, type Server } from './processes.js';
+import { MOCK_CLI, PATIENT_MS, startServer, type Server } from './processes.js';
 
 const procMissing = (() => {
   try {
@@ -33,31 +33,45 @@ function rssOf(server: Server): number {
 
 function startMock(args: string[], heapMiB?: number): Promise<Server> {
   const node = heapMiB === undefined ? [] : [`--max-old-space-size=${heapMiB}`];
-  return startServer(process.execPath, [...node, MOCK_CLI, '--port', '0', '--log-level', 'info', ...args], {
-    env: { ...process.env, LOG_LEVEL: '' },
-  });
+  // A million-plant seed is read before the mock listens: more patience than an empty start.
+  return startServer(process.execPath, [...node, MOCK_CLI, '--port', '0', '--log-level', 'info', ...args], { env: { ...process.env, LOG_LEVEL: '' } }, 3 * PATIENT_MS);
 }
 
 async function health(url: string): Promise<number> {
   return (await fetch(`${url}/__mock/health`)).status;
 }
 
-/** Sockets that ask for `path` and then never read a byte of the answer. */
-function stalledClients(url: string, path: string, count: number): Socket[] {
+/**
+ * Sockets that ask for `path`, take the first bytes of the answer and then never read again;
+ * `answering` resolves once the mock has begun answering every one of them.
+ */
+function stalledClients(url: string, path: string, count: number): { sockets: Socket[]; answering: Promise<unknown> } {
   const { port } = new URL(url);
-  return Array.from({ length: count }, () => {
+  const started: Promise<void>[] = [];
+  const sockets = Array.from({ length: count }, () => {
     const socket = connect(Number(port), '127.0.0.1');
     socket.on('error', () => {});
+    started.push(
+      new Promise((resolve) =>
+        socket.once('data', () => {
+          socket.pause();
+          resolve();
+        }),
+      ),
+    );
     socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`);
-    socket.pause();
     return socket;
   });
+  return { sockets, answering: Promise.all(started) };
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Heavy work (hundreds of MiB through the mock): a safety limit for a machine ten times slower, not a timing. */
+const HEAVY = { timeout: 5 * PATIENT_MS };
+
 describe.skipIf(procMissing)('one client cannot exhaust the heap through rejections and the journal', () => {
-  it('keeps serving 1 MiB seeds of {} and 1 MiB strings well past its heap, the journal within its byte bound', async () => {
+  it('keeps serving 1 MiB seeds of {} and 1 MiB strings well past its heap, the journal within its byte bound', HEAVY, async () => {
     // 64 MiB of heap: each attack body is 1 MiB, 160 of them are more than twice what the heap could keep.
     const mock = await startMock([], 64);
     const body = `[${Array(349_000).fill('{}').join(',')}]`;
@@ -150,7 +164,7 @@ describe.skipIf(procMissing)('the listing respects backpressure', () => {
   const dir = mkdtempSync(join(tmpdir(), 'plant-listing-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('holds a piece, not a page, for each of 40 clients that never read (1 000 plants of 100 kB)', async () => {
+  it('holds a piece, not a page, for each of 40 clients that never read (1 000 plants of 100 kB)', HEAVY, async () => {
     const mock = await startMock([]);
     const name = 'n'.repeat(100_000);
     for (let batch = 0, id = 1; batch < 112; batch++) {
@@ -158,12 +172,13 @@ describe.skipIf(procMissing)('the listing respects backpressure', () => {
       const seeded = await fetch(`${mock.url}/__mock/plants`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(plants) });
       expect(seeded.status).toBe(200);
     }
-    await sleep(500);
     const before = rssOf(mock);
     // Each page is about 100 MB: buffered whole for each client it would be 4 GB.
-    const sockets = stalledClients(mock.url, '/__mock/plants?limit=10000', 40);
+    const { sockets, answering } = stalledClients(mock.url, '/__mock/plants?limit=10000', 40);
     let peak = before;
     try {
+      await answering;
+      // Samples spread over a while after every answer has begun (the spacing is not a wait for anything).
       for (let sample = 0; sample < 30; sample++) {
         await sleep(100);
         peak = Math.max(peak, rssOf(mock));
@@ -180,7 +195,7 @@ describe.skipIf(procMissing)('the listing respects backpressure', () => {
     expect(page.endsWith(`"}]`)).toBe(true);
   });
 
-  it('lists 1 000 000 plants page by page, exactly once each, while the health check answers', async () => {
+  it('lists 1 000 000 plants page by page, exactly once each, while the health check answers', HEAVY, async () => {
     const seed = join(dir, 'million.json');
     const plants: string[] = [];
     for (let i = 1; i <= 1_000_000; i++) plants.push(`{"id":${9223372036854775807n - BigInt(i)},"name":"Fern ${i.toString(36)}"}`);
@@ -189,7 +204,8 @@ describe.skipIf(procMissing)('the listing respects backpressure', () => {
     const mock = await startMock(['--seed', seed]);
     const before = rssOf(mock);
     let peak = before;
-    const sockets = stalledClients(mock.url, '/__mock/plants?limit=10000', 40);
+    const { sockets, answering } = stalledClients(mock.url, '/__mock/plants?limit=10000', 40);
+    await answering;
     const healthLatencies: number[] = [];
     let listing = true;
     const prober = (async () => {

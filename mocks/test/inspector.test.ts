@@ -9,6 +9,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PATIENT_MS } from './processes.js';
 import { INSPECTOR_ASSETS } from '../admin/inspector.js';
 import { createMockServer, type MockServer } from '../server.js';
 import { artifactPath, chromiumMissing, launchChromium, startFrontendOrigin } from './chromium.js';
@@ -104,7 +105,7 @@ describe.skipIf(chromiumMissing)('the inspector in Chromium', () => {
       launchChromium(),
     ]);
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    page.setDefaultTimeout(5_000); // the page polls every second: a wait longer than this is a failure
+    page.setDefaultTimeout(PATIENT_MS); // a safety limit for a slow machine: the page polls every second
     page.on('dialog', (dialog) => {
       dialogs.push(dialog.message());
       void dialog.dismiss();
@@ -313,8 +314,8 @@ describe.skipIf(chromiumMissing)('the inspector with the journal full and 1 000 
     const stats = await mock.journal.stats();
     expect(stats.bytes).toBeGreaterThan(stats.maxBytes * 0.9);
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    page.setDefaultTimeout(5_000);
-  }, 120_000);
+    page.setDefaultTimeout(PATIENT_MS);
+  });
 
   afterAll(async () => {
     await browser?.close();
@@ -350,7 +351,7 @@ describe.skipIf(chromiumMissing)("the inspector's Replay never reaches the mock'
     // No admin token: an admin request replayed from the page would be obeyed.
     [mock, browser] = await Promise.all([createMockServer({ port: 0, logLevel: 'silent' }), launchChromium()]);
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    page.setDefaultTimeout(5_000);
+    page.setDefaultTimeout(PATIENT_MS);
   });
 
   afterAll(async () => {
@@ -411,7 +412,7 @@ describe.skipIf(chromiumMissing)('the inspector when polls fall behind or the mo
   it('shows the newest requests without a gap when more arrived between two polls than one page holds', async () => {
     const mock = await createMockServer({ port: 0, logLevel: 'silent' });
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    page.setDefaultTimeout(5_000);
+    page.setDefaultTimeout(PATIENT_MS);
     try {
       for (let id = 1; id <= 3; id++) await create(mock.url, id);
       await page.goto(`${mock.url}/__mock/`);
@@ -444,7 +445,7 @@ describe.skipIf(chromiumMissing)('the inspector when polls fall behind or the mo
   it('says so when the mock cannot be reached, for each action, instead of failing silently', async () => {
     const mock = await createMockServer({ port: 0, logLevel: 'silent' });
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    page.setDefaultTimeout(5_000);
+    page.setDefaultTimeout(PATIENT_MS);
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
     try {

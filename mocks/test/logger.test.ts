@@ -7,10 +7,10 @@ import { fileURLToPath } from 'node:url';
 import { Writable } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { pino } from 'pino';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createLogger, requestLogger, type RequestLogEntry } from '../http/logger.js';
 import { createMockServer } from '../server.js';
-import { run, startMockProcess } from './processes.js';
+import { PATIENT_MS, run, startMockProcess } from './processes.js';
 import { rawExchange } from './raw-http.js';
 
 /** A stdout stand-in that keeps each write apart. */
@@ -103,7 +103,7 @@ describe('createLogger', () => {
       const log = createLogger('info');
       for (let i = 0; i < 3; i++) log.info({ i }, 'last words');
       process.exit(0);`;
-    const { code, output } = await run(process.execPath, ['--input-type=module', '-e', script], {}, 10_000);
+    const { code, output } = await run(process.execPath, ['--input-type=module', '-e', script], {});
     expect(code).toBe(0);
     expect(output.match(/"msg":"last words"/g)).toHaveLength(3);
   });
@@ -145,7 +145,7 @@ describe('BoundedOutput', () => {
     // Never all 2 560 writes; every write is kept or counted.
     expect(kept).toBeLessThan(40 * 64);
     expect(kept + warning.dropped).toBe(40 * 64);
-  }, 30_000);
+  });
 });
 
 describe('the mock whose stdout nobody reads', () => {
@@ -160,16 +160,16 @@ describe('the mock whose stdout nobody reads', () => {
           method: 'POST',
           headers: { authorization: 'Bearer t', 'content-type': 'application/json' },
           body: JSON.stringify({ id: 700_000 + i + j, name: 'Unread' }),
-          signal: AbortSignal.timeout(15_000),
+          signal: AbortSignal.timeout(PATIENT_MS),
         }).then((response) => response.status),
       );
       expect(new Set(await Promise.all(batch))).toEqual(new Set([200]));
     }
     mock.child.stdout?.resume();
     const logged = (): number => mock.output().match(/"msg":"request"/g)?.length ?? 0;
-    for (let wait = 0; wait < 100 && logged() < requests; wait++) await new Promise((resolve) => setTimeout(resolve, 100));
+    await vi.waitUntil(() => logged() >= requests, { timeout: PATIENT_MS, interval: 100 }).catch(() => undefined);
     expect(logged()).toBe(requests);
-  }, 60_000);
+  });
 });
 
 describe('the log never holds a credential of the query', () => {

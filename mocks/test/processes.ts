@@ -9,6 +9,13 @@ export const MOCK_CLI = fileURLToPath(new URL('../../dist/mocks/cli.js', import.
 /** How long a process lives at most: to the end of the test that started it, or of its file (started in `beforeAll`). */
 export type Lifetime = 'test' | 'file';
 
+/**
+ * A safety limit, never a timing: how long a step that takes a second or two on a quiet machine may
+ * take on one ten times slower and busy before the test gives up on it. Tests await the event (a line
+ * printed, an answer, a socket closed); this only ends a test that would otherwise hang.
+ */
+export const PATIENT_MS = 60_000;
+
 const running = new Set<ChildProcess>();
 afterEach(() => {
   for (const child of running) child.kill('SIGKILL');
@@ -28,7 +35,7 @@ export interface Server {
 }
 
 /** Starts a server process and waits (at most `timeoutMs`) for its `listening on URL` line. */
-export function startServer(command: string, args: string[], options: SpawnOptions = {}, timeoutMs = 20_000, lifetime: Lifetime = 'test'): Promise<Server> {
+export function startServer(command: string, args: string[], options: SpawnOptions = {}, timeoutMs = PATIENT_MS, lifetime: Lifetime = 'test'): Promise<Server> {
   const child = spawn(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
   (lifetime === 'file' ? runningForFile : running).add(child);
   let output = '';
@@ -54,7 +61,7 @@ export function startServer(command: string, args: string[], options: SpawnOptio
 
 /** Starts the mock's CLI on a free port with `args` and extra environment. */
 export function startMockProcess(args: string[] = [], env: Record<string, string> = {}, lifetime: Lifetime = 'test'): Promise<Server> {
-  return startServer(process.execPath, [MOCK_CLI, '--port', '0', ...args], { env: { ...process.env, ...env } }, 20_000, lifetime);
+  return startServer(process.execPath, [MOCK_CLI, '--port', '0', ...args], { env: { ...process.env, ...env } }, PATIENT_MS, lifetime);
 }
 
 /** Runs a command to its end (killed after `timeoutMs`); returns its exit code and output. */
@@ -62,7 +69,7 @@ export function run(
   command: string,
   args: string[],
   options: SpawnOptions = {},
-  timeoutMs = 60_000,
+  timeoutMs = PATIENT_MS,
 ): Promise<{ code: number | null; output: string }> {
   const child = spawn(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
   running.add(child);
@@ -80,7 +87,7 @@ export function run(
 }
 
 /** Runs a command and throws with its output unless it exits 0. */
-export async function runOk(command: string, args: string[], options: SpawnOptions = {}, timeoutMs = 60_000): Promise<string> {
+export async function runOk(command: string, args: string[], options: SpawnOptions = {}, timeoutMs = PATIENT_MS): Promise<string> {
   const { code, output } = await run(command, args, options, timeoutMs);
   if (code !== 0) throw new Error(`${command} ${args.join(' ')} exited with ${code}:\n${output}`);
   return output;

@@ -15,12 +15,13 @@ export interface RawExchange {
 
 /**
  * Writes `pieces` to one connection to `url` (pausing `pauseMs` between them) and collects what
- * comes back until the server closes the connection, `until` says enough, or `waitMs` passes.
+ * comes back until the server closes the connection, `until` says enough, or `waitMs` passes (a safety
+ * limit for a machine ten times slower: every caller ends the exchange by `until` or by the server closing).
  */
 export function rawExchange(
   url: string,
   pieces: readonly (string | Buffer)[],
-  { pauseMs = 0, waitMs = 5000, until }: { pauseMs?: number; waitMs?: number; until?: (text: string) => boolean } = {},
+  { pauseMs = 0, waitMs = 60_000, until }: { pauseMs?: number; waitMs?: number; until?: (text: string) => boolean } = {},
 ): Promise<RawExchange> {
   const { port, hostname } = new URL(url);
   return new Promise((resolve, fail) => {

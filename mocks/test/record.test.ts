@@ -7,13 +7,13 @@ import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSyn
 import { Writable } from 'node:stream';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { loadFixtures } from '../../fixtures/index.js';
 import { RecordError } from '../admin/recorder.js';
 import { createLogger } from '../http/logger.js';
 import { createMockServer, type MockServer } from '../server.js';
 import { send } from './mock-under-test.js';
-import { startMockProcess } from './processes.js';
+import { PATIENT_MS, startMockProcess } from './processes.js';
 
 const FRONTEND_TOKEN = 'frontend-secret-token-0123456789';
 const auth = { authorization: `Bearer ${FRONTEND_TOKEN}` };
@@ -41,9 +41,9 @@ async function recordingWithLog(): Promise<{ dir: string; log: string[]; mock: M
   return { dir, log, mock: await createMockServer({ port: 0, logger: createLogger('info', out), record: { dir } }) };
 }
 
-/** Waits (at most 6 s) for what the recorder does after the answer has left. */
+/** Waits for what the recorder does after the answer has left (the limit is a safety net, not a timing). */
 async function waitFor(what: string, done: () => boolean): Promise<void> {
-  for (let attempt = 0; attempt < 60 && !done(); attempt++) await new Promise((resolve) => setTimeout(resolve, 100));
+  await vi.waitUntil(done, { timeout: PATIENT_MS, interval: 50 }).catch(() => undefined);
   expect(done(), what).toBe(true);
 }
 
@@ -61,12 +61,11 @@ describe('--record DIR on the stateful mock', () => {
       expect((await fetch(`${mock.url}/__mock/requests`)).status).toBe(200); // the mock's own route: never a case
       // Written while the mock serves (within a second of a new case); each read sees a whole file.
       let seen: string | undefined;
-      for (let attempt = 0; attempt < 50 && seen === undefined; attempt++) {
+      await waitFor('a recording while the mock serves', () => {
         const files = existsSync(dir) ? readdirSync(dir).filter((name) => name.endsWith('.json')) : [];
         if (files.length) seen = readFileSync(join(dir, files[0] as string), 'utf8');
-        else await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-      expect(seen, 'no recording within 5 s').toBeDefined();
+        return seen !== undefined;
+      });
       expect(() => JSON.parse(seen as string)).not.toThrow();
     } finally {
       await mock.close();

@@ -6,7 +6,8 @@
  * and refuses reads with StoreUnavailable.
  */
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { PATIENT_MS } from './processes.js';
 import type { JournalRecord } from '../admin/journal.js';
 import { openRedisJournal, type RedisJournal } from '../stores/redis-journal.js';
 import { StoreUnavailable } from '../stores/store.js';
@@ -32,9 +33,9 @@ function exchange(path: string, status: number, body = `{"id":1,"name":"${path}"
   };
 }
 
-/** Polls (bounded) until the journal has taken `count` entries: `record` does not wait. */
+/** Polls until the journal has taken `count` entries: `record` does not wait (bounded by a safety limit, not a timing). */
 async function until(journal: RedisJournal, count: number): Promise<void> {
-  for (let attempt = 0; attempt < 200; attempt++) {
+  for (const started = Date.now(); Date.now() - started < PATIENT_MS; ) {
     if ((await journal.entries({ limit: 1 })).last >= count) return;
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
@@ -214,7 +215,7 @@ describe.skipIf(REDIS_SKIP_REASON)(`RedisJournal on a real redis-server${REDIS_S
       await expect(journal.stats()).rejects.toThrow(StoreUnavailable);
       expect(journal.dropped).toBeGreaterThanOrEqual(1);
       await lonely.restart();
-      for (let attempt = 0; attempt < 200; attempt++) {
+      for (const started = Date.now(); Date.now() - started < PATIENT_MS; ) {
         journal.record(exchange('/back', 200));
         if ((await journal.entries({ limit: 1 }).catch(() => undefined))?.entries.length) break;
         await new Promise((resolve) => setTimeout(resolve, 50));
@@ -231,7 +232,7 @@ describe.skipIf(REDIS_SKIP_REASON)(`RedisJournal on a real redis-server${REDIS_S
     // Something else holds the entries' key: RPUSH answers WRONGTYPE and the whole call fails.
     await inspect.set('refused-sandbox:journal:entries', 'not a list');
     for (let i = 0; i < 3; i++) journal.record(exchange(`/refused/${i}`, 200));
-    for (let attempt = 0; attempt < 200 && journal.dropped < 3; attempt++) await new Promise((resolve) => setTimeout(resolve, 10));
+    await vi.waitUntil(() => journal.dropped >= 3, { timeout: PATIENT_MS, interval: 10 }).catch(() => undefined);
     expect(journal.dropped).toBe(3);
   });
 });

@@ -11,10 +11,10 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createMockServer, type MockServer } from '../server.js';
 import { openRedisStore } from '../stores/redis.js';
-import { MOCK_CLI, run, startMockProcess, type Server } from './processes.js';
+import { MOCK_CLI, PATIENT_MS, run, startMockProcess, type Server } from './processes.js';
 import { freePort, REDIS_SERVER_PATH, REDIS_SKIP_REASON, RedisServer } from './redis-server.js';
 
 const AUTH = { authorization: 'Bearer t', 'content-type': 'application/json' };
@@ -55,9 +55,9 @@ async function health(url: string): Promise<{ status: number; body: any }> {
   return { status: response.status, body: await response.json() };
 }
 
-/** Polls (bounded: 20 s) until the replica's health route says its store is up. */
+/** Polls until the replica's health route says its store is up (bounded by a safety limit, not a timing). */
 async function untilHealthy(url: string): Promise<void> {
-  for (let attempt = 0; attempt < 200; attempt++) {
+  for (const started = Date.now(); Date.now() - started < PATIENT_MS; ) {
     if ((await health(url)).status === 200) return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -112,7 +112,7 @@ describe.skipIf(REDIS_SKIP_REASON)(`three mock processes on one redis-server${RE
     await inspect.connect();
     replicas = await startReplicas(3, redis.url, PREFIX);
     urls = replicas.map((replica) => replica.url);
-  }, 60_000);
+  });
   afterAll(async () => {
     inspect?.disconnect();
     await redis?.stop();
@@ -140,7 +140,7 @@ describe.skipIf(REDIS_SKIP_REASON)(`three mock processes on one redis-server${RE
         .sort();
     for (const url of urls) {
       let { entries } = await journalOf(url);
-      for (let wait = 0; wait < 20 && answeredBy(entries).length < 3; wait++) {
+      for (const started = Date.now(); Date.now() - started < PATIENT_MS && answeredBy(entries).length < 3; ) {
         await new Promise((resolve) => setTimeout(resolve, 50));
         ({ entries } = await journalOf(url));
       }
@@ -162,7 +162,7 @@ describe.skipIf(REDIS_SKIP_REASON)(`three mock processes on one redis-server${RE
     for (const reply of replies.filter((r) => r.status === 409)) expect(expectSpecError(reply, 409)).toContain(`id ${id} already exists`);
     // Every replica lists the winner, and only it.
     for (const url of urls) expect((await listing(url)).text).toBe(`[{"id":${id},"name":"racer ${winners[0]}"}]`);
-  }, 60_000);
+  });
 
   it('keep 600 distinct creates spread over the three, each listed exactly once by every replica, ids exact over the whole int64 range', async () => {
     expect(await reset(urls[1] as string)).toBe(204);
@@ -184,7 +184,7 @@ describe.skipIf(REDIS_SKIP_REASON)(`three mock processes on one redis-server${RE
     expect([...listed].sort()).toEqual([...sent].sort());
     // Each record as it was received, name included: `p<i>` belongs to the i-th id.
     for (const [i, id] of sent.entries()) expect(texts[0]).toContain(`{"id":${id},"name":"p${i}"}`);
-  }, 60_000);
+  });
 
   it('leave no half state when one replica resets during a burst through all three', async () => {
     expect(await reset(urls[2] as string)).toBe(204);
@@ -226,7 +226,7 @@ describe.skipIf(REDIS_SKIP_REASON)(`three mock processes on one redis-server${RE
     // No half-kept record: Redis' record hash and creation order hold the same keys as the listing.
     expect(await inspect.hlen(`${PREFIX}:records:/plants`)).toBe(listed.size);
     expect(new Set(await inspect.zrange(`${PREFIX}:order:/plants`, '0', '-1'))).toEqual(listed);
-  }, 60_000);
+  });
 
   it('keep sandboxes under different prefixes apart: neither sees the other, and a reset touches only its own', async () => {
     expect(await reset(urls[0] as string)).toBe(204);
@@ -243,7 +243,7 @@ describe.skipIf(REDIS_SKIP_REASON)(`three mock processes on one redis-server${RE
     // The sequence outlives a reset, and so does the shared journal (a reset forgets records, not requests); nothing else.
     expect((await inspect.keys('other-team:*')).filter((key) => !key.startsWith('other-team:journal'))).toEqual(['other-team:seq']);
     (other as Server).child.kill('SIGKILL');
-  }, 60_000);
+  });
 
   it('answer 503s in the Error shape while Redis is down, then serve again from the same processes, every acknowledged create kept', async () => {
     expect(await reset(urls[0] as string)).toBe(204);
@@ -298,7 +298,7 @@ describe.skipIf(REDIS_SKIP_REASON)(`three mock processes on one redis-server${RE
     expect(notStored.filter((id) => kept.has(id))).toEqual([]); // a 503 that says nothing was stored is true
     expect(kept.has('10000000')).toBe(false);
     for (const [i, url] of urls.entries()) expect((await create(url, 20_000_000 + i, 'after')).status).toBe(200);
-  }, 90_000);
+  }, 300_000);
 
   it('answer a create Redis received but never acknowledged with a 503 that says it may have been applied, never a 200', async () => {
     expect(await reset(urls[0] as string)).toBe(204);
@@ -309,7 +309,7 @@ describe.skipIf(REDIS_SKIP_REASON)(`three mock processes on one redis-server${RE
       expect(message).not.toMatch(/nothing was stored/i);
       expect(await health(urls[0] as string)).toEqual({ status: 503, body: { status: 'unavailable', replica: `${PREFIX}-1`, store: { state: 'down', kind: 'redis' } } });
       // The log is written off the event loop (http/logger.ts): the line may follow the answer by a moment.
-      await expect.poll(() => replicas[0]?.output(), { timeout: 5000 }).toMatch(/lost Redis.*"reason":"Command timed out"|"reason":"Command timed out".*lost Redis/);
+      await expect.poll(() => replicas[0]?.output(), { timeout: PATIENT_MS }).toMatch(/lost Redis.*"reason":"Command timed out"|"reason":"Command timed out".*lost Redis/);
     } finally {
       redis.resume();
     }
@@ -317,7 +317,7 @@ describe.skipIf(REDIS_SKIP_REASON)(`three mock processes on one redis-server${RE
     // Redis ran it once it woke: "nothing was stored" would have been false.
     expect((await listing(urls[1] as string)).text).toBe('[{"id":77,"name":"frozen"}]');
     expect((await create(urls[2] as string, 77, 'again')).status).toBe(409);
-  }, 60_000);
+  });
 
   it('lose nothing any replica acknowledged when one is killed with kill -9 mid-burst', async () => {
     expect(await reset(urls[0] as string)).toBe(204);
@@ -358,7 +358,7 @@ describe.skipIf(REDIS_SKIP_REASON)(`three mock processes on one redis-server${RE
       const kept = new Set(listed);
       expect(acked.filter((id) => !kept.has(id))).toEqual([]);
     }
-  }, 90_000);
+  }, 300_000);
 });
 
 describe.skipIf(REDIS_SKIP_REASON)(`the mock's start on a Redis store${REDIS_SKIP_REASON ? ` (skipped: ${REDIS_SKIP_REASON})` : ''}`, () => {
@@ -366,7 +366,7 @@ describe.skipIf(REDIS_SKIP_REASON)(`the mock's start on a Redis store${REDIS_SKI
     const gone = await RedisServer.start();
     const url = `redis://:hunter2@127.0.0.1:${gone.port}/2`;
     await gone.stop();
-    const { code, output } = await run(process.execPath, [MOCK_CLI, '--port', '0', '--store', url], {}, 30_000);
+    const { code, output } = await run(process.execPath, [MOCK_CLI, '--port', '0', '--store', url], {});
     expect(code).toBe(1);
     expect(output).toContain(`plant-store-mock: Cannot reach Redis at redis://:***@127.0.0.1:${gone.port}/2: connect ECONNREFUSED`);
     expect(output).not.toContain('hunter2');
@@ -374,7 +374,7 @@ describe.skipIf(REDIS_SKIP_REASON)(`the mock's start on a Redis store${REDIS_SKI
   });
 
   it('refuses --state-file with a Redis store as a usage error (exit 2)', async () => {
-    const { code, output } = await run(process.execPath, [MOCK_CLI, '--port', '0', '--store', 'redis://127.0.0.1:1', '--state-file', 'plants.state'], {}, 30_000);
+    const { code, output } = await run(process.execPath, [MOCK_CLI, '--port', '0', '--store', 'redis://127.0.0.1:1', '--state-file', 'plants.state'], {});
     expect(code).toBe(2);
     expect(output).toContain('--state-file keeps the records in a file and --store in Redis: choose one');
   });
@@ -390,7 +390,7 @@ describe.skipIf(REDIS_SKIP_REASON)(`the mock's start on a Redis store${REDIS_SKI
     } finally {
       await redis.stop();
     }
-  }, 60_000);
+  });
 
   it('starts a replica that found the store empty and was then beaten to the seed by another, with the records of the other', async () => {
     const redis = await RedisServer.start();
@@ -418,7 +418,7 @@ describe.skipIf(REDIS_SKIP_REASON)(`the mock's start on a Redis store${REDIS_SKI
         },
       });
       const lateStart = createMockServer({ port: 0, logLevel: 'silent', store: late, seed, seedOnlyIfEmpty: true });
-      for (let attempt = 0; attempt < 400 && counted.length === 0; attempt++) await new Promise((resolve) => setTimeout(resolve, 25));
+      await vi.waitUntil(() => counted.length > 0, { timeout: PATIENT_MS, interval: 25 });
       expect(counted).toEqual([0]);
       mocks.push(await createMockServer({ port: 0, logLevel: 'silent', store: await openRedisStore({ url: redis.url, prefix: 'race' }), seed, seedOnlyIfEmpty: true }));
       release();
@@ -428,7 +428,7 @@ describe.skipIf(REDIS_SKIP_REASON)(`the mock's start on a Redis store${REDIS_SKI
       await Promise.all(mocks.map((mock) => mock.close()));
       await redis.stop();
     }
-  }, 60_000);
+  });
 });
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -510,14 +510,14 @@ describe.skipIf(QUICK_CHECK_SKIP)(`README's quick check of two replicas on one R
       // Redis in a directory of its own, so a snapshot it writes on exit lands there, not in the repository.
       const redis = background(local((steps[0] as { command: string }).command.replace(/ &$/, '')).replace(/^redis-server/, REDIS_SERVER_PATH as string), redisDir, env);
       running.push(redis);
-      await until(() => /Ready to accept connections/.test(redis.output()), `redis-server:\n${redis.output()}`, 20_000);
+      await until(() => /Ready to accept connections/.test(redis.output()), `redis-server:\n${redis.output()}`, PATIENT_MS);
       // npm start rebuilds first (prestart); `npm test` built dist already, so its tsc writes nothing.
       const mocks = steps.slice(1, 3).map((step) => background(local(step.command.replace(/ &$/, '')), ROOT, env));
       running.push(...mocks);
-      for (const mock of mocks) await until(() => /listening on http/.test(mock.output()), `npm start:\n${mock.output()}`, 90_000);
+      for (const mock of mocks) await until(() => /listening on http/.test(mock.output()), `npm start:\n${mock.output()}`, 2 * PATIENT_MS);
 
       for (const step of curls) {
-        const { code, output } = await run('sh', ['-c', local(step.command)], { cwd: ROOT, env }, 30_000);
+        const { code, output } = await run('sh', ['-c', local(step.command)], { cwd: ROOT, env });
         expect(code, step.command).toBe(0);
         expect(output.trim(), step.command).toMatch(step.expected as RegExp);
       }
@@ -531,5 +531,5 @@ describe.skipIf(QUICK_CHECK_SKIP)(`README's quick check of two replicas on one R
       for (const started of running.reverse()) await started.stop();
       rmSync(redisDir, { recursive: true, force: true });
     }
-  }, 180_000);
+  }, 300_000);
 });

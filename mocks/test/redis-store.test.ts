@@ -5,6 +5,7 @@
  */
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PATIENT_MS } from './processes.js';
 import { openRedisStore, type RedisResourceStore, type RedisStoreOptions } from '../stores/redis.js';
 import { maskUrl, parseRedisUrl } from '../stores/redis-target.js';
 import { StoreUnavailable, type StoredRecord } from '../stores/store.js';
@@ -26,9 +27,9 @@ async function listAll(store: RedisResourceStore, collection = PLANTS, limit = 7
   throw new Error('more than 10 000 pages');
 }
 
-/** Polls (bounded) until the store reports `up` and answers a read. */
+/** Polls until the store reports `up` and answers a read (bounded by a safety limit, not a timing). */
 async function untilServing(store: RedisResourceStore): Promise<void> {
-  for (let attempt = 0; attempt < 200; attempt++) {
+  for (const started = Date.now(); Date.now() - started < PATIENT_MS; ) {
     if (store.health().state === 'up') {
       try {
         await store.count(PLANTS);

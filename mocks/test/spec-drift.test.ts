@@ -5,11 +5,14 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Writable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startPrismMock, type PrismMock } from '../prism/server.js';
+import { createLogger } from '../http/logger.js';
 import { createMockServer, type MockServer } from '../server.js';
 import { SPEC_VARIANTS, writeSpecVariant, type SpecVariant } from '../../spec/test/variants.js';
 import { expectError, freshId, listedPlantsText, send } from './mock-under-test.js';
+import { PATIENT_MS } from './processes.js';
 
 const TOKEN = 'drift-token';
 const bearer = { authorization: `Bearer ${TOKEN}` };
@@ -200,28 +203,34 @@ describe('a cookie parameter the spec declares', () => {
 });
 
 describe('--watch', () => {
-  /** Polls until `ready` holds, at most 40 times 100 ms. */
-  async function eventually(ready: () => Promise<boolean>): Promise<void> {
-    for (let attempt = 0; attempt < 40; attempt++) {
-      if (await ready()) return;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    throw new Error('the mock did not follow the edited spec within 4 s');
+  /** Polls until `ready` holds; the limit is a safety net for a slow machine, not a timing. */
+  async function eventually(what: string, ready: () => boolean | Promise<boolean>): Promise<void> {
+    await vi.waitUntil(ready, { timeout: PATIENT_MS, interval: 50 }).catch(() => {
+      throw new Error(`${what}: not within ${PATIENT_MS} ms`);
+    });
   }
 
   it('follows an edited spec without a restart, keeps the store, and keeps the last good spec on a broken edit', async () => {
     const path = writeSpecVariant('no-security');
-    const mock = await createMockServer({ port: 0, logLevel: 'silent', spec: path, watch: true });
+    let log = '';
+    const out = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        log += chunk.toString();
+        done();
+      },
+    });
+    const mock = await createMockServer({ port: 0, logger: createLogger('info', out), spec: path, watch: true });
     try {
       const kept = freshId();
       expect((await post(mock, { id: kept, name: 'kept' }, {})).status).toBe(200);
       writeFileSync(path, readFileSync(writeSpecVariant('created-201'), 'utf8'));
-      await eventually(async () => (await post(mock, { id: freshId(), name: 'x' })).status === 201);
+      await eventually('the mock did not follow the edited spec', async () => (await post(mock, { id: freshId(), name: 'x' })).status === 201);
       expect(await listedPlantsText(mock)).toContain(`{"id":${kept},"name":"kept"}`);
       expect(expectError(await post(mock, { id: kept, name: 'again' }), 409)).toContain(`id ${kept} already exists`);
 
       writeFileSync(path, 'openapi: 3.1.0\npaths: [this is not\n');
-      await new Promise((resolve) => setTimeout(resolve, 800)); // several polls
+      // The watcher has read the broken edit (it says so), and the last good spec is still served.
+      await eventually('the watcher did not report the broken edit', () => log.includes('cannot be served'));
       expect((await post(mock, { id: freshId(), name: 'still served' })).status).toBe(201);
     } finally {
       await mock.close();

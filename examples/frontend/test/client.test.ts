@@ -98,7 +98,7 @@ describe('examples/frontend', () => {
     const { stdout } = await run(process.execPath, ['--import', 'tsx', `${EXAMPLE}src/demo.ts`], {
       cwd: ROOT,
       env: { ...process.env, PLANT_STORE_URL: mock.url, PLANT_STORE_TOKEN: TOKEN },
-      timeout: 15_000,
+      timeout: 60_000, // a safety limit for a slow machine, not a timing
     });
     expect(stdout.trim().split('\n')).toEqual([
       'created Monstera (tropical)',

@@ -5,6 +5,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PATIENT_MS } from '../../test/processes.js';
 import { startPrismMock, type PrismMock } from '../server.js';
 
 let prism: PrismMock;
@@ -96,7 +97,7 @@ describe('npm run mock:prism', () => {
     try {
       const url = await new Promise<string>((resolve, fail) => {
         let output = '';
-        const timer = setTimeout(() => fail(new Error(`no listening line within 15 s: ${output}`)), 15_000);
+        const timer = setTimeout(() => fail(new Error(`no listening line within ${PATIENT_MS} ms: ${output}`)), PATIENT_MS);
         child.stdout.on('data', (chunk) => {
           output += chunk;
           const match = /listening on (http:\/\/\S+?) /.exec(output);

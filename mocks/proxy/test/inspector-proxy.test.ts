@@ -4,6 +4,7 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PATIENT_MS } from '../../test/processes.js';
 import { createMockServer, type MockServer } from '../../server.js';
 import { artifactPath, chromiumMissing, launchChromium } from '../../test/chromium.js';
 import { answerJson, startProvider, type Provider } from './providers.js';
@@ -22,7 +23,7 @@ describe.skipIf(chromiumMissing)('the inspector in proxy mode, in Chromium', () 
       launchChromium(),
     ]);
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    page.setDefaultTimeout(5_000);
+    page.setDefaultTimeout(PATIENT_MS);
     page.on('pageerror', (error) => pageErrors.push(error.message));
   });
 
