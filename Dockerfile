@@ -4,7 +4,7 @@
 #   docker run -p 4010:4010 -v plant-state:/data plant-store-mock
 #   docker run --network host plant-store-mock contract --base-url http://localhost:8080 --token T
 #   docker run -p 4011:4011 plant-store-mock prism
-ARG NODE_IMAGE=node:22-slim
+ARG NODE_IMAGE=node:24-slim
 
 FROM ${NODE_IMAGE} AS build
 WORKDIR /src

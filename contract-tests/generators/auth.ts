@@ -34,13 +34,17 @@ function otherCase(token: string): string | undefined {
 /** The valid token less its last character (a near miss), when it has more than one. */
 const prefixOf = (token: string): string | undefined => (token.length > 1 ? token.slice(0, -1) : undefined);
 
+/** The valid token with one character added (a near miss). */
+const withSuffix = (token: string): string => `${token}x`;
+
 /** The valid token as HTTP Basic credentials: base64 of `token:` (RFC 7617, an empty password). */
 const basicCredentials = (token: string): string => Buffer.from(`${token}:`).toString('base64');
 
 /**
  * Every form of the valid token other than the token itself that the auth cases send, each with
  * the stand-in a report shows for it: a report must never show any of them. (The token with a
- * character added, or repeated, holds the token itself.)
+ * character added is listed too: a short token is masked only where it stands alone, and inside
+ * `tokenx` it does not.)
  */
 export function derivedCredentials(token: string): Array<[form: string, standIn: string]> {
   const forms: Array<[string, string]> = [];
@@ -48,6 +52,7 @@ export function derivedCredentials(token: string): Array<[form: string, standIn:
   if (flipped) forms.push([flipped, '<token in other case>']);
   const prefix = prefixOf(token);
   if (prefix) forms.push([prefix, '<token less its last character>']);
+  forms.push([withSuffix(token), '<token with one character added>']);
   forms.push([basicCredentials(token), '<token as Basic credentials>']);
   return forms;
 }
@@ -64,7 +69,7 @@ export function authCases(security: SecurityScheme, token: string, invalidToken:
   const nearMisses = (send: (credential: string) => Record<string, string | string[]>): void => {
     const flipped = otherCase(token);
     if (flipped) out.push({ label: 'token-other-case', headers: send(flipped), expect: 'unauthenticated', about: 'the valid token with its letter case changed (tokens are case-sensitive)' });
-    out.push({ label: 'token-with-suffix', headers: send(`${token}x`), expect: 'unauthenticated', about: 'the valid token with one character added' });
+    out.push({ label: 'token-with-suffix', headers: send(withSuffix(token)), expect: 'unauthenticated', about: 'the valid token with one character added' });
     const prefix = prefixOf(token);
     if (prefix) out.push({ label: 'token-prefix', headers: send(prefix), expect: 'unauthenticated', about: 'the valid token less its last character' });
   };

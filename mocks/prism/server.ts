@@ -129,7 +129,11 @@ async function answer(req: IncomingMessage, res: ServerResponse, context: PrismC
   const requestConfig = { ...context.config, mock: { ...context.config.mock, ...definedOnly(preferences.right) } } as IHttpConfig;
 
   const outcome = await context.prism.request(input, context.operations, requestConfig)();
-  if (outcome._tag === 'Left') return sendProblem(res, outcome.left);
+  if (outcome._tag === 'Left') {
+    // RFC 9110 §15.5.6: a 405 names the methods the target does support (Prism's own does not).
+    if ((outcome.left as { status?: number }).status === 405) res.setHeader('allow', declaredAt(context.contract, req.url ?? '/').join(', '));
+    return sendProblem(res, outcome.left);
+  }
   const { output, validations } = outcome.right;
   const violations = [...validations.input, ...validations.output].map((v) => v.message);
   if (violations.length) res.setHeader('sl-violations', JSON.stringify(violations).slice(0, 8000));
@@ -160,14 +164,19 @@ function declaresJson(header: string | undefined): boolean {
   }
 }
 
-/** The methods the spec declares at the path of `url`, for a preflight's Allow. */
-function allowedAt(contract: CompiledContract, url: string): string {
+/** The methods the spec declares at the path of `url`. */
+function declaredAt(contract: CompiledContract, url: string): string[] {
   const path = new URL(url, 'http://prism.invalid').pathname;
   const methods = new Set<string>();
   for (const operation of contract.operations.values()) {
     if (pathTemplatePattern(operation.path).test(path)) methods.add(operation.method.toUpperCase());
   }
-  return [...methods, 'OPTIONS'].join(', ');
+  return [...methods];
+}
+
+/** The methods a preflight may name at the path of `url`: the declared ones, and the preflight itself. */
+function allowedAt(contract: CompiledContract, url: string): string {
+  return [...declaredAt(contract, url), 'OPTIONS'].join(', ');
 }
 
 /**

@@ -37,6 +37,16 @@ function startMock(args: string[], heapMiB?: number): Promise<Server> {
   return startServer(process.execPath, [...node, MOCK_CLI, '--port', '0', '--log-level', 'info', ...args], { env: { ...process.env, LOG_LEVEL: '' } }, 3 * PATIENT_MS);
 }
 
+/** `fetch`, and when it fails, why, with what the mock said and whether it is still running. */
+async function fetchFrom(mock: Server, path: string, init?: RequestInit): Promise<Response> {
+  try {
+    return await fetch(mock.url + path, init);
+  } catch (error) {
+    const cause = (error as Error & { cause?: Error }).cause?.message ?? '';
+    throw new Error(`${init?.method ?? 'GET'} ${path}: ${(error as Error).message} ${cause}; the mock exited with ${mock.child.exitCode ?? 'nothing (still running)'}; it printed:\n${mock.output().slice(-3000)}`);
+  }
+}
+
 async function health(url: string): Promise<number> {
   return (await fetch(`${url}/__mock/health`)).status;
 }
@@ -78,7 +88,7 @@ describe.skipIf(procMissing)('one client cannot exhaust the heap through rejecti
     expect(Buffer.byteLength(body)).toBeGreaterThan(MIB - 2000);
     let peak = rssOf(mock);
     const attack = async (): Promise<void> => {
-      const response = await fetch(`${mock.url}/__mock/plants`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+      const response = await fetchFrom(mock, '/__mock/plants', { method: 'POST', headers: { 'content-type': 'application/json' }, body });
       const text = await response.text();
       expect(response.status).toBe(400);
       // A few problems named, the rest counted: the message is a sentence, not a copy of the body.
@@ -88,7 +98,7 @@ describe.skipIf(procMissing)('one client cannot exhaust the heap through rejecti
     };
     // A problem quotes the start of a 1 MiB string: the journal must not keep the rest reachable through it.
     const quoted = async (round: number): Promise<void> => {
-      const response = await fetch(`${mock.url}/plants`, {
+      const response = await fetchFrom(mock, '/plants', {
         method: 'POST',
         headers: { authorization: 'Bearer t', 'content-type': 'application/json' },
         body: `{"id":"${String(round).padEnd(MIB - 20, 'q')}","name":"x"}`,

@@ -153,7 +153,8 @@ describe.skipIf(REDIS_SKIP_REASON)(`RedisResourceStore on a real redis-server${R
   });
 
   it('seeds a large batch in one atomic script (no argument spread limit)', async () => {
-    const store = await open();
+    // One script of 100 000 records: on a slow machine it may outlast the store's usual command timeout.
+    const store = await open({ commandTimeoutMs: PATIENT_MS });
     const records = Array.from({ length: 100_000 }, (_, i) => plant(i));
     expect(await store.seed(PLANTS, records)).toEqual({ created: 100_000 });
     expect(await store.count(PLANTS)).toBe(100_000);

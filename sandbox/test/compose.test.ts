@@ -189,12 +189,12 @@ describe('docker-compose.yml', () => {
 });
 
 describe('Dockerfile', () => {
-  it('sets only environment names the CLIs read, runs as a non-root user on a slim Node 20/22, state inside its volume', async () => {
+  it('sets only environment names the CLIs read, runs as a non-root user on a slim supported Node LTS (24/26), state inside its volume', async () => {
     const prismHelp = await helpOf(modes.get('prism') as string);
     const known = new Set([...envNames(mockCommand()), ...prismHelp.env, 'NODE_ENV', 'NODE_COMPILE_CACHE']);
     expect(Object.keys(image.env).filter((name) => !known.has(name))).toEqual([]);
     expect(image.user).not.toMatch(/^(root|0)(:|$)/);
-    for (const base of image.bases) expect(base).toMatch(/^node:(20|22)(\.\d+)*-slim$/);
+    for (const base of image.bases) expect(base).toMatch(/^node:(24|26)(\.\d+)*-slim$/);
     const options = parseWithEnv([], image.env);
     expect(options.host).toBe('0.0.0.0');
     expect(image.exposed).toContain(options.port);

@@ -3,9 +3,11 @@
  * it — exact int64 ids, a malformed body answered with the spec's Error instead of a crash.
  */
 import { spawn } from 'node:child_process';
+import { request } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PATIENT_MS } from '../../test/processes.js';
+import { loadContract } from '../../../spec/contract.js';
 import { startPrismMock, type PrismMock } from '../server.js';
 
 let prism: PrismMock;
@@ -77,6 +79,29 @@ describe('the Prism mock', () => {
     expect(response.status).toBe(204);
     expect(response.headers.get('access-control-allow-origin')).toBe('*');
     expect(response.headers.get('access-control-allow-headers')).toMatch(/authorization/);
+  });
+});
+
+describe('a method the spec does not declare at a path', () => {
+  it('is answered 405 with Allow naming the declared methods, TRACE included (RFC 9110 §15.5.6)', async () => {
+    const operations = [...loadContract().operations.values()];
+    const path = (operations[0] as { path: string }).path;
+    const declared = operations.filter((operation) => operation.path === path).map((operation) => operation.method.toUpperCase());
+    const others = ['TRACE', 'DELETE', 'GET', 'PUT', 'PATCH'].filter((method) => !declared.includes(method));
+    expect(others.length).toBeGreaterThan(1);
+    for (const method of others) {
+      // node:http, since fetch refuses to send TRACE.
+      const { status, allow } = await new Promise<{ status?: number; allow?: string }>((resolve, fail) => {
+        const sent = request(`${prism.url}${path}`, { method, headers: { authorization: 'Bearer any' } }, (response) => {
+          response.resume();
+          response.on('end', () => resolve({ status: response.statusCode, allow: response.headers.allow }));
+        });
+        sent.on('error', fail);
+        sent.end();
+      });
+      expect(status, method).toBe(405);
+      expect(allow?.split(/,\s*/).sort(), method).toEqual(declared.sort());
+    }
   });
 });
 
