@@ -39,7 +39,7 @@ const challenge = (realm: string, error?: string, description?: string, scheme =
 });
 
 /** A client's text quoted in a message: at most 100 characters, so a message stays a sentence. */
-function quoted(text: string): string {
+export function quoted(text: string): string {
   return text.length > 100 ? `${text.slice(0, 100)}…` : text;
 }
 
@@ -138,7 +138,8 @@ export const errorCatalogue = {
     404,
     ({ noun, property, key, listing }) => `No ${noun} with ${property} ${quoted(key)} is stored. Create it first, or see what is stored with GET ${listing}.`,
   ),
-  INVALID_PREFER: define<{ problem: string }>(400, ({ problem }) => `The Prefer header cannot be honoured: ${quoted(problem)}.`),
+  // The problem is the mock's own sentence (its list of statuses whole); what it quotes of the client is cut where it is built.
+  INVALID_PREFER: define<{ problem: string }>(400, ({ problem }) => `The Prefer header cannot be honoured: ${problem}.`),
   DUPLICATE_ID: define<{ ids: string[]; noun: string; property: string; listing: string; more?: number }>(409, ({ ids, noun, property, listing, more }) =>
     ids.length === 1 && !more
       ? `A ${noun} with ${property} ${quoted(ids[0] ?? '')} already exists; ${property}s must be unique. Use another ${property}, or reset the store with DELETE ${listing}.`

@@ -9,7 +9,7 @@
  * (error-answers.ts). An operation that declares no responses answers 204.
  */
 import { isJsonMediaType, mediaEssence, type ContractOperation } from '../../spec/contract.js';
-import { forcedRejection, reject } from '../errors.js';
+import { forcedRejection, quoted, reject } from '../errors.js';
 import { rejected, type Answer } from '../http/answer.js';
 import { jsonContent } from '../../spec/collections.js';
 import { declaredFor } from './error-answers.js';
@@ -37,7 +37,7 @@ export async function exampleAnswer(api: HandlerRegistry, operation: ContractOpe
   const chosen = request.example === undefined ? media.examples[0] : media.examples.find((example) => example.name === request.example);
   if (request.example !== undefined && !chosen) {
     const known = media.examples.map((example) => example.name).join(', ') || 'none';
-    return rejected(reject('INVALID_PREFER', { problem: `example=${request.example} is not an example the spec gives for ${status} (it has ${known})` }));
+    return rejected(reject('INVALID_PREFER', { problem: `example=${quoted(request.example)} is not an example the spec gives for ${status} (it has ${known})` }));
   }
   // A forced error without an example says it was forced: nobody should take it for a real fault.
   if (!chosen && status >= 400) return forced();

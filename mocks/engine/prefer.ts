@@ -4,7 +4,7 @@
  * ignored, as RFC 7240 asks. Which statuses an operation can be forced to answer is decided by
  * `forceableStatuses`, from the spec.
  */
-import { FORCEABLE_STATUSES } from '../errors.js';
+import { FORCEABLE_STATUSES, quoted } from '../errors.js';
 
 /** The longest delay `Prefer: delay` may ask for, in milliseconds. */
 export const MAX_DELAY_MS = 30_000;
@@ -29,17 +29,18 @@ export function parsePrefer(header: string | undefined): Preferences {
     const value = rest.join('=').trim().replace(/^"(.*)"$/, '$1');
     if (name === 'code') {
       if (/^[1-5]\d\d$/.test(value)) preferences.code = Number(value);
-      else problems.push(`code=${value} is not an HTTP status`);
+      else problems.push(`code=${quoted(value)} is not an HTTP status`);
     } else if (name === 'example') {
       if (value) preferences.example = value;
       else problems.push('example= names no example');
     } else if (name === 'delay') {
       const delay = /^\d+$/.test(value) ? Number(value) : NaN;
       if (delay <= MAX_DELAY_MS) preferences.delayMs = delay;
-      else problems.push(`delay=${value} must be a whole number of milliseconds from 0 to ${MAX_DELAY_MS}`);
+      else problems.push(`delay=${quoted(value)} must be a whole number of milliseconds from 0 to ${MAX_DELAY_MS}`);
     }
   }
-  if (problems.length) preferences.problem = problems.join('; ');
+  // A few problems named, the rest counted: a header of many bad parts still gets a sentence.
+  if (problems.length) preferences.problem = problems.slice(0, 3).join('; ') + (problems.length > 3 ? ` (${problems.length - 3} more)` : '');
   return preferences;
 }
 

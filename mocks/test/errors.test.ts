@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadContract } from '../../spec/contract.js';
 import { errorBody, errorCatalogue, FORCEABLE_STATUSES, forcedRejection, reject, type ErrorCode } from '../errors.js';
+import { forceableStatuses, forceProblem, parsePrefer } from '../engine/prefer.js';
 
 const isSpecError = loadContract().componentValidator('Error');
 
@@ -116,5 +117,29 @@ describe('error catalogue', () => {
         .map((code) => errorCatalogue[code].status),
     );
     for (const status of ownStatuses) expect(FORCEABLE_STATUSES).toContain(status);
+  });
+});
+
+describe('INVALID_PREFER', () => {
+  it('lists every status the operation can be forced to, however many (the mock\'s own sentence is not cut)', () => {
+    const forceable = forceableStatuses([200, 400, 401, 404, 405, 409, 413, 415, 422, 429, 500, 502, 503, 504]);
+    const message = JSON.parse(errorBody(reject('INVALID_PREFER', { problem: forceProblem(418, forceable) as string }))).message as string;
+    for (const status of forceable) expect(message).toContain(String(status));
+    expect(message).not.toContain('…');
+  });
+
+  it('still cuts what the client wrote to 100 characters', () => {
+    const problem = parsePrefer(`code=${'9'.repeat(500)}`).problem as string;
+    const message = JSON.parse(errorBody(reject('INVALID_PREFER', { problem }))).message as string;
+    expect(message.length).toBeLessThan(300);
+    expect(message).toContain('…');
+  });
+});
+
+describe('INVALID_PREFER of a header with many bad parts', () => {
+  it('names a few and counts the rest', () => {
+    const problem = parsePrefer(Array.from({ length: 500 }, (_, i) => `code=x${i}`).join(', ')).problem as string;
+    expect(problem.length).toBeLessThan(300);
+    expect(problem).toContain('(497 more)');
   });
 });
