@@ -34,7 +34,7 @@ function rssOf(server: Server): number {
 function startMock(args: string[], heapMiB?: number): Promise<Server> {
   const node = heapMiB === undefined ? [] : [`--max-old-space-size=${heapMiB}`];
   // A million-plant seed is read before the mock listens: more patience than an empty start.
-  return startServer(process.execPath, [...node, MOCK_CLI, '--port', '0', '--log-level', 'info', ...args], { env: { ...process.env, LOG_LEVEL: '' } }, 3 * PATIENT_MS);
+  return startServer(process.execPath, [...node, MOCK_CLI, '--port', '0', '--log-level', 'info', ...args], { env: { ...process.env, LOG_LEVEL: '' } }, 5 * PATIENT_MS);
 }
 
 /** `fetch`, and when it fails, why, with what the mock said and whether it is still running. */
@@ -78,7 +78,7 @@ function stalledClients(url: string, path: string, count: number): { sockets: So
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Heavy work (hundreds of MiB through the mock): a safety limit for a machine ten times slower, not a timing. */
-const HEAVY = { timeout: 5 * PATIENT_MS };
+const HEAVY = { timeout: 10 * PATIENT_MS };
 
 describe.skipIf(procMissing)('one client cannot exhaust the heap through rejections and the journal', () => {
   it('keeps serving 1 MiB seeds of {} and 1 MiB strings well past its heap, the journal within its byte bound', HEAVY, async () => {
