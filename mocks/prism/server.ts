@@ -17,7 +17,6 @@ import {
   type IHttpRequest,
   type IHttpResponse,
 } from '@stoplight/prism-http';
-import { getHttpConfigFromRequest } from '@stoplight/prism-http-server/dist/getHttpConfigFromRequest.js';
 import { parse as parseContentType } from 'content-type';
 import { isJsonMediaType, pathTemplatePattern, readContract, type CompiledContract } from '../../spec/contract.js';
 import { parseExactJson } from '../../spec/exact-json.js';
@@ -27,6 +26,7 @@ import { failureKind, isRejection, reject, type Rejection } from '../errors.js';
 import { DEFAULT_MAX_BODY, readBody } from '../http/request-body.js';
 import { DEFAULT_HOST, listen } from '../http/listen.js';
 import { loadPrismOperations, type HttpOperations } from './operations.js';
+import { mockPreferences } from './preferences.js';
 
 export const DEFAULT_PRISM_PORT = 4011;
 
@@ -124,9 +124,9 @@ async function answer(req: IncomingMessage, res: ServerResponse, context: PrismC
     headers: withCanonicalScheme(req.headers) as Record<string, string>,
     body,
   };
-  const preferences = getHttpConfigFromRequest(input);
-  if (preferences._tag === 'Left') return sendProblem(res, preferences.left);
-  const requestConfig = { ...context.config, mock: { ...context.config.mock, ...definedOnly(preferences.right) } } as IHttpConfig;
+  const preferences = mockPreferences(input);
+  if ('problem' in preferences) return sendProblem(res, preferences.problem);
+  const requestConfig = { ...context.config, mock: { ...context.config.mock, ...definedOnly(preferences.ok) } } as IHttpConfig;
 
   const outcome = await context.prism.request(input, context.operations, requestConfig)();
   if (outcome._tag === 'Left') {

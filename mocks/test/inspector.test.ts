@@ -266,7 +266,10 @@ describe.skipIf(chromiumMissing)('the inspector in Chromium', () => {
     const asked: string[] = [];
     const onRequest = (request: { url(): string }): void => void asked.push(new URL(request.url()).pathname + new URL(request.url()).search);
     page.on('request', onRequest);
-    await page.waitForTimeout(2500);
+    // Two polls of the journal while nothing changes (the page's own rhythm, awaited rather than timed).
+    const journalPoll = (request: { url(): string }): boolean => /\/__mock\/requests\?limit=\d+&after=\d+$/.test(request.url());
+    await page.waitForRequest(journalPoll);
+    await page.waitForRequest(journalPoll);
     const idle = [...asked];
     expect(idle.length).toBeGreaterThan(0);
     // The journal after its cursor, and the spec only to learn whether --watch reloaded it (a 304).

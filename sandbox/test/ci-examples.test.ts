@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parse } from 'yaml';
+import { load } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
 import { mockCommand, parseMockArgs } from '../../mocks/config.js';
 import { createMockServer } from '../../mocks/server.js';
@@ -24,7 +24,7 @@ interface Workflow {
   jobs: Record<string, { steps: Step[]; services?: Record<string, { image: string; ports: string[]; env?: Record<string, string> }> }>;
 }
 
-const workflow = (name: string): Workflow => parse(readFileSync(join(REPO_ROOT, 'examples/ci', name), 'utf8')) as Workflow;
+const workflow = (name: string): Workflow => load(readFileSync(join(REPO_ROOT, 'examples/ci', name), 'utf8')) as Workflow;
 const scripts = (JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
 /** `${{ expression }}` stands for a value only the runner knows. */
 const withoutExpressions = (text: string): string => text.replace(/\$\{\{[^}]*\}\}/g, 'X');

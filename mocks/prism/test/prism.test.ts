@@ -71,6 +71,15 @@ describe('the Prism mock', () => {
     expect(JSON.parse(text).error).toBe(400);
   });
 
+  it('takes __code from the query when there is no Prefer, and answers a Prefer it cannot read with 422, as Prism does', async () => {
+    const byQuery = await fetch(`${prism.url}/plants?__code=400`, { method: 'POST', headers: { authorization: 'Bearer any', 'content-type': 'application/json' }, body: '{"id":1,"name":"Ficus"}' });
+    expect(byQuery.status).toBe(400);
+    const unreadable = await post('{"id":1,"name":"Ficus"}', { prefer: 'code=4xx' });
+    expect(unreadable.status).toBe(422);
+    expect(unreadable.contentType).toBe('application/problem+json');
+    expect(JSON.parse(unreadable.text).detail).toContain('code');
+  });
+
   it('answers a CORS preflight', async () => {
     const response = await fetch(`${prism.url}/plants`, {
       method: 'OPTIONS',
