@@ -14,7 +14,8 @@ import { wrkVersion } from '../machine.js';
 import { cpuSeconds, rssBytes } from '../process-stats.js';
 import { evaluateGoals, roundRatio, summarise, type RunRecord } from '../summary.js';
 import { measureProxyLatency } from '../proxy.js';
-import { availableTargets, getText, postPlant, proxyTarget, startTarget } from '../targets.js';
+import { measureStartup, roundRatios } from '../startup.js';
+import { availableTargets, fiftyOperationsTarget, getText, postPlant, proxyTarget, startTarget } from '../targets.js';
 
 const wrk = wrkVersion();
 
@@ -223,5 +224,22 @@ describe('summary', () => {
     const memory = summarise(runs).find((s) => s.target === 'memory');
     expect(memory?.requestsPerSecond).toBe(80);
     expect(memory?.p99Ms).toBe(3);
+  });
+});
+
+describe('start-up', () => {
+  it('takes each start as a ratio to the bare server of the same round, then the median over rounds', () => {
+    // Round 2 ran on a busier machine: both starts slower, the ratio the same.
+    expect(roundRatios([300, 900, 330], [100, 300, 110])).toBe(3);
+    expect(roundRatios([200, 500, 800], [100, 100, 100])).toBe(5);
+    expect(roundRatios([200], undefined)).toBeUndefined();
+  });
+
+  it('starts the mock on the 50-operation spec, ready when its probe creates a member (201), and measures it beside the bare server', async () => {
+    const [limit] = availableTargets().targets;
+    const results = await measureStartup([limit!, fiftyOperationsTarget()], 1, undefined);
+    expect(results.map((r) => r.target)).toEqual(['limit', 'memory-50']);
+    expect(results[1]?.samplesMs[0]).toBeGreaterThan(0);
+    expect(results[1]?.ratioToLimit).toBe(Math.round(((results[1]?.samplesMs[0] as number) / (results[0]?.samplesMs[0] as number)) * 100) / 100);
   });
 });
