@@ -101,6 +101,17 @@ export interface MockServer {
 
 export const DEFAULT_PORT = 4010;
 
+/**
+ * The proxy's gateway credentials (`--proxy http://user:password@host/`) in every form an upstream
+ * may echo them: the mock sends them as Basic, so an upstream that quotes the Authorization it got
+ * would otherwise put them in the journal while health shows `user:***`.
+ */
+function gatewaySecrets(basic: string | undefined): string[] {
+  if (basic === undefined) return [];
+  const password = basic.slice(basic.indexOf(':') + 1);
+  return [Buffer.from(basic).toString('base64'), basic, ...(password ? [password] : [])];
+}
+
 export async function createMockServer(options: MockOptions = {}): Promise<MockServer> {
   const engine = await loadEngine(engineOptions(options));
   const logger = options.logger ?? createLogger(options.logLevel ?? 'info');
@@ -146,7 +157,7 @@ export async function createMockServer(options: MockOptions = {}): Promise<MockS
   const connections = new Connections();
   let hosts: HostPolicy | undefined; // once listening: the bound address is part of it
   // What the journal masks follows the spec being served (--watch may change its schemes).
-  const secrets = [...(options.adminToken ? [options.adminToken] : []), ...(options.tokens ?? [])];
+  const secrets = [...(options.adminToken ? [options.adminToken] : []), ...(options.tokens ?? []), ...gatewaySecrets(proxy?.upstream.target.basic)];
   let journalPolicy: { engine: Engine; policy: JournalPolicy } | undefined;
   const policyOf = (engine: Engine): JournalPolicy => {
     if (journalPolicy?.engine !== engine) {

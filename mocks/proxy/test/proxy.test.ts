@@ -362,6 +362,28 @@ describe('requests that break the spec', () => {
     expect(codes(violationsOf(answer))).toEqual([`request error ${code}`]);
   });
 
+  it("masks the gateway's credentials of --proxy in whatever the upstream echoes of them (issue 24 #4)", async () => {
+    // An upstream that quotes the Authorization it got, in a header and in its body.
+    const provider = await startProvider((req, res) => {
+      const got = String(req.headers.authorization);
+      res.writeHead(200, { 'content-type': 'application/json', 'x-echo': got });
+      res.end(JSON.stringify({ name: got, tag: `${got} / gw:s3cret-gateway-pass / s3cret-gateway-pass` }));
+    });
+    const target = new URL(provider.url);
+    const mock = await proxyTo(`http://gw:s3cret-gateway-pass@${target.host}/`);
+    for (let i = 0; i < 3; i++) {
+      const answer = await exchange(`${mock.url}/plants`, { headers: { 'content-type': 'application/json' }, body: '{"id":1,"name":"x"}' });
+      expect(answer.status).toBe(200);
+    }
+    expect(provider.received.at(-1)?.headers.authorization).toBe(`Basic ${Buffer.from('gw:s3cret-gateway-pass').toString('base64')}`);
+    const listed = await (await fetch(`${mock.url}/__mock/requests?whole=true&limit=1000`)).text();
+    expect(listed).toContain('x-echo');
+    expect(listed).not.toContain(Buffer.from('gw:s3cret-gateway-pass').toString('base64'));
+    expect(listed).not.toContain('s3cret-gateway-pass');
+    const health = await (await fetch(`${mock.url}/__mock/health`)).text();
+    expect(health).not.toContain('s3cret-gateway-pass');
+  });
+
   it('masks in the journal a credential the violations quote, and counts them against its byte bound', async () => {
     const provider = await startProvider();
     const adminToken = 'admin-secret-0123456789';
