@@ -40,7 +40,8 @@ async function decide(req: IncomingMessage, path: string, mock: EngineContext): 
   const method = req.method ?? 'GET';
   const found = mock.engine.routes.route(method, path);
   const prefer = parsePrefer(req.headers.prefer as string | undefined);
-  const verdict = await judge(req, path, mock, found, prefer, readRequestBody, 'first');
+  const judged = judge(req, path, mock, found, prefer, readRequestBody, 'first');
+  const verdict = judged instanceof Promise ? await judged : judged;
   if (found.kind !== 'operation') return verdict.answers?.[0] as Answer;
   const { operation } = found;
   const { context: c, exchange } = verdict;
@@ -103,7 +104,7 @@ export interface Verdict {
  * encoding, the size, the JSON syntax, the body's schema and the parameters — each problem in the
  * catalogue's words, through openapi-backend's hooks (registered under their names, ./handlers.ts).
  */
-export async function judge(
+export function judge(
   req: IncomingMessage,
   path: string,
   mock: EngineContext,
@@ -111,45 +112,66 @@ export async function judge(
   prefer: Preferences,
   body: BodySource,
   policy: JudgePolicy,
-): Promise<Verdict> {
+): Verdict | Promise<Verdict> {
   const hooks = mock.engine.handlers;
   const method = req.method ?? 'GET';
   if (found.kind !== 'operation') {
     const exchange: Exchange = { req, mock, prefer, route: { method, path, allow: found.kind === 'method-not-allowed' ? found.allow : undefined } };
     const context = contextOf(req, method, path, NO_PARAMS);
+    const verdict: Verdict = { answers: undefined, unchecked: undefined, context, exchange, received: undefined };
     const hook = found.kind === 'not-found' ? hooks.notFound : hooks.methodNotAllowed;
-    const answer = hook ? await hook(context, exchange) : undefined;
-    return { answers: answer ? [answer] : undefined, unchecked: undefined, context, exchange, received: undefined };
+    return then(hook?.(context, exchange), (answer) => {
+      refused(verdict, answer, policy);
+      return verdict;
+    });
   }
   const { operation, params } = found;
   const context = contextOf(req, method, path, params);
   const exchange: Exchange = { req, mock, prefer, operation };
   const verdict: Verdict = { answers: undefined, unchecked: undefined, context, exchange, received: undefined };
+  if (authorized(context, operation)) return judgeBody(verdict, operation, body, policy);
+  return then(hooks.unauthorizedHandler?.(context, exchange), (answer) => (refused(verdict, answer, policy) ? verdict : judgeBody(verdict, operation, body, policy)));
+}
 
-  if (!authorized(context, operation) && refused(verdict, await hooks.unauthorizedHandler?.(context, exchange), policy)) return verdict;
+/**
+ * `next` of a value that may be a promise: at once when it is not. The request path waits only
+ * where something is pending (a body still arriving); a decided request costs no promise here.
+ */
+function then<T, R>(value: T | Promise<T>, next: (value: T) => R | Promise<R>): R | Promise<R> {
+  return value instanceof Promise ? value.then(next) : next(value);
+}
 
-  const read = bodyToRead(req, operation);
+/** The media type, encoding and size, the body read and parsed, then the schemas. */
+function judgeBody(verdict: Verdict, operation: RoutedOperation, body: BodySource, policy: JudgePolicy): Verdict | Promise<Verdict> {
+  const { context, exchange } = verdict;
+  const read = bodyToRead(exchange.req, operation);
   if (read !== true && read !== false) {
     if (refused(verdict, rejected(read), policy)) return verdict;
-  } else if (read) {
-    const source = body(req, mock.maxBody);
-    // The mock's body usually came with the head: no promise to wait for.
-    const raw = source instanceof Promise ? await source : source;
+    return judgeSchemas(verdict, operation, policy);
+  }
+  if (!read) return judgeSchemas(verdict, operation, policy);
+  // The mock's body usually came with the head: no promise to wait for.
+  return then(body(exchange.req, exchange.mock.maxBody), (raw) => {
     if (Buffer.isBuffer(raw)) verdict.received = raw;
     if (!Buffer.isBuffer(raw) && 'unchecked' in raw) verdict.unchecked = raw.unchecked;
     else {
       const problem = acceptBody(context, operation, raw);
       if (problem && refused(verdict, rejected(problem), policy)) return verdict;
     }
-  }
+    return judgeSchemas(verdict, operation, policy);
+  });
+}
 
-  // The body's schema when it was read, and the parameters in any case.
+/** The body's schema when it was read, and the parameters in any case. */
+function judgeSchemas(verdict: Verdict, operation: RoutedOperation, policy: JudgePolicy): Verdict | Promise<Verdict> {
+  const { context, exchange } = verdict;
   const invalid = validate(context, operation);
-  if (invalid) {
-    context.validation = invalid;
-    refused(verdict, await hooks.validationFail?.(context, exchange), policy);
-  }
-  return verdict;
+  if (!invalid) return verdict;
+  context.validation = invalid;
+  return then(exchange.mock.engine.handlers.validationFail?.(context, exchange), (answer) => {
+    refused(verdict, answer, policy);
+    return verdict;
+  });
 }
 
 /** Adds a hook's refusal to the verdict; whether the judge stops there. */
