@@ -78,10 +78,22 @@ export interface CredentialPlaces {
   secrets: readonly string[];
 }
 
-/** Header names that carry a credential whatever the spec says. */
-export const COMMON_CREDENTIAL_HEADERS: readonly string[] = ['x-api-key', 'api-key', 'x-auth-token', 'x-access-token'];
-/** Query parameters that carry a credential whatever the spec says (RFC 6750 §2.3). */
-export const COMMON_CREDENTIAL_QUERY: readonly string[] = ['access_token'];
+/**
+ * Header names that carry a credential whatever the spec says: API keys and tokens, a CSRF token,
+ * an Authorization a gateway forwarded, AWS's session token. docs/security.md lists them.
+ */
+export const COMMON_CREDENTIAL_HEADERS: readonly string[] = [
+  'x-api-key',
+  'api-key',
+  'x-auth-token',
+  'x-access-token',
+  'x-csrf-token',
+  'x-xsrf-token',
+  'x-forwarded-authorization',
+  'x-amz-security-token',
+];
+/** Query parameters that carry a credential whatever the spec says: RFC 6750 §2.3's, API keys, signatures. */
+export const COMMON_CREDENTIAL_QUERY: readonly string[] = ['access_token', 'api_key', 'apikey', 'sig', 'signature', 'token', 'X-Amz-Signature', 'X-Amz-Security-Token'];
 
 /** Known secrets shorter than this are not searched for in free text: they would mask ordinary words. */
 const SECRET_MIN_LENGTH = 4;

@@ -225,6 +225,19 @@ describe('credentials are never kept or echoed', () => {
     for (const secret of [TOKEN, ADMIN, 'query-secret-123456', 'cookie-secret-123456', 'header-secret-123456']) expect(all).not.toContain(secret);
   });
 
+  it('masks the common credential names a spec need not declare: api_key and sig queries, CSRF, forwarded Authorization, AWS session token (issue 24)', async () => {
+    const values = ['apikey-secret-123456', 'sig-secret-123456', 'csrf-secret-123456', 'fwd-secret-123456', 'amz-secret-123456'];
+    await send(mock.current, `/plants?api_key=${values[0]}&sig=${values[1]}&keep=1`, { id: freshId(), name: 'x' }, {
+      headers: { 'x-csrf-token': values[2] as string, 'x-forwarded-authorization': `Bearer ${values[3]}`, 'x-amz-security-token': values[4] as string },
+    });
+    const kept = await latest(mock.current, admin);
+    expect(kept.query).toBe(`api_key=${encodeURIComponent('ap…56')}&sig=${encodeURIComponent('si…56')}&keep=1`);
+    expect(header(kept.request.headers, 'x-csrf-token')).toBe('cs…56');
+    expect(header(kept.request.headers, 'x-amz-security-token')).toBe('am…56');
+    const all = await everything();
+    for (const secret of values) expect(all).not.toContain(secret);
+  });
+
   it("masks a known secret a rejection's reasons quote", async () => {
     const response = await createPlant(mock.current, `{"id":"${TOKEN}","name":"x"}`, { headers: { authorization: `Bearer ${TOKEN}` } });
     expectError(response, 400);
