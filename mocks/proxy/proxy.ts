@@ -287,13 +287,28 @@ async function judgedBody(
 /** The request target to append to the base path: origin-form as received (an absolute-form target reduced to it). */
 function requestTarget(url: string | undefined, path: string): string {
   if (url === undefined) return path;
-  if (url.startsWith('/')) return url;
+  if (url.startsWith('/')) return withoutDotSegments(url);
   try {
     const parsed = new URL(url);
     return parsed.pathname + parsed.search;
   } catch {
     return path;
   }
+}
+
+// A `.` or `..` segment, written plainly or percent-encoded, before the query.
+const DOT_SEGMENT = /^[^?#]*(?:^|\/)(?:\.|%2e){1,2}(?:[/?#]|$)/i;
+
+/**
+ * The target with its dot segments resolved (RFC 3986 §5.2.4) as the WHATWG URL parser resolves
+ * them: appended under `--proxy http://host/v1`, `/../../admin` would otherwise reach the upstream
+ * as `/v1/../../admin`, outside the prefix, with the gateway's credentials attached. Other targets
+ * pass byte for byte.
+ */
+export function withoutDotSegments(target: string): string {
+  if (!DOT_SEGMENT.test(target)) return target;
+  const resolved = new URL(target, 'http://upstream.invalid');
+  return resolved.pathname + resolved.search;
 }
 
 /** A transport failure in words: what happened, and Node's code for it. */

@@ -4,6 +4,7 @@
  * with the verdicts checked where a developer reads them: the plant-store-violations header and
  * the journal.
  */
+import { request as httpRequest } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadContract } from '../../../spec/contract.js';
@@ -360,6 +361,30 @@ describe('requests that break the spec', () => {
     expect(provider.received.at(-1)!.body.toString()).toBe(body);
     expect(answer.status).toBe(200);
     expect(codes(violationsOf(answer))).toEqual([`request error ${code}`]);
+  });
+
+  it('resolves dot segments before the prefix: /../../admin under --proxy http://host/v1 stays under /v1 (issue 24, degraded)', async () => {
+    const provider = await startProvider();
+    const mock = await proxyTo(`http://gw:gateway-secret@${new URL(provider.url).host}/v1`);
+    const { port } = new URL(mock.url);
+    // Sent as written: a URL string would be normalised by the client before it left.
+    const rawGet = (path: string): Promise<number> =>
+      new Promise((resolve, fail) => {
+        const req = httpRequest({ host: '127.0.0.1', port: Number(port), path, method: 'GET', agent: false }, (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode ?? 0));
+        });
+        req.on('error', fail);
+        req.end();
+      });
+    for (const path of ['/../../admin', '/plants/../../../admin?x=1', '/%2e%2e/%2E%2E/admin', '/./plants/%2e/../admin']) await rawGet(path);
+    const paths = provider.received.map((received) => received.url);
+    expect(paths.length).toBe(4);
+    for (const path of paths) {
+      expect(path.startsWith('/v1/'), path).toBe(true);
+      expect(path).not.toMatch(/(^|\/)(\.|%2e){1,2}(\/|\?|$)/i);
+    }
+    expect(paths).toEqual(['/v1/admin', '/v1/admin?x=1', '/v1/admin', '/v1/admin']);
   });
 
   it("masks the gateway's credentials of --proxy in whatever the upstream echoes of them (issue 24 #4)", async () => {
