@@ -277,6 +277,8 @@ export class RedisResourceStore implements ResourceStore {
   }
 
   health(): StoreHealth {
+    // Out of memory, Redis still answers reads but refuses every change: health says so until a change is taken.
+    if (this.#serving() && this.#writesRefused !== undefined) return { state: 'down', kind: 'redis', detail: `${this.#target.display}: refuses changes (${this.#writesRefused})` };
     return this.#serving()
       ? { state: 'up', kind: 'redis', detail: `${this.#target.display} (prefix ${this.#prefix})` }
       : { state: 'down', kind: 'redis', detail: `${this.#target.display}: ${this.#outage ?? `connection ${this.#client.status}`}` };
@@ -296,6 +298,9 @@ export class RedisResourceStore implements ResourceStore {
     return this.#client.status === 'ready' && !this.#unanswered;
   }
 
+  /** Why Redis refused the last change (out of memory), until a change is taken again. */
+  #writesRefused: string | undefined;
+
   #outOfReach(): StoreUnavailable {
     return new StoreUnavailable(`Redis at ${this.#target.display} is out of reach (${this.#outage ?? `connection ${this.#client.status}`})`);
   }
@@ -304,7 +309,9 @@ export class RedisResourceStore implements ResourceStore {
   async #run<T>(kind: CommandKind, command: () => Promise<T>): Promise<T> {
     if (!this.#serving()) throw this.#outOfReach();
     try {
-      return await command();
+      const result = await command();
+      if (kind !== READ) this.#writesRefused = undefined;
+      return result;
     } catch (error) {
       throw this.#fault(error as Error, kind);
     }
@@ -315,6 +322,11 @@ export class RedisResourceStore implements ResourceStore {
       const message = `Redis at ${this.#target.display} refused the command: ${error.message}`;
       // Redis answered but cannot serve yet (loading its data, a script running too long, a
       // replica without its primary): out of reach for now. Any other refusal is a failure.
+      // Out of memory (maxmemory reached, noeviction): nothing was stored, and the fix is Redis', not the disk's.
+      if (/^OOM\b/.test(error.message)) {
+        this.#writesRefused = error.message.slice(0, 200);
+        return new StoreUnavailable(message);
+      }
       return /^(LOADING|BUSY|MASTERDOWN|TRYAGAIN|READONLY)\b/.test(error.message) ? new StoreUnavailable(message) : new StorageFailure(message);
     }
     if (this.#client.status === 'ready' && !this.#unanswered) {

@@ -5,7 +5,7 @@
  */
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PATIENT_MS } from './processes.js';
+import { PATIENT_MS, startMockProcess } from './processes.js';
 import { openRedisStore, type RedisResourceStore, type RedisStoreOptions } from '../stores/redis.js';
 import { maskUrl, parseRedisUrl } from '../stores/redis-target.js';
 import { StoreUnavailable, type StoredRecord } from '../stores/store.js';
@@ -426,6 +426,33 @@ describe.skipIf(REDIS_SKIP_REASON)(`RedisResourceStore when Redis fails${REDIS_S
       expect(await store.create(PLANTS, plant(2))).toBe('created');
     } finally {
       await store.close();
+      await server.stop();
+    }
+  });
+});
+
+describe.skipIf(REDIS_SKIP_REASON)(`the mock on a Redis out of memory${REDIS_SKIP_REASON ? ` (skipped: ${REDIS_SKIP_REASON})` : ''}`, () => {
+  it('answers a refused create 503 (not a 500 about the disk) and health says the store refuses changes, until Redis takes them again (issue 24)', async () => {
+    const server = await RedisServer.start({ args: ['--maxmemory', '3mb', '--maxmemory-policy', 'noeviction'] });
+    try {
+      const mock = await startMockProcess(['--store', server.url, '--store-prefix', 'oom', '--log-level', 'warn']);
+      const name = 'n'.repeat(50_000);
+      let refused: Response | undefined;
+      for (let id = 1; id <= 200 && !refused; id++) {
+        const response = await fetch(`${mock.url}/plants`, { method: 'POST', headers: { authorization: 'Bearer t', 'content-type': 'application/json' }, body: JSON.stringify({ id, name }) });
+        if (response.status !== 200) refused = response;
+        else await response.arrayBuffer();
+      }
+      expect(refused?.status).toBe(503);
+      const text = await refused?.text();
+      expect(text).not.toMatch(/disk/i);
+      const health = await fetch(`${mock.url}/__mock/health`);
+      expect(health.status).toBe(503);
+      expect(await health.json()).toMatchObject({ status: 'unavailable', store: { state: 'down', kind: 'redis' } });
+      // Freed (a reset deletes), Redis takes changes again, and health says so after the next one.
+      expect((await fetch(`${mock.url}/__mock/plants`, { method: 'DELETE' })).status).toBe(204);
+      expect((await fetch(`${mock.url}/__mock/health`)).status).toBe(200);
+    } finally {
       await server.stop();
     }
   });
