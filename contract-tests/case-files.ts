@@ -30,9 +30,13 @@ export function fitFixture(fixture: FixtureCase, contract: SuiteContract): strin
   }
   const { security, requestBody } = contract;
   if (typeof request.auth === 'object' && security.kind !== 'bearer') {
-    return `it sends an exact Authorization value, which only means something under a bearer scheme; ${security.kind === 'none' ? 'the spec declares no security' : `the spec's scheme ${security.name} is an API key in ${security.header}`}`;
+    return `it sends an exact Authorization value, which only means something under a bearer scheme; ${security.kind === 'none' ? 'the spec declares no security' : `the spec's scheme ${security.name} is ${security.kind === 'basic' ? 'HTTP Basic' : `an API key in ${security.header}`}`}`;
   }
   if (fixture.expect === 'unauthenticated' && security.kind === 'none') return `${security.reason}`;
+  if (security.kind === 'basic' || (security.kind === 'api-key' && security.in !== 'header')) {
+    return `case files send the credential as a bearer token or an API key header; ${contract.operationId}'s scheme ${security.name} is ${security.kind === 'basic' ? 'HTTP Basic' : `an API key in the ${security.in}`}`;
+  }
+  if (!requestBody) return `it sends a body, and ${contract.operationId} takes no JSON body`;
   if (request.id !== undefined && !requestBody.identity) return `it draws an id, but the spec's ${requestBody.schemaName} has no integer id property to put it in`;
   const ends = request.id === undefined ? [undefined] : ID_RANGES[request.id];
   const valid = ends.map((id) => {
@@ -54,23 +58,37 @@ export function fitFixture(fixture: FixtureCase, contract: SuiteContract): strin
   return undefined;
 }
 
+/**
+ * The operation a case file's request goes to: the one with its method and path, or, when it
+ * names neither, the first operation under test that takes a JSON body.
+ */
+function operationOf(fixture: FixtureCase, operations: readonly SuiteContract[]): SuiteContract {
+  const { method, path } = fixture.request;
+  const bare = path?.split('?')[0];
+  const named = operations.find((o) => (method === undefined || o.method === method) && (bare === undefined || o.path === bare) && (method !== undefined || bare !== undefined));
+  return named ?? operations.find((o) => o.requestBody) ?? (operations[0] as SuiteContract);
+}
+
 /** A fixture case as the suite runs it, or as a skipped case with the reason it does not fit. */
-export function fileCase(fixture: FixtureCase, source: 'fixture' | 'cases', contract: SuiteContract, context: CaseFileContext): FileCase {
+export function fileCase(fixture: FixtureCase, source: 'fixture' | 'cases', operations: SuiteContract | readonly SuiteContract[], context: CaseFileContext): FileCase {
+  const list = Array.isArray(operations) ? operations : [operations as SuiteContract];
+  const contract = operationOf(fixture, list);
   const unfit = fitFixture(fixture, contract);
   const renderContext: RenderContext = {
     token: context.token,
     invalidToken: context.invalidToken,
     ids: context.ids,
     headers: context.headers,
-    credentials: contract.security.kind === 'api-key' ? { kind: 'api-key', header: contract.security.header } : { kind: contract.security.kind },
+    credentials: contract.security.kind === 'api-key' ? { kind: 'api-key', header: contract.security.header } : { kind: contract.security.kind === 'none' ? 'none' : 'bearer' },
     operation: { method: contract.method, path: contract.path },
-    mediaType: contract.requestBody.mediaType,
+    mediaType: contract.requestBody?.mediaType ?? 'application/json',
   };
   const request = renderFixture(fixture, renderContext);
   if (!unfit && fixture.expect === 'accepted' && request.body !== undefined) request.plant = parseExactJson(request.body) as Record<string, unknown>;
   const origin = [`${source === 'fixture' ? 'fixtures/cases/' : ''}${fixture.file}`, fixture.origin].filter(Boolean).join(', ');
   const contractCase: ContractCase = {
     id: `${source}:${fixture.name}`,
+    operationId: contract.operationId,
     source,
     description: fixture.description,
     expect: fixture.expect,

@@ -39,6 +39,9 @@ export function contractCommand(): Command {
     )
     .addOption(new Option('--base-url <url>', "the provider's base URL; may carry a path prefix (https://host/v1)").env('PLANT_STORE_BASE_URL'))
     .addOption(new Option('--token <token>', "a credential the provider accepts, sent as the spec's security scheme says (bearer token or API key)").env('PLANT_STORE_TOKEN'))
+    .addOption(new Option('--basic <user:password>', 'credentials for operations the spec secures with HTTP Basic').env('PLANT_STORE_BASIC'))
+    .addOption(new Option('--include-operation <op>', "test only matching operations: an operationId, a method (GET), a path (/plants/{id}) or 'GET /plants/{id}' (repeatable, or comma-separated)").argParser(commaList))
+    .addOption(new Option('--exclude-operation <op>', 'leave matching operations out, matched as --include-operation (repeatable, or comma-separated)').argParser(commaList))
     .addOption(new Option('--spec <file>', 'the OpenAPI document to test against (default: the bundled spec)').env('PLANT_STORE_SPEC'))
     .addOption(new Option('--header <header>', "a header every request carries, 'Name: value' (repeatable)").argParser(header))
     .addOption(new Option('--junit <file>', 'write a JUnit XML report to this file'))
@@ -60,6 +63,9 @@ export function parseContractArgs(argv: readonly string[], command: Command = co
   const o = command.opts<{
     baseUrl?: string;
     token?: string;
+    basic?: string;
+    includeOperation?: string[];
+    excludeOperation?: string[];
     header?: Array<[string, string]>;
     junit?: string;
     har?: string;
@@ -77,6 +83,9 @@ export function parseContractArgs(argv: readonly string[], command: Command = co
   return {
     baseUrl: o.baseUrl ?? '',
     token: o.token ?? '',
+    ...(o.basic === undefined ? {} : { basic: o.basic }),
+    ...(o.includeOperation === undefined ? {} : { includeOperations: o.includeOperation }),
+    ...(o.excludeOperation === undefined ? {} : { excludeOperations: o.excludeOperation }),
     headers,
     ...(o.junit === undefined ? {} : { junit: o.junit }),
     ...(o.har === undefined ? {} : { har: o.har }),

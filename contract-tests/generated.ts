@@ -14,16 +14,17 @@
 import fc from 'fast-check';
 import { parseExactJson } from '../spec/exact-json.js';
 import type { IdSource } from '../fixtures/index.js';
-import { authCases } from './generators/auth.js';
+import { authCases, type CredentialParts } from './generators/auth.js';
+import { validParameterValues, verdict, write, type ParameterValues } from './generators/parameters.js';
 import { freshIdentity, identityValues } from './generators/identity.js';
 import { abbreviate, objectText, withMember, type Member } from './generators/json-text.js';
 import { syntaxCases } from './generators/json-syntax.js';
 import { boundaryValues, validLiterals, wrongTypes } from './generators/schema-values.js';
 import { STRING_DOMAIN } from './generators/strings.js';
 import type { CaseExpectation, CheckName } from './model.js';
-import { isValidRequestBody, typesOf, type RequestProperty, type SuiteContract } from './spec-contract.js';
+import { isValidRequestBody, typesOf, type RequestBody, type RequestProperty, type SuiteContract } from './spec-contract.js';
 
-export type Family = 'string' | 'value' | 'required' | 'identity' | 'syntax' | 'auth' | 'shape' | 'random-valid' | 'random-invalid' | 'probe';
+export type Family = 'media-type' | 'string' | 'value' | 'required' | 'identity' | 'syntax' | 'auth' | 'shape' | 'random-valid' | 'random-invalid' | 'probe' | 'parameter' | 'request';
 
 export interface GeneratedCase {
   family: Family;
@@ -32,8 +33,12 @@ export interface GeneratedCase {
   description: string;
   expect: CaseExpectation;
   body: string | Uint8Array | undefined;
-  /** Credential headers replacing the valid credential (auth cases). */
-  credentials?: Record<string, string | string[]>;
+  /** The credential replacing the valid one (auth cases). */
+  credentials?: CredentialParts;
+  /** The Content-Type sent (default: the spec's JSON media type as written). */
+  contentType?: string;
+  /** The parameters the case sends (default: the run's valid values of the required ones). */
+  parameters?: ParameterValues;
   /** Headers the case leaves out (auth cases: a key sent alongside the main credential). */
   omit?: string[];
   /** The parsed body of an accepted case: what the created resource must echo. */
@@ -53,6 +58,8 @@ export interface GenerationOptions {
   ids: IdSource;
   token: string;
   invalidToken: string;
+  /** The --basic `user:password`, for operations secured by HTTP Basic. */
+  basic?: string;
 }
 
 /** A generated case left out of the run, and why (reports show the reason). */
@@ -77,12 +84,102 @@ const EXTRA_MEMBER = 'contractSuiteExtra';
 const WORDS = ['Monstera', 'tropical', 'Ficus', 'indoor', 'Pilea', 'hardy'];
 
 export function generateCases(options: GenerationOptions): Generation {
+  const { contract } = options;
+  let draws = 0;
+  // One reproducible stream per draw: the n-th draw of a run with seed s is always the same.
+  const sample = <T>(arbitrary: fc.Arbitrary<T>): T => fc.sample(arbitrary, { seed: (options.seed + 7919 * ++draws) | 0, numRuns: 1 })[0] as T;
+  const required = validParameterValues(contract, sample, false);
+  const generation: Generation = contract.requestBody ? bodyCases(options, contract.requestBody, required) : { cases: [], excluded: [] };
+  for (const kase of generation.cases) kase.parameters ??= required;
+  for (const { case: kase } of generation.excluded) kase.parameters ??= required;
+  parameterCases(options, required, sample, generation);
+  if (!contract.requestBody) {
+    for (const auth of authCases(contract.security, options.token, options.invalidToken, options.seed, options.basic)) {
+      generation.cases.push({
+        family: 'auth',
+        label: auth.label,
+        description: auth.about,
+        expect: auth.expect,
+        body: undefined,
+        parameters: required,
+        credentials: auth.credentials,
+        ...(auth.omit ? { omit: auth.omit } : {}),
+        ...(auth.rule ? { choice: { check: 'ignored_auth' as const, rule: auth.rule } } : {}),
+      });
+    }
+  }
+  return generation;
+}
+
+/**
+ * The parameter walk: a valid request with only the required parameters and one with every
+ * parameter; for each parameter both sides of its constraints written by its style, and each
+ * required one left out. A value whose verdict the suite cannot tell (an object in a query) is
+ * never sent as invalid.
+ */
+function parameterCases(options: GenerationOptions, required: ParameterValues, sample: <T>(arbitrary: fc.Arbitrary<T>) => T, generation: Generation): void {
+  const { contract } = options;
+  const body = contract.requestBody ? bodyText(contract.requestBody) : undefined;
+  const all = validParameterValues(contract, sample, true);
+  // The valid request, for an operation without a body (a body operation's walk has many).
+  if (!contract.requestBody) {
+    generation.cases.push({ family: 'request', label: 'required-parameters', description: contract.parameters.some((p) => p.required) ? 'a valid request with only the required parameters' : 'a valid request', expect: 'accepted', body: undefined, parameters: required });
+  }
+  if (contract.parameters.some((p) => !p.required)) {
+    generation.cases.push({ family: 'request', label: 'every-parameter', description: 'a valid request with every parameter the spec declares', expect: 'accepted', body, parameters: all });
+  }
+  for (const parameter of contract.parameters) {
+    const label = `${parameter.in}-${parameter.name}`;
+    if (parameter.required && parameter.in !== 'path') {
+      generation.cases.push({ family: 'parameter', label: `${label}-absent`, description: `the ${parameter.in} parameter ${parameter.name} is missing, and the spec requires it`, expect: 'rejected-body', body, parameters: new Map([...required].filter(([p]) => p !== parameter)) });
+    }
+    let values;
+    try {
+      values = boundaryValues(parameter.schema, sample);
+    } catch {
+      continue;
+    }
+    for (const value of values) {
+      let written: string;
+      try {
+        written = write(parameter, value.literal);
+      } catch {
+        continue;
+      }
+      // A number in another spelling (1.0, 1e3) is a JSON body's concern: on the wire a parameter is text, and servers read plain digits.
+      if (value.valid && /^-?\d/.test(value.literal) && String(Number(value.literal)) !== value.literal && !/^-?\d+$/.test(value.literal)) continue;
+      const judged = verdict(parameter, written);
+      // On the wire a query's "7" and 7 are the same text: only what the server reads back counts.
+      if (judged === undefined || judged !== value.valid) continue;
+      // A path segment that is empty or holds a slash names another route.
+      if (parameter.in === 'path' && (written === '' || written.includes('/') || written === '.' || written === '..')) continue;
+      const parameters = new Map(all);
+      parameters.set(parameter, value.literal);
+      generation.cases.push({
+        family: 'parameter',
+        label: `${label}-${value.label}`,
+        description: `the ${parameter.in} parameter ${parameter.name} is ${value.about}: ${value.valid ? 'valid, must be accepted' : 'invalid, must be refused'}`,
+        expect: value.valid ? 'accepted' : 'rejected-body',
+        body,
+        parameters,
+      });
+    }
+  }
+}
+
+/** A valid body's text, for cases about something else (parameters): the first valid literal of the schema. */
+function bodyText(body: RequestBody): string | undefined {
+  const values = Object.fromEntries(body.properties.filter((p) => p.required || p === body.identity).map((p) => [p.name, fc.sample(validLiterals(p.schema), { seed: 1, numRuns: 1 })[0] as string]));
+  const text = `{${Object.entries(values).map(([k, v]) => `${JSON.stringify(k)}:${v}`).join(',')}}`;
+  return body.validate(parseExactJson(text)) ? text : undefined;
+}
+
+/** The body walk of an operation that takes a JSON body (the second generation's cases). */
+function bodyCases(options: GenerationOptions, body: RequestBody, _required: ParameterValues): Generation {
   const { contract, ids } = options;
-  const body = contract.requestBody;
   const properties = body.properties.filter((p) => p.schema.readOnly !== true);
   const identity = body.identity;
   let draws = 0;
-  // One reproducible stream per draw: the n-th draw of a run with seed s is always the same.
   const sample = <T>(arbitrary: fc.Arbitrary<T>): T => fc.sample(arbitrary, { seed: (options.seed + 7919 * ++draws) | 0, numRuns: 1 })[0] as T;
   const baseValues = new Map<string, string>();
   properties.forEach((property, i) => {
@@ -222,7 +319,7 @@ export function generateCases(options: GenerationOptions): Generation {
     );
   }
 
-  for (const auth of authCases(contract.security, options.token, options.invalidToken, options.seed)) {
+  for (const auth of authCases(contract.security, options.token, options.invalidToken, options.seed, options.basic)) {
     add(
       {
         family: 'auth',
@@ -230,12 +327,30 @@ export function generateCases(options: GenerationOptions): Generation {
         description: auth.about,
         expect: auth.expect,
         body: objectText(base()),
-        credentials: auth.headers,
+        credentials: auth.credentials,
         ...(auth.omit ? { omit: auth.omit } : {}),
         ...(auth.rule ? { choice: { check: 'ignored_auth' as const, rule: auth.rule } } : {}),
       },
       'valid',
     );
+  }
+
+  // Spellings RFC 9110 §8.3.1 makes equal to the declared media type (case-insensitive type, subtype and
+  // parameter names; a quoted parameter value is the same value; RFC 8259 §11: charset is meaningless but harmless).
+  const essence = body.mediaType.split(';')[0]?.trim().toLowerCase() ?? 'application/json';
+  const [type = 'application', subtype = 'json'] = essence.split('/');
+  const spellings: Array<[string, string, string]> = [
+    ['charset', `${essence}; charset=utf-8`, 'a charset=utf-8 parameter'],
+    ['letter-case', `${type.charAt(0).toUpperCase()}${type.slice(1)}/${subtype.toUpperCase()}`, 'the type and subtype in other letter case'],
+    ['quoted-charset', `${essence}; Charset="UTF-8"`, 'a charset parameter with its name in capitals and its value quoted'],
+  ];
+  for (const [label, contentType, about] of spellings) {
+    add({ family: 'media-type', label, description: `a valid body sent as Content-Type: ${contentType}, ${about}: the same media type (RFC 9110 §8.3.1), must be accepted`, expect: 'accepted', body: objectText(base()), contentType }, 'valid');
+  }
+  // A real form body where the spec declares only JSON: a form parser behind the JSON route would store it.
+  if (!body.mediaTypes.some((m) => m.toLowerCase().startsWith('application/x-www-form-urlencoded'))) {
+    const form = new URLSearchParams(base().map(([name, literal]): [string, string] => [name, literal.startsWith('"') ? (JSON.parse(literal) as string) : literal])).toString();
+    add({ family: 'media-type', label: 'form-urlencoded', description: `a form-encoded body (${form.slice(0, 60)}) sent as application/x-www-form-urlencoded, which the spec does not declare: must be refused`, expect: 'rejected-body', body: form, contentType: 'application/x-www-form-urlencoded' }, 'invalid');
   }
 
   const shapes: Array<[string, string, string]> = [

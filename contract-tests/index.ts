@@ -4,11 +4,11 @@
  */
 export { CHECKS } from './checks/index.js';
 export { CHECK_NAMES } from './model.js';
-export type { Check, CheckName, CheckResult, ContractCase, ContractReport, Exchange, Finding, Problem, RunContext, SentRequest, ReceivedResponse, Severity, SkipRule } from './model.js';
+export type { Check, CheckName, CheckResult, ContractCase, ContractReport, OperationResult, Exchange, Finding, Problem, RunContext, SentRequest, ReceivedResponse, Severity, SkipRule } from './model.js';
 export { ContractUsageError, DEFAULT_TIMEOUT_MS, type ContractOptions } from './options.js';
 export { UnreachableTargetError } from './reachability.js';
-export { describeFinding, formatReport, summaryLine } from './report.js';
+export { curlCommand, describeFinding, formatReport, summaryLine } from './report.js';
 export { junitXml, writeJUnit } from './junit.js';
 export { harLog, writeHar } from './har.js';
-export { compileSuiteContract, loadSuiteContract, SpecError, type SuiteContract } from './spec-contract.js';
+export { compileSuiteContract, compileSuiteSpec, loadSuiteContract, loadSuiteSpec, SpecError, type SuiteContract, type SuiteSpec } from './spec-contract.js';
 export { runContractSuite } from './runner.js';

@@ -14,6 +14,11 @@ export const CHECK_NAMES = [
   'response_echoes_request',
   'negative_data_rejection',
   'ignored_auth',
+  'ensure_resource_availability',
+  'resource_consistency',
+  'list_honours_parameters',
+  'use_after_free',
+  'missing_resource_not_found',
 ] as const;
 
 export type CheckName = (typeof CHECK_NAMES)[number];
@@ -42,6 +47,8 @@ export interface CaseRequest extends Omit<RenderedRequest, 'headers' | 'body'> {
 export interface ContractCase {
   /** Unique in a run: `fixture:<name>`, `cases:<name>` or `generated:<family>-<n>-<label>`. */
   id: string;
+  /** The operation the case sends a request to. */
+  operationId: string;
   /** fixture: the bundled case files; cases: files given with --cases; generated: made from the spec and the seed. */
   source: 'fixture' | 'cases' | 'generated';
   description: string;
@@ -58,6 +65,30 @@ export interface ContractCase {
   fixedId?: boolean;
   /** probe: sent one at a time before every other case (the duplicate probe). */
   phase?: 'probe';
+  /** A step of a stateful sequence (sequences.ts): what the checks of state judge it against. */
+  sequence?: SequenceStep;
+}
+
+/** One step of a stateful sequence, and what its answer must show. */
+export interface SequenceStep {
+  kind: 'create' | 'read' | 'read-anonymous' | 'list' | 'update' | 'delete' | 'read-deleted' | 'read-missing' | 'cleanup';
+  /** The collection path (`/plants`). */
+  collection: string;
+  /** The identity property's name. */
+  identity: string;
+  /** The record's identity value as JSON text. */
+  id?: string;
+  /** What a read must show: the record as last created or updated. */
+  record?: Record<string, unknown>;
+  /** Ids a list must hold, and ids it must not. */
+  contains?: string[];
+  lacks?: string[];
+  /** A limit the list was asked for. */
+  limit?: { parameter: string; value: number };
+  /** A filter the list was asked for: only records whose property is one of the values. */
+  filter?: { parameter: string; property: string; values: string[] };
+  /** Every record of the list's pages (paging followed), once the step has run. */
+  seen?: unknown[];
 }
 
 /** The request exactly as it went on the wire, secrets masked. */
@@ -136,6 +167,8 @@ export interface SkipRule {
   /** Case ids (`fixture:invalid-token`); every case when omitted. */
   cases?: readonly string[];
   reason: string;
+  /** The spec gives the check nothing to judge (a stateful check without a collection): not counted among the checks run. */
+  notApplicable?: boolean;
 }
 
 export interface CheckResult {
@@ -152,14 +185,39 @@ export interface CheckResult {
   warnings: number;
   infos: number;
   skipped: Array<{ reason: string; cases: string[] }>;
-  /** not-judged: selected, yet no exchange gave the check anything to judge (never counted as passed). */
+  /** The spec gives the check nothing to judge: left out of the count of checks run. */
+  notApplicable?: boolean;
+  /** not-judged: selected, applicable to the spec, yet no exchange gave the check anything to judge: the run fails, never counted as passed. */
   status: 'passed' | 'failed' | 'skipped' | 'not-judged';
+}
+
+/** What a run did for one operation. */
+export interface OperationResult {
+  operationId: string;
+  method: string;
+  path: string;
+  /** Cases sent (answered, timed out or dropped). */
+  sent: number;
+  /** Sent cases no check failed. */
+  passed: number;
+  /** Sent cases a check failed. */
+  failed: number;
+  /** Cases not sent, by reason. */
+  skipped: Array<{ reason: string; cases: number }>;
 }
 
 export interface ContractReport {
   baseUrl: string;
-  /** The spec the run tested against, and its operation. */
+  /** The spec the run tested against, and its first operation under test. */
   spec: { source: string; operationId: string; method: string; path: string };
+  /** Every operation under test, with its counts. */
+  operations: OperationResult[];
+  /** Operations of the spec not tested, with the reason (filtered out, or a scheme the suite cannot send). */
+  leftOut: Array<{ operationId: string; method: string; path: string; reason: string }>;
+  /** Records the generated cases created and the run deleted again (where the spec has a delete). */
+  cleanedUp?: { deleted: number; of: number };
+  /** What a person must read first, when the run says something about itself (every valid request refused). */
+  headline?: string;
   /** The fast-check seed of the generated cases; `--seed` reproduces them. */
   seed: number;
   startedAt: string;

@@ -2,13 +2,23 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { FixtureError, loadFixtures, type FixtureCase } from '../fixtures/index.js';
 import { CHECK_NAMES, type CheckName, type Exchange, type SkipRule } from './model.js';
-import { loadSuiteContract, SpecError, type SuiteContract } from './spec-contract.js';
+import type { CompiledContract } from '../spec/contract.js';
+import { ContractUsageError } from './errors.js';
+import { planSequences, type SequencePlan } from './sequences.js';
+import { selectOperations, type OperationFilter } from './operations.js';
+import { loadSuiteSpec, SpecError, type SuiteContract, type SuiteSpec } from './spec-contract.js';
 
 export interface ContractOptions {
   /** The provider's base URL; may carry a path prefix (`https://host/v1`) and a trailing slash. */
   baseUrl: string;
-  /** A bearer token the provider accepts. */
+  /** A credential the provider accepts: a bearer token (oauth2 and OpenID Connect too) or an API key. */
   token?: string;
+  /** `user:password` for operations secured by HTTP Basic. */
+  basic?: string;
+  /** Test only the operations matching one of these (operationId, `METHOD`, `/path`, or `METHOD /path`). */
+  includeOperations?: readonly string[];
+  /** Leave out the operations matching one of these. */
+  excludeOperations?: readonly string[];
   /** A well-formed bearer token the provider rejects (default: a random one). */
   invalidToken?: string;
   /** Headers every request carries (an API gateway key, a tenant header …). */
@@ -23,8 +33,8 @@ export interface ContractOptions {
   generated?: { positive?: number; negative?: number };
   /** The OpenAPI document to test against (default: the bundled spec); `PLANT_STORE_SPEC` in the CLI. */
   spec?: string;
-  /** The spec already compiled (tests pass one; `spec` is then ignored). */
-  contract?: SuiteContract;
+  /** The spec already compiled (tests pass one; `spec` is then ignored): every operation, or one. */
+  contract?: SuiteContract | SuiteSpec;
   /** The bundled fixture cases (default: every file in fixtures/cases). */
   fixtures?: readonly FixtureCase[];
   /** Extra case files in the fixture format (directories or files), run with the same checks. */
@@ -47,14 +57,24 @@ export const DEFAULT_GENERATED = 25;
 export const DEFAULT_MAX_TIMEOUTS = 3;
 const MAX_GENERATED = 1000;
 
-/** An option that cannot work; the CLI exits 2 with its message. */
-export class ContractUsageError extends Error {
-  override name = 'ContractUsageError';
-}
+export { ContractUsageError };
+
+/** The checks of stateful sequences: not counted among the checks run when the spec has no collection for them. */
+const STATEFUL_CHECKS = new Set<CheckName>(['ensure_resource_availability', 'resource_consistency', 'list_honours_parameters', 'use_after_free', 'missing_resource_not_found']);
 
 export interface ResolvedOptions {
   baseUrl: string;
+  /** The operations under test, in document order. */
+  operations: readonly SuiteContract[];
+  /** The first of them: where file cases without a method and path go. */
   contract: SuiteContract;
+  /** Operations not tested, each with the reason (filtered out, or a scheme the suite cannot send). */
+  leftOut: ReadonlyArray<{ operationId: string; method: string; path: string; reason: string }>;
+  /** The spec's path, for messages. */
+  source: string;
+  /** The compiled contract, when the whole spec was given: the stateful sequences run on it. */
+  compiled?: CompiledContract;
+  basic: string;
   /** The cases of the files given with --cases. */
   extraCases: readonly FixtureCase[];
   /** The createPlant endpoint: base URL, its path prefix, then `path`. */
@@ -77,17 +97,28 @@ const RESERVED_HEADERS = new Set(['authorization', 'content-type', 'content-leng
 export function resolveOptions(options: ContractOptions): ResolvedOptions {
   const base = parseBaseUrl(options.baseUrl);
   const token = options.token ?? '';
-  let contract: SuiteContract;
+  let spec: SuiteSpec;
   try {
-    contract = options.contract ?? loadSuiteContract(...(options.spec ? [options.spec] : []));
+    const given = options.contract;
+    spec = given === undefined ? loadSuiteSpec(...(options.spec ? [options.spec] : [])) : 'operations' in given ? given : { source: given.source, operations: [given], untestable: [] };
   } catch (error) {
     if (error instanceof SpecError) throw new ContractUsageError(error.message);
     throw error;
   }
-  if (contract.security.kind !== 'none') {
-    const what = contract.security.kind === 'bearer' ? 'A bearer token' : `An API key (sent in ${contract.security.header})`;
-    if (typeof token !== 'string' || token === '') throw new ContractUsageError(`${what} is required: pass --token or set PLANT_STORE_TOKEN.`);
-    if (!TOKEN_CHARS.test(token)) throw new ContractUsageError('The token must be visible ASCII without spaces (it is sent in a header: `Authorization: Bearer <token>`, or the API key header the spec names).');
+  const filter: OperationFilter = { include: options.includeOperations ?? [], exclude: options.excludeOperations ?? [] };
+  const { operations, leftOut } = selectOperations(spec, filter);
+  const contract = operations[0] as SuiteContract;
+  const basic = options.basic ?? '';
+  for (const operation of operations) {
+    const { security } = operation;
+    if (security.kind === 'none') continue;
+    if (security.kind === 'basic') {
+      if (!/^[^:\r\n]*:[^\r\n]*$/.test(basic)) throw new ContractUsageError(`${operation.operationId} is secured by HTTP Basic (${security.name}): pass --basic user:password.`);
+      continue;
+    }
+    const what = security.kind === 'bearer' ? 'A bearer token' : `An API key (sent in the ${security.in} ${security.header})`;
+    if (typeof token !== 'string' || token === '') throw new ContractUsageError(`${what} is required for ${operation.operationId}: pass --token or set PLANT_STORE_TOKEN.`);
+    if (!TOKEN_CHARS.test(token)) throw new ContractUsageError('The token must be visible ASCII without spaces (it is sent in a header: `Authorization: Bearer <token>`, or where the spec puts the API key).');
   }
   const invalidToken = options.invalidToken ?? `contract-suite-invalid-${randomBytes(12).toString('hex')}`;
   if (!TOKEN_CHARS.test(invalidToken)) throw new ContractUsageError('The invalid token must be visible ASCII without spaces.');
@@ -97,21 +128,29 @@ export function resolveOptions(options: ContractOptions): ResolvedOptions {
     const lower = name.toLowerCase();
     if (!HEADER_NAME.test(name)) throw new ContractUsageError(`'${name}' is not a valid header name.`);
     if (RESERVED_HEADERS.has(lower)) throw new ContractUsageError(`The suite sets ${lower} itself (per case); it cannot be given with --header.`);
-    if (contract.security.kind === 'api-key' && lower === contract.security.header) {
-      throw new ContractUsageError(`${lower} carries the spec's API key (${contract.security.name}); pass the key with --token, and the suite sends it there.`);
+    for (const { security } of operations) {
+      if (security.kind === 'api-key' && security.in === 'header' && lower === security.header) {
+        throw new ContractUsageError(`${lower} carries the spec's API key (${security.name}); pass the key with --token, and the suite sends it there.`);
+      }
     }
     if (/[\r\n\0]/.test(value)) throw new ContractUsageError(`The value of header ${name} holds a line break or NUL.`);
     headers[lower] = value;
   }
-  if (contract.security.kind !== 'none') {
-    for (const key of contract.security.alongside) {
+  for (const { security } of operations) {
+    if (security.kind === 'none') continue;
+    for (const key of security.alongside) {
       if (headers[key.header] === undefined) {
-        throw new ContractUsageError(`The spec requires the API key ${key.name} (in ${key.header}) together with ${contract.security.name}: pass it with --header '${key.header}: <key>'.`);
+        throw new ContractUsageError(`The spec requires the API key ${key.name} (in ${key.header}) together with ${security.name}: pass it with --header '${key.header}: <key>'.`);
       }
     }
   }
   return {
     baseUrl: base.href,
+    operations,
+    leftOut,
+    source: spec.source,
+    ...(spec.compiled ? { compiled: spec.compiled } : {}),
+    basic,
     endpoint: (path) => new URL(base.pathname.replace(/\/+$/, '') + path, base),
     token,
     invalidToken,
@@ -123,7 +162,7 @@ export function resolveOptions(options: ContractOptions): ResolvedOptions {
       positive: integer('generated positive count', options.generated?.positive ?? DEFAULT_GENERATED, 0, MAX_GENERATED),
       negative: integer('generated negative count', options.generated?.negative ?? DEFAULT_GENERATED, 0, MAX_GENERATED),
     },
-    skip: [...(options.skip ?? []), ...selectionRules(options, contract)],
+    skip: [...(options.skip ?? []), ...selectionRules(options, operations, spec.compiled)],
     contract,
     extraCases: loadCaseFiles(options.cases ?? []),
     maxTimeouts: integer('maxTimeouts', options.maxTimeouts ?? DEFAULT_MAX_TIMEOUTS, 1, 1000),
@@ -150,7 +189,8 @@ function integer(what: string, value: number, min: number, max: number): number 
 }
 
 /** The skip rules that --checks and --exclude-checks make, and the one a spec without security makes. */
-function selectionRules(options: ContractOptions, contract: SuiteContract): SkipRule[] {
+function selectionRules(options: ContractOptions, operations: readonly SuiteContract[], compiled: CompiledContract | undefined): SkipRule[] {
+  const plans = compiled ? planSequences(compiled, operations) : [];
   const names = (list: readonly string[] | undefined, flag: string): Set<CheckName> | undefined => {
     if (list === undefined) return undefined;
     const unknown = list.filter((name) => !(CHECK_NAMES as readonly string[]).includes(name));
@@ -162,14 +202,52 @@ function selectionRules(options: ContractOptions, contract: SuiteContract): Skip
   if (only && only.size === 0) throw new ContractUsageError('--checks names no check; leave it out to run them all.');
   const rules: SkipRule[] = [];
   for (const check of CHECK_NAMES) {
-    if (excluded?.has(check)) rules.push({ check, reason: 'excluded with --exclude-checks' });
+    const reason = notApplicable(check, operations, plans);
+    // A stateful check the spec gives nothing to judge says so, whatever --checks selects.
+    if (reason && STATEFUL_CHECKS.has(check)) rules.push({ check, reason, notApplicable: true });
+    else if (excluded?.has(check)) rules.push({ check, reason: 'excluded with --exclude-checks' });
     else if (only && !only.has(check)) rules.push({ check, reason: 'not selected with --checks' });
-    else if (check === 'ignored_auth' && contract.security.kind === 'none') rules.push({ check, reason: contract.security.reason });
+    else if (reason) rules.push({ check, reason });
   }
-  if (rules.filter((rule) => rule.reason.startsWith('excluded') || rule.reason.startsWith('not selected')).length === CHECK_NAMES.length) {
+  if (rules.filter((rule) => rule.notApplicable || rule.reason.startsWith('excluded') || rule.reason.startsWith('not selected')).length === CHECK_NAMES.length) {
     throw new ContractUsageError('Every check is excluded; nothing would be judged.');
   }
   return rules;
+}
+
+/**
+ * Why a check has nothing to judge in any operation under test, from the spec alone; undefined
+ * when it applies. A check that applies and then judges nothing fails the run (not judged).
+ */
+function notApplicable(check: CheckName, operations: readonly SuiteContract[], plans: readonly SequencePlan[]): string | undefined {
+  const none = (what: string): string => `no collection of the operations under test has ${what} (a stateful sequence needs a create with the identity in its body${plans.length ? '' : '; none was found'})`;
+  switch (check) {
+    case 'ensure_resource_availability':
+      return plans.some((p) => p.read || p.list) ? undefined : none('a read or a list');
+    case 'resource_consistency':
+    case 'missing_resource_not_found':
+      return plans.some((p) => p.read) ? undefined : none('a read by id');
+    case 'list_honours_parameters':
+      return plans.some((p) => p.list?.parameters.some((q) => q.in === 'query')) ? undefined : none('a list with query parameters');
+    case 'use_after_free':
+      return plans.some((p) => p.remove && (p.read || p.list)) ? undefined : none('a delete and a read or a list');
+    case 'ignored_auth': {
+      if (operations.some((o) => o.security.kind !== 'none')) return undefined;
+      const only = operations.length === 1 ? operations[0] : undefined;
+      return only && only.security.kind === 'none' ? only.security.reason : 'the spec declares no security for the operations under test, so there are no credentials to refuse';
+    }
+    case 'response_echoes_request':
+      return operations.some((o) => o.echoed.length > 0) ? undefined : 'no operation under test has a success response declaring properties its request sends, so there is nothing to echo';
+    case 'content_type_conformance':
+    case 'response_schema_conformance': {
+      const declared = operations.some((o) => [...o.responses.values(), ...o.ranges.values(), ...(o.fallback ? [o.fallback] : [])].some((r) => r.mediaTypes.length > 0));
+      return declared ? undefined : 'no response of the operations under test declares a body';
+    }
+    case 'negative_data_rejection':
+      return operations.some((o) => o.requestBody || o.parameters.length) ? undefined : 'no operation under test takes a body or a parameter, so no request can be invalid';
+    default:
+      return undefined;
+  }
 }
 
 /** Every case of the files given with --cases; a file that is not in the format is a usage error naming it. */

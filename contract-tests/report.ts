@@ -28,11 +28,25 @@ export function formatReport(report: ContractReport, options: FormatOptions = {}
   const maxInfos = options.maxInfos ?? 40;
   const excerptLength = options.bodyExcerpt ?? 500;
   const lines: string[] = [];
-  const endpoint = new URL(report.spec.path.replace(/^\//, ''), report.baseUrl.endsWith('/') ? report.baseUrl : `${report.baseUrl}/`).href;
-  lines.push(`Contract suite: ${report.spec.operationId} (${report.spec.method} ${endpoint})`);
+  if (report.headline) lines.push(`!!! ${report.headline}`, '');
+  const endpoint = (path: string): string => new URL(path.replace(/^\//, ''), report.baseUrl.endsWith('/') ? report.baseUrl : `${report.baseUrl}/`).href;
+  const operations = report.operations ?? [];
+  if (operations.length > 1) lines.push(`Contract suite: ${operations.length} operations of the spec at ${report.baseUrl}`);
+  else lines.push(`Contract suite: ${report.spec.operationId} (${report.spec.method} ${endpoint(report.spec.path)})`);
   lines.push(`Spec: ${report.spec.source}`);
   lines.push(`${report.cases} cases in ${(report.durationMs / 1000).toFixed(1)} s, seed ${report.seed} (reproduce the generated cases with --seed ${report.seed})`);
   lines.push('');
+  if (operations.length) {
+    const opWidth = Math.max(9, ...operations.map((o) => o.operationId.length));
+    lines.push(`  ${'operation'.padEnd(opWidth)}  sent  passed  failed  not sent`);
+    for (const o of operations) {
+      const notSent = o.skipped.reduce((n, s) => n + s.cases, 0);
+      lines.push(`${o.failed ? '✗' : '✓'} ${o.operationId.padEnd(opWidth)}  ${col(o.sent, 4)}  ${col(o.passed, 6)}  ${col(o.failed, 6)}  ${col(notSent, 8)}  ${o.method} ${o.path}`);
+      for (const skip of o.skipped) lines.push(`    not sent, ${skip.cases} case(s): ${skip.reason}`);
+    }
+    for (const o of report.leftOut ?? []) lines.push(`- ${o.operationId.padEnd(opWidth)}  not tested: ${o.reason}  ${o.method} ${o.path}`);
+    lines.push('');
+  }
   const width = Math.max(...report.checks.map((c) => c.name.length));
   lines.push(`  ${'check'.padEnd(width)}  judged  passed  failed  warnings  choices  skipped`);
   for (const check of report.checks) {
@@ -54,7 +68,7 @@ export function formatReport(report: ContractReport, options: FormatOptions = {}
   if (skips.size) {
     lines.push('', 'Skipped');
     for (const skip of skips.values()) {
-      const checks = skip.checks.length === report.checks.length ? 'every check' : skip.checks.join(', ');
+      const checks = skip.checks.length >= report.checks.filter((c) => !c.notApplicable).length ? 'every check' : skip.checks.join(', ');
       const which = skip.cases.length ? `${skip.cases.length} case(s): ${list(skip.cases, 6)}` : 'every case';
       lines.push(`  - ${checks}, ${which}: ${skip.reason}`);
     }
@@ -92,6 +106,7 @@ export function formatReport(report: ContractReport, options: FormatOptions = {}
     for (const finding of infos.slice(0, maxInfos)) lines.push(`  i ${finding.check}: ${finding.exchange.case.id}: ${finding.message}`);
     if (infos.length > maxInfos) lines.push(`  … and ${infos.length - maxInfos} more (all are in the JUnit report).`);
   }
+  if (report.cleanedUp) lines.push('', `Clean-up: ${report.cleanedUp.deleted} of the ${report.cleanedUp.of} records the cases created were deleted again (or were already gone).`);
   lines.push('', summaryLine(report));
   // A provider's bytes never reach the terminal as they are: each line is escaped whole.
   return lines.map(terminalSafe).join('\n');
@@ -100,17 +115,20 @@ export function formatReport(report: ContractReport, options: FormatOptions = {}
 export function summaryLine(report: ContractReport): string {
   const failed = report.checks.filter((c) => c.status === 'failed');
   const warnings = report.findings.filter((f) => f.severity === 'warning').length;
-  const skipped = report.checks.filter((c) => c.status === 'skipped').length;
+  // Checks the spec gives nothing to judge (stateful checks without a collection) are not counted as run or skipped.
+  const applicable = report.checks.filter((c) => !c.notApplicable);
+  const skipped = applicable.filter((c) => c.status === 'skipped').length;
   const infos = report.findings.filter((f) => f.severity === 'info').length;
   const notJudged = report.checks.filter((c) => c.status === 'not-judged');
-  const unjudged = notJudged.length ? `, ${notJudged.length} check(s) not judged: no answer gave them anything to judge (${notJudged.map((c) => c.name).join(', ')})` : '';
+  const unjudged = notJudged.length ? `, ${notJudged.length} check(s) not judged: no answer gave them anything to judge (${notJudged.map((c) => c.name).join(', ')}), which fails the run` : '';
   const tail = `${warnings} warning(s), ${infos} provider choice(s) reported${skipped ? `, ${skipped} check(s) skipped` : ''}${unjudged}, seed ${report.seed}`;
   const passed = report.checks.filter((c) => c.status === 'passed').length;
+  const first = report.headline ? `${report.headline}. ` : '';
   return failed.length
-    ? `FAILED: ${failed.length} of ${report.checks.length} checks failed (${failed.map((c) => c.name).join(', ')}); ${tail}`
+    ? `${first}FAILED: ${failed.length} of ${applicable.length} checks failed (${failed.map((c) => c.name).join(', ')}); ${tail}`
     : notJudged.length
-      ? `PASSED: ${passed} of ${report.checks.length - skipped} checks run passed; ${tail}`
-      : `PASSED: all ${report.checks.length - skipped} checks run passed; ${tail}`;
+      ? `${first}FAILED: ${passed} of ${applicable.length - skipped} checks run passed; ${tail}`
+      : `${first}PASSED: all ${applicable.length - skipped} checks run passed; ${tail}`;
 }
 
 /** One failure, in full. */
@@ -161,14 +179,35 @@ export function describeExchange(exchange: Exchange, excerptLength = 500, replay
   return lines;
 }
 
-/** A curl command that sends the same request; the token comes from $PLANT_STORE_TOKEN. */
+/**
+ * The stand-ins a masked request may hold for the token and its forms: shell expressions that
+ * compute them from $PLANT_STORE_TOKEN (runner.ts `secrets`), so a replay runs as printed.
+ */
+const TOKEN_STAND_INS = /<token>|\$\{PLANT_STORE_TOKEN(?:~~|%\?)?\}|\$\(printf '%s:' "\$PLANT_STORE_TOKEN" \| base64 -w0\)/g;
+
+/** A shell word for text holding token stand-ins: each stand-in in double quotes (`<token>` as `${PLANT_STORE_TOKEN}`), the text between quoted exactly. */
+function withTokenVariable(text: string): string {
+  const words: string[] = [];
+  let at = 0;
+  for (const match of text.matchAll(TOKEN_STAND_INS)) {
+    if (match.index > at) words.push(shellQuote(text.slice(at, match.index)));
+    words.push(`"${match[0] === '<token>' ? '${PLANT_STORE_TOKEN}' : match[0]}"`);
+    at = match.index + match[0].length;
+  }
+  if (at < text.length) words.push(shellQuote(text.slice(at)));
+  return words.join('');
+}
+
+const holdsToken = (text: string): boolean => text.search(TOKEN_STAND_INS) >= 0;
+
+/** A curl command that sends the same request; the token comes from $PLANT_STORE_TOKEN, its other forms are computed from it. */
 export function curlCommand(exchange: Exchange): string {
   const { request } = exchange;
-  const parts = [`curl -i -X ${request.method}`, shellQuote(request.url)];
+  const parts = [`curl -i -X ${request.method}`, holdsToken(request.url) ? withTokenVariable(request.url) : shellQuote(request.url)];
   for (const [name, value] of Object.entries(request.headers)) {
     if (name === 'host') continue;
     for (const one of [value].flat()) {
-      parts.push('-H', one.includes('<token>') ? `"${`${name}: ${one}`.replace(/["\\$`]/g, '\\$&').replaceAll('<token>', '$PLANT_STORE_TOKEN')}"` : shellQuote(`${name}: ${one}`));
+      parts.push('-H', holdsToken(one) ? withTokenVariable(`${name}: ${one}`) : shellQuote(`${name}: ${one}`));
     }
   }
   // curl would add its own Content-Type to a body; an empty -H removes it when the case has none.

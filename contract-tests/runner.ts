@@ -6,13 +6,16 @@
  */
 import { createIdSource, loadFixtures, type FixtureCase } from '../fixtures/index.js';
 import { fileCase } from './case-files.js';
-import { derivedCredentials } from './generators/auth.js';
+import { derivedCredentials, validCredentials } from './generators/auth.js';
+import { requestTarget } from './generators/parameters.js';
+import { planSequences, runSequences, type SequencePlan, type StepRequest, type StepSender } from './sequences.js';
+import { exactInteger } from '../spec/exact-json.js';
 import { CHECKS } from './checks/index.js';
 import { generateCases, type GeneratedCase } from './generated.js';
-import type { CheckResult, ContractCase, ContractReport, Exchange, Finding, RunContext, SentRequest } from './model.js';
+import type { CheckResult, ContractCase, ContractReport, Exchange, Finding, OperationResult, RunContext, SentRequest } from './model.js';
 import { resolveOptions, type ContractOptions, type ResolvedOptions } from './options.js';
 import { assertReachable } from './reachability.js';
-import type { SuiteContract } from './spec-contract.js';
+import { parseBody, type SuiteContract, type SuiteParameter } from './spec-contract.js';
 import { createTransport } from './transport.js';
 
 /** Runs the suite against `options.baseUrl`. Throws ContractUsageError or UnreachableTargetError. */
@@ -28,7 +31,7 @@ export async function runResolved(resolved: ResolvedOptions, options: Pick<Contr
   const startedAt = new Date();
   const started = performance.now();
   const { contract } = resolved;
-  await assertReachable(resolved.endpoint(contract.path), Math.min(resolved.timeoutMs, 10_000));
+  await assertReachable(resolved.endpoint(contract.path.replace(/\{[^}]*\}/g, 'x')), Math.min(resolved.timeoutMs, 10_000));
 
   const { cases, unfit } = buildCases(resolved, options.fixtures ?? loadFixtures());
   const notSent: Exchange[] = unfit.map(({ case: contractCase, reason }) => ({
@@ -42,18 +45,32 @@ export async function runResolved(resolved: ResolvedOptions, options: Pick<Contr
   const probes = cases.filter((c) => c.phase === 'probe');
   const probed = await sendAll(probes, resolved, options.onExchange, 1);
   const rest = await sendAll(cases.filter((c) => c.phase !== 'probe'), resolved, options.onExchange, resolved.concurrency, probed.timeouts);
-  const exchanges = [...probed.exchanges, ...rest.exchanges, ...notSent];
-  const repeat = probed.exchanges.find((x) => x.case.expect === 'duplicate');
-  const rejectionStatuses = new Set(exchanges.flatMap((x) => (x.case.expect === 'rejected-body' && x.outcome === 'response' ? [x.response.status] : [])));
-  const run: RunContext = { contract, rejectionStatuses, ...(repeat?.outcome === 'response' ? { duplicateStatus: repeat.response.status } : {}) };
-  const judged = judgeAll(exchanges, resolved, run);
+  const sequences = resolved.compiled ? planSequences(resolved.compiled, resolved.operations) : [];
+  const stateful = sequences.length ? await sendSequences(sequences, resolved, options.onExchange, rest.timeouts) : [];
+  const cleanedUp = await cleanUp([...probed.exchanges, ...rest.exchanges], resolved, sequences);
+  const exchanges = [...probed.exchanges, ...rest.exchanges, ...stateful, ...notSent];
+  // What the run learnt, per operation: how it answers a repeated id, and bodies the spec rejects.
+  const runs = new Map<string, RunContext>();
+  for (const operation of resolved.operations) {
+    const own = exchanges.filter((x) => x.case.operationId === operation.operationId);
+    const repeat = own.find((x) => x.case.expect === 'duplicate');
+    const rejectionStatuses = new Set(own.flatMap((x) => (x.case.expect === 'rejected-body' && x.outcome === 'response' ? [x.response.status] : [])));
+    runs.set(operation.operationId, { contract: operation, rejectionStatuses, ...(repeat?.outcome === 'response' ? { duplicateStatus: repeat.response.status } : {}) });
+  }
+  const run = runs.get(contract.operationId) as RunContext;
+  const judged = judgeAll(exchanges, resolved, runs);
   // The checks judge what the provider really answered; the report shows it with secrets masked.
   const shown = new Map(exchanges.map((exchange) => [exchange, masked(exchange, resolved)]));
   const findings = judged.findings.map((finding) => ({ ...finding, message: mask(finding.message, resolved), exchange: shown.get(finding.exchange) as Exchange }));
   const { checks } = judged;
+  const headline = refusedEverything(exchanges);
   return {
     baseUrl: resolved.baseUrl,
     spec: { source: contract.source, operationId: contract.operationId, method: contract.method, path: contract.path },
+    operations: operationResults(resolved, exchanges, judged.findings),
+    leftOut: [...resolved.leftOut],
+    ...(headline ? { headline } : {}),
+    ...(cleanedUp ? { cleanedUp } : {}),
     seed: resolved.seed,
     startedAt: startedAt.toISOString(),
     durationMs: Math.round(performance.now() - started),
@@ -62,53 +79,211 @@ export async function runResolved(resolved: ResolvedOptions, options: Pick<Contr
     findings,
     exchanges: [...shown.values()],
     ...(run.duplicateStatus === undefined ? {} : { duplicateStatus: run.duplicateStatus }),
-    ok: checks.every((check) => check.status !== 'failed'),
+    ok: checks.every((check) => check.status !== 'failed' && check.status !== 'not-judged'),
   };
 }
 
-/** The run's cases: file cases that fit the spec, then the generated ones; and the file cases that do not fit and the generated cases excluded, with the reason. */
+/** Sends the stateful sequences one step at a time; each step an exchange the checks judge. */
+async function sendSequences(plans: readonly SequencePlan[], options: ResolvedOptions, onExchange: ((exchange: Exchange) => void) | undefined, earlierTimeouts: number): Promise<Exchange[]> {
+  const transport = createTransport({ timeoutMs: options.timeoutMs, concurrency: 1 });
+  const exchanges: Exchange[] = [];
+  let timeouts = earlierTimeouts;
+  const counters = new Map<string, number>();
+  const send: StepSender = async (step) => {
+    const n = (counters.get(step.step.collection) ?? 0) + 1;
+    counters.set(step.step.collection, n);
+    const contractCase = stepCase(step, options, n);
+    const request = sentRequest(contractCase, options);
+    const startedAt = new Date().toISOString();
+    let exchange: Exchange;
+    if (timeouts >= options.maxTimeouts) {
+      exchange = { case: contractCase, request, startedAt, elapsedMs: 0, outcome: 'not-sent', reason: `not sent: the provider had already timed out ${timeouts} times, so the suite stopped sending` };
+    } else {
+      const outcome = await transport.send({ url: options.endpoint(contractCase.request.path), method: contractCase.request.method, headers: contractCase.request.headers, body: contractCase.request.body });
+      if (outcome.outcome === 'timeout') timeouts++;
+      exchange = { case: contractCase, request, startedAt, ...outcome };
+    }
+    exchanges.push(exchange);
+    onExchange?.(exchange);
+    if (exchange.outcome !== 'response') return {};
+    const parsed = parseBody(exchange.response.body);
+    return { status: exchange.response.status, headers: exchange.response.headers, ...(parsed.ok ? { body: parsed.value } : {}) };
+  };
+  const fetchPage = async (operation: SuiteContract, url: string): Promise<{ status?: number; body?: unknown; headers?: Record<string, string> }> => {
+    let target: URL;
+    try {
+      target = new URL(url, options.endpoint(operation.path));
+    } catch {
+      return {};
+    }
+    // Only pages of the provider under test: a next link elsewhere is not followed (nor sent the credential).
+    if (target.origin !== new URL(options.baseUrl).origin) return {};
+    const credentials = validCredentials(operation.security, options.token, options.basic);
+    const outcome = await transport.send({ url: target, method: 'GET', headers: { ...options.headers, ...credentials.headers }, body: undefined });
+    if (outcome.outcome !== 'response') return {};
+    const parsed = parseBody(outcome.response.body);
+    return { status: outcome.response.status, headers: outcome.response.headers, ...(parsed.ok ? { body: parsed.value } : {}) };
+  };
+  try {
+    await runSequences(plans, { ids: createIdSource(), seed: options.seed, send, fetchPage });
+  } finally {
+    transport.close();
+  }
+  return exchanges;
+}
+
+/** A sequence step as a case: its operation's credential, parameters written by their style, the body. */
+function stepCase(step: StepRequest, options: ResolvedOptions, n: number): ContractCase {
+  const { operation } = step;
+  const values = new Map<SuiteParameter, string>();
+  for (const [name, literal] of step.parameters ?? []) {
+    const parameter = operation.parameters.find((p) => p.name === name);
+    if (parameter) values.set(parameter, literal);
+  }
+  const credentials = step.anonymous ? { headers: {} } : validCredentials(operation.security, options.token, options.basic);
+  const target = requestTarget(operation, values, { ...(credentials.query ? { query: credentials.query } : {}), ...(credentials.cookies ? { cookies: credentials.cookies } : {}) });
+  const headers: Record<string, string | string[]> = { ...options.headers, ...target.headers, ...credentials.headers };
+  if (step.body !== undefined && operation.requestBody) headers['content-type'] = operation.requestBody.mediaType;
+  return {
+    id: `sequence:${step.step.collection.replace(/^\//, '')}-${n}-${step.step.kind}`,
+    operationId: operation.operationId,
+    source: 'generated',
+    description: step.description,
+    expect: step.expect,
+    request: { method: operation.method, path: target.path, headers, body: step.body },
+    sequence: step.step,
+  };
+}
+
+/**
+ * Deletes every record the generated cases created, where the spec has a delete for their
+ * collection, so a long-lived provider does not fill up run after run. Not judged; the count is reported.
+ */
+async function cleanUp(exchanges: readonly Exchange[], options: ResolvedOptions, plans: readonly SequencePlan[]): Promise<{ deleted: number; of: number } | undefined> {
+  const targets: Array<{ plan: SequencePlan; id: string }> = [];
+  for (const plan of plans) {
+    if (!plan.remove) continue;
+    for (const exchange of exchanges) {
+      if (exchange.case.operationId !== plan.create.operationId || exchange.outcome !== 'response' || exchange.response.status < 200 || exchange.response.status > 299) continue;
+      const body = exchange.case.request.body;
+      const parsed = typeof body === 'string' ? parseBody(body) : undefined;
+      const sent = parsed?.ok && parsed.value !== null && typeof parsed.value === 'object' ? (parsed.value as Record<string, unknown>) : undefined;
+      const answer = parseBody(exchange.response.body);
+      const id = keyText(sent, plan.identity) ?? keyText(answer.ok && answer.value !== null && typeof answer.value === 'object' ? (answer.value as Record<string, unknown>) : undefined, plan.identity);
+      // Two cases may create one id (a provider that overwrites): it is deleted once.
+      if (id !== undefined && !targets.some((t) => t.plan === plan && t.id === id)) targets.push({ plan, id });
+    }
+  }
+  if (!targets.length) return undefined;
+  const transport = createTransport({ timeoutMs: options.timeoutMs, concurrency: options.concurrency });
+  let deleted = 0;
+  let next = 0;
+  let timeouts = 0;
+  const worker = async (): Promise<void> => {
+    while (next < targets.length && timeouts < options.maxTimeouts) {
+      const { plan, id } = targets[next++] as { plan: SequencePlan; id: string };
+      const operation = plan.remove as SuiteContract;
+      const step: StepRequest = { operation, step: { kind: 'cleanup', collection: plan.collection, identity: plan.identity, id }, description: 'clean-up', expect: 'provider-choice', parameters: new Map([[operation.parameters.find((p) => p.in === 'path')?.name ?? 'id', id]]) };
+      const contractCase = stepCase(step, options, 0);
+      const outcome = await transport.send({ url: options.endpoint(contractCase.request.path), method: operation.method, headers: contractCase.request.headers, body: undefined });
+      if (outcome.outcome === 'timeout') timeouts++;
+      // 404: already gone (a delete case with a fixed id, such as an int64 end, removed it).
+      if (outcome.outcome === 'response' && ((outcome.response.status >= 200 && outcome.response.status < 300) || outcome.response.status === 404)) deleted++;
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: Math.min(options.concurrency, targets.length) }, worker));
+  } finally {
+    transport.close();
+  }
+  return { deleted, of: targets.length };
+}
+
+/** A record's identity as the text a path carries: a number's exact digits, a string as it is (JSON-quoted for the parameter writer). */
+function keyText(record: Record<string, unknown> | undefined, identity: string): string | undefined {
+  const value = record?.[identity];
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (typeof value !== 'number') return undefined;
+  const exact = exactInteger(record as Record<string, unknown>, identity);
+  return exact !== undefined ? exact.toString() : Number.isInteger(value) ? String(value) : undefined;
+}
+
+/** When every valid request was refused with 401 or 403, the credential is wrong, not the provider: say so first. */
+function refusedEverything(exchanges: readonly Exchange[]): string | undefined {
+  const valid = exchanges.filter((x) => x.case.expect === 'accepted' && x.outcome === 'response');
+  if (!valid.length || !valid.every((x) => x.outcome === 'response' && (x.response.status === 401 || x.response.status === 403))) return undefined;
+  return `every valid request was refused — check --token (all ${valid.length} valid requests were answered 401 or 403: the provider did not accept the credential the suite was given, so the other checks judged refusals)`;
+}
+
+/** Per operation: cases sent, passed, failed, and not sent with the reason. */
+function operationResults(options: ResolvedOptions, exchanges: readonly Exchange[], findings: readonly Finding[]): OperationResult[] {
+  const failedCases = new Set(findings.filter((f) => f.severity === 'failure').map((f) => f.exchange.case.id));
+  return options.operations.map((operation) => {
+    const own = exchanges.filter((x) => x.case.operationId === operation.operationId);
+    const sent = own.filter((x) => x.outcome !== 'not-sent');
+    const failed = sent.filter((x) => failedCases.has(x.case.id)).length;
+    const reasons = new Map<string, number>();
+    for (const x of own) if (x.outcome === 'not-sent') reasons.set(x.reason, (reasons.get(x.reason) ?? 0) + 1);
+    return {
+      operationId: operation.operationId,
+      method: operation.method,
+      path: operation.path,
+      sent: sent.length,
+      passed: sent.length - failed,
+      failed,
+      skipped: [...reasons].map(([reason, cases]) => ({ reason, cases })),
+    };
+  });
+}
+
+/** The run's cases: file cases that fit the spec, then the generated ones of every operation; and the file cases that do not fit and the generated cases excluded, with the reason. */
 export function buildCases(options: ResolvedOptions, fixtures: readonly FixtureCase[]): { cases: ContractCase[]; unfit: Array<{ case: ContractCase; reason: string }> } {
-  const { contract } = options;
+  const { operations } = options;
   const ids = createIdSource();
   const context = { token: options.token, invalidToken: options.invalidToken, ids, headers: options.headers };
   const cases: ContractCase[] = [];
   const unfit: Array<{ case: ContractCase; reason: string }> = [];
   const files: Array<[FixtureCase, 'fixture' | 'cases']> = [...fixtures.map((f) => [f, 'fixture'] as [FixtureCase, 'fixture']), ...options.extraCases.map((f) => [f, 'cases'] as [FixtureCase, 'cases'])];
   for (const [fixture, source] of files) {
-    const made = fileCase(fixture, source, contract, context);
+    const made = fileCase(fixture, source, operations, context);
     if (made.unfit !== undefined) unfit.push({ case: made.case, reason: made.unfit });
     else cases.push(made.case);
   }
-  const generation = generateCases({
-    contract,
-    seed: options.seed,
-    positive: options.generated.positive,
-    negative: options.generated.negative,
-    ids,
-    token: options.token,
-    invalidToken: options.invalidToken,
-  });
-  for (const generated of generation.cases) cases.push(generatedCase(generated, options, contract));
-  // A case the spec's validator contradicts is reported as not sent, with the reason; it never stops the run.
-  for (const { case: generated, reason } of generation.excluded) unfit.push({ case: generatedCase(generated, options, contract), reason });
+  // With one operation the ids stay as the second generation wrote them; with several, each names its operation.
+  const named = operations.length > 1;
+  for (const contract of operations) {
+    const generation = generateCases({
+      contract,
+      seed: options.seed,
+      positive: options.generated.positive,
+      negative: options.generated.negative,
+      ids,
+      token: options.token,
+      invalidToken: options.invalidToken,
+      basic: options.basic,
+    });
+    for (const generated of generation.cases) cases.push(generatedCase(generated, options, contract, named));
+    // A case the spec's validator contradicts is reported as not sent, with the reason; it never stops the run.
+    for (const { case: generated, reason } of generation.excluded) unfit.push({ case: generatedCase(generated, options, contract, named), reason });
+  }
   return { cases, unfit };
 }
 
-function generatedCase(generated: GeneratedCase, options: ResolvedOptions, contract: SuiteContract): ContractCase {
-  const headers: Record<string, string | string[]> = { ...options.headers };
-  if (generated.credentials) Object.assign(headers, generated.credentials);
-  else if (contract.security.kind === 'bearer') headers.authorization = `Bearer ${options.token}`;
-  else if (contract.security.kind === 'api-key') headers[contract.security.header] = options.token;
+function generatedCase(generated: GeneratedCase, options: ResolvedOptions, contract: SuiteContract, named: boolean): ContractCase {
+  const credentials = generated.credentials ?? validCredentials(contract.security, options.token, options.basic);
+  const target = requestTarget(contract, generated.parameters ?? new Map(), { ...(credentials.query ? { query: credentials.query } : {}), ...(credentials.cookies ? { cookies: credentials.cookies } : {}) });
+  const headers: Record<string, string | string[]> = { ...options.headers, ...target.headers, ...credentials.headers };
   for (const name of generated.omit ?? []) delete headers[name];
-  headers['content-type'] = contract.requestBody.mediaType;
+  if (generated.body !== undefined && contract.requestBody) headers['content-type'] = generated.contentType ?? contract.requestBody.mediaType;
   return {
-    id: `generated:${generated.family}-${generated.label}`,
+    id: `generated:${named ? `${contract.operationId}/` : ''}${generated.family}-${generated.label}`,
+    operationId: contract.operationId,
     source: 'generated',
     description: generated.description,
     expect: generated.expect,
     request: {
       method: contract.method,
-      path: contract.path,
+      path: target.path,
       headers,
       body: generated.body,
       ...(generated.plant ? { plant: generated.plant } : {}),
@@ -159,9 +334,14 @@ async function sendAll(
 }
 
 /** Secrets the run must never show: the token, every form of it the auth cases send, and the --header values, longest first. */
-export function secrets(options: Pick<ResolvedOptions, 'token' | 'headers'>): Array<[string, string]> {
+export function secrets(options: Pick<ResolvedOptions, 'token' | 'headers'> & { basic?: string }): Array<[string, string]> {
   const list: Array<[string, string]> = [];
   if (options.token) list.push([options.token, '<token>'], ...derivedCredentials(options.token));
+  if (options.basic) {
+    const password = options.basic.slice(options.basic.indexOf(':') + 1);
+    list.push([Buffer.from(options.basic).toString('base64'), '<the --basic credentials>']);
+    if (password.length >= 4) list.push([password, '<the --basic password>']);
+  }
   for (const value of Object.values(options.headers)) if (value.length >= 4) list.push([value, '<value given with --header>']);
   return list.sort((a, b) => b[0].length - a[0].length);
 }
@@ -202,10 +382,10 @@ function sentRequest(contractCase: ContractCase, options: ResolvedOptions): Sent
     headers[name] = Array.isArray(value) ? value.map((v) => maskValue(name, v)) : maskValue(name, value as string);
   }
   const { body } = contractCase.request;
-  return { method: contractCase.request.method, url: url.href, headers, body: typeof body === 'string' ? mask(body, options) : body };
+  return { method: contractCase.request.method, url: mask(url.href, options), headers, body: typeof body === 'string' ? mask(body, options) : body };
 }
 
-function judgeAll(exchanges: readonly Exchange[], options: ResolvedOptions, run: RunContext): { checks: CheckResult[]; findings: Finding[] } {
+function judgeAll(exchanges: readonly Exchange[], options: ResolvedOptions, runs: ReadonlyMap<string, RunContext>): { checks: CheckResult[]; findings: Finding[] } {
   const findings: Finding[] = [];
   const checks = CHECKS.map((check): CheckResult => {
     const result: CheckResult = { name: check.name, proves: check.proves, judged: 0, judgedCases: [], passed: 0, failed: 0, warnings: 0, infos: 0, skipped: [], status: 'passed' };
@@ -213,6 +393,7 @@ function judgeAll(exchanges: readonly Exchange[], options: ResolvedOptions, run:
     const whole = rules.find((rule) => rule.cases === undefined);
     if (whole) {
       result.skipped.push({ reason: whole.reason, cases: [] });
+      if (whole.notApplicable) result.notApplicable = true;
       result.status = 'skipped';
       return result;
     }
@@ -230,7 +411,7 @@ function judgeAll(exchanges: readonly Exchange[], options: ResolvedOptions, run:
         skip(exchange.reason, exchange.case.id);
         continue;
       }
-      const problems = check.judge(exchange, run);
+      const problems = check.judge(exchange, runs.get(exchange.case.operationId) as RunContext);
       if (problems === undefined) continue;
       result.judged++;
       result.judgedCases.push(exchange.case.id);

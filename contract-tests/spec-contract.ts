@@ -1,13 +1,15 @@
 /**
- * The suite's view of the project's compiled contract (spec/contract.ts): what it needs of the
- * operation under test (createPlant by default) — method and path, the success status, every
- * declared response (media types, body validator, declared properties), the security scheme, and
- * the request body (media types, validator, properties with their constraints, flattened for the
- * generators). Everything else in the suite receives this object as data.
+ * The suite's view of the project's compiled contract (spec/contract.ts): for every operation it
+ * tests — method and path, the success status, every declared response (exact statuses, `4XX`
+ * ranges and `default`: media types, body validator, declared properties), the security scheme it
+ * sends, the parameters (schema, style, explode) and the request body (media types, validator,
+ * properties with their constraints, refs followed and flattened for the generators). Everything
+ * else in the suite receives these objects as data.
  */
 import type { ValidateFunction } from 'ajv';
-import { compileContract, ContractError, isJsonMediaType, loadContract, mediaEssence, type CompiledContract } from '../spec/contract.js';
+import { compileContract, ContractError, isJsonMediaType, loadContract, mediaEssence, type CompiledContract, type ContractOperation, type ContractResponse } from '../spec/contract.js';
 import { parseExactJson } from '../spec/exact-json.js';
+import type { ParameterReader } from '../spec/parameters.js';
 import { describeProblems, problemsText } from '../spec/problems.js';
 
 /** A JSON Schema object as the spec writes it (refs resolved where the suite reads it). */
@@ -19,7 +21,8 @@ export class SpecError extends Error {
 }
 
 export interface DeclaredResponse {
-  status: number;
+  /** The status, or what the spec wrote for it (`4XX`, `default`). */
+  status: number | string;
   mediaTypes: readonly string[];
   /** What the body is called in messages: the component's name, or `the declared schema`. */
   schemaName?: string;
@@ -28,7 +31,6 @@ export interface DeclaredResponse {
   properties: readonly string[];
 }
 
-/** How the credential (`--token`) is sent, from the operation's security requirement. */
 /** An API key the same security requirement demands along with the main credential (OpenAPI: schemes of one requirement object must all be sent). */
 export interface AlongsideKey {
   name: string;
@@ -37,12 +39,15 @@ export interface AlongsideKey {
 }
 
 /**
- * The credential the suite sends: the main one (the token) and, when the spec's requirement
- * names several schemes together, the API keys sent alongside it (their values come from --header).
+ * The credential the suite sends: the main one (the token, or the --basic pair) and, when the
+ * spec's requirement names several schemes together, the API keys sent alongside it (their
+ * values come from --header). oauth2 and OpenID Connect send the token as a bearer token.
  */
 export type SecurityScheme =
   | { kind: 'bearer'; name: string; alongside: readonly AlongsideKey[] }
-  | { kind: 'api-key'; name: string; header: string; alongside: readonly AlongsideKey[] }
+  | { kind: 'basic'; name: string; alongside: readonly AlongsideKey[] }
+  /** `header` is the parameter's name: lower case for a header, as written for a query or a cookie. */
+  | { kind: 'api-key'; name: string; in: 'header' | 'query' | 'cookie'; header: string; alongside: readonly AlongsideKey[] }
   | { kind: 'none'; reason: string };
 
 export interface RequestProperty {
@@ -50,6 +55,19 @@ export interface RequestProperty {
   required: boolean;
   /** The property's schema, refs resolved and allOf parts merged. */
   schema: JsonSchema;
+}
+
+export interface SuiteParameter {
+  name: string;
+  in: 'path' | 'query' | 'header' | 'cookie';
+  required: boolean;
+  /** Refs resolved and allOf parts merged, at every depth. */
+  schema: JsonSchema;
+  style: string;
+  explode: boolean;
+  validate?: ValidateFunction;
+  /** Reads the parameter back from a request as the mock does (spec/parameters.ts). */
+  read?: ParameterReader;
 }
 
 export interface RequestBody {
@@ -64,83 +82,178 @@ export interface RequestBody {
   identity?: RequestProperty;
   /** Whether the body's schema lets undeclared properties in. */
   additionalProperties: boolean;
+  /** Whether the spec requires a body. */
+  required: boolean;
 }
 
+/** What the suite needs of one operation. */
 export interface SuiteContract {
   /** The document's path, for messages. */
   source: string;
   operationId: string;
   method: string;
   path: string;
-  /** The 2xx status a valid request must get. */
-  successStatus: number;
+  /** The 2xx status a valid request must get; undefined when the spec declares only a `2XX` range (any 2xx then). */
+  successStatus: number | undefined;
   responses: ReadonlyMap<number, DeclaredResponse>;
+  /** `4XX`-style ranges, by their first digit. */
+  ranges: ReadonlyMap<number, DeclaredResponse>;
+  /** The `default` response, when declared. */
+  fallback?: DeclaredResponse;
   /** Statuses the spec declares, ascending, for messages. */
   declared: readonly number[];
   security: SecurityScheme;
-  requestBody: RequestBody;
+  parameters: readonly SuiteParameter[];
+  /** The JSON request body; undefined when the operation takes none the suite can write. */
+  requestBody?: RequestBody;
   /** The properties the success response declares that the request also sends: what it must echo. */
   echoed: readonly string[];
 }
 
-export const DEFAULT_OPERATION = 'createPlant';
-
-/** The spec at `path` (the bundled one by default) compiled for the suite. Throws SpecError. */
-export function loadSuiteContract(path?: string, operationId: string = DEFAULT_OPERATION): SuiteContract {
-  return suiteContractOf(asSpecError(() => loadContract(path)), operationId);
+/** Every operation of a spec the suite tests, and those it cannot, with the reason. */
+export interface SuiteSpec {
+  source: string;
+  operations: readonly SuiteContract[];
+  /** Operations the suite cannot test (a scheme it cannot send …), reported as skipped. */
+  untestable: ReadonlyArray<{ operationId: string; method: string; path: string; reason: string }>;
+  /** The compiled contract the operations come from: the stateful sequences find its collections. */
+  compiled?: CompiledContract;
 }
 
-/** The contract of an already parsed document; `source` names it in messages. */
-export function compileSuiteContract(document: unknown, source: string, operationId: string = DEFAULT_OPERATION): SuiteContract {
-  return suiteContractOf(asSpecError(() => compileContract(document, source)), operationId);
+/** The declared response that covers `status`: the exact one, else its range (`4XX`), else `default`. */
+export function declaredResponse(contract: SuiteContract, status: number): DeclaredResponse | undefined {
+  return contract.responses.get(status) ?? contract.ranges.get(Math.floor(status / 100)) ?? contract.fallback;
+}
+
+/** Whether the spec declares `status` for the operation, exactly, by range or by `default`. */
+export function declaresStatus(contract: SuiteContract, status: number): boolean {
+  return declaredResponse(contract, status) !== undefined;
+}
+
+/** The declared statuses in words: `200, 400, 4XX, default`. */
+export function declaredText(contract: SuiteContract): string {
+  return [...contract.declared.map(String), ...[...contract.ranges.keys()].map((d) => `${d}XX`), ...(contract.fallback ? ['default'] : [])].join(', ');
+}
+
+/** Whether `status` is the success a valid request must get. */
+export function isExpectedSuccess(contract: SuiteContract, status: number): boolean {
+  return contract.successStatus === undefined ? status >= 200 && status < 300 : status === contract.successStatus;
+}
+
+/** The spec at `path` (the bundled one by default) compiled for the suite: every operation. Throws SpecError. */
+export function loadSuiteSpec(path?: string): SuiteSpec {
+  return suiteSpecOf(asSpecError(() => loadContract(path)));
+}
+
+/** Every operation of an already parsed document; `source` names it in messages. */
+export function compileSuiteSpec(document: unknown, source: string): SuiteSpec {
+  return suiteSpecOf(asSpecError(() => compileContract(document, source)));
+}
+
+/** Every operation of a compiled contract the suite can test; the others with the reason. */
+export function suiteSpecOf(contract: CompiledContract): SuiteSpec {
+  const operations: SuiteContract[] = [];
+  const untestable: Array<{ operationId: string; method: string; path: string; reason: string }> = [];
+  for (const operationId of contract.operations.keys()) {
+    try {
+      operations.push(suiteContractOf(contract, operationId));
+    } catch (error) {
+      if (!(error instanceof SpecError)) throw error;
+      const operation = contract.operations.get(operationId) as ContractOperation;
+      untestable.push({ operationId, method: operation.method.toUpperCase(), path: operation.path, reason: error.message });
+    }
+  }
+  return { source: contract.source, operations, untestable, compiled: contract };
+}
+
+/** The spec at `path`, one operation of it (the first that takes a JSON body by default). Throws SpecError. */
+export function loadSuiteContract(path?: string, operationId?: string): SuiteContract {
+  const contract = asSpecError(() => loadContract(path));
+  return suiteContractOf(contract, operationId ?? primaryOperation(contract));
+}
+
+/** One operation of an already parsed document (the first that takes a JSON body by default); `source` names it in messages. */
+export function compileSuiteContract(document: unknown, source: string, operationId?: string): SuiteContract {
+  const contract = asSpecError(() => compileContract(document, source));
+  return suiteContractOf(contract, operationId ?? primaryOperation(contract));
+}
+
+/** The first operation that takes a JSON body, else the first operation. */
+function primaryOperation(contract: CompiledContract): string {
+  const operations = [...contract.operations.values()];
+  const withBody = operations.find((o) => [...(o.requestBody?.content.keys() ?? [])].some((key) => isJsonMediaType(mediaEssence(key))));
+  const first = withBody ?? operations[0];
+  if (!first) throw new SpecError(`${contract.source} has no operation with an operationId; there is nothing to test.`);
+  return first.operationId;
+}
+
+function declared(response: ContractResponse, status: number | string): DeclaredResponse {
+  const media = [...response.content.values()].find((m) => m.schema !== undefined);
+  const out: DeclaredResponse = {
+    status,
+    mediaTypes: [...response.content.keys()],
+    properties: media?.properties ?? [],
+    ...(media ? { schemaName: nameOf(media.schema) } : {}),
+  };
+  // The contract compiles response validators on first use; keep that lazy.
+  if (media) Object.defineProperty(out, 'validate', { enumerable: true, get: () => media.validate });
+  return out;
 }
 
 /** What the suite needs of one operation of a compiled contract. Throws SpecError. */
-export function suiteContractOf(contract: CompiledContract, operationId: string = DEFAULT_OPERATION): SuiteContract {
+export function suiteContractOf(contract: CompiledContract, operationId: string): SuiteContract {
   const { source } = contract;
   const operation = contract.operations.get(operationId);
   if (!operation) {
-    throw new SpecError(`${source} has no operation ${operationId} (it has: ${[...contract.operations.keys()].join(', ') || 'none'}); the suite tests ${operationId}.`);
+    throw new SpecError(`${source} has no operation ${operationId} (it has: ${[...contract.operations.keys()].join(', ') || 'none'}).`);
   }
   const doc = contract.document as JsonSchema;
   const responses = new Map<number, DeclaredResponse>();
+  let fallback: DeclaredResponse | undefined;
   for (const [status, response] of operation.responses) {
-    if (status === 'default') continue;
-    const media = [...response.content.values()].find((m) => m.schema !== undefined);
-    const declared: DeclaredResponse = {
-      status,
-      mediaTypes: [...response.content.keys()],
-      properties: media?.properties ?? [],
-      ...(media ? { schemaName: nameOf(media.schema) } : {}),
-    };
-    // The contract compiles response validators on first use; keep that lazy.
-    if (media) Object.defineProperty(declared, 'validate', { enumerable: true, get: () => media.validate });
-    responses.set(status, declared);
+    if (status === 'default') fallback = declared(response, 'default');
+    else responses.set(status, declared(response, status));
   }
+  const ranges = new Map<number, DeclaredResponse>();
+  for (const [code, response] of operation.ranges ?? []) ranges.set(Number(code[0]), declared(response, code));
   const successStatus = operation.successStatus;
-  if (successStatus === undefined) throw new SpecError(`${source}: ${operationId} declares no 2xx response, so the suite cannot tell success.`);
+  if (successStatus === undefined && !ranges.has(2) && !fallback) throw new SpecError(`${source}: ${operationId} declares no 2xx response, so the suite cannot tell success.`);
 
   const content = operation.requestBody?.content;
   // A key may carry parameters (`application/json; charset=utf-8`): it is sent as written.
   const mediaType = [...(content?.keys() ?? [])].find((key) => isJsonMediaType(mediaEssence(key)));
   const media = mediaType === undefined ? undefined : content?.get(mediaType);
-  if (mediaType === undefined || !media?.schema || !media.validate) {
-    throw new SpecError(`${source}: ${operationId} has no JSON request body schema; the suite sends JSON bodies.`);
+  if (content?.size && operation.requestBody?.required && (mediaType === undefined || !media?.schema || !media.validate)) {
+    throw new SpecError(`${source}: ${operationId} requires a request body in ${[...content.keys()].join(', ')}, with no JSON schema; the suite writes JSON bodies.`);
   }
-  const flat = flatten(media.schema, doc);
-  const properties = [...flat.properties].map(([name, propertySchema]) => ({ name, required: flat.required.has(name), schema: propertySchema }));
-  const identity = properties.find((p) => p.name === 'id' && typesOf(p.schema).includes('integer'));
-  const requestBody: RequestBody = {
-    mediaTypes: [...(content?.keys() ?? [])],
-    mediaType,
-    schemaName: nameOf(media.schema) ?? 'request body',
-    validate: media.validate,
-    properties,
-    ...(identity ? { identity } : {}),
-    additionalProperties: flat.additionalProperties,
-  };
-  const successProperties = responses.get(successStatus)?.properties ?? [];
-  const sent = new Set(properties.map((p) => p.name));
+  let requestBody: RequestBody | undefined;
+  if (mediaType !== undefined && media?.schema && media.validate) {
+    const flat = flatten(media.schema, doc);
+    const properties = [...flat.properties].map(([name, propertySchema]) => ({ name, required: flat.required.has(name), schema: propertySchema }));
+    const identity = properties.find((p) => p.name === 'id' && typesOf(p.schema).includes('integer'));
+    requestBody = {
+      mediaTypes: [...(content?.keys() ?? [])],
+      mediaType,
+      schemaName: nameOf(media.schema) ?? 'request body',
+      validate: media.validate,
+      properties,
+      ...(identity ? { identity } : {}),
+      additionalProperties: flat.additionalProperties,
+      required: operation.requestBody?.required === true,
+    };
+  }
+  const parameters: SuiteParameter[] = operation.parameters.map((p) => ({
+    name: p.name,
+    in: p.in,
+    required: p.required,
+    schema: p.schema ? derefDeep(p.schema, doc) : {},
+    style: p.style,
+    explode: p.explode,
+    ...(p.validate ? { validate: p.validate } : {}),
+    read: p.read,
+  }));
+  const successProperties = (successStatus === undefined ? undefined : responses.get(successStatus))?.properties ?? [];
+  const sent = new Set(requestBody?.properties.map((p) => p.name) ?? []);
   return {
     source,
     operationId,
@@ -148,9 +261,12 @@ export function suiteContractOf(contract: CompiledContract, operationId: string 
     path: operation.path,
     successStatus,
     responses,
+    ranges,
+    ...(fallback ? { fallback } : {}),
     declared: operation.declaredStatuses,
     security: securityOf(contract, operation.security, operationId),
-    requestBody,
+    parameters,
+    ...(requestBody ? { requestBody } : {}),
     echoed: successProperties.filter((name) => sent.has(name)),
   };
 }
@@ -172,30 +288,48 @@ export function isValidRequestBody(contract: SuiteContract, text: string): boole
   } catch {
     return false;
   }
-  return contract.requestBody.validate(value) === true;
+  return contract.requestBody?.validate(value) === true;
 }
 
 function securityOf(contract: CompiledContract, requirements: readonly (readonly string[])[], operationId: string): SecurityScheme {
-  const requirement = requirements.find((names) => names.length > 0);
-  if (requirement === undefined || requirements.some((names) => names.length === 0)) {
+  if (requirements.length === 0 || requirements.some((names) => names.length === 0)) {
     return { kind: 'none', reason: `the spec declares no security for ${operationId}, so there are no credentials to refuse` };
   }
-  // One requirement object's schemes are ANDed: every one of them is sent. The token goes to the bearer scheme if there is one.
-  const schemes = requirement.map((name) => {
-    const scheme = contract.securitySchemes.get(name);
-    if (scheme?.kind === 'http-bearer' || scheme?.kind === 'oauth-bearer') return { kind: 'bearer' as const, name };
-    if (scheme?.kind === 'api-key' && scheme.in === 'header') return { kind: 'api-key' as const, name, header: scheme.parameter.toLowerCase() };
-    const what =
-      scheme?.kind === 'api-key' ? `apiKey in ${scheme.in}` : scheme?.kind === 'unsupported' ? scheme.type : scheme?.kind === 'http-basic' ? 'http basic' : 'undeclared';
-    throw new SpecError(`${contract.source}: the security scheme ${name} (${what}) is not one the suite can send; it sends bearer tokens and API keys in a header.`);
-  });
-  const bearers = schemes.filter((scheme) => scheme.kind === 'bearer');
-  if (bearers.length > 1) {
-    throw new SpecError(`${contract.source}: ${operationId} requires ${bearers.map((b) => b.name).join(' and ')} together, but one Authorization header carries one bearer token.`);
+  // Alternatives: the first one the suite can send. One requirement object's schemes are ANDed: every one of them is sent.
+  const problems: string[] = [];
+  for (const requirement of requirements) {
+    try {
+      return requirementOf(contract, requirement, operationId);
+    } catch (error) {
+      if (!(error instanceof SpecError)) throw error;
+      problems.push(error.message);
+    }
   }
-  const main = bearers[0] ?? schemes[0];
-  const alongside = schemes.flatMap((scheme) => (scheme === main || scheme.kind !== 'api-key' ? [] : [{ name: scheme.name, header: scheme.header }]));
-  return main?.kind === 'api-key' ? { ...main, alongside } : { kind: 'bearer', name: main?.name ?? '', alongside };
+  throw new SpecError(problems.join(' '));
+}
+
+function requirementOf(contract: CompiledContract, requirement: readonly string[], operationId: string): SecurityScheme {
+  type Sendable = { kind: 'bearer' | 'basic'; name: string } | { kind: 'api-key'; name: string; in: 'header' | 'query' | 'cookie'; header: string };
+  const schemes = requirement.map((name): Sendable => {
+    const scheme = contract.securitySchemes.get(name);
+    if (scheme?.kind === 'http-bearer' || scheme?.kind === 'oauth-bearer') return { kind: 'bearer', name };
+    if (scheme?.kind === 'http-basic') return { kind: 'basic', name };
+    if (scheme?.kind === 'api-key') return { kind: 'api-key', name, in: scheme.in, header: scheme.in === 'header' ? scheme.parameter.toLowerCase() : scheme.parameter };
+    const what = scheme?.kind === 'unsupported' ? scheme.type : 'undeclared';
+    throw new SpecError(`${contract.source}: the security scheme ${name} (${what}) of ${operationId} is not one the suite can send; it sends bearer tokens (oauth2 and OpenID Connect too), HTTP Basic and API keys.`);
+  });
+  const authorization = schemes.filter((scheme) => scheme.kind === 'bearer' || scheme.kind === 'basic');
+  if (authorization.length > 1) {
+    throw new SpecError(`${contract.source}: ${operationId} requires ${authorization.map((b) => b.name).join(' and ')} together, but one Authorization header carries one credential.`);
+  }
+  const main = authorization[0] ?? schemes[0];
+  const alongside = schemes.flatMap((scheme) => {
+    if (scheme === main || scheme.kind !== 'api-key') return [];
+    if (scheme.in !== 'header') throw new SpecError(`${contract.source}: ${operationId} requires the API key ${scheme.name} in a ${scheme.in} together with ${main?.name}; the suite sends keys alongside the main credential in headers only.`);
+    return [{ name: scheme.name, header: scheme.header }];
+  });
+  if (main?.kind === 'api-key') return { ...main, alongside };
+  return { kind: main?.kind ?? 'bearer', name: main?.name ?? '', alongside };
 }
 
 /** The component a schema names by `$ref`, for messages. */
@@ -248,7 +382,46 @@ function mergeSchema(earlier: JsonSchema | undefined, raw: unknown, doc: JsonSch
   let merged: JsonSchema = { ...(earlier ?? {}) };
   for (const inner of Array.isArray(part.allOf) ? part.allOf : []) merged = mergeSchema(merged, inner, doc);
   const { allOf: _allOf, $ref: _ref, ...own } = part;
-  return { ...merged, ...own };
+  return derefDeep({ ...merged, ...own }, doc);
+}
+
+/**
+ * A schema with every local `$ref` inside it followed and `allOf` parts merged, at every depth, so
+ * that the generators see what the validator sees (a property `{$ref: Category}` holding
+ * `{$ref: Tag}` items). A ref already being expanded (a recursive schema) is left as `{}` past
+ * the first level; depth is bounded.
+ */
+export function derefDeep(schema: unknown, doc: JsonSchema, depth = 0, expanding: ReadonlySet<string> = new Set()): JsonSchema {
+  if (!isObject(schema)) return {};
+  let node: Record<string, any> = schema;
+  let active = expanding;
+  if (typeof node.$ref === 'string') {
+    const ref = node.$ref;
+    if (active.has(ref) || depth > 12) return {};
+    active = new Set([...active, ref]);
+    const target = resolve(node, doc);
+    const { $ref: _ref, ...siblings } = node;
+    node = { ...(isObject(target) ? target : {}), ...siblings };
+  }
+  if (Array.isArray(node.allOf)) {
+    const { allOf, ...own } = node;
+    let merged: Record<string, any> = {};
+    for (const part of allOf) {
+      const inner = derefDeep(part, doc, depth + 1, active);
+      merged = { ...merged, ...inner, properties: { ...(merged.properties ?? {}), ...(inner.properties ?? {}) }, required: [...(merged.required ?? []), ...(Array.isArray(inner.required) ? inner.required : [])] };
+    }
+    node = { ...merged, ...own, properties: { ...(merged.properties ?? {}), ...(own.properties ?? {}) }, required: [...new Set([...(merged.required ?? []), ...(Array.isArray(own.required) ? own.required : [])])] };
+    if (Object.keys(node.properties).length === 0) delete node.properties;
+    if (node.required.length === 0) delete node.required;
+  }
+  const out: JsonSchema = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (key === 'properties' && isObject(value)) out[key] = Object.fromEntries(Object.entries(value).map(([name, inner]) => [name, derefDeep(inner, doc, depth + 1, active)]));
+    else if ((key === 'items' || key === 'additionalProperties' || key === 'not') && isObject(value)) out[key] = derefDeep(value, doc, depth + 1, active);
+    else if ((key === 'anyOf' || key === 'oneOf' || key === 'prefixItems') && Array.isArray(value)) out[key] = value.map((inner) => derefDeep(inner, doc, depth + 1, active));
+    else out[key] = value;
+  }
+  return out;
 }
 
 /** The JSON types a schema admits (`type` may be a list; none means any). */

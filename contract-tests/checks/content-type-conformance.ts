@@ -5,6 +5,7 @@
  */
 import type { Check } from '../model.js';
 import { matchingMedia } from '../../spec/contract.js';
+import { declaredResponse } from '../spec-contract.js';
 import { answered, failure } from './verdicts.js';
 
 export const contentTypeConformance: Check = {
@@ -12,7 +13,7 @@ export const contentTypeConformance: Check = {
   proves: 'answers with a declared status carry the media type the spec declares for it (parameters allowed)',
   judge(exchange, { contract }) {
     const response = answered(exchange);
-    const declared = response && contract.responses.get(response.status);
+    const declared = response && declaredResponse(contract, response.status);
     if (!response || !declared?.mediaTypes.length) return undefined;
     const contentType = response.headers['content-type'];
     const expected = declared.mediaTypes.join(' or ');

@@ -17,14 +17,17 @@ export const ignoredAuth: Check = {
     const { status } = response;
     const { security } = contract;
     if (security.kind === 'none') return undefined;
-    const main = security.kind === 'api-key' ? security.header : 'authorization';
+    const main = security.kind === 'api-key' ? (security.in === 'header' ? security.header : security.in === 'cookie' ? 'cookie' : '') : 'authorization';
     const shown = (header: string): string => {
+      if (header === '') return `the URL ${exchange.request.url}`;
       const sent = exchange.request.headers[header];
       const name = header === 'authorization' ? 'Authorization' : header;
       return sent === undefined ? `no ${name} header` : `${name}: ${[sent].flat().join(' + ')}`;
     };
     const credentials = [main, ...security.alongside.map((key) => key.header)].map(shown).join(' and ');
-    const wanted = [security.kind === 'api-key' ? `a valid API key in ${main}` : 'a valid bearer token', ...security.alongside.map((key) => `a valid API key in ${key.header}`)].join(' and ');
+    const mainWanted =
+      security.kind === 'api-key' ? `a valid API key in the ${security.in} ${security.header}` : security.kind === 'basic' ? 'valid HTTP Basic credentials' : 'a valid bearer token';
+    const wanted = [mainWanted, ...security.alongside.map((key) => `a valid API key in ${key.header}`)].join(' and ');
     if (isSuccess(status)) {
       return [failure(`Answered ${status} to a request with ${credentials}; ${contract.operationId} requires ${wanted}.`)];
     }

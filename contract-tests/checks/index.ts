@@ -6,6 +6,7 @@ import { negativeDataRejection } from './negative-data-rejection.js';
 import { notAServerError } from './not-a-server-error.js';
 import { positiveDataAcceptance } from './positive-data-acceptance.js';
 import { responseEchoesRequest } from './response-echoes-request.js';
+import { ensureResourceAvailability, listHonoursParameters, missingResourceNotFound, resourceConsistency, useAfterFree } from './sequence-checks.js';
 import { responseSchemaConformance } from './response-schema-conformance.js';
 import { statusCodeConformance } from './status-code-conformance.js';
 
@@ -18,4 +19,9 @@ export const CHECKS: readonly Check[] = [
   responseEchoesRequest,
   negativeDataRejection,
   ignoredAuth,
+  ensureResourceAvailability,
+  resourceConsistency,
+  listHonoursParameters,
+  useAfterFree,
+  missingResourceNotFound,
 ];

@@ -22,10 +22,11 @@ export const negativeDataRejection: Check = {
       const contentType = exchange.request.headers['content-type'];
       return [
         warning(
-          `Accepted (${response.status}) a JSON body sent ${contentType === undefined ? 'without a Content-Type' : `as ${[contentType].flat().join(', ')}`}; the spec's request media type is ${contract.requestBody.mediaTypes.join(' or ')}.`,
+          `Accepted (${response.status}) a JSON body sent ${contentType === undefined ? 'without a Content-Type' : `as ${[contentType].flat().join(', ')}`}; the spec's request media type is ${contract.requestBody?.mediaTypes.join(' or ') ?? 'none'}.`,
         ),
       ];
     }
-    return [failure(`Accepted (${response.status}) a body that is not a ${contract.requestBody.schemaName}: ${description}`)];
+    if (exchange.case.id.includes('parameter-')) return [failure(`Accepted (${response.status}) a request of ${contract.operationId} the spec rejects: ${description}`)];
+    return [failure(`Accepted (${response.status}) a body that is not a ${contract.requestBody?.schemaName ?? 'valid body'}: ${description}`)];
   },
 };

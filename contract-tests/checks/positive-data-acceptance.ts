@@ -16,7 +16,7 @@ export const positiveDataAcceptance: Check = {
   proves: 'valid bodies (fixed and generated: every string class, ids at their range ends, unusual but legal JSON and credentials) are accepted',
   judge(exchange, { contract, duplicateStatus, rejectionStatuses }) {
     const response = answered(exchange);
-    const id = contract.requestBody.identity?.name ?? 'id';
+    const id = contract.requestBody?.identity?.name ?? 'id';
     // A repeat answered like an invalid body (400 for both): "already stored" and "refused" look the same.
     const ambiguous = duplicateStatus !== undefined && !isSuccess(duplicateStatus) && (rejectionStatuses?.has(duplicateStatus) ?? false);
     if (response && exchange.case.expect === 'duplicate') {
@@ -30,6 +30,10 @@ export const positiveDataAcceptance: Check = {
     if (!response || exchange.case.expect !== 'accepted') return undefined;
     const { status } = response;
     if (isSuccess(status)) return [];
+    // A request naming a resource by its path (`/plants/{id}`) may name one that does not exist.
+    if (status === 404 && contract.parameters.some((p) => p.in === 'path')) {
+      return [info(`Answered 404: the path names a ${contract.parameters.filter((p) => p.in === 'path').map((p) => p.name).join(', ')} the provider does not have, so the request could not succeed.`)];
+    }
     if (exchange.case.fixedId && status === duplicateStatus && ambiguous) {
       return [warning(`Answered ${status}: as the provider answers a repeated id, but also as it answers an invalid body, so this valid case with a fixed id may have been refused; it is neither passed nor failed.` + providerMessage(response))];
     }
@@ -46,7 +50,7 @@ export const positiveDataAcceptance: Check = {
     }
     return [
       failure(
-        `A valid ${contract.requestBody.schemaName} with a valid credential was refused with ${status}; the spec says ${contract.successStatus}.` +
+        `A valid ${contract.requestBody ? contract.requestBody.schemaName : `${contract.operationId} request`} with a valid credential was refused with ${status}; the spec says ${contract.successStatus ?? '2xx'}.` +
           providerMessage(response) +
           (exchange.case.request.id !== undefined ? ` (id ${exchange.case.request.id})` : ''),
       ),

@@ -17,7 +17,7 @@ export const responseEchoesRequest: Check = {
     const sent = exchange.case.request.plant;
     if (!response || response.status !== contract.successStatus || !sent) return undefined;
     const parsed = parseBody(response.body);
-    const validate = contract.responses.get(contract.successStatus)?.validate;
+    const validate = contract.responses.get(response.status)?.validate;
     // A body that is not the declared schema is response_schema_conformance's to report.
     if (!parsed.ok || !validate?.(parsed.value) || !isRecord(parsed.value)) return undefined;
     const got = parsed.value;

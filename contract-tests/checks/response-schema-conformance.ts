@@ -3,8 +3,9 @@
  * bundled spec: a 200 is a Plant, a 400 an Error with both fields), parsed losslessly, so an
  * int32 or int64 is judged on its real digits. Extra fields are allowed where the schema allows them.
  */
+import { parse as parseLossless } from 'lossless-json';
 import type { Check } from '../model.js';
-import { parseBody, schemaProblems } from '../spec-contract.js';
+import { declaredResponse, parseBody, schemaProblems } from '../spec-contract.js';
 import { answered, failure } from './verdicts.js';
 
 export const responseSchemaConformance: Check = {
@@ -12,14 +13,27 @@ export const responseSchemaConformance: Check = {
   proves: "bodies of declared statuses match the spec's schema for them (parsed exactly: int32 and int64 on their digits)",
   judge(exchange, { contract }) {
     const response = answered(exchange);
-    const declared = response && contract.responses.get(response.status);
+    const declared = response && declaredResponse(contract, response.status);
     if (!response || !declared?.validate) return undefined;
     const what = `The ${response.status} body`;
     const name = declared.schemaName === undefined ? 'the declared schema' : `${/^[AEIOU]/.test(declared.schemaName) ? 'an' : 'a'} ${declared.schemaName}`;
     const parsed = parseBody(response.body);
     if (!parsed.ok) return [failure(`${what} must be ${name}, but ${parsed.problem}.`)];
+    // JSON.parse (and the exact reader) keep the last of repeated names; clients differ (RFC 8259 §4): an answer must not depend on which.
+    const duplicate = duplicateName(response.body);
+    if (duplicate) return [failure(`${what} names ${duplicate} twice with different values; RFC 8259 §4: names should be unique, and clients that keep the first or the last read different ${name.replace(/^an? /, '')}s.`)];
     const problems = schemaProblems(declared.validate, parsed.value);
     if (!problems) return [];
     return [failure(`${what} is not ${name}: ${problems}.`)];
   },
 };
+
+/** A member name a JSON text repeats with different values (lossless-json refuses those), or undefined. */
+function duplicateName(text: string): string | undefined {
+  try {
+    parseLossless(text);
+    return undefined;
+  } catch (error) {
+    return /^Duplicate key '(.*)' encountered/.exec((error as Error).message)?.[1];
+  }
+}

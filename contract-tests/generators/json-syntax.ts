@@ -123,9 +123,12 @@ export function syntaxCases(inputs: SyntaxInputs): SyntaxCase[] {
       const [before, after] = text(set(base(), str, '"@@"')).split('@@') as [string, string];
       return Buffer.concat([Buffer.from(before, 'utf8'), Buffer.from(middle), Buffer.from(after, 'utf8')]);
     };
-    choose('invalid-utf8', bytes([0x4d, 0xc3, 0x28, 0x6e]), `${str} holding the bytes C3 28, which are not UTF-8`, 'RFC 8259 §8.1: JSON text is UTF-8; what a parser does with other bytes is left open (accepting them is a warning)', true);
-    choose('overlong-utf8', bytes([0xc0, 0xaf]), `${str} holding C0 AF, an overlong (invalid) UTF-8 form of "/"`, 'RFC 8259 §8.1 / RFC 3629: overlong forms are not UTF-8; accepting them is a warning', true);
-    choose('utf8-encoded-surrogate', bytes([0xed, 0xa0, 0x80]), `${str} holding ED A0 80, a UTF-16 surrogate encoded as if it were a character (CESU-8)`, 'RFC 3629 §3: surrogates are not UTF-8; accepting them is a warning', true);
+    // JSON text exchanged between systems is UTF-8 (RFC 8259 §8.1): bytes that are not are not JSON text, and a
+    // provider that decodes them into U+FFFD stores what nobody sent. Refused, as other text that is not JSON.
+    const notUtf8 = (label: string, body: Uint8Array, about: string): void => void out.push({ label, body, expect: 'rejected-body', about: `${about} — not JSON text (RFC 8259 §8.1: JSON text is UTF-8; RFC 3629)` });
+    notUtf8('invalid-utf8', bytes([0x4d, 0xc3, 0x28, 0x6e]), `${str} holding the bytes C3 28, which are not UTF-8`);
+    notUtf8('overlong-utf8', bytes([0xc0, 0xaf]), `${str} holding C0 AF, an overlong (invalid) UTF-8 form of "/"`);
+    notUtf8('utf8-encoded-surrogate', bytes([0xed, 0xa0, 0x80]), `${str} holding ED A0 80, a UTF-16 surrogate encoded as if it were a character (CESU-8)`);
     choose('lone-surrogate-escape', text(set(base(), str, '"a\\ud800b"')), `${str} holding \\ud800, an unpaired surrogate escape`, 'RFC 8259 §8.2: an unpaired surrogate escape is grammatical, but what software makes of it is unpredictable');
   }
   if (id) choose('duplicate-id', text([...base(), [id, base().find((m) => m[0] === id)?.[1] ?? '1']]), `${id} given twice with two fresh values`, 'RFC 8259 §4: names should be unique; with duplicates, parsers differ');

@@ -28,7 +28,8 @@ describe.each(Object.entries(LEGAL).map(([name, legal]) => ({ name, ...legal }))
     for (const report of reports) {
       expect(report.findings.filter((f) => f.severity === 'failure').map((f) => `${f.check} ${f.exchange.case.id}: ${f.message}`)).toEqual([]);
       expect(report.ok).toBe(true);
-      expect(report.checks.every((check) => check.status === 'passed' && check.judged > 0)).toBe(true);
+      // Every check the spec gives something to judge judged something and passed (the stateful ones have no collection in the bundled spec).
+      expect(report.checks.filter((check) => !(check.status === 'passed' && check.judged > 0) && !check.notApplicable).map((check) => check.name)).toEqual([]);
     }
   });
 

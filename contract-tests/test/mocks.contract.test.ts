@@ -7,8 +7,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMockServer } from '../../mocks/server.js';
 import { startPrismMock } from '../../mocks/prism/server.js';
 import { CHECKS, formatReport, runContractSuite, type ContractReport, type SkipRule } from '../index.js';
+import { resolveOptions } from '../options.js';
 
 const TOKEN = 'contract-token';
+/** Checks the bundled spec gives nothing to judge (the stateful ones: it has no read or list), with the suite's reason. */
+const NOT_APPLICABLE = resolveOptions({ baseUrl: 'http://127.0.0.1:9', token: TOKEN }).skip.filter((rule) => rule.notApplicable);
 const SEED = Number(process.env.CONTRACT_SEED ?? 4_242);
 
 interface Target {
@@ -38,6 +41,11 @@ const TARGETS: Target[] = [
         cases: ['fixture:invalid-token', 'generated:auth-token-other-case', 'generated:auth-token-with-suffix', 'generated:auth-token-prefix', 'generated:auth-lower-case-scheme-invalid-token'],
         reason: 'Prism checks that a bearer token is present, not which one: it has no list of valid tokens',
       },
+      {
+        check: 'negative_data_rejection',
+        cases: ['generated:syntax-invalid-utf8', 'generated:syntax-overlong-utf8', 'generated:syntax-utf8-encoded-surrogate'],
+        reason: "the Prism mock's HTTP edge decodes bytes that are not UTF-8 into U+FFFD and accepts the body (the stateful mock refuses them; left to the mocks' owners)",
+      },
     ],
     runs: 1,
   },
@@ -56,6 +64,11 @@ describe.each(TARGETS)('the contract suite against $name', (target) => {
   afterAll(() => stop?.());
 
   for (const check of CHECKS) {
+    const notApplicable = NOT_APPLICABLE.find((rule) => rule.check === check.name);
+    if (notApplicable) {
+      it.skip(`${check.name} — not applicable to the bundled spec: ${notApplicable.reason}`, () => {});
+      continue;
+    }
     const whole = target.skip.find((rule) => rule.check === check.name && !rule.cases);
     if (whole) {
       it.skip(`${check.name} — skipped: ${whole.reason}`, () => {});

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { CHECK_NAMES } from '../model.js';
 import { FLAWS } from './providers/flaws.js';
 import { LEGAL } from './providers/legal.js';
+import { NEXT_FLAWS, NEXT_LEGAL } from './providers/next-provider.js';
 
 const DOC = readFileSync(new URL('../../docs/contract-mutations.md', import.meta.url), 'utf8');
 
@@ -39,6 +40,16 @@ describe('docs/contract-mutations.md', () => {
       const reports = LEGAL[name(cells[0])]?.reports;
       expect(cells[2]).toBe(reports ? `${reports.severity === 'info' ? 'provider choice' : 'warning'} in \`${reports.check}\`` : 'nothing');
     }
+  });
+
+  it('lists every next-version flaw with the check that catches it, and every next-version legal variant', () => {
+    const section = DOC.split(/^## /m).find((part) => part.startsWith('The next version')) ?? '';
+    const [flaws = '', legal = ''] = section.split('Legal variants of the next version');
+    const cells = (text: string): string[][] => text.split('\n').filter((line) => line.startsWith('| `')).map((line) => line.slice(1, -1).split(/(?<!\\)\|/).map((cell) => cell.trim()));
+    const table = cells(flaws).map((row) => [name(row[0]), name(row[2])]);
+    expect(table.map(([provider]) => provider).sort()).toEqual(Object.keys(NEXT_FLAWS).sort());
+    for (const [provider, check] of table) expect(check, provider).toBe(NEXT_FLAWS[provider as string]?.caughtBy);
+    expect(cells(legal).map((row) => name(row[0])).sort()).toEqual(Object.keys(NEXT_LEGAL).sort());
   });
 
   it('holds at least 40 single-flaw providers over every class, and the legal variants issue 12 names', () => {

@@ -9,7 +9,7 @@ import { terminalSafe } from '../terminal-text.js';
 
 const exchange = (body: string | Uint8Array): Exchange =>
   ({
-    case: { id: 'x', source: 'generated', description: 'x', expect: 'rejected-body', request: { method: 'POST', path: '/plants', headers: {}, body } },
+    case: { id: 'x', operationId: 'createPlant', source: 'generated', description: 'x', expect: 'rejected-body', request: { method: 'POST', path: '/plants', headers: {}, body } },
     request: { method: 'POST', url: 'http://127.0.0.1:1/plants', headers: { host: '127.0.0.1:1', 'content-type': 'application/json', authorization: 'Bearer <token>' }, body },
     startedAt: new Date(0).toISOString(),
     elapsedMs: 0,
@@ -28,7 +28,7 @@ describe('terminalSafe', () => {
 describe('curlCommand', () => {
   it('quotes plain text in single quotes and takes the token from the environment', () => {
     expect(curlCommand(exchange(`{"name":"O'Brien"}`))).toBe(
-      `curl -i -X POST 'http://127.0.0.1:1/plants' -H 'content-type: application/json' -H "authorization: Bearer $PLANT_STORE_TOKEN" --data-binary '{"name":"O'\\''Brien"}'`,
+      `curl -i -X POST 'http://127.0.0.1:1/plants' -H 'content-type: application/json' -H 'authorization: Bearer '"\${PLANT_STORE_TOKEN}" --data-binary '{"name":"O'\\''Brien"}'`,
     );
   });
 

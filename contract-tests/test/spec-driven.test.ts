@@ -141,12 +141,12 @@ const ALONGSIDE_KEYS: Record<string, string> = { 'x-api-key': 'partner-key-17' }
 
 /** A provider built on `contract`: its validator, its declared answer, its success status and its security. */
 function onSpec(contract: SuiteContract): Partial<Behaviour> {
-  const declared = contract.responses.get(contract.successStatus)?.properties ?? [];
+  const declared = contract.responses.get(contract.successStatus ?? 200)?.properties ?? [];
   const { security } = contract;
   return {
-    validate: (value) => (contract.requestBody.validate(value) ? undefined : 'Not a valid body.'),
+    validate: (value) => (contract.requestBody?.validate(value) ? undefined : 'Not a valid body.'),
     plant: (value) => Object.fromEntries(declared.filter((name) => name in value).map((name) => [name, value[name]])),
-    successStatus: contract.successStatus,
+    successStatus: contract.successStatus ?? 200,
     authorize: (req, token) =>
       security.kind === 'none'
         ? true
@@ -185,7 +185,7 @@ describe.each(VARIANTS)('the spec with $name', (variant) => {
     expect(generation.excluded.filter((e) => !e.reason.includes('domain walk')).map((e) => `${e.case.family}-${e.case.label}: ${e.reason}`)).toEqual([]);
     const labels = generation.cases.map((c) => `${c.family}-${c.label}`);
     expect(labels).toEqual(expect.arrayContaining(variant.generates ?? []));
-    for (const property of contract.requestBody.properties) expect(labels.some((l) => l.startsWith(`value-${property.name}-`) || l.startsWith(`required-${property.name}-`))).toBe(true);
+    for (const property of contract.requestBody?.properties ?? []) expect(labels.some((l) => l.startsWith(`value-${property.name}-`) || l.startsWith(`required-${property.name}-`))).toBe(true);
   });
 
   it('passes, twice in a row, against a provider on the same spec', () => {
@@ -295,8 +295,9 @@ describe('--spec on the command line', () => {
   it.each([
     ['a missing file', 'nope.yaml', '', /Cannot read the OpenAPI document .*nope\.yaml/],
     ['not YAML', 'broken.yaml', 'openapi: [3.1', /is not valid YAML or JSON/],
-    ['no createPlant', 'other.yaml', JSON.stringify({ openapi: '3.1.0', paths: { '/x': { get: { operationId: 'other', responses: {} } } } }), /has no operation createPlant \(it has: other\)/],
-    ['basic auth', 'basic.yaml', JSON.stringify({ ...bundled(), components: { ...bundled().components, securitySchemes: { bearerAuth: { type: 'http', scheme: 'basic' } } } }), /bearerAuth \(http basic\) is not one the suite can send/],
+    ['no operation it can test', 'other.yaml', JSON.stringify({ openapi: '3.1.0', paths: { '/x': { get: { operationId: 'other', responses: {} } } } }), /No operation of .*other\.yaml is left to test \(other: .*declares no 2xx response/],
+    ['basic auth without --basic', 'basic.yaml', JSON.stringify({ ...bundled(), components: { ...bundled().components, securitySchemes: { bearerAuth: { type: 'http', scheme: 'basic' } } } }), /createPlant is secured by HTTP Basic \(bearerAuth\): pass --basic user:password/],
+    ['only mutual TLS', 'mtls.yaml', JSON.stringify({ ...bundled(), components: { ...bundled().components, securitySchemes: { bearerAuth: { type: 'mutualTLS' } } } }), /bearerAuth \(mutualTLS\) of createPlant is not one the suite can send/],
   ])('exits 2 naming the problem for %s', async (_what, file, content, message) => {
     const path = join(dir, file);
     if (content) writeFileSync(path, content);

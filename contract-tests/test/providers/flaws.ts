@@ -109,6 +109,23 @@ export const FLAWS: Record<string, FlawProvider> = {
       plant: (v) => (typeof v.tag === 'string' ? { name: String(v.name), tag: v.tag } : { name: String(v.name) }),
     },
   },
+  'invalid-utf8-replaced': { class: 'json-syntax', flaw: 'decodes bytes that are not UTF-8 with U+FFFD and stores the result', caughtBy: 'negative_data_rejection', says: /not JSON text \(RFC 8259 §8\.1: JSON text is UTF-8/, behaviour: { decode: (raw) => new TextDecoder('utf-8').decode(raw) } },
+  'form-body-stored': {
+    class: 'json-syntax',
+    flaw: 'parses application/x-www-form-urlencoded bodies too (a form parser on the JSON route) and stores them',
+    caughtBy: 'negative_data_rejection',
+    says: /a form-encoded body .* must be refused/,
+    behaviour: {
+      mediaTypeAccepted: (contentType) => /^application\/(json|x-www-form-urlencoded)\s*(;|$)/i.test(contentType ?? ''),
+      parse: (text) => {
+        if (!/^[^={\[\s"]+=/.test(text)) return parseExactJson(text);
+        return Object.fromEntries([...new URLSearchParams(text)].map(([k, v]) => [k, /^-?\d+$/.test(v) ? Number(v) : v]));
+      },
+      identity: (value) => BigInt((value as { id: number }).id),
+    },
+  },
+  'charset-refused': { class: 'schema', flaw: 'answers 415 to application/json with a charset parameter (an exact string comparison)', caughtBy: 'positive_data_acceptance', says: /refused with 415/, behaviour: { mediaTypeAccepted: (contentType) => contentType === 'application/json' || (contentType ?? '').split(';')[0] === 'Application/JSON' } },
+  'media-type-case-sensitive': { class: 'schema', flaw: 'compares the media type case-sensitively, so Application/JSON is answered 415', caughtBy: 'positive_data_acceptance', says: /refused with 415/, behaviour: { mediaTypeAccepted: (contentType) => (contentType ?? '').split(';')[0]?.trim() === 'application/json' } },
   'trailing-data-accepted': { class: 'json-syntax', flaw: 'reads the first JSON value and ignores what follows (a streaming decoder)', caughtBy: 'negative_data_rejection', says: /not a NewPlant: a valid body followed by/, behaviour: { parse: (text) => parseExactJson(text.slice(0, firstValueEnd(text))) } },
   'comments-accepted': { class: 'json-syntax', flaw: 'strips /* */ and // comments before parsing', caughtBy: 'negative_data_rejection', says: /not a NewPlant: a \/\* block comment \*\//, behaviour: { parse: (text) => parseExactJson(outsideStrings(text, (s) => s.replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/[^\n]*/g, ''))) } },
   'trailing-commas-accepted': { class: 'json-syntax', flaw: 'removes trailing commas before parsing', caughtBy: 'negative_data_rejection', says: /not a NewPlant: a trailing comma after the last member/, behaviour: { parse: (text) => parseExactJson(outsideStrings(text, (s) => s.replace(/,(\s*[}\]])/g, '$1'))) } },
@@ -162,8 +179,9 @@ export const FLAWS: Record<string, FlawProvider> = {
   'single-space-only': { class: 'auth', flaw: 'splits the header on one space, so "Bearer  token" (two spaces) fails', caughtBy: 'positive_data_acceptance', says: /refused with 401/, behaviour: { authorize: (req, token) => { const [scheme, credential] = (req.headers.authorization ?? '').split(' '); return scheme?.toLowerCase() === 'bearer' && credential === token; } } },
   'token-without-scheme-accepted': { class: 'auth', flaw: 'strips an optional "Bearer " prefix, so the bare token is accepted too', caughtBy: 'ignored_auth', says: /Answered 200 to a request with Authorization: <token>;/, behaviour: { authorize: (req, token) => (req.headers.authorization ?? '').replace(/^bearer +/i, '') === token } },
   'token-compared-by-prefix': { class: 'auth', flaw: 'compares the token by prefix, so an empty or shortened token passes', caughtBy: 'ignored_auth', says: /Answered 200 to a request with Authorization: Bearer/, behaviour: { authorize: (req, token) => { const match = /^bearer *(.*)$/i.exec(req.headers.authorization ?? ''); return match !== null && token.startsWith(match[1] as string); } } },
-  'token-case-insensitive': { class: 'auth', flaw: 'compares tokens ignoring letter case', caughtBy: 'ignored_auth', says: /Answered 200 to a request with Authorization: Bearer <token in other case>;/, behaviour: { authorize: (req, token) => { const values = rawHeaderValues(req, 'authorization'); return values.length === 1 && /^bearer +(\S+)$/i.exec(values[0] as string)?.[1]?.toLowerCase() === token.toLowerCase(); } } },
+  'token-case-insensitive': { class: 'auth', flaw: 'compares tokens ignoring letter case', caughtBy: 'ignored_auth', says: /Answered 200 to a request with Authorization: Bearer \$\{PLANT_STORE_TOKEN~~\};/, behaviour: { authorize: (req, token) => { const values = rawHeaderValues(req, 'authorization'); return values.length === 1 && /^bearer +(\S+)$/i.exec(values[0] as string)?.[1]?.toLowerCase() === token.toLowerCase(); } } },
   // Response-side faults.
+  'duplicate-answer-names': { class: 'response', flaw: 'answers the Plant with name written twice, null first (a template that writes a default, then the value)', caughtBy: 'response_schema_conformance', says: /names name twice with different values/, behaviour: { serialize: (value) => { const text = JSON.stringify(value); return value !== null && typeof value === 'object' && 'name' in value ? `{"name":null,${text.slice(1)}` : text; } } },
   'plant-without-name': { class: 'response', flaw: 'drops name from the created Plant', caughtBy: 'response_schema_conformance', says: /200 body is not a Plant: .*name is required/, behaviour: { plant: (v) => { const { name: _name, ...rest } = REFERENCE.plant(v); return rest; } } },
   'tag-dropped': { class: 'response', flaw: 'drops tag from the created Plant', caughtBy: 'response_echoes_request', says: /The answer has no tag, but the request sent tag/, behaviour: { plant: (v) => ({ name: v.name }) } },
   'tag-renamed': { class: 'response', flaw: 'answers tag under another name (label)', caughtBy: 'response_echoes_request', says: /The answer has no tag, but the request sent tag/, behaviour: { plant: (v) => (v.tag === undefined ? { name: v.name } : { name: v.name, label: v.tag }) } },

@@ -1,0 +1,125 @@
+/**
+ * The checks of state, judging the steps of a stateful sequence (sequences.ts). Names follow
+ * Schemathesis where it has one (ensure_resource_availability, use_after_free); the others say
+ * what they hold.
+ */
+import type { Check, Exchange, Problem, SequenceStep } from '../model.js';
+import { parseBody } from '../spec-contract.js';
+import { hasKey, listItems } from '../sequences.js';
+import { answered, failure, isSuccess, warning } from './verdicts.js';
+
+const stepOf = (exchange: Exchange, ...kinds: SequenceStep['kind'][]): SequenceStep | undefined => {
+  const step = exchange.case.sequence;
+  return step && kinds.includes(step.kind) ? step : undefined;
+};
+
+const sameJson = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
+
+/** The records a list step saw (every page), or the first page's. */
+function seenRecords(exchange: Exchange, step: SequenceStep): unknown[] | undefined {
+  if (step.seen) return step.seen;
+  const response = answered(exchange);
+  const parsed = response ? parseBody(response.body) : undefined;
+  return parsed?.ok ? listItems(parsed.value) : undefined;
+}
+
+export const ensureResourceAvailability: Check = {
+  name: 'ensure_resource_availability',
+  proves: 'a record just created (or updated) can be read back at once, and the list holds it (paging followed)',
+  judge(exchange) {
+    const step = stepOf(exchange, 'read', 'list');
+    const response = answered(exchange);
+    if (!step || !response) return undefined;
+    if (step.kind === 'read') {
+      if (isSuccess(response.status)) return [];
+      return [failure(`Read ${step.collection}/${step.id} answered ${response.status} right after the record was created: a created record must be available.`)];
+    }
+    if (!step.contains?.length) return undefined;
+    if (!isSuccess(response.status)) return [failure(`The list ${step.collection} answered ${response.status}; it must list the records just created (${step.contains.join(', ')}).`)];
+    const records = seenRecords(exchange, step);
+    if (!records) return [failure(`The list ${step.collection} answered no array of records (bare, or wrapped in an object with one array member).`)];
+    const absent = step.contains.filter((id) => !records.some((record) => hasKey(record, step.identity, id)));
+    if (!absent.length) return [];
+    return [failure(`The list ${step.collection}${step.filter ? ` with ${step.filter.parameter}=${step.filter.values.join(',')}` : ''} lacks ${absent.map((id) => `${step.identity} ${id}`).join(' and ')}, created just before (${records.length} record(s) listed, every page followed).`)];
+  },
+};
+
+export const resourceConsistency: Check = {
+  name: 'resource_consistency',
+  proves: 'a read shows the record it was asked for, as last created or updated: its id and every property sent',
+  judge(exchange) {
+    const step = stepOf(exchange, 'read');
+    const response = answered(exchange);
+    if (!step?.record || !response || !isSuccess(response.status)) return undefined;
+    const parsed = parseBody(response.body);
+    if (!parsed.ok || parsed.value === null || typeof parsed.value !== 'object' || Array.isArray(parsed.value)) return undefined;
+    const got = parsed.value as Record<string, unknown>;
+    const problems: Problem[] = [];
+    if (step.identity in got && step.id !== undefined && !hasKey(got, step.identity, step.id)) {
+      problems.push(failure(`Read ${step.collection}/${step.id} answered the record whose ${step.identity} is ${JSON.stringify(got[step.identity])}: another record than the one asked for.`));
+    }
+    for (const [name, sent] of Object.entries(step.record)) {
+      if (name === step.identity || !(name in got)) continue;
+      if (!sameJson(sent, got[name])) problems.push(failure(`Read ${step.collection}/${step.id} shows ${name} ${JSON.stringify(got[name])?.slice(0, 80)}, but the record was ${step.kind === 'read' ? 'last written' : 'created'} with ${JSON.stringify(sent)?.slice(0, 80)}.`));
+    }
+    return problems;
+  },
+};
+
+export const listHonoursParameters: Check = {
+  name: 'list_honours_parameters',
+  proves: "a list asked for a limit returns at most that many records, and one asked for a filter only records that match it",
+  judge(exchange) {
+    const step = stepOf(exchange, 'list');
+    const response = answered(exchange);
+    if (!step || (!step.limit && !step.filter) || !response || !isSuccess(response.status)) return undefined;
+    const parsed = parseBody(response.body);
+    const page = parsed.ok ? listItems(parsed.value) : undefined;
+    if (!page) return undefined;
+    const problems: Problem[] = [];
+    if (step.limit && page.length > step.limit.value) {
+      problems.push(failure(`Listed ${page.length} records with ${step.limit.parameter}=${step.limit.value}; the limit allows at most ${step.limit.value}.`));
+    }
+    if (step.filter) {
+      const { property, values, parameter } = step.filter;
+      const strays = (step.seen ?? page).filter((record) => record !== null && typeof record === 'object' && !values.includes((record as Record<string, unknown>)[property] as string));
+      if (strays.length) {
+        const example = strays[0] as Record<string, unknown>;
+        problems.push(failure(`Listed ${strays.length} record(s) whose ${property} is not any of ${values.join(', ')} with ${parameter}=${values.join(',')} (one has ${property} ${JSON.stringify(example[property])}): the filter was ignored.`));
+      }
+    }
+    return problems;
+  },
+};
+
+export const useAfterFree: Check = {
+  name: 'use_after_free',
+  proves: 'a record deleted (its delete answered 2xx) is gone: reading it is 404 and the list lacks it',
+  judge(exchange) {
+    const step = stepOf(exchange, 'read-deleted', 'list');
+    const response = answered(exchange);
+    if (!step || !response) return undefined;
+    if (step.kind === 'list') {
+      if (!step.lacks?.length || !isSuccess(response.status)) return undefined;
+      const records = seenRecords(exchange, step) ?? [];
+      const kept = step.lacks.filter((id) => records.some((record) => hasKey(record, step.identity, id)));
+      return kept.length ? [failure(`The list ${step.collection} still holds ${kept.map((id) => `${step.identity} ${id}`).join(', ')} after its delete was answered with success.`)] : [];
+    }
+    if (isSuccess(response.status)) return [failure(`Read ${step.collection}/${step.id} answered ${response.status} after its delete was answered with success: the record was kept.`)];
+    if (response.status === 404 || response.status === 410) return [];
+    return [warning(`Read ${step.collection}/${step.id} after its delete answered ${response.status}; 404 (or 410) is the answer for a record that is gone.`)];
+  },
+};
+
+export const missingResourceNotFound: Check = {
+  name: 'missing_resource_not_found',
+  proves: 'reading an id that was never created answers 404, never a record',
+  judge(exchange) {
+    const step = stepOf(exchange, 'read-missing');
+    const response = answered(exchange);
+    if (!step || !response) return undefined;
+    if (isSuccess(response.status)) return [failure(`Read ${step.collection}/${step.id}, an id never created, answered ${response.status}; it must be 404.`)];
+    if (response.status === 404) return [];
+    return [warning(`Read ${step.collection}/${step.id}, an id never created, answered ${response.status}; 404 is the answer for a record that does not exist.`)];
+  },
+};

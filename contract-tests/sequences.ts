@@ -1,0 +1,306 @@
+/**
+ * Stateful sequences: for each collection of the spec — found by the same CRUD rule the mock
+ * serves (spec/collections.ts: a POST taking a JSON object body, the GET list on its path,
+ * GET/PUT/PATCH/DELETE on its item path, the identity sent or assigned) — create a record, read it back, find it in the
+ * list (paging followed), list with the list's limit and filters, update it and read the update,
+ * delete it, then read it (404) and list it (absent); and read an id never created (404). Each
+ * step is a case the checks judge: `ensure_resource_availability`, `resource_consistency`,
+ * `list_honours_parameters`, `use_after_free` and `missing_resource_not_found` (sequence-checks.ts).
+ * Everything created is deleted again, so the suite reruns cleanly against a long-lived provider.
+ */
+import fc from 'fast-check';
+import { recogniseCollections } from '../spec/collections.js';
+import type { CompiledContract } from '../spec/contract.js';
+import { exactInteger, parseExactJson } from '../spec/exact-json.js';
+import type { IdSource } from '../fixtures/index.js';
+import { freshIdentity } from './generators/identity.js';
+import { validLiterals } from './generators/schema-values.js';
+import type { CaseExpectation, SequenceStep } from './model.js';
+import type { JsonSchema, SuiteContract, SuiteParameter } from './spec-contract.js';
+import { typesOf } from './spec-contract.js';
+
+/** The operations of one collection the run tests. */
+export interface SequencePlan {
+  collection: string;
+  noun: string;
+  identity: string;
+  identityType: 'integer' | 'string' | 'other';
+  /** The provider assigns the identity (the create body does not declare it): the create sends none and reads it from the answer. */
+  assigned: boolean;
+  /** The list's page-size parameter (`limit`), and its filters: query parameter → record property. */
+  limit?: string;
+  filters: ReadonlyMap<string, string>;
+  create: SuiteContract;
+  read?: SuiteContract;
+  list?: SuiteContract;
+  update?: SuiteContract;
+  remove?: SuiteContract;
+}
+
+/** The collections of `compiled` whose create operation is under test, with their other operations under test. */
+export function planSequences(compiled: CompiledContract, operations: readonly SuiteContract[]): SequencePlan[] {
+  const byId = new Map(operations.map((o) => [o.operationId, o]));
+  const { collections, stateful } = recogniseCollections(compiled);
+  const plans: SequencePlan[] = [];
+  for (const collection of collections) {
+    const create = byId.get(collection.create.operationId);
+    // Nested collections need their parent record first: not followed yet.
+    if (!create?.requestBody || collection.parent) continue;
+    // A collection with only a create has nothing to read back: no sequence (the body walk covers the create).
+    const listPlan = [...stateful].find(([operationId, op]) => op.collection === collection && op.role === 'list' && byId.has(operationId))?.[1].list;
+    const role = (wanted: string): SuiteContract | undefined => {
+      for (const [operationId, op] of stateful) if (op.collection === collection && op.role === wanted && byId.has(operationId)) return byId.get(operationId);
+      return undefined;
+    };
+    const plan: SequencePlan = {
+      collection: collection.path,
+      noun: collection.noun,
+      identity: collection.identity.property,
+      identityType: collection.identity.type,
+      assigned: collection.identity.assigned !== undefined,
+      ...optional('limit', listPlan?.paging.size),
+      filters: listPlan?.filters ?? new Map(),
+      create,
+      ...optional('read', role('read')),
+      ...optional('list', role('list')),
+      ...optional('update', role('replace') ?? role('patch')),
+      ...optional('remove', role('delete')),
+    };
+    if (plan.read || plan.list) plans.push(plan);
+  }
+  return plans;
+}
+
+function optional<K extends string, V>(key: K, value: V | undefined): Partial<Record<K, V>> {
+  return value === undefined ? {} : ({ [key]: value } as Record<K, V>);
+}
+
+/** What a step needs to become a request: the case builder of the runner (credentials, headers, parameters). */
+export interface StepRequest {
+  operation: SuiteContract;
+  step: SequenceStep;
+  description: string;
+  expect: CaseExpectation;
+  body?: string;
+  /** Parameter values as JSON text, by name. */
+  parameters?: ReadonlyMap<string, string>;
+  /** Send no credential. */
+  anonymous?: boolean;
+  /** Judge nothing (the clean-up of a record a failed step left behind). */
+  cleanup?: boolean;
+}
+
+/** Sends one step and gives back what came back: status and parsed body (undefined when not JSON or no answer). */
+export type StepSender = (request: StepRequest) => Promise<{ status?: number; body?: unknown; headers?: Record<string, string> }>;
+
+export interface SequenceContext {
+  ids: IdSource;
+  seed: number;
+  send: StepSender;
+  /** Fetch a further page of a list (a `next` URL the provider gave); bounded by the caller. */
+  fetchPage: (operation: SuiteContract, url: string) => Promise<{ status?: number; body?: unknown; headers?: Record<string, string> }>;
+}
+
+const MAX_PAGES = 20;
+
+/** Runs every plan's sequence, one step at a time. Each step's exchange goes through `context.send`. */
+export async function runSequences(plans: readonly SequencePlan[], context: SequenceContext): Promise<void> {
+  for (const plan of plans) await runSequence(plan, context);
+}
+
+async function runSequence(plan: SequencePlan, context: SequenceContext): Promise<void> {
+  const body = plan.create.requestBody;
+  if (!body) return;
+  let draws = 0;
+  const sample = <T>(arbitrary: fc.Arbitrary<T>): T => fc.sample(arbitrary, { seed: (context.seed + 104_729 * ++draws) | 0, numRuns: 1 })[0] as T;
+  const identityProperty = body.properties.find((p) => p.name === plan.identity);
+  const { noun } = plan;
+  const itemParameter = (operation: SuiteContract | undefined): SuiteParameter | undefined => operation?.parameters.find((p) => p.in === 'path');
+
+  /** A valid body with `id` and distinct strings (a swap between two records shows). */
+  const makeBody = (id: string | undefined, word: string): { text: string; value: Record<string, unknown> } | undefined => {
+    for (let attempt = 0; attempt < 10; attempt++) {
+      const members: string[] = [];
+      for (const property of body.properties) {
+        if (property.schema.readOnly === true) continue;
+        if (property.name === plan.identity && id !== undefined) {
+          members.push(`${JSON.stringify(property.name)}:${id}`);
+          continue;
+        }
+        if (!property.required && !(typesOf(property.schema).includes('string') && plainString(property.schema))) continue;
+        const literal = typesOf(property.schema).includes('string') && plainString(property.schema) ? JSON.stringify(`${word}-${property.name}`) : sample(validLiterals(property.schema));
+        members.push(`${JSON.stringify(property.name)}:${literal}`);
+      }
+      const text = `{${members.join(',')}}`;
+      const value = parseExactJson(text) as Record<string, unknown>;
+      if (body.validate(value)) return { text, value };
+    }
+    return undefined;
+  };
+  const freshId = (): string | undefined => (plan.assigned ? undefined : identityProperty && plan.identityType === 'integer' ? freshIdentity(identityProperty, context.ids).toString() : plan.identityType === 'string' ? JSON.stringify(`seq-${context.ids.next('safe-positive')}`) : undefined);
+  /** A first id past 2^60 and a multiple of 256 where the identity allows one, so that it and the id after it are one double. */
+  const wideId = (): string | undefined => {
+    if (plan.assigned || !identityProperty || plan.identityType !== 'integer') return freshId();
+    const wide = context.ids.between(2n ** 52n, 2n ** 53n) * 256n;
+    return makeBody(wide.toString(), 'probe') ? wide.toString() : freshId();
+  };
+  const word = (): string => `w${sample(fc.stringMatching(/^[a-z]{6}$/))}`;
+
+  const created: string[] = [];
+  const create = async (id: string | undefined, description: string): Promise<{ id: string; value: Record<string, unknown> } | undefined> => {
+    const made = makeBody(id, word());
+    if (!made) return undefined;
+    const answer = await context.send({ operation: plan.create, step: { kind: 'create', collection: plan.collection, record: made.value, identity: plan.identity }, description, expect: 'accepted', body: made.text });
+    if (answer.status === undefined || answer.status < 200 || answer.status > 299) return undefined;
+    const answered = isRecord(answer.body) ? answer.body[plan.identity] : undefined;
+    const key = id ?? (answered === undefined ? undefined : typeof answered === 'string' ? JSON.stringify(answered) : String(answered));
+    if (key === undefined) return undefined;
+    created.push(key);
+    return { id: key, value: { ...made.value, ...(id === undefined && answered !== undefined ? { [plan.identity]: answered } : {}) } };
+  };
+  const pathValue = (id: string): ReadonlyMap<string, string> => {
+    const parameter = itemParameter(plan.read ?? plan.remove ?? plan.update);
+    return new Map(parameter ? [[parameter.name, id]] : []);
+  };
+  const read = (id: string, step: SequenceStep, description: string, expect: CaseExpectation = 'provider-choice', anonymous = false) =>
+    plan.read ? context.send({ operation: plan.read, step, description, expect, parameters: pathValue(id), anonymous }) : Promise.resolve(undefined);
+  const list = async (step: SequenceStep, description: string, parameters: ReadonlyMap<string, string> = new Map()): Promise<void> => {
+    if (!plan.list) return;
+    const first = await context.send({ operation: plan.list, step, description, expect: 'provider-choice', parameters });
+    // Paging: a Link rel="next" header or a `next` URL in a wrapped answer, followed a bounded number of times.
+    const items = listItems(first.body);
+    let next = nextPage(first);
+    for (let page = 1; next && page < MAX_PAGES && items; page++) {
+      const more = await context.fetchPage(plan.list, next);
+      items.push(...(listItems(more.body) ?? []));
+      next = nextPage(more);
+    }
+    if (step.kind === 'list' && items) step.seen = items;
+  };
+
+  const first = await create(freshId(), `creates a ${noun} to follow through the collection ${plan.collection}`);
+  if (!first) return;
+  await read(first.id, { kind: 'read', collection: plan.collection, record: first.value, identity: plan.identity, id: first.id }, `reads the ${noun} just created`, 'accepted');
+  if (plan.read && plan.read.security.kind !== 'none') {
+    await read(first.id, { kind: 'read-anonymous', collection: plan.collection, identity: plan.identity, id: first.id }, `reads the ${noun} just created without a credential`, 'unauthenticated', true);
+  }
+  // Two more records whose ids differ by one past what a double holds, where the identity allows it: each must stay itself.
+  const others: Array<{ id: string; value: Record<string, unknown> }> = [];
+  const wide = wideId();
+  const third = wide !== undefined && wide !== first.id ? await create(wide, `creates a second ${noun}, its ${plan.identity} ${wide} past 2^60`) : undefined;
+  if (third) others.push(third);
+  if (third && /^\d+$/.test(third.id) && BigInt(third.id) > 2n ** 53n && makeBody((BigInt(third.id) + 1n).toString(), 'probe')) {
+    const next = (BigInt(third.id) + 1n).toString();
+    const fourth = await create(next, `creates a third ${noun} whose ${plan.identity} is one more than the second one's, ${next} (past 2^53: a double cannot tell the two apart)`);
+    if (fourth) others.push(fourth);
+  } else if (!third) {
+    const second = await create(freshId(), `creates a second ${noun}, with other values`);
+    if (second) others.push(second);
+  }
+  for (const other of others) await read(other.id, { kind: 'read', collection: plan.collection, record: other.value, identity: plan.identity, id: other.id }, `reads the ${noun} ${other.id}`, 'accepted');
+  if (others.length) await read(first.id, { kind: 'read', collection: plan.collection, record: first.value, identity: plan.identity, id: first.id }, `reads the first ${noun} again, after the others were created`, 'accepted');
+  await list({ kind: 'list', collection: plan.collection, identity: plan.identity, contains: [first.id, ...others.map((o) => o.id)] }, `lists the ${plan.collection} collection: it must hold every ${noun} created`);
+  if (plan.list) {
+    const limit = plan.list.parameters.find((p) => p.in === 'query' && p.name === plan.limit);
+    if (limit) {
+      await list({ kind: 'list', collection: plan.collection, identity: plan.identity, limit: { parameter: limit.name, value: 1 } }, `lists with ${limit.name}=1: at most one ${noun}`, new Map([[limit.name, '1']]));
+    }
+    // A filter: a query parameter naming a record property (the CRUD rule's, `tags` for `tag`): any of its values.
+    for (const parameter of plan.list.parameters) {
+      const propertyName = plan.filters.get(parameter.name);
+      if (parameter.in !== 'query' || propertyName === undefined) continue;
+      const property = body.properties.find((p) => p.name === propertyName);
+      if (!property || !typesOf(property.schema).includes('string')) continue;
+      const wanted = first.value[property.name];
+      if (typeof wanted !== 'string') continue;
+      const array = typesOf(parameter.schema).includes('array');
+      await list(
+        { kind: 'list', collection: plan.collection, identity: plan.identity, contains: [first.id], filter: { parameter: parameter.name, property: property.name, values: [wanted] } },
+        `lists with ${parameter.name}=${wanted}: only ${noun}s whose ${property.name} is ${wanted}, the first one among them`,
+        new Map([[parameter.name, array ? JSON.stringify([wanted]) : JSON.stringify(wanted)]]),
+      );
+    }
+  }
+  if (plan.update?.requestBody) {
+    const changed = makeBody(first.id, word());
+    if (changed) {
+      const answer = await context.send({
+        operation: plan.update,
+        step: { kind: 'update', collection: plan.collection, record: changed.value, identity: plan.identity, id: first.id },
+        description: `updates the first ${noun}`,
+        expect: 'accepted',
+        body: changed.text,
+        parameters: pathValue(first.id),
+      });
+      if (answer.status !== undefined && answer.status >= 200 && answer.status < 300) {
+        await read(first.id, { kind: 'read', collection: plan.collection, record: changed.value, identity: plan.identity, id: first.id }, `reads the first ${noun} after the update: it must show it`, 'accepted');
+      }
+    }
+  }
+  if (plan.remove) {
+    const answer = await context.send({ operation: plan.remove, step: { kind: 'delete', collection: plan.collection, identity: plan.identity, id: first.id }, description: `deletes the first ${noun}`, expect: 'accepted', parameters: pathValue(first.id) });
+    if (answer.status !== undefined && answer.status >= 200 && answer.status < 300) {
+      created.splice(created.indexOf(first.id), 1);
+      await read(first.id, { kind: 'read-deleted', collection: plan.collection, identity: plan.identity, id: first.id }, `reads the ${noun} just deleted: it must be gone (404)`);
+      await list({ kind: 'list', collection: plan.collection, identity: plan.identity, lacks: [first.id] }, `lists the collection after the delete: the deleted ${noun} must not be in it`);
+    }
+  }
+  const missing = freshId();
+  if (missing !== undefined) await read(missing, { kind: 'read-missing', collection: plan.collection, identity: plan.identity, id: missing }, `reads a ${noun} that was never created: it must be 404`);
+  // Clean up: what the sequence created and did not delete as a step.
+  if (plan.remove) {
+    for (const id of created) await context.send({ operation: plan.remove, step: { kind: 'cleanup', collection: plan.collection, identity: plan.identity, id }, description: `deletes the ${noun} ${id} the sequence created (clean-up)`, expect: 'provider-choice', parameters: pathValue(id), cleanup: true });
+  }
+}
+
+function plainString(schema: JsonSchema): boolean {
+  return !schema.enum && !schema.pattern && !schema.format && (typeof schema.maxLength !== 'number' || schema.maxLength >= 24) && (typeof schema.minLength !== 'number' || schema.minLength <= 8);
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** The records of a list answer: a bare array, or the one array member of a wrapping object (`items`, `data` …). */
+export function listItems(body: unknown): unknown[] | undefined {
+  if (Array.isArray(body)) return [...body];
+  if (!isRecord(body)) return undefined;
+  const arrays = Object.values(body).filter(Array.isArray);
+  return arrays.length === 1 ? [...(arrays[0] as unknown[])] : undefined;
+}
+
+/** The next page's URL: a Link rel="next" header (RFC 8288) or a `next` string in a wrapped answer. */
+function nextPage(answer: { body?: unknown; headers?: Record<string, string> }): string | undefined {
+  const link = answer.headers?.link;
+  const fromHeader = link ? /<([^>]+)>\s*;[^,]*rel="?next"?/i.exec(link)?.[1] : undefined;
+  if (fromHeader) return fromHeader;
+  if (!isRecord(answer.body)) return undefined;
+  const candidates = [answer.body.next, isRecord(answer.body.links) ? answer.body.links.next : undefined, isRecord(answer.body._links) && isRecord(answer.body._links.next) ? answer.body._links.next.href : undefined];
+  return candidates.find((c): c is string => typeof c === 'string' && c !== '');
+}
+
+/** Whether a record's key (its identity value as JSON text) is `key`. */
+export function hasKey(record: unknown, identity: string, key: string): boolean {
+  if (!isRecord(record)) return false;
+  const value = record[identity];
+  if (value === undefined) return false;
+  if (typeof value === 'string') return JSON.stringify(value) === key;
+  if (typeof value === 'number' && /^-?\d+$/.test(key)) {
+    // Compare the digits the answer really holds (parseExactJson keeps int64 literals).
+    try {
+      return BigInt(key) === BigInt(exactDigits(record, identity) ?? String(value));
+    } catch {
+      return false;
+    }
+  }
+  return JSON.stringify(value) === key;
+}
+
+function exactDigits(record: Record<string, unknown>, identity: string): string | undefined {
+  const value = record[identity];
+  return typeof value === 'number' && Number.isSafeInteger(value) ? String(value) : exactIntegerText(record, identity);
+}
+
+function exactIntegerText(record: Record<string, unknown>, identity: string): string | undefined {
+  return exactInteger(record, identity)?.toString();
+}
