@@ -11,6 +11,8 @@ import { UnreachableTargetError } from './reachability.js';
 import { formatReport } from './report.js';
 import { runResolved } from './runner.js';
 import { terminalSafeLines } from './terminal-text.js';
+import { ContractError, readContract } from '../spec/contract.js';
+import { SpecError, suiteSpecOf } from './spec-contract.js';
 
 /** Everything the CLI prints goes through here: nothing a provider or a file sent reaches the terminal unescaped. */
 const out = (text: string): void => void process.stdout.write(terminalSafeLines(text));
@@ -21,11 +23,13 @@ async function main(): Promise<number> {
   let resolved: ResolvedOptions;
   try {
     options = parseContractArgs(process.argv.slice(2), contractCommand());
+    // Read asynchronously: a spec may refer to sibling files (bundled by spec/document.ts).
+    if (options.spec !== undefined) options = { ...options, contract: suiteSpecOf(await readContract(options.spec)) };
     // Resolved once, before anything is sent, so that the seed is printed even if the run dies.
     resolved = resolveOptions(options);
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
-    if (error instanceof ContractUsageError) {
+    if (error instanceof ContractUsageError || error instanceof ContractError || error instanceof SpecError) {
       err(`plant-store-contract: ${error.message}\nRun with --help for the flags.\n`);
       return 2;
     }

@@ -189,13 +189,22 @@ function bodyCases(options: GenerationOptions, body: RequestBody, _required: Par
     baseValues.set(property.name, plain ? JSON.stringify(WORDS[i % WORDS.length]) : fc.sample(validLiterals(property.schema), { seed: i, numRuns: 1 })[0] as string);
   });
   const idLiteral = (): string => (identity ? freshIdentity(identity, ids).toString() : '0');
+  // A string identity: a fresh value per body where its schema takes a plain word, else its base value (and its cases are fixed).
+  const key = body.key;
+  const keySchema = key?.schema;
+  const freshKeys = keySchema !== undefined && !keySchema.pattern && !keySchema.format && !keySchema.enum && (typeof keySchema.maxLength !== 'number' || keySchema.maxLength >= 16) && (typeof keySchema.minLength !== 'number' || keySchema.minLength <= 14);
+  const keyLiteral = (): string => JSON.stringify(`k${ids.between(1n, 2n ** 53n).toString(36)}`);
   /** A valid body with every declared property, a fresh id each call. */
-  const base = (): Member[] => properties.map((p) => [p.name, p === identity ? idLiteral() : (baseValues.get(p.name) as string)] as const);
+  const base = (): Member[] => properties.map((p) => [p.name, p === identity ? idLiteral() : p === key && freshKeys ? keyLiteral() : (baseValues.get(p.name) as string)] as const);
+  /** Cases whose key is set by the case (a domain sample): a provider that kept it from an earlier run answers it as a repeat. */
+  const fixedKey = (property: RequestProperty): { fixedId?: true } => (property === key || (key && !freshKeys) ? { fixedId: true } : {});
 
   const generation: Generation = { cases: [], excluded: [] };
   const seen = new Set<string>();
   /** `domain`: a sample of a domain walk, which the schema's constraints may rule out (the constraint cases cover those). */
   const add = (kase: GeneratedCase, intended?: 'valid' | 'invalid', kind: 'constraint' | 'domain' = 'constraint'): void => {
+    // A key the generators cannot draw fresh (a pattern) repeats in every body: each accepted case may meet it stored.
+    if (body.key && !freshKeys && kase.expect === 'accepted') kase.fixedId = true;
     // Property names may make two labels alike (`a` with `b-c`, `a-b` with `c`): the later one gets a number, never a crash.
     let key = `${kase.family}-${kase.label}`;
     for (let n = 2; seen.has(key); n++) {
@@ -221,14 +230,14 @@ function bodyCases(options: GenerationOptions, body: RequestBody, _required: Par
     expect === 'accepted' || expect === 'unauthenticated' || expect === 'duplicate' ? 'valid' : expect === 'rejected-body' ? 'invalid' : undefined;
 
   // The duplicate probe: one body sent twice, before anything else.
-  if (identity) {
+  if (identity || key) {
     const probe = objectText(base());
     add({ family: 'probe', label: 'first', description: 'a valid body with a fresh id, sent first (the duplicate probe)', expect: 'accepted', body: probe, phase: 'probe' }, 'valid');
     add(
       {
         family: 'probe',
         label: 'repeat',
-        description: `the same body again, the same ${identity.name} (the spec leaves repeats unsaid: the answer is reported, and fixed-id cases read it)`,
+        description: `the same body again, the same ${(identity ?? key)?.name} (the spec leaves repeats unsaid: the answer is reported, and fixed-id cases read it)`,
         expect: 'duplicate',
         body: probe,
         phase: 'probe',
@@ -250,6 +259,7 @@ function bodyCases(options: GenerationOptions, body: RequestBody, _required: Par
           description: `${property.name} is ${sample.about}; it must be accepted and come back exactly`,
           expect: 'accepted',
           body: objectText(withMember(base(), property.name, sample.literal ?? JSON.stringify(sample.value))),
+          ...fixedKey(property),
         },
         'valid',
         'domain',
@@ -267,6 +277,7 @@ function bodyCases(options: GenerationOptions, body: RequestBody, _required: Par
           description: `${property.name} is ${value.about}: ${value.valid ? 'valid, must be accepted' : 'invalid, must be refused'}`,
           expect: value.valid ? 'accepted' : 'rejected-body',
           body: objectText(withMember(base(), property.name, value.literal)),
+          ...(value.valid ? fixedKey(property) : {}),
         },
         value.valid ? 'valid' : 'invalid',
       );

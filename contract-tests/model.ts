@@ -89,6 +89,8 @@ export interface SequenceStep {
   filter?: { parameter: string; property: string; values: string[] };
   /** Every record of the list's pages (paging followed), once the step has run. */
   seen?: unknown[];
+  /** The list answered a full page and no way to the next one: what it lacks may be further on. */
+  truncated?: boolean;
 }
 
 /** The request exactly as it went on the wire, secrets masked. */

@@ -13,14 +13,25 @@ import { exactInteger } from '../spec/exact-json.js';
 import { CHECKS } from './checks/index.js';
 import { generateCases, type GeneratedCase } from './generated.js';
 import type { CheckResult, ContractCase, ContractReport, Exchange, Finding, OperationResult, RunContext, SentRequest } from './model.js';
-import { resolveOptions, type ContractOptions, type ResolvedOptions } from './options.js';
+import { ContractUsageError, resolveOptions, type ContractOptions, type ResolvedOptions } from './options.js';
+import { ContractError, readContract } from '../spec/contract.js';
 import { assertReachable } from './reachability.js';
-import { parseBody, type SuiteContract, type SuiteParameter } from './spec-contract.js';
+import { parseBody, SpecError, suiteSpecOf, type SuiteContract, type SuiteParameter } from './spec-contract.js';
 import { createTransport } from './transport.js';
 
-/** Runs the suite against `options.baseUrl`. Throws ContractUsageError or UnreachableTargetError. */
-export function runContractSuite(options: ContractOptions): Promise<ContractReport> {
-  return runResolved(resolveOptions(options), options);
+/** Runs the suite against `options.baseUrl`. Rejects with ContractUsageError or UnreachableTargetError. */
+export async function runContractSuite(options: ContractOptions): Promise<ContractReport> {
+  // A spec file is read asynchronously: it may refer to sibling files (bundled by spec/document.ts).
+  let given = options;
+  if (options.spec !== undefined && options.contract === undefined) {
+    try {
+      given = { ...options, contract: suiteSpecOf(await readContract(options.spec)) };
+    } catch (error) {
+      if (error instanceof ContractError || error instanceof SpecError) throw new ContractUsageError(error.message);
+      throw error;
+    }
+  }
+  return runResolved(resolveOptions(given), options);
 }
 
 /**
@@ -46,8 +57,9 @@ export async function runResolved(resolved: ResolvedOptions, options: Pick<Contr
   const probed = await sendAll(probes, resolved, options.onExchange, 1);
   const rest = await sendAll(cases.filter((c) => c.phase !== 'probe'), resolved, options.onExchange, resolved.concurrency, probed.timeouts);
   const sequences = resolved.compiled ? planSequences(resolved.compiled, resolved.operations) : [];
-  const stateful = sequences.length ? await sendSequences(sequences, resolved, options.onExchange, rest.timeouts) : [];
+  // What the cases created is deleted first, so the sequences' lists hold what was there before the run, and theirs.
   const cleanedUp = await cleanUp([...probed.exchanges, ...rest.exchanges], resolved, sequences);
+  const stateful = sequences.length ? await sendSequences(sequences, resolved, options.onExchange, rest.timeouts) : [];
   const exchanges = [...probed.exchanges, ...rest.exchanges, ...stateful, ...notSent];
   // What the run learnt, per operation: how it answers a repeated id, and bodies the spec rejects.
   const runs = new Map<string, RunContext>();

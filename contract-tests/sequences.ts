@@ -16,7 +16,7 @@ import type { IdSource } from '../fixtures/index.js';
 import { freshIdentity } from './generators/identity.js';
 import { validLiterals } from './generators/schema-values.js';
 import type { CaseExpectation, SequenceStep } from './model.js';
-import type { JsonSchema, SuiteContract, SuiteParameter } from './spec-contract.js';
+import type { JsonSchema, RequestBody, SuiteContract, SuiteParameter } from './spec-contract.js';
 import { typesOf } from './spec-contract.js';
 
 /** The operations of one collection the run tests. */
@@ -30,6 +30,8 @@ export interface SequencePlan {
   /** The list's page-size parameter (`limit`), and its filters: query parameter → record property. */
   limit?: string;
   filters: ReadonlyMap<string, string>;
+  /** The most records one list answer holds (the array's maxItems, or the default page size). */
+  pageCap?: number;
   create: SuiteContract;
   read?: SuiteContract;
   list?: SuiteContract;
@@ -60,6 +62,7 @@ export function planSequences(compiled: CompiledContract, operations: readonly S
       assigned: collection.identity.assigned !== undefined,
       ...optional('limit', listPlan?.paging.size),
       filters: listPlan?.filters ?? new Map(),
+      ...optional('pageCap', listPlan?.maxItems ?? listPlan?.paging.defaultSize),
       create,
       ...optional('read', role('read')),
       ...optional('list', role('list')),
@@ -118,10 +121,10 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
   const itemParameter = (operation: SuiteContract | undefined): SuiteParameter | undefined => operation?.parameters.find((p) => p.in === 'path');
 
   /** A valid body with `id` and distinct strings (a swap between two records shows). */
-  const makeBody = (id: string | undefined, word: string): { text: string; value: Record<string, unknown> } | undefined => {
+  const makeBody = (id: string | undefined, word: string, schema: RequestBody = body): { text: string; value: Record<string, unknown> } | undefined => {
     for (let attempt = 0; attempt < 10; attempt++) {
       const members: string[] = [];
-      for (const property of body.properties) {
+      for (const property of schema.properties) {
         if (property.schema.readOnly === true) continue;
         if (property.name === plan.identity && id !== undefined) {
           members.push(`${JSON.stringify(property.name)}:${id}`);
@@ -133,7 +136,7 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
       }
       const text = `{${members.join(',')}}`;
       const value = parseExactJson(text) as Record<string, unknown>;
-      if (body.validate(value)) return { text, value };
+      if (schema.validate(value)) return { text, value };
     }
     return undefined;
   };
@@ -176,6 +179,8 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
       next = nextPage(more);
     }
     if (step.kind === 'list' && items) step.seen = items;
+    // A full first page and no link to the next: records past it cannot be seen.
+    if (step.kind === 'list' && items && !nextPage(first) && plan.pageCap !== undefined && items.length >= plan.pageCap) step.truncated = true;
   };
 
   const first = await create(freshId(), `creates a ${noun} to follow through the collection ${plan.collection}`);
@@ -222,7 +227,8 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
     }
   }
   if (plan.update?.requestBody) {
-    const changed = makeBody(first.id, word());
+    // The update's own body schema (a PATCH may take a change, not a whole record); the identity as the record has it.
+    const changed = makeBody(plan.assigned ? undefined : first.id, word(), plan.update.requestBody);
     if (changed) {
       const answer = await context.send({
         operation: plan.update,
@@ -233,7 +239,9 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
         parameters: pathValue(first.id),
       });
       if (answer.status !== undefined && answer.status >= 200 && answer.status < 300) {
-        await read(first.id, { kind: 'read', collection: plan.collection, record: changed.value, identity: plan.identity, id: first.id }, `reads the first ${noun} after the update: it must show it`, 'accepted');
+        // What the read must show: the updated properties a record keeps (a change body may carry others).
+        const kept = Object.fromEntries(Object.entries(changed.value).filter(([name]) => body.properties.some((p) => p.name === name)));
+        await read(first.id, { kind: 'read', collection: plan.collection, record: kept, identity: plan.identity, id: first.id }, `reads the first ${noun} after the update: it must show it`, 'accepted');
       }
     }
   }

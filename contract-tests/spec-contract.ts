@@ -10,6 +10,7 @@ import type { ValidateFunction } from 'ajv';
 import { compileContract, ContractError, isJsonMediaType, loadContract, mediaEssence, type CompiledContract, type ContractOperation, type ContractResponse } from '../spec/contract.js';
 import { parseExactJson } from '../spec/exact-json.js';
 import type { ParameterReader } from '../spec/parameters.js';
+import { recogniseCollections } from '../spec/collections.js';
 import { describeProblems, problemsText } from '../spec/problems.js';
 
 /** A JSON Schema object as the spec writes it (refs resolved where the suite reads it). */
@@ -80,6 +81,11 @@ export interface RequestBody {
   properties: readonly RequestProperty[];
   /** The property a fresh id goes in: an integer property named `id`, when the body has one. */
   identity?: RequestProperty;
+  /**
+   * A string property that identifies a record (the CRUD rule's identity, `username`, sent by the
+   * client): drawn fresh for every body, so that a provider that refuses repeats never sees one.
+   */
+  key?: RequestProperty;
   /** Whether the body's schema lets undeclared properties in. */
   additionalProperties: boolean;
   /** Whether the spec requires a body. */
@@ -108,6 +114,12 @@ export interface SuiteContract {
   requestBody?: RequestBody;
   /** The properties the success response declares that the request also sends: what it must echo. */
   echoed: readonly string[];
+  /**
+   * The operation reads, changes or deletes a record the request names (the CRUD rule's read,
+   * replace, patch, delete, form update): outside a stateful sequence, the record it names may not
+   * exist, or the body may contradict it, so a 4xx there is the provider's to give.
+   */
+  actsOnRecord: boolean;
 }
 
 /** Every operation of a spec the suite tests, and those it cannot, with the reason. */
@@ -154,9 +166,10 @@ export function compileSuiteSpec(document: unknown, source: string): SuiteSpec {
 export function suiteSpecOf(contract: CompiledContract): SuiteSpec {
   const operations: SuiteContract[] = [];
   const untestable: Array<{ operationId: string; method: string; path: string; reason: string }> = [];
+  const { stateful } = recogniseCollections(contract);
   for (const operationId of contract.operations.keys()) {
     try {
-      operations.push(suiteContractOf(contract, operationId));
+      operations.push(suiteContractOf(contract, operationId, stateful));
     } catch (error) {
       if (!(error instanceof SpecError)) throw error;
       const operation = contract.operations.get(operationId) as ContractOperation;
@@ -176,6 +189,11 @@ export function loadSuiteContract(path?: string, operationId?: string): SuiteCon
 export function compileSuiteContract(document: unknown, source: string, operationId?: string): SuiteContract {
   const contract = asSpecError(() => compileContract(document, source));
   return suiteContractOf(contract, operationId ?? primaryOperation(contract));
+}
+
+/** Whether a CRUD role (spec/collections.ts) acts on an existing record. */
+function onRecord(role: string | undefined): boolean {
+  return role !== undefined && role !== 'create' && role !== 'list';
 }
 
 /** The first operation that takes a JSON body, else the first operation. */
@@ -201,7 +219,9 @@ function declared(response: ContractResponse, status: number | string): Declared
 }
 
 /** What the suite needs of one operation of a compiled contract. Throws SpecError. */
-export function suiteContractOf(contract: CompiledContract, operationId: string): SuiteContract {
+export function suiteContractOf(contract: CompiledContract, operationId: string, stateful: ReadonlyMap<string, { role: string; collection: { identity: { property: string } } }> = recogniseCollections(contract).stateful): SuiteContract {
+  const role = stateful.get(operationId);
+  const collectionIdentity = role?.role === 'create' ? new Map([[operationId, role.collection.identity.property]]) : undefined;
   const { source } = contract;
   const operation = contract.operations.get(operationId);
   if (!operation) {
@@ -217,7 +237,8 @@ export function suiteContractOf(contract: CompiledContract, operationId: string)
   const ranges = new Map<number, DeclaredResponse>();
   for (const [code, response] of operation.ranges ?? []) ranges.set(Number(code[0]), declared(response, code));
   const successStatus = operation.successStatus;
-  if (successStatus === undefined && !ranges.has(2) && !fallback) throw new SpecError(`${source}: ${operationId} declares no 2xx response, so the suite cannot tell success.`);
+  // No responses at all (OpenAPI requires them, yet documents omit them): any 2xx is success.
+  if (successStatus === undefined && !ranges.has(2) && !fallback && (responses.size > 0 || ranges.size > 0)) throw new SpecError(`${source}: ${operationId} declares no 2xx response, so the suite cannot tell success.`);
 
   const content = operation.requestBody?.content;
   // A key may carry parameters (`application/json; charset=utf-8`): it is sent as written.
@@ -231,7 +252,10 @@ export function suiteContractOf(contract: CompiledContract, operationId: string)
     const flat = flatten(media.schema, doc);
     const properties = [...flat.properties].map(([name, propertySchema]) => ({ name, required: flat.required.has(name), schema: propertySchema }));
     const identity = properties.find((p) => p.name === 'id' && typesOf(p.schema).includes('integer'));
+    const keyName = collectionIdentity?.get(operationId);
+    const key = properties.find((p) => p !== identity && p.name === keyName && typesOf(p.schema).includes('string') && p.schema.readOnly !== true);
     requestBody = {
+      ...(key ? { key } : {}),
       mediaTypes: [...(content?.keys() ?? [])],
       mediaType,
       schemaName: nameOf(media.schema) ?? 'request body',
@@ -267,7 +291,9 @@ export function suiteContractOf(contract: CompiledContract, operationId: string)
     security: securityOf(contract, operation.security, operationId),
     parameters,
     ...(requestBody ? { requestBody } : {}),
-    echoed: successProperties.filter((name) => sent.has(name)),
+    // A writeOnly property (a password) is sent and never answered.
+    echoed: successProperties.filter((name) => sent.has(name) && requestBody?.properties.find((p) => p.name === name)?.schema.writeOnly !== true),
+    actsOnRecord: onRecord(stateful.get(operationId)?.role),
   };
 }
 

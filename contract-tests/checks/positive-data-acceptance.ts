@@ -34,6 +34,10 @@ export const positiveDataAcceptance: Check = {
     if (status === 404 && contract.parameters.some((p) => p.in === 'path')) {
       return [info(`Answered 404: the path names a ${contract.parameters.filter((p) => p.in === 'path').map((p) => p.name).join(', ')} the provider does not have, so the request could not succeed.`)];
     }
+    // Outside a sequence, a request on a record names one the provider may not have, or one its body contradicts; the sequences judge these operations on real records.
+    if (contract.actsOnRecord && !exchange.case.sequence && status >= 400 && status < 500 && status !== 401 && status !== 403) {
+      return [info(`Answered ${status}: ${contract.operationId} acts on a record the request names, which the provider may not have (or which the body contradicts); the stateful sequence judges it on a record it created.` + providerMessage(response))];
+    }
     if (exchange.case.fixedId && status === duplicateStatus && ambiguous) {
       return [warning(`Answered ${status}: as the provider answers a repeated id, but also as it answers an invalid body, so this valid case with a fixed id may have been refused; it is neither passed nor failed.` + providerMessage(response))];
     }

@@ -4,6 +4,7 @@
  * int32 or int64 is judged on its real digits. Extra fields are allowed where the schema allows them.
  */
 import { parse as parseLossless } from 'lossless-json';
+import { isJsonMediaType, matchingMedia, mediaEssence } from '../../spec/contract.js';
 import type { Check } from '../model.js';
 import { declaredResponse, parseBody, schemaProblems } from '../spec-contract.js';
 import { answered, failure } from './verdicts.js';
@@ -15,6 +16,10 @@ export const responseSchemaConformance: Check = {
     const response = answered(exchange);
     const declared = response && declaredResponse(contract, response.status);
     if (!response || !declared?.validate) return undefined;
+    // A declared text/plain (or other non-JSON) answer is content_type_conformance's to judge, not this JSON reader's.
+    const contentType = response.headers['content-type'];
+    const media = contentType === undefined ? undefined : matchingMedia(declared.mediaTypes, contentType);
+    if (media !== undefined && !isJsonMediaType(mediaEssence(media))) return undefined;
     const what = `The ${response.status} body`;
     const name = declared.schemaName === undefined ? 'the declared schema' : `${/^[AEIOU]/.test(declared.schemaName) ? 'an' : 'a'} ${declared.schemaName}`;
     const parsed = parseBody(response.body);

@@ -40,6 +40,9 @@ export const ensureResourceAvailability: Check = {
     if (!records) return [failure(`The list ${step.collection} answered no array of records (bare, or wrapped in an object with one array member).`)];
     const absent = step.contains.filter((id) => !records.some((record) => hasKey(record, step.identity, id)));
     if (!absent.length) return [];
+    if (step.truncated) {
+      return [warning(`The list ${step.collection} lacks ${absent.map((id) => `${step.identity} ${id}`).join(' and ')}, but it answered a full page (${records.length} records) and no link to the next one, so they may be further on (declare paging parameters, or a next link, to make the list checkable).`)];
+    }
     return [failure(`The list ${step.collection}${step.filter ? ` with ${step.filter.parameter}=${step.filter.values.join(',')}` : ''} lacks ${absent.map((id) => `${step.identity} ${id}`).join(' and ')}, created just before (${records.length} record(s) listed, every page followed).`)];
   },
 };

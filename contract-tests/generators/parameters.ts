@@ -70,7 +70,7 @@ export function requestTarget(contract: SuiteContract, values: ParameterValues, 
     else if (parameter.in === 'header') headers[parameter.name] = text;
     else cookies.push(text);
   }
-  for (const [name, value] of extra.query ?? []) query.push(`${encodeURIComponent(name)}=${encodeURIComponent(value)}`);
+  for (const [name, value] of extra.query ?? []) query.push(`${encode(name)}=${encode(value)}`);
   for (const [name, value] of extra.cookies ?? []) cookies.push(`${name}=${value}`);
   if (cookies.length) headers.cookie = cookies.join('; ');
   return { path: query.length ? `${path}?${query.join('&')}` : path, headers };
@@ -87,8 +87,8 @@ export function write(parameter: SuiteParameter, literal: string): string {
   // A parameter declared by `content`: its value is a JSON document, written whole.
   if (style === 'content') {
     if (where === 'header') return literal;
-    if (where === 'path') return encodeURIComponent(literal);
-    return `${encodeURIComponent(name)}=${encodeURIComponent(literal)}`;
+    if (where === 'path') return encode(literal);
+    return `${encode(name)}=${encode(literal)}`;
   }
   if (Array.isArray(value)) {
     const items = value.map((item) => scalarText(item));
@@ -106,10 +106,15 @@ export function write(parameter: SuiteParameter, literal: string): string {
   }
   const text = scalarText(value, literal);
   if (where === 'header') return text;
-  if (where === 'cookie') return `${name}=${encodeURIComponent(text)}`;
-  const encoded = encodeURIComponent(text);
+  if (where === 'cookie') return `${name}=${encode(text)}`;
+  const encoded = encode(text);
   if (where === 'path') return style === 'label' ? `.${encoded}` : style === 'matrix' ? `;${name}=${encoded}` : encoded;
-  return `${encodeURIComponent(name)}=${encoded}`;
+  return `${encode(name)}=${encoded}`;
+}
+
+/** Percent-encoded UTF-8; a lone surrogate (which UTF-8 cannot carry) goes as U+FFFD. */
+function encode(text: string): string {
+  return encodeURIComponent(text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD'));
 }
 
 /** A scalar as text: a string as it is, a number by its JSON digits (an int64 keeps them). */
