@@ -162,7 +162,10 @@ describe.skipIf(procMissing)("the journal's answer respects backpressure", () =>
     }
     console.log(`150 stalled journal answers of ${(whole.journal.bytes / MIB).toFixed(1)} MiB: RSS +${((peak - before) / MIB).toFixed(1)} MiB`);
     expect(mock.child.exitCode).toBeNull();
-    expect(peak - before).toBeLessThan(300 * MIB);
+    // Built whole, each stalled answer would hold the page (150 × the journal's bytes, 1.2 GB and more
+    // measured before the fix); streamed, a piece each. Half the whole-page cost leaves room for a
+    // collector that lags on a busy machine while still failing a page built per client.
+    expect(peak - before).toBeLessThan((150 * whole.journal.bytes) / 2);
     // A reader still gets the whole answer, the same as before.
     const again = await (await fetch(`${mock.url}/__mock/requests?whole=true&limit=1000`)).json() as { entries: { request: { body: { text: string } } }[] };
     expect(again.entries.length).toBeGreaterThanOrEqual(whole.entries.length);

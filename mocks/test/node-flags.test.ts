@@ -13,7 +13,8 @@ const ROOT = join(import.meta.dirname, '../..');
 describe('the mock runs with the same node flags everywhere', () => {
   it('npm start passes them before the script', () => {
     const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
-    expect(scripts.start).toBe(['node', ...MOCK_NODE_FLAGS, 'dist/mocks/cli.js'].join(' '));
+    // `exec` so a signal sent to `npm start`'s shell reaches the mock itself.
+    expect(scripts.start).toBe(['exec', 'node', ...MOCK_NODE_FLAGS, 'dist/mocks/cli.js'].join(' '));
   });
 
   it('the image runs the mock with them, named or by its flags alone', () => {
