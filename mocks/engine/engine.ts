@@ -10,7 +10,7 @@ import { hookHandlers } from './handlers.js';
 import { AssignedIdentities } from './identities.js';
 import { HandlerRegistry } from './registry.js';
 import { statefulHandlers } from './stateful.js';
-import { recogniseCollections, type Collection, type RecognitionOptions, type StatefulOperation } from '../../spec/collections.js';
+import { recogniseCollections, type RecognitionOptions } from '../../spec/collections.js';
 import type { Engine, MockHandler, SecurityCheck } from './context.js';
 import { compileRoutes } from './routes.js';
 import { securityCheck, type CredentialSource } from './security.js';

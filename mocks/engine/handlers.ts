@@ -8,7 +8,7 @@
  */
 import { describeProblems } from '../../spec/problems.js';
 import { isRejection, reject, type Rejection } from '../errors.js';
-import { rejected, type Answer } from '../http/answer.js';
+import { rejected } from '../http/answer.js';
 import { preflightHeaders } from '../http/cors.js';
 import type { MockHandler, RequestContext, RoutedOperation } from './context.js';
 import { exampleAnswer } from './examples.js';

@@ -10,7 +10,7 @@
  * The registry stays openapi-backend's: handlers keyed by operationId, security handlers keyed
  * by scheme name, its hooks for not found, method not allowed, unauthorized and validation fail.
  */
-import type { CompiledContract, ContractMediaType, ContractOperation, ContractParameter } from '../../spec/contract.js';
+import type { CompiledContract, ContractMediaType, ContractOperation } from '../../spec/contract.js';
 import { isJsonMediaType, mediaEssence, pathTemplatePattern } from '../../spec/contract.js';
 import { forceableStatuses } from './prefer.js';
 import { refName } from '../../spec/schema.js';

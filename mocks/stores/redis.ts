@@ -19,7 +19,7 @@
  * never buffered offline nor resent after a reconnect, so a change is applied at most once and
  * only a change Redis acknowledged is reported as done. The client reconnects by itself.
  */
-import { Redis, ReplyError, type Result, type Callback } from 'ioredis';
+import { type Redis, ReplyError, type Result, type Callback } from 'ioredis';
 import {
   StorageFailure,
   StoreUnavailable,

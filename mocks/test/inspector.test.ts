@@ -46,7 +46,7 @@ describe('inspector assets over HTTP', () => {
   it('keeps the data behind the token, and does not journal its own polling', async () => {
     expect((await fetch(`${mock.current.url}/__mock/plants`)).status).toBe(401);
     const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
-    mock.current.journal.clear();
+    void mock.current.journal.clear();
     for (let i = 0; i < 3; i++) {
       expect((await fetch(`${mock.current.url}/__mock/plants`, { headers: admin })).status).toBe(200);
       expect((await fetch(`${mock.current.url}/__mock/requests`, { headers: admin })).status).toBe(200);

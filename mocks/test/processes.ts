@@ -52,7 +52,7 @@ export function startServer(command: string, args: string[], options: SpawnOptio
     };
     child.stdout?.on('data', onData);
     child.stderr?.on('data', onData);
-    exit.then((code) => {
+    void exit.then((code) => {
       clearTimeout(timer);
       fail(new Error(`${command} ${args.join(' ')} exited with ${code} before listening:\n${output}`));
     });

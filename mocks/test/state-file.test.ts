@@ -4,7 +4,7 @@
  * exact, the file stays proportional to the live plants, a failed write is answered 500 with the
  * id given back, and only one mock at a time uses a file.
  */
-import { appendFileSync, constants, existsSync, mkdtempSync, lstatSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, constants, mkdtempSync, lstatSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';

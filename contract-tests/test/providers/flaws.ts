@@ -144,6 +144,7 @@ export const FLAWS: Record<string, FlawProvider> = {
       validate: (value) => {
         const v = value as Record<string, unknown> | null;
         const ok = v && typeof v === 'object' && typeof v.name === 'string' && (v.tag === undefined || typeof v.tag === 'string');
+        // eslint-disable-next-line no-loss-of-precision -- the flaw: int64 bounds compared as doubles
         return ok && Number.isInteger(v.id) && (v.id as number) <= 9223372036854775807 && (v.id as number) >= -9223372036854775808 ? undefined : 'Not a NewPlant.';
       },
       identity: (value) => (value as { id: number }).id,
