@@ -118,7 +118,7 @@ export const FLAWS: Record<string, FlawProvider> = {
     behaviour: {
       mediaTypeAccepted: (contentType) => /^application\/(json|x-www-form-urlencoded)\s*(;|$)/i.test(contentType ?? ''),
       parse: (text) => {
-        if (!/^[^={\[\s"]+=/.test(text)) return parseExactJson(text);
+        if (!/^[^={[\s"]+=/.test(text)) return parseExactJson(text);
         return Object.fromEntries([...new URLSearchParams(text)].map(([k, v]) => [k, /^-?\d+$/.test(v) ? Number(v) : v]));
       },
       identity: (value) => BigInt((value as { id: number }).id),
