@@ -118,6 +118,11 @@ export const errorCatalogue = {
     ({ limit }) =>
       `The request body nests arrays and objects more than ${limit} levels deep, the most the mock reads (fields it ignores included). Send a flatter body.`,
   ),
+  DUPLICATE_MEMBER_NAME: define<{ member: string; pointer: string; problems?: string[]; fields?: string[] }>(
+    400,
+    ({ member, pointer }) =>
+      `The request body names the member ${quoted(JSON.stringify(member))} twice in one object (at ${quoted(pointer)}); readers differ on which one counts, so the mock refuses it. Send each member once.`,
+  ),
   INVALID_REQUEST_BODY: define<{ schema: string; problems: string[]; more?: number; fields?: string[] }>(
     400,
     ({ schema, problems, more }) => `The request body is not a valid ${schema}: ${listed(problems, more)}.`,

@@ -166,16 +166,55 @@ function mergePlans(a: ExactPlan | undefined, b: ExactPlan | undefined): ExactPl
 }
 
 /**
+ * An object of the text names a member twice (RFC 8259 §4: names SHOULD be unique, and readers
+ * differ on which one they keep). `pointer` is the repeated member's JSON pointer (RFC 6901).
+ */
+export class DuplicateMemberName extends Error {
+  constructor(
+    readonly member: string,
+    readonly pointer: string,
+  ) {
+    super(`the member ${JSON.stringify(member)} appears twice in one object, at ${pointer}`);
+    this.name = 'DuplicateMemberName';
+  }
+}
+
+/** Options of parseExactJson. */
+export interface ExactJsonOptions {
+  /** Throw DuplicateMemberName for an object that names a member twice (else the last one wins, as with JSON.parse). */
+  readonly refuseDuplicateNames?: boolean;
+}
+
+/** Below this many members an object's names are checked by a scan of the ones seen; a Set beyond. */
+const NAMES_SCANNED = 16;
+
+/**
  * Whether JSON.parse might read a number of `text` inexactly: outside strings, a run of 16
  * digits, or a digit followed by an exponent or a fraction. The same pass checks the nesting
  * (throws JsonTooDeep past MAX_JSON_DEPTH). One pass over char codes: on the request path this
  * is cheaper than a regex.
  */
 export function needsExactParse(text: string): boolean {
+  return scanJson(text, false) === true;
+}
+
+/**
+ * The pass of needsExactParse; with `unique`, it also finds the first repeated member name and
+ * returns it instead of a boolean (the text is then still checked by a parse, so that malformed
+ * text is reported as such first). The names seen are kept per nesting level in arrays reused by
+ * the siblings that follow, so a body of small objects allocates no Set.
+ */
+function scanJson(text: string, unique: boolean): boolean | DuplicateMemberName {
   let digits = 0;
   let depth = 0;
   let exact = false;
   const length = text.length;
+  // Only with `unique`: per open container, whether it is an object, the names it has, the path to it.
+  const isObject: boolean[] = [];
+  const names: (string[] | Set<string>)[] = [];
+  const path: (string | number)[] = [];
+  let expectName = false;
+  let duplicate: DuplicateMemberName | undefined;
   for (let i = 0; i < length; i++) {
     const c = text.charCodeAt(i);
     if (c >= 48 && c <= 57) {
@@ -184,21 +223,76 @@ export function needsExactParse(text: string): boolean {
     }
     if (digits > 0 && (c === 46 || c === 69 || c === 101)) exact = true; // . E e
     digits = 0;
-    if (c === 34) i = endOfString(text, i) - 1;
-    else if (c === 91 || c === 123) {
+    if (c === 34) {
+      const end = endOfString(text, i);
+      if (unique && expectName && duplicate === undefined) {
+        expectName = false;
+        duplicate = noteName(text, i, end, names, depth, path);
+      }
+      i = end - 1;
+    } else if (c === 91 || c === 123) {
       if (++depth > MAX_JSON_DEPTH) throw new JsonTooDeep();
-    } else if (c === 93 || c === 125) depth--;
+      if (unique) {
+        isObject[depth] = c === 123;
+        expectName = c === 123;
+        path[depth] = 0;
+        const seen = names[depth];
+        if (c === 123) {
+          if (seen === undefined || seen instanceof Set) names[depth] = [];
+          else seen.length = 0;
+        }
+      }
+    } else if (c === 93 || c === 125) {
+      depth--;
+      expectName = false;
+    } else if (unique && c === 44) {
+      if (isObject[depth]) expectName = true;
+      else path[depth] = (path[depth] as number) + 1;
+    }
   }
-  return exact;
+  return duplicate ?? exact;
+}
+
+/** Records the name at text[i, end) in the object at `depth`; the error when it was there already. */
+function noteName(text: string, i: number, end: number, names: (string[] | Set<string>)[], depth: number, path: (string | number)[]): DuplicateMemberName | undefined {
+  let name: string;
+  try {
+    name = stringAt(text, i, end);
+  } catch {
+    return undefined; // a malformed name: the parse that follows reports it
+  }
+  path[depth] = name;
+  const seen = names[depth] as string[] | Set<string>;
+  if (Array.isArray(seen)) {
+    for (let k = 0; k < seen.length; k++) if (seen[k] === name) return duplicateAt(name, path, depth);
+    if (seen.length < NAMES_SCANNED) seen.push(name);
+    else names[depth] = new Set([...seen, name]);
+  } else {
+    if (seen.has(name)) return duplicateAt(name, path, depth);
+    seen.add(name);
+  }
+  return undefined;
+}
+
+function duplicateAt(name: string, path: (string | number)[], depth: number): DuplicateMemberName {
+  let pointer = '';
+  for (let d = 1; d <= depth; d++) pointer += '/' + String(path[d]).replace(/~/g, '~0').replace(/\//g, '~1');
+  return new DuplicateMemberName(name, pointer);
 }
 
 /**
  * Parses JSON text with the numbers `plan` names read exactly (see the view described above);
- * every number by default. Throws SyntaxError (JSON.parse's, with a position) on malformed input
- * and JsonTooDeep past MAX_JSON_DEPTH. Never recursive: nesting costs no stack.
+ * every number by default. Throws SyntaxError (JSON.parse's, with a position) on malformed input,
+ * JsonTooDeep past MAX_JSON_DEPTH, and — with `refuseDuplicateNames` — DuplicateMemberName.
+ * Never recursive: nesting costs no stack.
  */
-export function parseExactJson(text: string, plan: ExactPlan | undefined = READ_EVERY_NUMBER): unknown {
-  if (!needsExactParse(text) || plan === undefined) return JSON.parse(text);
+export function parseExactJson(text: string, plan: ExactPlan | undefined = READ_EVERY_NUMBER, options?: ExactJsonOptions): unknown {
+  const scanned = scanJson(text, options?.refuseDuplicateNames === true);
+  if (typeof scanned !== 'boolean') {
+    JSON.parse(text); // malformed text is reported as such, before its repeated names
+    throw scanned;
+  }
+  if (!scanned || plan === undefined) return JSON.parse(text);
   try {
     return readPlanned(text, plan);
   } catch (error) {

@@ -469,7 +469,7 @@ function responseLines(headers: Readonly<Record<string, string | number>>): stri
 }
 
 /** Codes of rejections that judged the body itself. */
-const BODY_CODES = new Set(['INVALID_REQUEST_BODY', 'MALFORMED_JSON', 'EMPTY_BODY', 'INVALID_ENCODING', 'INVALID_SEED', 'IDENTITY_MISMATCH']);
+const BODY_CODES = new Set(['INVALID_REQUEST_BODY', 'MALFORMED_JSON', 'EMPTY_BODY', 'INVALID_ENCODING', 'INVALID_SEED', 'IDENTITY_MISMATCH', 'DUPLICATE_MEMBER_NAME']);
 
 export function verdictOf(status: number, rejection: Pick<Rejection, 'code'> | undefined, responseHeaders: Readonly<Record<string, unknown>>): Verdict {
   if (rejection?.code === 'FORCED' || String(responseHeaders['preference-applied'] ?? '').includes('code=')) return 'forced';

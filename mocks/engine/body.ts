@@ -7,7 +7,7 @@ import { parse as parseContentType } from 'content-type';
 import { parse as parseMultipart } from 'parse-multipart-data';
 import { isJsonMediaType, type Schema } from '../../spec/contract.js';
 import { formObject } from '../../spec/parameters.js';
-import { exactPlanOfArray, JsonTooDeep, parseExactJson, READ_EVERY_NUMBER, type ExactPlan } from '../../spec/exact-json.js';
+import { DuplicateMemberName, exactPlanOfArray, JsonTooDeep, parseExactJson, READ_EVERY_NUMBER, type ExactPlan } from '../../spec/exact-json.js';
 import { describeProblems, describeType, DEFAULT_PROBLEM_LIMIT } from '../../spec/problems.js';
 import { reject, type Rejection } from '../errors.js';
 import type { StoredRecord } from '../stores/store.js';
@@ -19,14 +19,19 @@ export type ParsedBody = { ok: true; value: unknown; text: string | undefined } 
 
 /**
  * A body as JSON: the exact view (the numbers `plan` names read from their literal; its media
- * type's `exactPlan`), or the 400 for text that is not UTF-8 JSON or nests past the limit.
+ * type's `exactPlan`), or the 400 for text that is not UTF-8 JSON, nests past the limit or names
+ * a member twice in one object.
  */
 export function parseJsonBody(body: Buffer, plan: ExactPlan | undefined = READ_EVERY_NUMBER): ParsedBody {
   if (!isUtf8(body)) return { ok: false, rejection: reject('INVALID_ENCODING') };
   const text = body.toString('utf8');
   try {
-    return { ok: true, value: parseExactJson(text, plan), text };
+    // Repeated names are refused (RFC 8259 §4 leaves the reading to each parser): records are replayed elsewhere.
+    return { ok: true, value: parseExactJson(text, plan, { refuseDuplicateNames: true }), text };
   } catch (error) {
+    if (error instanceof DuplicateMemberName) {
+      return { ok: false, rejection: reject('DUPLICATE_MEMBER_NAME', { member: error.member, pointer: error.pointer, problems: [error.message], fields: [error.pointer] }) };
+    }
     if (error instanceof JsonTooDeep) return { ok: false, rejection: reject('JSON_TOO_DEEP', { limit: error.limit }) };
     return { ok: false, rejection: reject('MALFORMED_JSON', { detail: (error as Error).message }) };
   }

@@ -53,6 +53,8 @@ const sampleParams = {
   route: '/__mock/requests',
   seq: 12,
   reasons: ["2 requests to the mock's own routes"],
+  member: 'id',
+  pointer: '/id',
 };
 
 describe('error catalogue', () => {

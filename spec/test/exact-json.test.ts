@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { createSpecAjv } from '../ajv.js';
 import { loadContract } from '../contract.js';
 import {
+  DuplicateMemberName,
   exactInteger,
   exactPlanOf,
   exactPlanOfArray,
@@ -57,6 +58,63 @@ describe('parseExactJson', () => {
     expect(parseExactJson('{"id":1,"id":2}')).toEqual({ id: 2 });
     const slow = parseExactJson('{"id":1.5,"id":9223372036854775807}') as object;
     expect(exactInteger(slow, 'id')).toBe(INT64_MAX);
+  });
+
+  it('refuses a repeated member name when asked, naming the first repeat by its pointer, on both paths', () => {
+    // Documents as entry lists, so that names may repeat; the oracle walks them in text order.
+    type Doc = number | Doc[] | { entries: [string, Doc][] };
+    const { doc } = fc.letrec<{ doc: Doc }>((tie) => ({
+      doc: fc.oneof(
+        { depthSize: 'small', withCrossShrink: true },
+        fc.constantFrom(1, 9223372036854775807),
+        fc.array(tie('doc'), { maxLength: 3 }),
+        fc.record({ entries: fc.array(fc.tuple(fc.constantFrom('a', 'b', 'a/b', '~', 'id'), tie('doc')), { maxLength: 20 }) }),
+      ),
+    }));
+    const text = (d: Doc): string =>
+      typeof d === 'number'
+        ? (d > 2 ** 53 ? '9223372036854775807' : String(d))
+        : Array.isArray(d)
+          ? `[${d.map(text).join(',')}]`
+          : `{${d.entries.map(([name, value]) => `${JSON.stringify(name)}:${text(value)}`).join(',')}}`;
+    const escape = (name: string | number) => String(name).replace(/~/g, '~0').replace(/\//g, '~1');
+    const firstRepeat = (d: Doc, at: string): string | undefined => {
+      if (typeof d === 'number') return undefined;
+      if (Array.isArray(d)) {
+        for (const [i, item] of d.entries()) {
+          const found = firstRepeat(item, `${at}/${i}`);
+          if (found !== undefined) return found;
+        }
+        return undefined;
+      }
+      const seen = new Set<string>();
+      for (const [name, value] of d.entries) {
+        if (seen.has(name)) return `${at}/${escape(name)}`;
+        seen.add(name);
+        const found = firstRepeat(value, `${at}/${escape(name)}`);
+        if (found !== undefined) return found;
+      }
+      return undefined;
+    };
+    const plans = [undefined, READ_EVERY_NUMBER];
+    fc.assert(
+      fc.property(doc, fc.constantFrom(...plans), (d, plan) => {
+        const expected = firstRepeat(d, '');
+        const parse = () => parseExactJson(text(d), plan, { refuseDuplicateNames: true });
+        if (expected === undefined) expect(parse).not.toThrow();
+        else {
+          expect(parse).toThrow(DuplicateMemberName);
+          try {
+            parse();
+          } catch (error) {
+            expect((error as DuplicateMemberName).pointer).toBe(expected);
+          }
+        }
+        expect(() => parseExactJson(text(d), plan)).not.toThrow(); // by default the last one wins
+      }),
+      { numRuns: 2000 },
+    );
+    expect(() => parseExactJson('{"i\\u0064":1,"id":2}', undefined, { refuseDuplicateNames: true })).toThrow(/"id".*\/id/);
   });
 
   it('throws a SyntaxError with a position on malformed text, on both paths', () => {
