@@ -211,15 +211,19 @@ function compileLoaded({ document, source, notes, declaredVersion }: LoadedDocum
 }
 
 /**
- * Compiles the document's schemas with one Ajv. Every `$ref` into `#/components/schemas` is kept
- * resolvable by giving each compiled schema the components under `$defs`; other local refs
- * (responses, parameters, request bodies, examples) are resolved by `resolve`.
+ * Compiles the document's schemas with one Ajv. The components (and any other local schema a ref
+ * names) are rewritten into `$defs` and registered with the Ajv once, as a schema of their own per
+ * direction: each is checked against the meta-schema and compiled once, and every operation's
+ * schema refers into it, instead of carrying (and re-checking, recompiling) all of them.
+ * Other local refs (responses, parameters, request bodies, examples) are resolved by `resolve`.
  */
 class SchemaCompiler {
-  readonly #ajv = createSpecAjv({ allErrors: true, verbose: true });
+  // Refs call the components' one compiled function rather than inlining a copy into every operation's.
+  readonly #ajv = createSpecAjv({ allErrors: true, verbose: true, inlineRefs: false });
   readonly #defs: Record<string, unknown>;
-  /** The components as a request (readOnly properties not required) and an answer (writeOnly ones not required) see them. */
-  readonly #directed = new Map<Direction, { size: number; defs: Record<string, unknown> }>();
+  /** The registered `$defs` schema per direction ('' when undirected), and how many defs it holds. */
+  readonly #registered = new Map<Direction | '', { size: number; id: string }>();
+  #checkedSize = -1;
 
   constructor(
     readonly document: Record<string, unknown>,
@@ -229,6 +233,8 @@ class SchemaCompiler {
     const schemas = isObject(components.schemas) ? components.schemas : {};
     this.#defs = {};
     for (const [name, schema] of Object.entries(schemas)) this.#defs[name] = this.#rewrite(schema);
+    // A broken component is refused at load, with its pointer, whether or not an operation uses it.
+    this.#defsId('');
   }
 
   /**
@@ -238,19 +244,44 @@ class SchemaCompiler {
   compile(schema: Schema, where: string, direction?: Direction): ValidateFunction {
     try {
       const rewritten = this.#rewrite(schema);
-      if (direction === undefined) return this.#ajv.compile({ ...rewritten, $defs: this.#defs });
-      // Rewriting may add defs (bundled schemas): the directed copy is made again when it did.
-      let directed = this.#directed.get(direction);
-      const size = Object.keys(this.#defs).length;
-      if (directed?.size !== size) this.#directed.set(direction, (directed = { size, defs: unrequired(this.#defs, FLAG[direction]) as Record<string, unknown> }));
-      return this.#ajv.compile({ ...(unrequired(rewritten, FLAG[direction]) as Schema), $defs: directed.defs });
+      // Rewriting may add defs (bundled schemas): they are registered (and checked) before use.
+      const id = this.#defsId(direction ?? '');
+      const own = direction === undefined ? rewritten : unrequired(rewritten, FLAG[direction]);
+      return this.#ajv.compile(retarget(own, id) as Schema);
     } catch (error) {
+      if (error instanceof ContractError) throw error;
       throw ContractError.at(this.source, where, `the schema cannot be compiled: ${(error as Error).message}`);
     }
   }
 
+  /** The id of the registered `$defs` for `direction`, registering them again when rewriting added defs. */
+  #defsId(direction: Direction | ''): string {
+    const size = Object.keys(this.#defs).length;
+    const known = this.#registered.get(direction);
+    if (known?.size === size) return known.id;
+    const id = `urn:contract-defs:${direction || 'any'}:${size}`;
+    const defs = direction === '' ? this.#defs : (unrequired(this.#defs, FLAG[direction]) as Record<string, unknown>);
+    if (size !== this.#checkedSize) this.#checkDefs();
+    this.#checkedSize = size;
+    this.#ajv.addSchema({ $id: id, $defs: defs });
+    this.#registered.set(direction, { size, id });
+    return id;
+  }
+
+  /** Throws, at the schema's own pointer, when a def does not follow the JSON Schema meta-schema. */
+  #checkDefs(): void {
+    if (this.#ajv.validateSchema({ $defs: this.#defs }) === true) return;
+    const first = this.#ajv.errors?.[0];
+    const name = /^\/\$defs\/([^/]*)/.exec(first?.instancePath ?? '')?.[1] ?? '';
+    const unescaped = name.replaceAll('~1', '/').replaceAll('~0', '~');
+    const where = unescaped.startsWith('@') ? unescaped.slice(1) : jsonPointer('components', 'schemas', unescaped);
+    const def = this.#defs[unescaped];
+    this.#ajv.validateSchema(def as Schema);
+    throw ContractError.at(this.source, where, `the schema cannot be compiled: schema is invalid: ${this.#ajv.errorsText(this.#ajv.errors)}`);
+  }
+
   /**
-   * A schema with its refs pointed into the `$defs` every compiled schema carries:
+   * A schema with its refs pointed into the registered `$defs`:
    * `#/components/schemas/X…` → `#/$defs/X…`; any other local pointer (a bundled file's schema
    * sits where it was first referred to, e.g. under `paths`) gets a def of its own, added once.
    */
@@ -456,6 +487,17 @@ function arrayPropertiesOf(properties: ReadonlyMap<string, Schema>, compiler: Sc
 
 type Direction = 'request' | 'response';
 const FLAG = { request: 'readOnly', response: 'writeOnly' } as const;
+
+/** An operation's rewritten schema with its `#/$defs/…` refs pointed into the registered defs `id`. */
+function retarget(value: unknown, id: string): unknown {
+  if (Array.isArray(value)) return value.map((item) => retarget(item, id));
+  if (!isObject(value)) return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, inner] of Object.entries(value)) {
+    out[key] = key === '$ref' && typeof inner === 'string' && inner.startsWith('#/$defs/') ? `${id}${inner}` : retarget(inner, id);
+  }
+  return out;
+}
 
 /** `value` with every property flagged `flag` (readOnly, writeOnly) left out of the `required` lists beside it. */
 function unrequired(value: unknown, flag: string): unknown {

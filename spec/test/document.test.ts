@@ -93,6 +93,8 @@ describe('load failures name the document, the JSON pointer and the reason', () 
     ['a dangling local ref', 'dangling.yaml', JSON.stringify({ openapi: '3.1.0', paths: { '/x': { get: { responses: { '200': { $ref: '#/components/responses/Nope' } } } } } }), /dangling\.yaml#\/paths\/~1x\/get\/responses\/200: it refers to #\/components\/responses\/Nope, which the document does not have/],
     ['a duplicate operationId', 'dup.yaml', JSON.stringify({ openapi: '3.1.0', paths: { '/x': { get: { operationId: 'a' }, post: { operationId: 'a' } } } }), /dup\.yaml#\/paths\/~1x\/post\/operationId: a is used by another operation too/],
     ['a schema Ajv cannot compile', 'bad-schema.yaml', JSON.stringify({ openapi: '3.1.0', paths: { '/x': { post: { requestBody: { content: { 'application/json': { schema: { type: 'object', required: 'name' } } } } } } } }), /bad-schema\.yaml#\/paths\/~1x\/post\/requestBody\/content\/application~1json\/schema: the schema cannot be compiled/],
+    // Components are checked once, at load, whether or not an operation refers to them (issue 26).
+    ['a component schema no operation uses, broken', 'bad-component.yaml', JSON.stringify({ openapi: '3.1.0', paths, components: { schemas: { Fine: { type: 'string' }, 'Bro/ken': { type: 'object', required: 'name' } } } }), /bad-component\.yaml#\/components\/schemas\/Bro~1ken: the schema cannot be compiled: schema is invalid: data\/required must be array/],
     ['no paths', 'nopaths.yaml', JSON.stringify({ openapi: '3.1.0' }), /nopaths\.yaml#\/paths: is missing/],
     ['not YAML', 'broken.yaml', 'openapi: [3.1', /broken\.yaml: is not valid YAML or JSON/],
   ])('%s', async (_what, name, text, message) => {
