@@ -1269,6 +1269,10 @@ async function tryIt(event) {
   for (const element of document.querySelectorAll('#try-params .problem')) element.remove();
   $('try-result').hidden = false;
   $('try-line').textContent = request.line;
+  // The last answer's status goes while this one is on its way, so nothing reads it as this one's.
+  const badge = $('try-status');
+  badge.className = 'status';
+  badge.textContent = 'sending\u2026';
   if (request.problem || !request.target) {
     showTryAnswer({ status: 0, text: request.problem ?? 'Not a URL.', headers: [] }, performance.now(), [], undefined);
     return;
