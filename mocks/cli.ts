@@ -4,6 +4,8 @@ import { parsedOrExit } from '../spec/command-line.js';
 import { mockCommand, parseMockArgs, readSeedFile } from './config.js';
 import { createLogger, logListening, stdoutDrained } from './http/logger.js';
 import { createMockServer, defaultReplicaName, SeedError } from './server.js';
+import { startSummary, summaryLines } from './start-summary.js';
+import { maskUrl } from './stores/redis-target.js';
 import { openStateFile } from './stores/state-file.js';
 
 async function main(): Promise<void> {
@@ -35,6 +37,17 @@ async function main(): Promise<void> {
     if (error instanceof SeedError) throw new Error(`The seed file ${seedFile} is invalid. ${error.message}`);
     throw error;
   }
+  const storeText = serverOptions.proxy
+    ? `none (proxy to ${maskUrl(serverOptions.proxy.upstream)})`
+    : stateFile
+      ? `state file ${stateFile}`
+      : storeUrl === 'memory'
+        ? 'memory (lost at exit)'
+        : `redis ${maskUrl(storeUrl)} (prefix ${storePrefix})`;
+  const summary = startSummary(mock.url, mock.engine, serverOptions.tokens?.length ?? 0, storeText);
+  // A person at a terminal reads lines; a pipe or a collector gets one structured line.
+  if (process.stderr.isTTY) process.stderr.write(`${summaryLines(summary).join('\n')}\n`);
+  else mock.logger.info(summary, 'started');
   logListening(mock.logger, mock.url);
 
   let stopping = false;

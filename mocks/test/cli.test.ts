@@ -2,7 +2,7 @@
  * The mock as users run it (`npm start` runs dist/mocks/cli.js, which `npm test` builds first):
  * the listening line, flags and their environment equivalents, a seed file, graceful shutdown.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -51,7 +51,10 @@ describe('npm start', () => {
     expect(mock.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect((await create(mock.url, '{"id":1,"name":"x"}')).status).toBe(200);
     await expect.poll(() => mock.output()).toMatch(/"msg":"request"/);
-    const requestLine = mock.output().split('\n').find((line) => line.includes('"msg":"request"')) as string;
+    const requestLine = mock
+      .output()
+      .split('\n')
+      .find((line) => line.includes('"msg":"request"')) as string;
     expect(JSON.parse(requestLine)).toMatchObject({ method: 'POST', path: '/plants', status: 200 });
   });
 
@@ -130,5 +133,32 @@ describe('npm start', () => {
     // The delay asked for is the control: cut short on shutdown rather than holding the process for its full length.
     expect(performance.now() - started).toBeLessThan(MAX_DELAY_MS);
     await expect(fetch(`${mock.url}/__mock/health`)).rejects.toThrow();
+  });
+});
+
+describe('the first lines at start (issue 23 §3)', () => {
+  it('logs one structured start line under a pipe: URL, inspector, spec, operations, token rule (never the tokens), store', async () => {
+    const mock = await startCli(['--tokens', 'secret-one,secret-two']);
+    const line = mock
+      .output()
+      .split('\n')
+      .find((text) => text.includes('"msg":"started"')) as string;
+    expect(JSON.parse(line)).toMatchObject({
+      url: mock.url,
+      inspector: `${mock.url}/__mock/`,
+      spec: { title: expect.any(String) as string, version: expect.any(String) as string },
+      operations: expect.any(Number) as number,
+      tokens: '2 accepted credentials (--tokens)',
+      store: 'memory (lost at exit)',
+    });
+    expect(mock.output()).not.toContain('secret-one');
+  });
+
+  it.skipIf(!existsSync('/usr/bin/script'))('prints plain lines to a terminal (run under script -qc)', async () => {
+    const command = `${process.execPath} ${MOCK_CLI} --port 0 --state-file ${join(mkdtempSync(join(tmpdir(), 'start-')), 'state.json')}`;
+    const mock = await startServer('/usr/bin/script', ['-qc', command, '/dev/null'], {});
+    expect(mock.output()).toMatch(/Inspector: +http:\/\/127\.0\.0\.1:\d+\/__mock\//);
+    expect(mock.output()).toMatch(/Store: +state file .*state\.json/);
+    expect(mock.output()).toMatch(/Tokens: +any well-formed credential/);
   });
 });

@@ -1,0 +1,45 @@
+/**
+ * What the mock says once at start, before `listening on URL`: where it answers, where its inspector
+ * is, which spec it serves, whose credentials it accepts and where it keeps records. Built here as
+ * data; the CLI prints it as plain lines to a person (stderr a terminal) or as one log line.
+ */
+import type { Engine } from './engine/context.js';
+
+export interface StartSummary {
+  url: string;
+  inspector: string;
+  spec: { title: string; version: string; path: string };
+  operations: number;
+  /** operationIds the mock serves from its store; the others are answered from the spec's examples. */
+  stateful: string[];
+  /** The credential rule, never the credentials. */
+  tokens: string;
+  store: string;
+}
+
+/** The summary of a running mock; `store` is already described (a Redis URL with its password masked). */
+export function startSummary(url: string, engine: Engine, tokenCount: number, store: string): StartSummary {
+  const { contract } = engine;
+  return {
+    url,
+    inspector: `${url}/__mock/`,
+    spec: { title: contract.title, version: contract.version, path: contract.source },
+    operations: contract.operations.size,
+    stateful: [...engine.stateful.keys()],
+    tokens: tokenCount === 0 ? 'any well-formed credential' : `${tokenCount} accepted credential${tokenCount === 1 ? '' : 's'} (--tokens)`,
+    store,
+  };
+}
+
+/** The summary as lines a person reads. */
+export function summaryLines(summary: StartSummary): string[] {
+  const { spec, stateful } = summary;
+  return [
+    `Mock:       ${summary.url}`,
+    `Inspector:  ${summary.inspector}`,
+    `Spec:       ${spec.title} ${spec.version} (${spec.path})`,
+    `Operations: ${summary.operations}, ${stateful.length} stateful${stateful.length ? `: ${stateful.join(', ')}` : ''}`,
+    `Tokens:     ${summary.tokens}`,
+    `Store:      ${summary.store}`,
+  ];
+}
