@@ -11,9 +11,7 @@ import { BENCH_TOKEN } from './targets.js';
 
 export type Scenario = 'valid' | 'mixed';
 
-export const LUA_SCRIPT = fileURLToPath(
-  new URL(import.meta.url.includes('/dist/bench/') ? '../../bench/wrk/plants.lua' : './wrk/plants.lua', import.meta.url),
-);
+export const LUA_SCRIPT = fileURLToPath(new URL(import.meta.url.includes('/dist/bench/') ? '../../bench/wrk/plants.lua' : './wrk/plants.lua', import.meta.url));
 
 export interface LoadOptions {
   url: string;
@@ -102,10 +100,7 @@ export function runLoad(options: LoadOptions): Promise<LoadResult> {
         ...report,
         scenario: options.scenario,
         requestsPerSecond: report.requests / (report.durationUs / 1e6),
-        serverCpu:
-          serverCpuBefore !== undefined && serverCpuAfter !== undefined
-            ? round((serverCpuAfter - serverCpuBefore) / wallSeconds, 2)
-            : undefined,
+        serverCpu: serverCpuBefore !== undefined && serverCpuAfter !== undefined ? round((serverCpuAfter - serverCpuBefore) / wallSeconds, 2) : undefined,
         loadGeneratorCpu: wrkCpu === undefined ? undefined : round(wrkCpu / (report.durationUs / 1e6), 2),
       });
     });
@@ -141,9 +136,7 @@ function round(value: number, digits: number): number {
  */
 export async function runLoads(urls: readonly string[], serverPids: readonly number[], options: Omit<LoadOptions, 'url' | 'serverPid'>): Promise<LoadResult> {
   // Ids of the runs 1e8 apart within the run's block of 1e9, so no two wrk send one id.
-  const results = await Promise.all(
-    urls.map((url, i) => runLoad({ ...options, url, serverPid: serverPids[i], idBase: options.idBase + i * 1e8 })),
-  );
+  const results = await Promise.all(urls.map((url, i) => runLoad({ ...options, url, serverPid: serverPids[i], idBase: options.idBase + i * 1e8 })));
   return mergeLoads(results);
 }
 
@@ -154,7 +147,12 @@ export function mergeLoads(results: readonly LoadResult[]): LoadResult {
   const sum = (pick: (result: LoadResult) => number): number => results.reduce((total, result) => total + pick(result), 0);
   const worst = (pick: (result: LoadResult) => number): number => Math.max(...results.map(pick));
   const sumDefined = (pick: (result: LoadResult) => number | undefined): number | undefined =>
-    results.some((result) => pick(result) === undefined) ? undefined : round(sum((result) => pick(result) as number), 2);
+    results.some((result) => pick(result) === undefined)
+      ? undefined
+      : round(
+          sum((result) => pick(result) as number),
+          2,
+        );
   const statuses: Record<string, number> = {};
   for (const result of results) for (const [status, count] of Object.entries(result.statuses)) statuses[status] = (statuses[status] ?? 0) + count;
   return {
@@ -174,7 +172,12 @@ export function mergeLoads(results: readonly LoadResult[]): LoadResult {
       p90: worst((r) => r.latencyUs.p90),
       p99: worst((r) => r.latencyUs.p99),
       max: worst((r) => r.latencyUs.max),
-      mean: sum((r) => r.latencyUs.mean * r.requests) / Math.max(1, sum((r) => r.requests)),
+      mean:
+        sum((r) => r.latencyUs.mean * r.requests) /
+        Math.max(
+          1,
+          sum((r) => r.requests),
+        ),
     },
     statuses,
     requestsPerSecond: sum((r) => r.requestsPerSecond),

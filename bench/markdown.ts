@@ -58,7 +58,7 @@ export function renderTable(report: ReportForDoc): string {
   if (report.summaries.some((s) => s.target === 'redis' || s.target === 'redis-2')) {
     lines.push(
       '',
-      `On Redis: one redis-server (AOF, \`appendfsync everysec\`) ${options.pinned === false ? 'unpinned' : 'on the core of wrk'}; one replica ${options.pinned === false ? '' : 'on the servers\' core '}under one wrk; ` +
+      `On Redis: one redis-server (AOF, \`appendfsync everysec\`) ${options.pinned === false ? 'unpinned' : 'on the core of wrk'}; one replica ${options.pinned === false ? '' : "on the servers' core "}under one wrk; ` +
         `two replicas ${options.pinned === false ? '' : 'one on each core (the second beside Redis and the wrk processes) '}each under its own wrk of ${options.connections} connections at once: ` +
         'their req/s summed, their p50 and p99 the worse of the two runs. ' +
         report.summaries
@@ -87,7 +87,9 @@ export function renderTable(report: ReportForDoc): string {
       '',
       '| server | median | × bare node:http | starts |',
       '|---|---:|---:|---|',
-      ...report.startup.map((s) => `| ${s.target === 'image' ? TARGET_LABELS.image : TARGET_LABELS[s.target]} | ${s.medianMs} ms | ${s.ratioToLimit?.toFixed(2) ?? '1'} | ${s.samplesMs.join(', ')} ms |`),
+      ...report.startup.map(
+        (s) => `| ${s.target === 'image' ? TARGET_LABELS.image : TARGET_LABELS[s.target]} | ${s.medianMs} ms | ${s.ratioToLimit?.toFixed(2) ?? '1'} | ${s.samplesMs.join(', ')} ms |`,
+      ),
     );
     if (report.npmStart) lines.push(`| \`npm start\` → "listening" (its pre-scripts included) | ${report.npmStart.medianMs} ms | | ${report.npmStart.samplesMs.join(', ')} ms |`);
     if (report.imageSkipped) lines.push(`| ${TARGET_LABELS.image} | not run: ${report.imageSkipped} | | |`);

@@ -111,9 +111,7 @@ async function main(): Promise<void> {
   // One redis-server for the targets on Redis, AOF with an fsync every second as in the compose
   // profile, pinned beside wrk: the replica's core stays the replica's.
   // No automatic AOF rewrite: a rewrite forked while another server is measured would load its core.
-  const redis = specs.some((spec) => spec.redis)
-    ? await RedisServer.start({ persistence: 'aof-everysec', args: ['--auto-aof-rewrite-percentage', '0'] })
-    : undefined;
+  const redis = specs.some((spec) => spec.redis) ? await RedisServer.start({ persistence: 'aof-everysec', args: ['--auto-aof-rewrite-percentage', '0'] }) : undefined;
   if (redis && loadCpu) spawnSync('taskset', ['-a', '-p', '-c', loadCpu, String(redis.pid)], { stdio: 'ignore' });
   /** Where each target's processes run: the second replica of a pair on wrk's core (one core each). */
   const placement = { cpus: serverCpu, replicaCpus: [serverCpu, loadCpu], redisUrl: redis?.url };
@@ -374,14 +372,7 @@ async function main(): Promise<void> {
  * same file and count the plants. The count may exceed the 200s seen by up to the requests in
  * flight when each wrk run stopped (stored and answered, but the answer was never read).
  */
-async function checkDurable(
-  target: RunningTarget,
-  answered200: number,
-  inFlightAllowance: number,
-  work: string,
-  cpus: string | undefined,
-  notes: string[],
-): Promise<boolean> {
+async function checkDurable(target: RunningTarget, answered200: number, inFlightAllowance: number, work: string, cpus: string | undefined, notes: string[]): Promise<boolean> {
   await target.kill();
   const again = await startTarget(target.spec, { cpus, logFile: join(work, 'state-file-restart.log'), stateFile: join(work, 'state.log') });
   try {

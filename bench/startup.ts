@@ -20,12 +20,7 @@ export interface StartupResult {
 }
 
 /** Starts each target `times` times, alternating targets; every state file starts empty. */
-export async function measureStartup(
-  specs: readonly TargetSpec[],
-  times: number,
-  cpus: string | undefined,
-  extra: Pick<StartOptions, 'redisUrl'> = {},
-): Promise<StartupResult[]> {
+export async function measureStartup(specs: readonly TargetSpec[], times: number, cpus: string | undefined, extra: Pick<StartOptions, 'redisUrl'> = {}): Promise<StartupResult[]> {
   const samples = new Map<TargetId, number[]>(specs.map((s) => [s.id, []]));
   const dir = mkdtempSync(join(tmpdir(), 'plant-bench-startup-'));
   try {

@@ -166,7 +166,7 @@ export function evaluateGoals(inputs: GoalInputs): Goal[] {
     // Start-up as a ratio to a bare node:http server spawned the same way in the same round (issue 26).
     { goal: "spawn → first 200 ÷ bare node:http's, the seed's spec", target: '≤ 2.5', measured: fmt(spawnRatio), met: check(spawnRatio, (v) => v <= 2.5) },
     { goal: "spawn → first 201 ÷ bare node:http's first 200, a spec of 50 operations", target: '≤ 4', measured: fmt(spawnRatio50), met: check(spawnRatio50, (v) => v <= 4) },
-    { goal: 'spawn → first 200 (median), the seed\'s spec', target: 'reported', measured: fmt(spawn, 0, ' ms'), met: undefined },
+    { goal: "spawn → first 200 (median), the seed's spec", target: 'reported', measured: fmt(spawn, 0, ' ms'), met: undefined },
     { goal: '`npm start` → "listening" (median, its pre-scripts included)', target: 'reported', measured: fmt(inputs.npmStartMs, 0, ' ms'), met: undefined },
     {
       goal: `RSS per stored plant, ${inputs.plants ?? '?'} plants stored`,
@@ -177,10 +177,7 @@ export function evaluateGoals(inputs: GoalInputs): Goal[] {
     {
       goal: 'journal bounded',
       target: `≤ ${inputs.journalCapacity ?? 'capacity'} entries`,
-      measured:
-        inputs.journalEntries === undefined
-          ? 'not measured'
-          : `${inputs.journalEntries} entries after ${inputs.journalAfterRequests ?? '?'} requests`,
+      measured: inputs.journalEntries === undefined ? 'not measured' : `${inputs.journalEntries} entries after ${inputs.journalAfterRequests ?? '?'} requests`,
       met: inputs.journalEntries === undefined || inputs.journalCapacity === undefined ? undefined : inputs.journalEntries <= inputs.journalCapacity,
     },
     {

@@ -12,18 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MOCK_NODE_FLAGS } from '../mocks/node-flags.js';
 
-export type TargetId =
-  | 'limit'
-  | 'memory'
-  | 'state-file'
-  | 'redis'
-  | 'redis-2'
-  | 'prism'
-  | 'prism-cli'
-  | 'baseline'
-  | 'proxy'
-  | 'memory-50'
-  | 'image';
+export type TargetId = 'limit' | 'memory' | 'state-file' | 'redis' | 'redis-2' | 'prism' | 'prism-cli' | 'baseline' | 'proxy' | 'memory-50' | 'image';
 
 /** The repository root (the bench runs from dist/bench/ or, under tests, from bench/). */
 export const ROOT = fileURLToPath(new URL(import.meta.url.includes('/dist/bench/') ? '../../' : '../', import.meta.url));
@@ -128,7 +117,17 @@ export function availableTargets(baselineCli?: string, redisServer?: string): { 
   });
   if (redisServer) {
     // Each target under a prefix of its own on the one redis-server the bench starts.
-    const onRedis = (id: 'redis' | 'redis-2'): string[] => [process.execPath, ...MOCK_NODE_FLAGS, join(ROOT, 'dist/mocks/cli.js'), '--port', '{port}', '--store', '{redisUrl}', '--store-prefix', `bench-${id}`];
+    const onRedis = (id: 'redis' | 'redis-2'): string[] => [
+      process.execPath,
+      ...MOCK_NODE_FLAGS,
+      join(ROOT, 'dist/mocks/cli.js'),
+      '--port',
+      '{port}',
+      '--store',
+      '{redisUrl}',
+      '--store-prefix',
+      `bench-${id}`,
+    ];
     targets.push({ id: 'redis', label: TARGET_LABELS.redis, command: onRedis('redis'), invalidStatuses: [400], redis: true });
     targets.push({ id: 'redis-2', label: TARGET_LABELS['redis-2'], command: onRedis('redis-2'), invalidStatuses: [400], redis: true, replicas: 2 });
   } else {
@@ -233,7 +232,10 @@ export async function startTarget(spec: TargetSpec, options: StartOptions = {}):
 async function startProcess(spec: TargetSpec, options: StartOptions): Promise<RunningTarget> {
   const port = await freePort();
   const args = spec.command.map((part) =>
-    part.replace('{port}', String(port)).replace('{stateFile}', options.stateFile ?? '').replace('{redisUrl}', options.redisUrl ?? ''),
+    part
+      .replace('{port}', String(port))
+      .replace('{stateFile}', options.stateFile ?? '')
+      .replace('{redisUrl}', options.redisUrl ?? ''),
   );
   const [command, ...rest] = options.cpus ? ['taskset', '-c', options.cpus, ...args] : args;
   const log = openSync(options.logFile ?? '/dev/null', 'a');

@@ -15,7 +15,10 @@ export interface ContractCommandLine extends ContractOptions {
 
 /** `a,b` into a list of its comma-separated items, blanks dropped; repeated flags collect. */
 function commaList(value: string, previous: string[] = []): string[] {
-  const items = value.split(',').map((item) => item.trim()).filter(Boolean);
+  const items = value
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
   if (!items.length) throw new InvalidArgumentError('expected one or more values, separated by commas.');
   return [...previous, ...items];
 }
@@ -40,7 +43,11 @@ export function contractCommand(): Command {
     .addOption(new Option('--base-url <url>', "the provider's base URL; may carry a path prefix (https://host/v1)").env('PLANT_STORE_BASE_URL'))
     .addOption(new Option('--token <token>', "a credential the provider accepts, sent as the spec's security scheme says (bearer token or API key)").env('PLANT_STORE_TOKEN'))
     .addOption(new Option('--basic <user:password>', 'credentials for operations the spec secures with HTTP Basic').env('PLANT_STORE_BASIC'))
-    .addOption(new Option('--include-operation <op>', "test only matching operations: an operationId, a method (GET), a path (/plants/{id}) or 'GET /plants/{id}' (repeatable, or comma-separated)").argParser(commaList))
+    .addOption(
+      new Option('--include-operation <op>', "test only matching operations: an operationId, a method (GET), a path (/plants/{id}) or 'GET /plants/{id}' (repeatable, or comma-separated)").argParser(
+        commaList,
+      ),
+    )
     .addOption(new Option('--exclude-operation <op>', 'leave matching operations out, matched as --include-operation (repeatable, or comma-separated)').argParser(commaList))
     .addOption(new Option('--spec <file>', 'the OpenAPI document to test against (default: the bundled spec)').env('PLANT_STORE_SPEC'))
     .addOption(new Option('--header <header>', "a header every request carries, 'Name: value' (repeatable)").argParser(header))

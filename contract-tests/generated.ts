@@ -123,7 +123,14 @@ function parameterCases(options: GenerationOptions, required: ParameterValues, s
   const all = validParameterValues(contract, sample, true);
   // The valid request, for an operation without a body (a body operation's walk has many).
   if (!contract.requestBody) {
-    generation.cases.push({ family: 'request', label: 'required-parameters', description: contract.parameters.some((p) => p.required) ? 'a valid request with only the required parameters' : 'a valid request', expect: 'accepted', body: undefined, parameters: required });
+    generation.cases.push({
+      family: 'request',
+      label: 'required-parameters',
+      description: contract.parameters.some((p) => p.required) ? 'a valid request with only the required parameters' : 'a valid request',
+      expect: 'accepted',
+      body: undefined,
+      parameters: required,
+    });
   }
   if (contract.parameters.some((p) => !p.required)) {
     generation.cases.push({ family: 'request', label: 'every-parameter', description: 'a valid request with every parameter the spec declares', expect: 'accepted', body, parameters: all });
@@ -131,7 +138,14 @@ function parameterCases(options: GenerationOptions, required: ParameterValues, s
   for (const parameter of contract.parameters) {
     const label = `${parameter.in}-${parameter.name}`;
     if (parameter.required && parameter.in !== 'path') {
-      generation.cases.push({ family: 'parameter', label: `${label}-absent`, description: `the ${parameter.in} parameter ${parameter.name} is missing, and the spec requires it`, expect: 'rejected-body', body, parameters: new Map([...required].filter(([p]) => p !== parameter)) });
+      generation.cases.push({
+        family: 'parameter',
+        label: `${label}-absent`,
+        description: `the ${parameter.in} parameter ${parameter.name} is missing, and the spec requires it`,
+        expect: 'rejected-body',
+        body,
+        parameters: new Map([...required].filter(([p]) => p !== parameter)),
+      });
     }
     let values;
     try {
@@ -170,7 +184,9 @@ function parameterCases(options: GenerationOptions, required: ParameterValues, s
 /** A valid body's text, for cases about something else (parameters): the first valid literal of the schema. */
 function bodyText(body: RequestBody): string | undefined {
   const values = Object.fromEntries(body.properties.filter((p) => p.required || p === body.identity).map((p) => [p.name, fc.sample(validLiterals(p.schema), { seed: 1, numRuns: 1 })[0] as string]));
-  const text = `{${Object.entries(values).map(([k, v]) => `${JSON.stringify(k)}:${v}`).join(',')}}`;
+  const text = `{${Object.entries(values)
+    .map(([k, v]) => `${JSON.stringify(k)}:${v}`)
+    .join(',')}}`;
   return body.validate(parseExactJson(text)) ? text : undefined;
 }
 
@@ -185,14 +201,21 @@ function bodyCases(options: GenerationOptions, body: RequestBody, _required: Par
   properties.forEach((property, i) => {
     if (property === identity) return;
     const types = typesOf(property.schema);
-    const plain = types.includes('string') && !property.schema.pattern && !property.schema.format && !property.schema.enum && property.schema.minLength === undefined && property.schema.maxLength === undefined;
-    baseValues.set(property.name, plain ? JSON.stringify(WORDS[i % WORDS.length]) : fc.sample(validLiterals(property.schema), { seed: i, numRuns: 1 })[0] as string);
+    const plain =
+      types.includes('string') && !property.schema.pattern && !property.schema.format && !property.schema.enum && property.schema.minLength === undefined && property.schema.maxLength === undefined;
+    baseValues.set(property.name, plain ? JSON.stringify(WORDS[i % WORDS.length]) : (fc.sample(validLiterals(property.schema), { seed: i, numRuns: 1 })[0] as string));
   });
   const idLiteral = (): string => (identity ? freshIdentity(identity, ids).toString() : '0');
   // A string identity: a fresh value per body where its schema takes a plain word, else its base value (and its cases are fixed).
   const key = body.key;
   const keySchema = key?.schema;
-  const freshKeys = keySchema !== undefined && !keySchema.pattern && !keySchema.format && !keySchema.enum && (typeof keySchema.maxLength !== 'number' || keySchema.maxLength >= 16) && (typeof keySchema.minLength !== 'number' || keySchema.minLength <= 14);
+  const freshKeys =
+    keySchema !== undefined &&
+    !keySchema.pattern &&
+    !keySchema.format &&
+    !keySchema.enum &&
+    (typeof keySchema.maxLength !== 'number' || keySchema.maxLength >= 16) &&
+    (typeof keySchema.minLength !== 'number' || keySchema.minLength <= 14);
   const keyLiteral = (): string => JSON.stringify(`k${ids.between(1n, 2n ** 53n).toString(36)}`);
   /** A valid body with every declared property, a fresh id each call. */
   const base = (): Member[] => properties.map((p) => [p.name, p === identity ? idLiteral() : p === key && freshKeys ? keyLiteral() : (baseValues.get(p.name) as string)] as const);
@@ -356,12 +379,32 @@ function bodyCases(options: GenerationOptions, body: RequestBody, _required: Par
     ['quoted-charset', `${essence}; Charset="UTF-8"`, 'a charset parameter with its name in capitals and its value quoted'],
   ];
   for (const [label, contentType, about] of spellings) {
-    add({ family: 'media-type', label, description: `a valid body sent as Content-Type: ${contentType}, ${about}: the same media type (RFC 9110 §8.3.1), must be accepted`, expect: 'accepted', body: objectText(base()), contentType }, 'valid');
+    add(
+      {
+        family: 'media-type',
+        label,
+        description: `a valid body sent as Content-Type: ${contentType}, ${about}: the same media type (RFC 9110 §8.3.1), must be accepted`,
+        expect: 'accepted',
+        body: objectText(base()),
+        contentType,
+      },
+      'valid',
+    );
   }
   // A real form body where the spec declares only JSON: a form parser behind the JSON route would store it.
   if (!body.mediaTypes.some((m) => m.toLowerCase().startsWith('application/x-www-form-urlencoded'))) {
     const form = new URLSearchParams(base().map(([name, literal]): [string, string] => [name, literal.startsWith('"') ? (JSON.parse(literal) as string) : literal])).toString();
-    add({ family: 'media-type', label: 'form-urlencoded', description: `a form-encoded body (${form.slice(0, 60)}) sent as application/x-www-form-urlencoded, which the spec does not declare: must be refused`, expect: 'rejected-body', body: form, contentType: 'application/x-www-form-urlencoded' }, 'invalid');
+    add(
+      {
+        family: 'media-type',
+        label: 'form-urlencoded',
+        description: `a form-encoded body (${form.slice(0, 60)}) sent as application/x-www-form-urlencoded, which the spec does not declare: must be refused`,
+        expect: 'rejected-body',
+        body: form,
+        contentType: 'application/x-www-form-urlencoded',
+      },
+      'invalid',
+    );
   }
 
   const shapes: Array<[string, string, string]> = [
@@ -377,10 +420,9 @@ function bodyCases(options: GenerationOptions, body: RequestBody, _required: Par
   }
 
   // fast-check: random valid bodies and random single mutations.
-  const record = fc.record(
-    Object.fromEntries(properties.filter((p) => p !== identity).map((p) => [p.name, validLiterals(p.schema)])),
-    { requiredKeys: properties.filter((p) => p.required && p !== identity).map((p) => p.name) },
-  );
+  const record = fc.record(Object.fromEntries(properties.filter((p) => p !== identity).map((p) => [p.name, validLiterals(p.schema)])), {
+    requiredKeys: properties.filter((p) => p.required && p !== identity).map((p) => p.name),
+  });
   const randomBody = (values: Record<string, string>): Member[] =>
     properties.flatMap((p) => (p === identity ? [[p.name, idLiteral()] as const] : values[p.name] === undefined ? [] : [[p.name, values[p.name] as string] as const]));
   const randoms = options.positive > 0 ? fc.sample(record, { seed: options.seed, numRuns: options.positive }) : [];
@@ -391,7 +433,13 @@ function bodyCases(options: GenerationOptions, body: RequestBody, _required: Par
   const mutations = options.negative > 0 ? fc.sample(fc.tuple(record, mutationArbitrary(properties)), { seed: options.seed ^ 0x5eed, numRuns: options.negative }) : [];
   mutations.forEach(([values, mutation], i) => {
     add(
-      { family: 'random-invalid', label: `${i + 1}-${mutation.label}`, description: `a random body broken so that ${mutation.about}`, expect: 'rejected-body', body: mutation.apply(randomBody(values)) },
+      {
+        family: 'random-invalid',
+        label: `${i + 1}-${mutation.label}`,
+        description: `a random body broken so that ${mutation.about}`,
+        expect: 'rejected-body',
+        body: mutation.apply(randomBody(values)),
+      },
       'invalid',
     );
   });

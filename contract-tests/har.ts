@@ -49,7 +49,9 @@ function entry(exchange: Exchange): Entry {
       cookies: [],
       headers,
       queryString: [...url.searchParams].map(([name, value]) => ({ name, value })),
-      ...(bodyText === undefined ? {} : { postData: { mimeType: contentType, text: bodyText, ...(typeof body === 'string' ? {} : { comment: `${bodySize} bytes, not valid UTF-8: shown decoded with replacement characters` }) } }),
+      ...(bodyText === undefined
+        ? {}
+        : { postData: { mimeType: contentType, text: bodyText, ...(typeof body === 'string' ? {} : { comment: `${bodySize} bytes, not valid UTF-8: shown decoded with replacement characters` }) } }),
       headersSize: -1,
       bodySize,
     },
@@ -60,7 +62,12 @@ function entry(exchange: Exchange): Entry {
           httpVersion: 'HTTP/1.1',
           cookies: [],
           headers: Object.entries(answered.headers).map(([name, value]) => ({ name, value })),
-          content: { size: Buffer.byteLength(answered.body), mimeType: answered.headers['content-type'] ?? '', text: answered.body, ...(answered.truncated ? { comment: 'cut at the suite\'s read limit' } : {}) },
+          content: {
+            size: Buffer.byteLength(answered.body),
+            mimeType: answered.headers['content-type'] ?? '',
+            text: answered.body,
+            ...(answered.truncated ? { comment: "cut at the suite's read limit" } : {}),
+          },
           redirectURL: answered.headers.location ?? '',
           headersSize: -1,
           bodySize: Buffer.byteLength(answered.body),

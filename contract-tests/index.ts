@@ -4,7 +4,22 @@
  */
 export { CHECKS } from './checks/index.js';
 export { CHECK_NAMES } from './model.js';
-export type { Check, CheckName, CheckResult, ContractCase, ContractReport, OperationResult, Exchange, Finding, Problem, RunContext, SentRequest, ReceivedResponse, Severity, SkipRule } from './model.js';
+export type {
+  Check,
+  CheckName,
+  CheckResult,
+  ContractCase,
+  ContractReport,
+  OperationResult,
+  Exchange,
+  Finding,
+  Problem,
+  RunContext,
+  SentRequest,
+  ReceivedResponse,
+  Severity,
+  SkipRule,
+} from './model.js';
 export { ContractUsageError, DEFAULT_TIMEOUT_MS, type ContractOptions } from './options.js';
 export { UnreachableTargetError } from './reachability.js';
 export { curlCommand, describeFinding, formatReport, summaryLine } from './report.js';

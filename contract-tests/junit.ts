@@ -19,8 +19,7 @@ const NOT_XML = /[^\t\n\r\x20-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
  * The builder puts text in CDATA sections and splits only the first `]]>` it finds, so a provider
  * whose body held two could close the section and forge test cases (issue 24 #3).
  */
-const xmlSafe = (text: string): string =>
-  text.replace(NOT_XML, (c) => `\\u${c.codePointAt(0)?.toString(16).padStart(4, '0')}`).replaceAll(']]>', ']]\\u003e');
+const xmlSafe = (text: string): string => text.replace(NOT_XML, (c) => `\\u${c.codePointAt(0)?.toString(16).padStart(4, '0')}`).replaceAll(']]>', ']]\\u003e');
 
 export function junitXml(report: ContractReport): string {
   const builder = junit.newBuilder().name('Plant Store contract');
@@ -35,7 +34,12 @@ export function junitXml(report: ContractReport): string {
       .property('proves', check.proves);
     if (check.status === 'skipped' && !check.judged) {
       const reason = check.skipped.map((s) => s.reason).join('; ');
-      suite.testCase().className(check.name).name('(every case)').skipped().standardOutput(xmlSafe(`Skipped: ${reason}`));
+      suite
+        .testCase()
+        .className(check.name)
+        .name('(every case)')
+        .skipped()
+        .standardOutput(xmlSafe(`Skipped: ${reason}`));
       continue;
     }
     if (check.status === 'not-judged') {
@@ -43,7 +47,13 @@ export function junitXml(report: ContractReport): string {
       continue;
     }
     for (const skip of check.skipped) {
-      for (const caseId of skip.cases) suite.testCase().className(check.name).name(caseId).skipped().standardOutput(xmlSafe(`Skipped: ${skip.reason}`));
+      for (const caseId of skip.cases)
+        suite
+          .testCase()
+          .className(check.name)
+          .name(caseId)
+          .skipped()
+          .standardOutput(xmlSafe(`Skipped: ${skip.reason}`));
     }
     const byExchange = new Map<string, typeof report.findings>();
     for (const finding of report.findings) {
@@ -54,7 +64,11 @@ export function junitXml(report: ContractReport): string {
     for (const exchange of report.exchanges) {
       if (!judged.has(exchange.case.id)) continue;
       const findings = byExchange.get(exchange.case.id);
-      const testCase = suite.testCase().className(check.name).name(exchange.case.id).time(Math.round(exchange.elapsedMs) / 1000);
+      const testCase = suite
+        .testCase()
+        .className(check.name)
+        .name(exchange.case.id)
+        .time(Math.round(exchange.elapsedMs) / 1000);
       const failures = (findings ?? []).filter((f) => f.severity === 'failure');
       const warnings = (findings ?? []).filter((f) => f.severity === 'warning');
       const details = [`Case: ${exchange.case.description}`, ...describeExchange(exchange, 4000, 1024 * 1024)].join('\n');

@@ -118,7 +118,8 @@ export function resolveOptions(options: ContractOptions): ResolvedOptions {
     }
     const what = security.kind === 'bearer' ? 'A bearer token' : `An API key (sent in the ${security.in} ${security.header})`;
     if (typeof token !== 'string' || token === '') throw new ContractUsageError(`${what} is required for ${operation.operationId}: pass --token or set PLANT_STORE_TOKEN.`);
-    if (!TOKEN_CHARS.test(token)) throw new ContractUsageError('The token must be visible ASCII without spaces (it is sent in a header: `Authorization: Bearer <token>`, or where the spec puts the API key).');
+    if (!TOKEN_CHARS.test(token))
+      throw new ContractUsageError('The token must be visible ASCII without spaces (it is sent in a header: `Authorization: Bearer <token>`, or where the spec puts the API key).');
   }
   const invalidToken = options.invalidToken ?? `contract-suite-invalid-${randomBytes(12).toString('hex')}`;
   if (!TOKEN_CHARS.test(invalidToken)) throw new ContractUsageError('The invalid token must be visible ASCII without spaces.');
@@ -220,7 +221,8 @@ function selectionRules(options: ContractOptions, operations: readonly SuiteCont
  * when it applies. A check that applies and then judges nothing fails the run (not judged).
  */
 function notApplicable(check: CheckName, operations: readonly SuiteContract[], plans: readonly SequencePlan[]): string | undefined {
-  const none = (what: string): string => `no collection of the operations under test has ${what} (a stateful sequence needs a create with the identity in its body${plans.length ? '' : '; none was found'})`;
+  const none = (what: string): string =>
+    `no collection of the operations under test has ${what} (a stateful sequence needs a create with the identity in its body${plans.length ? '' : '; none was found'})`;
   switch (check) {
     case 'ensure_resource_availability':
       return plans.some((p) => p.read || p.list) ? undefined : none('a read or a list');

@@ -149,7 +149,11 @@ export function describeExchange(exchange: Exchange, excerptLength = 500, replay
   const { request } = exchange;
   const lines = [`Request:  ${request.method} ${request.url}`];
   for (const [name, value] of Object.entries(request.headers)) for (const one of [value].flat()) lines.push(`          ${name}: ${one}`);
-  lines.push(request.body === undefined ? '          (no body)' : `          ${excerpt(bodyAsText(request.body), excerptLength)}${typeof request.body === 'string' ? '' : ` (${request.body.length} bytes, not valid UTF-8)`}`);
+  lines.push(
+    request.body === undefined
+      ? '          (no body)'
+      : `          ${excerpt(bodyAsText(request.body), excerptLength)}${typeof request.body === 'string' ? '' : ` (${request.body.length} bytes, not valid UTF-8)`}`,
+  );
   switch (exchange.outcome) {
     case 'response': {
       const { response } = exchange;
@@ -172,9 +176,7 @@ export function describeExchange(exchange: Exchange, excerptLength = 500, replay
   }
   const size = request.body === undefined ? 0 : Buffer.byteLength(request.body);
   lines.push(
-    size > replayLimit
-      ? `Replay:   the body is ${size} bytes, too long to print here; the HAR file (--har) and the JUnit report carry the whole request`
-      : `Replay:   ${curlCommand(exchange)}`,
+    size > replayLimit ? `Replay:   the body is ${size} bytes, too long to print here; the HAR file (--har) and the JUnit report carry the whole request` : `Replay:   ${curlCommand(exchange)}`,
   );
   return lines;
 }

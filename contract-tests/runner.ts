@@ -55,7 +55,13 @@ export async function runResolved(resolved: ResolvedOptions, options: Pick<Contr
   }));
   const probes = cases.filter((c) => c.phase === 'probe');
   const probed = await sendAll(probes, resolved, options.onExchange, 1);
-  const rest = await sendAll(cases.filter((c) => c.phase !== 'probe'), resolved, options.onExchange, resolved.concurrency, probed.timeouts);
+  const rest = await sendAll(
+    cases.filter((c) => c.phase !== 'probe'),
+    resolved,
+    options.onExchange,
+    resolved.concurrency,
+    probed.timeouts,
+  );
   const sequences = resolved.compiled ? planSequences(resolved.compiled, resolved.operations) : [];
   // What the cases created is deleted first, so the sequences' lists hold what was there before the run, and theirs.
   const cleanedUp = await cleanUp([...probed.exchanges, ...rest.exchanges], resolved, sequences);
@@ -111,7 +117,12 @@ async function sendSequences(plans: readonly SequencePlan[], options: ResolvedOp
     if (timeouts >= options.maxTimeouts) {
       exchange = { case: contractCase, request, startedAt, elapsedMs: 0, outcome: 'not-sent', reason: `not sent: the provider had already timed out ${timeouts} times, so the suite stopped sending` };
     } else {
-      const outcome = await transport.send({ url: options.endpoint(contractCase.request.path), method: contractCase.request.method, headers: contractCase.request.headers, body: contractCase.request.body });
+      const outcome = await transport.send({
+        url: options.endpoint(contractCase.request.path),
+        method: contractCase.request.method,
+        headers: contractCase.request.headers,
+        body: contractCase.request.body,
+      });
       if (outcome.outcome === 'timeout') timeouts++;
       exchange = { case: contractCase, request, startedAt, ...outcome };
     }
@@ -195,7 +206,13 @@ async function cleanUp(exchanges: readonly Exchange[], options: ResolvedOptions,
     while (next < targets.length && timeouts < options.maxTimeouts) {
       const { plan, id } = targets[next++] as { plan: SequencePlan; id: string };
       const operation = plan.remove as SuiteContract;
-      const step: StepRequest = { operation, step: { kind: 'cleanup', collection: plan.collection, identity: plan.identity, id }, description: 'clean-up', expect: 'provider-choice', parameters: new Map([[operation.parameters.find((p) => p.in === 'path')?.name ?? 'id', id]]) };
+      const step: StepRequest = {
+        operation,
+        step: { kind: 'cleanup', collection: plan.collection, identity: plan.identity, id },
+        description: 'clean-up',
+        expect: 'provider-choice',
+        parameters: new Map([[operation.parameters.find((p) => p.in === 'path')?.name ?? 'id', id]]),
+      };
       const contractCase = stepCase(step, options, 0);
       const outcome = await transport.send({ url: options.endpoint(contractCase.request.path), method: operation.method, headers: contractCase.request.headers, body: undefined });
       if (outcome.outcome === 'timeout') timeouts++;
@@ -255,7 +272,10 @@ export function buildCases(options: ResolvedOptions, fixtures: readonly FixtureC
   const context = { token: options.token, invalidToken: options.invalidToken, ids, headers: options.headers };
   const cases: ContractCase[] = [];
   const unfit: Array<{ case: ContractCase; reason: string }> = [];
-  const files: Array<[FixtureCase, 'fixture' | 'cases']> = [...fixtures.map((f) => [f, 'fixture'] as [FixtureCase, 'fixture']), ...options.extraCases.map((f) => [f, 'cases'] as [FixtureCase, 'cases'])];
+  const files: Array<[FixtureCase, 'fixture' | 'cases']> = [
+    ...fixtures.map((f) => [f, 'fixture'] as [FixtureCase, 'fixture']),
+    ...options.extraCases.map((f) => [f, 'cases'] as [FixtureCase, 'cases']),
+  ];
   for (const [fixture, source] of files) {
     const made = fileCase(fixture, source, operations, context);
     if (made.unfit !== undefined) unfit.push({ case: made.case, reason: made.unfit });
@@ -283,7 +303,10 @@ export function buildCases(options: ResolvedOptions, fixtures: readonly FixtureC
 
 function generatedCase(generated: GeneratedCase, options: ResolvedOptions, contract: SuiteContract, named: boolean): ContractCase {
   const credentials = generated.credentials ?? validCredentials(contract.security, options.token, options.basic);
-  const target = requestTarget(contract, generated.parameters ?? new Map(), { ...(credentials.query ? { query: credentials.query } : {}), ...(credentials.cookies ? { cookies: credentials.cookies } : {}) });
+  const target = requestTarget(contract, generated.parameters ?? new Map(), {
+    ...(credentials.query ? { query: credentials.query } : {}),
+    ...(credentials.cookies ? { cookies: credentials.cookies } : {}),
+  });
   const headers: Record<string, string | string[]> = { ...options.headers, ...target.headers, ...credentials.headers };
   for (const name of generated.omit ?? []) delete headers[name];
   if (generated.body !== undefined && contract.requestBody) headers['content-type'] = generated.contentType ?? contract.requestBody.mediaType;
@@ -358,7 +381,7 @@ export function secrets(options: Pick<ResolvedOptions, 'token' | 'headers'> & { 
   return list.sort((a, b) => b[0].length - a[0].length);
 }
 
-const TOKEN_CHAR = "A-Za-z0-9\\-._~+/=";
+const TOKEN_CHAR = 'A-Za-z0-9\\-._~+/=';
 
 /**
  * `text` with every secret replaced by its stand-in. A secret of 8 characters or more is masked

@@ -140,7 +140,14 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
     }
     return undefined;
   };
-  const freshId = (): string | undefined => (plan.assigned ? undefined : identityProperty && plan.identityType === 'integer' ? freshIdentity(identityProperty, context.ids).toString() : plan.identityType === 'string' ? JSON.stringify(`seq-${context.ids.next('safe-positive')}`) : undefined);
+  const freshId = (): string | undefined =>
+    plan.assigned
+      ? undefined
+      : identityProperty && plan.identityType === 'integer'
+        ? freshIdentity(identityProperty, context.ids).toString()
+        : plan.identityType === 'string'
+          ? JSON.stringify(`seq-${context.ids.next('safe-positive')}`)
+          : undefined;
   /** A first id past 2^60 and a multiple of 256 where the identity allows one, so that it and the id after it are one double. */
   const wideId = (): string | undefined => {
     if (plan.assigned || !identityProperty || plan.identityType !== 'integer') return freshId();
@@ -153,7 +160,13 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
   const create = async (id: string | undefined, description: string): Promise<{ id: string; value: Record<string, unknown> } | undefined> => {
     const made = makeBody(id, word());
     if (!made) return undefined;
-    const answer = await context.send({ operation: plan.create, step: { kind: 'create', collection: plan.collection, record: made.value, identity: plan.identity }, description, expect: 'accepted', body: made.text });
+    const answer = await context.send({
+      operation: plan.create,
+      step: { kind: 'create', collection: plan.collection, record: made.value, identity: plan.identity },
+      description,
+      expect: 'accepted',
+      body: made.text,
+    });
     if (answer.status === undefined || answer.status < 200 || answer.status > 299) return undefined;
     const answered = isRecord(answer.body) ? answer.body[plan.identity] : undefined;
     const key = id ?? (answered === undefined ? undefined : typeof answered === 'string' ? JSON.stringify(answered) : String(answered));
@@ -187,7 +200,13 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
   if (!first) return;
   await read(first.id, { kind: 'read', collection: plan.collection, record: first.value, identity: plan.identity, id: first.id }, `reads the ${noun} just created`, 'accepted');
   if (plan.read && plan.read.security.kind !== 'none') {
-    await read(first.id, { kind: 'read-anonymous', collection: plan.collection, identity: plan.identity, id: first.id }, `reads the ${noun} just created without a credential`, 'unauthenticated', true);
+    await read(
+      first.id,
+      { kind: 'read-anonymous', collection: plan.collection, identity: plan.identity, id: first.id },
+      `reads the ${noun} just created without a credential`,
+      'unauthenticated',
+      true,
+    );
   }
   // Two more records whose ids differ by one past what a double holds, where the identity allows it: each must stay itself.
   const others: Array<{ id: string; value: Record<string, unknown> }> = [];
@@ -202,13 +221,27 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
     const second = await create(freshId(), `creates a second ${noun}, with other values`);
     if (second) others.push(second);
   }
-  for (const other of others) await read(other.id, { kind: 'read', collection: plan.collection, record: other.value, identity: plan.identity, id: other.id }, `reads the ${noun} ${other.id}`, 'accepted');
-  if (others.length) await read(first.id, { kind: 'read', collection: plan.collection, record: first.value, identity: plan.identity, id: first.id }, `reads the first ${noun} again, after the others were created`, 'accepted');
-  await list({ kind: 'list', collection: plan.collection, identity: plan.identity, contains: [first.id, ...others.map((o) => o.id)] }, `lists the ${plan.collection} collection: it must hold every ${noun} created`);
+  for (const other of others)
+    await read(other.id, { kind: 'read', collection: plan.collection, record: other.value, identity: plan.identity, id: other.id }, `reads the ${noun} ${other.id}`, 'accepted');
+  if (others.length)
+    await read(
+      first.id,
+      { kind: 'read', collection: plan.collection, record: first.value, identity: plan.identity, id: first.id },
+      `reads the first ${noun} again, after the others were created`,
+      'accepted',
+    );
+  await list(
+    { kind: 'list', collection: plan.collection, identity: plan.identity, contains: [first.id, ...others.map((o) => o.id)] },
+    `lists the ${plan.collection} collection: it must hold every ${noun} created`,
+  );
   if (plan.list) {
     const limit = plan.list.parameters.find((p) => p.in === 'query' && p.name === plan.limit);
     if (limit) {
-      await list({ kind: 'list', collection: plan.collection, identity: plan.identity, limit: { parameter: limit.name, value: 1 } }, `lists with ${limit.name}=1: at most one ${noun}`, new Map([[limit.name, '1']]));
+      await list(
+        { kind: 'list', collection: plan.collection, identity: plan.identity, limit: { parameter: limit.name, value: 1 } },
+        `lists with ${limit.name}=1: at most one ${noun}`,
+        new Map([[limit.name, '1']]),
+      );
     }
     // A filter: a query parameter naming a record property (the CRUD rule's, `tags` for `tag`): any of its values.
     for (const parameter of plan.list.parameters) {
@@ -241,12 +274,23 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
       if (answer.status !== undefined && answer.status >= 200 && answer.status < 300) {
         // What the read must show: the updated properties a record keeps (a change body may carry others).
         const kept = Object.fromEntries(Object.entries(changed.value).filter(([name]) => body.properties.some((p) => p.name === name)));
-        await read(first.id, { kind: 'read', collection: plan.collection, record: kept, identity: plan.identity, id: first.id }, `reads the first ${noun} after the update: it must show it`, 'accepted');
+        await read(
+          first.id,
+          { kind: 'read', collection: plan.collection, record: kept, identity: plan.identity, id: first.id },
+          `reads the first ${noun} after the update: it must show it`,
+          'accepted',
+        );
       }
     }
   }
   if (plan.remove) {
-    const answer = await context.send({ operation: plan.remove, step: { kind: 'delete', collection: plan.collection, identity: plan.identity, id: first.id }, description: `deletes the first ${noun}`, expect: 'accepted', parameters: pathValue(first.id) });
+    const answer = await context.send({
+      operation: plan.remove,
+      step: { kind: 'delete', collection: plan.collection, identity: plan.identity, id: first.id },
+      description: `deletes the first ${noun}`,
+      expect: 'accepted',
+      parameters: pathValue(first.id),
+    });
     if (answer.status !== undefined && answer.status >= 200 && answer.status < 300) {
       created.splice(created.indexOf(first.id), 1);
       await read(first.id, { kind: 'read-deleted', collection: plan.collection, identity: plan.identity, id: first.id }, `reads the ${noun} just deleted: it must be gone (404)`);
@@ -257,7 +301,15 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
   if (missing !== undefined) await read(missing, { kind: 'read-missing', collection: plan.collection, identity: plan.identity, id: missing }, `reads a ${noun} that was never created: it must be 404`);
   // Clean up: what the sequence created and did not delete as a step.
   if (plan.remove) {
-    for (const id of created) await context.send({ operation: plan.remove, step: { kind: 'cleanup', collection: plan.collection, identity: plan.identity, id }, description: `deletes the ${noun} ${id} the sequence created (clean-up)`, expect: 'provider-choice', parameters: pathValue(id), cleanup: true });
+    for (const id of created)
+      await context.send({
+        operation: plan.remove,
+        step: { kind: 'cleanup', collection: plan.collection, identity: plan.identity, id },
+        description: `deletes the ${noun} ${id} the sequence created (clean-up)`,
+        expect: 'provider-choice',
+        parameters: pathValue(id),
+        cleanup: true,
+      });
   }
 }
 
@@ -283,7 +335,11 @@ function nextPage(answer: { body?: unknown; headers?: Record<string, string> }):
   const fromHeader = link ? /<([^>]+)>\s*;[^,]*rel="?next"?/i.exec(link)?.[1] : undefined;
   if (fromHeader) return fromHeader;
   if (!isRecord(answer.body)) return undefined;
-  const candidates = [answer.body.next, isRecord(answer.body.links) ? answer.body.links.next : undefined, isRecord(answer.body._links) && isRecord(answer.body._links.next) ? answer.body._links.next.href : undefined];
+  const candidates = [
+    answer.body.next,
+    isRecord(answer.body.links) ? answer.body.links.next : undefined,
+    isRecord(answer.body._links) && isRecord(answer.body._links.next) ? answer.body._links.next.href : undefined,
+  ];
   return candidates.find((c): c is string => typeof c === 'string' && c !== '');
 }
 

@@ -219,7 +219,11 @@ function declared(response: ContractResponse, status: number | string): Declared
 }
 
 /** What the suite needs of one operation of a compiled contract. Throws SpecError. */
-export function suiteContractOf(contract: CompiledContract, operationId: string, stateful: ReadonlyMap<string, { role: string; collection: { identity: { property: string } } }> = recogniseCollections(contract).stateful): SuiteContract {
+export function suiteContractOf(
+  contract: CompiledContract,
+  operationId: string,
+  stateful: ReadonlyMap<string, { role: string; collection: { identity: { property: string } } }> = recogniseCollections(contract).stateful,
+): SuiteContract {
   const role = stateful.get(operationId);
   const collectionIdentity = role?.role === 'create' ? new Map([[operationId, role.collection.identity.property]]) : undefined;
   const { source } = contract;
@@ -238,7 +242,8 @@ export function suiteContractOf(contract: CompiledContract, operationId: string,
   for (const [code, response] of operation.ranges ?? []) ranges.set(Number(code[0]), declared(response, code));
   const successStatus = operation.successStatus;
   // No responses at all (OpenAPI requires them, yet documents omit them): any 2xx is success.
-  if (successStatus === undefined && !ranges.has(2) && !fallback && (responses.size > 0 || ranges.size > 0)) throw new SpecError(`${source}: ${operationId} declares no 2xx response, so the suite cannot tell success.`);
+  if (successStatus === undefined && !ranges.has(2) && !fallback && (responses.size > 0 || ranges.size > 0))
+    throw new SpecError(`${source}: ${operationId} declares no 2xx response, so the suite cannot tell success.`);
 
   const content = operation.requestBody?.content;
   // A key may carry parameters (`application/json; charset=utf-8`): it is sent as written.
@@ -342,7 +347,9 @@ function requirementOf(contract: CompiledContract, requirement: readonly string[
     if (scheme?.kind === 'http-basic') return { kind: 'basic', name };
     if (scheme?.kind === 'api-key') return { kind: 'api-key', name, in: scheme.in, header: scheme.in === 'header' ? scheme.parameter.toLowerCase() : scheme.parameter };
     const what = scheme?.kind === 'unsupported' ? scheme.type : 'undeclared';
-    throw new SpecError(`${contract.source}: the security scheme ${name} (${what}) of ${operationId} is not one the suite can send; it sends bearer tokens (oauth2 and OpenID Connect too), HTTP Basic and API keys.`);
+    throw new SpecError(
+      `${contract.source}: the security scheme ${name} (${what}) of ${operationId} is not one the suite can send; it sends bearer tokens (oauth2 and OpenID Connect too), HTTP Basic and API keys.`,
+    );
   });
   const authorization = schemes.filter((scheme) => scheme.kind === 'bearer' || scheme.kind === 'basic');
   if (authorization.length > 1) {
@@ -351,7 +358,10 @@ function requirementOf(contract: CompiledContract, requirement: readonly string[
   const main = authorization[0] ?? schemes[0];
   const alongside = schemes.flatMap((scheme) => {
     if (scheme === main || scheme.kind !== 'api-key') return [];
-    if (scheme.in !== 'header') throw new SpecError(`${contract.source}: ${operationId} requires the API key ${scheme.name} in a ${scheme.in} together with ${main?.name}; the suite sends keys alongside the main credential in headers only.`);
+    if (scheme.in !== 'header')
+      throw new SpecError(
+        `${contract.source}: ${operationId} requires the API key ${scheme.name} in a ${scheme.in} together with ${main?.name}; the suite sends keys alongside the main credential in headers only.`,
+      );
     return [{ name: scheme.name, header: scheme.header }];
   });
   if (main?.kind === 'api-key') return { ...main, alongside };
@@ -434,9 +444,19 @@ export function derefDeep(schema: unknown, doc: JsonSchema, depth = 0, expanding
     let merged: Record<string, any> = {};
     for (const part of allOf) {
       const inner = derefDeep(part, doc, depth + 1, active);
-      merged = { ...merged, ...inner, properties: { ...(merged.properties ?? {}), ...(inner.properties ?? {}) }, required: [...(merged.required ?? []), ...(Array.isArray(inner.required) ? inner.required : [])] };
+      merged = {
+        ...merged,
+        ...inner,
+        properties: { ...(merged.properties ?? {}), ...(inner.properties ?? {}) },
+        required: [...(merged.required ?? []), ...(Array.isArray(inner.required) ? inner.required : [])],
+      };
     }
-    node = { ...merged, ...own, properties: { ...(merged.properties ?? {}), ...(own.properties ?? {}) }, required: [...new Set([...(merged.required ?? []), ...(Array.isArray(own.required) ? own.required : [])])] };
+    node = {
+      ...merged,
+      ...own,
+      properties: { ...(merged.properties ?? {}), ...(own.properties ?? {}) },
+      required: [...new Set([...(merged.required ?? []), ...(Array.isArray(own.required) ? own.required : [])])],
+    };
     if (Object.keys(node.properties).length === 0) delete node.properties;
     if (node.required.length === 0) delete node.required;
   }

@@ -11,9 +11,7 @@ import type { ReceivedResponse } from './model.js';
 export const BODY_LIMIT = 1024 * 1024;
 
 export type Outcome =
-  | { outcome: 'response'; response: ReceivedResponse; elapsedMs: number }
-  | { outcome: 'timeout'; timeoutMs: number; elapsedMs: number }
-  | { outcome: 'dropped'; error: string; elapsedMs: number };
+  { outcome: 'response'; response: ReceivedResponse; elapsedMs: number } | { outcome: 'timeout'; timeoutMs: number; elapsedMs: number } | { outcome: 'dropped'; error: string; elapsedMs: number };
 
 export interface OutgoingRequest {
   url: URL;

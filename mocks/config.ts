@@ -42,27 +42,33 @@ export function mockCommand(): Command {
     .addOption(new Option('--spec <file>', 'OpenAPI document to serve (default: the bundled spec)').env('MOCK_SPEC'))
     .addOption(new Option('--tokens <list>', "comma-separated credentials to accept for the spec's security scheme (default: any well-formed one)").env('MOCK_TOKENS').argParser(list))
     .addOption(
-      new Option('--identity <rules>', "the property that identifies a collection's records, where the item path's parameter does not: comma-separated /path=property (one collection) or property (every collection declaring it)")
+      new Option(
+        '--identity <rules>',
+        "the property that identifies a collection's records, where the item path's parameter does not: comma-separated /path=property (one collection) or property (every collection declaring it)",
+      )
         .env('MOCK_IDENTITY')
         .argParser(identityRules),
     )
-    .addOption(new Option('--stateless <operationIds>', "comma-separated operationIds to answer from the spec's examples instead of the store ('all' for every one)").env('MOCK_STATELESS').argParser(list))
+    .addOption(
+      new Option('--stateless <operationIds>', "comma-separated operationIds to answer from the spec's examples instead of the store ('all' for every one)").env('MOCK_STATELESS').argParser(list),
+    )
     .addOption(new Option('--watch', 'reload the spec when its file changes, keeping the store').env('MOCK_WATCH'))
     .addOption(new Option('--admin-token <token>', 'bearer token the /__mock admin routes require').env('MOCK_ADMIN_TOKEN'))
-    .addOption(new Option('--max-body <bytes>', 'largest request body accepted').env('MOCK_MAX_BODY').default(DEFAULT_MAX_BODY).argParser(integer(1, 2 ** 31)))
+    .addOption(
+      new Option('--max-body <bytes>', 'largest request body accepted')
+        .env('MOCK_MAX_BODY')
+        .default(DEFAULT_MAX_BODY)
+        .argParser(integer(1, 2 ** 31)),
+    )
     .addOption(new Option('--seed <file>', 'JSON file with an array of create bodies (as POST to the collection takes) to start with').env('MOCK_SEED'))
     .addOption(new Option('--state-file <file>', 'keep the records in this file across restarts (a create is on disk before its answer)').env('MOCK_STATE_FILE'))
     .addOption(
-      new Option('--store <store>', 'where the records are kept: memory, or redis://[:password@]host:port/db (rediss:// for TLS), shared by every replica')
-        .env('MOCK_STORE')
-        .default('memory'),
+      new Option('--store <store>', 'where the records are kept: memory, or redis://[:password@]host:port/db (rediss:// for TLS), shared by every replica').env('MOCK_STORE').default('memory'),
     )
     .addOption(new Option('--store-prefix <prefix>', 'key prefix in Redis; sandboxes sharing one Redis keep apart by it').env('MOCK_STORE_PREFIX').default(DEFAULT_STORE_PREFIX))
     .addOption(new Option('--replica-name <name>', 'the name this process goes by in health and the shared request journal (default: hostname:pid)').env('MOCK_REPLICA_NAME'))
     .addOption(
-      new Option('--cors-origin <origins>', 'comma-separated origins allowed by CORS (default: any; the admin routes answer only these and their own)')
-        .env('MOCK_CORS_ORIGIN')
-        .argParser(list),
+      new Option('--cors-origin <origins>', 'comma-separated origins allowed by CORS (default: any; the admin routes answer only these and their own)').env('MOCK_CORS_ORIGIN').argParser(list),
     )
     .addOption(
       new Option(
@@ -72,8 +78,10 @@ export function mockCommand(): Command {
         .env('MOCK_ALLOWED_HOSTS')
         .argParser(allowedHosts),
     )
-    .addOption(new Option('--proxy <url>', 'forward every request outside /__mock to this base URL (the real service), checking both directions against the spec; the store is not used').env('MOCK_PROXY'))
-    .addOption(new Option('--proxy-strict', "with --proxy: replace an upstream answer that breaks the spec with a 502 Error naming the violation").env('MOCK_PROXY_STRICT'))
+    .addOption(
+      new Option('--proxy <url>', 'forward every request outside /__mock to this base URL (the real service), checking both directions against the spec; the store is not used').env('MOCK_PROXY'),
+    )
+    .addOption(new Option('--proxy-strict', 'with --proxy: replace an upstream answer that breaks the spec with a 502 Error naming the violation').env('MOCK_PROXY_STRICT'))
     .addOption(
       new Option('--proxy-timeout <ms>', "with --proxy: longest wait for the upstream's whole answer (then 504)")
         .env('MOCK_PROXY_TIMEOUT')
@@ -86,7 +94,12 @@ export function mockCommand(): Command {
         .default(DEFAULT_PROXY_CONNECT_TIMEOUT_MS)
         .argParser(integer(1, 600_000)),
     )
-    .addOption(new Option('--record <dir>', 'write every distinct exchange as a contract case (fixture format) to a file of this run in DIR; with --proxy, the real service\'s answers decide which credentials are valid').env('MOCK_RECORD'))
+    .addOption(
+      new Option(
+        '--record <dir>',
+        "write every distinct exchange as a contract case (fixture format) to a file of this run in DIR; with --proxy, the real service's answers decide which credentials are valid",
+      ).env('MOCK_RECORD'),
+    )
     .addOption(new Option('--log-level <level>', 'pino log level').env('LOG_LEVEL').default('info').choices(LOG_LEVELS))
     .exitOverride()
     .configureOutput({ writeErr: (text) => process.stderr.write(text) });
@@ -149,7 +162,10 @@ export function parseMockArgs(argv: readonly string[], command: Command = mockCo
       fail(`--proxy forwards to the real service and keeps no records: ${conflicting.join(', ')} ${conflicting.length === 1 ? 'does' : 'do'} not apply (clear MOCK_* variables that set them)`);
     }
   } else {
-    const proxyFlags = [o.proxyStrict && '--proxy-strict', ...(['proxyTimeout', 'proxyConnectTimeout'] as const).filter((key) => command.getOptionValueSource(key) !== 'default').map((key) => `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`)];
+    const proxyFlags = [
+      o.proxyStrict && '--proxy-strict',
+      ...(['proxyTimeout', 'proxyConnectTimeout'] as const).filter((key) => command.getOptionValueSource(key) !== 'default').map((key) => `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`),
+    ];
     const without = proxyFlags.filter(Boolean);
     if (without.length) fail(`${without.join(', ')} only ${without.length === 1 ? 'applies' : 'apply'} with --proxy`);
   }

@@ -14,11 +14,7 @@ interface Definition<P> {
   headers?: (params: P) => Record<string, string>;
 }
 
-function define<P = void>(
-  status: number,
-  message: (params: P) => string,
-  headers?: (params: P) => Record<string, string>,
-): Definition<P> {
+function define<P = void>(status: number, message: (params: P) => string, headers?: (params: P) => Record<string, string>): Definition<P> {
   return { status, message, headers };
 }
 
@@ -32,10 +28,7 @@ export interface CredentialsHint {
 }
 
 const challenge = (realm: string, error?: string, description?: string, scheme = 'Bearer'): Record<string, string> => ({
-  'www-authenticate':
-    `${scheme} realm="${realm}"` +
-    (error ? `, error="${error}"` : '') +
-    (description ? `, error_description="${description}"` : ''),
+  'www-authenticate': `${scheme} realm="${realm}"` + (error ? `, error="${error}"` : '') + (description ? `, error_description="${description}"` : ''),
 });
 
 /** A client's text quoted in a message: at most 100 characters, so a message stays a sentence. */
@@ -46,8 +39,7 @@ export function quoted(text: string): string {
 export const errorCatalogue = {
   ROUTE_NOT_FOUND: define<{ method: string; path: string; api: string; operations: string }>(
     404,
-    ({ method, path, api, operations }) =>
-      `No route matches ${quoted(method)} ${quoted(path)}. The ${api} API has ${operations}; the mock's own routes are under /__mock/.`,
+    ({ method, path, api, operations }) => `No route matches ${quoted(method)} ${quoted(path)}. The ${api} API has ${operations}; the mock's own routes are under /__mock/.`,
   ),
   METHOD_NOT_ALLOWED: define<{ method: string; path: string; allow: string }>(
     405,
@@ -71,14 +63,12 @@ export const errorCatalogue = {
   EMPTY_TOKEN: define<CredentialsHint>(
     401,
     ({ scheme, expected }) => `The Authorization header says '${scheme}' but carries no credentials. Send ${expected}.`,
-    ({ realm, scheme }) =>
-      scheme === 'Bearer' ? challenge(realm, 'invalid_request', 'The bearer token is missing') : challenge(realm, undefined, undefined, scheme),
+    ({ realm, scheme }) => (scheme === 'Bearer' ? challenge(realm, 'invalid_request', 'The bearer token is missing') : challenge(realm, undefined, undefined, scheme)),
   ),
   INVALID_TOKEN: define<CredentialsHint & { reason: string }>(
     401,
     ({ scheme, reason }) => `The ${scheme === 'Bearer' ? 'bearer token was' : scheme === 'ApiKey' ? 'API key was' : `${scheme} credentials were`} rejected: ${reason}.`,
-    ({ realm, scheme }) =>
-      scheme === 'Bearer' ? challenge(realm, 'invalid_token', 'The access token is not accepted') : challenge(realm, undefined, undefined, scheme),
+    ({ realm, scheme }) => (scheme === 'Bearer' ? challenge(realm, 'invalid_token', 'The access token is not accepted') : challenge(realm, undefined, undefined, scheme)),
   ),
   MISSING_API_KEY: define<CredentialsHint>(
     401,
@@ -91,10 +81,7 @@ export const errorCatalogue = {
       `${contentType === undefined ? 'The request has no Content-Type' : `Content-Type '${quoted(contentType)}' is not supported`}. ` +
       `Send the body as JSON with 'Content-Type: ${accepted}' (fetch sends a string body as text/plain unless you set the header).`,
   ),
-  UNSUPPORTED_CHARSET: define<{ charset: string }>(
-    415,
-    ({ charset }) => `The body is declared as charset=${quoted(charset)}; JSON bodies must be UTF-8 ('application/json; charset=utf-8').`,
-  ),
+  UNSUPPORTED_CHARSET: define<{ charset: string }>(415, ({ charset }) => `The body is declared as charset=${quoted(charset)}; JSON bodies must be UTF-8 ('application/json; charset=utf-8').`),
   PAYLOAD_TOO_LARGE: define<{ limit: number }>(
     413,
     ({ limit }) => `The request body is larger than the mock accepts (${limit} bytes; set --max-body to change it).`,
@@ -102,8 +89,7 @@ export const errorCatalogue = {
   ),
   EMPTY_BODY: define<{ operationId: string; schema: string; example: string }>(
     400,
-    ({ operationId, schema, example }) =>
-      `The request has no body, and the body is required: ${operationId} needs a JSON ${schema}${example ? `, for example ${example}` : ''}.`,
+    ({ operationId, schema, example }) => `The request has no body, and the body is required: ${operationId} needs a JSON ${schema}${example ? `, for example ${example}` : ''}.`,
   ),
   UNSUPPORTED_CONTENT_ENCODING: define<{ encoding: string }>(
     415,
@@ -115,8 +101,7 @@ export const errorCatalogue = {
   MALFORMED_JSON: define<{ detail: string }>(400, ({ detail }) => `The request body is not valid JSON: ${quoted(detail)}.`),
   JSON_TOO_DEEP: define<{ limit: number }>(
     400,
-    ({ limit }) =>
-      `The request body nests arrays and objects more than ${limit} levels deep, the most the mock reads (fields it ignores included). Send a flatter body.`,
+    ({ limit }) => `The request body nests arrays and objects more than ${limit} levels deep, the most the mock reads (fields it ignores included). Send a flatter body.`,
   ),
   DUPLICATE_MEMBER_NAME: define<{ member: string; pointer: string; problems?: string[]; fields?: string[] }>(
     400,
@@ -127,10 +112,7 @@ export const errorCatalogue = {
     400,
     ({ schema, problems, more }) => `The request body is not a valid ${schema}: ${listed(problems, more)}.`,
   ),
-  INVALID_PARAMETER: define<{ problems: string[]; more?: number; fields?: string[] }>(
-    400,
-    ({ problems, more }) => `The request's parameters do not fit the spec: ${listed(problems, more)}.`,
-  ),
+  INVALID_PARAMETER: define<{ problems: string[]; more?: number; fields?: string[] }>(400, ({ problems, more }) => `The request's parameters do not fit the spec: ${listed(problems, more)}.`),
   IDENTITY_MISMATCH: define<{ property: string; inPath: string; inBody: string }>(
     400,
     ({ property, inPath, inBody }) => `The path names ${property} ${quoted(inPath)} but the body says ${quoted(inBody)}; they must be the same.`,
@@ -150,14 +132,8 @@ export const errorCatalogue = {
       ? `A ${noun} with ${property} ${quoted(ids[0] ?? '')} already exists; ${property}s must be unique. Use another ${property}, or reset the store with DELETE ${listing}.`
       : `${capitalised(noun)}s with ${property}s ${listed(ids.map(quoted), more, ', ')} already exist or repeat; ${property}s must be unique. Nothing was stored.`,
   ),
-  INVALID_ADMIN_QUERY: define<{ route: string; problems: string[]; more?: number }>(
-    400,
-    ({ route, problems, more }) => `The query of ${route} cannot be used: ${listed(problems, more)}.`,
-  ),
-  JOURNAL_ENTRY_NOT_FOUND: define<{ seq: number }>(
-    404,
-    ({ seq }) => `Request #${seq} is not in the journal: it was never recorded, or newer requests pushed it out (see GET /__mock/requests).`,
-  ),
+  INVALID_ADMIN_QUERY: define<{ route: string; problems: string[]; more?: number }>(400, ({ route, problems, more }) => `The query of ${route} cannot be used: ${listed(problems, more)}.`),
+  JOURNAL_ENTRY_NOT_FOUND: define<{ seq: number }>(404, ({ seq }) => `Request #${seq} is not in the journal: it was never recorded, or newer requests pushed it out (see GET /__mock/requests).`),
   NOTHING_TO_EXPORT: define<{ reasons: string[] }>(
     404,
     ({ reasons }) =>
@@ -187,18 +163,9 @@ export const errorCatalogue = {
       `They answer the inspector, clients that send no Origin (curl, scripts) and the origins of --cors-origin; start the mock with --cors-origin ${quoted(origin)} (or MOCK_CORS_ORIGIN) to allow this one.`,
   ),
   MISSING_HOST: define(400, () => 'The request has no Host header, which every HTTP/1.1 request must carry (RFC 9112, section 3.2).'),
-  EXPECTATION_FAILED: define<{ expect: string }>(
-    417,
-    ({ expect }) => `The mock cannot meet 'Expect: ${quoted(expect)}'; the only expectation it knows is 100-continue.`,
-  ),
-  CONNECT_NOT_SUPPORTED: define(
-    501,
-    () => 'The mock is an origin server, not a proxy: it does not support CONNECT. Send your requests to it directly.',
-  ),
-  MALFORMED_HTTP: define<{ detail: string }>(
-    400,
-    ({ detail }) => `The request is not well-formed HTTP/1.1 (${detail}); the connection is closed.`,
-  ),
+  EXPECTATION_FAILED: define<{ expect: string }>(417, ({ expect }) => `The mock cannot meet 'Expect: ${quoted(expect)}'; the only expectation it knows is 100-continue.`),
+  CONNECT_NOT_SUPPORTED: define(501, () => 'The mock is an origin server, not a proxy: it does not support CONNECT. Send your requests to it directly.'),
+  MALFORMED_HTTP: define<{ detail: string }>(400, ({ detail }) => `The request is not well-formed HTTP/1.1 (${detail}); the connection is closed.`),
   HEADERS_TOO_LARGE: define(431, () => 'The request headers are larger than the server accepts; the connection is closed.'),
   REQUEST_TIMEOUT: define(408, () => 'The request was not received completely in time; the connection is closed.'),
   // The store's own words name where it is (a Redis URL, a file's path): they go to the log, never to a client.
@@ -213,8 +180,7 @@ export const errorCatalogue = {
   ),
   STORAGE_FAILED: define<{ code: string | undefined }>(
     500,
-    ({ code }) =>
-      `The mock could not keep this change${code ? ` (${quoted(code)})` : ''}. Nothing was stored; the mock's log says why. Check the disk, then send the request again.`,
+    ({ code }) => `The mock could not keep this change${code ? ` (${quoted(code)})` : ''}. Nothing was stored; the mock's log says why. Check the disk, then send the request again.`,
   ),
   // Proxy mode (--proxy, mocks/proxy/): the upstream failing, and the verdicts on what passed through.
   UPSTREAM_FAILED: define<{ upstream: string; detail: string }>(
@@ -254,10 +220,7 @@ export const errorCatalogue = {
     502,
     ({ operation, status, schema, problems, more }) => `The upstream's ${status} answer to ${operation} is not a valid ${schema}: ${listed(problems, more)}.`,
   ),
-  NOT_VALIDATED: define<{ what: string; reason: string }>(
-    502,
-    ({ what, reason }) => `The ${what} was not checked against the spec (${reason}); it was passed on unchanged.`,
-  ),
+  NOT_VALIDATED: define<{ what: string; reason: string }>(502, ({ what, reason }) => `The ${what} was not checked against the spec (${reason}); it was passed on unchanged.`),
   UPSTREAM_VIOLATION: define<{ violation: string; more: number }>(
     502,
     ({ violation, more }) =>
@@ -266,14 +229,12 @@ export const errorCatalogue = {
   ),
   NO_STORE_IN_PROXY_MODE: define<{ path: string; upstream: string }>(
     404,
-    ({ path, upstream }) =>
-      `The mock keeps no records in proxy mode, so ${path} is not served: the upstream ${upstream} keeps them. GET /__mock/requests shows what passed through.`,
+    ({ path, upstream }) => `The mock keeps no records in proxy mode, so ${path} is not served: the upstream ${upstream} keeps them. GET /__mock/requests shows what passed through.`,
   ),
   // Only the failure's class: its message may quote what the request carried, a credential included.
   INTERNAL: define<{ kind: string }>(
     500,
-    ({ kind }) =>
-      `The mock failed unexpectedly while handling this request (${kind}; the mock's log has the details). It is still serving; this is a bug in the mock, please report it.`,
+    ({ kind }) => `The mock failed unexpectedly while handling this request (${kind}; the mock's log has the details). It is still serving; this is a bug in the mock, please report it.`,
   ),
 } as const;
 
@@ -299,10 +260,7 @@ export interface Rejection {
   readonly fields?: readonly string[];
 }
 
-export function reject<C extends ErrorCode>(
-  code: C,
-  ...[params]: ParamsOf<C> extends void ? [] : [ParamsOf<C>]
-): Rejection {
+export function reject<C extends ErrorCode>(code: C, ...[params]: ParamsOf<C> extends void ? [] : [ParamsOf<C>]): Rejection {
   const definition = errorCatalogue[code] as Definition<ParamsOf<C>>;
   const p = params as ParamsOf<C>;
   return {

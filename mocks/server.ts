@@ -269,9 +269,7 @@ export async function createMockServer(options: MockOptions = {}): Promise<MockS
     continueWhenRead(req, res);
     handle(req, res);
   });
-  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) =>
-    handle(req, res, rejected(reject('EXPECTATION_FAILED', { expect: String(req.headers.expect) }))),
-  );
+  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => handle(req, res, rejected(reject('EXPECTATION_FAILED', { expect: String(req.headers.expect) }))));
   // The mock is not a proxy; Node would close a CONNECT without a word.
   server.on('connect', (req: IncomingMessage, socket: Duplex) => {
     const rejection = reject('CONNECT_NOT_SUPPORTED');

@@ -93,17 +93,12 @@ export async function verifyImage(options: VerifyImageOptions): Promise<number> 
   };
   const probe = await probeContainerRuntime();
   if (!probe.ok) {
-    say(
-      `no container runtime is reachable (${probe.reason}). ` +
-        'Start Docker (or Podman, Colima …) or point DOCKER_HOST at one, then run this again.',
-    );
+    say(`no container runtime is reachable (${probe.reason}). ` + 'Start Docker (or Podman, Colima …) or point DOCKER_HOST at one, then run this again.');
     return 2;
   }
   const { GenericContainer, Wait } = await import('testcontainers');
   const output: string[] = [];
-  const wait = options.healthPath
-    ? Wait.forHttp(options.healthPath, options.port).forStatusCodeMatching((status) => status >= 200 && status < 300)
-    : Wait.forListeningPorts();
+  const wait = options.healthPath ? Wait.forHttp(options.healthPath, options.port).forStatusCodeMatching((status) => status >= 200 && status < 300) : Wait.forListeningPorts();
   let container: StartedTestContainer;
   say(`starting ${options.image} (port ${options.port}, ${options.healthPath ? `ready when ${options.healthPath} answers 2xx` : 'ready when the port listens'})`);
   try {

@@ -10,8 +10,7 @@ import { linearRegExp } from './patterns.js';
 
 // ajv-formats is CommonJS: Node hands its module object as the default export, Vite the function.
 type AddFormats = typeof addFormatsModule.default;
-const addFormats: AddFormats =
-  (addFormatsModule as unknown as { default?: AddFormats }).default ?? (addFormatsModule as unknown as AddFormats);
+const addFormats: AddFormats = (addFormatsModule as unknown as { default?: AddFormats }).default ?? (addFormatsModule as unknown as AddFormats);
 
 const INT32_MIN = -(2 ** 31);
 const INT32_MAX = 2 ** 31 - 1;

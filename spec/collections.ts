@@ -119,7 +119,10 @@ export function parseIdentityOverrides(text: string): IdentityOverrides {
       everywhere = entry;
       continue;
     }
-    const path = entry.slice(0, equals).trim().replace(/(.)\/$/, '$1');
+    const path = entry
+      .slice(0, equals)
+      .trim()
+      .replace(/(.)\/$/, '$1');
     const property = entry.slice(equals + 1).trim();
     if (!path.startsWith('/') || property === '') throw new RangeError(`'${entry}' is not /collection-path=property`);
     byPath.set(path, property);
@@ -128,10 +131,7 @@ export function parseIdentityOverrides(text: string): IdentityOverrides {
 }
 
 /** The stateful operations of a contract, by operationId, and the collections they serve. */
-export function recogniseCollections(
-  contract: CompiledContract,
-  options: RecognitionOptions = {},
-): { collections: Collection[]; stateful: Map<string, StatefulOperation> } {
+export function recogniseCollections(contract: CompiledContract, options: RecognitionOptions = {}): { collections: Collection[]; stateful: Map<string, StatefulOperation> } {
   const overrides: IdentityOverrides = typeof options.identity === 'string' ? { everywhere: options.identity } : (options.identity ?? {});
   const stateless = options.stateless ?? new Set<string>();
   const off = (operation: ContractOperation): boolean => stateless === 'all' || stateless.has(operation.operationId);
@@ -139,9 +139,7 @@ export function recogniseCollections(
   const stateful = new Map<string, StatefulOperation>();
   const operations = [...contract.operations.values()];
   // Parents before their nested collections: shorter paths first.
-  const creates = operations
-    .filter((o) => o.method === 'post' && !off(o) && !/\}\/?$/.test(o.path))
-    .sort((a, b) => segments(a.path) - segments(b.path));
+  const creates = operations.filter((o) => o.method === 'post' && !off(o) && !/\}\/?$/.test(o.path)).sort((a, b) => segments(a.path) - segments(b.path));
   for (const create of creates) {
     const body = jsonContent(create.requestBody?.content);
     if (!body?.validate || !isObjectMedia(body)) continue;
@@ -191,13 +189,7 @@ export function recogniseCollections(
 }
 
 /** The identity property by the rule above; undefined when the stored schema declares none of the candidates. */
-export function identityProperty(
-  path: string,
-  itemParameter: string | undefined,
-  stored: ReadonlyMap<string, unknown>,
-  overrides: IdentityOverrides,
-  noun: string,
-): string | undefined {
+export function identityProperty(path: string, itemParameter: string | undefined, stored: ReadonlyMap<string, unknown>, overrides: IdentityOverrides, noun: string): string | undefined {
   const candidates = [overrides.byPath?.get(path), overrides.everywhere, itemParameter, 'id'];
   if (itemParameter !== undefined && itemParameter.toLowerCase().startsWith(noun.toLowerCase()) && itemParameter.length > noun.length) {
     const rest = itemParameter.slice(noun.length).replace(/^[_-]/, '');
@@ -343,7 +335,12 @@ function trimSlash(path: string): string {
 }
 
 function lastWord(path: string): string {
-  return path.split('/').filter((s) => s !== '' && !s.startsWith('{')).pop() ?? path;
+  return (
+    path
+      .split('/')
+      .filter((s) => s !== '' && !s.startsWith('{'))
+      .pop() ?? path
+  );
 }
 
 /** `plant` for `plants`, `category` for `categories`, `box` for `boxes`: enough for messages. */

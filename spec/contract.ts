@@ -276,7 +276,7 @@ class SchemaCompiler {
     const unescaped = name.replaceAll('~1', '/').replaceAll('~0', '~');
     const where = unescaped.startsWith('@') ? unescaped.slice(1) : jsonPointer('components', 'schemas', unescaped);
     const def = this.#defs[unescaped];
-    this.#ajv.validateSchema(def as Schema);
+    void this.#ajv.validateSchema(def as Schema);
     throw ContractError.at(this.source, where, `the schema cannot be compiled: schema is invalid: ${this.#ajv.errorsText(this.#ajv.errors)}`);
   }
 

@@ -76,7 +76,12 @@ export function loadDocumentSync(path: string): LoadedDocument {
   const raw = parseDocumentText(text, source);
   const refs = externalRefs(raw, source);
   const first = refs.followed[0];
-  if (first) throw ContractError.at(source, first.pointer, `refers to ${first.ref}, another file; this tool reads single-file documents (the mock and the Prism mock bundle such refs themselves: for the others, bundle it first, e.g. npx @redocly/cli bundle)`);
+  if (first)
+    throw ContractError.at(
+      source,
+      first.pointer,
+      `refers to ${first.ref}, another file; this tool reads single-file documents (the mock and the Prism mock bundle such refs themselves: for the others, bundle it first, e.g. npx @redocly/cli bundle)`,
+    );
   return completeDocument(unfollowed(raw, refs.leftAlone), source, refs.notes);
 }
 
@@ -137,7 +142,11 @@ function externalRefs(document: unknown, source: string): ExternalRefs {
         return;
       }
       if (REMOTE.test(ref)) {
-        throw ContractError.at(source, pointer, `refers to ${ref}; remote references are not fetched (the tools never reach the network): save the file beside the document and refer to it by a relative path`);
+        throw ContractError.at(
+          source,
+          pointer,
+          `refers to ${ref}; remote references are not fetched (the tools never reach the network): save the file beside the document and refer to it by a relative path`,
+        );
       }
       found.followed.push({ pointer, ref, inExtension });
     }
@@ -165,17 +174,21 @@ async function bundle(raw: unknown, source: string, refs: ExternalRefs): Promise
   // Imported only for a document that refers to other files: most never do, and it is the costliest import of loading.
   const { default: $RefParser } = await import('@apidevtools/json-schema-ref-parser');
   try {
-    return await $RefParser.bundle(source, document as never, {
-      parse: {
-        yaml: { order: 1, canParse: true, parse: (file: { data: Buffer | string }) => parseYaml(file.data.toString()) as never },
-        json: false,
-        text: false,
-        binary: false,
-      },
-      resolve: { http: false },
-      resolveExcludedPathMatcher: skip,
-      bundle: { excludedPathMatcher: skip },
-    } as never);
+    return await $RefParser.bundle(
+      source,
+      document as never,
+      {
+        parse: {
+          yaml: { order: 1, canParse: true, parse: (file: { data: Buffer | string }) => parseYaml(file.data.toString()) as never },
+          json: false,
+          text: false,
+          binary: false,
+        },
+        resolve: { http: false },
+        resolveExcludedPathMatcher: skip,
+        bundle: { excludedPathMatcher: skip },
+      } as never,
+    );
   } catch (error) {
     // The library names the file and the pointer it could not follow; we add where the document refers to it.
     const message = (error as Error).message;
@@ -241,7 +254,11 @@ function upgraded(raw: unknown, source: string, notes: string[]): { document: Re
   const where = raw.openapi !== undefined ? '/openapi' : '/swagger';
   if (version === undefined) {
     const said = raw.openapi ?? raw.swagger;
-    throw ContractError.at(source, where, `says ${said === undefined ? 'no version (neither openapi nor swagger)' : JSON.stringify(said)}; the tools read OpenAPI 3.1 and 3.0 and Swagger 2.0 documents`);
+    throw ContractError.at(
+      source,
+      where,
+      `says ${said === undefined ? 'no version (neither openapi nor swagger)' : JSON.stringify(said)}; the tools read OpenAPI 3.1 and 3.0 and Swagger 2.0 documents`,
+    );
   }
   if (/^3\.1(\.|$)/.test(version)) return { document: raw, declaredVersion: version };
   if (version !== '2.0' && !/^3\.0(\.|$)/.test(version)) {

@@ -115,7 +115,10 @@ function pointerToField(pointer: string): string {
 
 /** The number literal as sent, where the validated view holds a stand-in for it (exact-json). */
 function sentLiteral(root: unknown, instancePath: string): string | undefined {
-  const keys = instancePath.split('/').slice(1).map((k) => k.replaceAll('~1', '/').replaceAll('~0', '~'));
+  const keys = instancePath
+    .split('/')
+    .slice(1)
+    .map((k) => k.replaceAll('~1', '/').replaceAll('~0', '~'));
   const key = keys.pop();
   let container: unknown = root;
   for (const k of keys) container = (container as Record<string, unknown> | undefined)?.[k];

@@ -210,7 +210,18 @@ describe('summary', () => {
       { round: 1, target: 'redis', result: result('valid', 60), errors: 0 },
       { round: 1, target: 'redis-2', result: result('valid', 84), errors: 0 },
     ];
-    const goals = evaluateGoals({ runs: redisRuns, summaries: summarise(redisRuns), connections: 50, spawnMedianMs: {}, bytesPerPlant: undefined, journalEntries: undefined, journalCapacity: undefined, contractSeconds: undefined, contractPassed: undefined, durable: undefined });
+    const goals = evaluateGoals({
+      runs: redisRuns,
+      summaries: summarise(redisRuns),
+      connections: 50,
+      spawnMedianMs: {},
+      bytesPerPlant: undefined,
+      journalEntries: undefined,
+      journalCapacity: undefined,
+      contractSeconds: undefined,
+      contractPassed: undefined,
+      durable: undefined,
+    });
     const goal = (prefix: string) => goals.find((g) => g.goal.startsWith(prefix));
     expect(goal('one replica on Redis ÷ in-memory')).toMatchObject({ target: '≥ 0.5', measured: '0.60', met: true });
     expect(goal('one replica on Redis, p99')).toMatchObject({ target: '≤ 15 ms', measured: '3.0 ms', met: true });

@@ -25,8 +25,7 @@ export const ignoredAuth: Check = {
       return sent === undefined ? `no ${name} header` : `${name}: ${[sent].flat().join(' + ')}`;
     };
     const credentials = [main, ...security.alongside.map((key) => key.header)].map(shown).join(' and ');
-    const mainWanted =
-      security.kind === 'api-key' ? `a valid API key in the ${security.in} ${security.header}` : security.kind === 'basic' ? 'valid HTTP Basic credentials' : 'a valid bearer token';
+    const mainWanted = security.kind === 'api-key' ? `a valid API key in the ${security.in} ${security.header}` : security.kind === 'basic' ? 'valid HTTP Basic credentials' : 'a valid bearer token';
     const wanted = [mainWanted, ...security.alongside.map((key) => `a valid API key in ${key.header}`)].join(' and ');
     if (isSuccess(status)) {
       return [failure(`Answered ${status} to a request with ${credentials}; ${contract.operationId} requires ${wanted}.`)];

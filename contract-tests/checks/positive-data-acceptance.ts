@@ -21,7 +21,11 @@ export const positiveDataAcceptance: Check = {
     const ambiguous = duplicateStatus !== undefined && !isSuccess(duplicateStatus) && (rejectionStatuses?.has(duplicateStatus) ?? false);
     if (response && exchange.case.expect === 'duplicate') {
       if (ambiguous) {
-        return [warning(`A repeated ${id} is answered ${response.status}, the status this provider also gives bodies the spec rejects: a fixed-id case answered ${response.status} cannot be told from a refused valid body, so those are warnings, not passes (answer repeats with a status of their own, e.g. 409).`)];
+        return [
+          warning(
+            `A repeated ${id} is answered ${response.status}, the status this provider also gives bodies the spec rejects: a fixed-id case answered ${response.status} cannot be told from a refused valid body, so those are warnings, not passes (answer repeats with a status of their own, e.g. 409).`,
+          ),
+        ];
       }
       return [info(`A repeated ${id} is answered ${response.status}; the spec leaves repeats unsaid. Cases whose id is fixed (the range ends) read this answer as "already stored".`)];
     }
@@ -32,14 +36,31 @@ export const positiveDataAcceptance: Check = {
     if (isSuccess(status)) return [];
     // A request naming a resource by its path (`/plants/{id}`) may name one that does not exist.
     if (status === 404 && contract.parameters.some((p) => p.in === 'path')) {
-      return [info(`Answered 404: the path names a ${contract.parameters.filter((p) => p.in === 'path').map((p) => p.name).join(', ')} the provider does not have, so the request could not succeed.`)];
+      return [
+        info(
+          `Answered 404: the path names a ${contract.parameters
+            .filter((p) => p.in === 'path')
+            .map((p) => p.name)
+            .join(', ')} the provider does not have, so the request could not succeed.`,
+        ),
+      ];
     }
     // Outside a sequence, a request on a record names one the provider may not have, or one its body contradicts; the sequences judge these operations on real records.
     if (contract.actsOnRecord && !exchange.case.sequence && status >= 400 && status < 500 && status !== 401 && status !== 403) {
-      return [info(`Answered ${status}: ${contract.operationId} acts on a record the request names, which the provider may not have (or which the body contradicts); the stateful sequence judges it on a record it created.` + providerMessage(response))];
+      return [
+        info(
+          `Answered ${status}: ${contract.operationId} acts on a record the request names, which the provider may not have (or which the body contradicts); the stateful sequence judges it on a record it created.` +
+            providerMessage(response),
+        ),
+      ];
     }
     if (exchange.case.fixedId && status === duplicateStatus && ambiguous) {
-      return [warning(`Answered ${status}: as the provider answers a repeated id, but also as it answers an invalid body, so this valid case with a fixed id may have been refused; it is neither passed nor failed.` + providerMessage(response))];
+      return [
+        warning(
+          `Answered ${status}: as the provider answers a repeated id, but also as it answers an invalid body, so this valid case with a fixed id may have been refused; it is neither passed nor failed.` +
+            providerMessage(response),
+        ),
+      ];
     }
     if (exchange.case.fixedId && status === duplicateStatus) {
       return [info(`Answered ${status}, as the provider answers a repeated id: this id is fixed by the case, so an earlier run (or another form of it in this run) may have stored it.`)];
@@ -47,10 +68,19 @@ export const positiveDataAcceptance: Check = {
     const sent = exchange.case.request.body;
     const size = sent === undefined ? 0 : Buffer.byteLength(sent);
     if (status === 413 && size >= LARGE_BODY_BYTES) {
-      return [warning(`Refused a valid ${size}-byte body with 413; the spec declares no size limit, so this is the provider's choice (declare it in the spec, e.g. with maxLength, to make it part of the contract).`)];
+      return [
+        warning(
+          `Refused a valid ${size}-byte body with 413; the spec declares no size limit, so this is the provider's choice (declare it in the spec, e.g. with maxLength, to make it part of the contract).`,
+        ),
+      ];
     }
     if (status === 413) {
-      return [failure(`Refused a valid ${size}-byte body with 413 (too large); a provider may limit sizes, but only bodies of ${LARGE_BODY_BYTES} bytes or more may be refused as too large.` + providerMessage(response))];
+      return [
+        failure(
+          `Refused a valid ${size}-byte body with 413 (too large); a provider may limit sizes, but only bodies of ${LARGE_BODY_BYTES} bytes or more may be refused as too large.` +
+            providerMessage(response),
+        ),
+      ];
     }
     return [
       failure(

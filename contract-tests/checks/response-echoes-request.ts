@@ -45,7 +45,7 @@ function sameValue(sent: Record<string, unknown>, got: Record<string, unknown>, 
 }
 
 function show(value: unknown): string {
-  return typeof value === 'string' ? abbreviate(value) : JSON.stringify(value)?.slice(0, 80) ?? String(value);
+  return typeof value === 'string' ? abbreviate(value) : (JSON.stringify(value)?.slice(0, 80) ?? String(value));
 }
 
 /** Where two values part, in words: for strings, the first code point that differs. */

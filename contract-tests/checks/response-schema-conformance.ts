@@ -26,7 +26,12 @@ export const responseSchemaConformance: Check = {
     if (!parsed.ok) return [failure(`${what} must be ${name}, but ${parsed.problem}.`)];
     // JSON.parse (and the exact reader) keep the last of repeated names; clients differ (RFC 8259 §4): an answer must not depend on which.
     const duplicate = duplicateName(response.body);
-    if (duplicate) return [failure(`${what} names ${duplicate} twice with different values; RFC 8259 §4: names should be unique, and clients that keep the first or the last read different ${name.replace(/^an? /, '')}s.`)];
+    if (duplicate)
+      return [
+        failure(
+          `${what} names ${duplicate} twice with different values; RFC 8259 §4: names should be unique, and clients that keep the first or the last read different ${name.replace(/^an? /, '')}s.`,
+        ),
+      ];
     const problems = schemaProblems(declared.validate, parsed.value);
     if (!problems) return [];
     return [failure(`${what} is not ${name}: ${problems}.`)];

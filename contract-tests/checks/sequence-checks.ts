@@ -41,9 +41,17 @@ export const ensureResourceAvailability: Check = {
     const absent = step.contains.filter((id) => !records.some((record) => hasKey(record, step.identity, id)));
     if (!absent.length) return [];
     if (step.truncated) {
-      return [warning(`The list ${step.collection} lacks ${absent.map((id) => `${step.identity} ${id}`).join(' and ')}, but it answered a full page (${records.length} records) and no link to the next one, so they may be further on (declare paging parameters, or a next link, to make the list checkable).`)];
+      return [
+        warning(
+          `The list ${step.collection} lacks ${absent.map((id) => `${step.identity} ${id}`).join(' and ')}, but it answered a full page (${records.length} records) and no link to the next one, so they may be further on (declare paging parameters, or a next link, to make the list checkable).`,
+        ),
+      ];
     }
-    return [failure(`The list ${step.collection}${step.filter ? ` with ${step.filter.parameter}=${step.filter.values.join(',')}` : ''} lacks ${absent.map((id) => `${step.identity} ${id}`).join(' and ')}, created just before (${records.length} record(s) listed, every page followed).`)];
+    return [
+      failure(
+        `The list ${step.collection}${step.filter ? ` with ${step.filter.parameter}=${step.filter.values.join(',')}` : ''} lacks ${absent.map((id) => `${step.identity} ${id}`).join(' and ')}, created just before (${records.length} record(s) listed, every page followed).`,
+      ),
+    ];
   },
 };
 
@@ -63,7 +71,12 @@ export const resourceConsistency: Check = {
     }
     for (const [name, sent] of Object.entries(step.record)) {
       if (name === step.identity || !(name in got)) continue;
-      if (!sameJson(sent, got[name])) problems.push(failure(`Read ${step.collection}/${step.id} shows ${name} ${JSON.stringify(got[name])?.slice(0, 80)}, but the record was ${step.kind === 'read' ? 'last written' : 'created'} with ${JSON.stringify(sent)?.slice(0, 80)}.`));
+      if (!sameJson(sent, got[name]))
+        problems.push(
+          failure(
+            `Read ${step.collection}/${step.id} shows ${name} ${JSON.stringify(got[name])?.slice(0, 80)}, but the record was ${step.kind === 'read' ? 'last written' : 'created'} with ${JSON.stringify(sent)?.slice(0, 80)}.`,
+          ),
+        );
     }
     return problems;
   },
@@ -71,7 +84,7 @@ export const resourceConsistency: Check = {
 
 export const listHonoursParameters: Check = {
   name: 'list_honours_parameters',
-  proves: "a list asked for a limit returns at most that many records, and one asked for a filter only records that match it",
+  proves: 'a list asked for a limit returns at most that many records, and one asked for a filter only records that match it',
   judge(exchange) {
     const step = stepOf(exchange, 'list');
     const response = answered(exchange);
@@ -88,7 +101,11 @@ export const listHonoursParameters: Check = {
       const strays = (step.seen ?? page).filter((record) => record !== null && typeof record === 'object' && !values.includes((record as Record<string, unknown>)[property] as string));
       if (strays.length) {
         const example = strays[0] as Record<string, unknown>;
-        problems.push(failure(`Listed ${strays.length} record(s) whose ${property} is not any of ${values.join(', ')} with ${parameter}=${values.join(',')} (one has ${property} ${JSON.stringify(example[property])}): the filter was ignored.`));
+        problems.push(
+          failure(
+            `Listed ${strays.length} record(s) whose ${property} is not any of ${values.join(', ')} with ${parameter}=${values.join(',')} (one has ${property} ${JSON.stringify(example[property])}): the filter was ignored.`,
+          ),
+        );
       }
     }
     return problems;

@@ -15,7 +15,6 @@ export const failure = (message: string): Problem => ({ severity: 'failure', mes
 export const warning = (message: string): Problem => ({ severity: 'warning', message });
 export const info = (message: string): Problem => ({ severity: 'info', message });
 
-
 /** The provider's own explanation, when its body has one, to quote in a report. */
 export function providerMessage(response: ReceivedResponse): string {
   try {

@@ -61,7 +61,7 @@ export function derivedCredentials(token: string): Array<[form: string, standIn:
   const prefix = prefixOf(token);
   if (prefix) forms.push([prefix, '${PLANT_STORE_TOKEN%?}']);
   forms.push([withSuffix(token), '${PLANT_STORE_TOKEN}x']);
-  forms.push([basicCredentials(token), "$(printf '%s:' \"$PLANT_STORE_TOKEN\" | base64 -w0)"]);
+  forms.push([basicCredentials(token), '$(printf \'%s:\' "$PLANT_STORE_TOKEN" | base64 -w0)']);
   const encoded = encodeURIComponent(token);
   if (encoded !== token) forms.push([encoded, '${PLANT_STORE_TOKEN}']);
   return forms;
@@ -90,8 +90,19 @@ export function authCases(security: SecurityScheme, token: string, invalidToken:
   const headersOnly = (headers: Record<string, string | string[]>): CredentialParts => ({ headers });
   // Every scheme of the requirement must be sent: the main credential alone, or with a wrong key alongside, never succeeds.
   for (const key of security.alongside) {
-    out.push({ label: `without-${key.header}`, credentials: valid, omit: [key.header], expect: 'unauthenticated', about: `the valid ${security.name} credential without ${key.header}, which the spec requires together with it (${key.name})` });
-    out.push({ label: `wrong-${key.header}`, credentials: { ...valid, headers: { ...valid.headers, [key.header]: invalidToken } }, expect: 'unauthenticated', about: `the valid ${security.name} credential with a never-issued ${key.header} (${key.name})` });
+    out.push({
+      label: `without-${key.header}`,
+      credentials: valid,
+      omit: [key.header],
+      expect: 'unauthenticated',
+      about: `the valid ${security.name} credential without ${key.header}, which the spec requires together with it (${key.name})`,
+    });
+    out.push({
+      label: `wrong-${key.header}`,
+      credentials: { ...valid, headers: { ...valid.headers, [key.header]: invalidToken } },
+      expect: 'unauthenticated',
+      about: `the valid ${security.name} credential with a never-issued ${key.header} (${key.name})`,
+    });
   }
   out.push({ label: 'no-credential', credentials: { headers: {} }, expect: 'unauthenticated', about: `no credential at all (${security.name} is required)` });
   const nearMisses = (send: (credential: string) => CredentialParts): void => {
@@ -105,50 +116,123 @@ export function authCases(security: SecurityScheme, token: string, invalidToken:
   const mask = (seed % 62) + 1;
   if (security.kind === 'basic') {
     const pair = Buffer.from(basic).toString('base64');
-    for (const [label, scheme] of [['scheme-lower-case', 'basic'], ['scheme-upper-case', 'BASIC'], ['scheme-mixed-case', mixedCase('basic', mask)]] as const) {
+    for (const [label, scheme] of [
+      ['scheme-lower-case', 'basic'],
+      ['scheme-upper-case', 'BASIC'],
+      ['scheme-mixed-case', mixedCase('basic', mask)],
+    ] as const) {
       out.push({ label, credentials: headersOnly({ authorization: `${scheme} ${pair}` }), expect: 'accepted', about: `the valid Basic credentials under the scheme written ${scheme} (${rule7235})` });
     }
-    out.push({ label: 'wrong-password', credentials: headersOnly({ authorization: `Basic ${Buffer.from(`${basic}x`).toString('base64')}` }), expect: 'unauthenticated', about: 'the user with a password one character longer' });
-    out.push({ label: 'user-only', credentials: headersOnly({ authorization: `Basic ${Buffer.from(`${basic.split(':')[0]}:`).toString('base64')}` }), expect: 'unauthenticated', about: 'the user with an empty password' });
+    out.push({
+      label: 'wrong-password',
+      credentials: headersOnly({ authorization: `Basic ${Buffer.from(`${basic}x`).toString('base64')}` }),
+      expect: 'unauthenticated',
+      about: 'the user with a password one character longer',
+    });
+    out.push({
+      label: 'user-only',
+      credentials: headersOnly({ authorization: `Basic ${Buffer.from(`${basic.split(':')[0]}:`).toString('base64')}` }),
+      expect: 'unauthenticated',
+      about: 'the user with an empty password',
+    });
     out.push({ label: 'empty-credentials', credentials: headersOnly({ authorization: 'Basic ' }), expect: 'unauthenticated', about: 'the Basic scheme, a space and nothing' });
     out.push({ label: 'pair-as-bearer', credentials: headersOnly({ authorization: `Bearer ${pair}` }), expect: 'unauthenticated', about: 'the valid Basic credentials under the Bearer scheme' });
     return out;
   }
   if (security.kind === 'bearer') {
-    for (const [label, scheme] of [['scheme-lower-case', 'bearer'], ['scheme-upper-case', 'BEARER'], ['scheme-mixed-case', mixedCase('bearer', mask)]] as const) {
+    for (const [label, scheme] of [
+      ['scheme-lower-case', 'bearer'],
+      ['scheme-upper-case', 'BEARER'],
+      ['scheme-mixed-case', mixedCase('bearer', mask)],
+    ] as const) {
       out.push({ label, credentials: headersOnly({ authorization: `${scheme} ${token}` }), expect: 'accepted', about: `the valid token under the scheme written ${scheme} (${rule7235})` });
     }
     out.push({ label: 'two-spaces', credentials: headersOnly({ authorization: `Bearer  ${token}` }), expect: 'accepted', about: `two spaces between the scheme and the token (${rule7235})` });
     out.push({ label: 'five-spaces', credentials: headersOnly({ authorization: `Bearer     ${token}` }), expect: 'accepted', about: `five spaces between the scheme and the token (${rule7235})` });
     out.push({ label: 'empty-token-with-space', credentials: headersOnly({ authorization: 'Bearer ' }), expect: 'unauthenticated', about: 'the Bearer scheme, a space and no token' });
-    out.push({ label: 'lower-case-scheme-invalid-token', credentials: headersOnly({ authorization: `bearer ${invalidToken}` }), expect: 'unauthenticated', about: 'a token the provider never issued, under the scheme in lower case' });
+    out.push({
+      label: 'lower-case-scheme-invalid-token',
+      credentials: headersOnly({ authorization: `bearer ${invalidToken}` }),
+      expect: 'unauthenticated',
+      about: 'a token the provider never issued, under the scheme in lower case',
+    });
     out.push({ label: 'token-as-scheme', credentials: headersOnly({ authorization: `${token} ${token}` }), expect: 'unauthenticated', about: 'the valid token in the place of the scheme' });
-    out.push({ label: 'basic-with-token', credentials: headersOnly({ authorization: `Basic ${basicCredentials(token)}` }), expect: 'unauthenticated', about: 'the valid token sent as HTTP Basic credentials' });
+    out.push({
+      label: 'basic-with-token',
+      credentials: headersOnly({ authorization: `Basic ${basicCredentials(token)}` }),
+      expect: 'unauthenticated',
+      about: 'the valid token sent as HTTP Basic credentials',
+    });
     nearMisses((credential) => headersOnly({ authorization: `Bearer ${credential}` }));
     const choice = 'RFC 7235 / RFC 6750 leave it open';
-    out.push({ label: 'tab-separator', credentials: headersOnly({ authorization: `Bearer\t${token}` }), expect: 'provider-choice', about: 'a tab between the scheme and the token', rule: `${choice}: 1*SP names spaces only, yet many parsers take any whitespace` });
-    out.push({ label: 'two-headers-valid-first', credentials: headersOnly({ authorization: [`Bearer ${token}`, `Bearer ${invalidToken}`] }), expect: 'provider-choice', about: 'two Authorization headers, the valid token first', rule: `${choice}: Authorization is not a list header (RFC 9110 §5.3), so two of them are malformed, and servers differ` });
-    out.push({ label: 'two-headers-valid-second', credentials: headersOnly({ authorization: [`Bearer ${invalidToken}`, `Bearer ${token}`] }), expect: 'provider-choice', about: 'two Authorization headers, the valid token second', rule: `${choice}: Authorization is not a list header (RFC 9110 §5.3), so two of them are malformed, and servers differ` });
+    out.push({
+      label: 'tab-separator',
+      credentials: headersOnly({ authorization: `Bearer\t${token}` }),
+      expect: 'provider-choice',
+      about: 'a tab between the scheme and the token',
+      rule: `${choice}: 1*SP names spaces only, yet many parsers take any whitespace`,
+    });
+    out.push({
+      label: 'two-headers-valid-first',
+      credentials: headersOnly({ authorization: [`Bearer ${token}`, `Bearer ${invalidToken}`] }),
+      expect: 'provider-choice',
+      about: 'two Authorization headers, the valid token first',
+      rule: `${choice}: Authorization is not a list header (RFC 9110 §5.3), so two of them are malformed, and servers differ`,
+    });
+    out.push({
+      label: 'two-headers-valid-second',
+      credentials: headersOnly({ authorization: [`Bearer ${invalidToken}`, `Bearer ${token}`] }),
+      expect: 'provider-choice',
+      about: 'two Authorization headers, the valid token second',
+      rule: `${choice}: Authorization is not a list header (RFC 9110 §5.3), so two of them are malformed, and servers differ`,
+    });
     return out;
   }
   const { header } = security;
   if (security.in === 'query') {
     out.push({ label: 'empty-key', credentials: { headers: {}, query: [[header, '']] }, expect: 'unauthenticated', about: `an empty ${header} query parameter` });
-    out.push({ label: 'key-as-bearer', credentials: headersOnly({ authorization: `Bearer ${token}` }), expect: 'unauthenticated', about: `the valid key sent as a bearer token instead of in the query parameter ${header}` });
+    out.push({
+      label: 'key-as-bearer',
+      credentials: headersOnly({ authorization: `Bearer ${token}` }),
+      expect: 'unauthenticated',
+      about: `the valid key sent as a bearer token instead of in the query parameter ${header}`,
+    });
     nearMisses((credential) => ({ headers: {}, query: [[header, credential]] }));
     return out;
   }
   if (security.in === 'cookie') {
     out.push({ label: 'empty-key', credentials: { headers: {}, cookies: [[header, '']] }, expect: 'unauthenticated', about: `an empty ${header} cookie` });
-    out.push({ label: 'key-as-bearer', credentials: headersOnly({ authorization: `Bearer ${token}` }), expect: 'unauthenticated', about: `the valid key sent as a bearer token instead of in the cookie ${header}` });
+    out.push({
+      label: 'key-as-bearer',
+      credentials: headersOnly({ authorization: `Bearer ${token}` }),
+      expect: 'unauthenticated',
+      about: `the valid key sent as a bearer token instead of in the cookie ${header}`,
+    });
     nearMisses((credential) => ({ headers: {}, cookies: [[header, credential]] }));
     return out;
   }
   const upper = header.toUpperCase();
-  if (upper !== header) out.push({ label: 'header-name-upper-case', credentials: headersOnly({ [upper]: token }), expect: 'accepted', about: `the API key under the header name written ${upper} (header names are case-insensitive, RFC 9110 §5.1)` });
+  if (upper !== header)
+    out.push({
+      label: 'header-name-upper-case',
+      credentials: headersOnly({ [upper]: token }),
+      expect: 'accepted',
+      about: `the API key under the header name written ${upper} (header names are case-insensitive, RFC 9110 §5.1)`,
+    });
   out.push({ label: 'empty-key', credentials: headersOnly({ [header]: '' }), expect: 'unauthenticated', about: `an empty ${header} header` });
-  out.push({ label: 'key-as-bearer', credentials: headersOnly({ authorization: `Bearer ${token}` }), expect: 'unauthenticated', about: `the valid key sent as a bearer token instead of in ${header}` });
+  out.push({
+    label: 'key-as-bearer',
+    credentials: headersOnly({ authorization: `Bearer ${token}` }),
+    expect: 'unauthenticated',
+    about: `the valid key sent as a bearer token instead of in ${header}`,
+  });
   nearMisses((credential) => headersOnly({ [header]: credential }));
-  out.push({ label: 'two-key-headers', credentials: headersOnly({ [header]: [token, invalidToken] }), expect: 'provider-choice', about: `two ${header} headers, the valid key first`, rule: 'the spec says one header; with two, servers differ (join, first, last or refuse)' });
+  out.push({
+    label: 'two-key-headers',
+    credentials: headersOnly({ [header]: [token, invalidToken] }),
+    expect: 'provider-choice',
+    about: `two ${header} headers, the valid key first`,
+    rule: 'the spec says one header; with two, servers differ (join, first, last or refuse)',
+  });
   return out;
 }

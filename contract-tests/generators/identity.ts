@@ -77,7 +77,13 @@ export function identityValues(identity: RequestProperty, ids: IdSource): Identi
     out.push({ label: 'maximum-exponent', literal: exponentForm(max), valid: true, fixed: true, about: `the largest id in exponent form (${exponentForm(max)})` });
     const above = outsideInteger(identity.schema, max, 1);
     out.push({ label: 'above-maximum', literal: String(above), valid: false, fixed: false, about: outsideAbout(max, above, 'largest id') });
-    out.push({ label: 'above-maximum-exponent', literal: exponentForm(above), valid: false, fixed: false, about: `${outsideAbout(max, above, 'largest id')}, in exponent form (${exponentForm(above)})` });
+    out.push({
+      label: 'above-maximum-exponent',
+      literal: exponentForm(above),
+      valid: false,
+      fixed: false,
+      about: `${outsideAbout(max, above, 'largest id')}, in exponent form (${exponentForm(above)})`,
+    });
     out.push({ label: 'maximum-and-a-half', literal: `${max}.5`, valid: false, fixed: false, about: `the largest id plus a half (${max}.5)` });
     if (max < 10n ** 19n) out.push({ label: 'ten-e19', literal: '1e19', valid: false, fixed: false, about: '1e19, an integer past the largest id' });
     out.push({ label: 'huge', literal: '1e400', valid: false, fixed: false, about: '1e400, far past every integer range' });
@@ -91,7 +97,13 @@ export function identityValues(identity: RequestProperty, ids: IdSource): Identi
     out.push({ label: 'minimum-exponent', literal: exponentForm(min), valid: true, fixed: true, about: `the smallest id in exponent form (${exponentForm(min)})` });
     const below = outsideInteger(identity.schema, min, -1);
     out.push({ label: 'below-minimum', literal: String(below), valid: false, fixed: false, about: outsideAbout(min, below, 'smallest id') });
-    out.push({ label: 'below-minimum-exponent', literal: exponentForm(below), valid: false, fixed: false, about: `${outsideAbout(min, below, 'smallest id')}, in exponent form (${exponentForm(below)})` });
+    out.push({
+      label: 'below-minimum-exponent',
+      literal: exponentForm(below),
+      valid: false,
+      fixed: false,
+      about: `${outsideAbout(min, below, 'smallest id')}, in exponent form (${exponentForm(below)})`,
+    });
     out.push({ label: 'minus-huge', literal: '-1e400', valid: false, fixed: false, about: '-1e400, far below every integer range' });
   }
   if ((min === undefined || min <= 0n) && (max === undefined || max >= 0n)) {

@@ -56,8 +56,20 @@ export function syntaxCases(inputs: SyntaxInputs): SyntaxCase[] {
   refuse('comment-block', `{/* a comment */${inner(text())}}`, 'a /* block comment */');
   refuse('comment-line', joined(base(), ', // a comment\n'), 'a // line comment');
   refuse('comment-hash', `# a comment\n${text()}`, 'a # comment line');
-  refuse('single-quoted-keys', `{${base().map(([k, v]) => `'${k}':${v}`).join(',')}}`, 'keys in single quotes');
-  refuse('unquoted-keys', `{${base().map(([k, v]) => `${k}:${v}`).join(',')}}`, 'unquoted keys');
+  refuse(
+    'single-quoted-keys',
+    `{${base()
+      .map(([k, v]) => `'${k}':${v}`)
+      .join(',')}}`,
+    'keys in single quotes',
+  );
+  refuse(
+    'unquoted-keys',
+    `{${base()
+      .map(([k, v]) => `${k}:${v}`)
+      .join(',')}}`,
+    'unquoted keys',
+  );
   refuse('colon-missing', joined(base(), ',', ' '), 'members without their colons');
   refuse('unterminated-object', text().slice(0, -1), 'the closing brace missing');
   refuse('whitespace-only', ' \n\t ', 'only whitespace');
@@ -105,8 +117,18 @@ export function syntaxCases(inputs: SyntaxInputs): SyntaxCase[] {
     out.push({ label, body, expect: 'accepted', about });
   };
   const spaced = base();
-  accept('whitespace-everywhere', ` \t\r\n{ ${spaced.map(([k, v]) => `${JSON.stringify(k)} \t:\r\n ${v}`).join(' ,\n\t')} }\r\n `, 'JSON whitespace (space, tab, CR, LF) before, between and after every token');
-  accept('escaped-keys', `{${base().map(([k, v]) => `"${[...k].map((c) => `\\u${(c.codePointAt(0) ?? 0).toString(16).padStart(4, '0')}`).join('')}":${v}`).join(',')}}`, 'every key written entirely as \\u escapes (the same names)');
+  accept(
+    'whitespace-everywhere',
+    ` \t\r\n{ ${spaced.map(([k, v]) => `${JSON.stringify(k)} \t:\r\n ${v}`).join(' ,\n\t')} }\r\n `,
+    'JSON whitespace (space, tab, CR, LF) before, between and after every token',
+  );
+  accept(
+    'escaped-keys',
+    `{${base()
+      .map(([k, v]) => `"${[...k].map((c) => `\\u${(c.codePointAt(0) ?? 0).toString(16).padStart(4, '0')}`).join('')}":${v}`)
+      .join(',')}}`,
+    'every key written entirely as \\u escapes (the same names)',
+  );
   accept('members-reversed', text(base().reverse()), 'the members in reverse order');
   if (extra) {
     accept('extra-every-type', text([...base(), [extra, '{"a":[1,-0.0e-0,1E+2,true,false,null,"s",{}],"b":{"c":[]}}']]), 'an undeclared member holding every JSON type (the schema lets it in)');
@@ -118,22 +140,44 @@ export function syntaxCases(inputs: SyntaxInputs): SyntaxCase[] {
   };
   choose('leading-bom', `\ufeff${text()}`, 'a valid body after a byte order mark', 'RFC 8259 §8.1 forbids sending a BOM but lets a parser ignore it');
   if (str) {
-    choose('duplicate-name', text([...base(), [str, '"Second"']]), `${str} given twice with different values`, 'RFC 8259 §4: names should be unique; with duplicates, parsers differ (first, last, or an error)');
+    choose(
+      'duplicate-name',
+      text([...base(), [str, '"Second"']]),
+      `${str} given twice with different values`,
+      'RFC 8259 §4: names should be unique; with duplicates, parsers differ (first, last, or an error)',
+    );
     const bytes = (middle: number[]) => {
       const [before, after] = text(set(base(), str, '"@@"')).split('@@') as [string, string];
       return Buffer.concat([Buffer.from(before, 'utf8'), Buffer.from(middle), Buffer.from(after, 'utf8')]);
     };
     // JSON text exchanged between systems is UTF-8 (RFC 8259 §8.1): bytes that are not are not JSON text, and a
     // provider that decodes them into U+FFFD stores what nobody sent. Refused, as other text that is not JSON.
-    const notUtf8 = (label: string, body: Uint8Array, about: string): void => void out.push({ label, body, expect: 'rejected-body', about: `${about} — not JSON text (RFC 8259 §8.1: JSON text is UTF-8; RFC 3629)` });
+    const notUtf8 = (label: string, body: Uint8Array, about: string): void =>
+      void out.push({ label, body, expect: 'rejected-body', about: `${about} — not JSON text (RFC 8259 §8.1: JSON text is UTF-8; RFC 3629)` });
     notUtf8('invalid-utf8', bytes([0x4d, 0xc3, 0x28, 0x6e]), `${str} holding the bytes C3 28, which are not UTF-8`);
     notUtf8('overlong-utf8', bytes([0xc0, 0xaf]), `${str} holding C0 AF, an overlong (invalid) UTF-8 form of "/"`);
     notUtf8('utf8-encoded-surrogate', bytes([0xed, 0xa0, 0x80]), `${str} holding ED A0 80, a UTF-16 surrogate encoded as if it were a character (CESU-8)`);
-    choose('lone-surrogate-escape', text(set(base(), str, '"a\\ud800b"')), `${str} holding \\ud800, an unpaired surrogate escape`, 'RFC 8259 §8.2: an unpaired surrogate escape is grammatical, but what software makes of it is unpredictable');
+    choose(
+      'lone-surrogate-escape',
+      text(set(base(), str, '"a\\ud800b"')),
+      `${str} holding \\ud800, an unpaired surrogate escape`,
+      'RFC 8259 §8.2: an unpaired surrogate escape is grammatical, but what software makes of it is unpredictable',
+    );
   }
-  if (id) choose('duplicate-id', text([...base(), [id, base().find((m) => m[0] === id)?.[1] ?? '1']]), `${id} given twice with two fresh values`, 'RFC 8259 §4: names should be unique; with duplicates, parsers differ');
+  if (id)
+    choose(
+      'duplicate-id',
+      text([...base(), [id, base().find((m) => m[0] === id)?.[1] ?? '1']]),
+      `${id} given twice with two fresh values`,
+      'RFC 8259 §4: names should be unique; with duplicates, parsers differ',
+    );
   if (extra) {
-    choose('deep-nesting', text([...base(), [extra, `${'['.repeat(DEPTH)}${']'.repeat(DEPTH)}`]]), `an undeclared member holding arrays nested ${DEPTH} deep`, 'RFC 8259 §9: a parser may limit nesting depth (any 4xx is fine; a 5xx or a hang is not)');
+    choose(
+      'deep-nesting',
+      text([...base(), [extra, `${'['.repeat(DEPTH)}${']'.repeat(DEPTH)}`]]),
+      `an undeclared member holding arrays nested ${DEPTH} deep`,
+      'RFC 8259 §9: a parser may limit nesting depth (any 4xx is fine; a 5xx or a hang is not)',
+    );
     choose('huge-number', text([...base(), [extra, '1e400']]), 'an undeclared member holding 1e400', 'RFC 8259 §9: a parser may limit the range of numbers');
     choose('long-number', text([...base(), [extra, '9'.repeat(1000)]]), 'an undeclared member holding a 1 000-digit integer', 'RFC 8259 §9: a parser may limit the precision of numbers');
   } else {

@@ -44,7 +44,8 @@ function validValue(parameter: SuiteParameter, sample: <T>(arbitrary: fc.Arbitra
     if (candidate !== undefined && isPrintable(candidate) && verdict(parameter, write(parameter, JSON.stringify(candidate))) === true) return JSON.stringify(candidate);
   }
   // Plain words travel unencoded: a draw that survives the round trip is preferred.
-  const arbitrary = typesOf(schema).includes('string') && !schema.pattern && !schema.format && !schema.enum ? fc.stringMatching(/^[a-z][a-z0-9]{2,9}$/).map((s) => JSON.stringify(s)) : validLiterals(schema);
+  const arbitrary =
+    typesOf(schema).includes('string') && !schema.pattern && !schema.format && !schema.enum ? fc.stringMatching(/^[a-z][a-z0-9]{2,9}$/).map((s) => JSON.stringify(s)) : validLiterals(schema);
   for (let i = 0; i < 20; i++) {
     const literal = sample(arbitrary);
     if (verdict(parameter, write(parameter, literal)) === true) return literal;

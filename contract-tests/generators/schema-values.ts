@@ -136,11 +136,7 @@ const FORMAT_ARBITRARIES: Record<string, () => fc.Arbitrary<string>> = {
 
 /** Strings of every plane (no lone surrogates: those are a provider-choice case of their own). */
 function anyString(minLength: number, maxLength: number): fc.Arbitrary<string> {
-  return fc.oneof(
-    fc.string({ unit: 'binary', minLength, maxLength }),
-    fc.string({ unit: 'grapheme', minLength, maxLength }),
-    fc.string({ unit: 'grapheme-ascii', minLength, maxLength }),
-  );
+  return fc.oneof(fc.string({ unit: 'binary', minLength, maxLength }), fc.string({ unit: 'grapheme', minLength, maxLength }), fc.string({ unit: 'grapheme-ascii', minLength, maxLength }));
 }
 
 /**
@@ -183,9 +179,12 @@ export function validLiterals(schema: JsonSchema, depth = 0): fc.Arbitrary<strin
       const required = new Set(Array.isArray(schema.required) ? schema.required.map(String) : []);
       const entries = Object.entries(properties).filter(([name]) => depth < 3 || required.has(name));
       options.push(
-        fc
-          .record(Object.fromEntries(entries.map(([name, inner]) => [name, validLiterals(inner, depth + 1)])), { requiredKeys: entries.map(([n]) => n).filter((n) => required.has(n)) })
-          .map((record) => `{${Object.entries(record).map(([k, v]) => `${JSON.stringify(k)}:${v}`).join(',')}}`),
+        fc.record(Object.fromEntries(entries.map(([name, inner]) => [name, validLiterals(inner, depth + 1)])), { requiredKeys: entries.map(([n]) => n).filter((n) => required.has(n)) }).map(
+          (record) =>
+            `{${Object.entries(record)
+              .map(([k, v]) => `${JSON.stringify(k)}:${v}`)
+              .join(',')}}`,
+        ),
       );
     }
   }
@@ -285,7 +284,8 @@ function everyBoundaryValue(schema: JsonSchema, sample: <T>(arbitrary: fc.Arbitr
     if (first !== undefined) {
       out.push({ label: 'enum-outside', literal: JSON.stringify(`${first}-not-listed`), valid: false, about: 'a string the enum does not list' });
       const other = first.toUpperCase() === first ? first.toLowerCase() : first.toUpperCase();
-      if (other !== first && !schema.enum.includes(other)) out.push({ label: 'enum-other-case', literal: JSON.stringify(other), valid: false, about: `an enum value in another letter case (${JSON.stringify(other)})` });
+      if (other !== first && !schema.enum.includes(other))
+        out.push({ label: 'enum-other-case', literal: JSON.stringify(other), valid: false, about: `an enum value in another letter case (${JSON.stringify(other)})` });
     }
     return out;
   }
@@ -303,7 +303,12 @@ function everyBoundaryValue(schema: JsonSchema, sample: <T>(arbitrary: fc.Arbitr
       out.push({ label: 'max-length', literal: JSON.stringify(build(maxLength)), valid: true, about: `exactly maxLength (${maxLength}) characters` });
       out.push({ label: 'above-max-length', literal: JSON.stringify(build(maxLength + 1)), valid: false, about: `one character past maxLength (${maxLength})` });
       if (maxLength >= 16) {
-        out.push({ label: 'max-length-astral', literal: JSON.stringify(ofLength(maxLength, '🌵')), valid: true, about: `maxLength (${maxLength}) characters outside the BMP: length counts code points, not UTF-16 units or bytes` });
+        out.push({
+          label: 'max-length-astral',
+          literal: JSON.stringify(ofLength(maxLength, '🌵')),
+          valid: true,
+          about: `maxLength (${maxLength}) characters outside the BMP: length counts code points, not UTF-16 units or bytes`,
+        });
       }
     }
     if (typeof schema.pattern === 'string') {
@@ -311,7 +316,8 @@ function everyBoundaryValue(schema: JsonSchema, sample: <T>(arbitrary: fc.Arbitr
       out.push({ label: 'pattern-match', literal: sample(validLiterals(schema)), valid: true, about: `a string matching the pattern ${schema.pattern}` });
       const candidates = ['', ' ', '!', '\u0000', 'x', 'X1', '🌵', '0', 'a b', `${sample(validLiterals(schema)).slice(1, -1)}!`];
       const miss = candidates.find((c) => !regex.test(c) && (minLength === undefined || [...c].length >= minLength) && (maxLength === undefined || [...c].length <= maxLength));
-      if (miss !== undefined) out.push({ label: 'pattern-miss', literal: JSON.stringify(miss), valid: false, about: `a string the pattern ${schema.pattern} does not match (${JSON.stringify(miss)})` });
+      if (miss !== undefined)
+        out.push({ label: 'pattern-miss', literal: JSON.stringify(miss), valid: false, about: `a string the pattern ${schema.pattern} does not match (${JSON.stringify(miss)})` });
     }
     if (typeof schema.format === 'string' && FORMAT_ARBITRARIES[schema.format]) {
       out.push({ label: `format-${schema.format}`, literal: sample(validLiterals(schema)), valid: true, about: `a valid ${schema.format}` });
@@ -339,8 +345,10 @@ function integerBoundaries(schema: JsonSchema): BoundaryValue[] {
   // A fractional multipleOf on an integer is left to the validator: the cases it contradicts are dropped and listed.
   const whole = step !== undefined && Number.isInteger(step) ? BigInt(step) : undefined;
   const fits = (n: bigint): boolean => (min === undefined || n >= min) && (max === undefined || n <= max) && (whole === undefined || n % whole === 0n);
-  const name = (bound: bigint, which: string): string => (typeof schema.format === 'string' && INT_FORMATS[schema.format] && [...(INT_FORMATS[schema.format] as readonly bigint[])].includes(bound) ? `${schema.format} ${which}` : which);
-  const onStep = (n: bigint, bound: bigint, which: string): string => (n === bound ? `the ${name(bound, which)} ${bound}` : `${n}, the ${which === 'minimum' ? 'smallest' : 'largest'} multiple of ${step} within the ${name(bound, which)} ${bound}`);
+  const name = (bound: bigint, which: string): string =>
+    typeof schema.format === 'string' && INT_FORMATS[schema.format] && [...(INT_FORMATS[schema.format] as readonly bigint[])].includes(bound) ? `${schema.format} ${which}` : which;
+  const onStep = (n: bigint, bound: bigint, which: string): string =>
+    n === bound ? `the ${name(bound, which)} ${bound}` : `${n}, the ${which === 'minimum' ? 'smallest' : 'largest'} multiple of ${step} within the ${name(bound, which)} ${bound}`;
   if (min !== undefined) {
     const lowest = whole === undefined ? min : ceilMultiple(min, whole);
     if (fits(lowest)) out.push({ label: 'minimum', literal: String(lowest), valid: true, about: onStep(lowest, min, 'minimum') });
@@ -368,7 +376,8 @@ function integerBoundaries(schema: JsonSchema): BoundaryValue[] {
     out.push({ label: 'multiple-of', literal: String(next), valid: true, about: `${next}, a multiple of ${step}` });
     const off = inside + 1n;
     // Past 2^53 the validator's doubles cannot hold a non-multiple (every double there is even).
-    if (whole > 1n && (max === undefined || off <= max) && off <= SAFE_MAX && off >= -SAFE_MAX) out.push({ label: 'not-multiple-of', literal: String(off), valid: false, about: `${off}, not a multiple of ${step}` });
+    if (whole > 1n && (max === undefined || off <= max) && off <= SAFE_MAX && off >= -SAFE_MAX)
+      out.push({ label: 'not-multiple-of', literal: String(off), valid: false, about: `${off}, not a multiple of ${step}` });
   }
   return out;
 }
@@ -395,16 +404,32 @@ function numberBoundaries(schema: JsonSchema): BoundaryValue[] {
       const keyword = which === 'minimum' ? 'exclusiveMinimum' : 'exclusiveMaximum';
       out.push({ label: `exclusive-${which}`, literal: show(bound.value), valid: false, about: `exactly the ${keyword} ${show(bound.value)}, which it excludes` });
       const inside = near(bound.value, direction, other?.value);
-      if (inside !== undefined) out.push({ label: `${which === 'minimum' ? 'above' : 'below'}-exclusive-${which}`, literal: show(inside), valid: true, about: `${show(inside)}, just inside the ${keyword} ${show(bound.value)}` });
+      if (inside !== undefined)
+        out.push({
+          label: `${which === 'minimum' ? 'above' : 'below'}-exclusive-${which}`,
+          literal: show(inside),
+          valid: true,
+          about: `${show(inside)}, just inside the ${keyword} ${show(bound.value)}`,
+        });
     } else {
       const end = fits(bound.value) ? bound.value : near(bound.value, direction, other?.value);
       if (end !== undefined) {
-        out.push({ label: which, literal: show(end), valid: true, about: end === bound.value ? `the ${which} ${show(end)}` : `${show(end)}, the ${which === 'minimum' ? 'smallest' : 'largest'} multiple of ${step} within the ${which} ${show(bound.value)}` });
+        out.push({
+          label: which,
+          literal: show(end),
+          valid: true,
+          about: end === bound.value ? `the ${which} ${show(end)}` : `${show(end)}, the ${which === 'minimum' ? 'smallest' : 'largest'} multiple of ${step} within the ${which} ${show(bound.value)}`,
+        });
       }
       // Past a bound too large for a step of 1 to move (1e300), there is no "one past" to send.
       const outside = bound.value - direction;
       if (outside !== bound.value) {
-        out.push({ label: which === 'minimum' ? 'below-minimum' : 'above-maximum', literal: show(outside), valid: false, about: `one ${which === 'minimum' ? 'below' : 'past'} the ${which} (${show(outside)})` });
+        out.push({
+          label: which === 'minimum' ? 'below-minimum' : 'above-maximum',
+          literal: show(outside),
+          valid: false,
+          about: `one ${which === 'minimum' ? 'below' : 'past'} the ${which} (${show(outside)})`,
+        });
       }
     }
   };

@@ -13,8 +13,7 @@ import { formatReport, runContractSuite, type ContractReport, type SkipRule } fr
 
 const TOKEN = 'corpus-token';
 /** What the mock gets wrong today on a corpus spec, found by this suite and left to the mock's owners: skipped with the reason, never silently. */
-const KNOWN: Record<string, SkipRule[]> = {
-};
+const KNOWN: Record<string, SkipRule[]> = {};
 const ROOT = fileURLToPath(new URL('../../fixtures/specs/', import.meta.url));
 const SPECS = readdirSync(ROOT, { withFileTypes: true })
   .filter((entry) => entry.isDirectory())
@@ -32,7 +31,10 @@ describe.each(SPECS)('the suite with --spec fixtures/specs/%s', (name, spec) => 
 
   it('passes against the mock started on it, every operation tested (a body that repeats a member name refused, as a strict provider does)', () => {
     const failures = report.findings.filter((f) => f.severity === 'failure');
-    expect(failures.map((f) => `${f.check} ${f.exchange.case.id}: ${f.message}`), formatReport(report, { maxFailuresPerCheck: 3 })).toEqual([]);
+    expect(
+      failures.map((f) => `${f.check} ${f.exchange.case.id}: ${f.message}`),
+      formatReport(report, { maxFailuresPerCheck: 3 }),
+    ).toEqual([]);
     expect(report.checks.filter((c) => c.status === 'failed' || c.status === 'not-judged').map((c) => c.name)).toEqual([]);
     expect(report.operations.length).toBeGreaterThan(0);
     for (const operation of report.operations) expect(operation.sent, operation.operationId).toBeGreaterThan(0);

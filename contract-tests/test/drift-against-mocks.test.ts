@@ -33,8 +33,7 @@ beforeAll(async () => {
 });
 afterAll(() => original?.close());
 
-const run = (baseUrl: string, spec: string): Promise<ContractReport> =>
-  runContractSuite({ baseUrl, token: TOKEN, spec, seed: SEED, generated: { positive: 8, negative: 8 } });
+const run = (baseUrl: string, spec: string): Promise<ContractReport> => runContractSuite({ baseUrl, token: TOKEN, spec, seed: SEED, generated: { positive: 8, negative: 8 } });
 
 const failed = (report: ContractReport): CheckName[] => report.checks.filter((c) => c.status === 'failed').map((c) => c.name);
 
@@ -62,6 +61,9 @@ describe.each(Object.keys(SPEC_VARIANTS) as SpecVariant[])('the suite with the s
     }
     expect(failed(report), formatReport(report)).toContain(expected.check);
     const messages = report.findings.filter((f) => f.check === expected.check && f.severity === 'failure').map((f) => f.message);
-    expect(messages.some((message) => expected.says.test(message)), messages.join('\n')).toBe(true);
+    expect(
+      messages.some((message) => expected.says.test(message)),
+      messages.join('\n'),
+    ).toBe(true);
   });
 });

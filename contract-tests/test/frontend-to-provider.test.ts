@@ -49,8 +49,7 @@ function runCli(args: string[]): Promise<{ code: number | null; output: string }
 }
 
 /** The suite against `url` with the case files `cases` (few random cases: the file is what is under test). */
-const suite = (url: string, cases: string[]): Promise<ContractReport> =>
-  runContractSuite({ baseUrl: url, token: PROVIDER_TOKEN, cases, generated: { positive: 3, negative: 3 } });
+const suite = (url: string, cases: string[]): Promise<ContractReport> => runContractSuite({ baseUrl: url, token: PROVIDER_TOKEN, cases, generated: { positive: 3, negative: 3 } });
 
 /** The exchanges of the cases that came from files, by case name. */
 function fileExchanges(report: ContractReport): Map<string, ContractReport['exchanges'][number]> {
@@ -95,7 +94,10 @@ describe("a frontend's requests, exported from the mock's journal, run against p
       return fetch(`${mock.url}/plants`, { method: 'POST', headers, body }).then(async (r) => (await r.arrayBuffer(), r.status));
     };
     // The browser's preflight, then what the app sends: int64 ids, its bugs, its auth mistakes.
-    const preflight = await fetch(`${mock.url}/plants`, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type' } });
+    const preflight = await fetch(`${mock.url}/plants`, {
+      method: 'OPTIONS',
+      headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type' },
+    });
     expect(preflight.status).toBe(204);
     expect(await request('{"id":9223372036854775000,"name":"Monstera deliciosa","tag":"tropical"}')).toBe(200);
     expect(await request('{"id":9007199254740993,"name":"Ficus","tag":"indoor"}')).toBe(200);
@@ -180,7 +182,11 @@ describe("a frontend's requests, exported from the mock's journal, run against p
     });
     await withProvider(SHORT_NAMES_ONLY, async (provider) => {
       const { code, output } = await runCli(['--base-url', provider.url, '--token', PROVIDER_TOKEN, '--generated', '3', '--cases', file]);
-      expect(output).toMatch(new RegExp(`\\d+\\) positive_data_acceptance: cases:${longName.name}\\n {3}Case: {5}POST /plants as a frontend sent it \\(mock journal #\\d+, [^)]+\\); the mock answered 200\\.\\n {3}From: {5}frontend\\.cases\\.json, mock journal #\\d+`));
+      expect(output).toMatch(
+        new RegExp(
+          `\\d+\\) positive_data_acceptance: cases:${longName.name}\\n {3}Case: {5}POST /plants as a frontend sent it \\(mock journal #\\d+, [^)]+\\); the mock answered 200\\.\\n {3}From: {5}frontend\\.cases\\.json, mock journal #\\d+`,
+        ),
+      );
       expect(output).toContain('Monstera deliciosa');
       expect(output).not.toContain(PROVIDER_TOKEN);
       expect(code).toBe(1);
@@ -190,7 +196,10 @@ describe("a frontend's requests, exported from the mock's journal, run against p
 
 describe("the real service's behaviour, recorded through the proxy (--proxy URL --record DIR)", () => {
   /** The mock's CLI in front of `provider`, recording into a new directory; `send` goes through it. */
-  async function recordThrough(provider: Provider, traffic: (send: (body: string, headers?: Record<string, string>) => Promise<number>) => Promise<void>): Promise<{ dir: string; text: string; cases: FixtureCase[] }> {
+  async function recordThrough(
+    provider: Provider,
+    traffic: (send: (body: string, headers?: Record<string, string>) => Promise<number>) => Promise<void>,
+  ): Promise<{ dir: string; text: string; cases: FixtureCase[] }> {
     const dir = mkdtempSync(join(tmpdir(), 'recorded-cases-'));
     const mock = await startMockProcess(['--proxy', provider.url, '--record', dir, '--log-level', 'warn'], { MOCK_STATE_FILE: '' });
     const send = async (body: string, headers: Record<string, string> = {}) => {
@@ -247,7 +256,9 @@ describe("the real service's behaviour, recorded through the proxy (--proxy URL 
       });
       expect(cases.map((c) => c.expect)).toEqual(['accepted', 'accepted']);
       const departure = cases[0]!;
-      expect(departure.description).toMatch(/the upstream answered 400\. It departs from the contract \(the request is valid by the spec, yet the upstream answered 400\): this case fails against that upstream until it changes\.$/);
+      expect(departure.description).toMatch(
+        /the upstream answered 400\. It departs from the contract \(the request is valid by the spec, yet the upstream answered 400\): this case fails against that upstream until it changes\.$/,
+      );
       const report = await suite(flawed.url, [dir]);
       const failed = report.findings.filter((f) => f.severity === 'failure' && f.exchange.case.source === 'cases');
       expect([...new Set(failed.map((f) => `${f.check}: ${f.exchange.case.id}`))]).toEqual([`positive_data_acceptance: cases:${departure.name}`]);

@@ -17,8 +17,7 @@ import { SPEC_PATH } from '../../spec/index.js';
 import { compileSuiteContract, loadSuiteContract } from '../spec-contract.js';
 
 const contract = loadSuiteContract();
-const generate = (seed: number, count = 25) =>
-  generateCases({ contract, seed, positive: count, negative: count, ids: createIdSource(), token: 'tok-en_123', invalidToken: 'never-issued' });
+const generate = (seed: number, count = 25) => generateCases({ contract, seed, positive: count, negative: count, ids: createIdSource(), token: 'tok-en_123', invalidToken: 'never-issued' });
 const text = (c: GeneratedCase): string => (typeof c.body === 'string' ? c.body : Buffer.from(c.body ?? []).toString('latin1'));
 const idOf = (c: GeneratedCase): string | undefined => /"id":(-?[0-9][0-9.eE+-]*)/.exec(text(c))?.[1];
 
@@ -78,7 +77,11 @@ describe('generated cases', () => {
   });
 
   it('put the int64 ends and one past them on the wire several ways, and -0, 1.0 and 1e3 forms', () => {
-    const identity = new Map(generate(5).cases.filter((c) => c.family === 'identity').map((c) => [c.label, { id: idOf(c), expect: c.expect, fixed: c.fixedId === true }]));
+    const identity = new Map(
+      generate(5)
+        .cases.filter((c) => c.family === 'identity')
+        .map((c) => [c.label, { id: idOf(c), expect: c.expect, fixed: c.fixedId === true }]),
+    );
     expect(identity.get('maximum')).toEqual({ id: '9223372036854775807', expect: 'accepted', fixed: true });
     expect(identity.get('maximum-exponent')).toEqual({ id: '9.223372036854775807e18', expect: 'accepted', fixed: true });
     expect(identity.get('minimum')).toEqual({ id: '-9223372036854775808', expect: 'accepted', fixed: true });
@@ -93,14 +96,35 @@ describe('generated cases', () => {
     expect(identity.get('huge')?.id).toBe('1e400');
   });
 
-  it('cover JSON syntax (RFC 8259): not-JSON texts refused, legal oddities accepted, the parser\'s choices only reported', () => {
+  it("cover JSON syntax (RFC 8259): not-JSON texts refused, legal oddities accepted, the parser's choices only reported", () => {
     const syntax = generate(3).cases.filter((c) => c.family === 'syntax');
     const refused = syntax.filter((c) => c.expect === 'rejected-body');
     // Bytes that are not UTF-8 are refused as not JSON text; the rest do not parse at all.
     for (const c of refused.filter((c) => c.label !== 'deep-nesting' && typeof c.body === 'string')) expect(() => JSON.parse(text(c)), c.label).toThrow();
-    expect(refused.filter((c) => typeof c.body !== 'string').map((c) => c.label).sort()).toEqual(['invalid-utf8', 'overlong-utf8', 'utf8-encoded-surrogate']);
+    expect(
+      refused
+        .filter((c) => typeof c.body !== 'string')
+        .map((c) => c.label)
+        .sort(),
+    ).toEqual(['invalid-utf8', 'overlong-utf8', 'utf8-encoded-surrogate']);
     expect(refused.map((c) => c.label)).toEqual(
-      expect.arrayContaining(['trailing-garbage', 'two-bodies', 'trailing-comma-member', 'comment-block', 'comment-line', 'single-quoted-keys', 'unquoted-keys', 'id-nan', 'id-infinity', 'id-leading-zero', 'string-unterminated', 'string-raw-control', 'escape-x', 'extra-nan', 'extra-trailing-comma-array']),
+      expect.arrayContaining([
+        'trailing-garbage',
+        'two-bodies',
+        'trailing-comma-member',
+        'comment-block',
+        'comment-line',
+        'single-quoted-keys',
+        'unquoted-keys',
+        'id-nan',
+        'id-infinity',
+        'id-leading-zero',
+        'string-unterminated',
+        'string-raw-control',
+        'escape-x',
+        'extra-nan',
+        'extra-trailing-comma-array',
+      ]),
     );
     for (const c of syntax.filter((c) => c.expect === 'accepted')) expect(() => JSON.parse(text(c))).not.toThrow();
     const choices = syntax.filter((c) => c.expect === 'provider-choice');
@@ -110,7 +134,11 @@ describe('generated cases', () => {
   });
 
   it('send the bearer scheme in every letter case and with several spaces, and near-miss tokens', () => {
-    const auth = new Map(generate(11).cases.filter((c) => c.family === 'auth').map((c) => [c.label, c]));
+    const auth = new Map(
+      generate(11)
+        .cases.filter((c) => c.family === 'auth')
+        .map((c) => [c.label, c]),
+    );
     const header = (label: string) => auth.get(label)?.credentials?.headers.authorization;
     expect(header('scheme-lower-case')).toBe('bearer tok-en_123');
     expect(header('scheme-upper-case')).toBe('BEARER tok-en_123');
@@ -118,7 +146,8 @@ describe('generated cases', () => {
     expect(header('token-other-case')).toBe('Bearer TOK-EN_123');
     expect(header('two-headers-valid-first')).toEqual(['Bearer tok-en_123', 'Bearer never-issued']);
     for (const label of ['scheme-lower-case', 'scheme-upper-case', 'scheme-mixed-case', 'two-spaces', 'five-spaces']) expect(auth.get(label)?.expect).toBe('accepted');
-    for (const label of ['empty-token-with-space', 'token-other-case', 'token-with-suffix', 'token-prefix', 'basic-with-token', 'token-as-scheme']) expect(auth.get(label)?.expect).toBe('unauthenticated');
+    for (const label of ['empty-token-with-space', 'token-other-case', 'token-with-suffix', 'token-prefix', 'basic-with-token', 'token-as-scheme'])
+      expect(auth.get(label)?.expect).toBe('unauthenticated');
     for (const label of ['tab-separator', 'two-headers-valid-first', 'two-headers-valid-second']) expect(auth.get(label)?.choice?.check).toBe('ignored_auth');
   });
 });
@@ -158,7 +187,10 @@ describe('numbers with exclusive bounds and multipleOf', () => {
 
   it('put both sides of each exclusive bound and of multipleOf on the wire', () => {
     const cases = new Map(generateCases({ contract, seed: 1, positive: 0, negative: 0, ids: createIdSource(), token: 'tok', invalidToken: 'never-issued' }).cases.map((c) => [c.label, c]));
-    const value = (label: string, name: string) => ({ expect: cases.get(label)?.expect, value: /"(\w+)":(-?[0-9.e+-]+)/.exec(text(cases.get(label) as GeneratedCase).slice(text(cases.get(label) as GeneratedCase).indexOf(`"${name}"`)))?.[2] });
+    const value = (label: string, name: string) => ({
+      expect: cases.get(label)?.expect,
+      value: /"(\w+)":(-?[0-9.e+-]+)/.exec(text(cases.get(label) as GeneratedCase).slice(text(cases.get(label) as GeneratedCase).indexOf(`"${name}"`)))?.[2],
+    });
     expect(value('price-exclusive-minimum', 'price')).toEqual({ expect: 'rejected-body', value: '0' });
     expect(cases.get('price-above-exclusive-minimum')?.expect).toBe('accepted');
     expect(cases.get('price-not-multiple-of')?.expect).toBe('rejected-body');

@@ -33,8 +33,9 @@ describe.each(Object.entries(LEGAL).map(([name, legal]) => ({ name, ...legal }))
     }
   });
 
-  if (says) it(`reports its choice (${says.severity})`, () => {
-    const found = reports[0]?.findings.filter((f) => f.severity === says.severity && f.check === says.check).map((f) => f.message) ?? [];
-    expect(found.join('\n')).toMatch(says.message);
-  });
+  if (says)
+    it(`reports its choice (${says.severity})`, () => {
+      const found = reports[0]?.findings.filter((f) => f.severity === says.severity && f.check === says.check).map((f) => f.message) ?? [];
+      expect(found.join('\n')).toMatch(says.message);
+    });
 });

@@ -18,7 +18,12 @@ function rows(heading: string): string[][] {
   return section
     .split('\n')
     .filter((line) => line.startsWith('| `'))
-    .map((line) => line.slice(1, -1).split(/(?<!\\)\|/).map((cell) => cell.trim()));
+    .map((line) =>
+      line
+        .slice(1, -1)
+        .split(/(?<!\\)\|/)
+        .map((cell) => cell.trim()),
+    );
 }
 
 const name = (cell: string | undefined): string => /^`([^`]+)`$/.exec(cell ?? '')?.[1] ?? '';
@@ -45,11 +50,24 @@ describe('docs/contract-mutations.md', () => {
   it('lists every next-version flaw with the check that catches it, and every next-version legal variant', () => {
     const section = DOC.split(/^## /m).find((part) => part.startsWith('The next version')) ?? '';
     const [flaws = '', legal = ''] = section.split('Legal variants of the next version');
-    const cells = (text: string): string[][] => text.split('\n').filter((line) => line.startsWith('| `')).map((line) => line.slice(1, -1).split(/(?<!\\)\|/).map((cell) => cell.trim()));
+    const cells = (text: string): string[][] =>
+      text
+        .split('\n')
+        .filter((line) => line.startsWith('| `'))
+        .map((line) =>
+          line
+            .slice(1, -1)
+            .split(/(?<!\\)\|/)
+            .map((cell) => cell.trim()),
+        );
     const table = cells(flaws).map((row) => [name(row[0]), name(row[2])]);
     expect(table.map(([provider]) => provider).sort()).toEqual(Object.keys(NEXT_FLAWS).sort());
     for (const [provider, check] of table) expect(check, provider).toBe(NEXT_FLAWS[provider as string]?.caughtBy);
-    expect(cells(legal).map((row) => name(row[0])).sort()).toEqual(Object.keys(NEXT_LEGAL).sort());
+    expect(
+      cells(legal)
+        .map((row) => name(row[0]))
+        .sort(),
+    ).toEqual(Object.keys(NEXT_LEGAL).sort());
   });
 
   it('holds at least 40 single-flaw providers over every class, and the legal variants issue 12 names', () => {

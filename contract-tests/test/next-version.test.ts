@@ -45,7 +45,14 @@ describe('the Plant Store next version, every operation', () => {
   });
 
   it('--include-operation and --exclude-operation pick operations by operationId, method and path', async () => {
-    const only = await runContractSuite({ baseUrl: provider.url, token: TOKEN, seed: SEED, contract: spec, generated: { positive: 0, negative: 0 }, includeOperations: ['GET /plants/{id}', 'deletePlant'] });
+    const only = await runContractSuite({
+      baseUrl: provider.url,
+      token: TOKEN,
+      seed: SEED,
+      contract: spec,
+      generated: { positive: 0, negative: 0 },
+      includeOperations: ['GET /plants/{id}', 'deletePlant'],
+    });
     expect(only.operations.map((o) => o.operationId)).toEqual(['findPlantById', 'deletePlant']);
     expect(only.leftOut.map((o) => `${o.operationId}: ${o.reason}`)).toEqual(['listPlants: not selected with --include-operation', 'createPlant: not selected with --include-operation']);
     const without = await runContractSuite({ baseUrl: provider.url, token: TOKEN, seed: SEED, contract: spec, generated: { positive: 0, negative: 0 }, excludeOperations: ['GET', '/plants'] });
@@ -80,7 +87,12 @@ describe.each(Object.entries(NEXT_FLAWS).map(([name, flaw]) => ({ name, ...flaw 
   it(`fails ${caughtBy}, and no other check, saying why`, () => {
     expect(report.ok).toBe(false);
     expect(failedChecks(report), formatReport(report)).toEqual([caughtBy]);
-    expect(report.findings.filter((f) => f.check === caughtBy && f.severity === 'failure').map((f) => f.message).join('\n')).toMatch(says);
+    expect(
+      report.findings
+        .filter((f) => f.check === caughtBy && f.severity === 'failure')
+        .map((f) => f.message)
+        .join('\n'),
+    ).toMatch(says);
   });
 });
 
@@ -102,30 +114,38 @@ describe('every scheme an operation can send', () => {
     ['HTTP Basic (--basic)', { type: 'http', scheme: 'basic' }, (req) => /^basic +(\S+)$/i.exec(req.headers.authorization ?? '')?.[1] === basic],
     ['an API key in the query', { type: 'apiKey', in: 'query', name: 'api_key' }, (req) => new URL(req.url ?? '/', 'http://x').searchParams.getAll('api_key').join() === TOKEN],
     ['an API key in a cookie', { type: 'apiKey', in: 'cookie', name: 'session' }, (req) => /(?:^|;\s*)session=([^;]*)/.exec(req.headers.cookie ?? '')?.[1] === TOKEN],
-    ['oauth2, as a bearer token', { type: 'oauth2', flows: { clientCredentials: { tokenUrl: 'https://auth.example/token', scopes: {} } } }, (req) => /^bearer +(\S+)$/i.exec(req.headers.authorization ?? '')?.[1] === TOKEN],
+    [
+      'oauth2, as a bearer token',
+      { type: 'oauth2', flows: { clientCredentials: { tokenUrl: 'https://auth.example/token', scopes: {} } } },
+      (req) => /^bearer +(\S+)$/i.exec(req.headers.authorization ?? '')?.[1] === TOKEN,
+    ],
   ];
-  it.each(schemes)('%s: sent as the scheme says (accepted), and a provider that ignores it fails ignored_auth', async (_name, scheme, check) => {
-    const spec = withScheme(scheme);
-    expect(spec.operations.find((o) => o.operationId === 'deletePlant')?.security.kind).toBe('none');
-    // The reads and the delete: the body walk of createPlant is the other tests' business.
-    const options = { token: TOKEN, basic: 'ann:s3cret-pass', seed: SEED, contract: spec, generated: { positive: 0, negative: 0 }, excludeOperations: ['createPlant'] };
-    const honest = await startNextProvider({ token: TOKEN, behaviour: { authorize: (req, _token, operation) => operation === 'delete' || check(req) } });
-    const careless = await startNextProvider({ token: TOKEN, behaviour: { authorize: () => true } });
-    try {
-      const good = await runContractSuite({ ...options, baseUrl: honest.url });
-      expect(failedChecks(good), formatReport(good)).toEqual([]);
-      expect(good.exchanges.filter((x) => x.case.operationId === 'deletePlant' && x.case.id.includes('/auth-'))).toEqual([]);
-      expect(good.exchanges.filter((x) => x.case.operationId === 'listPlants' && x.case.id.includes('/auth-')).length).toBeGreaterThan(3);
-      const text = formatReport(good);
-      expect(text).not.toContain('s3cret-pass');
-      expect(text).not.toContain(basic);
-      const bad = await runContractSuite({ ...options, baseUrl: careless.url });
-      expect(failedChecks(bad)).toEqual(['ignored_auth']);
-    } finally {
-      await honest.close();
-      await careless.close();
-    }
-  }, 60_000);
+  it.each(schemes)(
+    '%s: sent as the scheme says (accepted), and a provider that ignores it fails ignored_auth',
+    async (_name, scheme, check) => {
+      const spec = withScheme(scheme);
+      expect(spec.operations.find((o) => o.operationId === 'deletePlant')?.security.kind).toBe('none');
+      // The reads and the delete: the body walk of createPlant is the other tests' business.
+      const options = { token: TOKEN, basic: 'ann:s3cret-pass', seed: SEED, contract: spec, generated: { positive: 0, negative: 0 }, excludeOperations: ['createPlant'] };
+      const honest = await startNextProvider({ token: TOKEN, behaviour: { authorize: (req, _token, operation) => operation === 'delete' || check(req) } });
+      const careless = await startNextProvider({ token: TOKEN, behaviour: { authorize: () => true } });
+      try {
+        const good = await runContractSuite({ ...options, baseUrl: honest.url });
+        expect(failedChecks(good), formatReport(good)).toEqual([]);
+        expect(good.exchanges.filter((x) => x.case.operationId === 'deletePlant' && x.case.id.includes('/auth-'))).toEqual([]);
+        expect(good.exchanges.filter((x) => x.case.operationId === 'listPlants' && x.case.id.includes('/auth-')).length).toBeGreaterThan(3);
+        const text = formatReport(good);
+        expect(text).not.toContain('s3cret-pass');
+        expect(text).not.toContain(basic);
+        const bad = await runContractSuite({ ...options, baseUrl: careless.url });
+        expect(failedChecks(bad)).toEqual(['ignored_auth']);
+      } finally {
+        await honest.close();
+        await careless.close();
+      }
+    },
+    60_000,
+  );
 });
 
 describe('a run that judges nothing or is refused everything', () => {

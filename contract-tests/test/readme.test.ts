@@ -17,7 +17,10 @@ const section = README.slice(README.indexOf('## Contract suite'), README.indexOf
 describe("README's contract-suite section", () => {
   it('lists exactly the flags the CLI takes', () => {
     const documented = [...section.matchAll(/^\| `(--[a-z-]+)/gm)].map((m) => m[1]).sort();
-    const real = contractCommand().options.map((option) => option.long as string).filter((flag) => flag !== '--help').sort();
+    const real = contractCommand()
+      .options.map((option) => option.long as string)
+      .filter((flag) => flag !== '--help')
+      .sort();
     expect(documented).toEqual(real);
   });
 

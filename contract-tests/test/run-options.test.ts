@@ -75,7 +75,13 @@ describe('--checks and --exclude-checks', () => {
 
   it.each([
     [['--checks', 'not_a_server_eror'], /--checks: no check named not_a_server_eror; the checks are not_a_server_error, /],
-    [['--exclude-checks', 'not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance,positive_data_acceptance,response_echoes_request,negative_data_rejection,ignored_auth'], /Every check is excluded/],
+    [
+      [
+        '--exclude-checks',
+        'not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance,positive_data_acceptance,response_echoes_request,negative_data_rejection,ignored_auth',
+      ],
+      /Every check is excluded/,
+    ],
   ])('refuse %j with exit 2', async (args, message) => {
     const { code, output } = await runCli(['--base-url', 'http://127.0.0.1:9', '--token', TOKEN, ...args]);
     expect(output).toMatch(message);
@@ -180,12 +186,17 @@ describe('derived forms of the token', () => {
       expect(code).toBe(1);
       const har = readFileSync(harPath, 'utf8');
       const junit = readFileSync(junitPath, 'utf8');
-      for (const [name, text] of [['console', output], ['HAR', har], ['JUnit', junit]] as const) {
+      for (const [name, text] of [
+        ['console', output],
+        ['HAR', har],
+        ['JUnit', junit],
+      ] as const) {
         for (const form of forms) expect(text.includes(form), `${name} shows ${form}`).toBe(false);
       }
       // The cases were sent and shown, masked.
       // Shown as the shell expressions that compute them from $PLANT_STORE_TOKEN, so a replay runs as printed.
-      for (const standIn of ['${PLANT_STORE_TOKEN~~}', '${PLANT_STORE_TOKEN%?}', `Basic $(printf '%s:' "$PLANT_STORE_TOKEN" | base64 -w0)`]) expect(har).toContain(JSON.stringify(standIn).slice(1, -1));
+      for (const standIn of ['${PLANT_STORE_TOKEN~~}', '${PLANT_STORE_TOKEN%?}', `Basic $(printf '%s:' "$PLANT_STORE_TOKEN" | base64 -w0)`])
+        expect(har).toContain(JSON.stringify(standIn).slice(1, -1));
       expect(junit).toContain('${PLANT_STORE_TOKEN~~}');
     } finally {
       await provider.close();
@@ -203,7 +214,13 @@ describe('--cases', () => {
     writeFileSync(
       join(casesDir, 'frontend.json'),
       file([
-        { name: 'blank-name', description: 'the form submitted with the name left blank', expect: 'accepted', origin: 'the mock journal, request 7', request: { method: 'POST', path: '/plants', contentType: 'application/json;charset=UTF-8', id: 'safe-positive', body: { text: '{"name":"","id":{{id}}}' } } },
+        {
+          name: 'blank-name',
+          description: 'the form submitted with the name left blank',
+          expect: 'accepted',
+          origin: 'the mock journal, request 7',
+          request: { method: 'POST', path: '/plants', contentType: 'application/json;charset=UTF-8', id: 'safe-positive', body: { text: '{"name":"","id":{{id}}}' } },
+        },
         { name: 'tag-as-list', description: 'tags sent as a list', expect: 'rejected-body', request: { id: 'safe-positive', body: { json: { name: 'Ficus', tag: ['a'] } } } },
         { name: 'read-back', description: 'the list view', expect: 'accepted', request: { method: 'GET', path: '/plants/1', id: 'safe-positive', body: { json: { name: 'x' } } } },
       ]),
@@ -214,7 +231,9 @@ describe('--cases', () => {
     expect(correct.code).toBe(0);
 
     const broken = await withProvider(FLAWS['empty-name-refused']?.behaviour, (url) => runCli(['--base-url', url, '--token', TOKEN, '--generated', '3', '--cases', join(casesDir, 'frontend.json')]));
-    expect(broken.output).toMatch(/\d+\) positive_data_acceptance: cases:blank-name\n {3}Case: {5}the form submitted with the name left blank\n {3}From: {5}frontend\.json, the mock journal, request 7/);
+    expect(broken.output).toMatch(
+      /\d+\) positive_data_acceptance: cases:blank-name\n {3}Case: {5}the form submitted with the name left blank\n {3}From: {5}frontend\.json, the mock journal, request 7/,
+    );
     expect(broken.code).toBe(1);
   });
 

@@ -109,7 +109,10 @@ const VARIANTS: Variant[] = [
       doc.security = [{ bearerAuth: [], apiKey: [] }];
     },
     headers: { 'X-Api-Key': 'partner-key-17' },
-    drift: { check: 'ignored_auth', message: /Answered 200 to a request with Authorization: Bearer <token> and no x-api-key header; createPlant requires a valid bearer token and a valid API key in x-api-key/ },
+    drift: {
+      check: 'ignored_auth',
+      message: /Answered 200 to a request with Authorization: Bearer <token> and no x-api-key header; createPlant requires a valid bearer token and a valid API key in x-api-key/,
+    },
     generates: ['auth-without-x-api-key', 'auth-wrong-x-api-key', 'auth-token-other-case'],
   },
   {
@@ -131,7 +134,11 @@ const VARIANTS: Variant[] = [
     name: 'an added GET /plants/{id}',
     edit: (doc) =>
       void (doc.paths['/plants/{id}'] = {
-        get: { operationId: 'getPlant', parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'integer', format: 'int64' } }], responses: { '200': { description: 'A plant', content: { 'application/json': { schema: { $ref: '#/components/schemas/Plant' } } } } } },
+        get: {
+          operationId: 'getPlant',
+          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'integer', format: 'int64' } }],
+          responses: { '200': { description: 'A plant', content: { 'application/json': { schema: { $ref: '#/components/schemas/Plant' } } } } },
+        },
       }),
   },
 ];
@@ -228,12 +235,16 @@ describe('a requirement object naming two schemes (AND)', () => {
   it('asks for the key sent alongside the token before anything is sent', () => {
     const contract = compileSuiteContract(together({ apiKey: { type: 'apiKey', in: 'header', name: 'X-Api-Key' } }, { bearerAuth: [], apiKey: [] }), 'variant: and');
     expect(contract.security).toMatchObject({ kind: 'bearer', alongside: [{ name: 'apiKey', header: 'x-api-key' }] });
-    expect(() => resolveOptions({ baseUrl: 'http://127.0.0.1:1', token: TOKEN, contract })).toThrow(/requires the API key apiKey \(in x-api-key\) together with bearerAuth: pass it with --header 'x-api-key: <key>'/);
+    expect(() => resolveOptions({ baseUrl: 'http://127.0.0.1:1', token: TOKEN, contract })).toThrow(
+      /requires the API key apiKey \(in x-api-key\) together with bearerAuth: pass it with --header 'x-api-key: <key>'/,
+    );
     expect(resolveOptions({ baseUrl: 'http://127.0.0.1:1', token: TOKEN, contract, headers: { 'X-Api-Key': 'k' } }).headers).toEqual({ 'x-api-key': 'k' });
   });
 
   it('refuses two bearer schemes together: one Authorization header carries one token', () => {
-    expect(() => compileSuiteContract(together({ otherBearer: { type: 'http', scheme: 'bearer' } }, { bearerAuth: [], otherBearer: [] }), 'variant: two bearers')).toThrow(/requires bearerAuth and otherBearer together/);
+    expect(() => compileSuiteContract(together({ otherBearer: { type: 'http', scheme: 'bearer' } }, { bearerAuth: [], otherBearer: [] }), 'variant: two bearers')).toThrow(
+      /requires bearerAuth and otherBearer together/,
+    );
   });
 });
 
@@ -295,9 +306,24 @@ describe('--spec on the command line', () => {
   it.each([
     ['a missing file', 'nope.yaml', '', /Cannot read the OpenAPI document .*nope\.yaml/],
     ['not YAML', 'broken.yaml', 'openapi: [3.1', /is not valid YAML or JSON/],
-    ['no operation it can test', 'other.yaml', JSON.stringify({ openapi: '3.1.0', paths: { '/x': { get: { operationId: 'other', responses: { '404': { description: 'none' } } } } } }), /No operation of .*other\.yaml is left to test \(other: .*declares no 2xx response/],
-    ['basic auth without --basic', 'basic.yaml', JSON.stringify({ ...bundled(), components: { ...bundled().components, securitySchemes: { bearerAuth: { type: 'http', scheme: 'basic' } } } }), /createPlant is secured by HTTP Basic \(bearerAuth\): pass --basic user:password/],
-    ['only mutual TLS', 'mtls.yaml', JSON.stringify({ ...bundled(), components: { ...bundled().components, securitySchemes: { bearerAuth: { type: 'mutualTLS' } } } }), /bearerAuth \(mutualTLS\) of createPlant is not one the suite can send/],
+    [
+      'no operation it can test',
+      'other.yaml',
+      JSON.stringify({ openapi: '3.1.0', paths: { '/x': { get: { operationId: 'other', responses: { '404': { description: 'none' } } } } } }),
+      /No operation of .*other\.yaml is left to test \(other: .*declares no 2xx response/,
+    ],
+    [
+      'basic auth without --basic',
+      'basic.yaml',
+      JSON.stringify({ ...bundled(), components: { ...bundled().components, securitySchemes: { bearerAuth: { type: 'http', scheme: 'basic' } } } }),
+      /createPlant is secured by HTTP Basic \(bearerAuth\): pass --basic user:password/,
+    ],
+    [
+      'only mutual TLS',
+      'mtls.yaml',
+      JSON.stringify({ ...bundled(), components: { ...bundled().components, securitySchemes: { bearerAuth: { type: 'mutualTLS' } } } }),
+      /bearerAuth \(mutualTLS\) of createPlant is not one the suite can send/,
+    ],
   ])('exits 2 naming the problem for %s', async (_what, file, content, message) => {
     const path = join(dir, file);
     if (content) writeFileSync(path, content);

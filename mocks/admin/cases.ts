@@ -113,7 +113,11 @@ export class CaseCollector {
     if (typeof made === 'string') return void this.#skip(made);
     const key = JSON.stringify({ ...made.case.request, expect: made.case.expect });
     if (this.#seen.has(key)) return undefined;
-    const operation = (entry.operationId ?? 'request').replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+    const operation = (entry.operationId ?? 'request')
+      .replace(/([a-z0-9])([A-Z])/g, '$1-$2')
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '');
     made.case.name = `${this.source.namePrefix}-${operation || 'request'}-${made.case.expect}-${entry.seq}`;
     const text = stringifyLossless(made.case) as string;
     // The journal masks a request's credentials wherever its entry quotes them: a case holding one, or its mask, is not what was sent.
@@ -170,7 +174,7 @@ export async function exportCases(journal: RequestJournal, context: MockContext,
   const collector = new CaseCollector(JOURNAL_SOURCE);
   const entries: JournalEntry[] = [];
   // Oldest first, so the cases read in the order the frontend sent them.
-  for (let before = query.before, more = true; more; ) {
+  for (let before = query.before, more = true; more;) {
     const page = await journal.entries({ ...query, before, whole: true, limit: PAGE });
     entries.push(...page.entries);
     more = page.more && page.entries.length > 0;
@@ -287,7 +291,8 @@ function caseOf(entry: JournalEntry, context: MockContext, source: CaseSource): 
   const isPrimaryCreate = primary !== undefined && operation.operationId === primary.create.operationId;
   const item = isPrimaryCreate ? undefined : itemIdOf(entry, operation);
   // A case has no step that creates the record first, so a success on an item path cannot be expected of a provider.
-  if (!isPrimaryCreate && expect === 'accepted' && operation.path.includes('{')) return `accepted requests to ${operation.method} ${operation.path} (the record would have to exist first: a case has no step that creates it)`;
+  if (!isPrimaryCreate && expect === 'accepted' && operation.path.includes('{'))
+    return `accepted requests to ${operation.method} ${operation.path} (the record would have to exist first: a case has no step that creates it)`;
   const header = (name: string): string | undefined => entry.request.headers.find(([n]) => n.toLowerCase() === name)?.[1];
 
   const body = entry.request.body;
@@ -362,12 +367,7 @@ function authOf(verdict: CaseVerdict, authorization: string | undefined): Auth {
  * With `pathId` (the path names the record), the placeholder stands for that id: the body's
  * identity becomes it only where it is the same id.
  */
-function exportBody(
-  text: string | undefined,
-  collection: Collection | undefined,
-  expect: Expectation,
-  pathId?: bigint,
-): { body: Body; id?: IdKind; text: string | undefined } | string {
+function exportBody(text: string | undefined, collection: Collection | undefined, expect: Expectation, pathId?: bigint): { body: Body; id?: IdKind; text: string | undefined } | string {
   if (text === undefined || text === '') {
     if (expect === 'accepted') return 'accepted requests without a body';
     return { body: { empty: true }, text: undefined };

@@ -10,9 +10,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { Answer } from '../http/answer.js';
 
-export const INSPECTOR_DIR = fileURLToPath(
-  new URL(import.meta.url.includes('/dist/mocks/') ? '../../../mocks/admin/inspector/' : './inspector/', import.meta.url),
-);
+export const INSPECTOR_DIR = fileURLToPath(new URL(import.meta.url.includes('/dist/mocks/') ? '../../../mocks/admin/inspector/' : './inspector/', import.meta.url));
 
 /** swagger-ui-dist's documented way to find its files (getAbsoluteFSPath), without loading its bundle. */
 function swaggerUiDir(): string {
@@ -47,9 +45,7 @@ export type InspectorPath = keyof typeof INSPECTOR_ASSETS;
  * DOMPurify) and sets inline style properties from script, which CSP does not govern; images of
  * a description may only be data: URLs, so a hostile spec cannot make the page call out.
  */
-const POLICY =
-  "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src data:; " +
-  "base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+const POLICY = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src data:; " + "base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 const SECURITY_HEADERS = {
   'content-security-policy': POLICY,

@@ -111,9 +111,7 @@ export class CaseRecorder {
     if (!cases.length) return undefined;
     const { engine, proxy } = this.#context;
     const left = this.#collector.leftOut();
-    const what = proxy
-      ? `Exchanges through the ${engine.contract.title} mock in front of ${proxy.upstream.display}`
-      : `Requests frontends sent to the ${engine.contract.title} mock`;
+    const what = proxy ? `Exchanges through the ${engine.contract.title} mock in front of ${proxy.upstream.display}` : `Requests frontends sent to the ${engine.contract.title} mock`;
     const description =
       `${what}, recorded from ${this.#started.toISOString()} to ${new Date().toISOString()}: ` +
       `${cases.length} distinct request${cases.length === 1 ? '' : 's'}, each expected to get what the contract says of it` +

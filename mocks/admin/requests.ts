@@ -7,15 +7,7 @@
 import { reject, type Rejection } from '../errors.js';
 import { rejected, type Answer } from '../http/answer.js';
 import { parameterProblems, quote } from './query.js';
-import {
-  MAX_JOURNAL_PAGE,
-  STATUS_CLASSES,
-  type JournalQuery,
-  type JournalSelection,
-  type JournalStats,
-  type RequestJournal,
-  type StatusClass,
-} from './journal.js';
+import { MAX_JOURNAL_PAGE, STATUS_CLASSES, type JournalQuery, type JournalSelection, type JournalStats, type RequestJournal, type StatusClass } from './journal.js';
 
 export const REQUESTS_ROUTE = '/__mock/requests';
 

@@ -39,9 +39,7 @@ type AdminHandler = (req: IncomingMessage, context: MockContext, admin: AdminReq
 
 const fixedRoutes: Record<string, Record<string, AdminHandler>> = {
   // The inspector page at /__mock/ (the trailing slash is dropped before routing).
-  ...Object.fromEntries(
-    Object.keys(INSPECTOR_ASSETS).map((path) => [path, { GET: () => inspectorAsset(path as InspectorPath) }]),
-  ),
+  ...Object.fromEntries(Object.keys(INSPECTOR_ASSETS).map((path) => [path, { GET: () => inspectorAsset(path as InspectorPath) }])),
   '/__mock/health': {
     GET: (_req, context, { trusted }) => health(context, trusted),
   },
@@ -150,13 +148,7 @@ const ADMIN_AUTH_DETAILS: Partial<Record<string, string>> = {
   EMPTY_TOKEN: 'the bearer token is empty',
 };
 
-export async function handleAdminRequest(
-  req: IncomingMessage,
-  method: string,
-  rawPath: string,
-  context: MockContext,
-  admin: AdminRequest = { secrets: [], trusted: true },
-): Promise<Answer> {
+export async function handleAdminRequest(req: IncomingMessage, method: string, rawPath: string, context: MockContext, admin: AdminRequest = { secrets: [], trusted: true }): Promise<Answer> {
   const path = rawPath.length > 1 && rawPath.endsWith('/') ? rawPath.slice(0, -1) : rawPath;
   const handlers = routesAt(path, context);
   if (!handlers) {

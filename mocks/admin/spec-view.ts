@@ -177,8 +177,7 @@ function collectionView(collection: Collection, engine: Engine): CollectionView 
 function parametersOf(operation: ContractOperation, raw: Record<string, unknown>): ParameterView[] {
   const rawParameters = Array.isArray(raw.parameters) ? raw.parameters.map(record) : [];
   return operation.parameters.map((parameter) => {
-    const sameName = (name: unknown): boolean =>
-      typeof name === 'string' && (parameter.in === 'header' ? name.toLowerCase() === parameter.name.toLowerCase() : name === parameter.name);
+    const sameName = (name: unknown): boolean => typeof name === 'string' && (parameter.in === 'header' ? name.toLowerCase() === parameter.name.toLowerCase() : name === parameter.name);
     const declared = rawParameters.find((p) => sameName(p.name) && p.in === parameter.in) ?? {};
     const schema = parameter.schema ?? {};
     const values = Array.isArray(schema.enum) ? schema.enum.filter((v) => v !== null && typeof v !== 'object').map(String) : undefined;
@@ -228,7 +227,13 @@ function bodyOf(operation: ContractOperation, raw: Record<string, unknown>, mock
 function withoutReadOnly(value: unknown, schema: Record<string, unknown>): unknown {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
   const parts = [schema, ...(Array.isArray(schema.allOf) ? schema.allOf.map(record) : [])];
-  const readOnly = new Set(parts.flatMap((part) => Object.entries(record(part.properties)).filter(([, property]) => record(property).readOnly === true).map(([name]) => name)));
+  const readOnly = new Set(
+    parts.flatMap((part) =>
+      Object.entries(record(part.properties))
+        .filter(([, property]) => record(property).readOnly === true)
+        .map(([name]) => name),
+    ),
+  );
   return Object.fromEntries(Object.entries(value).filter(([name]) => !readOnly.has(name)));
 }
 

@@ -56,10 +56,7 @@ export interface Router {
   route(method: string, path: string): Route;
 }
 
-export type Route =
-  | { kind: 'operation'; operation: RoutedOperation; params: Record<string, string> }
-  | { kind: 'method-not-allowed'; allow: string }
-  | { kind: 'not-found' };
+export type Route = { kind: 'operation'; operation: RoutedOperation; params: Record<string, string> } | { kind: 'method-not-allowed'; allow: string } | { kind: 'not-found' };
 
 /** A security scheme's check, as a function of the request. */
 export type SecurityCheck = (request: CredentialSource) => SecurityOutcome;

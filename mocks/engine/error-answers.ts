@@ -239,8 +239,8 @@ function renderShape(shape: ErrorShape, rejection: Rejection): Answer {
 /** The body of a JSON shape for `rejection`, valid against the schema wherever the schema allows it. */
 export function bodyOf(shape: Extract<ErrorShape, { kind: 'json' }>, rejection: Pick<Rejection, 'status' | 'message' | 'code'>): unknown {
   const validate = shape.media.schema === undefined ? undefined : shape.media.validate;
-  if (shape.whole === 'string') return valid(rejection.message, validate) ? rejection.message : shape.example ?? rejection.message;
-  if (shape.whole === 'integer') return valid(rejection.status, validate) ? rejection.status : shape.example ?? rejection.status;
+  if (shape.whole === 'string') return valid(rejection.message, validate) ? rejection.message : (shape.example ?? rejection.message);
+  if (shape.whole === 'integer') return valid(rejection.status, validate) ? rejection.status : (shape.example ?? rejection.status);
   const body: Record<string, unknown> = {};
   for (const field of shape.fields) body[field.name] = valueOf(field, rejection);
   if (!validate || validate(body)) return body;
@@ -254,7 +254,9 @@ function valueOf(field: Field, rejection: Pick<Rejection, 'status' | 'message' |
     case 'status':
       return rejection.status;
     case 'message':
-      return field.maxLength !== undefined && rejection.message.length > field.maxLength ? `${rejection.message.slice(0, Math.max(field.maxLength - 1, 0))}…`.slice(0, field.maxLength) : rejection.message;
+      return field.maxLength !== undefined && rejection.message.length > field.maxLength
+        ? `${rejection.message.slice(0, Math.max(field.maxLength - 1, 0))}…`.slice(0, field.maxLength)
+        : rejection.message;
     case 'phrase':
       return STATUS_CODES[rejection.status] ?? 'Error';
     case 'code':

@@ -26,7 +26,10 @@ export function parsePrefer(header: string | undefined): Preferences {
   for (const part of header.split(/[,;]/)) {
     const [rawName = '', ...rest] = part.split('=');
     const name = rawName.trim().toLowerCase();
-    const value = rest.join('=').trim().replace(/^"(.*)"$/, '$1');
+    const value = rest
+      .join('=')
+      .trim()
+      .replace(/^"(.*)"$/, '$1');
     if (name === 'code') {
       if (/^[1-5]\d\d$/.test(value)) preferences.code = Number(value);
       else problems.push(`code=${quoted(value)} is not an HTTP status`);

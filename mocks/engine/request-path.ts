@@ -104,15 +104,7 @@ export interface Verdict {
  * encoding, the size, the JSON syntax, the body's schema and the parameters — each problem in the
  * catalogue's words, through openapi-backend's hooks (registered under their names, ./handlers.ts).
  */
-export function judge(
-  req: IncomingMessage,
-  path: string,
-  mock: EngineContext,
-  found: Route,
-  prefer: Preferences,
-  body: BodySource,
-  policy: JudgePolicy,
-): Verdict | Promise<Verdict> {
+export function judge(req: IncomingMessage, path: string, mock: EngineContext, found: Route, prefer: Preferences, body: BodySource, policy: JudgePolicy): Verdict | Promise<Verdict> {
   const hooks = mock.engine.handlers;
   const method = req.method ?? 'GET';
   if (found.kind !== 'operation') {

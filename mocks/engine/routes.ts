@@ -106,12 +106,7 @@ export class RouteTable implements Router {
  * document's, as openapi-backend's router merges them), with the handlers and security checks the
  * engine registered under the same operationIds and scheme names (kept typed here).
  */
-export function compileRoutes(
-  contract: CompiledContract,
-  stateful: ReadonlySet<string>,
-  handlers: Readonly<Record<string, MockHandler>>,
-  checks: ReadonlyMap<string, SecurityCheck>,
-): RouteTable {
+export function compileRoutes(contract: CompiledContract, stateful: ReadonlySet<string>, handlers: Readonly<Record<string, MockHandler>>, checks: ReadonlyMap<string, SecurityCheck>): RouteTable {
   const operations: RoutedOperation[] = [];
   const realm = realmOf(contract.title);
   for (const operation of contract.operations.values()) {

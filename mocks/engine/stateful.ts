@@ -65,99 +65,117 @@ export function statefulHandlers(stateful: ReadonlyMap<string, StatefulOperation
 
 const ROLES: Record<CollectionRole, (served: Served) => MockHandler> = {
   // Not async: the in-memory store answers synchronously, and a create then costs no promise.
-  create: (served) => (c, { mock }) => {
-    const { collection } = served;
-    const body = c.request.requestBody as Body;
-    const params = c.request.params as Record<string, string>;
-    const create = (): Maybe<Answer> => {
-      const name = storeCollection(collection, params);
-      if (collection.identity.assigned) return createAssigned(served, body, name, mock, 0);
-      const key = keyOfBody(body, collection.identity);
-      if (key === undefined) {
-        return rejected(reject('INVALID_REQUEST_BODY', { schema: collection.resource, problems: [`${collection.identity.property} is required to store the record`] }));
+  create:
+    (served) =>
+    (c, { mock }) => {
+      const { collection } = served;
+      const body = c.request.requestBody as Body;
+      const params = c.request.params as Record<string, string>;
+      const create = (): Maybe<Answer> => {
+        const name = storeCollection(collection, params);
+        if (collection.identity.assigned) return createAssigned(served, body, name, mock, 0);
+        const key = keyOfBody(body, collection.identity);
+        if (key === undefined) {
+          return rejected(reject('INVALID_REQUEST_BODY', { schema: collection.resource, problems: [`${collection.identity.property} is required to store the record`] }));
+        }
+        const text = c.request.bodyText;
+        const record = identified(body, key, collection, text);
+        const created = mock.store.create(name, record);
+        const answer = (outcome: CreateOutcome): Answer => (outcome === 'duplicate' ? duplicate(collection, key) : answerRecord(served, record));
+        return typeof created === 'string' ? answer(created) : created.then(answer);
+      };
+      if (!collection.parent) return create() as Answer;
+      return parentMissing(c, collection, mock).then((missing) => missing ?? create());
+    },
+  list:
+    (served) =>
+    async (c, { mock, req }) => {
+      const { collection } = served;
+      const plan = served.list as ListPlan;
+      const missing = await parentMissing(c, collection, mock);
+      if (missing) return missing;
+      const name = storeCollection(collection, c.request.params as Record<string, string>);
+      const query = c.request.query as Record<string, unknown>;
+      const filters = activeFilters(plan, query, req.url ?? '');
+      const window = windowOf(plan, query);
+      if (plan.shape.kind === 'array' && filters.length === 0 && window.size === undefined && window.offset === 0) {
+        // The first page is read before answering, so a store outage is still an error answer.
+        const first = await mock.store.page(name, { limit: LIST_PAGE });
+        return { status: served.status, stream: listed(mock.store, name, first, served.wholeItems ? undefined : plan.items) };
       }
-      const text = c.request.bodyText;
-      const record = identified(body, key, collection, text);
-      const created = mock.store.create(name, record);
-      const answer = (outcome: CreateOutcome): Answer => (outcome === 'duplicate' ? duplicate(collection, key) : answerRecord(served, record));
-      return typeof created === 'string' ? answer(created) : created.then(answer);
-    };
-    if (!collection.parent) return create() as Answer;
-    return parentMissing(c, collection, mock).then((missing) => missing ?? create());
-  },
-  list: (served) => async (c, { mock, req }) => {
-    const { collection } = served;
-    const plan = served.list as ListPlan;
-    const missing = await parentMissing(c, collection, mock);
-    if (missing) return missing;
-    const name = storeCollection(collection, c.request.params as Record<string, string>);
-    const query = c.request.query as Record<string, unknown>;
-    const filters = activeFilters(plan, query, req.url ?? '');
-    const window = windowOf(plan, query);
-    if (plan.shape.kind === 'array' && filters.length === 0 && window.size === undefined && window.offset === 0) {
-      // The first page is read before answering, so a store outage is still an error answer.
-      const first = await mock.store.page(name, { limit: LIST_PAGE });
-      return { status: served.status, stream: listed(mock.store, name, first, served.wholeItems ? undefined : plan.items) };
-    }
-    const needsTotal = plan.shape.kind === 'wrapped';
-    const { pieces, total } = await selected(mock.store, name, served.wholeItems ? undefined : plan.items, filters, window, needsTotal);
-    const array = `[${pieces.join(',')}]`;
-    if (plan.shape.kind === 'array') return { status: served.status, body: array };
-    return { status: served.status, body: wrapped(served, plan, array, total, window) };
-  },
-  read: (served) => async (c, { mock }) => {
-    const found = await storedAt(c, served.collection, mock);
-    if (!('record' in found)) return found.answer;
-    return answerRecord(served, found.record);
-  },
-  replace: (served) => async (c, { mock }) => {
-    const segment = pathSegment(c, served.collection);
-    const key = keyOfPathSegment(segment, served.collection.identity);
-    if (key === undefined) return notFound(served.collection, segment);
-    return replaced(served, key, c.request.requestBody as Body, mock, c);
-  },
-  'replace-in-body': (served) => async (c, { mock }) => {
-    const body = c.request.requestBody as Body;
-    const key = keyOfBody(body, served.collection.identity);
-    if (key === undefined) return identityRequired(served.collection);
-    return replaced(served, key, body, mock, c);
-  },
-  patch: (served) => async (c, { mock }) => {
-    const found = await storedAt(c, served.collection, mock);
-    if (!('record' in found)) return found.answer;
-    return patched(served, found.record, c.request.requestBody as Body, mock, c);
-  },
-  'patch-in-body': (served) => async (c, { mock }) => {
-    const body = c.request.requestBody as Body;
-    const key = keyOfBody(body, served.collection.identity);
-    if (key === undefined) return identityRequired(served.collection);
-    const missing = await parentMissing(c, served.collection, mock);
-    if (missing) return missing;
-    const record = await mock.store.get(storeCollection(served.collection, c.request.params as Record<string, string>), key);
-    if (!record) return notFound(served.collection, keyInWords(key, served.collection.identity));
-    return patched(served, record, body, mock, c);
-  },
-  'form-update': (served) => async (c, { mock }) => {
-    const found = await storedAt(c, served.collection, mock);
-    if (!('record' in found)) return found.answer;
-    const fields: Body = {};
-    const query = c.request.query as Record<string, unknown>;
-    for (const parameter of served.fields) {
-      const value = firstOf(query[parameter.name]);
-      if (value !== undefined) fields[parameter.name] = typedField(value, served.collection.stored.get(parameter.name));
-    }
-    const body = c.request.requestBody;
-    if (body !== null && typeof body === 'object' && !Array.isArray(body)) {
-      for (const [property, value] of Object.entries(body)) fields[property] = typedField(value, served.collection.stored.get(property));
-    }
-    return patched(served, found.record, fields, mock, c);
-  },
-  delete: (served) => async (c, { mock }) => {
-    const found = await storedAt(c, served.collection, mock);
-    if (!('record' in found)) return found.answer;
-    if ((await mock.store.delete(found.name, found.record.key)) === 'missing') return notFound(served.collection, pathSegment(c, served.collection));
-    return answerRecord(served, found.record);
-  },
+      const needsTotal = plan.shape.kind === 'wrapped';
+      const { pieces, total } = await selected(mock.store, name, served.wholeItems ? undefined : plan.items, filters, window, needsTotal);
+      const array = `[${pieces.join(',')}]`;
+      if (plan.shape.kind === 'array') return { status: served.status, body: array };
+      return { status: served.status, body: wrapped(served, plan, array, total, window) };
+    },
+  read:
+    (served) =>
+    async (c, { mock }) => {
+      const found = await storedAt(c, served.collection, mock);
+      if (!('record' in found)) return found.answer;
+      return answerRecord(served, found.record);
+    },
+  replace:
+    (served) =>
+    async (c, { mock }) => {
+      const segment = pathSegment(c, served.collection);
+      const key = keyOfPathSegment(segment, served.collection.identity);
+      if (key === undefined) return notFound(served.collection, segment);
+      return replaced(served, key, c.request.requestBody as Body, mock, c);
+    },
+  'replace-in-body':
+    (served) =>
+    async (c, { mock }) => {
+      const body = c.request.requestBody as Body;
+      const key = keyOfBody(body, served.collection.identity);
+      if (key === undefined) return identityRequired(served.collection);
+      return replaced(served, key, body, mock, c);
+    },
+  patch:
+    (served) =>
+    async (c, { mock }) => {
+      const found = await storedAt(c, served.collection, mock);
+      if (!('record' in found)) return found.answer;
+      return patched(served, found.record, c.request.requestBody as Body, mock, c);
+    },
+  'patch-in-body':
+    (served) =>
+    async (c, { mock }) => {
+      const body = c.request.requestBody as Body;
+      const key = keyOfBody(body, served.collection.identity);
+      if (key === undefined) return identityRequired(served.collection);
+      const missing = await parentMissing(c, served.collection, mock);
+      if (missing) return missing;
+      const record = await mock.store.get(storeCollection(served.collection, c.request.params as Record<string, string>), key);
+      if (!record) return notFound(served.collection, keyInWords(key, served.collection.identity));
+      return patched(served, record, body, mock, c);
+    },
+  'form-update':
+    (served) =>
+    async (c, { mock }) => {
+      const found = await storedAt(c, served.collection, mock);
+      if (!('record' in found)) return found.answer;
+      const fields: Body = {};
+      const query = c.request.query as Record<string, unknown>;
+      for (const parameter of served.fields) {
+        const value = firstOf(query[parameter.name]);
+        if (value !== undefined) fields[parameter.name] = typedField(value, served.collection.stored.get(parameter.name));
+      }
+      const body = c.request.requestBody;
+      if (body !== null && typeof body === 'object' && !Array.isArray(body)) {
+        for (const [property, value] of Object.entries(body)) fields[property] = typedField(value, served.collection.stored.get(property));
+      }
+      return patched(served, found.record, fields, mock, c);
+    },
+  delete:
+    (served) =>
+    async (c, { mock }) => {
+      const found = await storedAt(c, served.collection, mock);
+      if (!('record' in found)) return found.answer;
+      if ((await mock.store.delete(found.name, found.record.key)) === 'missing') return notFound(served.collection, pathSegment(c, served.collection));
+      return answerRecord(served, found.record);
+    },
 };
 
 /** A create whose identity the mock assigns: the next value, and the one after while the store has it taken. */
@@ -234,9 +252,7 @@ function showsWhole(collection: Collection, shown: ReadonlySet<string> | undefin
 }
 
 function duplicate(collection: Collection, key: string): Answer {
-  return rejected(
-    reject('DUPLICATE_ID', { ids: [keyInWords(key, collection.identity)], noun: collection.noun, property: collection.identity.property, listing: `/__mock${collection.path}` }),
-  );
+  return rejected(reject('DUPLICATE_ID', { ids: [keyInWords(key, collection.identity)], noun: collection.noun, property: collection.identity.property, listing: `/__mock${collection.path}` }));
 }
 
 function identityRequired(collection: Collection): Answer {

@@ -12,8 +12,24 @@
  */
 const KNOWN_SCHEMES = new Set(
   [
-    'Basic', 'Bearer', 'Concealed', 'Digest', 'DPoP', 'GNAP', 'HOBA', 'Mutual', 'Negotiate', 'NTLM', 'OAuth',
-    'PrivateToken', 'SCRAM-SHA-1', 'SCRAM-SHA-256', 'vapid', 'Token', 'ApiKey', 'AWS4-HMAC-SHA256',
+    'Basic',
+    'Bearer',
+    'Concealed',
+    'Digest',
+    'DPoP',
+    'GNAP',
+    'HOBA',
+    'Mutual',
+    'Negotiate',
+    'NTLM',
+    'OAuth',
+    'PrivateToken',
+    'SCRAM-SHA-1',
+    'SCRAM-SHA-256',
+    'vapid',
+    'Token',
+    'ApiKey',
+    'AWS4-HMAC-SHA256',
   ].map((scheme) => scheme.toLowerCase()),
 );
 

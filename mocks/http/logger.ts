@@ -178,8 +178,7 @@ export function requestLogger(logger: Logger): (entry: RequestLogEntry, quiet: b
     if (logger.levelVal > level) return;
     const code = entry.code === undefined ? '' : `,"code":${JSON.stringify(entry.code)}`;
     destination.write(
-      `{"level":${level},"time":${Date.now()},"method":${method.of(entry.method)},"path":${path.of(entry.path)},` +
-        `"status":${entry.status},"ms":${entry.ms}${code},"msg":"request"}\n`,
+      `{"level":${level},"time":${Date.now()},"method":${method.of(entry.method)},"path":${path.of(entry.path)},` + `"status":${entry.status},"ms":${entry.ms}${code},"msg":"request"}\n`,
     );
   };
 }

@@ -9,7 +9,7 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'success', 'info', 'debug', 'trace
 
 function prismCommand(): Command {
   return new Command('plant-store-prism')
-    .description('Stateless Prism mock of the Plant Store API: validates requests, answers the spec\'s examples.')
+    .description("Stateless Prism mock of the Plant Store API: validates requests, answers the spec's examples.")
     .addOption(new Option('--port <port>', 'port to listen on (0 picks a free one)').env('PRISM_PORT').default(DEFAULT_PRISM_PORT).argParser(port))
     .addOption(new Option('--host <host>', 'address to listen on').env('HOST').default(DEFAULT_HOST))
     .addOption(new Option('--spec <file>', 'OpenAPI document to serve (default: the bundled spec)').env('MOCK_SPEC'))

@@ -22,11 +22,7 @@ export function widenInt64Bounds(value: unknown, seen: Set<object>): void {
   if (value === null || typeof value !== 'object' || seen.has(value)) return;
   seen.add(value);
   const node = value as Record<string, unknown>;
-  if (
-    node.format === 'int64' &&
-    node.minimum === Number.MIN_SAFE_INTEGER &&
-    node.maximum === Number.MAX_SAFE_INTEGER
-  ) {
+  if (node.format === 'int64' && node.minimum === Number.MIN_SAFE_INTEGER && node.maximum === Number.MAX_SAFE_INTEGER) {
     node.minimum = -(2 ** 63);
     delete node.maximum;
     // 2^63 is exact as a double; `<=` against 2^63 − 1 (which rounds to 2^63) would admit it.

@@ -15,9 +15,7 @@ type Raw = Record<string, string | string[] | boolean | undefined>;
 export function mockPreferences(request: IHttpRequest): { ok: MockPreferences } | { problem: ProblemJsonError } {
   const prefer = request.headers?.prefer;
   const query = request.url.query ?? {};
-  const raw: Raw = prefer
-    ? (parsePreferHeader(prefer) as Raw)
-    : { code: query.__code, dynamic: query.__dynamic, seed: query.__seed, example: query.__example };
+  const raw: Raw = prefer ? (parsePreferHeader(prefer) as Raw) : { code: query.__code, dynamic: query.__dynamic, seed: query.__seed, example: query.__example };
   const problems: string[] = [];
   const text = (name: string): string | undefined => {
     const value = raw[name];

@@ -10,13 +10,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createLogger } from '@stoplight/prism-core';
-import {
-  createInstance,
-  ProblemJsonError,
-  type IHttpConfig,
-  type IHttpRequest,
-  type IHttpResponse,
-} from '@stoplight/prism-http';
+import { createInstance, ProblemJsonError, type IHttpConfig, type IHttpRequest, type IHttpResponse } from '@stoplight/prism-http';
 import { parse as parseContentType } from 'content-type';
 import { isJsonMediaType, pathTemplatePattern, readContract, type CompiledContract } from '../../spec/contract.js';
 import { parseExactJson } from '../../spec/exact-json.js';
@@ -198,10 +192,7 @@ function definedOnly<T extends object>(value: T): Partial<T> {
 function sendOutput(res: ServerResponse, output: IHttpResponse): void {
   for (const [name, value] of Object.entries(output.headers ?? {})) res.setHeader(name, value);
   const contentType = res.getHeader('content-type');
-  const body =
-    output.body === undefined || typeof output.body === 'string'
-      ? (output.body as string | undefined)
-      : JSON.stringify(output.body);
+  const body = output.body === undefined || typeof output.body === 'string' ? (output.body as string | undefined) : JSON.stringify(output.body);
   if (body !== undefined && contentType === undefined) res.setHeader('content-type', 'application/json');
   res.statusCode = output.statusCode;
   res.end(body);

@@ -256,14 +256,7 @@ export class ValidatingProxy {
  * Reads an answer's body to judge it, up to `limit` bytes (decoded): the bytes read and, when it was
  * larger, the rest still to stream (judged as not checked). Adds its verdict to `violations`.
  */
-async function judgedBody(
-  upstream: IncomingMessage,
-  head: ResponseHead,
-  operation: ContractOperation,
-  check: BodyCheck,
-  limit: number,
-  violations: Violation[],
-): Promise<ProxiedBody> {
+async function judgedBody(upstream: IncomingMessage, head: ResponseHead, operation: ContractOperation, check: BodyCheck, limit: number, violations: Violation[]): Promise<ProxiedBody> {
   const unchecked = (reason: string): void => {
     violations.push(violation('response', reject('NOT_VALIDATED', { what: 'response body', reason }), 'warning'));
   };

@@ -15,18 +15,19 @@ import { violation, type Violation } from './violations.js';
 /** The copy of the request body the proxy kept while forwarding it, or why it kept none. */
 export type BodyCopy = { bytes: Buffer } | { unchecked: string };
 
-export async function judgeRequest(
-  req: IncomingMessage,
-  path: string,
-  mock: EngineContext,
-  found: Route,
-  prefer: Preferences,
-  body: Promise<BodyCopy>,
-): Promise<Violation[]> {
-  const verdict = await judge(req, path, mock, found, prefer, async () => {
-    const copy = await body;
-    return 'bytes' in copy ? copy.bytes : copy;
-  }, 'all');
+export async function judgeRequest(req: IncomingMessage, path: string, mock: EngineContext, found: Route, prefer: Preferences, body: Promise<BodyCopy>): Promise<Violation[]> {
+  const verdict = await judge(
+    req,
+    path,
+    mock,
+    found,
+    prefer,
+    async () => {
+      const copy = await body;
+      return 'bytes' in copy ? copy.bytes : copy;
+    },
+    'all',
+  );
   const violations: Violation[] = [];
   for (const answer of verdict.answers ?? []) if (answer.rejection) violations.push(violation('request', answer.rejection));
   if (verdict.unchecked !== undefined) violations.push(violation('request', reject('NOT_VALIDATED', { what: 'request body', reason: verdict.unchecked }), 'warning'));

@@ -51,13 +51,7 @@ export interface ProxiedBody {
  * or the client went away mid-body: the client's connection is then closed, as the only way left
  * to say the body is incomplete).
  */
-export async function sendProxied(
-  res: ServerResponse,
-  status: number,
-  reason: string | undefined,
-  headers: OutgoingHttpHeaders,
-  body: ProxiedBody,
-): Promise<Error | undefined> {
+export async function sendProxied(res: ServerResponse, status: number, reason: string | undefined, headers: OutgoingHttpHeaders, body: ProxiedBody): Promise<Error | undefined> {
   if (body.rest === undefined) {
     // The whole body is here (only bodies are read whole): its length is known, whatever framing the upstream used.
     headers['content-length'] = body.size;

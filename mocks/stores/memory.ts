@@ -2,18 +2,7 @@
  * The in-memory ResourceStore, the default: records in creation order per collection, answered
  * synchronously (no promise on the request path). The state file replays into one of these.
  */
-import type {
-  CreateOutcome,
-  DeleteOutcome,
-  Page,
-  PageQuery,
-  RecordKey,
-  ReplaceOutcome,
-  ResourceStore,
-  SeedOutcome,
-  StoredRecord,
-  StoreHealth,
-} from './store.js';
+import type { CreateOutcome, DeleteOutcome, Page, PageQuery, RecordKey, ReplaceOutcome, ResourceStore, SeedOutcome, StoredRecord, StoreHealth } from './store.js';
 import { NumberColumn, TextColumn } from './columns.js';
 import { KeyIndex, slotOf, type Slot } from './key-index.js';
 

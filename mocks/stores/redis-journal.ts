@@ -200,12 +200,10 @@ export class RedisJournal implements RequestJournal {
     }
     if (!entries.length) return;
     const { entries: list, sizes, seq, bytes } = this.#keys;
-    const sent = this.#client
-      .recordJournalEntries(list, sizes, seq, bytes, String(this.maxEntries), String(this.maxBytes), entries)
-      .then(
-        () => undefined,
-        () => void (this.#dropped += entries.length),
-      );
+    const sent = this.#client.recordJournalEntries(list, sizes, seq, bytes, String(this.maxEntries), String(this.maxBytes), entries).then(
+      () => undefined,
+      () => void (this.#dropped += entries.length),
+    );
     this.#sending = sent;
     await sent;
     if (this.#sending === sent) this.#sending = undefined;
@@ -253,7 +251,7 @@ export class RedisJournal implements RequestJournal {
   /** Reads runs of consecutive seqs with one script call each. */
   async texts(seqs: readonly number[], whole: boolean): Promise<string[]> {
     const texts: string[] = [];
-    for (let start = 0; start < seqs.length; ) {
+    for (let start = 0; start < seqs.length;) {
       let end = start + 1;
       while (end < seqs.length && seqs[end] === (seqs[end - 1] as number) - 1) end++;
       const high = seqs[start] as number;

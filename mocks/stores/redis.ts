@@ -36,7 +36,6 @@ import {
 import { connectRedis, type RedisConnectionOptions } from './redis-connection.js';
 import { DEFAULT_STORE_PREFIX, parseStorePrefix, type RedisTarget } from './redis-target.js';
 
-
 // KEYS: records, order, seq, collections. ARGV: collection, then key and json of each create, in
 // the order they were asked for. Returns one flag per create: 1 stored, 0 the key was taken (an
 // earlier create of the same call counts). The created get their sequence numbers in that order.
@@ -263,9 +262,7 @@ export class RedisResourceStore implements ResourceStore {
     this.#sendCreates();
     if (!Number.isSafeInteger(query.limit) || query.limit < 1) throw new RangeError(`A page holds at least one record; asked for ${query.limit}.`);
     const after = query.after === undefined ? '-inf' : `(${sequenceOf(query.after)}`;
-    const [flat, more] = await this.#run(READ, () =>
-      this.#client.pageRecords(this.#key('records', collection), this.#key('order', collection), after, String(query.limit)),
-    );
+    const [flat, more] = await this.#run(READ, () => this.#client.pageRecords(this.#key('records', collection), this.#key('order', collection), after, String(query.limit)));
     const records: StoredRecord[] = [];
     for (let i = 0; i < flat.length; i += 3) records.push({ key: flat[i] as string, json: flat[i + 1] as string });
     return more === 1 ? { records, next: flat[flat.length - 1] } : { records };

@@ -92,9 +92,7 @@ export async function lockStateFile(statePath: string, realPath: string = stateP
 }
 
 function heldMessage(statePath: string, lockPath: string, holder: LockHolder | undefined): string {
-  const who = holder
-    ? `process ${holder.pid} on host ${holder.host} (since ${holder.since})`
-    : 'another process (the lock file does not say which yet)';
+  const who = holder ? `process ${holder.pid} on host ${holder.host} (since ${holder.since})` : 'another process (the lock file does not say which yet)';
   return (
     `Cannot use the state file ${statePath}: another mock is using it, ${who} holds its lock ${lockPath}. ` +
     'Two mocks on one state file would each lose what the other writes. Stop that mock first, or give this one another --state-file.'

@@ -32,13 +32,7 @@ export interface DamagedRegion {
   reason: string;
 }
 
-export type DependentKind =
-  | 'replace-restored-record'
-  | 'delete-of-missing-record'
-  | 'create-over-live-record'
-  | 'lost-reset'
-  | 'record-of-earlier-epoch'
-  | 'partial-seed';
+export type DependentKind = 'replace-restored-record' | 'delete-of-missing-record' | 'create-over-live-record' | 'lost-reset' | 'record-of-earlier-epoch' | 'partial-seed';
 
 /** A record applied by a rule because a record it depends on was lost. */
 export interface Dependent {
@@ -254,7 +248,11 @@ class Replayer {
         if (!stored) return 'a replace record without a key and a record';
         if (replay.memory.replace(collection, stored) === 'missing') {
           replay.memory.create(collection, stored);
-          this.#dependent('replace-restored-record', offset, `a replace of ${describeKey(collection, stored.key)} found no record (its create was lost): the record is restored as that replace wrote it, last in creation order`);
+          this.#dependent(
+            'replace-restored-record',
+            offset,
+            `a replace of ${describeKey(collection, stored.key)} found no record (its create was lost): the record is restored as that replace wrote it, last in creation order`,
+          );
         }
         break;
       }
@@ -276,9 +274,7 @@ class Replayer {
     if (record.op === 'header') {
       if (record.format !== STATE_FILE_FORMAT) throw notAStateFile(this.#path);
       if (typeof record.version !== 'number' || !READABLE_VERSIONS.includes(record.version)) {
-        throw new Error(
-          `Cannot use the state file ${this.#path}: it has format version ${String(record.version)}; this mock reads versions ${READABLE_VERSIONS.join(', ')}.`,
-        );
+        throw new Error(`Cannot use the state file ${this.#path}: it has format version ${String(record.version)}; this mock reads versions ${READABLE_VERSIONS.join(', ')}.`);
       }
       replay.version = record.version;
       this.#epochs = record.version >= 3;
@@ -374,11 +370,7 @@ class Replayer {
     group.records.forEach((record, index) => this.#create(group.collection, record, group.offsets[index] as number));
     const lost = group.n - group.records.length;
     if (lost > 0) {
-      this.#dependent(
-        'partial-seed',
-        group.from,
-        `a seed of ${group.n} record(s) into ${group.collection} lost ${lost} of them: the ${group.records.length} intact one(s) are kept`,
-      );
+      this.#dependent('partial-seed', group.from, `a seed of ${group.n} record(s) into ${group.collection} lost ${lost} of them: the ${group.records.length} intact one(s) are kept`);
     }
   }
 

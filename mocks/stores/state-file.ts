@@ -230,12 +230,14 @@ export class StateFileStore implements ResourceStore {
     if (refusal) return Promise.reject(refusal);
     if (this.#barrier) return this.#barrier.then(() => this.reset());
     const done = this.#enqueue({ line: resetLine(this.#epoch + 1), collection: '', reserved: [], entries: 1, reset: true }).written;
-    const barrier: Promise<void> = done.then(
-      () => undefined,
-      () => undefined,
-    ).then(() => {
-      if (this.#barrier === barrier) this.#barrier = undefined;
-    });
+    const barrier: Promise<void> = done
+      .then(
+        () => undefined,
+        () => undefined,
+      )
+      .then(() => {
+        if (this.#barrier === barrier) this.#barrier = undefined;
+      });
     this.#barrier = barrier;
     return done;
   }
@@ -295,7 +297,8 @@ export class StateFileStore implements ResourceStore {
     if (replay.header && replay.version !== STATE_FILE_VERSION) {
       // An older format is rewritten in the current one before anything is appended to it.
       await this.#compact();
-      if (this.#stats.compactions === 0) throw new Error(`Cannot use the state file ${this.path}: it is in format version ${replay.version} and could not be rewritten in version ${STATE_FILE_VERSION}.`);
+      if (this.#stats.compactions === 0)
+        throw new Error(`Cannot use the state file ${this.path}: it is in format version ${replay.version} and could not be rewritten in version ${STATE_FILE_VERSION}.`);
     } else if (damaged || this.#compactionDue()) {
       await this.#compact();
     }
@@ -400,9 +403,7 @@ export class StateFileStore implements ResourceStore {
       try {
         await this.#handle.truncate(start);
       } catch (truncateError) {
-        this.#broken = new StorageFailure(
-          `the state file ${this.path} is unusable after a failed write (${(truncateError as Error).message}); restart the mock`,
-        );
+        this.#broken = new StorageFailure(`the state file ${this.path} is unusable after a failed write (${(truncateError as Error).message}); restart the mock`);
       }
     }
     const later = this.#batch;

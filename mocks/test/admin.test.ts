@@ -32,7 +32,10 @@ describe('admin routes without an admin token', () => {
     const message = expectError(invalid, 400);
     expect(message).toContain('[1] id must be an integer');
     expect(message).toContain('[2] id is required');
-    const duplicate = await send(mock.current, '/__mock/plants', [{ id: 12, name: 'new' }, { id: 10, name: 'dup' }]);
+    const duplicate = await send(mock.current, '/__mock/plants', [
+      { id: 12, name: 'new' },
+      { id: 10, name: 'dup' },
+    ]);
     expect(expectError(duplicate, 409)).toContain('10');
     expect(await listedPlantsText(mock.current)).toBe('[{"id":10,"name":"a"},{"id":18446744073709551,"name":"b","tag":"x"}]');
   });
@@ -97,8 +100,6 @@ describe('token allow-list (--tokens)', () => {
     expect((await createPlant(mock.current, { id: 1, name: 'x' }, { headers: { authorization: 'Bearer beta' } })).status).toBe(200);
     const rejected = await createPlant(mock.current, { id: 2, name: 'x' }, { headers: { authorization: 'Bearer gamma' } });
     expectError(rejected, 401);
-    expect(rejected.headers.get('www-authenticate')).toBe(
-      'Bearer realm="plant-store", error="invalid_token", error_description="The access token is not accepted"',
-    );
+    expect(rejected.headers.get('www-authenticate')).toBe('Bearer realm="plant-store", error="invalid_token", error_description="The access token is not accepted"');
   });
 });

@@ -51,11 +51,7 @@ describe.skipIf(chromiumMissing)('a hostile page against the mock (Chromium, def
   let browser: Browser;
 
   beforeAll(async () => {
-    [mock, attacker, browser] = await Promise.all([
-      createMockServer({ port: 0, logLevel: 'silent' }),
-      startFrontendOrigin(),
-      launchChromium([`--host-resolver-rules=MAP ${REBIND_NAME} 127.0.0.1`]),
-    ]);
+    [mock, attacker, browser] = await Promise.all([createMockServer({ port: 0, logLevel: 'silent' }), startFrontendOrigin(), launchChromium([`--host-resolver-rules=MAP ${REBIND_NAME} 127.0.0.1`])]);
   });
 
   afterAll(async () => {

@@ -58,11 +58,7 @@ describe.skipIf(chromiumMissing)('POST /plants from a page on another origin (Ch
   const seen: { method: string; headers: IncomingHttpHeaders }[] = [];
 
   beforeAll(async () => {
-    [mock, frontend, browser] = await Promise.all([
-      createMockServer({ port: 0, logLevel: 'silent', tokens: [TOKEN] }),
-      startFrontendOrigin(),
-      launchChromium(),
-    ]);
+    [mock, frontend, browser] = await Promise.all([createMockServer({ port: 0, logLevel: 'silent', tokens: [TOKEN] }), startFrontendOrigin(), launchChromium()]);
     mock.server.prependListener('request', (req) => seen.push({ method: req.method ?? '', headers: req.headers }));
     page = await browser.newPage();
     await page.goto(frontend.origin);
@@ -87,9 +83,7 @@ describe.skipIf(chromiumMissing)('POST /plants from a page on another origin (Ch
     // The browser asked first: an OPTIONS from the page's origin naming the headers it wanted.
     const preflight = seen.find((request) => request.method === 'OPTIONS');
     expect(preflight?.headers.origin).toBe(frontend.origin);
-    expect(preflight?.headers['access-control-request-headers']?.split(',')).toEqual(
-      expect.arrayContaining(['authorization', 'content-type']),
-    );
+    expect(preflight?.headers['access-control-request-headers']?.split(',')).toEqual(expect.arrayContaining(['authorization', 'content-type']));
     expect(seen.find((request) => request.method === 'POST')?.headers.origin).toBe(frontend.origin);
     expect((await mock.journal.entries()).entries.map((entry) => `${entry.method} ${entry.status}`)).toEqual(['POST 200', 'OPTIONS 204']);
   });

@@ -7,9 +7,7 @@ const mock = useMock();
 describe('concurrent creates', () => {
   it('gives exactly one 200 and 49 409s for 50 simultaneous creates of one new id', async () => {
     const id = freshId();
-    const statuses = await Promise.all(
-      Array.from({ length: 50 }, (_, i) => createPlant(mock.current, { id, name: `racer ${i}` }).then((r) => r.status)),
-    );
+    const statuses = await Promise.all(Array.from({ length: 50 }, (_, i) => createPlant(mock.current, { id, name: `racer ${i}` }).then((r) => r.status)));
     expect(statuses.filter((s) => s === 200)).toHaveLength(1);
     expect(statuses.filter((s) => s === 409)).toHaveLength(49);
   });

@@ -8,8 +8,7 @@ import { answersOf, rawExchange, rawRequest } from './raw-http.js';
 import { freshId, listedPlantsText, TOKEN, useMock } from './mock-under-test.js';
 
 const json = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
-const create = (id: number, extra: Record<string, string> = {}) =>
-  rawRequest('/plants', { headers: { ...json, ...extra }, body: `{"id":${id},"name":"Kept"}` });
+const create = (id: number, extra: Record<string, string> = {}) => rawRequest('/plants', { headers: { ...json, ...extra }, body: `{"id":${id},"name":"Kept"}` });
 
 describe('one connection, a valid request then malformed bytes', () => {
   const mock = useMock();
@@ -27,9 +26,7 @@ describe('one connection, a valid request then malformed bytes', () => {
 
   it('waits for an answer that is delayed, and for every pipelined answer before it', async () => {
     const [first, second] = [freshId(), freshId()];
-    const exchange = await rawExchange(mock.current.url, [
-      create(first, { prefer: 'delay=300' }) + create(second) + 'GARBAGE\r\n\r\n',
-    ]);
+    const exchange = await rawExchange(mock.current.url, [create(first, { prefer: 'delay=300' }) + create(second) + 'GARBAGE\r\n\r\n']);
     expect(exchange.statuses).toEqual([200, 200, 400]);
     expect(exchange.closedByServer).toBe(true);
     const listed = await listedPlantsText(mock.current);

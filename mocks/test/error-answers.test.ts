@@ -152,14 +152,14 @@ describe('error shapes of generated schemas (property)', () => {
     fc.integer({ min: 0, max: 2 }).map((minItems) => ({ type: 'array', minItems, items: { type: 'string' } })),
     fc.constant({ type: 'object', required: ['at'], properties: { at: { type: 'integer' } } }),
   );
-  const errorSchema = fc
-    .dictionary(fc.constantFrom(...names), propertySchema, { minKeys: 1, maxKeys: 6 })
-    .chain((properties) =>
-      fc.record({
+  const errorSchema = fc.dictionary(fc.constantFrom(...names), propertySchema, { minKeys: 1, maxKeys: 6 }).chain((properties) =>
+    fc
+      .record({
         required: fc.subarray(Object.keys(properties)),
         closed: fc.boolean(),
-      }).map(({ required, closed }) => ({ type: 'object', required, properties, ...(closed ? { additionalProperties: false } : {}) })),
-    );
+      })
+      .map(({ required, closed }) => ({ type: 'object', required, properties, ...(closed ? { additionalProperties: false } : {}) })),
+  );
 
   it('answers every own status with a body valid against any error schema declared for it', () => {
     fc.assert(
@@ -253,7 +253,7 @@ describe('over HTTP: a problem+json spec', () => {
     expect(forced.json.title).toBe('No such order');
     const forced400 = await call('GET', '/orders/7', { ...token, prefer: 'code=400' });
     expectProblem(forced400, 400);
-    expect(forced400.json.detail).toContain("Prefer: code=400");
+    expect(forced400.json.detail).toContain('Prefer: code=400');
   });
 
   it('answers 204 to a stateful operation that declares no responses (a delete)', async () => {
@@ -397,4 +397,3 @@ describe('over HTTP: a default Error {code, message} spec', () => {
     expect(response.text).toMatch(/^The request's parameters do not fit the spec/);
   });
 });
-

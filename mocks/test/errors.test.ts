@@ -113,17 +113,13 @@ describe('error catalogue', () => {
       'EXPECTATION_FAILED',
       'CONNECT_NOT_SUPPORTED',
     ]);
-    const ownStatuses = new Set(
-      (Object.keys(errorCatalogue) as ErrorCode[])
-        .filter((code) => !notTheTable.has(code))
-        .map((code) => errorCatalogue[code].status),
-    );
+    const ownStatuses = new Set((Object.keys(errorCatalogue) as ErrorCode[]).filter((code) => !notTheTable.has(code)).map((code) => errorCatalogue[code].status));
     for (const status of ownStatuses) expect(FORCEABLE_STATUSES).toContain(status);
   });
 });
 
 describe('INVALID_PREFER', () => {
-  it('lists every status the operation can be forced to, however many (the mock\'s own sentence is not cut)', () => {
+  it("lists every status the operation can be forced to, however many (the mock's own sentence is not cut)", () => {
     const forceable = forceableStatuses([200, 400, 401, 404, 405, 409, 413, 415, 422, 429, 500, 502, 503, 504]);
     const message = JSON.parse(errorBody(reject('INVALID_PREFER', { problem: forceProblem(418, forceable) as string }))).message as string;
     for (const status of forceable) expect(message).toContain(String(status));

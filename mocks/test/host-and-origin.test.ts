@@ -33,31 +33,25 @@ describe('Host header (DNS rebinding), default flags', () => {
   const mock = useMock();
   const port = () => new URL(mock.current.url).port;
 
-  it.each(['evil.test', 'rebind.attacker.example', '127.0.0.1.nip.io', 'localhost.evil.test'])(
-    'refuses Host %s on every route, acting on nothing',
-    async (name) => {
-      const host = `${name}:${port()}`;
-      const id = freshId();
-      expectHostRefused(await withHost(mock.current, host, '/plants', 'POST', `{"id":${id},"name":"x"}`, json), name);
-      expectHostRefused(await withHost(mock.current, host, '/__mock/plants'), name);
-      expectHostRefused(await withHost(mock.current, host, '/__mock/requests'), name);
-      expectHostRefused(await withHost(mock.current, host, '/__mock/health'), name);
-      expectHostRefused(await withHost(mock.current, host, '/__mock/'), name);
-      await createPlant(mock.current, { id: freshId(), name: 'Survivor' });
-      expectHostRefused(await withHost(mock.current, host, '/__mock/plants', 'DELETE'), name);
-      const listed = await listedPlantsText(mock.current);
-      expect(listed).toContain('Survivor');
-      expect(listed).not.toContain(String(id));
-    },
-  );
+  it.each(['evil.test', 'rebind.attacker.example', '127.0.0.1.nip.io', 'localhost.evil.test'])('refuses Host %s on every route, acting on nothing', async (name) => {
+    const host = `${name}:${port()}`;
+    const id = freshId();
+    expectHostRefused(await withHost(mock.current, host, '/plants', 'POST', `{"id":${id},"name":"x"}`, json), name);
+    expectHostRefused(await withHost(mock.current, host, '/__mock/plants'), name);
+    expectHostRefused(await withHost(mock.current, host, '/__mock/requests'), name);
+    expectHostRefused(await withHost(mock.current, host, '/__mock/health'), name);
+    expectHostRefused(await withHost(mock.current, host, '/__mock/'), name);
+    await createPlant(mock.current, { id: freshId(), name: 'Survivor' });
+    expectHostRefused(await withHost(mock.current, host, '/__mock/plants', 'DELETE'), name);
+    const listed = await listedPlantsText(mock.current);
+    expect(listed).toContain('Survivor');
+    expect(listed).not.toContain(String(id));
+  });
 
-  it.each(['localhost', 'LOCALHOST', 'localhost.', '127.0.0.1', '[::1]', 'app.localhost', 'a.b.localhost'])(
-    'answers Host %s (with and without the port)',
-    async (name) => {
-      expect((await withHost(mock.current, `${name}:${port()}`, '/__mock/health')).status).toBe(200);
-      expect((await withHost(mock.current, name, '/__mock/health')).status).toBe(200);
-    },
-  );
+  it.each(['localhost', 'LOCALHOST', 'localhost.', '127.0.0.1', '[::1]', 'app.localhost', 'a.b.localhost'])('answers Host %s (with and without the port)', async (name) => {
+    expect((await withHost(mock.current, `${name}:${port()}`, '/__mock/health')).status).toBe(200);
+    expect((await withHost(mock.current, name, '/__mock/health')).status).toBe(200);
+  });
 
   it('judges an absolute-form target by its authority, not by the Host header (RFC 9112 §3.2.2)', async () => {
     const refused = await withHost(mock.current, `localhost:${port()}`, `http://evil.test:${port()}/__mock/plants`);
@@ -94,8 +88,7 @@ describe('Host header with --allowed-hosts all', () => {
   });
 });
 
-const preflight = (url: string, origin: string, method = 'DELETE') =>
-  fetch(url, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': method } });
+const preflight = (url: string, origin: string, method = 'DELETE') => fetch(url, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': method } });
 
 describe('admin routes from other origins, default flags (same origin only)', () => {
   const mock = useMock();

@@ -43,7 +43,9 @@ async function fetchFrom(mock: Server, path: string, init?: RequestInit): Promis
     return await fetch(mock.url + path, init);
   } catch (error) {
     const cause = (error as Error & { cause?: Error }).cause?.message ?? '';
-    throw new Error(`${init?.method ?? 'GET'} ${path}: ${(error as Error).message} ${cause}; the mock exited with ${mock.child.exitCode ?? 'nothing (still running)'}; it printed:\n${mock.output().slice(-3000)}`);
+    throw new Error(
+      `${init?.method ?? 'GET'} ${path}: ${(error as Error).message} ${cause}; the mock exited with ${mock.child.exitCode ?? 'nothing (still running)'}; it printed:\n${mock.output().slice(-3000)}`,
+    );
   }
 }
 
@@ -144,7 +146,7 @@ describe.skipIf(procMissing)("the journal's answer respects backpressure", () =>
         }),
       );
     }
-    const whole = await (await fetch(`${mock.url}/__mock/requests?whole=true&limit=1000`)).json() as { entries: unknown[]; journal: { bytes: number } };
+    const whole = (await (await fetch(`${mock.url}/__mock/requests?whole=true&limit=1000`)).json()) as { entries: unknown[]; journal: { bytes: number } };
     expect(whole.entries.length).toBeGreaterThan(100);
     const before = rssOf(mock);
     // Each answer is about 8 MB: built whole for each client it would be gigabytes.
@@ -167,7 +169,7 @@ describe.skipIf(procMissing)("the journal's answer respects backpressure", () =>
     // collector that lags on a busy machine while still failing a page built per client.
     expect(peak - before).toBeLessThan((150 * whole.journal.bytes) / 2);
     // A reader still gets the whole answer, the same as before.
-    const again = await (await fetch(`${mock.url}/__mock/requests?whole=true&limit=1000`)).json() as { entries: { request: { body: { text: string } } }[] };
+    const again = (await (await fetch(`${mock.url}/__mock/requests?whole=true&limit=1000`)).json()) as { entries: { request: { body: { text: string } } }[] };
     expect(again.entries.length).toBeGreaterThanOrEqual(whole.entries.length);
     expect(again.entries.at(-1)?.request.body.text.length).toBeGreaterThan(60_000);
   });

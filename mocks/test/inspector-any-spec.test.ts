@@ -80,10 +80,7 @@ describe.skipIf(chromiumMissing)('the inspector on a spec with three collections
     expect(await page.textContent('#api-title')).toBe('Hotel Bookings');
     expect(await page.textContent('#api-version')).toBe('2.3.0');
     await collection('/rooms').waitFor();
-    expect(await page.locator('#collections > [data-collection]').evaluateAll((panels) => panels.map((panel) => panel.getAttribute('data-collection')))).toEqual([
-      '/rooms',
-      '/bookings',
-    ]);
+    expect(await page.locator('#collections > [data-collection]').evaluateAll((panels) => panels.map((panel) => panel.getAttribute('data-collection')))).toEqual(['/rooms', '/bookings']);
     expect(await collection('/bookings').locator('.nested > [data-collection]').getAttribute('data-collection')).toBe('/bookings/{bookingId}/payments');
     expect(await collection('/rooms').locator('.empty').textContent()).toContain('No room yet');
   });

@@ -56,10 +56,7 @@ describe('inspector assets over HTTP', () => {
     // Rejections and changes are still recorded.
     await fetch(`${mock.current.url}/__mock/requests`);
     await fetch(`${mock.current.url}/__mock/plants`, { method: 'DELETE', headers: admin });
-    expect((await mock.current.journal.entries()).entries.map((entry) => `${entry.method} ${entry.path} ${entry.status}`)).toEqual([
-      'DELETE /__mock/plants 204',
-      'GET /__mock/requests 401',
-    ]);
+    expect((await mock.current.journal.entries()).entries.map((entry) => `${entry.method} ${entry.path} ${entry.status}`)).toEqual(['DELETE /__mock/plants 204', 'GET /__mock/requests 401']);
   });
 
   it('ships the assets in the npm package', async () => {
@@ -99,11 +96,7 @@ describe.skipIf(chromiumMissing)('the inspector in Chromium', () => {
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
-    [mock, frontend, browser] = await Promise.all([
-      createMockServer({ port: 0, logLevel: 'silent', adminToken: ADMIN_TOKEN }),
-      startFrontendOrigin(),
-      launchChromium(),
-    ]);
+    [mock, frontend, browser] = await Promise.all([createMockServer({ port: 0, logLevel: 'silent', adminToken: ADMIN_TOKEN }), startFrontendOrigin(), launchChromium()]);
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     page.setDefaultTimeout(PATIENT_MS); // a safety limit for a slow machine: the page polls every second
     page.on('dialog', (dialog) => {
@@ -205,7 +198,10 @@ describe.skipIf(chromiumMissing)('the inspector in Chromium', () => {
 
   it('opens a rejected request whole: both sides, exact JSON, each reason by its field', async () => {
     // The 4xx filter of the last test is off again: the accepted creates are back in the list.
-    await journalRows().filter({ has: page.locator('.status', { hasText: /^200$/ }) }).first().waitFor();
+    await journalRows()
+      .filter({ has: page.locator('.status', { hasText: /^200$/ }) })
+      .first()
+      .waitFor();
     await journalRows().filter({ hasText: 'INVALID_REQUEST_BODY' }).click();
     await page.locator('#detail').waitFor({ state: 'visible' });
     expect(await page.textContent('#request-line')).toBe('POST /plants');
@@ -244,7 +240,10 @@ describe.skipIf(chromiumMissing)('the inspector in Chromium', () => {
   });
 
   it('opens an int64 id exactly, and an accepted request beside its answer', async () => {
-    await journalRows().filter({ has: page.locator('.status', { hasText: /^200$/ }) }).last().click();
+    await journalRows()
+      .filter({ has: page.locator('.status', { hasText: /^200$/ }) })
+      .last()
+      .click();
     await page.locator('#detail-seq', { hasText: '#' }).waitFor();
     await page.waitForFunction(() => document.querySelector('#response-line')?.textContent === '200 OK');
     expect(await page.textContent('#request-body [data-pointer="/id"] code')).toBe('  "id": 9223372036854775807,');

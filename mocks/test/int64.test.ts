@@ -5,21 +5,15 @@ import { createPlant, expectError, listedPlantsText, send, useMock } from './moc
 const mock = useMock();
 
 describe('int64 ids', () => {
-  it.each(['9223372036854775807', '-9223372036854775808', '0', '-1', '9007199254740993'])(
-    'accepts %s and lists it exactly',
-    async (id) => {
-      const response = await createPlant(mock.current, `{"id":${id},"name":"edge ${id}"}`);
-      expect(response.status, response.text).toBe(200);
-      expect(await listedPlantsText(mock.current)).toContain(`{"id":${id},"name":"edge ${id}"}`);
-    },
-  );
+  it.each(['9223372036854775807', '-9223372036854775808', '0', '-1', '9007199254740993'])('accepts %s and lists it exactly', async (id) => {
+    const response = await createPlant(mock.current, `{"id":${id},"name":"edge ${id}"}`);
+    expect(response.status, response.text).toBe(200);
+    expect(await listedPlantsText(mock.current)).toContain(`{"id":${id},"name":"edge ${id}"}`);
+  });
 
-  it.each(['9223372036854775808', '-9223372036854775809', '1e19', '123456789012345678901234567890'])(
-    'rejects %s, just outside int64, with a 400',
-    async (id) => {
-      expect(expectError(await createPlant(mock.current, `{"id":${id},"name":"x"}`), 400)).toContain('id must be an integer from');
-    },
-  );
+  it.each(['9223372036854775808', '-9223372036854775809', '1e19', '123456789012345678901234567890'])('rejects %s, just outside int64, with a 400', async (id) => {
+    expect(expectError(await createPlant(mock.current, `{"id":${id},"name":"x"}`), 400)).toContain('id must be an integer from');
+  });
 
   it.each([
     ['1.5', 'the number 1.5'],

@@ -5,16 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_EXCHANGE_BOUNDS } from '../admin/exchange.js';
-import {
-  MemoryJournal,
-  type JournalEntry,
-  type JournalPage,
-  type JournalSelection,
-  type JournalQuery,
-  type JournalRecord,
-  type JournalStats,
-  type RequestJournal,
-} from '../admin/journal.js';
+import { MemoryJournal, type JournalEntry, type JournalPage, type JournalSelection, type JournalQuery, type JournalRecord, type JournalStats, type RequestJournal } from '../admin/journal.js';
 import { maskAuthorization, maskCookies, maskSecret } from '../http/credentials.js';
 import { writeSpecVariant } from '../../spec/test/variants.js';
 import { createMockServer, type MockServer } from '../server.js';
@@ -205,14 +196,19 @@ describe('credentials are never kept or echoed', () => {
   });
 
   it('masks cookies, API-key headers, access_token, the admin token and --tokens wherever they appear', async () => {
-    await send(mock.current, '/plants?access_token=query-secret-123456&keep=1', { id: freshId(), name: `named ${TOKEN}`, tag: ADMIN }, {
-      headers: {
-        authorization: `Bearer ${TOKEN}`,
-        cookie: 'session=cookie-secret-123456; theme=dark',
-        'x-api-key': 'header-secret-123456',
-        'x-note': `admin is ${ADMIN}`,
+    await send(
+      mock.current,
+      '/plants?access_token=query-secret-123456&keep=1',
+      { id: freshId(), name: `named ${TOKEN}`, tag: ADMIN },
+      {
+        headers: {
+          authorization: `Bearer ${TOKEN}`,
+          cookie: 'session=cookie-secret-123456; theme=dark',
+          'x-api-key': 'header-secret-123456',
+          'x-note': `admin is ${ADMIN}`,
+        },
       },
-    });
+    );
     const kept = await latest(mock.current, admin);
     expect(kept.status).toBe(200);
     expect(kept.query).toBe(`access_token=${encodeURIComponent('qu…56')}&keep=1`);
@@ -227,9 +223,14 @@ describe('credentials are never kept or echoed', () => {
 
   it('masks the common credential names a spec need not declare: api_key and sig queries, CSRF, forwarded Authorization, AWS session token (issue 24)', async () => {
     const values = ['apikey-secret-123456', 'sig-secret-123456', 'csrf-secret-123456', 'fwd-secret-123456', 'amz-secret-123456'];
-    await send(mock.current, `/plants?api_key=${values[0]}&sig=${values[1]}&keep=1`, { id: freshId(), name: 'x' }, {
-      headers: { 'x-csrf-token': values[2] as string, 'x-forwarded-authorization': `Bearer ${values[3]}`, 'x-amz-security-token': values[4] as string },
-    });
+    await send(
+      mock.current,
+      `/plants?api_key=${values[0]}&sig=${values[1]}&keep=1`,
+      { id: freshId(), name: 'x' },
+      {
+        headers: { 'x-csrf-token': values[2] as string, 'x-forwarded-authorization': `Bearer ${values[3]}`, 'x-amz-security-token': values[4] as string },
+      },
+    );
     const kept = await latest(mock.current, admin);
     expect(kept.query).toBe(`api_key=${encodeURIComponent('ap…56')}&sig=${encodeURIComponent('si…56')}&keep=1`);
     expect(header(kept.request.headers, 'x-csrf-token')).toBe('cs…56');

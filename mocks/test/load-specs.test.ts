@@ -53,9 +53,19 @@ describe('operations without operationId', () => {
 describe('a spec that cannot be loaded', () => {
   const dir = mkdtempSync(join(tmpdir(), 'mock-load-'));
   it.each([
-    ['a remote ref', 'remote.yaml', { openapi: '3.1.0', paths: { '/x': { get: { responses: { '200': { $ref: 'https://example.com/r.yaml' } } } } } }, /remote\.yaml#\/paths\/~1x\/get\/responses\/200: refers to https:\/\/example\.com\/r\.yaml; remote references are not fetched/],
+    [
+      'a remote ref',
+      'remote.yaml',
+      { openapi: '3.1.0', paths: { '/x': { get: { responses: { '200': { $ref: 'https://example.com/r.yaml' } } } } } },
+      /remote\.yaml#\/paths\/~1x\/get\/responses\/200: refers to https:\/\/example\.com\/r\.yaml; remote references are not fetched/,
+    ],
     ['an OpenAPI 2.5', 'v25.yaml', { openapi: '2.5', paths: {} }, /v25\.yaml#\/openapi: says "2\.5"; the tools read OpenAPI 3\.1 and 3\.0 and Swagger 2\.0 documents/],
-    ['a missing sibling file', 'sibling.yaml', { openapi: '3.0.3', paths: { '/x': { get: { responses: { '200': { $ref: './gone.yaml' } } } } } }, /sibling\.yaml#\/paths\/~1x\/get\/responses\/200: cannot bundle \.\/gone\.yaml/],
+    [
+      'a missing sibling file',
+      'sibling.yaml',
+      { openapi: '3.0.3', paths: { '/x': { get: { responses: { '200': { $ref: './gone.yaml' } } } } } },
+      /sibling\.yaml#\/paths\/~1x\/get\/responses\/200: cannot bundle \.\/gone\.yaml/,
+    ],
   ])('ends the CLI with exit 1 naming the document, the pointer and the reason: %s', async (_what, name, document, message) => {
     const path = join(dir, name);
     writeFileSync(path, JSON.stringify(document));

@@ -91,7 +91,12 @@ describe('createLogger', () => {
     expect(writes).toEqual([]);
     await nextTurn();
     expect(writes).toHaveLength(1);
-    expect((writes[0] as string).split('\n').filter(Boolean).map((line) => JSON.parse(line).msg)).toEqual(['first', 'request', 'third']);
+    expect(
+      (writes[0] as string)
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line).msg),
+    ).toEqual(['first', 'request', 'third']);
     logger.info('next turn');
     logger.flush();
     expect(writes).toHaveLength(2);
@@ -198,7 +203,11 @@ describe('the log never holds a credential of the query', () => {
     } finally {
       await mock.close();
     }
-    const lines = writes.join('').split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
+    const lines = writes
+      .join('')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     const failure = lines.find((line) => line.msg === 'unexpected failure');
     expect(failure).toMatchObject({ method: 'POST', path: '/plants', query: 'access_token=…&key=…' });
     expect(lines.find((line) => line.msg === 'request' && line.method === 'GET')?.path).toBe('*');

@@ -62,7 +62,6 @@ let nextId = Date.now() * 1000;
 /** An id no other test in this process used. */
 export const freshId = (): number => nextId++;
 
-
 const bundled = loadContract();
 const isSpecError = bundled.componentValidator('Error');
 const isSpecPlant = bundled.componentValidator('Plant');

@@ -18,7 +18,11 @@ describe('path identifiers parsed as the schema says', () => {
     expect(id).toBe(1);
     for (const method of ['GET', 'PUT', 'PATCH', 'DELETE']) {
       for (const segment of ['01', '00', '-01', '1.', '.5', '0x1']) {
-        const response = await fetch(`${mock.url}/pets/${segment}`, { method, headers: { 'content-type': 'application/json' }, body: method === 'PUT' || method === 'PATCH' ? '{"name":"x"}' : undefined });
+        const response = await fetch(`${mock.url}/pets/${segment}`, {
+          method,
+          headers: { 'content-type': 'application/json' },
+          body: method === 'PUT' || method === 'PATCH' ? '{"name":"x"}' : undefined,
+        });
         const text = await response.text();
         expect(response.status, `${method} /pets/${segment}: ${text}`).toBeLessThan(500);
         if (method === 'GET' || method === 'DELETE') {

@@ -65,12 +65,7 @@ export function startMockProcess(args: string[] = [], env: Record<string, string
 }
 
 /** Runs a command to its end (killed after `timeoutMs`); returns its exit code and output. */
-export function run(
-  command: string,
-  args: string[],
-  options: SpawnOptions = {},
-  timeoutMs = PATIENT_MS,
-): Promise<{ code: number | null; output: string }> {
+export function run(command: string, args: string[], options: SpawnOptions = {}, timeoutMs = PATIENT_MS): Promise<{ code: number | null; output: string }> {
   const child = spawn(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
   running.add(child);
   let output = '';

@@ -14,7 +14,10 @@ const origin = { origin: 'http://localhost:5173' };
 /** The single answer of an exchange, checked to be `status` in the Error shape; returns it. */
 function onlyAnswer(text: string, status: number) {
   const answers = answersOf(text);
-  expect(answers.map((answer) => answer.status), text).toEqual([status]);
+  expect(
+    answers.map((answer) => answer.status),
+    text,
+  ).toEqual([status]);
   const answer = answers[0] as (typeof answers)[number];
   expect(answer.headers['content-type']).toMatch(/^application\/json/);
   const body = JSON.parse(answer.body);
@@ -37,9 +40,7 @@ describe('protocol corners', () => {
 
   it('answers CONNECT (the mock is not a proxy) instead of dropping the connection', async () => {
     const { port } = new URL(mock.current.url);
-    const { text, closedByServer } = await rawExchange(mock.current.url, [
-      `CONNECT 127.0.0.1:${port} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nOrigin: http://localhost:5173\r\n\r\n`,
-    ]);
+    const { text, closedByServer } = await rawExchange(mock.current.url, [`CONNECT 127.0.0.1:${port} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nOrigin: http://localhost:5173\r\n\r\n`]);
     const answer = onlyAnswer(text, 501);
     expect(answer.message).toContain('CONNECT');
     expect(answer.headers['access-control-allow-origin']).toBe('*');
@@ -90,8 +91,7 @@ describe('protocol corners', () => {
 
 describe('Expect: 100-continue', () => {
   const mock = useMock({ maxBody: 1000, tokens: [TOKEN] });
-  const expecting = (headers: Record<string, string>, length: number) =>
-    rawRequest('/plants', { headers: { ...headers, expect: '100-continue', 'content-length': String(length) } });
+  const expecting = (headers: Record<string, string>, length: number) => rawRequest('/plants', { headers: { ...headers, expect: '100-continue', 'content-length': String(length) } });
 
   it('sends 100 Continue, then reads the body and answers 200', async () => {
     const id = freshId();
@@ -111,6 +111,9 @@ describe('Expect: 100-continue', () => {
     ['the 415 of a wrong media type', { ...auth, 'content-type': 'text/plain' }, 100, 415],
   ])('never sends 100 Continue before %s', async (_name, headers, length, status) => {
     const { text } = await rawExchange(mock.current.url, [expecting(headers, length)], { until: (t) => t.includes('}') });
-    expect(answersOf(text).map((answer) => answer.status), text).toEqual([status]);
+    expect(
+      answersOf(text).map((answer) => answer.status),
+      text,
+    ).toEqual([status]);
   });
 });

@@ -14,7 +14,7 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 function quickContract(): string[] {
   const blocks = [...readFileSync(`${ROOT}README.md`, 'utf8').matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1] as string);
   const block = blocks.find((text) => /^npm run contract -- --base-url http:\/\/127\.0\.0\.1:4010 /m.test(text) && /^npm start/m.test(text));
-  if (!block) throw new Error("README has no quick-start block with npm start and npm run contract against http://127.0.0.1:4010");
+  if (!block) throw new Error('README has no quick-start block with npm start and npm run contract against http://127.0.0.1:4010');
   return block
     .split('\n')
     .map((line) => line.replace(/#.*$/, '').trim())

@@ -17,8 +17,7 @@ import { PATIENT_MS, startMockProcess } from './processes.js';
 
 const FRONTEND_TOKEN = 'frontend-secret-token-0123456789';
 const auth = { authorization: `Bearer ${FRONTEND_TOKEN}` };
-const post = (mock: MockServer, body: string, headers: Record<string, string> | null = auth) =>
-  send(mock, '/plants', body, { headers: headers ?? {}, noAuth: headers === null });
+const post = (mock: MockServer, body: string, headers: Record<string, string> | null = auth) => send(mock, '/plants', body, { headers: headers ?? {}, noAuth: headers === null });
 
 /** The one case file a run wrote in `dir` (and nothing else: no temporary file left behind). */
 function recordedFile(dir: string): string {

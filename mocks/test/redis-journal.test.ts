@@ -28,14 +28,20 @@ function exchange(path: string, status: number, body = `{"id":1,"name":"${path}"
     operationId: 'createPlant',
     stateful: true,
     ...(status >= 400 ? { code: 'SOMETHING', message: `Refused with ${status}.` } : {}),
-    request: { headers: [['content-type', 'application/json'], ['authorization', 'Bearer ***']], body: { bytes: Buffer.byteLength(body), text: body, encoding: 'utf8' } },
+    request: {
+      headers: [
+        ['content-type', 'application/json'],
+        ['authorization', 'Bearer ***'],
+      ],
+      body: { bytes: Buffer.byteLength(body), text: body, encoding: 'utf8' },
+    },
     response: { headers: [['content-type', 'application/json']], body: { bytes: 2, text: '{}', encoding: 'utf8' } },
   };
 }
 
 /** Polls until the journal has taken `count` entries: `record` does not wait (bounded by a safety limit, not a timing). */
 async function until(journal: RedisJournal, count: number): Promise<void> {
-  for (const started = Date.now(); Date.now() - started < PATIENT_MS; ) {
+  for (const started = Date.now(); Date.now() - started < PATIENT_MS;) {
     if ((await journal.entries({ limit: 1 })).last >= count) return;
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
@@ -90,7 +96,10 @@ describe.skipIf(REDIS_SKIP_REASON)(`RedisJournal on a real redis-server${REDIS_S
       const { status, body } = await listed(query);
       expect(status, query).toBe(200);
       expect(body.entries.length, query).toBe(query === '?q=p2' ? 1 : 2);
-      expect(body.entries.every((entry: { method?: string }) => typeof entry.method === 'string'), query).toBe(true);
+      expect(
+        body.entries.every((entry: { method?: string }) => typeof entry.method === 'string'),
+        query,
+      ).toBe(true);
     }
     const { body } = await listed('?whole=true');
     expect(body.entries.map((entry: { seq: number }) => entry.seq)).toEqual([7, 1]);
@@ -120,7 +129,19 @@ describe.skipIf(REDIS_SKIP_REASON)(`RedisJournal on a real redis-server${REDIS_S
       expect(mine.map((entry) => entry.path)).toEqual(Array.from({ length: 10 }, (_, i) => `/plants/${i * 3 + r}`));
     }
     const newest = (pages[0]?.entries ?? [])[0];
-    expect(newest).toMatchObject({ seq: 30, method: 'POST', status: 200, verdict: 'accepted', operationId: 'createPlant', request: { headers: [['content-type', 'application/json'], ['authorization', 'Bearer ***']] } });
+    expect(newest).toMatchObject({
+      seq: 30,
+      method: 'POST',
+      status: 200,
+      verdict: 'accepted',
+      operationId: 'createPlant',
+      request: {
+        headers: [
+          ['content-type', 'application/json'],
+          ['authorization', 'Bearer ***'],
+        ],
+      },
+    });
     expect(newest?.at).toMatch(/^2026-11-23T12:00:00\.\d{3}Z$/);
     // A listing is summaries; the entry, or `whole`, has the bodies' text.
     const sent = `{"id":1,"name":"${newest?.path}"}`;
@@ -215,7 +236,7 @@ describe.skipIf(REDIS_SKIP_REASON)(`RedisJournal on a real redis-server${REDIS_S
       await expect(journal.stats()).rejects.toThrow(StoreUnavailable);
       expect(journal.dropped).toBeGreaterThanOrEqual(1);
       await lonely.restart();
-      for (const started = Date.now(); Date.now() - started < PATIENT_MS; ) {
+      for (const started = Date.now(); Date.now() - started < PATIENT_MS;) {
         journal.record(exchange('/back', 200));
         if ((await journal.entries({ limit: 1 }).catch(() => undefined))?.entries.length) break;
         await new Promise((resolve) => setTimeout(resolve, 50));

@@ -57,7 +57,7 @@ async function health(url: string): Promise<{ status: number; body: any }> {
 
 /** Polls until the replica's health route says its store is up (bounded by a safety limit, not a timing). */
 async function untilHealthy(url: string): Promise<void> {
-  for (const started = Date.now(); Date.now() - started < PATIENT_MS; ) {
+  for (const started = Date.now(); Date.now() - started < PATIENT_MS;) {
     if ((await health(url)).status === 200) return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -91,11 +91,7 @@ function expectSpecError(reply: Reply, status: number): string {
 
 /** Starts `count` replicas on one store; each lives to the end of the file unless a test kills it. */
 function startReplicas(count: number, redisUrl: string, prefix: string, extra: string[] = []): Promise<Server[]> {
-  return Promise.all(
-    Array.from({ length: count }, (_, i) =>
-      startMockProcess(['--store', redisUrl, '--store-prefix', prefix, '--replica-name', `${prefix}-${i + 1}`, ...extra], {}, 'file'),
-    ),
-  );
+  return Promise.all(Array.from({ length: count }, (_, i) => startMockProcess(['--store', redisUrl, '--store-prefix', prefix, '--replica-name', `${prefix}-${i + 1}`, ...extra], {}, 'file')));
 }
 
 describe.skipIf(REDIS_SKIP_REASON)(`three mock processes on one redis-server${REDIS_SKIP_REASON ? ` (skipped: ${REDIS_SKIP_REASON})` : ''}`, () => {
@@ -128,7 +124,8 @@ describe.skipIf(REDIS_SKIP_REASON)(`three mock processes on one redis-server${RE
   });
 
   it("share one request journal: each replica's inspector shows every replica's traffic, marked with who answered, and a clear clears it for all", async () => {
-    const journalOf = async (url: string) => (await (await fetch(`${url}/__mock/requests?limit=1000`)).json()) as { entries: { path: string; status: number; replica?: string; request: { headers: [string, string][] } }[] };
+    const journalOf = async (url: string) =>
+      (await (await fetch(`${url}/__mock/requests?limit=1000`)).json()) as { entries: { path: string; status: number; replica?: string; request: { headers: [string, string][] } }[] };
     const marker = `journal-${Date.now()}`;
     for (const [i, url] of urls.entries()) expect((await create(url, 777_000 + i, `${marker}-${i + 1}`)).status).toBe(200);
     // A replica sends its entries to Redis just after the answer leaves (README): wait for them, bounded.
@@ -140,7 +137,7 @@ describe.skipIf(REDIS_SKIP_REASON)(`three mock processes on one redis-server${RE
         .sort();
     for (const url of urls) {
       let { entries } = await journalOf(url);
-      for (const started = Date.now(); Date.now() - started < PATIENT_MS && answeredBy(entries).length < 3; ) {
+      for (const started = Date.now(); Date.now() - started < PATIENT_MS && answeredBy(entries).length < 3;) {
         await new Promise((resolve) => setTimeout(resolve, 50));
         ({ entries } = await journalOf(url));
       }
@@ -396,7 +393,10 @@ describe.skipIf(REDIS_SKIP_REASON)(`the mock's start on a Redis store${REDIS_SKI
     const redis = await RedisServer.start();
     const mocks: MockServer[] = [];
     try {
-      const seed = [{ id: 1, name: 'One' }, { id: 2, name: 'Two' }];
+      const seed = [
+        { id: 1, name: 'One' },
+        { id: 2, name: 'Two' },
+      ];
       // The real store, with its count held back until the other replica has seeded: the race of
       // two replicas starting together, made certain.
       const held = await openRedisStore({ url: redis.url, prefix: 'race' });
@@ -443,7 +443,11 @@ function readmeQuickCheck(): Array<{ command: string; expected?: RegExp }> {
   const steps: Array<{ command: string; expected?: RegExp }> = [];
   for (const line of block.split('\n').filter(Boolean)) {
     if (line.startsWith('# → ')) {
-      const pattern = line.slice(4).split('…').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*');
+      const pattern = line
+        .slice(4)
+        .split('…')
+        .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+        .join('.*');
       (steps[steps.length - 1] as { expected?: RegExp }).expected = new RegExp(`^${pattern}$`, 's');
     } else if (!line.startsWith('#')) {
       steps.push({ command: line });

@@ -12,9 +12,7 @@ import { join } from 'node:path';
 /** `REDIS_SERVER` overrides; otherwise `redis-server` on the PATH. */
 export const REDIS_SERVER_PATH: string | undefined = findRedisServer();
 /** Why Redis-backed tests are skipped here, or undefined when they run. */
-export const REDIS_SKIP_REASON: string | undefined = REDIS_SERVER_PATH
-  ? undefined
-  : 'redis-server not found (apt-get install -y redis-server, or set REDIS_SERVER)';
+export const REDIS_SKIP_REASON: string | undefined = REDIS_SERVER_PATH ? undefined : 'redis-server not found (apt-get install -y redis-server, or set REDIS_SERVER)';
 if (REDIS_SKIP_REASON && process.env.VITEST) console.warn(`skipped: Redis-backed tests (${REDIS_SKIP_REASON})`);
 
 function findRedisServer(): string | undefined {

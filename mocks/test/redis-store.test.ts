@@ -29,7 +29,7 @@ async function listAll(store: RedisResourceStore, collection = PLANTS, limit = 7
 
 /** Polls until the store reports `up` and answers a read (bounded by a safety limit, not a timing). */
 async function untilServing(store: RedisResourceStore): Promise<void> {
-  for (const started = Date.now(); Date.now() - started < PATIENT_MS; ) {
+  for (const started = Date.now(); Date.now() - started < PATIENT_MS;) {
     if (store.health().state === 'up') {
       try {
         await store.count(PLANTS);
@@ -237,9 +237,7 @@ describe.skipIf(REDIS_SKIP_REASON)(`RedisResourceStore on a real redis-server${R
 
     it('50 simultaneous creates of one key: exactly one created, 49 duplicates, the winner stored', async () => {
       await replicas[0]?.reset();
-      const outcomes = await Promise.all(
-        Array.from({ length: 50 }, (_, i) => (replicas[i % 3] as RedisResourceStore).create(PLANTS, plant(42n, `attempt ${i}`))),
-      );
+      const outcomes = await Promise.all(Array.from({ length: 50 }, (_, i) => (replicas[i % 3] as RedisResourceStore).create(PLANTS, plant(42n, `attempt ${i}`))));
       expect(outcomes.filter((outcome) => outcome === 'created')).toHaveLength(1);
       expect(outcomes.filter((outcome) => outcome === 'duplicate')).toHaveLength(49);
       const winner = outcomes.indexOf('created');
@@ -416,9 +414,7 @@ describe.skipIf(REDIS_SKIP_REASON)(`RedisResourceStore when Redis fails${REDIS_S
       );
       expect(store.health()).toMatchObject({ state: 'down', detail: `${server.url}: Command timed out` });
       // Later commands are not sent into the silence: refused at once, each saying nothing was sent.
-      await expect(store.create(PLANTS, plant(2))).rejects.toThrow(
-        expect.objectContaining({ maybeApplied: false, message: expect.stringMatching(/out of reach \(Command timed out\)$/) }),
-      );
+      await expect(store.create(PLANTS, plant(2))).rejects.toThrow(expect.objectContaining({ maybeApplied: false, message: expect.stringMatching(/out of reach \(Command timed out\)$/) }));
       server.resume();
       await untilServing(store);
       // The unanswered create may have run once Redis woke (never twice): it is a duplicate or missing, never doubled.

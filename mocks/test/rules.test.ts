@@ -58,7 +58,7 @@ describe('parsePrefer', () => {
     expect(parsePrefer(header).problem).toContain(header.split('=')[0]);
   });
 
-  it('leaves it to the operation which statuses can be forced: its declared ones and the mock\'s own rejections', () => {
+  it("leaves it to the operation which statuses can be forced: its declared ones and the mock's own rejections", () => {
     expect(forceProblem(201, forceableStatuses([200, 400]))).toMatch(/code=201 is not a status the mock can force here \(choose one of 200, 400, 401/);
     expect(forceProblem(201, forceableStatuses([201, 400]))).toBeUndefined();
     expect(forceProblem(503, forceableStatuses([200]))).toBeUndefined();
@@ -66,9 +66,8 @@ describe('parsePrefer', () => {
 });
 
 describe('checkJsonMediaType', () => {
-  it.each(['application/json', 'application/json; charset=utf-8', 'APPLICATION/JSON;charset="UTF-8"', 'application/json;charset=utf8'])(
-    'accepts %j',
-    (header) => expect(checkJsonMediaType(header)).toBeUndefined(),
+  it.each(['application/json', 'application/json; charset=utf-8', 'APPLICATION/JSON;charset="UTF-8"', 'application/json;charset=utf8'])('accepts %j', (header) =>
+    expect(checkJsonMediaType(header)).toBeUndefined(),
   );
 
   it.each([

@@ -39,8 +39,7 @@ function onVariant(variant: SpecVariant, options: { tokens?: string[] } = {}): {
   return holder;
 }
 
-const post = (target: { url: string }, body: unknown, headers: Record<string, string> = bearer, path = '/plants') =>
-  send(target as MockServer, path, body, { headers, noAuth: true });
+const post = (target: { url: string }, body: unknown, headers: Record<string, string> = bearer, path = '/plants') => send(target as MockServer, path, body, { headers, noAuth: true });
 
 describe(SPEC_VARIANTS['name-max-length'].change, () => {
   const on = onVariant('name-max-length');
@@ -191,8 +190,7 @@ describe('a cookie parameter the spec declares', () => {
     });
     const mock = await createMockServer({ port: 0, logLevel: 'silent', spec });
     try {
-      const create = (cookie?: string) =>
-        send(mock, '/plants', { id: freshId(), name: 'Fern' }, { noAuth: true, headers: cookie === undefined ? {} : { cookie } });
+      const create = (cookie?: string) => send(mock, '/plants', { id: freshId(), name: 'Fern' }, { noAuth: true, headers: cookie === undefined ? {} : { cookie } });
       expect(expectError(await create(), 400)).toMatch(/session/);
       expect(expectError(await create('theme=dark; session=ab'), 400)).toMatch(/session/);
       expect((await create('theme=dark; session=abcd')).status).toBe(200);

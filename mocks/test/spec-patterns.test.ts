@@ -80,10 +80,11 @@ describe("a spec's patterns run in linear time", () => {
       d.components.schemas.Plant.properties.example = { type: 'string', pattern: '^ok$' }; // a property named example is a schema
       d.components.schemas.Plant.example = { pattern: '(?=data)' }; // data, not a keyword
     });
-    expect(refusedPatterns(document).map((r) => r.pointer).sort()).toEqual([
-      '#/components/schemas/Plant/properties/name/pattern',
-      '#/components/schemas/Plant/properties/tag/patternProperties/(a)\\1',
-    ]);
+    expect(
+      refusedPatterns(document)
+        .map((r) => r.pointer)
+        .sort(),
+    ).toEqual(['#/components/schemas/Plant/properties/name/pattern', '#/components/schemas/Plant/properties/tag/patternProperties/(a)\\1']);
     expect(() => compileContract(document, 'hostile.yaml')).toThrow(ContractError);
     expect(() => compileContract(document, 'hostile.yaml')).toThrow(/#\/components\/schemas\/Plant\/properties\/name\/pattern/);
     expect(patternProblem('^[a-z]+$')).toBeUndefined();

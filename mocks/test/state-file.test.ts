@@ -90,7 +90,6 @@ function parseListing(text: string): StoredPlant[] {
   return items.map((item) => ({ ...item, id: exactInteger(item, 'id') as bigint }) as StoredPlant);
 }
 
-
 /**
  * A state file whose next fdatasync can be made to fail with EIO, as a failing disk would:
  * `failNextSync()` fails it at once; with `held`, the sync waits until the returned function is
@@ -276,7 +275,11 @@ describe('state file store', () => {
     await store.close();
 
     // 500 dead entries and 5 resets were written; what is left is about the 50 live plants.
-    const liveBytes = 50 * readFileSync(path, 'utf8').split('\n').find((line) => line.includes('"id":9000'))!.length;
+    const liveBytes =
+      50 *
+      readFileSync(path, 'utf8')
+        .split('\n')
+        .find((line) => line.includes('"id":9000'))!.length;
     expect(statSync(path).size).toBeLessThan(Math.max(2 * liveBytes, 2048) + 200);
     const reopened = await openStore(path, { logger: recordingLogger() });
     expect(plantsIn(reopened).map((p) => p.id)).toEqual(Array.from({ length: 50 }, (_, i) => BigInt(9000 + i)));
@@ -316,12 +319,16 @@ async function fileWithPlants(n: number): Promise<string> {
 }
 
 const ids = (from: number, to: number, except: number[] = []): bigint[] =>
-  Array.from({ length: to - from + 1 }, (_, i) => from + i).filter((id) => !except.includes(id)).map(BigInt);
+  Array.from({ length: to - from + 1 }, (_, i) => from + i)
+    .filter((id) => !except.includes(id))
+    .map(BigInt);
 
 /** The copies of damaged bytes kept beside the state file. */
 function corruptCopies(path: string): Buffer[] {
   const dir = join(path, '..');
-  return readdirSync(dir).filter((name) => name.includes('.corrupt-')).map((name) => readFileSync(join(dir, name)));
+  return readdirSync(dir)
+    .filter((name) => name.includes('.corrupt-'))
+    .map((name) => readFileSync(join(dir, name)));
 }
 
 /** Opens the file again and expects a clean start with exactly these plants. */
@@ -390,7 +397,12 @@ describe('a damaged state file', () => {
   it('keeps the intact records of a seed one of whose records is damaged, and says the seed lost one', async () => {
     const path = stateFile();
     const store = await openStore(path);
-    expect(await seedIn(store, ids(1, 10).map((id) => plant(id)))).toEqual({ created: 10 });
+    expect(
+      await seedIn(
+        store,
+        ids(1, 10).map((id) => plant(id)),
+      ),
+    ).toEqual({ created: 10 });
     await createIn(store, plant(11n));
     await store.close();
     damageLine(path, 5); // the seed's fifth record: plant 5
@@ -464,7 +476,12 @@ describe('a damaged state file', () => {
     const path = stateFile();
     const store = await openStore(path);
     await createIn(store, plant(100n));
-    expect(await seedIn(store, ids(1, 10).map((id) => plant(id)))).toEqual({ created: 10 });
+    expect(
+      await seedIn(
+        store,
+        ids(1, 10).map((id) => plant(id)),
+      ),
+    ).toEqual({ created: 10 });
     await store.close();
     const content = readFileSync(path);
     const seedStart = lineStarts(content)[2] as number;
@@ -631,8 +648,7 @@ async function killHard(mock: Child): Promise<void> {
   await mock.exit;
 }
 
-const post = (url: string, path: string, body: string) =>
-  fetch(url + path, { method: 'POST', headers: { authorization: 'Bearer t', 'content-type': 'application/json' }, body });
+const post = (url: string, path: string, body: string) => fetch(url + path, { method: 'POST', headers: { authorization: 'Bearer t', 'content-type': 'application/json' }, body });
 
 async function listed(url: string): Promise<StoredPlant[]> {
   return parseListing(await (await fetch(`${url}/__mock/plants`)).text());

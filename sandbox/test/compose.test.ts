@@ -39,9 +39,10 @@ const image = readRuntimeImage();
 
 /** The entrypoint's modes (`mock) exec node [flags] "$app/dist/…"`), each with the source file it runs. */
 const modes = new Map(
-  [...readFileSync(join(REPO_ROOT, 'sandbox/entrypoint.sh'), 'utf8').matchAll(/^\s*(\w+)\) exec node (?:--[\w-]+ )*"\$app\/dist\/([^"]+)\.js"/gm)].map(
-    ([, mode, file]) => [mode as string, `${file}.ts`],
-  ),
+  [...readFileSync(join(REPO_ROOT, 'sandbox/entrypoint.sh'), 'utf8').matchAll(/^\s*(\w+)\) exec node (?:--[\w-]+ )*"\$app\/dist\/([^"]+)\.js"/gm)].map(([, mode, file]) => [
+    mode as string,
+    `${file}.ts`,
+  ]),
 );
 
 /** `${NAME:-default}` and `${NAME}` as compose substitutes them. */

@@ -34,9 +34,7 @@ export function readRuntimeImage(path = `${REPO_ROOT}Dockerfile`): RuntimeImage 
     if (found.length !== 1) throw new Error(`expected one ${keyword} in the final stage, found ${found.length}`);
     return found[0] as Instruction;
   };
-  const args = Object.fromEntries(
-    dockerfile.getInitialARGs().flatMap((arg) => arg.getProperties().map((property) => [property.getName(), property.getValue() ?? ''])),
-  );
+  const args = Object.fromEntries(dockerfile.getInitialARGs().flatMap((arg) => arg.getProperties().map((property) => [property.getName(), property.getValue() ?? ''])));
   const env: Record<string, string> = {};
   for (const instruction of dockerfile.getENVs()) {
     if (instruction.getRange().start.line < last) continue;

@@ -52,7 +52,15 @@ beforeAll(async () => {
 
 describe('the packed production install (the image without an engine)', () => {
   it('holds compiled code and its data files, and no sources, tsc or test tools', () => {
-    for (const file of ['dist/mocks/cli.js', 'dist/mocks/stores/state-file.js', 'dist/mocks/prism/cli.js', 'spec/plant-store.openapi.yaml', 'mocks/admin/inspector/index.html', 'sandbox/entrypoint.sh', 'sandbox/healthcheck.mjs']) {
+    for (const file of [
+      'dist/mocks/cli.js',
+      'dist/mocks/stores/state-file.js',
+      'dist/mocks/prism/cli.js',
+      'spec/plant-store.openapi.yaml',
+      'mocks/admin/inspector/index.html',
+      'sandbox/entrypoint.sh',
+      'sandbox/healthcheck.mjs',
+    ]) {
       expect(existsSync(join(app, file)), file).toBe(true);
     }
     for (const file of ['mocks/cli.ts', 'dist/.tsbuildinfo', 'dist/mocks/test', 'node_modules/typescript', 'node_modules/.bin/tsc', 'node_modules/vitest', 'node_modules/testcontainers']) {

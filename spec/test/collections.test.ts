@@ -23,7 +23,14 @@ describe('collections recognised from a spec', () => {
     const { collections, roles } = recognise(
       {
         '/pets': {
-          get: { operationId: 'findPets', parameters: [{ name: 'tags', in: 'query', schema: { type: 'array', items: { type: 'string' } } }, { name: 'limit', in: 'query', schema: { type: 'integer' } }], responses: ok({ type: 'array', items: { $ref: '#/components/schemas/Pet' } }) },
+          get: {
+            operationId: 'findPets',
+            parameters: [
+              { name: 'tags', in: 'query', schema: { type: 'array', items: { type: 'string' } } },
+              { name: 'limit', in: 'query', schema: { type: 'integer' } },
+            ],
+            responses: ok({ type: 'array', items: { $ref: '#/components/schemas/Pet' } }),
+          },
           post: { operationId: 'addPet', requestBody: { required: true, ...json({ $ref: '#/components/schemas/NewPet' }) }, responses: ok({ $ref: '#/components/schemas/Pet' }) },
         },
         '/pets/{id}': {
@@ -91,7 +98,9 @@ describe('collections recognised from a spec', () => {
         put: { operationId: 'updateBooking', requestBody: json(booking), responses: ok(booking) },
         patch: { operationId: 'patchBooking', requestBody: json(booking), responses: ok(booking) },
       },
-      '/bookings/{bookingId}': { post: { operationId: 'updateBookingWithForm', parameters: [param('bookingId'), { name: 'name', in: 'query', schema: { type: 'string' } }], responses: { '200': { description: 'ok' } } } },
+      '/bookings/{bookingId}': {
+        post: { operationId: 'updateBookingWithForm', parameters: [param('bookingId'), { name: 'name', in: 'query', schema: { type: 'string' } }], responses: { '200': { description: 'ok' } } },
+      },
       '/bookings/{bookingId}/payments': { parameters: [param('bookingId')], post: { operationId: 'pay', requestBody: json(payment), responses: ok(payment) } },
       '/bookings/{bookingId}/payments/{paymentId}': { get: { operationId: 'getPayment', parameters: [param('bookingId'), param('paymentId')], responses: ok(payment) } },
     });
@@ -104,7 +113,13 @@ describe('collections recognised from a spec', () => {
   });
 
   it('reads --identity: one property everywhere and per collection path', () => {
-    expect(parseIdentityOverrides('username, /pets/=petId,/user=name')).toEqual({ everywhere: 'username', byPath: new Map([['/pets', 'petId'], ['/user', 'name']]) });
+    expect(parseIdentityOverrides('username, /pets/=petId,/user=name')).toEqual({
+      everywhere: 'username',
+      byPath: new Map([
+        ['/pets', 'petId'],
+        ['/user', 'name'],
+      ]),
+    });
     expect(() => parseIdentityOverrides('pets=id')).toThrow(/not \/collection-path=property/);
   });
 });

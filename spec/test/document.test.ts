@@ -60,15 +60,7 @@ describe('readContract over the corpus', () => {
 
   it('names operations without operationId by method and path words, never taking an explicit id', async () => {
     const contract = await readContract(corpus('no-operation-ids/openapi.yaml'));
-    expect([...contract.operations.keys()]).toEqual([
-      'get_notes',
-      'post_notes',
-      'get_notes_noteId',
-      'delete_notes_noteId',
-      'post_notes_note_id_pin',
-      'post_notes_note_id_pin_2',
-      'get_ping',
-    ]);
+    expect([...contract.operations.keys()]).toEqual(['get_notes', 'post_notes', 'get_notes_noteId', 'delete_notes_noteId', 'post_notes_note_id_pin', 'post_notes_note_id_pin_2', 'get_ping']);
     expect(contract.operations.get('post_notes_note_id_pin')?.method).toBe('put');
     expect(contract.operations.get('post_notes_note_id_pin_2')?.path).toBe('/notes/{note-id}/pin');
     expect(contract.operations.get('get_ping')?.responses.size).toBe(0);
@@ -88,13 +80,43 @@ describe('load failures name the document, the JSON pointer and the reason', () 
   it.each([
     ['an unknown version', 'v4.yaml', JSON.stringify({ openapi: '4.0.0', paths }), /v4\.yaml#\/openapi: .*4\.0\.0.*OpenAPI 3\.1 and 3\.0 and Swagger 2\.0/],
     ['no version at all', 'none.yaml', JSON.stringify({ paths }), /none\.yaml#\/swagger: says no version/],
-    ['a remote ref', 'remote.yaml', JSON.stringify({ openapi: '3.1.0', paths: { '/x': { get: { responses: { '200': { $ref: 'https://example.com/r.yaml' } } } } } }), /remote\.yaml#\/paths\/~1x\/get\/responses\/200: refers to https:\/\/example\.com\/r\.yaml; remote references are not fetched/],
-    ['a missing sibling file', 'missing.yaml', JSON.stringify({ openapi: '3.1.0', paths: { '/x': { get: { responses: { '200': { $ref: './nope.yaml#/R' } } } } } }), /missing\.yaml#\/paths\/~1x\/get\/responses\/200: cannot bundle \.\/nope\.yaml/],
-    ['a dangling local ref', 'dangling.yaml', JSON.stringify({ openapi: '3.1.0', paths: { '/x': { get: { responses: { '200': { $ref: '#/components/responses/Nope' } } } } } }), /dangling\.yaml#\/paths\/~1x\/get\/responses\/200: it refers to #\/components\/responses\/Nope, which the document does not have/],
-    ['a duplicate operationId', 'dup.yaml', JSON.stringify({ openapi: '3.1.0', paths: { '/x': { get: { operationId: 'a' }, post: { operationId: 'a' } } } }), /dup\.yaml#\/paths\/~1x\/post\/operationId: a is used by another operation too/],
-    ['a schema Ajv cannot compile', 'bad-schema.yaml', JSON.stringify({ openapi: '3.1.0', paths: { '/x': { post: { requestBody: { content: { 'application/json': { schema: { type: 'object', required: 'name' } } } } } } } }), /bad-schema\.yaml#\/paths\/~1x\/post\/requestBody\/content\/application~1json\/schema: the schema cannot be compiled/],
+    [
+      'a remote ref',
+      'remote.yaml',
+      JSON.stringify({ openapi: '3.1.0', paths: { '/x': { get: { responses: { '200': { $ref: 'https://example.com/r.yaml' } } } } } }),
+      /remote\.yaml#\/paths\/~1x\/get\/responses\/200: refers to https:\/\/example\.com\/r\.yaml; remote references are not fetched/,
+    ],
+    [
+      'a missing sibling file',
+      'missing.yaml',
+      JSON.stringify({ openapi: '3.1.0', paths: { '/x': { get: { responses: { '200': { $ref: './nope.yaml#/R' } } } } } }),
+      /missing\.yaml#\/paths\/~1x\/get\/responses\/200: cannot bundle \.\/nope\.yaml/,
+    ],
+    [
+      'a dangling local ref',
+      'dangling.yaml',
+      JSON.stringify({ openapi: '3.1.0', paths: { '/x': { get: { responses: { '200': { $ref: '#/components/responses/Nope' } } } } } }),
+      /dangling\.yaml#\/paths\/~1x\/get\/responses\/200: it refers to #\/components\/responses\/Nope, which the document does not have/,
+    ],
+    [
+      'a duplicate operationId',
+      'dup.yaml',
+      JSON.stringify({ openapi: '3.1.0', paths: { '/x': { get: { operationId: 'a' }, post: { operationId: 'a' } } } }),
+      /dup\.yaml#\/paths\/~1x\/post\/operationId: a is used by another operation too/,
+    ],
+    [
+      'a schema Ajv cannot compile',
+      'bad-schema.yaml',
+      JSON.stringify({ openapi: '3.1.0', paths: { '/x': { post: { requestBody: { content: { 'application/json': { schema: { type: 'object', required: 'name' } } } } } } } }),
+      /bad-schema\.yaml#\/paths\/~1x\/post\/requestBody\/content\/application~1json\/schema: the schema cannot be compiled/,
+    ],
     // Components are checked once, at load, whether or not an operation refers to them (issue 26).
-    ['a component schema no operation uses, broken', 'bad-component.yaml', JSON.stringify({ openapi: '3.1.0', paths, components: { schemas: { Fine: { type: 'string' }, 'Bro/ken': { type: 'object', required: 'name' } } } }), /bad-component\.yaml#\/components\/schemas\/Bro~1ken: the schema cannot be compiled: schema is invalid: data\/required must be array/],
+    [
+      'a component schema no operation uses, broken',
+      'bad-component.yaml',
+      JSON.stringify({ openapi: '3.1.0', paths, components: { schemas: { Fine: { type: 'string' }, 'Bro/ken': { type: 'object', required: 'name' } } } }),
+      /bad-component\.yaml#\/components\/schemas\/Bro~1ken: the schema cannot be compiled: schema is invalid: data\/required must be array/,
+    ],
     ['no paths', 'nopaths.yaml', JSON.stringify({ openapi: '3.1.0' }), /nopaths\.yaml#\/paths: is missing/],
     ['not YAML', 'broken.yaml', 'openapi: [3.1', /broken\.yaml: is not valid YAML or JSON/],
   ])('%s', async (_what, name, text, message) => {
@@ -109,6 +131,8 @@ describe('load failures name the document, the JSON pointer and the reason', () 
   });
 
   it('the synchronous loader refuses a document that refers to other files, saying which ref and what to use', () => {
-    expect(() => loadContract(corpus('external-ref/openapi.yaml'))).toThrow(/external-ref\/openapi\.yaml#\/x-tag-groups: refers to \.\/tag-groups\.yaml, another file; this tool reads single-file documents/);
+    expect(() => loadContract(corpus('external-ref/openapi.yaml'))).toThrow(
+      /external-ref\/openapi\.yaml#\/x-tag-groups: refers to \.\/tag-groups\.yaml, another file; this tool reads single-file documents/,
+    );
   });
 });

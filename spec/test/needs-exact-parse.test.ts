@@ -11,22 +11,30 @@ const REGEX = /\d{16}|\d[eE.]/;
 // Mostly digits and the characters that matter, so long digit runs and exponents are common.
 const jsonish = fc.string({ unit: fc.constantFrom(...'0123456789eE.-+ ,:{}[]a'.split('')), maxLength: 60 });
 /** JSON documents whose numbers are often long, fractional or with exponents. */
-const numberHeavyJson = fc.json({
-  depthSize: 'small',
-}).chain((text) => fc.constantFrom(text, text.replace(/[1-9]\d*/g, (digits) => `${digits}${digits}${digits}`)));
+const numberHeavyJson = fc
+  .json({
+    depthSize: 'small',
+  })
+  .chain((text) =>
+    fc.constantFrom(
+      text,
+      text.replace(/[1-9]\d*/g, (digits) => `${digits}${digits}${digits}`),
+    ),
+  );
 
 describe('needsExactParse', () => {
   it('agrees with /\\d{16}|\\d[eE.]/ on text without strings', () => {
-    fc.assert(fc.property(jsonish, (text) => needsExactParse(text) === REGEX.test(text)), { numRuns: 2000 });
+    fc.assert(
+      fc.property(jsonish, (text) => needsExactParse(text) === REGEX.test(text)),
+      { numRuns: 2000 },
+    );
   });
 
   it('when it says no, JSON.parse reads every number exactly', () => {
     fc.assert(
       fc.property(numberHeavyJson, (text) => {
         if (needsExactParse(text)) return;
-        const exact = JSON.stringify(parseLossless(text, null, { onDuplicateKey: ({ newValue }) => newValue }), (_key, value) =>
-          isLosslessNumber(value) ? Number(value.value) : value,
-        );
+        const exact = JSON.stringify(parseLossless(text, null, { onDuplicateKey: ({ newValue }) => newValue }), (_key, value) => (isLosslessNumber(value) ? Number(value.value) : value));
         expect(JSON.stringify(JSON.parse(text))).toBe(exact);
       }),
       { numRuns: 1000 },

@@ -99,7 +99,20 @@ async function handle(req: IncomingMessage, res: ServerResponse, token: string, 
   const fail = (status: number, message: string): void => send(status, JSON.stringify({ error: status, message }));
   const url = new URL(req.url ?? '/', 'http://provider');
   const item = /^\/plants\/([^/]+)$/.exec(url.pathname);
-  const operation = url.pathname === '/plants' ? (req.method === 'POST' ? 'create' : req.method === 'GET' ? 'list' : undefined) : item ? (req.method === 'GET' ? 'read' : req.method === 'DELETE' ? 'delete' : undefined) : undefined;
+  const operation =
+    url.pathname === '/plants'
+      ? req.method === 'POST'
+        ? 'create'
+        : req.method === 'GET'
+          ? 'list'
+          : undefined
+      : item
+        ? req.method === 'GET'
+          ? 'read'
+          : req.method === 'DELETE'
+            ? 'delete'
+            : undefined
+        : undefined;
   if (!operation) return fail(404, 'No such route.');
   if (!b.authorize(req, token, operation)) return fail(b.unauthenticatedStatus, 'A valid bearer token is required.');
   if (operation === 'create') {

@@ -18,10 +18,7 @@ describe.skipIf(chromiumMissing)('the inspector in proxy mode, in Chromium', () 
 
   beforeAll(async () => {
     provider = await startProvider(answerJson(200, '{"name":5}'));
-    [mock, browser] = await Promise.all([
-      createMockServer({ port: 0, logLevel: 'silent', proxy: { upstream: provider.url.replace('http://', 'http://ci:hidden@') } }),
-      launchChromium(),
-    ]);
+    [mock, browser] = await Promise.all([createMockServer({ port: 0, logLevel: 'silent', proxy: { upstream: provider.url.replace('http://', 'http://ci:hidden@') } }), launchChromium()]);
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     page.setDefaultTimeout(PATIENT_MS);
     page.on('pageerror', (error) => pageErrors.push(error.message));

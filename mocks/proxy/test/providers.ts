@@ -115,10 +115,7 @@ export interface RawAnswer {
 }
 
 /** One request over a fresh connection; resolves with the answer's exact bytes. */
-export function exchange(
-  url: string,
-  { method = 'POST', headers = {}, body }: { method?: string; headers?: Record<string, string | string[]>; body?: string | Buffer } = {},
-): Promise<RawAnswer> {
+export function exchange(url: string, { method = 'POST', headers = {}, body }: { method?: string; headers?: Record<string, string | string[]>; body?: string | Buffer } = {}): Promise<RawAnswer> {
   return new Promise((resolve, fail) => {
     const req = request(url, { method, headers, agent: false }, (res) => {
       const chunks: Buffer[] = [];

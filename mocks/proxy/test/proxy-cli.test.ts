@@ -52,11 +52,29 @@ describe('npm start -- --proxy', () => {
 function selfSignedCertificate(): { key: string; cert: string; certFile: string } | undefined {
   const dir = mkdtempSync(join(tmpdir(), 'proxy-tls-'));
   try {
-    execFileSync('openssl', [
-      'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1',
-      '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1',
-      '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'),
-    ], { stdio: 'ignore' });
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-days',
+        '1',
+        '-subj',
+        '/CN=127.0.0.1',
+        '-addext',
+        'subjectAltName=IP:127.0.0.1',
+        '-keyout',
+        join(dir, 'key.pem'),
+        '-out',
+        join(dir, 'cert.pem'),
+      ],
+      { stdio: 'ignore' },
+    );
   } catch {
     return undefined;
   }
@@ -77,7 +95,11 @@ describe.skipIf(!certificate)(`an https upstream${certificate ? '' : ' (skipped:
     return {
       url: `https://127.0.0.1:${(server.address() as AddressInfo).port}`,
       connections: () => connections,
-      close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+      close: () =>
+        new Promise<void>((resolve) => {
+          server.closeAllConnections();
+          server.close(() => resolve());
+        }),
     };
   };
 
@@ -113,28 +135,25 @@ describe.skipIf(!certificate)(`an https upstream${certificate ? '' : ' (skipped:
 
 const PRISM_CLI = fileURLToPath(new URL('../../../node_modules/@stoplight/prism-cli/dist/index.js', import.meta.url));
 
-describe.skipIf(!existsSync(PRISM_CLI))(
-  `ids beyond 2^53 through a proxy, ours and Prism's${existsSync(PRISM_CLI) ? '' : ' (skipped: @stoplight/prism-cli is not installed: npm ci)'}`,
-  () => {
-    it('ours passes 9007199254740993 exactly both ways where `prism proxy` rounds it to 9007199254740992', async () => {
-      const answered = '{"name":"Ficus","id":9007199254740993}';
-      const provider = await startProvider(answerJson(200, answered));
-      const sent = '{"id":9007199254740993,"name":"Ficus"}';
+describe.skipIf(!existsSync(PRISM_CLI))(`ids beyond 2^53 through a proxy, ours and Prism's${existsSync(PRISM_CLI) ? '' : ' (skipped: @stoplight/prism-cli is not installed: npm ci)'}`, () => {
+  it('ours passes 9007199254740993 exactly both ways where `prism proxy` rounds it to 9007199254740992', async () => {
+    const answered = '{"name":"Ficus","id":9007199254740993}';
+    const provider = await startProvider(answerJson(200, answered));
+    const sent = '{"id":9007199254740993,"name":"Ficus"}';
 
-      const ours = await createMockServer({ port: 0, logLevel: 'silent', proxy: { upstream: provider.url } });
-      try {
-        const answer = await exchange(`${ours.url}/plants`, { headers: JSON_AUTH, body: sent });
-        expect(provider.received.at(-1)!.body.toString()).toBe(sent);
-        expect(answer.body.toString()).toBe(answered);
-      } finally {
-        await ours.close();
-      }
+    const ours = await createMockServer({ port: 0, logLevel: 'silent', proxy: { upstream: provider.url } });
+    try {
+      const answer = await exchange(`${ours.url}/plants`, { headers: JSON_AUTH, body: sent });
+      expect(provider.received.at(-1)!.body.toString()).toBe(sent);
+      expect(answer.body.toString()).toBe(answered);
+    } finally {
+      await ours.close();
+    }
 
-      const port = await closedPort();
-      const prism = await startServer(process.execPath, [PRISM_CLI, 'proxy', SPEC_PATH, provider.url, '--port', String(port), '--host', '127.0.0.1'], {}, 30_000);
-      const answer = await exchange(`${prism.url}/plants`, { headers: JSON_AUTH, body: sent });
-      expect(provider.received.at(-1)!.body.toString()).toBe('{"id":9007199254740992,"name":"Ficus"}');
-      expect(answer.body.toString()).toBe('{"name":"Ficus","id":9007199254740992}');
-    });
-  },
-);
+    const port = await closedPort();
+    const prism = await startServer(process.execPath, [PRISM_CLI, 'proxy', SPEC_PATH, provider.url, '--port', String(port), '--host', '127.0.0.1'], {}, 30_000);
+    const answer = await exchange(`${prism.url}/plants`, { headers: JSON_AUTH, body: sent });
+    expect(provider.received.at(-1)!.body.toString()).toBe('{"id":9007199254740992,"name":"Ficus"}');
+    expect(answer.body.toString()).toBe('{"name":"Ficus","id":9007199254740992}');
+  });
+});

@@ -48,9 +48,7 @@ function expectErrorAnswer(answer: RawAnswer, status: number): string {
 
 describe('a correct provider', () => {
   it('gets the request and gives its answer byte for byte, path prefix and query kept, with no violations', async () => {
-    const provider = await startProvider(
-      answerJson(200, '{ "name" : "Monstera",\n  "tag":"tropical" }', { 'x-request-id': 'r-1', 'set-cookie': ['a=1; Path=/', 'b=2'], 'cache-control': 'no-store' }),
-    );
+    const provider = await startProvider(answerJson(200, '{ "name" : "Monstera",\n  "tag":"tropical" }', { 'x-request-id': 'r-1', 'set-cookie': ['a=1; Path=/', 'b=2'], 'cache-control': 'no-store' }));
     const mock = await proxyTo(`${provider.url}/v1/`);
     const sent = '{"id": 9223372036854775807,  "name":"Monstera", "tag":"tropical"}';
     const answer = await exchange(`${mock.url}/plants?dry=1&x=%20y`, { headers: JSON_AUTH, body: sent });
@@ -87,7 +85,7 @@ describe('a correct provider', () => {
     expect(violationsOf(answer)).toEqual([]);
   });
 
-  it('removes hop-by-hop fields both ways (RFC 9110 §7.6.1), adds Via and Forwarded, and puts the mock\'s CORS in place of the upstream\'s', async () => {
+  it("removes hop-by-hop fields both ways (RFC 9110 §7.6.1), adds Via and Forwarded, and puts the mock's CORS in place of the upstream's", async () => {
     const provider = await startProvider(
       answerJson(200, '{"name":"x"}', {
         connection: 'x-upstream-hop',
@@ -335,7 +333,7 @@ describe('--proxy-strict', () => {
 });
 
 describe('requests that break the spec', () => {
-  it('forwards them and reports every problem: credentials and body judged independently, by the mock\'s rules', async () => {
+  it("forwards them and reports every problem: credentials and body judged independently, by the mock's rules", async () => {
     const provider = await startProvider(answerJson(400, '{"error":400,"message":"bad plant"}'));
     const mock = await proxyTo(provider.url);
     const sent = '{"id":"7","name":5}';

@@ -83,9 +83,7 @@ describe('judging the body of an answer', () => {
   it('judges integers on their digits, beyond what a double holds', () => {
     const thing = judgeResponseHead(variant, head(200, 'application/json')).body!;
     expect(judgeResponseBody(variant, 200, thing, Buffer.from('{"id":9223372036854775807}'))).toEqual([]);
-    expect(judgeResponseBody(variant, 200, thing, Buffer.from('{"id":9223372036854775808}'))[0]?.problems).toEqual([
-      'id must be an integer from -9223372036854775808 to 9223372036854775807',
-    ]);
+    expect(judgeResponseBody(variant, 200, thing, Buffer.from('{"id":9223372036854775808}'))[0]?.problems).toEqual(['id must be an integer from -9223372036854775808 to 9223372036854775807']);
   });
 
   it('says what is wrong with an empty, non-UTF-8 or malformed body', () => {
@@ -110,8 +108,7 @@ describe('decoding a compressed body to judge it', () => {
 });
 
 describe('the plant-store-violations header', () => {
-  const many = (n: number, message: string): Violation[] =>
-    Array.from({ length: n }, (_, i) => ({ in: 'response', severity: 'error', code: 'UPSTREAM_INVALID_BODY', message: `${i}: ${message}` }));
+  const many = (n: number, message: string): Violation[] => Array.from({ length: n }, (_, i) => ({ in: 'response', severity: 'error', code: 'UPSTREAM_INVALID_BODY', message: `${i}: ${message}` }));
 
   it('is [] when all is well, and carries each violation otherwise', () => {
     expect(violationsHeader([])).toBe('[]');
