@@ -12,9 +12,12 @@ import { parseExactJson } from '../spec/exact-json.js';
 import type { ParameterReader } from '../spec/parameters.js';
 import { recogniseCollections } from '../spec/collections.js';
 import { describeProblems, problemsText } from '../spec/problems.js';
+import { typesOf } from '../spec/schema.js';
 
 /** A JSON Schema object as the spec writes it (refs resolved where the suite reads it). */
 export type JsonSchema = Record<string, unknown>;
+/** The toolkit's reading of a schema's JSON types, for the suite's modules. */
+export { typesOf };
 
 /** A spec the suite cannot test against; the CLI exits 2 with its message. */
 export class SpecError extends Error {
@@ -468,22 +471,6 @@ export function derefDeep(schema: unknown, doc: JsonSchema, depth = 0, expanding
     else out[key] = value;
   }
   return out;
-}
-
-/** The JSON types a schema admits (`type` may be a list; none means any). */
-export function typesOf(schema: JsonSchema): string[] {
-  if (typeof schema.type === 'string') return [schema.type];
-  if (Array.isArray(schema.type)) return schema.type.map(String);
-  if (Array.isArray(schema.enum)) return [...new Set(schema.enum.map(jsonType))];
-  if ('const' in schema) return [jsonType(schema.const)];
-  return [];
-}
-
-function jsonType(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'array';
-  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
-  return typeof value;
 }
 
 function isObject(value: unknown): value is Record<string, any> {
