@@ -4,89 +4,89 @@
  */
 
 export interface paths {
-  '/plants': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/plants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a plant
+         * @description Creates a new plant in the store.
+         */
+        post: operations["createPlant"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * Create a plant
-     * @description Creates a new plant in the store.
-     */
-    post: operations['createPlant'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
-  schemas: {
-    Plant: {
-      /** @description The name of the plant */
-      name: string;
-      /** @description Tag that specifies the type of the plant */
-      tag?: string;
+    schemas: {
+        Plant: {
+            /** @description The name of the plant */
+            name: string;
+            /** @description Tag that specifies the type of the plant */
+            tag?: string;
+        };
+        NewPlant: components["schemas"]["Plant"] & {
+            /**
+             * Format: int64
+             * @description Identification number of the plant
+             */
+            id: number;
+        };
+        Error: {
+            /** Format: int32 */
+            error: number;
+            message: string;
+        };
     };
-    NewPlant: components['schemas']['Plant'] & {
-      /**
-       * Format: int64
-       * @description Identification number of the plant
-       */
-      id: number;
-    };
-    Error: {
-      /** Format: int32 */
-      error: number;
-      message: string;
-    };
-  };
-  responses: never;
-  parameters: never;
-  requestBodies: never;
-  headers: never;
-  pathItems: never;
+    responses: never;
+    parameters: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
 }
 export type $defs = Record<string, never>;
 export interface operations {
-  createPlant: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    createPlant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The plant to add. The client supplies its id. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewPlant"];
+            };
+        };
+        responses: {
+            /** @description Plant response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Plant"];
+                };
+            };
+            /** @description Unexpected error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
     };
-    /** @description The plant to add. The client supplies its id. */
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['NewPlant'];
-      };
-    };
-    responses: {
-      /** @description Plant response */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Plant'];
-        };
-      };
-      /** @description Unexpected error */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-    };
-  };
 }
