@@ -26,6 +26,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { ValidateFunction } from 'ajv';
 import { isJsonMediaType, mediaEssence, pathTemplatePattern, type CompiledContract, type ContractMediaType, type ContractOperation, type ContractResponse, type Schema } from '../../spec/contract.js';
+import { typesOf } from '../../spec/schema.js';
 import { errorBody, type Rejection } from '../errors.js';
 import type { Answer } from '../http/answer.js';
 
@@ -370,21 +371,6 @@ export function sampleOf(schema: Schema, depth = 0): unknown {
       return 'x'.repeat(Math.max(min, typeof schema.maxLength === 'number' ? Math.min(1, schema.maxLength) : 1));
     }
   }
-}
-
-function typesOf(schema: Schema): string[] {
-  if (typeof schema.type === 'string') return [schema.type];
-  if (Array.isArray(schema.type)) return schema.type.filter((t): t is string => typeof t === 'string');
-  if ('const' in schema) return [jsonType(schema.const)];
-  if (Array.isArray(schema.enum) && schema.enum.length) return [...new Set(schema.enum.map(jsonType))];
-  return [];
-}
-
-function jsonType(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'array';
-  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
-  return typeof value;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
