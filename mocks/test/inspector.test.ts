@@ -264,9 +264,14 @@ describe.skipIf(chromiumMissing)('the inspector in Chromium', () => {
   it('fetches only what changed: the journal after its cursor, the plants only after a change', async () => {
     const asked: string[] = [];
     const onRequest = (request: { url(): string }): void => void asked.push(new URL(request.url()).pathname + new URL(request.url()).search);
+    const journalPoll = (request: { url(): string }): boolean => /\/__mock\/requests\?limit=\d+&after=\d+$/.test(request.url());
+    // The earlier tests' requests may still be reaching the page: start once a poll finds nothing new.
+    for (let poll = 0; poll < 50; poll++) {
+      const answer = await page.waitForResponse((response) => journalPoll(response.request()));
+      if (((await answer.json()) as { entries: unknown[] }).entries.length === 0) break;
+    }
     page.on('request', onRequest);
     // Two polls of the journal while nothing changes (the page's own rhythm, awaited rather than timed).
-    const journalPoll = (request: { url(): string }): boolean => /\/__mock\/requests\?limit=\d+&after=\d+$/.test(request.url());
     await page.waitForRequest(journalPoll);
     await page.waitForRequest(journalPoll);
     const idle = [...asked];
