@@ -9,7 +9,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { Collection, StatefulOperation } from '../../spec/collections.js';
-import type { CompiledContract, ContractMediaType, ContractOperation, ContractParameter } from '../../spec/contract.js';
+import type { CompiledContract, ContractMediaType, ContractOperation, ContractParameter, MediaMatcher } from '../../spec/contract.js';
 import type { Answer } from '../http/answer.js';
 import type { ResourceStore } from '../stores/store.js';
 import type { ErrorAnswers } from './error-answers.js';
@@ -91,6 +91,8 @@ export interface RoutedOperation {
         media: ContractMediaType;
         schemaName: string;
         content: ReadonlyMap<string, ContractMediaType>;
+        /** Which of `content`'s keys a Content-Type falls under (compiled once). */
+        matcher: MediaMatcher;
         /** The document the schemas belong to (forms are coerced through its refs). */
         document: unknown;
       }

@@ -15,7 +15,7 @@ import { isRejection, reject, type Rejection } from '../errors.js';
 import { rejected, type Answer } from '../http/answer.js';
 import { checkContentEncoding, checkJsonMediaType, hasBody, readBody, takeBufferedBody } from '../http/request-body.js';
 import { bodyKind, parseJsonBody, parseOtherBody } from './body.js';
-import { matchingMedia, mediaEssence } from '../../spec/contract.js';
+import { mediaEssence } from '../../spec/contract.js';
 import type { EngineContext, Exchange, MockValidation, RequestContext, Route, RoutedOperation } from './context.js';
 import { exampleAnswer } from './examples.js';
 import { forceProblem, parsePrefer, type Preferences } from './prefer.js';
@@ -185,7 +185,7 @@ export function bodyToRead(req: IncomingMessage, operation: RoutedOperation): bo
   // No body at all, and none declared: the body is missing (400), not of the wrong type (415).
   if (!hasBody(req) && contentType === undefined) return body.required ? emptyBody(operation) : false;
   // A declared range (`text/*`, `*/*`) takes the type sent; the check still refuses a charset other than UTF-8.
-  const declared = contentType === undefined ? undefined : matchingMedia(body.content.keys(), contentType);
+  const declared = contentType === undefined ? undefined : body.matcher.match(contentType);
   const accepted = declared?.includes('*') ? [mediaEssence(contentType as string)] : body.accepted;
   return checkContentEncoding(req.headers['content-encoding']) ?? checkJsonMediaType(contentType, accepted) ?? true;
 }
@@ -199,9 +199,9 @@ export function acceptBody(c: RequestContext, operation: RoutedOperation, raw: B
   const body = operation.body;
   if (raw.length === 0 || !body) return body?.required ? emptyBody(operation) : undefined;
   const contentType = String(c.request.headers['content-type'] ?? '');
-  const declared = matchingMedia(body.content.keys(), contentType);
+  const declared = body.matcher.match(contentType);
   const media = (declared === undefined ? undefined : body.content.get(declared)) ?? body.media;
-  const kind = bodyKind(contentType === '' ? media.mediaType : mediaEssence(contentType));
+  const kind = bodyKind(contentType === '' ? media.mediaType : body.matcher.essence(contentType));
   const parsed = kind === 'json' ? parseJsonBody(raw, media.exactPlan) : parseOtherBody(raw, kind, contentType, media.schema, body.document, body.schemaName);
   if (!parsed.ok) return parsed.rejection;
   c.request.requestBody = parsed.value;

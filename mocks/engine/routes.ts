@@ -11,7 +11,7 @@
  * by scheme name, its hooks for not found, method not allowed, unauthorized and validation fail.
  */
 import type { CompiledContract, ContractMediaType, ContractOperation } from '../../spec/contract.js';
-import { isJsonMediaType, mediaEssence, pathTemplatePattern } from '../../spec/contract.js';
+import { isJsonMediaType, MediaMatcher, mediaEssence, pathTemplatePattern } from '../../spec/contract.js';
 import { forceableStatuses } from './prefer.js';
 import { refName } from '../../spec/schema.js';
 import { jsonContent } from '../../spec/collections.js';
@@ -145,7 +145,7 @@ function requestBodyOf(operation: ContractOperation, document: unknown): RoutedO
   const accepted = [...new Set(ordered.map(mediaEssence))].filter((essence) => !essence.includes('*'));
   const media = content.get(ordered[0] as string) as ContractMediaType;
   const schemaName = refName(media.schema) ?? 'request body';
-  return { required: operation.requestBody?.required ?? false, accepted, media, schemaName, content, document };
+  return { required: operation.requestBody?.required ?? false, accepted, media, schemaName, content, matcher: new MediaMatcher(keys), document };
 }
 
 /** The path without its trailing slashes (all of them, as openapi-backend's ignoreTrailingSlashes). */
