@@ -12,7 +12,7 @@ import { parseExactJson } from '../spec/exact-json.js';
 import type { ParameterReader } from '../spec/parameters.js';
 import { recogniseCollections } from '../spec/collections.js';
 import { describeProblems, problemsText } from '../spec/problems.js';
-import { typesOf } from '../spec/schema.js';
+import { flattenObject, inlineSchema, refName, typesOf } from '../spec/schema.js';
 
 /** A JSON Schema object as the spec writes it (refs resolved where the suite reads it). */
 export type JsonSchema = Record<string, unknown>;
@@ -214,7 +214,7 @@ function declared(response: ContractResponse, status: number | string): Declared
     status,
     mediaTypes: [...response.content.keys()],
     properties: media?.properties ?? [],
-    ...(media ? { schemaName: nameOf(media.schema) } : {}),
+    ...(media ? { schemaName: refName(media.schema) } : {}),
   };
   // The contract compiles response validators on first use; keep that lazy.
   if (media) Object.defineProperty(out, 'validate', { enumerable: true, get: () => media.validate });
@@ -257,8 +257,8 @@ export function suiteContractOf(
   }
   let requestBody: RequestBody | undefined;
   if (mediaType !== undefined && media?.schema && media.validate) {
-    const flat = flatten(media.schema, doc);
-    const properties = [...flat.properties].map(([name, propertySchema]) => ({ name, required: flat.required.has(name), schema: propertySchema }));
+    const flat = flattenObject(media.schema, doc);
+    const properties = [...flat.properties].map(([name, propertySchema]) => ({ name, required: flat.required.has(name), schema: inlineSchema(propertySchema, doc) }));
     const identity = properties.find((p) => p.name === 'id' && typesOf(p.schema).includes('integer'));
     const keyName = collectionIdentity?.get(operationId);
     const key = properties.find((p) => p !== identity && p.name === keyName && typesOf(p.schema).includes('string') && p.schema.readOnly !== true);
@@ -266,7 +266,7 @@ export function suiteContractOf(
       ...(key ? { key } : {}),
       mediaTypes: [...(content?.keys() ?? [])],
       mediaType,
-      schemaName: nameOf(media.schema) ?? 'request body',
+      schemaName: refName(media.schema) ?? 'request body',
       validate: media.validate,
       properties,
       ...(identity ? { identity } : {}),
@@ -278,7 +278,7 @@ export function suiteContractOf(
     name: p.name,
     in: p.in,
     required: p.required,
-    schema: p.schema ? derefDeep(p.schema, doc) : {},
+    schema: p.schema ? inlineSchema(p.schema, doc) : {},
     style: p.style,
     explode: p.explode,
     ...(p.validate ? { validate: p.validate } : {}),
@@ -369,112 +369,6 @@ function requirementOf(contract: CompiledContract, requirement: readonly string[
   });
   if (main?.kind === 'api-key') return { ...main, alongside };
   return { kind: main?.kind ?? 'bearer', name: main?.name ?? '', alongside };
-}
-
-/** The component a schema names by `$ref`, for messages. */
-function nameOf(schema: unknown): string | undefined {
-  const ref = isObject(schema) ? schema.$ref : undefined;
-  return typeof ref === 'string' ? ref.split('/').pop() : undefined;
-}
-
-/** `$ref`s followed until a value that is not one (local JSON pointers only). */
-function resolve(value: unknown, doc: JsonSchema, seen = new Set<string>()): unknown {
-  if (!isObject(value) || typeof value.$ref !== 'string') return value;
-  const ref = value.$ref;
-  if (!ref.startsWith('#/') || seen.has(ref)) return value;
-  seen.add(ref);
-  let target: unknown = doc;
-  for (const part of ref.slice(2).split('/')) {
-    const key = part.replaceAll('~1', '/').replaceAll('~0', '~');
-    target = isObject(target) ? target[key] : undefined;
-  }
-  return resolve(target, doc, seen);
-}
-
-interface FlatObject {
-  properties: Map<string, JsonSchema>;
-  required: Set<string>;
-  additionalProperties: boolean;
-}
-
-/** An object schema's properties and required names, refs followed and allOf parts merged. */
-function flatten(schema: unknown, doc: JsonSchema): FlatObject {
-  const flat: FlatObject = { properties: new Map(), required: new Set(), additionalProperties: true };
-  const visit = (raw: unknown): void => {
-    const part = resolve(raw, doc);
-    if (!isObject(part)) return;
-    for (const [name, property] of Object.entries(isObject(part.properties) ? part.properties : {})) {
-      flat.properties.set(name, mergeSchema(flat.properties.get(name), property, doc));
-    }
-    for (const name of Array.isArray(part.required) ? part.required : []) flat.required.add(String(name));
-    if (part.additionalProperties === false || part.unevaluatedProperties === false) flat.additionalProperties = false;
-    for (const inner of Array.isArray(part.allOf) ? part.allOf : []) visit(inner);
-  };
-  visit(schema);
-  return flat;
-}
-
-/** A property's schema with refs followed and allOf parts merged (later keywords win). */
-function mergeSchema(earlier: JsonSchema | undefined, raw: unknown, doc: JsonSchema): JsonSchema {
-  const part = resolve(raw, doc);
-  if (!isObject(part)) return earlier ?? {};
-  let merged: JsonSchema = { ...(earlier ?? {}) };
-  for (const inner of Array.isArray(part.allOf) ? part.allOf : []) merged = mergeSchema(merged, inner, doc);
-  const { allOf: _allOf, $ref: _ref, ...own } = part;
-  return derefDeep({ ...merged, ...own }, doc);
-}
-
-/**
- * A schema with every local `$ref` inside it followed and `allOf` parts merged, at every depth, so
- * that the generators see what the validator sees (a property `{$ref: Category}` holding
- * `{$ref: Tag}` items). A ref already being expanded (a recursive schema) is left as `{}` past
- * the first level; depth is bounded.
- */
-export function derefDeep(schema: unknown, doc: JsonSchema, depth = 0, expanding: ReadonlySet<string> = new Set()): JsonSchema {
-  if (!isObject(schema)) return {};
-  let node: Record<string, any> = schema;
-  let active = expanding;
-  if (typeof node.$ref === 'string') {
-    const ref = node.$ref;
-    if (active.has(ref) || depth > 12) return {};
-    active = new Set([...active, ref]);
-    const target = resolve(node, doc);
-    const { $ref: _ref, ...siblings } = node;
-    node = { ...(isObject(target) ? target : {}), ...siblings };
-  }
-  if (Array.isArray(node.allOf)) {
-    const { allOf, ...own } = node;
-    let merged: Record<string, any> = {};
-    for (const part of allOf) {
-      const inner = derefDeep(part, doc, depth + 1, active);
-      merged = {
-        ...merged,
-        ...inner,
-        properties: { ...(merged.properties ?? {}), ...(inner.properties ?? {}) },
-        required: [...(merged.required ?? []), ...(Array.isArray(inner.required) ? inner.required : [])],
-      };
-    }
-    node = {
-      ...merged,
-      ...own,
-      properties: { ...(merged.properties ?? {}), ...(own.properties ?? {}) },
-      required: [...new Set([...(merged.required ?? []), ...(Array.isArray(own.required) ? own.required : [])])],
-    };
-    if (Object.keys(node.properties).length === 0) delete node.properties;
-    if (node.required.length === 0) delete node.required;
-  }
-  const out: JsonSchema = {};
-  for (const [key, value] of Object.entries(node)) {
-    if (key === 'properties' && isObject(value)) out[key] = Object.fromEntries(Object.entries(value).map(([name, inner]) => [name, derefDeep(inner, doc, depth + 1, active)]));
-    else if ((key === 'items' || key === 'additionalProperties' || key === 'not') && isObject(value)) out[key] = derefDeep(value, doc, depth + 1, active);
-    else if ((key === 'anyOf' || key === 'oneOf' || key === 'prefixItems') && Array.isArray(value)) out[key] = value.map((inner) => derefDeep(inner, doc, depth + 1, active));
-    else out[key] = value;
-  }
-  return out;
-}
-
-function isObject(value: unknown): value is Record<string, any> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 export type ParsedBody = { ok: true; value: unknown } | { ok: false; problem: string };

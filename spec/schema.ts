@@ -192,3 +192,49 @@ function jsonType(value: unknown): string {
   if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
   return typeof value;
 }
+
+/** How deep `inlineSchema` expands nested schemas before it stops (a bound on hostile nesting). */
+const MAX_INLINE_DEPTH = 12;
+
+/**
+ * A schema with every local `$ref` inside it followed and `allOf` parts merged, at every depth
+ * (properties, items, additionalProperties, not, anyOf/oneOf/prefixItems), so value generators see
+ * what the validator sees. A ref already being expanded (a recursive schema) becomes `{}`, as does
+ * anything past the depth bound. For generating and reading values, never for validating.
+ */
+export function inlineSchema(schema: unknown, document: unknown, depth = 0, expanding: ReadonlySet<string> = new Set()): Schema {
+  if (!isObject(schema)) return {};
+  let node: Schema = schema;
+  let active = expanding;
+  if (typeof node.$ref === 'string') {
+    const ref = node.$ref;
+    if (active.has(ref) || depth > MAX_INLINE_DEPTH) return {};
+    active = new Set([...active, ref]);
+    const target = resolveRef(node, document);
+    const { $ref: _ref, ...siblings } = node;
+    node = { ...(isObject(target) ? target : {}), ...siblings };
+  }
+  if (Array.isArray(node.allOf)) {
+    const { allOf, ...own } = node;
+    let merged: Schema = {};
+    for (const part of allOf as unknown[]) merged = mergeObjectParts(merged, inlineSchema(part, document, depth + 1, active));
+    node = mergeObjectParts(merged, own);
+    if (isObject(node.properties) && Object.keys(node.properties).length === 0) delete node.properties;
+    if (Array.isArray(node.required) && node.required.length === 0) delete node.required;
+  }
+  const out: Schema = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (key === 'properties' && isObject(value)) out[key] = Object.fromEntries(Object.entries(value).map(([name, inner]) => [name, inlineSchema(inner, document, depth + 1, active)]));
+    else if ((key === 'items' || key === 'additionalProperties' || key === 'not') && isObject(value)) out[key] = inlineSchema(value, document, depth + 1, active);
+    else if ((key === 'anyOf' || key === 'oneOf' || key === 'prefixItems') && Array.isArray(value)) out[key] = value.map((inner) => inlineSchema(inner, document, depth + 1, active));
+    else out[key] = value;
+  }
+  return out;
+}
+
+/** Two allOf parts as one: later keywords win, except properties (merged by name) and required (united). */
+function mergeObjectParts(earlier: Schema, later: Schema): Schema {
+  const properties = { ...(isObject(earlier.properties) ? earlier.properties : {}), ...(isObject(later.properties) ? later.properties : {}) };
+  const required = [...new Set([...(Array.isArray(earlier.required) ? earlier.required : []), ...(Array.isArray(later.required) ? later.required : [])])];
+  return { ...earlier, ...later, properties, required };
+}

@@ -1,6 +1,6 @@
 /** The schema toolkit (spec/schema.ts): refs, allOf, declared, readOnly and writeOnly properties. */
 import { describe, expect, it } from 'vitest';
-import { declaredProperties, flattenObject, jsonPointer, mergeAllOf, pointerTarget, readOnlyProperties, refName, refProblem, resolveRef, writeOnlyProperties } from '../schema.js';
+import { declaredProperties, flattenObject, inlineSchema, jsonPointer, mergeAllOf, pointerTarget, readOnlyProperties, refName, refProblem, resolveRef, writeOnlyProperties } from '../schema.js';
 
 const document = {
   components: {
@@ -45,5 +45,29 @@ describe('schema toolkit', () => {
     expect([...declaredProperties({ $ref: '#/components/schemas/Either' }, document).keys()]).toEqual(['id', 'a/b', 'cvc', 'number', 'iban']);
     expect([...readOnlyProperties(card, document)]).toEqual(['id']);
     expect([...writeOnlyProperties(card, document)]).toEqual(['cvc']);
+  });
+
+  it('inlines refs and allOf parts at every depth, a recursive ref cut to {}', () => {
+    const tree = {
+      components: {
+        schemas: {
+          Node: { type: 'object', properties: { name: { $ref: '#/components/schemas/Digits' }, children: { type: 'array', items: { $ref: '#/components/schemas/Node' } } } },
+          Digits: { allOf: [{ type: 'string' }, { pattern: '^[0-9]+$' }] },
+          Card: document.components.schemas.Card,
+          Base: document.components.schemas.Base,
+        },
+      },
+    };
+    expect(inlineSchema({ $ref: '#/components/schemas/Node' }, tree)).toEqual({
+      type: 'object',
+      properties: { name: { type: 'string', pattern: '^[0-9]+$' }, children: { type: 'array', items: {} } },
+    });
+    const flat = inlineSchema({ $ref: '#/components/schemas/Card' }, tree);
+    expect(flat.required).toEqual(['id', 'cvc']);
+    expect(Object.keys(flat.properties as object)).toEqual(['id', 'a/b', 'cvc', 'number']);
+    expect((flat.properties as Record<string, unknown>).number).toEqual({ type: 'string', pattern: '^[0-9]+$' });
+    expect(flat.additionalProperties).toBe(false);
+    expect(inlineSchema({ $ref: '#/components/schemas/Loop' }, document)).toEqual({});
+    expect(inlineSchema('not a schema', document)).toEqual({});
   });
 });
