@@ -23,6 +23,14 @@ function allowedHosts(value: string): AllowedHosts {
   return names;
 }
 
+/** `--mask-name`, repeatable: the names given so far and those of `value` (a comma-separated list from the variable). */
+function maskNames(value: string, previous: string[] | undefined): string[] {
+  const names = list(value);
+  const bad = names.filter((name) => !/^[\x21-\x7e]{1,200}$/.test(name));
+  if (bad.length || !names.length) throw new InvalidArgumentError('expected header or query parameter names (printable ASCII, no spaces).');
+  return [...(previous ?? []), ...names];
+}
+
 export interface MockCommandLine extends MockOptions {
   /** Path of a JSON file holding an array of create bodies to start with. */
   seedFile?: string;
@@ -100,6 +108,14 @@ export function mockCommand(): Command {
         "write every distinct exchange as a contract case (fixture format) to a file of this run in DIR; with --proxy, the real service's answers decide which credentials are valid",
       ).env('MOCK_RECORD'),
     )
+    .addOption(
+      new Option(
+        '--mask-name <name>',
+        "a header or query parameter name whose value the journal masks, besides the common ones and the spec's API keys (repeatable; the variable takes a comma-separated list)",
+      )
+        .env('MOCK_MASK_NAMES')
+        .argParser(maskNames),
+    )
     .addOption(new Option('--log-level <level>', 'pino log level').env('LOG_LEVEL').default('info').choices(LOG_LEVELS))
     .exitOverride()
     .configureOutput({ writeErr: (text) => process.stderr.write(text) });
@@ -131,6 +147,7 @@ export function parseMockArgs(argv: readonly string[], command: Command = mockCo
     proxyTimeout: number;
     proxyConnectTimeout: number;
     record?: string;
+    maskName?: string[];
   }>();
   // Checked here rather than in an argParser: commander's message would repeat the value, password included.
   const fail = (message: string): never => command.error(`error: ${message}`, { exitCode: 2, code: 'plant-store-mock.invalidOption' });
@@ -188,6 +205,7 @@ export function parseMockArgs(argv: readonly string[], command: Command = mockCo
     storePrefix: o.storePrefix,
     replica,
     record: o.record ? { dir: o.record } : undefined,
+    maskNames: o.maskName,
     proxy: o.proxy === undefined ? undefined : { upstream: o.proxy, strict: o.proxyStrict ?? false, timeoutMs: o.proxyTimeout, connectTimeoutMs: o.proxyConnectTimeout },
   };
 }

@@ -71,6 +71,8 @@ export interface MockOptions {
   allowedHosts?: AllowedHosts;
   logLevel?: string;
   logger?: Logger;
+  /** `--mask-name`: header and query parameter names masked in the journal besides the common ones and the spec's API keys. */
+  maskNames?: string[];
   /** Which process answers, when several replicas share a store (default `hostname:pid`). */
   replica?: string;
   /** The store; an in-memory one by default. */
@@ -163,7 +165,7 @@ export async function createMockServer(options: MockOptions = {}): Promise<MockS
     if (journalPolicy?.engine !== engine) {
       journalPolicy = {
         engine,
-        policy: { ...DEFAULT_EXCHANGE_BOUNDS, credentials: credentialPlaces(engine.contract.securitySchemes.values(), secrets), repeats: new Repeats() },
+        policy: { ...DEFAULT_EXCHANGE_BOUNDS, credentials: credentialPlaces(engine.contract.securitySchemes.values(), secrets, options.maskNames), repeats: new Repeats() },
       };
     }
     return journalPolicy.policy;

@@ -9,7 +9,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Rejection } from '../errors.js';
 import type { Answer } from '../http/answer.js';
 import { hasBody } from '../http/request-body.js';
-import { COMMON_CREDENTIAL_HEADERS, COMMON_CREDENTIAL_QUERY, isKnownScheme, maskHeader, maskKnownSecrets, maskQuery, type CredentialPlaces } from '../http/credentials.js';
+import { COMMON_CREDENTIAL_HEADERS, COMMON_CREDENTIAL_QUERY, isKnownScheme, KnownSecrets, maskHeader, maskKnownSecrets, maskQuery, type CredentialPlaces } from '../http/credentials.js';
 import type { SecurityScheme } from '../../spec/contract.js';
 import type { Violation } from '../proxy/violations.js';
 import type { HeaderLine, JournalBody, JournalMessage, JournalRecord, PendingRecord, RequestJournal, Verdict } from './journal.js';
@@ -42,7 +42,7 @@ export class Repeats {
   /** The policy a request's header lines call for (their credentials added), per lines. */
   readonly #policies = new WeakMap<readonly string[], JournalPolicy>();
   /** Header lines (or fields) masked and written as JSON, with the secrets they were masked with. */
-  readonly #headersJson = new WeakMap<object, { secrets: readonly string[]; json: string }>();
+  readonly #headersJson = new WeakMap<object, { secrets: KnownSecrets; json: string }>();
   #responseHeaders: Readonly<Record<string, string | number>> | undefined;
   #url = '';
 
@@ -77,9 +77,9 @@ export class Repeats {
   }
 
   /** `write()` for these lines and secrets, or what it wrote for them before. */
-  headersJson(lines: object, secrets: readonly string[], write: () => string): string {
+  headersJson(lines: object, secrets: KnownSecrets, write: () => string): string {
     const kept = this.#headersJson.get(lines);
-    if (kept && sameLines(kept.secrets, secrets)) return kept.json;
+    if (kept && (kept.secrets === secrets || sameLines(kept.secrets.list, secrets.list))) return kept.json;
     const json = write();
     this.#headersJson.set(lines, { secrets, json });
     return json;
@@ -108,16 +108,20 @@ function sameFields(a: Readonly<Record<string, string | number>>, b: Readonly<Re
   return count === 0;
 }
 
-/** The places credentials travel for a spec's security schemes, and the secrets the mock knows. */
-export function credentialPlaces(schemes: Iterable<SecurityScheme>, secrets: readonly string[]): CredentialPlaces {
-  const headers = new Set(COMMON_CREDENTIAL_HEADERS);
-  const query = new Set(COMMON_CREDENTIAL_QUERY);
+/**
+ * The places credentials travel for a spec's security schemes, and the secrets the mock knows.
+ * `maskNames` (`--mask-name`) extends the one list of masked names: each is masked as a header
+ * (any letter case) and as a query parameter.
+ */
+export function credentialPlaces(schemes: Iterable<SecurityScheme>, secrets: readonly string[], maskNames: readonly string[] = []): CredentialPlaces {
+  const headers = new Set([...COMMON_CREDENTIAL_HEADERS, ...maskNames.map((name) => name.toLowerCase())]);
+  const query = new Set([...COMMON_CREDENTIAL_QUERY, ...maskNames]);
   for (const scheme of schemes) {
     if (scheme.kind !== 'api-key') continue;
     if (scheme.in === 'header') headers.add(scheme.parameter.toLowerCase());
     if (scheme.in === 'query') query.add(scheme.parameter);
   }
-  return { headers, query, secrets: secrets.filter((secret) => secret !== '') };
+  return { headers, query, secrets: new KnownSecrets(secrets.filter((secret) => secret !== '')) };
 }
 
 /**
@@ -154,8 +158,7 @@ const OWN_CREDENTIAL_MIN_LENGTH = 8;
 function policyFor(policy: JournalPolicy, rawHeaders: readonly string[], url: string | undefined): JournalPolicy {
   const own = requestCredentials(rawHeaders, url, policy.credentials).filter((credential) => credential.length >= OWN_CREDENTIAL_MIN_LENGTH);
   if (!own.length) return policy;
-  // Longest first: a credential that contains another is masked whole.
-  const secrets = [...new Set([...policy.credentials.secrets, ...own])].sort((a, b) => b.length - a.length);
+  const secrets = new KnownSecrets([...new Set([...policy.credentials.secrets.list, ...own])]);
   return { ...policy, credentials: { ...policy.credentials, secrets } };
 }
 
@@ -366,7 +369,7 @@ interface RefusalWords {
 }
 
 /** A refusal's words with the secrets masked, as the record holds them. */
-function maskedRefusal(refusal: RefusalWords, secrets: readonly string[]): RefusalWords {
+function maskedRefusal(refusal: RefusalWords, secrets: KnownSecrets): RefusalWords {
   const masked: RefusalWords = { code: refusal.code, message: maskKnownSecrets(refusal.message, secrets) };
   if (refusal.problems) masked.problems = refusal.problems.map((text) => maskKnownSecrets(text, secrets));
   if (refusal.fields) masked.fields = refusal.fields.map((text) => maskKnownSecrets(text, secrets));

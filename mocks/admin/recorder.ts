@@ -184,7 +184,7 @@ async function writeAtomically(path: string, text: string): Promise<void> {
 
 /** The credentials a case may not quote: those the mock knows and those the request carried (exchange.ts). */
 function requestSecrets(req: IncomingMessage, policy: JournalPolicy): string[] {
-  return [...policy.credentials.secrets, ...requestCredentials(req.rawHeaders, req.url, policy.credentials)];
+  return [...policy.credentials.secrets.list, ...requestCredentials(req.rawHeaders, req.url, policy.credentials)];
 }
 
 function definedLimits(options: RecordOptions): Partial<CaseLimits> {

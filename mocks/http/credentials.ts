@@ -4,6 +4,7 @@
  * long one, its first and last two characters, so a developer can tell two tokens apart without
  * anyone being able to reuse one (`Authorization: Bearer ab…yz`).
  */
+import { SecretMatcher } from './secret-matcher.js';
 
 /**
  * Authentication schemes an Authorization header may name (the IANA HTTP Authentication Scheme
@@ -91,7 +92,7 @@ export interface CredentialPlaces {
   /** Query parameters whose value is a credential: the spec's API key parameters and RFC 6750's access_token. */
   query: ReadonlySet<string>;
   /** Credentials the mock knows (the admin token, the --tokens allow-list): masked wherever they appear. */
-  secrets: readonly string[];
+  secrets: KnownSecrets;
 }
 
 /**
@@ -114,13 +115,45 @@ export const COMMON_CREDENTIAL_QUERY: readonly string[] = ['access_token', 'api_
 /** Known secrets shorter than this are not searched for in free text: they would mask ordinary words. */
 const SECRET_MIN_LENGTH = 4;
 
-/** `text` with every known secret in it masked. */
-export function maskKnownSecrets(text: string, secrets: readonly string[]): string {
-  let masked = text;
-  for (const secret of secrets) {
-    if (secret.length >= SECRET_MIN_LENGTH && masked.includes(secret)) masked = masked.replaceAll(secret, maskSecret(secret));
+/** Up to this many secrets, a text none of them occurs in is told apart by `includes` alone (the common case: no match, a few tokens). */
+const FEW_SECRETS = 8;
+
+/**
+ * The secrets to mask wherever they appear, compiled once into one automaton: masking a text costs
+ * its length plus the secrets' total length, never their product (a request may carry a thousand
+ * cookies and a body quoting them).
+ */
+export class KnownSecrets {
+  readonly list: readonly string[];
+  readonly #searched: readonly string[];
+  readonly #matcher: SecretMatcher;
+
+  constructor(list: readonly string[]) {
+    this.list = list;
+    this.#searched = list.filter((secret) => secret.length >= SECRET_MIN_LENGTH);
+    this.#matcher = new SecretMatcher(this.#searched);
   }
-  return masked;
+
+  /** `text` with every occurrence of a secret masked (occurrences that overlap masked as one). */
+  mask(text: string): string {
+    const searched = this.#searched;
+    if (searched.length === 0 || text.length < SECRET_MIN_LENGTH) return text;
+    if (searched.length <= FEW_SECRETS && !searched.some((secret) => text.includes(secret))) return text;
+    const runs = this.#matcher.find(text);
+    if (runs.length === 0) return text;
+    let masked = '';
+    let from = 0;
+    for (const [start, end] of runs) {
+      masked += text.slice(from, start) + maskSecret(text.slice(start, end));
+      from = end;
+    }
+    return masked + text.slice(from);
+  }
+}
+
+/** `text` with every known secret in it masked. */
+export function maskKnownSecrets(text: string, secrets: KnownSecrets | readonly string[]): string {
+  return (secrets instanceof KnownSecrets ? secrets : new KnownSecrets(secrets)).mask(text);
 }
 
 /** A header value as it may be shown. */
