@@ -268,6 +268,12 @@ class SchemaCompiler {
     return id;
   }
 
+  /** Throws, at `where`, when `schema` does not follow the JSON Schema meta-schema. */
+  #checkSchema(schema: Schema, where: string): void {
+    if (this.#ajv.validateSchema(this.#rewrite(schema) as Schema) === true) return;
+    throw ContractError.at(this.source, where, `the schema cannot be compiled: schema is invalid: ${this.#ajv.errorsText(this.#ajv.errors)}`);
+  }
+
   /** Throws, at the schema's own pointer, when a def does not follow the JSON Schema meta-schema. */
   #checkDefs(): void {
     if (this.#ajv.validateSchema({ $defs: this.#defs }) === true) return;
@@ -313,6 +319,9 @@ class SchemaCompiler {
    */
   compileLazily(target: { validate: ValidateFunction | undefined }, schema: Schema | undefined, where: string, direction?: Direction): void {
     if (!schema) return;
+    // What a request is judged by is checked against the meta-schema now (a fraction of compiling
+    // it), so a broken one is still refused at load with its pointer; patterns are checked apart.
+    if (direction !== 'response') this.#checkSchema(schema, where);
     let compiled: ValidateFunction | undefined;
     Object.defineProperty(target, 'validate', { enumerable: true, get: () => (compiled ??= this.compile(schema, where, direction)) });
   }
@@ -397,9 +406,10 @@ function readParameters(raw: readonly { value: unknown; pointer: string }[], com
       // OpenAPI 3.1, 4.8.12.4: explode defaults to true for form, false for every other style.
       explode: typeof parameter.explode === 'boolean' ? parameter.explode : style === 'form',
       mediaType: content?.[0],
-      validate: schema ? compiler.compile(schema, `${pointer}/${content ? `content/${escapePointerToken(content[0])}/schema` : 'schema'}`) : undefined,
+      validate: undefined,
       read: () => undefined,
     });
+    compiler.compileLazily(byKey.get(key) as ContractParameter, schema, `${pointer}/${content ? `content/${escapePointerToken(content[0])}/schema` : 'schema'}`);
   }
   const parameters = [...byKey.values()];
   const claimed = new Set(parameters.filter((p) => p.in === 'query').map((p) => p.name));
@@ -413,7 +423,7 @@ function readRequestBody(raw: unknown, compiler: SchemaCompiler, where: string):
   if (raw === undefined) return undefined;
   const body = compiler.resolve(raw, where);
   if (!isObject(body)) return undefined;
-  return { required: body.required === true, content: readContent(body.content, compiler, `${where}/content`, 'eager') };
+  return { required: body.required === true, content: readContent(body.content, compiler, `${where}/content`, 'request') };
 }
 
 function readResponses(raw: unknown, compiler: SchemaCompiler, where: string): Pick<ContractOperation, 'responses' | 'ranges' | 'declaredStatuses' | 'successStatus'> {
@@ -429,7 +439,7 @@ function readResponses(raw: unknown, compiler: SchemaCompiler, where: string): P
     const read: ContractResponse = {
       status: status ?? 'default',
       description: String(response.description ?? ''),
-      content: readContent(response.content, compiler, `${where}/${code}/content`, 'lazy'),
+      content: readContent(response.content, compiler, `${where}/${code}/content`, 'response'),
       headers: Object.keys(isObject(response.headers) ? response.headers : {}).map((name) => name.toLowerCase()),
     };
     if (range !== undefined) ranges.set(range, read);
@@ -439,7 +449,7 @@ function readResponses(raw: unknown, compiler: SchemaCompiler, where: string): P
   return { responses, ranges, declaredStatuses, successStatus: declaredStatuses.find((status) => status >= 200 && status < 300) };
 }
 
-function readContent(raw: unknown, compiler: SchemaCompiler, where: string, compile: 'eager' | 'lazy'): Map<string, ContractMediaType> {
+function readContent(raw: unknown, compiler: SchemaCompiler, where: string, direction: 'request' | 'response'): Map<string, ContractMediaType> {
   const content = new Map<string, ContractMediaType>();
   for (const [mediaType, entry] of Object.entries(isObject(raw) ? raw : {})) {
     if (!isObject(entry)) continue;
@@ -469,8 +479,7 @@ function readContent(raw: unknown, compiler: SchemaCompiler, where: string, comp
       examples,
       exactPlan: compiler.exactPlan(schema, properties.keys()),
     };
-    if (compile === 'eager') media.validate = schema ? compiler.compile(schema, `${at}/schema`, 'request') : undefined;
-    else compiler.compileLazily(media, schema, `${at}/schema`, 'response');
+    compiler.compileLazily(media, schema, `${at}/schema`, direction);
     content.set(media.mediaType, media);
   }
   return content;
