@@ -7,6 +7,7 @@
  * - `P:records:<collection>`: a hash, record key → exact JSON text;
  * - `P:order:<collection>`: a sorted set, record key scored by its creation sequence number;
  * - `P:seq`: the sequence (INCR), kept across resets so a cursor never points into reused numbers;
+ *   when it is missing (new, or flushed) it starts at Redis' clock in microseconds (SHARED_LUA);
  * - `P:collections`: the collections that hold records, so a reset finds them without SCAN.
  *
  * Every change is one Lua script, which Redis runs atomically (no other command of any client
@@ -36,10 +37,40 @@ import {
 import { connectRedis, type RedisConnectionOptions } from './redis-connection.js';
 import { DEFAULT_STORE_PREFIX, parseStorePrefix, type RedisTarget } from './redis-target.js';
 
+// The next n sequence numbers of KEYS[3]. A missing sequence (a new prefix, or a Redis that was
+// flushed) starts at Redis' clock in microseconds, not at 0: a cursor issued before a FLUSHALL
+// then still lies below every number issued after it, so it never names a new record's place.
+// (Exact: ~1.8e15 < 2^53, and a sequence outruns the clock only at a million creates a second.)
+const SHARED_LUA = `
+-- Redis does not undo a script's earlier writes when a later command fails: a key of another
+-- type (or a sequence that is not a number) planted by another program is refused before anything
+-- is written, so a change is never half applied (a record in the hash but not in the order).
+local function refuseForeignKeys(types)
+  for i, expected in ipairs(types) do
+    local actual = redis.call('TYPE', KEYS[i]).ok
+    if actual ~= 'none' and actual ~= expected then
+      return redis.error_reply('WRONGTYPE ' .. KEYS[i] .. ' holds a ' .. actual .. ', not a ' .. expected .. ' (written by another program?)')
+    end
+  end
+  local seq = types[3] and redis.call('GET', KEYS[3])
+  if seq and not string.match(seq, '^%d+$') then
+    return redis.error_reply('ERR ' .. KEYS[3] .. ' holds ' .. string.format('%q', string.sub(seq, 1, 40)) .. ', not a sequence number')
+  end
+end
+local function nextSeq(n)
+  if redis.call('EXISTS', KEYS[3]) == 0 then
+    local now = redis.call('TIME')
+    redis.call('SET', KEYS[3], now[1] .. string.format('%06d', tonumber(now[2])))
+  end
+  return redis.call('INCRBY', KEYS[3], n)
+end`;
+
 // KEYS: records, order, seq, collections. ARGV: collection, then key and json of each create, in
 // the order they were asked for. Returns one flag per create: 1 stored, 0 the key was taken (an
 // earlier create of the same call counts). The created get their sequence numbers in that order.
-const CREATE = `
+const CREATE = `${SHARED_LUA}
+local refused = refuseForeignKeys({'hash', 'zset', 'string', 'set'})
+if refused then return refused end
 local flags, created = {}, {}
 for i = 2, #ARGV, 2 do
   local stored = redis.call('HSETNX', KEYS[1], ARGV[i], ARGV[i + 1])
@@ -47,7 +78,7 @@ for i = 2, #ARGV, 2 do
   if stored == 1 then created[#created + 1] = ARGV[i] end
 end
 if #created > 0 then
-  local seq = redis.call('INCRBY', KEYS[3], #created) - #created
+  local seq = nextSeq(#created) - #created
   local scored = {}
   for j, key in ipairs(created) do
     scored[2 * j - 1] = seq + j
@@ -60,7 +91,9 @@ return flags`;
 
 // KEYS: records, order, seq, collections. ARGV: collection, then key and json of each record.
 // Returns the keys that are taken or repeat (nothing stored), or an empty array (all stored).
-const SEED = `
+const SEED = `${SHARED_LUA}
+local refused = refuseForeignKeys({'hash', 'zset', 'string', 'set'})
+if refused then return refused end
 local seen, duplicates = {}, {}
 for i = 2, #ARGV, 2 do
   local key = ARGV[i]
@@ -69,7 +102,7 @@ for i = 2, #ARGV, 2 do
 end
 local count = (#ARGV - 1) / 2
 if #duplicates > 0 or count == 0 then return duplicates end
-local seq = redis.call('INCRBY', KEYS[3], count) - count
+local seq = nextSeq(count) - count
 for i = 2, #ARGV, 2 do
   seq = seq + 1
   redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1])
@@ -85,7 +118,9 @@ redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
 return 1`;
 
 // KEYS: records, order. ARGV: key.
-const DELETE = `
+const DELETE = `${SHARED_LUA}
+local refused = refuseForeignKeys({'hash', 'zset'})
+if refused then return refused end
 if redis.call('HDEL', KEYS[1], ARGV[1]) == 0 then return 0 end
 redis.call('ZREM', KEYS[2], ARGV[1])
 return 1`;

@@ -1,0 +1,346 @@
+/**
+ * One conformance suite for every ResourceStore (memory, state file, Redis): the same model-based
+ * property test (fast-check commands against a plain model: a Map in creation order and a
+ * sequence that never restarts) runs over each store's factory, plus the faults each store can
+ * meet, in the store's own terms: a durable store closed and opened again, a state file with
+ * garbage after its last record, a Redis flushed under the store, out of memory, or holding a key
+ * of the wrong type. Runs are few and short, so the suite is bounded on a busy machine.
+ */
+import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MemoryStore } from '../stores/memory.js';
+import { openRedisStore } from '../stores/redis.js';
+import { openStateFile } from '../stores/state-file.js';
+import { StorageFailure, StoreUnavailable, type ResourceStore, type StoredRecord } from '../stores/store.js';
+import { REDIS_SKIP_REASON, RedisServer } from './redis-server.js';
+
+const PLANTS = '/plants';
+const POTS = '/pots';
+const COLLECTIONS = [PLANTS, POTS] as const;
+
+/** The rules of a store, written the plainest way: per collection a Map in creation order, each record with its place in one sequence. */
+class Model {
+  readonly collections = new Map<string, Map<string, { json: string; seq: number }>>();
+  seq = 0;
+  /** The place a cursor held by the test names (the last record of a first page), if one is held. */
+  held: { collection: string; seq: number } | undefined;
+
+  of(collection: string): Map<string, { json: string; seq: number }> {
+    let records = this.collections.get(collection);
+    if (!records) this.collections.set(collection, (records = new Map()));
+    return records;
+  }
+
+  listed(collection: string, afterSeq = 0): StoredRecord[] {
+    return [...this.of(collection)].filter(([, { seq }]) => seq > afterSeq).map(([key, { json }]) => ({ key, json }));
+  }
+}
+
+/** What a command acts on: the store (replaced when it is opened again) and the cursor it handed out. */
+interface Real {
+  store: ResourceStore;
+  cursor: string | undefined;
+}
+
+/** How a suite makes a store of one kind, and opens it again over the same data (durable stores). */
+interface StoreFactory {
+  name: string;
+  numRuns: number;
+  open(): Promise<ResourceStore>;
+  /** Closes and opens the same data again; undefined for a store that keeps nothing. */
+  reopen?: (store: ResourceStore) => Promise<ResourceStore>;
+  /** The store-specific faults the model survives, as extra commands. */
+  faults?: fc.Arbitrary<fc.AsyncCommand<Model, Real>>[];
+}
+
+const keyArbitrary = fc.constantFrom('1', '2', '3', '9007199254740993', '9007199254740992', '007', '-5', '"fern"', '""');
+const collectionArbitrary = fc.constantFrom(...COLLECTIONS);
+/** Valid JSON whatever the key (the engine hands a store exact JSON text; a store need not keep anything else). */
+const recordOf = (key: string, variant: number): StoredRecord => ({ key, json: `{"id":${JSON.stringify(key)},"name":"v${variant}"}` });
+
+async function listAll(store: ResourceStore, collection: string, limit: number, after?: string): Promise<StoredRecord[]> {
+  const records: StoredRecord[] = [];
+  for (let pages = 0; pages < 1000; pages++) {
+    const page = await store.page(collection, { after, limit });
+    records.push(...page.records);
+    if (!page.next) return records;
+    after = page.next;
+  }
+  throw new Error('more than 1000 pages');
+}
+
+function command(describe: string, run: (model: Model, real: Real) => Promise<void>): fc.AsyncCommand<Model, Real> {
+  return { check: () => true, run, toString: () => describe };
+}
+
+const create = fc.record({ collection: collectionArbitrary, key: keyArbitrary, variant: fc.nat(9) }).map(({ collection, key, variant }) =>
+  command(`create ${collection} ${key} v${variant}`, async (model, real) => {
+    const records = model.of(collection);
+    const expected = records.has(key) ? 'duplicate' : 'created';
+    if (expected === 'created') records.set(key, { json: recordOf(key, variant).json, seq: ++model.seq });
+    expect(await real.store.create(collection, recordOf(key, variant))).toBe(expected);
+  }),
+);
+
+const seed = fc.record({ collection: collectionArbitrary, keys: fc.array(keyArbitrary, { minLength: 1, maxLength: 4 }), variant: fc.nat(9) }).map(({ collection, keys, variant }) =>
+  command(`seed ${collection} ${keys.join(',')}`, async (model, real) => {
+    const records = model.of(collection);
+    const taken = keys.filter((key, index) => records.has(key) || keys.indexOf(key) !== index);
+    const outcome = await real.store.seed(
+      collection,
+      keys.map((key) => recordOf(key, variant)),
+    );
+    if (taken.length) {
+      expect('duplicates' in outcome && new Set(outcome.duplicates)).toEqual(new Set(taken));
+    } else {
+      expect(outcome).toEqual({ created: keys.length });
+      for (const key of keys) records.set(key, { json: recordOf(key, variant).json, seq: ++model.seq });
+    }
+  }),
+);
+
+const replace = fc.record({ collection: collectionArbitrary, key: keyArbitrary, variant: fc.nat(9) }).map(({ collection, key, variant }) =>
+  command(`replace ${collection} ${key} v${variant}`, async (model, real) => {
+    const existing = model.of(collection).get(key);
+    if (existing) existing.json = recordOf(key, variant).json;
+    expect(await real.store.replace(collection, recordOf(key, variant))).toBe(existing ? 'replaced' : 'missing');
+  }),
+);
+
+const remove = fc.record({ collection: collectionArbitrary, key: keyArbitrary }).map(({ collection, key }) =>
+  command(`delete ${collection} ${key}`, async (model, real) => {
+    expect(await real.store.delete(collection, key)).toBe(model.of(collection).delete(key) ? 'deleted' : 'missing');
+  }),
+);
+
+const get = fc.record({ collection: collectionArbitrary, key: keyArbitrary }).map(({ collection, key }) =>
+  command(`get ${collection} ${key}`, async (model, real) => {
+    expect((await real.store.get(collection, key))?.json).toBe(model.of(collection).get(key)?.json);
+  }),
+);
+
+const list = fc.record({ collection: collectionArbitrary, limit: fc.integer({ min: 1, max: 4 }) }).map(({ collection, limit }) =>
+  command(`list ${collection} by ${limit}`, async (model, real) => {
+    expect(await listAll(real.store, collection, limit)).toEqual(model.listed(collection));
+    expect(await real.store.count(collection)).toBe(model.of(collection).size);
+  }),
+);
+
+/** Takes a first page and keeps its cursor: later commands may read on from it, whatever happened meanwhile. */
+const hold = fc.record({ collection: collectionArbitrary, limit: fc.integer({ min: 1, max: 3 }) }).map(({ collection, limit }) =>
+  command(`hold a cursor of ${collection} after ${limit}`, async (model, real) => {
+    const page = await real.store.page(collection, { limit });
+    const expected = model.listed(collection);
+    expect(page.records).toEqual(expected.slice(0, limit));
+    if (page.next === undefined) return;
+    const last = model.of(collection).get(expected[limit - 1]?.key as string);
+    real.cursor = page.next;
+    model.held = { collection, seq: last?.seq as number };
+  }),
+);
+
+/** Reads on from the held cursor: the records created after its place, in order (its own record may be gone). */
+const readOn = fc.integer({ min: 1, max: 4 }).map((limit) =>
+  command(`read on from the held cursor by ${limit}`, async (model, real) => {
+    if (!model.held || real.cursor === undefined) return;
+    expect(await listAll(real.store, model.held.collection, limit, real.cursor)).toEqual(model.listed(model.held.collection, model.held.seq));
+  }),
+);
+
+const reset = fc.constant(
+  command('reset', async (model, real) => {
+    model.collections.clear();
+    await real.store.reset();
+  }),
+);
+
+function reopenCommand(factory: StoreFactory): fc.Arbitrary<fc.AsyncCommand<Model, Real>> {
+  return fc.constant(
+    command('close and open again', async (model, real) => {
+      real.store = await (factory.reopen as NonNullable<StoreFactory['reopen']>)(real.store);
+      // A cursor is a place in one store's numbering; after a reopen a new one is taken.
+      real.cursor = undefined;
+      model.held = undefined;
+    }),
+  );
+}
+
+function runConformance(factory: StoreFactory): void {
+  it(`${factory.name}: any sequence of creates, seeds, replaces, deletes, reads, page walks, held cursors and resets answers as the model does`, async () => {
+    const commands = [create, create, create, seed, replace, remove, get, list, hold, readOn, readOn, reset, ...(factory.reopen ? [reopenCommand(factory)] : []), ...(factory.faults ?? [])];
+    await fc.assert(
+      fc.asyncProperty(fc.commands(commands, { maxCommands: 40, size: 'max' }), async (cmds) => {
+        const real: Real = { store: await factory.open(), cursor: undefined };
+        const model = new Model();
+        try {
+          await fc.asyncModelRun(() => ({ model, real }), cmds);
+          // Nothing was lost between the last command and a final walk of every collection.
+          for (const collection of COLLECTIONS) expect(await listAll(real.store, collection, 3)).toEqual(model.listed(collection));
+        } finally {
+          await real.store.close();
+        }
+      }),
+      { numRuns: factory.numRuns },
+    );
+  });
+}
+
+describe('store conformance: memory', () => {
+  runConformance({ name: 'memory', numRuns: 150, open: () => Promise.resolve(new MemoryStore()) });
+});
+
+describe('store conformance: state file', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'store-conformance-'));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  let files = 0;
+  const paths = new WeakMap<ResourceStore, string>();
+  const openAt = async (path: string): Promise<ResourceStore> => {
+    const store = await openStateFile(path, { logger: { error: () => undefined, warn: () => undefined, info: () => undefined } });
+    paths.set(store, path);
+    return store;
+  };
+  const pathOf = (store: ResourceStore): string => paths.get(store) as string;
+
+  /** A write torn by a crash leaves part of a record after the last whole one: the next open keeps every whole record. */
+  const tornTail = fc.constantFrom('{"op":"create","c', '\n{"op":"del', '\u0000\u0000\u0000', '{"not":"a record"}\n').map((garbage) =>
+    fc.constant(
+      command(`close, append ${JSON.stringify(garbage)}, open again`, async (model, real) => {
+        const path = pathOf(real.store);
+        await real.store.close();
+        appendFileSync(path, garbage);
+        real.store = await openAt(path);
+        real.cursor = undefined;
+        model.held = undefined;
+      }),
+    ),
+  );
+
+  runConformance({
+    name: 'state file',
+    numRuns: 40,
+    open: () => openAt(join(dir, `plants-${++files}.state`)),
+    reopen: async (store) => {
+      const path = pathOf(store);
+      await store.close();
+      return openAt(path);
+    },
+    faults: [tornTail.chain((c) => c)],
+  });
+});
+
+describe.skipIf(REDIS_SKIP_REASON)(`store conformance: Redis${REDIS_SKIP_REASON ? ` (skipped: ${REDIS_SKIP_REASON})` : ''}`, () => {
+  let server: RedisServer;
+  let inspect: Redis;
+  beforeAll(async () => {
+    server = await RedisServer.start();
+    inspect = new Redis(server.url);
+  });
+  afterAll(async () => {
+    inspect?.disconnect();
+    await server?.stop();
+  });
+  let prefixes = 0;
+  const prefixOf = new WeakMap<ResourceStore, string>();
+  const openWith = async (prefix: string): Promise<ResourceStore> => {
+    const store = await openRedisStore({ url: server.url, prefix });
+    prefixOf.set(store, prefix);
+    return store;
+  };
+
+  /** Every key of the store's prefix gone at once, as a FLUSHALL (or FLUSHDB) does under a running mock. */
+  const flushed = fc.constant(
+    command('FLUSHALL', async (model) => {
+      await inspect.flushall();
+      // What Redis held is gone; the held cursor must still mean "after that place", never a new record's.
+      model.collections.clear();
+    }),
+  );
+
+  runConformance({
+    name: 'Redis',
+    numRuns: 60,
+    open: () => openWith(`conformance-${++prefixes}`),
+    reopen: async (store) => {
+      const prefix = prefixOf.get(store) as string;
+      await store.close();
+      return openWith(prefix);
+    },
+    faults: [flushed, flushed],
+  });
+
+  it('Redis: after a FLUSHALL a cursor issued before it still reads every new record, and none repeats a place (issue 24)', async () => {
+    const store = await openWith('flushed');
+    try {
+      for (const key of ['1', '2', '3', '4', '5']) await store.create(PLANTS, recordOf(key, 0));
+      const first = await store.page(PLANTS, { limit: 4 });
+      expect(first.next).toBeDefined();
+      await inspect.flushall();
+      for (const key of ['6', '7']) await store.create(PLANTS, recordOf(key, 0));
+      expect((await store.page(PLANTS, { after: first.next, limit: 10 })).records.map((record) => record.key)).toEqual(['6', '7']);
+      // The new records' places lie after every place handed out before the flush.
+      const walked = await store.page(PLANTS, { limit: 1 });
+      expect(BigInt(walked.next as string)).toBeGreaterThan(BigInt(first.next as string));
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('Redis: a key of the wrong type planted in its place fails that collection with StorageFailure, never a hang, and the others serve', async () => {
+    const store = await openWith('planted');
+    try {
+      await inspect.set(`planted:records:${POTS}`, 'not a hash');
+      await inspect.hset(`planted:order:${PLANTS}`, 'x', 'not a sorted set');
+      for (const attempt of [() => store.create(POTS, recordOf('1', 0)), () => store.get(POTS, '1'), () => store.page(PLANTS, { limit: 2 }), () => store.count(POTS)]) {
+        await expect(attempt()).rejects.toBeInstanceOf(StorageFailure);
+      }
+      // Refused before anything is written: no record in the hash without its place in the order (Redis undoes nothing of a failed script).
+      await expect(store.create(PLANTS, recordOf('1', 0))).rejects.toThrow(/WRONGTYPE planted:order:\/plants holds a hash, not a zset/);
+      await expect(store.seed(PLANTS, [recordOf('2', 0)])).rejects.toBeInstanceOf(StorageFailure);
+      expect(await inspect.exists(`planted:records:${PLANTS}`)).toBe(0);
+      expect(await store.create('/other', recordOf('1', 0))).toBe('created');
+      expect(await listAll(store, '/other', 2)).toEqual([recordOf('1', 0)]);
+      // A sequence that is not a number refuses creates, clearly, and stores none of them.
+      await inspect.set('planted:seq', 'garbage');
+      await expect(store.create('/other', recordOf('2', 0))).rejects.toThrow(/refused the command: ERR planted:seq holds "garbage", not a sequence number/);
+      expect(await store.count('/other')).toBe(1);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('Redis: out of memory, a change is refused with StoreUnavailable (nothing stored), health reports the store cannot write, and both recover', async () => {
+    const small = await RedisServer.start({ args: ['--maxmemory', '2mb', '--maxmemory-policy', 'noeviction'] });
+    const store = await openRedisStore({ url: small.url, prefix: 'oom' });
+    try {
+      const name = 'n'.repeat(20_000);
+      let refusal: unknown;
+      let created = 0;
+      for (let id = 1; id <= 500 && refusal === undefined; id++) {
+        try {
+          await store.create(PLANTS, { key: String(id), json: `{"id":${id},"name":"${name}"}` });
+          created++;
+        } catch (error) {
+          refusal = error;
+        }
+      }
+      expect(refusal).toBeInstanceOf(StoreUnavailable);
+      expect((refusal as StoreUnavailable).maybeApplied).toBe(false);
+      expect(String((refusal as Error).message)).toMatch(/OOM/);
+      expect(store.health()).toMatchObject({ state: 'down', kind: 'redis', detail: expect.stringMatching(/refuses changes/) });
+      expect(await store.count(PLANTS)).toBe(created);
+      await store.reset();
+      expect(store.health()).toMatchObject({ state: 'up' });
+      expect(await store.create(PLANTS, recordOf('1', 0))).toBe('created');
+    } finally {
+      await store.close();
+      await small.stop();
+    }
+  });
+});
