@@ -93,6 +93,11 @@ export interface RecognitionOptions {
   stateless?: ReadonlySet<string> | 'all';
 }
 
+/** An `--identity /path=property` rule that names no collection, or a property its records do not declare: refused at start. */
+export class IdentityOverrideError extends Error {
+  override name = 'IdentityOverrideError';
+}
+
 export interface IdentityOverrides {
   everywhere?: string;
   byPath?: ReadonlyMap<string, string>;
@@ -153,6 +158,11 @@ export function recogniseCollections(contract: CompiledContract, options: Recogn
       if (answer && isObjectMedia(answer)) for (const [name, schema] of answer.propertySchemas) if (!stored.has(name)) stored.set(name, schema);
     }
     const noun = singular(lastWord(path));
+    const forPath = overrides.byPath?.get(path);
+    // Skipping the collection would silently turn it stateless: a typo in a flag must say so at start.
+    if (forPath !== undefined && !stored.has(forPath)) {
+      throw new IdentityOverrideError(`--identity ${path}=${forPath}: the records of ${path} declare no property '${forPath}' (they declare ${[...stored.keys()].join(', ') || 'none'})`);
+    }
     const property = identityProperty(path, itemParameter, stored, overrides, noun);
     if (property === undefined) continue;
     const identitySchema = representationSchema(property, create, read) ?? stored.get(property);
@@ -183,6 +193,13 @@ export function recogniseCollections(contract: CompiledContract, options: Recogn
       if (off(operation) || stateful.has(operation.operationId)) continue;
       const recognised = roleOf(operation, collection);
       if (recognised) stateful.set(operation.operationId, recognised);
+    }
+  }
+  // A rule for a path the spec creates nothing at is a typo too (a collection left stateless by --stateless is no mistake).
+  const creatable = new Set(operations.filter((o) => o.method === 'post').map((o) => trimSlash(o.path)));
+  for (const [path, property] of overrides.byPath ?? []) {
+    if (!creatable.has(path)) {
+      throw new IdentityOverrideError(`--identity ${path}=${property}: ${path} is not a collection (${collections.map((c) => c.path).join(', ') || 'the spec has none'})`);
     }
   }
   return { collections, stateful };

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { mockCommand, parseMockArgs } from '../config.js';
 import { createMockServer } from '../server.js';
 import { call, corpusSpec, expectDeclared } from './corpus.js';
+import { MOCK_CLI, run } from './processes.js';
 
 const parse = (args: string[]) => parseMockArgs(args, mockCommand().configureOutput({ writeErr: () => {}, writeOut: () => {} }));
 
@@ -29,5 +30,16 @@ describe('--identity', () => {
     } finally {
       await mock.close();
     }
+  });
+
+  // Skipping the collection instead would leave /user silently answered from examples.
+  it.each([
+    ['/user=nope', "--identity /user=nope: the records of /user declare no property 'nope' (they declare "],
+    ['/users=id', '--identity /users=id: /users is not a collection (/user, /pet)'],
+  ])('refuses %s at start in one line, exit 1, listening never', async (rule, message) => {
+    const { code, output } = await run(process.execPath, [MOCK_CLI, '--port', '0', '--spec', corpusSpec('users-forms-3.1'), '--identity', rule]);
+    expect(code).toBe(1);
+    expect(output).not.toContain('listening');
+    expect(output.trim().split('\n')).toEqual([expect.stringContaining(`plant-store-mock: ${message}`)]);
   });
 });

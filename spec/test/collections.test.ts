@@ -53,8 +53,11 @@ describe('collections recognised from a spec', () => {
     };
     expect(recognise(paths).collections[0]?.identity).toEqual({ property: 'username', type: 'string', assigned: undefined });
     expect(recognise(paths, {}, { identity: parseIdentityOverrides('/user=id') }).collections[0]?.identity.property).toBe('id');
-    // An override naming a property the schema lacks recognises no collection rather than a wrong one.
-    expect(recognise(paths, {}, { identity: parseIdentityOverrides('/user=nope') }).collections).toEqual([]);
+    // An override naming a property the schema lacks, or a path that is no collection, is refused: never a silently stateless collection.
+    expect(() => recognise(paths, {}, { identity: parseIdentityOverrides('/user=nope') })).toThrow(
+      /--identity \/user=nope: the records of \/user declare no property 'nope' \(they declare id, username\)/,
+    );
+    expect(() => recognise(paths, {}, { identity: parseIdentityOverrides('/users=id') })).toThrow(/\/users is not a collection \(\/user\)/);
   });
 
   it('`{petId}` names `id`; a readOnly uuid id is assigned as a UUID and never kept from a client', () => {
