@@ -36,11 +36,18 @@ interface Served {
   whole: boolean;
   /** Whether a list's items show every property a record holds. */
   wholeItems: boolean;
+  /** The collections nested under each collection: a deleted record's go with it. */
+  nested: ReadonlyMap<Collection, readonly Collection[]>;
 }
 
 /** The stateful handler of each operation the mock serves from its store, by operationId. */
 export function statefulHandlers(stateful: ReadonlyMap<string, StatefulOperation>, contract: CompiledContract): Record<string, MockHandler> {
   const handlers: Record<string, MockHandler> = {};
+  const nested = new Map<Collection, Collection[]>();
+  for (const { collection } of stateful.values()) {
+    const parent = collection.parent?.collection;
+    if (parent && !nested.get(parent)?.includes(collection)) nested.set(parent, [...(nested.get(parent) ?? []), collection]);
+  }
   for (const [operationId, { role, collection, list }] of stateful) {
     const operation = contract.operations.get(operationId);
     if (!operation) continue;
@@ -49,6 +56,7 @@ export function statefulHandlers(stateful: ReadonlyMap<string, StatefulOperation
     const answered = media && new Set([...media.propertySet].filter((name) => !collection.writeOnly.has(name)));
     handlers[operationId] = ROLES[role]({
       whole: showsWhole(collection, answered),
+      nested,
       wholeItems: showsWhole(collection, list?.items),
       collection,
       answered,
@@ -174,9 +182,41 @@ const ROLES: Record<CollectionRole, (served: Served) => MockHandler> = {
       const found = await storedAt(c, served.collection, mock);
       if (!('record' in found)) return found.answer;
       if ((await mock.store.delete(found.name, found.record.key)) === 'missing') return notFound(served.collection, pathSegment(c, served.collection));
+      // After the parent, so a nested create racing this one finds no parent (404) rather than a parent being emptied.
+      await deleteNested(served.nested, served.collection, found.record.key, c.request.params as Record<string, string>, mock.store);
       return answerRecord(served, found.record);
     },
 };
+
+/**
+ * Deletes the records nested under a deleted one, and theirs: a booking's payments go with it, so
+ * the admin listing no longer shows them and a booking created again with that id starts with none.
+ * Each nested collection is read to its last page before deleting (a store's cursor may not survive deletes).
+ */
+async function deleteNested(
+  nested: ReadonlyMap<Collection, readonly Collection[]>,
+  collection: Collection,
+  key: RecordKey,
+  params: Readonly<Record<string, string>>,
+  store: ResourceStore,
+): Promise<void> {
+  for (const child of nested.get(collection) ?? []) {
+    const parameter = child.parent?.parameter as string;
+    const childParams = { ...params, [parameter]: keyInWords(key, collection.identity) };
+    const name = storeCollection(child, childParams);
+    const keys: RecordKey[] = [];
+    let after: string | undefined;
+    do {
+      const page = await store.page(name, { after, limit: LIST_PAGE });
+      keys.push(...page.records.map((record) => record.key));
+      after = page.next;
+    } while (after !== undefined);
+    for (const childKey of keys) {
+      await store.delete(name, childKey);
+      await deleteNested(nested, child, childKey, childParams, store);
+    }
+  }
+}
 
 /** A create whose identity the mock assigns: the next value, and the one after while the store has it taken. */
 function createAssigned(served: Served, body: Body, name: string, mock: EngineContext, attempt: number): Maybe<Answer> {
