@@ -7,7 +7,9 @@
  * - `P:journal:entries`: a list of the entries' JSON texts (without their seq), oldest first;
  * - `P:journal:sizes`: a list of their sizes in bytes, index for index;
  * - `P:journal:seq`: the seq of the newest entry (INCRBY), kept by `clear`, so a seq is never
- *   reused; seqs are dense, so the entry at index i of n has seq `seq - n + 1 + i`;
+ *   reused; seqs are dense, so the entry at index i of n has seq `seq - n + 1 + i`. A Redis that
+ *   was flushed has lost it: the first replica to record or read puts it back at the highest seq
+ *   that replica has seen, so seqs do not start again at 1 under a reader's cursor;
  * - `P:journal:bytes`: the bytes the entries hold.
  *
  * Adding and trimming are one Lua script, atomic across replicas: seqs are dense and in the order
@@ -44,19 +46,25 @@ import {
   type RequestJournal,
 } from '../admin/journal.js';
 
-// KEYS: entries, sizes, seq, bytes. ARGV: max entries, max bytes, then each entry's JSON (its size
-// in bytes is Lua's #). Returns the first entry's seq. One call takes the entries of a loop turn,
-// in order; the oldest leave until both bounds hold, the newest always stays.
-const RECORD = `
+// A missing seq (a Redis that was flushed) goes on from the highest seq the calling replica has
+// seen (ARGV[3]; 0 for a new sandbox), never from 0 again.
+const RESTORE_SEQ = `
+if redis.call('EXISTS', KEYS[SEQ]) == 0 and ARGV[3] ~= '0' then redis.call('SET', KEYS[SEQ], ARGV[3]) end`;
+
+// KEYS: entries, sizes, seq, bytes. ARGV: max entries, max bytes, the highest seq this replica has
+// seen, then each entry's JSON (its size in bytes is Lua's #). Returns the first entry's seq. One
+// call takes the entries of a loop turn, in order; the oldest leave until both bounds hold, the
+// newest always stays.
+const RECORD = `${RESTORE_SEQ.replaceAll('SEQ', '3')}
 local maxEntries, maxBytes = tonumber(ARGV[1]), tonumber(ARGV[2])
-local count = #ARGV - 2
+local count = #ARGV - 3
 local sizes, added = {}, 0
 for i = 1, count do
-  local size = #ARGV[2 + i]
+  local size = #ARGV[3 + i]
   sizes[i] = size
   added = added + size
 end
-local length = redis.call('RPUSH', KEYS[1], unpack(ARGV, 3))
+local length = redis.call('RPUSH', KEYS[1], unpack(ARGV, 4))
 redis.call('RPUSH', KEYS[2], unpack(sizes))
 local last = redis.call('INCRBY', KEYS[3], count)
 local bytes = redis.call('INCRBY', KEYS[4], added)
@@ -78,10 +86,10 @@ if drop > 0 then
 end
 return last - count + 1`;
 
-// KEYS: entries, seq. ARGV: the highest seq wanted, how many at most. Returns the newest seq, the
-// seq of the first entry returned, and the entries from that seq up to the highest one held that
-// is at most ARGV[1], oldest first.
-const READ = `
+// KEYS: entries, seq. ARGV: the highest seq wanted, how many at most, the highest seq this replica
+// has seen. Returns the newest seq, the seq of the first entry returned, and the entries from that
+// seq up to the highest one held that is at most ARGV[1], oldest first.
+const READ = `${RESTORE_SEQ.replaceAll('SEQ', '2')}
 local last = tonumber(redis.call('GET', KEYS[2]) or '0')
 local length = redis.call('LLEN', KEYS[1])
 local first = last - length + 1
@@ -99,8 +107,18 @@ return 0`;
 declare module 'ioredis' {
   interface RedisCommander<Context> {
     /** `entries`: each entry's JSON (ioredis flattens an array argument). */
-    recordJournalEntries(entries: string, sizes: string, seq: string, bytes: string, maxEntries: string, maxBytes: string, json: string[], callback?: Callback<number>): Result<number, Context>;
-    readJournalEntries(entries: string, seq: string, highest: string, count: string, callback?: Callback<[number, number, string[]]>): Result<[number, number, string[]], Context>;
+    recordJournalEntries(
+      entries: string,
+      sizes: string,
+      seq: string,
+      bytes: string,
+      maxEntries: string,
+      maxBytes: string,
+      seen: string,
+      json: string[],
+      callback?: Callback<number>,
+    ): Result<number, Context>;
+    readJournalEntries(entries: string, seq: string, highest: string, count: string, seen: string, callback?: Callback<[number, number, string[]]>): Result<[number, number, string[]], Context>;
     clearJournal(entries: string, sizes: string, bytes: string, callback?: Callback<number>): Result<number, Context>;
   }
 }
@@ -149,6 +167,8 @@ export class RedisJournal implements RequestJournal {
   /** The records of this loop turn, sent together once it ends. */
   #waiting: (JournalRecord | PendingRecord)[] = [];
   #sending: Promise<void> | undefined;
+  /** The highest seq this replica has seen written or read: where the sequence goes on after a FLUSHALL. */
+  #seen = 0;
 
   /** On a client connected by `connectRedis` (its scripts are defined here if it lacks them). */
   constructor(client: Redis, target: RedisTarget, options: RedisJournalOptions, owned = false) {
@@ -200,8 +220,8 @@ export class RedisJournal implements RequestJournal {
     }
     if (!entries.length) return;
     const { entries: list, sizes, seq, bytes } = this.#keys;
-    const sent = this.#client.recordJournalEntries(list, sizes, seq, bytes, String(this.maxEntries), String(this.maxBytes), entries).then(
-      () => undefined,
+    const sent = this.#client.recordJournalEntries(list, sizes, seq, bytes, String(this.maxEntries), String(this.maxBytes), String(this.#seen), entries).then(
+      (first) => void this.#see(Number(first) + entries.length - 1),
       () => void (this.#dropped += entries.length),
     );
     this.#sending = sent;
@@ -239,7 +259,7 @@ export class RedisJournal implements RequestJournal {
       if (batch.length === 0 || low <= lowest) break;
       highest = low - 1;
     }
-    return { seqs, last: last ?? Number((await this.#run(() => this.#client.get(this.#keys.seq))) ?? 0), more: false };
+    return { seqs, last: last ?? this.#see(Number((await this.#run(() => this.#client.get(this.#keys.seq))) ?? 0)), more: false };
   }
 
   async entries(query: JournalQuery = {}): Promise<JournalPage> {
@@ -283,8 +303,14 @@ export class RedisJournal implements RequestJournal {
 
   /** The newest seq, and the entries (oldest first, from seq `low`) at most `count` up to `highest`. */
   async #read(highest: number, count: number): Promise<[number, number, string[]]> {
-    const [last, low, batch] = await this.#run(() => this.#client.readJournalEntries(this.#keys.entries, this.#keys.seq, String(highest), String(Math.max(1, count))));
-    return [Number(last), Number(low), batch];
+    const [last, low, batch] = await this.#run(() => this.#client.readJournalEntries(this.#keys.entries, this.#keys.seq, String(highest), String(Math.max(1, count)), String(this.#seen)));
+    return [this.#see(Number(last)), Number(low), batch];
+  }
+
+  /** Notes a seq Redis answered with; answers the highest seen so far (a flushed Redis answers 0 before anything is put back). */
+  #see(seq: number): number {
+    if (Number.isSafeInteger(seq) && seq > this.#seen) this.#seen = seq;
+    return Math.max(seq, this.#seen);
   }
 
   async clear(): Promise<void> {

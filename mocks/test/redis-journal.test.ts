@@ -224,6 +224,28 @@ describe.skipIf(REDIS_SKIP_REASON)(`RedisJournal on a real redis-server${REDIS_S
     expect((await other.entries()).entries.map((entry) => entry.path)).toEqual(['/theirs']);
   });
 
+  it('after a FLUSHALL numbers on from the last seq a replica saw: no seq repeats and an old cursor reads the new entries (issue 24)', async () => {
+    prefixes++;
+    const [one, two] = [await open('one'), await open('two')];
+    for (let i = 0; i < 5; i++) one.record(exchange(`/before/${i}`, 200));
+    await until(one, 5);
+    // The inspector's cursor, read through the other replica.
+    const cursor = (await two.entries({ limit: 1 })).last;
+    expect(cursor).toBe(5);
+    await inspect.flushall();
+    // Polled before anything new arrives, the journal does not go back to 0 under its reader.
+    expect(await two.entries({ after: cursor })).toEqual({ entries: [], last: 5, more: false });
+    one.record(exchange('/after/1', 200));
+    two.record(exchange('/after/2', 200));
+    await until(one, 7);
+    const after = await one.entries({ after: cursor });
+    expect(after.entries.map((entry) => [entry.seq, entry.path])).toEqual([
+      [7, '/after/2'],
+      [6, '/after/1'],
+    ]);
+    expect(await two.entry(6)).toMatchObject({ seq: 6, path: '/after/1' });
+  });
+
   it('drops entries while Redis is out of reach without failing the request, refuses reads with StoreUnavailable, and journals again once it is back', async () => {
     const lonely = await RedisServer.start();
     const journal = await openRedisJournal({ url: lonely.url, prefix: 'fault', replica: 'r' });
