@@ -21,12 +21,16 @@
  * example, a value of the format, the smallest of the type). The body is validated against the
  * schema; what fails is replaced by the response's example's value or removed, and a body that
  * still fails is the response's example itself. A response declared without content is answered
- * without a body; a `text/*` one with the message as text.
+ * without a body; a `text/*` one with the message as text. A response declaring XML and no JSON
+ * (`application/xml`, `text/xml`, `+xml`) gets the same members as elements of one root element
+ * (the schema's `xml.name`, else its component's name, else `error`; a property's `xml.name` and
+ * `xml.attribute` honoured), written by fast-xml-parser, which escapes the text.
  */
 import { STATUS_CODES } from 'node:http';
 import type { ValidateFunction } from 'ajv';
+import { XMLBuilder } from 'fast-xml-parser';
 import { isJsonMediaType, mediaEssence, pathTemplatePattern, type CompiledContract, type ContractMediaType, type ContractOperation, type ContractResponse, type Schema } from '../../spec/contract.js';
-import { typesOf } from '../../spec/schema.js';
+import { isObject as isSchemaObject, refName, resolveRef, typesOf } from '../../spec/schema.js';
 import { errorBody, type Rejection } from '../errors.js';
 import type { Answer } from '../http/answer.js';
 
@@ -42,7 +46,14 @@ export type ErrorShape =
   | { kind: 'ours' }
   | { kind: 'empty' }
   | { kind: 'text'; mediaType: string }
-  | { kind: 'json'; mediaType: string; media: ContractMediaType; fields: readonly Field[]; example: unknown; whole: 'object' | 'string' | 'integer' };
+  | { kind: 'json'; mediaType: string; media: ContractMediaType; fields: readonly Field[]; example: unknown; whole: 'object' | 'string' | 'integer'; xml?: XmlPlan };
+
+/** How an error body becomes XML: the root element's name and each member's element or attribute name. */
+interface XmlPlan {
+  root: string;
+  /** Member name → its element name, or its attribute name prefixed with `@_`. */
+  names: ReadonlyMap<string, string>;
+}
 
 type Source = 'status' | 'message' | 'phrase' | 'code' | 'problem-type' | { value: unknown };
 
@@ -79,8 +90,10 @@ export class ErrorAnswers {
   readonly #byOperation = new Map<ContractOperation, Map<number, ErrorShape>>();
   readonly #documentWide = new Map<number, ErrorShape>();
   readonly #operations: ReadonlyArray<{ operation: ContractOperation; pattern: RegExp; method: string }>;
+  readonly #document: unknown;
 
   constructor(contract: CompiledContract) {
+    this.#document = contract.document;
     this.#operations = [...contract.operations.values()].map((operation) => ({ operation, pattern: pathTemplatePattern(operation.path), method: operation.method.toUpperCase() }));
   }
 
@@ -129,7 +142,7 @@ export class ErrorAnswers {
     let byStatus = this.#byOperation.get(operation);
     if (!byStatus) this.#byOperation.set(operation, (byStatus = new Map()));
     let shape = byStatus.get(status);
-    if (!shape) byStatus.set(status, (shape = shapeOf(declaredFor(operation, status))));
+    if (!shape) byStatus.set(status, (shape = shapeOf(declaredFor(operation, status), this.#document)));
     return shape;
   }
 
@@ -164,14 +177,16 @@ function keyOf(shape: ErrorShape): string {
 }
 
 /** How a declared response is answered. */
-export function shapeOf(response: ContractResponse | undefined): ErrorShape {
+export function shapeOf(response: ContractResponse | undefined, document?: unknown): ErrorShape {
   if (!response) return OURS;
   if (response.content.size === 0) return EMPTY;
   const entries = [...response.content.values()];
   const media = entries.find((m) => mediaEssence(m.mediaType) === 'application/problem+json') ?? entries.find((m) => isJsonMediaType(mediaEssence(m.mediaType)));
   if (!media) {
+    const xml = entries.find((m) => isXmlMediaType(mediaEssence(m.mediaType)));
+    if (xml) return xmlShape(xml, document);
     const text = entries.find((m) => mediaEssence(m.mediaType).startsWith('text/'));
-    // XML and other declared types: our Error stays JSON rather than a body that only pretends to be of that type.
+    // Other declared types (binary, CSV …): our Error stays JSON rather than a body that only pretends to be of that type.
     return text ? { kind: 'text', mediaType: text.mediaType } : OURS;
   }
   const example = media.examples[0]?.value;
@@ -179,6 +194,56 @@ export function shapeOf(response: ContractResponse | undefined): ErrorShape {
   if (media.type === 'integer' || media.type === 'number') return { kind: 'json', mediaType: media.mediaType, media, fields: [], example, whole: 'integer' };
   if (media.schema === undefined) return { kind: 'json', mediaType: media.mediaType, media, fields: OUR_FIELDS, example, whole: 'object' };
   return { kind: 'json', mediaType: media.mediaType, media, fields: fieldsOf(media), example, whole: 'object' };
+}
+
+function isXmlMediaType(essence: string): boolean {
+  return essence === 'application/xml' || essence === 'text/xml' || essence.endsWith('+xml');
+}
+
+/** The members an XML error carries, filled as a JSON one's are, and where each goes in the document. */
+function xmlShape(media: ContractMediaType, document: unknown): ErrorShape {
+  const resolved = resolveRef(media.schema, document);
+  const root = xmlName(isSchemaObject(resolved) ? resolved.xml : undefined) ?? refName(media.schema) ?? 'error';
+  const fields = media.schema === undefined || media.type !== 'object' ? OUR_FIELDS : fieldsOf(media);
+  const names = new Map<string, string>();
+  for (const field of fields) {
+    const xml = media.propertySchemas.get(field.name)?.xml;
+    const name = xmlName(xml) ?? field.name;
+    names.set(field.name, isSchemaObject(xml) && xml.attribute === true ? `@_${elementName(name)}` : elementName(name));
+  }
+  const example = media.examples[0]?.value;
+  return { kind: 'json', mediaType: media.mediaType, media, fields, example, whole: 'object', xml: { root: elementName(root), names } };
+}
+
+function xmlName(xml: unknown): string | undefined {
+  return isSchemaObject(xml) && typeof xml.name === 'string' && xml.name !== '' ? xml.name : undefined;
+}
+
+/** A name a spec gives, made a well-formed XML name (a hostile or careless spec's `a b` or `1st` becomes `a_b`, `_1st`). */
+function elementName(name: string): string {
+  const cleaned = name.replace(/[^\p{L}\p{N}_.-]/gu, '_');
+  return /^[\p{L}_]/u.test(cleaned) && !/^xml/i.test(cleaned) ? cleaned : `_${cleaned}`;
+}
+
+const XML_BUILDER = new XMLBuilder({ ignoreAttributes: false, attributeNamePrefix: '@_', suppressEmptyNode: false });
+
+/** XML 1.0 cannot carry every character a message may echo (a NUL in a path): those become U+FFFD. */
+function xmlSafe(value: unknown, depth: number): unknown {
+  if (typeof value === 'string') return value.replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
+  if (depth > 8 || typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) return value.map((item) => xmlSafe(item, depth + 1));
+  return Object.fromEntries(Object.entries(value).map(([name, inner]) => [elementName(name), xmlSafe(inner, depth + 1)]));
+}
+
+/** The XML document of an error body; a string (the spec's own XML example) is answered as it is. */
+function xmlText(plan: XmlPlan, body: unknown): string {
+  if (typeof body === 'string') return body;
+  const element: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(isObject(body) ? body : {})) {
+    if (value === undefined || value === null) continue;
+    element[plan.names.get(name) ?? elementName(name)] = xmlSafe(value, 0);
+  }
+  return `<?xml version="1.0" encoding="UTF-8"?>${XML_BUILDER.build({ [plan.root]: element }) as string}`;
 }
 
 const OUR_FIELDS: readonly Field[] = [
@@ -234,6 +299,7 @@ function renderShape(shape: ErrorShape, rejection: Rejection): Answer {
   if (shape.kind === 'empty') return { status: rejection.status, headers: rejection.headers, rejection };
   const headers = { ...rejection.headers, 'content-type': shape.mediaType };
   if (shape.kind === 'text') return { status: rejection.status, body: rejection.message, headers, rejection };
+  if (shape.xml) return { status: rejection.status, body: xmlText(shape.xml, bodyOf(shape, rejection)), headers, rejection };
   return { status: rejection.status, body: JSON.stringify(bodyOf(shape, rejection)), headers, rejection };
 }
 
