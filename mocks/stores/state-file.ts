@@ -152,6 +152,8 @@ export class StateFileStore implements ResourceStore {
   #barrier: Promise<void> | undefined;
   /** Set when the file could not be put back after a failed write: nothing more is accepted. */
   #broken: Error | undefined;
+  /** Why the last write failed (and was undone), until a write succeeds. */
+  #writeFailed: StorageFailure | undefined;
   #closed = false;
   #logger: StateFileLogger | undefined;
   #compactMinBytes: number;
@@ -257,6 +259,8 @@ export class StateFileStore implements ResourceStore {
 
   health(): StoreHealth {
     if (this.#broken) return { state: 'down', kind: 'state-file', detail: this.#broken.message };
+    // A disk that refused the last write (full, failing) most likely refuses the next: down until a write succeeds.
+    if (this.#writeFailed) return { state: 'down', kind: 'state-file', detail: `${this.#writeFailed.message}; up again once a write succeeds` };
     return { state: 'up', kind: 'state-file', detail: this.path };
   }
 
@@ -379,6 +383,7 @@ export class StateFileStore implements ResourceStore {
       await this.#rollBack(batch, start, cause as Error);
       return;
     }
+    this.#writeFailed = undefined;
     this.#stats.bytes += data.length;
     this.#stats.syncs += 1;
     this.#stats.records += operations.length;
@@ -399,6 +404,7 @@ export class StateFileStore implements ResourceStore {
    */
   async #rollBack(batch: Batch, start: number, cause: Error): Promise<void> {
     const failure = new StorageFailure(`could not write the state file ${this.path}: ${cause.message}`, { code: (cause as NodeJS.ErrnoException).code });
+    this.#writeFailed = failure;
     if (!this.#broken) {
       try {
         await this.#handle.truncate(start);

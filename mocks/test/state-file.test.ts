@@ -187,8 +187,13 @@ describe('state file store', () => {
     expect(statSync(path).size).toBe(sizeBefore); // the written bytes were cut off again
     expect(await listedPlantsText(mock)).toBe('[{"id":1,"name":"kept"}]');
     expect(logger.warnings.join('\n')).toMatch(/write failed/);
+    // Health says the store cannot write (a full or failing disk refuses the next write too), until a write succeeds (issue 24).
+    const down = await fetch(`${mock.url}/__mock/health`);
+    expect(down.status).toBe(503);
+    expect(await down.json()).toMatchObject({ status: 'unavailable', store: { state: 'down', kind: 'state-file' } });
 
     expect((await createPlant(mock, '{"id":2,"name":"second try"}')).status).toBe(200);
+    expect((await fetch(`${mock.url}/__mock/health`)).status).toBe(200);
     await mock.close();
     const reopened = await openStore(path, { logger: recordingLogger() });
     expect(plantsIn(reopened)).toStrictEqual([plant(1n, 'kept'), plant(2n, 'second try')]);
