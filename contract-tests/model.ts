@@ -71,7 +71,8 @@ export interface ContractCase {
 
 /** One step of a stateful sequence, and what its answer must show. */
 export interface SequenceStep {
-  kind: 'create' | 'read' | 'read-anonymous' | 'list' | 'update' | 'delete' | 'read-deleted' | 'read-missing' | 'cleanup';
+  /** `list-page`: a further page of a list step, fetched by its offset or page parameter (judged as part of that list step). */
+  kind: 'create' | 'read' | 'read-anonymous' | 'list' | 'list-page' | 'update' | 'delete' | 'read-deleted' | 'read-missing' | 'cleanup';
   /** The collection path (`/plants`). */
   collection: string;
   /** The identity property's name. */

@@ -12,10 +12,12 @@ import fc from 'fast-check';
 import { recogniseCollections } from '../spec/collections.js';
 import type { CompiledContract } from '../spec/contract.js';
 import { exactInteger, parseExactJson } from '../spec/exact-json.js';
+import { jsonPointer, pointerTarget, pointerTokens, resolveRef } from '../spec/schema.js';
 import type { IdSource } from '../fixtures/index.js';
 import { freshIdentity } from './generators/identity.js';
 import { validLiterals } from './generators/schema-values.js';
 import type { CaseExpectation, SequenceStep } from './model.js';
+import { evaluateLinkValue, type Exchange } from './runtime-expressions.js';
 import type { JsonSchema, RequestBody, SuiteContract, SuiteParameter } from './spec-contract.js';
 import { typesOf } from './spec-contract.js';
 
@@ -29,6 +31,9 @@ export interface SequencePlan {
   assigned: boolean;
   /** The list's page-size parameter (`limit`), and its filters: query parameter → record property. */
   limit?: string;
+  /** The list's offset parameter (`offset`), or its page-number one (`page`) and the first page's number. */
+  offset?: string;
+  page?: { parameter: string; first: 0 | 1 };
   filters: ReadonlyMap<string, string>;
   /** The most records one list answer holds (the array's maxItems, or the default page size). */
   pageCap?: number;
@@ -37,6 +42,14 @@ export interface SequencePlan {
   list?: SuiteContract;
   update?: SuiteContract;
   remove?: SuiteContract;
+  /** The create answer's OpenAPI `links` to the read, update and delete (they choose those operations and their parameters). */
+  links?: Partial<Record<'read' | 'update' | 'remove', PlanLink>>;
+}
+
+/** A link of the create's answer: its name, and the parameters it passes (runtime expressions or constants). */
+export interface PlanLink {
+  name: string;
+  parameters: ReadonlyMap<string, unknown>;
 }
 
 /** The collections of `compiled` whose create operation is under test, with their other operations under test. */
@@ -54,6 +67,7 @@ export function planSequences(compiled: CompiledContract, operations: readonly S
       for (const [operationId, op] of stateful) if (op.collection === collection && op.role === wanted && byId.has(operationId)) return byId.get(operationId);
       return undefined;
     };
+    const links = createLinks(compiled, collection.create.operationId, operations);
     const plan: SequencePlan = {
       collection: collection.path,
       noun: collection.noun,
@@ -61,17 +75,73 @@ export function planSequences(compiled: CompiledContract, operations: readonly S
       identityType: collection.identity.type,
       assigned: collection.identity.assigned !== undefined,
       ...optional('limit', listPlan?.paging.size),
+      ...optional('offset', listPlan?.paging.offset),
+      ...optional('page', listPlan?.paging.page === undefined ? undefined : { parameter: listPlan.paging.page, first: listPlan.paging.firstPage }),
       filters: listPlan?.filters ?? new Map(),
-      ...optional('pageCap', listPlan?.maxItems ?? listPlan?.paging.defaultSize),
+      ...optional('pageCap', smallest(listPlan?.maxItems, listPlan?.paging.defaultSize)),
       create,
-      ...optional('read', role('read')),
+      ...optional('read', links.read?.operation ?? role('read')),
       ...optional('list', role('list')),
-      ...optional('update', role('replace') ?? role('patch')),
-      ...optional('remove', role('delete')),
+      ...optional('update', links.update?.operation ?? role('replace') ?? role('patch')),
+      ...optional('remove', links.remove?.operation ?? role('delete')),
+      ...(Object.keys(links).length ? { links: Object.fromEntries(Object.entries(links).map(([step, link]) => [step, { name: link.name, parameters: link.parameters }])) } : {}),
     };
     if (plan.read || plan.list) plans.push(plan);
   }
   return plans;
+}
+
+type LinkedStep = 'read' | 'update' | 'remove';
+
+/**
+ * The OpenAPI `links` of an operation's 2xx answers that lead to an operation under test, by the
+ * step they serve (GET: read, PUT/PATCH: update, DELETE: remove; the first link per step). A link
+ * names its target by operationId or by operationRef (a local pointer to a path item's method).
+ */
+export function createLinks(compiled: CompiledContract, operationId: string, operations: readonly SuiteContract[]): Partial<Record<LinkedStep, PlanLink & { operation: SuiteContract }>> {
+  const found: Partial<Record<LinkedStep, PlanLink & { operation: SuiteContract }>> = {};
+  const operation = compiled.operations.get(operationId);
+  if (!operation) return found;
+  const document = compiled.document;
+  const raw = resolveRef(pointerTarget(document, `#${jsonPointer('paths', operation.path, operation.method.toLowerCase())}`), document);
+  const responses = isRecord(raw) ? resolveRef(raw.responses, document) : undefined;
+  if (!isRecord(responses)) return found;
+  for (const [status, response] of Object.entries(responses)) {
+    if (!/^2(\d\d|XX)$/i.test(status)) continue;
+    const answer = resolveRef(response, document);
+    const links = isRecord(answer) ? resolveRef(answer.links, document) : undefined;
+    if (!isRecord(links)) continue;
+    for (const [name, value] of Object.entries(links)) {
+      const link = resolveRef(value, document);
+      if (!isRecord(link)) continue;
+      const target = linkTarget(link, operations, document);
+      const step: LinkedStep | undefined = target ? STEP_OF_METHOD[target.method] : undefined;
+      if (!target || !step || found[step]) continue;
+      const parameters = new Map<string, unknown>();
+      for (const [key, expression] of Object.entries(isRecord(link.parameters) ? link.parameters : {})) {
+        // `path.id` names the location too (a name used in two places); the suite's parameters are by name.
+        const qualified = /^(path|query|header|cookie)\.(.+)$/.exec(key);
+        parameters.set(qualified?.[2] ?? key, expression);
+      }
+      found[step] = { name, parameters, operation: target };
+    }
+  }
+  return found;
+}
+
+const STEP_OF_METHOD: Readonly<Record<string, LinkedStep>> = { GET: 'read', PUT: 'update', PATCH: 'update', DELETE: 'remove' };
+
+function linkTarget(link: Record<string, unknown>, operations: readonly SuiteContract[], document: unknown): SuiteContract | undefined {
+  if (typeof link.operationId === 'string') return operations.find((o) => o.operationId === link.operationId);
+  if (typeof link.operationRef !== 'string' || !link.operationRef.startsWith('#/paths/')) return undefined;
+  const [, path, method] = pointerTokens(link.operationRef);
+  if (path === undefined || method === undefined || pointerTarget(document, link.operationRef) === undefined) return undefined;
+  return operations.find((o) => o.path === path && o.method === method.toUpperCase());
+}
+
+function smallest(...values: Array<number | undefined>): number | undefined {
+  const known = values.filter((value): value is number => value !== undefined);
+  return known.length ? Math.min(...known) : undefined;
 }
 
 function optional<K extends string, V>(key: K, value: V | undefined): Partial<Record<K, V>> {
@@ -157,6 +227,8 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
   const word = (): string => `w${sample(fc.stringMatching(/^[a-z]{6}$/))}`;
 
   const created: string[] = [];
+  /** The create exchange of each record made, for the links' runtime expressions. */
+  const exchanges = new Map<string, Exchange>();
   const create = async (id: string | undefined, description: string): Promise<{ id: string; value: Record<string, unknown> } | undefined> => {
     const made = makeBody(id, word());
     if (!made) return undefined;
@@ -172,14 +244,35 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
     const key = id ?? (answered === undefined ? undefined : typeof answered === 'string' ? JSON.stringify(answered) : String(answered));
     if (key === undefined) return undefined;
     created.push(key);
+    exchanges.set(key, {
+      method: plan.create.method,
+      statusCode: answer.status,
+      request: { body: made.value },
+      response: { body: answer.body, header: answer.headers ?? {} },
+    });
     return { id: key, value: { ...made.value, ...(id === undefined && answered !== undefined ? { [plan.identity]: answered } : {}) } };
   };
-  const pathValue = (id: string): ReadonlyMap<string, string> => {
-    const parameter = itemParameter(plan.read ?? plan.remove ?? plan.update);
+  /** The parameters of the step on record `id`: its link's, evaluated against the record's create exchange, else the identity in the item path. */
+  const pathValue = (id: string, linked: LinkedStep = 'read'): ReadonlyMap<string, string> => {
+    const link = plan.links?.[linked];
+    const exchange = exchanges.get(id);
+    if (link && exchange) {
+      const values = new Map<string, string>();
+      for (const [name, expression] of link.parameters) {
+        const evaluated = evaluateLinkValue(expression, exchange);
+        if (evaluated.ok) values.set(name, jsonText(evaluated.value));
+      }
+      if (values.size === link.parameters.size) return values;
+    }
+    const parameter = itemParameter(plan[linked] ?? plan.read ?? plan.remove ?? plan.update);
     return new Map(parameter ? [[parameter.name, id]] : []);
   };
+  /** ` (link X)` when the step follows one of the spec's links. */
+  const via = (linked: LinkedStep): string => (plan.links?.[linked] ? ` (link ${plan.links[linked].name})` : '');
   const read = (id: string, step: SequenceStep, description: string, expect: CaseExpectation = 'provider-choice', anonymous = false) =>
-    plan.read ? context.send({ operation: plan.read, step, description, expect, parameters: pathValue(id), anonymous }) : Promise.resolve(undefined);
+    plan.read
+      ? context.send({ operation: plan.read, step, description: description + (exchanges.has(id) ? via('read') : ''), expect, parameters: pathValue(id), anonymous })
+      : Promise.resolve(undefined);
   const list = async (step: SequenceStep, description: string, parameters: ReadonlyMap<string, string> = new Map()): Promise<void> => {
     if (!plan.list) return;
     const first = await context.send({ operation: plan.list, step, description, expect: 'provider-choice', parameters });
@@ -191,9 +284,34 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
       items.push(...(listItems(more.body) ?? []));
       next = nextPage(more);
     }
+    // No link, and the spec declares an offset or page number: the pages after the first, asked for by it,
+    // until one adds nothing or is shorter than the first (a step asking for a limit judges its one page).
+    const byParameter = plan.offset ?? plan.page?.parameter;
+    let paged = false;
+    if (!nextPage(first) && byParameter !== undefined && step.kind === 'list' && !step.limit && items && items.length > 0) {
+      const pageSize = items.length;
+      let previous = JSON.stringify(items);
+      for (let page = 1; page < MAX_PAGES; page++) {
+        const position = plan.offset !== undefined ? items.length : (plan.page?.first ?? 1) + page;
+        const more = await context.send({
+          operation: plan.list,
+          step: { kind: 'list-page', collection: plan.collection, identity: plan.identity },
+          description: `${description}: the page at ${byParameter}=${position}`,
+          expect: 'provider-choice',
+          parameters: new Map([...parameters, [byParameter, String(position)]]),
+        });
+        const records = listItems(more.body) ?? [];
+        paged = true;
+        // The same page again (the parameter ignored): nothing further to see.
+        if (JSON.stringify(records) === previous) break;
+        previous = JSON.stringify(records);
+        items.push(...records);
+        if (records.length < pageSize) break;
+      }
+    }
     if (step.kind === 'list' && items) step.seen = items;
-    // A full first page and no link to the next: records past it cannot be seen.
-    if (step.kind === 'list' && items && !nextPage(first) && plan.pageCap !== undefined && items.length >= plan.pageCap) step.truncated = true;
+    // A full first page and no way to the next: records past it cannot be seen.
+    if (step.kind === 'list' && items && !nextPage(first) && !paged && plan.pageCap !== undefined && items.length >= plan.pageCap) step.truncated = true;
   };
 
   const first = await create(freshId(), `creates a ${noun} to follow through the collection ${plan.collection}`);
@@ -266,10 +384,10 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
       const answer = await context.send({
         operation: plan.update,
         step: { kind: 'update', collection: plan.collection, record: changed.value, identity: plan.identity, id: first.id },
-        description: `updates the first ${noun}`,
+        description: `updates the first ${noun}${via('update')}`,
         expect: 'accepted',
         body: changed.text,
-        parameters: pathValue(first.id),
+        parameters: pathValue(first.id, 'update'),
       });
       if (answer.status !== undefined && answer.status >= 200 && answer.status < 300) {
         // What the read must show: the updated properties a record keeps (a change body may carry others).
@@ -287,9 +405,9 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
     const answer = await context.send({
       operation: plan.remove,
       step: { kind: 'delete', collection: plan.collection, identity: plan.identity, id: first.id },
-      description: `deletes the first ${noun}`,
+      description: `deletes the first ${noun}${via('remove')}`,
       expect: 'accepted',
-      parameters: pathValue(first.id),
+      parameters: pathValue(first.id, 'remove'),
     });
     if (answer.status !== undefined && answer.status >= 200 && answer.status < 300) {
       created.splice(created.indexOf(first.id), 1);
@@ -307,10 +425,15 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
         step: { kind: 'cleanup', collection: plan.collection, identity: plan.identity, id },
         description: `deletes the ${noun} ${id} the sequence created (clean-up)`,
         expect: 'provider-choice',
-        parameters: pathValue(id),
+        parameters: pathValue(id, 'remove'),
         cleanup: true,
       });
   }
+}
+
+/** A value as the JSON text the case builder takes for a parameter (an int64 on its exact digits). */
+function jsonText(value: unknown): string {
+  return typeof value === 'bigint' ? value.toString() : JSON.stringify(value);
 }
 
 function plainString(schema: JsonSchema): boolean {

@@ -259,7 +259,8 @@ export function suiteContractOf(
   if (mediaType !== undefined && media?.schema && media.validate) {
     const flat = flattenObject(media.schema, doc);
     const properties = [...flat.properties].map(([name, propertySchema]) => ({ name, required: flat.required.has(name), schema: inlineSchema(propertySchema, doc) }));
-    const identity = properties.find((p) => p.name === 'id' && typesOf(p.schema).includes('integer'));
+    // A readOnly id is the server's: a client's value is ignored, so it is no identity the client sends.
+    const identity = properties.find((p) => p.name === 'id' && typesOf(p.schema).includes('integer') && p.schema.readOnly !== true);
     const keyName = collectionIdentity?.get(operationId);
     const key = properties.find((p) => p !== identity && p.name === keyName && typesOf(p.schema).includes('string') && p.schema.readOnly !== true);
     requestBody = {
@@ -300,7 +301,11 @@ export function suiteContractOf(
     parameters,
     ...(requestBody ? { requestBody } : {}),
     // A writeOnly property (a password) is sent and never answered.
-    echoed: successProperties.filter((name) => sent.has(name) && requestBody?.properties.find((p) => p.name === name)?.schema.writeOnly !== true),
+    // A readOnly property a client sends is ignored, so it is not echoed either.
+    echoed: successProperties.filter((name) => {
+      const schema = requestBody?.properties.find((p) => p.name === name)?.schema;
+      return sent.has(name) && schema?.writeOnly !== true && schema?.readOnly !== true;
+    }),
     actsOnRecord: onRecord(stateful.get(operationId)?.role),
   };
 }
