@@ -15,6 +15,7 @@
  * never read; a forced answer) is left out and counted in the file's description. The recorder
  * (--record, recorder.ts) makes its files with the same CaseCollector.
  */
+import { createHash } from 'node:crypto';
 import { isLosslessNumber, parse as parseLossless, stringify as stringifyLossless, type LosslessNumber } from 'lossless-json';
 import { PLACEHOLDERS } from '../../fixtures/index.js';
 import { ID_RANGES, type IdKind } from '../../fixtures/ids.js';
@@ -56,12 +57,6 @@ export interface CaseFile {
   cases: ExportedCase[];
 }
 
-export interface CasesExport {
-  file: CaseFile | undefined;
-  /** Requests left out, by reason. */
-  skipped: Map<string, number>;
-}
-
 const PAGE = 500;
 /** Placeholder for the id while the body is serialised (the format's own is {{id}}). */
 const ID_MARK = '\u0000plant-store-id\u0000';
@@ -87,7 +82,10 @@ export interface CaseLimits {
  * The export of the journal and the recorder (--record) both use it.
  */
 export class CaseCollector {
+  /** The cases made, unless the collector was told not to keep them (an export written as it goes). */
   readonly cases: ExportedCase[] = [];
+  /** How many cases were made. */
+  count = 0;
   /** Entries left out, by reason. */
   readonly skipped = new Map<string, number>();
   /** Cases whose expectation the answer the entry got departs from (proxy mode). */
@@ -96,12 +94,17 @@ export class CaseCollector {
   bytes = 0;
   /** Once a bound is reached, every further entry is only counted (without making its case). */
   full = false;
+  /** Digests of the cases made (their request and expectation): what tells a repeat, a few bytes a case whatever its body. */
   readonly #seen = new Set<string>();
+  readonly #keepCases: boolean;
 
   constructor(
     readonly source: CaseSource,
     readonly limits: CaseLimits = { maxCases: Number.POSITIVE_INFINITY, maxBytes: Number.POSITIVE_INFINITY },
-  ) {}
+    { keepCases = true }: { keepCases?: boolean } = {},
+  ) {
+    this.#keepCases = keepCases;
+  }
 
   /**
    * Adds the case of `entry`, when it is one and a new one; returns it then. `secrets` are the
@@ -111,7 +114,9 @@ export class CaseCollector {
     if (this.full) return void this.#skip(this.#fullReason());
     const made = caseOf(entry, context, this.source);
     if (typeof made === 'string') return void this.#skip(made);
-    const key = JSON.stringify({ ...made.case.request, expect: made.case.expect });
+    const key = createHash('sha256')
+      .update(JSON.stringify({ ...made.case.request, expect: made.case.expect }))
+      .digest('base64');
     if (this.#seen.has(key)) return undefined;
     const operation = (entry.operationId ?? 'request')
       .replace(/([a-z0-9])([A-Z])/g, '$1-$2')
@@ -128,10 +133,11 @@ export class CaseCollector {
       return void this.#skip(this.#fullReason());
     }
     this.#seen.add(key);
-    this.cases.push(made.case);
+    if (this.#keepCases) this.cases.push(made.case);
+    this.count++;
     this.bytes += bytes;
     if (made.departs) this.departures++;
-    if (this.cases.length >= this.limits.maxCases) this.full = true;
+    if (this.count >= this.limits.maxCases) this.full = true;
     return made.case;
   }
 
@@ -167,33 +173,36 @@ export const JOURNAL_SOURCE: CaseSource = {
   where: (entry) => `mock journal #${entry.seq}, ${entry.at}${entry.replica ? `, replica ${entry.replica}` : ''}`,
 };
 
-/** Every distinct, expressible request of the journal matching `query`, as one case file. */
-export async function exportCases(journal: RequestJournal, context: MockContext, query: JournalQuery, secrets: readonly string[] = [], now = new Date()): Promise<CasesExport> {
-  const collector = new CaseCollector(JOURNAL_SOURCE);
-  const entries: JournalEntry[] = [];
-  // Oldest first, so the cases read in the order the frontend sent them.
+/**
+ * The entries of the journal matching `query`, oldest first (the order the frontend sent them):
+ * their seqs are chosen first (numbers only), then each entry is read as it is needed, so an
+ * export held up by a client that does not read holds one entry, not the journal.
+ */
+async function* entriesOldestFirst(journal: RequestJournal, query: JournalQuery): AsyncGenerator<JournalEntry> {
+  const seqs: number[] = [];
   for (let before = query.before, more = true; more;) {
-    const page = await journal.entries({ ...query, before, whole: true, limit: PAGE });
-    entries.push(...page.entries);
-    more = page.more && page.entries.length > 0;
-    before = page.entries.at(-1)?.seq;
+    const page = await journal.select({ ...query, before, limit: PAGE });
+    seqs.push(...page.seqs);
+    more = page.more && page.seqs.length > 0;
+    before = page.seqs.at(-1);
   }
-  entries.reverse();
-  for (const entry of entries) collector.add(entry, context, secrets);
-  const { cases, skipped } = collector;
-  if (!cases.length) return { file: undefined, skipped };
+  // Entries that left the journal since the seqs were chosen are left out.
+  for (let at = seqs.length - 1; at >= 0; at--) {
+    const entry = await journal.entry(seqs[at] as number);
+    if (entry) yield entry;
+  }
+}
+
+/** The file's description, once every entry was seen. */
+function exportDescription(collector: CaseCollector, context: MockContext, now: Date): string {
+  const { count } = collector;
   const left = collector.leftOut();
-  return {
-    file: {
-      description:
-        `What frontends sent to the ${context.engine.contract.title} mock, exported from its journal on ${now.toISOString()}: ` +
-        `${cases.length} distinct request${cases.length === 1 ? '' : 's'}, each expected to get what the contract says of it.` +
-        departuresText(collector) +
-        (left ? ` Left out: ${left}.` : ''),
-      cases,
-    },
-    skipped,
-  };
+  return (
+    `What frontends sent to the ${context.engine.contract.title} mock, exported from its journal on ${now.toISOString()}: ` +
+    `${count} distinct request${count === 1 ? '' : 's'}, each expected to get what the contract says of it.` +
+    departuresText(collector) +
+    (left ? ` Left out: ${left}.` : '')
+  );
 }
 
 /** The sentence a file's description says of cases whose recorded answer departs from the contract. */
@@ -203,16 +212,28 @@ export function departuresText(collector: CaseCollector): string {
   return ` ${n} of them got an answer from the upstream that departs from the contract (each says so): they fail against it until it changes.`;
 }
 
-/** The answer of `?format=cases`: the case file as a download, or a 404 saying why there is none. */
-export async function casesAnswer(context: MockContext, query: JournalQuery, secrets: readonly string[] = []): Promise<Answer> {
-  const { file, skipped } = await exportCases(context.journal, context, query, secrets);
-  if (!file) {
-    const reasons = [...skipped].map(([reason, count]) => `${count} ${reason}`);
+/**
+ * The answer of `?format=cases`: the case file as a download, or a 404 saying why there is none.
+ * The file is written a case at a time as the client takes it (http/stream.ts), like the listing:
+ * its cases first, then its description (which counts what was left out, known only at the end).
+ * Entries are read until the first case decides between the 200 and the 404; the rest only as
+ * the client reads, and each case is dropped once written (the collector keeps what tells repeats).
+ */
+export async function casesAnswer(context: MockContext, query: JournalQuery, secrets: readonly string[] = [], now = new Date()): Promise<Answer> {
+  const collector = new CaseCollector(JOURNAL_SOURCE, undefined, { keepCases: false });
+  const entries = entriesOldestFirst(context.journal, query);
+  let first: ExportedCase | undefined;
+  for (let next = await entries.next(); !next.done; next = await entries.next()) {
+    first = collector.add(next.value, context, secrets);
+    if (first) break;
+  }
+  if (!first) {
+    const reasons = [...collector.skipped].map(([reason, count]) => `${count} ${reason}`);
     return rejected(reject('NOTHING_TO_EXPORT', { reasons }));
   }
   return {
     status: 200,
-    body: caseFileText(file),
+    stream: casePieces(first, entries, collector, context, secrets, now),
     headers: {
       'content-type': 'application/json',
       'content-disposition': 'attachment; filename="frontend-requests.cases.json"',
@@ -220,6 +241,28 @@ export async function casesAnswer(context: MockContext, query: JournalQuery, sec
     },
   };
 }
+
+/** One case as it stands in the file's `cases` array (`caseFileText`'s layout). */
+function caseText(exported: ExportedCase): string {
+  return `    ${(stringifyLossless(exported, undefined, 2) as string).replaceAll('\n', '\n    ')}`;
+}
+
+async function* casePieces(first: ExportedCase, entries: AsyncGenerator<JournalEntry>, collector: CaseCollector, context: MockContext, secrets: readonly string[], now: Date): AsyncGenerator<string> {
+  let piece = `{\n  "cases": [\n${caseText(first)}`;
+  for await (const entry of entries) {
+    const made = collector.add(entry, context, secrets);
+    if (!made) continue;
+    piece += `,\n${caseText(made)}`;
+    if (piece.length >= PIECE_CHARS) {
+      yield piece;
+      piece = '';
+    }
+  }
+  yield `${piece}\n  ],\n  "description": ${JSON.stringify(exportDescription(collector, context, now))}\n}\n`;
+}
+
+/** Cases go out together, in pieces of about this many characters. */
+const PIECE_CHARS = 32 * 1024;
 
 /** A case file as written: pretty-printed, numbers exact. */
 export function caseFileText(file: CaseFile): string {

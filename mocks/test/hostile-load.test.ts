@@ -175,6 +175,46 @@ describe.skipIf(procMissing)("the journal's answer respects backpressure", () =>
   });
 });
 
+describe.skipIf(procMissing)("the journal's case export respects backpressure", () => {
+  it('holds a piece, not the file, for each of 150 clients that never read ?format=cases of a full journal (issue 24)', HEAVY, async () => {
+    const mock = await startMock([]);
+    // 130 rejected creates of 60 kB, each a distinct case: the export is about 8 MB.
+    for (let round = 0; round < 13; round++) {
+      await Promise.all(
+        Array.from({ length: 10 }, async (_, i) => {
+          const body = `{"id":"${String(round * 10 + i).padStart(4, '0')}${'x'.repeat(60_000)}","name":"n"}`;
+          const response = await fetch(`${mock.url}/plants`, { method: 'POST', headers: { authorization: 'Bearer t', 'content-type': 'application/json' }, body });
+          expect(response.status).toBe(400);
+          await response.arrayBuffer();
+        }),
+      );
+    }
+    const file = await (await fetch(`${mock.url}/__mock/requests?format=cases`)).text();
+    expect((JSON.parse(file) as { cases: unknown[] }).cases.length).toBeGreaterThan(100);
+    const before = rssOf(mock);
+    const { sockets, answering } = stalledClients(mock.url, '/__mock/requests?format=cases', 150);
+    let peak = before;
+    try {
+      await answering;
+      for (let sample = 0; sample < 30; sample++) {
+        await sleep(100);
+        peak = Math.max(peak, rssOf(mock));
+        expect(await health(mock.url)).toBe(200);
+      }
+    } finally {
+      for (const socket of sockets) socket.destroy();
+    }
+    console.log(`150 stalled case exports of ${(file.length / MIB).toFixed(1)} MiB: RSS +${((peak - before) / MIB).toFixed(1)} MiB`);
+    expect(mock.child.exitCode).toBeNull();
+    // Built whole, each stalled answer holds the file (150 × its bytes); streamed, a piece each. Half
+    // the whole-file cost leaves room for a collector that lags on a busy machine.
+    expect(peak - before).toBeLessThan((150 * file.length) / 2);
+    // A reader still gets the whole file, the same as before.
+    const again = JSON.parse(await (await fetch(`${mock.url}/__mock/requests?format=cases`)).text()) as { cases: unknown[] };
+    expect(again.cases).toEqual((JSON.parse(file) as { cases: unknown[] }).cases);
+  });
+});
+
 describe.skipIf(procMissing)('the listing respects backpressure', () => {
   const dir = mkdtempSync(join(tmpdir(), 'plant-listing-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
