@@ -22,6 +22,10 @@
  *   body replace and merge it; POST P/{x} is a form update (query or form fields merged).
  * - A collection whose path has templates (`/bookings/{bookingId}/payments`) belongs to the
  *   collection whose item path is its prefix: its records live under the parent record.
+ * - A singleton is a path not ending in a template, with a GET and a PUT taking a JSON object body,
+ *   that is no collection's (`/users/{id}/profile`, `/settings`): one document per concrete path,
+ *   answered from the spec's examples until written (PUT, PATCH), deleted by DELETE. Under an item
+ *   path it belongs to that record as a nested collection does.
  */
 import { isJsonMediaType, mediaEssence, type CompiledContract, type ContractMediaType, type ContractOperation, type ContractParameter, type Schema } from './contract.js';
 
@@ -205,6 +209,61 @@ export function recogniseCollections(contract: CompiledContract, options: Recogn
   return { collections, stateful };
 }
 
+export type SingletonRole = 'read' | 'replace' | 'patch' | 'delete';
+
+export interface Singleton {
+  /** The path as the spec writes it: `/users/{id}/profile`. */
+  path: string;
+  /** The record it belongs to: the collection whose item path is its prefix, and that path's parameter. */
+  parent: Collection['parent'];
+  /** The PUT's JSON body: what a written document is checked against. */
+  body: ContractMediaType;
+  /** The properties a document keeps from a client's body: the PUT body's, without its readOnly ones. */
+  declared: ReadonlySet<string>;
+  /** Properties never answered. */
+  writeOnly: ReadonlySet<string>;
+}
+
+/** The singleton operations (by operationId) of the paths no collection serves, by the rule above. */
+export function recogniseSingletons(
+  contract: CompiledContract,
+  recognised: { collections: readonly Collection[]; stateful: ReadonlyMap<string, StatefulOperation> },
+  options: Pick<RecognitionOptions, 'stateless'> = {},
+): Map<string, { role: SingletonRole; singleton: Singleton }> {
+  const stateless = options.stateless ?? new Set<string>();
+  const off = (operation: ContractOperation): boolean => stateless === 'all' || stateless.has(operation.operationId);
+  const found = new Map<string, { role: SingletonRole; singleton: Singleton }>();
+  const byPath = new Map<string, ContractOperation[]>();
+  for (const operation of contract.operations.values()) byPath.set(operation.path, [...(byPath.get(operation.path) ?? []), operation]);
+  for (const [path, operations] of byPath) {
+    if (/\}\/?$/.test(path) || recognised.collections.some((c) => c.path === trimSlash(path))) continue;
+    if (operations.some((o) => recognised.stateful.has(o.operationId))) continue;
+    const read = operations.find((o) => o.method === 'get' && !off(o));
+    const put = operations.find((o) => o.method === 'put' && !off(o));
+    const body = put && jsonContent(put.requestBody?.content);
+    if (!read || !put || !body?.validate || !isObjectMedia(body)) continue;
+    const parent = parentOf(trimSlash(path), recognised.collections);
+    if (/\{/.test(path) && !parent) continue;
+    const stored = new Map<string, Schema>(body.propertySchemas);
+    const answer = successMedia(read);
+    for (const [name, schema] of answer?.propertySchemas ?? []) if (!stored.has(name)) stored.set(name, schema);
+    const singleton: Singleton = {
+      path: trimSlash(path),
+      parent,
+      body,
+      declared: new Set([...body.propertySet].filter((name) => body.propertySchemas.get(name)?.readOnly !== true)),
+      writeOnly: new Set([...stored].filter(([, schema]) => schema.writeOnly === true).map(([name]) => name)),
+    };
+    found.set(read.operationId, { role: 'read', singleton });
+    found.set(put.operationId, { role: 'replace', singleton });
+    const patch = operations.find((o) => o.method === 'patch' && !off(o) && jsonContent(o.requestBody?.content));
+    if (patch) found.set(patch.operationId, { role: 'patch', singleton });
+    const remove = operations.find((o) => o.method === 'delete' && !off(o));
+    if (remove) found.set(remove.operationId, { role: 'delete', singleton });
+  }
+  return found;
+}
+
 /** The identity property by the rule above; undefined when the stored schema declares none of the candidates. */
 export function identityProperty(path: string, itemParameter: string | undefined, stored: ReadonlyMap<string, unknown>, overrides: IdentityOverrides, noun: string): string | undefined {
   const candidates = [overrides.byPath?.get(path), overrides.everywhere, itemParameter, 'id'];
@@ -291,7 +350,7 @@ function listPlanOf(operation: ContractOperation, collection: Collection): ListP
 }
 
 /** The store's collection name for a request: the path with the parent records' ids (`/bookings/7/payments`). */
-export function storeCollection(collection: Collection, params: Readonly<Record<string, string>>): string {
+export function storeCollection(collection: Pick<Collection, 'path' | 'parent'>, params: Readonly<Record<string, string>>): string {
   if (!collection.parent) return collection.path;
   return collection.path.replace(/\{([^/{}]+)\}/g, (whole, name: string) => (params[name] === undefined ? whole : encodeURIComponent(params[name] as string)));
 }

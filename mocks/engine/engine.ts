@@ -10,7 +10,8 @@ import { hookHandlers } from './handlers.js';
 import { AssignedIdentities } from './identities.js';
 import { HandlerRegistry } from './registry.js';
 import { statefulHandlers } from './stateful.js';
-import { recogniseCollections, type RecognitionOptions } from '../../spec/collections.js';
+import { recogniseCollections, recogniseSingletons, type RecognitionOptions } from '../../spec/collections.js';
+import { singletonHandlers } from './singletons.js';
 import type { Engine, MockHandler, SecurityCheck } from './context.js';
 import { compileRoutes } from './routes.js';
 import { securityCheck, type CredentialSource } from './security.js';
@@ -31,8 +32,10 @@ export async function loadEngine(options: EngineOptions = {}): Promise<Engine> {
 
 export async function buildEngine(contract: CompiledContract, options: EngineOptions = {}): Promise<Engine> {
   const { collections, stateful } = recogniseCollections(contract, options);
+  const singletons = recogniseSingletons(contract, { collections, stateful }, options);
   const api = new HandlerRegistry(contract.document);
-  const handlers: Record<string, MockHandler> = { ...hookHandlers(), ...statefulHandlers(stateful, contract) };
+  const written = new Set([...singletons.values()].map(({ singleton }) => singleton));
+  const handlers: Record<string, MockHandler> = { ...hookHandlers(), ...statefulHandlers(stateful, contract, written), ...singletonHandlers(singletons, contract) };
   api.register(handlers);
   const realm = realmOf(contract.title);
   const policy = { realm, tokens: options.tokens };
@@ -44,7 +47,7 @@ export async function buildEngine(contract: CompiledContract, options: EngineOpt
     checks.set(scheme.name, check);
     api.registerSecurityHandler(scheme.name, (c: { request: CredentialSource }) => check(c.request));
   }
-  const routes = compileRoutes(contract, new Set(stateful.keys()), handlers, checks);
+  const routes = compileRoutes(contract, new Set([...stateful.keys(), ...singletons.keys()]), handlers, checks);
   return {
     contract,
     api,

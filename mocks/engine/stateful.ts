@@ -6,7 +6,7 @@
  * parent record must exist); answers show what the operation's success schema declares, never a
  * writeOnly property.
  */
-import { storeCollection, type Collection, type CollectionRole, type ListPlan, type StatefulOperation } from '../../spec/collections.js';
+import { storeCollection, type Collection, type CollectionRole, type ListPlan, type Singleton, type StatefulOperation } from '../../spec/collections.js';
 import type { CompiledContract, ContractParameter, Schema } from '../../spec/contract.js';
 import { parseExactJson } from '../../spec/exact-json.js';
 import { describeProblems } from '../../spec/problems.js';
@@ -36,18 +36,27 @@ interface Served {
   whole: boolean;
   /** Whether a list's items show every property a record holds. */
   wholeItems: boolean;
-  /** The collections nested under each collection: a deleted record's go with it. */
-  nested: ReadonlyMap<Collection, readonly Collection[]>;
+  /** The collections and singletons nested under each collection: a deleted record's go with it. */
+  nested: Nested;
 }
 
+interface Nested {
+  collections: ReadonlyMap<Collection, readonly Collection[]>;
+  singletons: ReadonlyMap<Collection, readonly Singleton[]>;
+}
+
+/** The key of a singleton's one document in its store collection (the concrete path). */
+export const SINGLETON_KEY = '0';
+
 /** The stateful handler of each operation the mock serves from its store, by operationId. */
-export function statefulHandlers(stateful: ReadonlyMap<string, StatefulOperation>, contract: CompiledContract): Record<string, MockHandler> {
+export function statefulHandlers(stateful: ReadonlyMap<string, StatefulOperation>, contract: CompiledContract, singletons: Iterable<Singleton> = []): Record<string, MockHandler> {
   const handlers: Record<string, MockHandler> = {};
-  const nested = new Map<Collection, Collection[]>();
-  for (const { collection } of stateful.values()) {
-    const parent = collection.parent?.collection;
-    if (parent && !nested.get(parent)?.includes(collection)) nested.set(parent, [...(nested.get(parent) ?? []), collection]);
-  }
+  const nested = { collections: new Map<Collection, Collection[]>(), singletons: new Map<Collection, Singleton[]>() };
+  const under = <T>(map: Map<Collection, T[]>, parent: Collection | undefined, child: T): void => {
+    if (parent && !map.get(parent)?.includes(child)) map.set(parent, [...(map.get(parent) ?? []), child]);
+  };
+  for (const { collection } of stateful.values()) under(nested.collections, collection.parent?.collection, collection);
+  for (const singleton of singletons) under(nested.singletons, singleton.parent?.collection, singleton);
   for (const [operationId, { role, collection, list }] of stateful) {
     const operation = contract.operations.get(operationId);
     if (!operation) continue;
@@ -193,14 +202,11 @@ const ROLES: Record<CollectionRole, (served: Served) => MockHandler> = {
  * the admin listing no longer shows them and a booking created again with that id starts with none.
  * Each nested collection is read to its last page before deleting (a store's cursor may not survive deletes).
  */
-async function deleteNested(
-  nested: ReadonlyMap<Collection, readonly Collection[]>,
-  collection: Collection,
-  key: RecordKey,
-  params: Readonly<Record<string, string>>,
-  store: ResourceStore,
-): Promise<void> {
-  for (const child of nested.get(collection) ?? []) {
+async function deleteNested(nested: Nested, collection: Collection, key: RecordKey, params: Readonly<Record<string, string>>, store: ResourceStore): Promise<void> {
+  for (const singleton of nested.singletons.get(collection) ?? []) {
+    await store.delete(storeCollection(singleton, { ...params, [singleton.parent?.parameter as string]: keyInWords(key, collection.identity) }), SINGLETON_KEY);
+  }
+  for (const child of nested.collections.get(collection) ?? []) {
     const parameter = child.parent?.parameter as string;
     const childParams = { ...params, [parameter]: keyInWords(key, collection.identity) };
     const name = storeCollection(child, childParams);
@@ -308,7 +314,7 @@ function notFound(collection: Collection, key: string): Answer {
 }
 
 /** The 404 of a nested collection's parent record (or its own parent's) that is not stored; undefined when every one is. */
-async function parentMissing(c: RequestContext, collection: Collection, mock: EngineContext): Promise<Answer | undefined> {
+export async function parentMissing(c: RequestContext, collection: Pick<Collection, 'parent'>, mock: EngineContext): Promise<Answer | undefined> {
   const parent = collection.parent;
   if (!parent) return undefined;
   const above = await parentMissing(c, parent.collection, mock);

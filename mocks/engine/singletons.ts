@@ -1,0 +1,109 @@
+/**
+ * The handlers of singleton documents (spec/collections.ts, `recogniseSingletons`): one document
+ * per concrete path (`/users/7/profile`), kept in the store under that path. Until a client writes
+ * it, a read answers the spec's examples as any stateless operation does; after a PUT (or PATCH),
+ * what was written, shown as the read's success schema declares (never a writeOnly property);
+ * DELETE forgets it. Under a record, the record must exist (404 otherwise) and its deletion takes
+ * the document with it (./stateful.ts).
+ */
+import { storeCollection, type Singleton, type SingletonRole } from '../../spec/collections.js';
+import type { CompiledContract, ContractOperation } from '../../spec/contract.js';
+import { parseExactJson } from '../../spec/exact-json.js';
+import { describeProblems } from '../../spec/problems.js';
+import { reject } from '../errors.js';
+import { rejected, type Answer } from '../http/answer.js';
+import type { ResourceStore, StoredRecord } from '../stores/store.js';
+import type { MockHandler, RequestContext, RoutedOperation } from './context.js';
+import { exampleAnswer } from './examples.js';
+import { mergedJson, projection, recordOf, recordValue } from './records.js';
+import { parentMissing, SINGLETON_KEY } from './stateful.js';
+
+type Body = Record<string, unknown>;
+
+export function singletonHandlers(singletons: ReadonlyMap<string, { role: SingletonRole; singleton: Singleton }>, contract: CompiledContract): Record<string, MockHandler> {
+  const handlers: Record<string, MockHandler> = {};
+  for (const [operationId, { role, singleton }] of singletons) {
+    const operation = contract.operations.get(operationId);
+    if (operation) handlers[operationId] = ROLES[role](singleton, answering(operation, singleton));
+  }
+  return handlers;
+}
+
+/** How an operation shows the document: its success status, and the properties its JSON schema declares (none: no body). */
+interface Shown {
+  status: number;
+  properties: ReadonlySet<string> | undefined;
+}
+
+function answering(operation: ContractOperation, singleton: Singleton): Shown {
+  const success = operation.successStatus === undefined ? undefined : operation.responses.get(operation.successStatus);
+  const media = [...(success?.content.values() ?? [])].find((m) => /json$/.test(m.mediaType.split(';')[0] ?? ''));
+  return {
+    status: operation.successStatus ?? 204,
+    properties: media && new Set([...media.propertySet].filter((name) => !singleton.writeOnly.has(name))),
+  };
+}
+
+const ROLES: Record<SingletonRole, (singleton: Singleton, shown: Shown) => MockHandler> = {
+  read: (singleton, shown) => async (c, exchange) => {
+    const { mock } = exchange;
+    const missing = await parentMissing(c, singleton, mock);
+    if (missing) return missing;
+    const stored = await mock.store.get(nameOf(singleton, c), SINGLETON_KEY);
+    if (stored) return answer(shown, stored);
+    // Never written: what the spec's examples say, as a stateless operation answers.
+    const routed = exchange.operation as RoutedOperation;
+    return { ...(await exampleAnswer(mock.engine.api, routed.contract, { example: exchange.prefer.example, route: routed })), stateful: false };
+  },
+  replace:
+    (singleton, shown) =>
+    async (c, { mock }) => {
+      const missing = await parentMissing(c, singleton, mock);
+      if (missing) return missing;
+      const record = recordOf(c.request.requestBody as Body, SINGLETON_KEY, singleton.declared, c.request.bodyText);
+      await written(mock.store, nameOf(singleton, c), record);
+      return answer(shown, record);
+    },
+  patch:
+    (singleton, shown) =>
+    async (c, { mock }) => {
+      const missing = await parentMissing(c, singleton, mock);
+      if (missing) return missing;
+      const name = nameOf(singleton, c);
+      const stored = await mock.store.get(name, SINGLETON_KEY);
+      // A merge patch applies to what is there: nothing written yet is the empty document.
+      const value = parseExactJson(mergedJson(stored ? recordValue(stored) : {}, c.request.requestBody as Body, singleton.declared)) as Body;
+      if (!singleton.body.validate?.(value)) {
+        const { sentences, more } = describeProblems(singleton.body.validate?.errors, { root: value });
+        return rejected(reject('INVALID_REQUEST_BODY', { schema: 'the document', problems: sentences.map((s) => `after the update, ${s}`), more }));
+      }
+      const record = { key: SINGLETON_KEY, json: projection(value, singleton.declared) };
+      await written(mock.store, name, record);
+      return answer(shown, record);
+    },
+  delete:
+    (singleton, shown) =>
+    async (c, { mock }) => {
+      const missing = await parentMissing(c, singleton, mock);
+      if (missing) return missing;
+      await mock.store.delete(nameOf(singleton, c), SINGLETON_KEY);
+      return { status: shown.status };
+    },
+};
+
+function nameOf(singleton: Singleton, c: RequestContext): string {
+  return storeCollection(singleton, c.request.params as Record<string, string>);
+}
+
+/** Replaces the document, or creates it; a create that loses a race to another is a replace. */
+async function written(store: ResourceStore, name: string, record: StoredRecord): Promise<void> {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    if ((await store.replace(name, record)) === 'replaced') return;
+    if ((await store.create(name, record)) === 'created') return;
+  }
+}
+
+function answer(shown: Shown, record: StoredRecord): Answer {
+  if (!shown.properties) return { status: shown.status };
+  return { status: shown.status, body: projection(recordValue(record), shown.properties) };
+}

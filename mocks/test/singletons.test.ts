@@ -1,0 +1,91 @@
+/**
+ * Singleton documents over real HTTP (spec/collections.ts `recogniseSingletons`, engine/singletons.ts):
+ * a path with GET and PUT and no collection answers the spec's example until written, then what was
+ * written (PUT, merge PATCH), the example again after DELETE; under a record it is that record's:
+ * 404 while the record does not exist, gone with it.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMockServer, type MockServer } from '../server.js';
+import { call, expectDeclared } from './corpus.js';
+
+const json = (schema: unknown, example?: unknown) => ({ content: { 'application/json': example === undefined ? { schema } : { schema, example } } });
+const user = { type: 'object', required: ['id', 'name'], properties: { id: { type: 'integer' }, name: { type: 'string' } } };
+const profile = {
+  type: 'object',
+  required: ['bio'],
+  properties: { bio: { type: 'string', minLength: 1 }, theme: { type: 'string', enum: ['dark', 'light'] }, secret: { type: 'string', writeOnly: true } },
+};
+const id = { name: 'id', in: 'path', required: true, schema: { type: 'integer' } };
+const spec = {
+  openapi: '3.1.0',
+  info: { title: 'Profiles', version: '1' },
+  paths: {
+    '/users': { post: { operationId: 'createUser', requestBody: { required: true, ...json(user) }, responses: { '201': { description: 'ok', ...json(user) } } } },
+    '/users/{id}': {
+      parameters: [id],
+      get: { operationId: 'getUser', responses: { '200': { description: 'ok', ...json(user) } } },
+      delete: { operationId: 'deleteUser', responses: { '204': { description: 'gone' } } },
+    },
+    '/users/{id}/profile': {
+      parameters: [id],
+      get: { operationId: 'getProfile', responses: { '200': { description: 'ok', ...json(profile, { bio: 'from the spec', theme: 'light' }) } } },
+      put: { operationId: 'putProfile', requestBody: { required: true, ...json(profile) }, responses: { '200': { description: 'ok', ...json(profile) } } },
+      patch: {
+        operationId: 'patchProfile',
+        requestBody: { required: true, content: { 'application/merge-patch+json': { schema: { type: 'object' } } } },
+        responses: { '200': { description: 'ok', ...json(profile) } },
+      },
+      delete: { operationId: 'deleteProfile', responses: { '204': { description: 'gone' } } },
+    },
+    '/settings': {
+      get: { operationId: 'getSettings', responses: { '200': { description: 'ok', ...json({ type: 'object', properties: { volume: { type: 'integer' } } }, { volume: 3 }) } } },
+      put: { operationId: 'putSettings', requestBody: { required: true, ...json({ type: 'object', properties: { volume: { type: 'integer' } } }) }, responses: { '204': { description: 'saved' } } },
+    },
+  },
+};
+
+let mock: MockServer;
+beforeAll(async () => {
+  const file = join(mkdtempSync(join(tmpdir(), 'singletons-')), 'openapi.json');
+  writeFileSync(file, JSON.stringify(spec));
+  mock = await createMockServer({ port: 0, logLevel: 'silent', spec: file });
+});
+afterAll(() => mock?.close());
+
+describe('singleton sub-resources', () => {
+  it("answers the spec's example until written, then what was written, merged by PATCH, the example again after DELETE", async () => {
+    expect((await call(mock, 'POST', '/users', { id: 1, name: 'Ada' })).status).toBe(201);
+    expect((await call(mock, 'POST', '/users', { id: 2, name: 'Bob' })).status).toBe(201);
+    expect(expectDeclared(mock, 'getProfile', await call(mock, 'GET', '/users/1/profile'), 200)).toEqual({ bio: 'from the spec', theme: 'light' });
+    const put = await call(mock, 'PUT', '/users/1/profile', { bio: 'Analyst', theme: 'dark', secret: 's3' });
+    expect(expectDeclared(mock, 'putProfile', put, 200)).toEqual({ bio: 'Analyst', theme: 'dark' });
+    expect(expectDeclared(mock, 'getProfile', await call(mock, 'GET', '/users/1/profile'), 200)).toEqual({ bio: 'Analyst', theme: 'dark' });
+    // Another user's profile is its own.
+    expect((await call(mock, 'GET', '/users/2/profile')).json).toEqual({ bio: 'from the spec', theme: 'light' });
+    expect(expectDeclared(mock, 'patchProfile', await call(mock, 'PATCH', '/users/1/profile', { theme: 'light' }, 'application/merge-patch+json'), 200)).toEqual({ bio: 'Analyst', theme: 'light' });
+    // A patch that would leave an invalid document is refused, the document unchanged.
+    expect((await call(mock, 'PATCH', '/users/1/profile', { theme: 'pink' }, 'application/merge-patch+json')).status).toBe(400);
+    expect((await call(mock, 'GET', '/users/1/profile')).json).toEqual({ bio: 'Analyst', theme: 'light' });
+    expect((await call(mock, 'DELETE', '/users/1/profile')).status).toBe(204);
+    expect((await call(mock, 'GET', '/users/1/profile')).json).toEqual({ bio: 'from the spec', theme: 'light' });
+  });
+
+  it('belongs to its record: 404 while the user does not exist, gone with the user', async () => {
+    expect((await call(mock, 'GET', '/users/9/profile')).status).toBe(404);
+    expect((await call(mock, 'PUT', '/users/9/profile', { bio: 'x' })).status).toBe(404);
+    expect((await call(mock, 'POST', '/users', { id: 3, name: 'Cy' })).status).toBe(201);
+    expect((await call(mock, 'PUT', '/users/3/profile', { bio: 'Mine' })).status).toBe(200);
+    expect((await call(mock, 'DELETE', '/users/3')).status).toBe(204);
+    expect((await call(mock, 'POST', '/users', { id: 3, name: 'Cy again' })).status).toBe(201);
+    expect((await call(mock, 'GET', '/users/3/profile')).json).toEqual({ bio: 'from the spec', theme: 'light' });
+  });
+
+  it('a top-level document: /settings', async () => {
+    expect((await call(mock, 'GET', '/settings')).json).toEqual({ volume: 3 });
+    expect((await call(mock, 'PUT', '/settings', { volume: 11 })).status).toBe(204);
+    expect((await call(mock, 'GET', '/settings')).json).toEqual({ volume: 11 });
+  });
+});
