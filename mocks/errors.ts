@@ -178,9 +178,10 @@ export const errorCatalogue = {
         : `The mock's store is unavailable. Nothing was stored or read; the mock reconnects by itself, send the request again shortly.`,
     () => ({ 'retry-after': '1' }),
   ),
-  STORAGE_FAILED: define<{ code: string | undefined }>(
-    500,
-    ({ code }) => `The mock could not keep this change${code ? ` (${quoted(code)})` : ''}. Nothing was stored; the mock's log says why. Check the disk, then send the request again.`,
+  STORAGE_FAILED: define<{ code: string | undefined; backend?: 'disk' | 'redis' }>(500, ({ code, backend }) =>
+    backend === 'redis'
+      ? `The mock's Redis store refused this request${code ? ` (${quoted(code)})` : ''}. Nothing was changed; the mock's log says why. Check what else writes to the mock's keys in Redis, then send the request again.`
+      : `The mock could not keep this change${code ? ` (${quoted(code)})` : ''}. Nothing was stored; the mock's log says why. Check the disk, then send the request again.`,
   ),
   // Proxy mode (--proxy, mocks/proxy/): the upstream failing, and the verdicts on what passed through.
   UPSTREAM_FAILED: define<{ upstream: string; detail: string }>(

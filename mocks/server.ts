@@ -217,7 +217,7 @@ export async function createMockServer(options: MockOptions = {}): Promise<MockS
         error instanceof StoreUnavailable
           ? reject('STORE_UNAVAILABLE', { maybeApplied: error.maybeApplied })
           : error instanceof StorageFailure
-            ? reject('STORAGE_FAILED', { code: error.code })
+            ? reject('STORAGE_FAILED', { code: error.code, backend: error.backend })
             : reject('INTERNAL', { kind: failureKind(error) });
       // The API's failures in the shape its spec declares; the admin routes' are ours.
       answer = admin ? rejected(failure) : answerAt(context.engine, failure, req.method ?? 'GET', path);

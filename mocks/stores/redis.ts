@@ -359,7 +359,9 @@ export class RedisResourceStore implements ResourceStore {
         this.#writesRefused = error.message.slice(0, 200);
         return new StoreUnavailable(message);
       }
-      return /^(LOADING|BUSY|MASTERDOWN|TRYAGAIN|READONLY)\b/.test(error.message) ? new StoreUnavailable(message) : new StorageFailure(message);
+      return /^(LOADING|BUSY|MASTERDOWN|TRYAGAIN|READONLY)\b/.test(error.message)
+        ? new StoreUnavailable(message)
+        : new StorageFailure(message, { code: /^[A-Z]+\b/.exec(error.message)?.[0], backend: 'redis' });
     }
     if (this.#client.status === 'ready' && !this.#unanswered) {
       // Connected, yet no answer (frozen, overloaded): later commands fail at once instead of

@@ -89,10 +89,13 @@ export class StorageFailure extends Error {
   override name = 'StorageFailure';
   /** The system's error code (ENOSPC, EIO) when there is one: what a client may be told; the message, with the file's path, goes to the log. */
   readonly code: string | undefined;
+  /** What failed: the disk (the state file) or the Redis server (a refusal: a key of another type, a script error). */
+  readonly backend: 'disk' | 'redis';
 
-  constructor(message: string, options: { code?: string | undefined } = {}) {
+  constructor(message: string, options: { code?: string | undefined; backend?: 'disk' | 'redis' } = {}) {
     super(message);
     this.code = options.code;
+    this.backend = options.backend ?? 'disk';
   }
 }
 

@@ -453,3 +453,30 @@ describe.skipIf(REDIS_SKIP_REASON)(`the mock on a Redis out of memory${REDIS_SKI
     }
   });
 });
+
+describe.skipIf(REDIS_SKIP_REASON)(`the mock on a Redis holding garbage${REDIS_SKIP_REASON ? ` (skipped: ${REDIS_SKIP_REASON})` : ''}`, () => {
+  it('answers a key of the wrong type planted by another program with a 500 about Redis (not the disk), stores nothing, and serves once the key is gone (issue 24)', async () => {
+    const server = await RedisServer.start();
+    const inspect = new Redis(server.url);
+    try {
+      const mock = await startMockProcess(['--store', server.url, '--store-prefix', 'garbage', '--log-level', 'warn']);
+      await inspect.hset('garbage:order:/plants', 'planted', 'by another program');
+      const post = (id: number) =>
+        fetch(`${mock.url}/plants`, { method: 'POST', headers: { authorization: 'Bearer t', 'content-type': 'application/json' }, body: JSON.stringify({ id, name: 'fern' }) });
+      const refused = await post(1);
+      expect(refused.status).toBe(500);
+      const text = await refused.text();
+      expect(text).toMatch(/Redis store refused this request \(WRONGTYPE\)/);
+      expect(text).not.toMatch(/disk|bug in the mock/i);
+      // Nothing half-stored: no record in the hash without its place in the order.
+      expect(await inspect.exists('garbage:records:/plants')).toBe(0);
+      // The mock's health is its store's: Redis serves; once the planted key is gone the collection serves again.
+      expect((await fetch(`${mock.url}/__mock/health`)).status).toBe(200);
+      await inspect.del('garbage:order:/plants');
+      expect((await post(1)).status).toBe(200);
+    } finally {
+      inspect.disconnect();
+      await server.stop();
+    }
+  });
+});
