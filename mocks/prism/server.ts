@@ -13,7 +13,7 @@ import { createLogger } from '@stoplight/prism-core';
 import { createInstance, ProblemJsonError, type IHttpConfig, type IHttpRequest, type IHttpResponse } from '@stoplight/prism-http';
 import { parse as parseContentType } from 'content-type';
 import { isJsonMediaType, pathTemplatePattern, readContract, type CompiledContract } from '../../spec/contract.js';
-import { parseExactJson } from '../../spec/exact-json.js';
+import { DuplicateMemberName, parseExactJson } from '../../spec/exact-json.js';
 import { applyCors, preflightHeaders } from '../http/cors.js';
 import { ErrorAnswers } from '../engine/error-answers.js';
 import { failureKind, isRejection, reject, type Rejection } from '../errors.js';
@@ -143,8 +143,10 @@ function requestBody(raw: Buffer, contentType: string | undefined): unknown {
   const text = raw.toString('utf8');
   if (!declaresJson(contentType)) return text;
   try {
-    return parseExactJson(text);
+    // Repeated names are refused as the stateful mock refuses them (RFC 8259 §4 leaves the reading to each parser).
+    return parseExactJson(text, undefined, { refuseDuplicateNames: true });
   } catch (error) {
+    if (error instanceof DuplicateMemberName) return reject('DUPLICATE_MEMBER_NAME', { member: error.member, pointer: error.pointer, problems: [error.message], fields: [error.pointer] });
     return reject('MALFORMED_JSON', { detail: (error as Error).message });
   }
 }

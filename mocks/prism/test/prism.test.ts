@@ -53,6 +53,16 @@ describe('the Prism mock', () => {
     expect((await post('{"id":2,"name":"Ficus"}')).status).toBe(200);
   });
 
+  it('refuses a body naming a member twice with a 400 Error, as the stateful mock does (issue 24 row 10)', async () => {
+    for (const body of ['{"id":1,"id":2,"name":"x"}', '{"id":1,"name":"x","tag":"a","tag":"b"}']) {
+      const { status, contentType, text } = await post(body);
+      expect(status, body).toBe(400);
+      expect(contentType).toBe('application/json');
+      expect(JSON.parse(text)).toEqual({ error: 400, message: expect.stringMatching(/names the member "(id|tag)" twice/) });
+    }
+    expect((await post('{"id":1,"name":"x","tag":"a"}')).status).toBe(200);
+  });
+
   it('refuses a body over its limit with 413', async () => {
     const { status, text } = await post(JSON.stringify({ id: 3, name: 'x'.repeat(5000) }));
     expect(status).toBe(413);
