@@ -42,8 +42,25 @@ export interface SequencePlan {
   list?: SuiteContract;
   update?: SuiteContract;
   remove?: SuiteContract;
+  /** The item path's parameter naming the record (`paymentId` of `/bookings/{bookingId}/payments/{paymentId}`). */
+  itemParameter?: string;
+  /** A nested collection's parent: a parent record is created first and named by `parameter` in every step's path. */
+  parent?: ParentPlan;
   /** The create answer's OpenAPI `links` to the read, update and delete (they choose those operations and their parameters). */
   links?: Partial<Record<'read' | 'update' | 'remove', PlanLink>>;
+}
+
+/** The collection a nested one's records belong to (`/bookings` of `/bookings/{bookingId}/payments`). */
+export interface ParentPlan {
+  collection: string;
+  noun: string;
+  /** The path parameter of the nested paths that names the parent record. */
+  parameter: string;
+  identity: string;
+  identityType: 'integer' | 'string' | 'other';
+  assigned: boolean;
+  create: SuiteContract;
+  remove?: SuiteContract;
 }
 
 /** A link of the create's answer: its name, and the parameters it passes (runtime expressions or constants). */
@@ -59,8 +76,25 @@ export function planSequences(compiled: CompiledContract, operations: readonly S
   const plans: SequencePlan[] = [];
   for (const collection of collections) {
     const create = byId.get(collection.create.operationId);
-    // Nested collections need their parent record first: not followed yet.
-    if (!create?.requestBody || collection.parent) continue;
+    if (!create?.requestBody) continue;
+    // A nested collection needs a parent record first: one level, the parent's create under test.
+    let parent: ParentPlan | undefined;
+    if (collection.parent) {
+      const owner = collection.parent.collection;
+      const parentCreate = byId.get(owner.create.operationId);
+      if (!parentCreate?.requestBody || owner.parent) continue;
+      const parentRemove = [...stateful].find(([operationId, op]) => op.collection === owner && op.role === 'delete' && byId.has(operationId))?.[0];
+      parent = {
+        collection: owner.path,
+        noun: owner.noun,
+        parameter: collection.parent.parameter,
+        identity: owner.identity.property,
+        identityType: owner.identity.type,
+        assigned: owner.identity.assigned !== undefined,
+        create: parentCreate,
+        ...optional('remove', parentRemove === undefined ? undefined : byId.get(parentRemove)),
+      };
+    }
     // A collection with only a create has nothing to read back: no sequence (the body walk covers the create).
     const listPlan = [...stateful].find(([operationId, op]) => op.collection === collection && op.role === 'list' && byId.has(operationId))?.[1].list;
     const role = (wanted: string): SuiteContract | undefined => {
@@ -78,6 +112,8 @@ export function planSequences(compiled: CompiledContract, operations: readonly S
       ...optional('offset', listPlan?.paging.offset),
       ...optional('page', listPlan?.paging.page === undefined ? undefined : { parameter: listPlan.paging.page, first: listPlan.paging.firstPage }),
       filters: listPlan?.filters ?? new Map(),
+      ...optional('itemParameter', collection.itemParameter),
+      ...optional('parent', parent),
       ...optional('pageCap', smallest(listPlan?.maxItems, listPlan?.paging.defaultSize)),
       create,
       ...optional('read', links.read?.operation ?? role('read')),
@@ -188,15 +224,19 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
   const sample = <T>(arbitrary: fc.Arbitrary<T>): T => fc.sample(arbitrary, { seed: (context.seed + 104_729 * ++draws) | 0, numRuns: 1 })[0] as T;
   const identityProperty = body.properties.find((p) => p.name === plan.identity);
   const { noun } = plan;
-  const itemParameter = (operation: SuiteContract | undefined): SuiteParameter | undefined => operation?.parameters.find((p) => p.in === 'path');
+  const itemParameter = (operation: SuiteContract | undefined): SuiteParameter | undefined =>
+    operation?.parameters.find((p) => p.in === 'path' && (plan.itemParameter === undefined || p.name === plan.itemParameter));
+  /** Every step of a nested collection names its parent record in the path. */
+  let parentParameters: ReadonlyMap<string, string> = new Map();
+  const send: StepSender = (request) => context.send({ ...request, parameters: new Map([...parentParameters, ...(request.parameters ?? [])]) });
 
   /** A valid body with `id` and distinct strings (a swap between two records shows). */
-  const makeBody = (id: string | undefined, word: string, schema: RequestBody = body): { text: string; value: Record<string, unknown> } | undefined => {
+  const makeBody = (id: string | undefined, word: string, schema: RequestBody = body, identity = plan.identity): { text: string; value: Record<string, unknown> } | undefined => {
     for (let attempt = 0; attempt < 10; attempt++) {
       const members: string[] = [];
       for (const property of schema.properties) {
         if (property.schema.readOnly === true) continue;
-        if (property.name === plan.identity && id !== undefined) {
+        if (property.name === identity && id !== undefined) {
           members.push(`${JSON.stringify(property.name)}:${id}`);
           continue;
         }
@@ -232,7 +272,7 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
   const create = async (id: string | undefined, description: string): Promise<{ id: string; value: Record<string, unknown> } | undefined> => {
     const made = makeBody(id, word());
     if (!made) return undefined;
-    const answer = await context.send({
+    const answer = await send({
       operation: plan.create,
       step: { kind: 'create', collection: plan.collection, record: made.value, identity: plan.identity },
       description,
@@ -270,12 +310,10 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
   /** ` (link X)` when the step follows one of the spec's links. */
   const via = (linked: LinkedStep): string => (plan.links?.[linked] ? ` (link ${plan.links[linked].name})` : '');
   const read = (id: string, step: SequenceStep, description: string, expect: CaseExpectation = 'provider-choice', anonymous = false) =>
-    plan.read
-      ? context.send({ operation: plan.read, step, description: description + (exchanges.has(id) ? via('read') : ''), expect, parameters: pathValue(id), anonymous })
-      : Promise.resolve(undefined);
+    plan.read ? send({ operation: plan.read, step, description: description + (exchanges.has(id) ? via('read') : ''), expect, parameters: pathValue(id), anonymous }) : Promise.resolve(undefined);
   const list = async (step: SequenceStep, description: string, parameters: ReadonlyMap<string, string> = new Map()): Promise<void> => {
     if (!plan.list) return;
-    const first = await context.send({ operation: plan.list, step, description, expect: 'provider-choice', parameters });
+    const first = await send({ operation: plan.list, step, description, expect: 'provider-choice', parameters });
     // Paging: a Link rel="next" header or a `next` URL in a wrapped answer, followed a bounded number of times.
     const items = listItems(first.body);
     let next = nextPage(first);
@@ -293,7 +331,7 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
       let previous = JSON.stringify(items);
       for (let page = 1; page < MAX_PAGES; page++) {
         const position = plan.offset !== undefined ? items.length : (plan.page?.first ?? 1) + page;
-        const more = await context.send({
+        const more = await send({
           operation: plan.list,
           step: { kind: 'list-page', collection: plan.collection, identity: plan.identity },
           description: `${description}: the page at ${byParameter}=${position}`,
@@ -314,6 +352,9 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
     if (step.kind === 'list' && items && !nextPage(first) && !paged && plan.pageCap !== undefined && items.length >= plan.pageCap) step.truncated = true;
   };
 
+  const parentKey = plan.parent ? await createParent(plan.parent) : undefined;
+  if (plan.parent && parentKey === undefined) return;
+  if (plan.parent && parentKey !== undefined) parentParameters = new Map([[plan.parent.parameter, parentKey]]);
   const first = await create(freshId(), `creates a ${noun} to follow through the collection ${plan.collection}`);
   if (!first) return;
   await read(first.id, { kind: 'read', collection: plan.collection, record: first.value, identity: plan.identity, id: first.id }, `reads the ${noun} just created`, 'accepted');
@@ -381,7 +422,7 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
     // The update's own body schema (a PATCH may take a change, not a whole record); the identity as the record has it.
     const changed = makeBody(plan.assigned ? undefined : first.id, word(), plan.update.requestBody);
     if (changed) {
-      const answer = await context.send({
+      const answer = await send({
         operation: plan.update,
         step: { kind: 'update', collection: plan.collection, record: changed.value, identity: plan.identity, id: first.id },
         description: `updates the first ${noun}${via('update')}`,
@@ -402,7 +443,7 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
     }
   }
   if (plan.remove) {
-    const answer = await context.send({
+    const answer = await send({
       operation: plan.remove,
       step: { kind: 'delete', collection: plan.collection, identity: plan.identity, id: first.id },
       description: `deletes the first ${noun}${via('remove')}`,
@@ -420,7 +461,7 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
   // Clean up: what the sequence created and did not delete as a step.
   if (plan.remove) {
     for (const id of created)
-      await context.send({
+      await send({
         operation: plan.remove,
         step: { kind: 'cleanup', collection: plan.collection, identity: plan.identity, id },
         description: `deletes the ${noun} ${id} the sequence created (clean-up)`,
@@ -428,6 +469,44 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
         parameters: pathValue(id, 'remove'),
         cleanup: true,
       });
+  }
+  // The parent record last (the children first, as a provider that refuses to delete a parent with children needs).
+  const parentRemove = plan.parent?.remove;
+  if (parentRemove && parentKey !== undefined) {
+    const parameter = parentRemove.parameters.find((p) => p.in === 'path');
+    await send({
+      operation: parentRemove,
+      step: { kind: 'cleanup', collection: plan.parent?.collection ?? plan.collection, identity: plan.parent?.identity ?? plan.identity, id: parentKey },
+      description: `deletes the ${plan.parent?.noun ?? 'parent'} ${parentKey} the sequence created (clean-up)`,
+      expect: 'provider-choice',
+      parameters: new Map(parameter ? [[parameter.name, parentKey]] : []),
+      cleanup: true,
+    });
+  }
+  /** Creates the record a nested collection's records belong to; its identity as JSON text, or undefined when it could not. */
+  async function createParent(parent: ParentPlan): Promise<string | undefined> {
+    const parentBody = parent.create.requestBody;
+    if (!parentBody) return undefined;
+    const property = parentBody.properties.find((p) => p.name === parent.identity);
+    const id = parent.assigned
+      ? undefined
+      : property && parent.identityType === 'integer'
+        ? freshIdentity(property, context.ids).toString()
+        : parent.identityType === 'string'
+          ? JSON.stringify(`seq-${context.ids.next('safe-positive')}`)
+          : undefined;
+    const made = makeBody(id, word(), parentBody, parent.identity);
+    if (!made) return undefined;
+    const answer = await send({
+      operation: parent.create,
+      step: { kind: 'create', collection: parent.collection, record: made.value, identity: parent.identity },
+      description: `creates a ${parent.noun} for the ${plan.collection} collection's records to belong to`,
+      expect: 'accepted',
+      body: made.text,
+    });
+    if (answer.status === undefined || answer.status < 200 || answer.status > 299) return undefined;
+    const answered = isRecord(answer.body) ? answer.body[parent.identity] : undefined;
+    return id ?? (answered === undefined ? undefined : jsonText(answered));
   }
 }
 
