@@ -135,18 +135,23 @@ redis.call('UNLINK', KEYS[1])
 return 0`;
 
 // KEYS: records, order. ARGV: lowest score (exclusive '(N', or '-inf'), limit.
-// Returns {key, json, score, key, json, score, …} and 1 when more records follow.
+// Returns {key, json, key, json, …}, 1 when more records follow, and the score of the last member
+// read (the next page's cursor). A member with no record (planted by another program) is passed
+// over: a nil in the reply would cut it short.
 const PAGE = `
 local limit = tonumber(ARGV[2])
 local members = redis.call('ZRANGE', KEYS[2], ARGV[1], '+inf', 'BYSCORE', 'LIMIT', 0, limit + 1, 'WITHSCORES')
-local records = {}
+local records, last = {}, ''
 for i = 1, math.min(#members / 2, limit) do
   local key = members[2 * i - 1]
-  records[#records + 1] = key
-  records[#records + 1] = redis.call('HGET', KEYS[1], key)
-  records[#records + 1] = members[2 * i]
+  local json = redis.call('HGET', KEYS[1], key)
+  last = members[2 * i]
+  if json then
+    records[#records + 1] = key
+    records[#records + 1] = json
+  end
 end
-return {records, #members / 2 > limit and 1 or 0}`;
+return {records, #members / 2 > limit and 1 or 0, last}`;
 
 declare module 'ioredis' {
   interface RedisCommander<Context> {
@@ -157,7 +162,7 @@ declare module 'ioredis' {
     replaceRecord(records: string, key: string, json: string, callback?: Callback<number>): Result<number, Context>;
     deleteRecord(records: string, order: string, key: string, callback?: Callback<number>): Result<number, Context>;
     resetRecords(collections: string, recordsPrefix: string, orderPrefix: string, callback?: Callback<number>): Result<number, Context>;
-    pageRecords(records: string, order: string, after: string, limit: string, callback?: Callback<[string[], number]>): Result<[string[], number], Context>;
+    pageRecords(records: string, order: string, after: string, limit: string, callback?: Callback<[string[], number, string]>): Result<[string[], number, string], Context>;
   }
 }
 
@@ -273,7 +278,7 @@ export class RedisResourceStore implements ResourceStore {
   async get(collection: string, key: string): Promise<StoredRecord | undefined> {
     this.#sendCreates();
     const json = await this.#run(READ, () => this.#client.hget(this.#key('records', collection), key));
-    return json === null ? undefined : { key, json };
+    return json === null ? undefined : { key, json: this.#checked(collection, key, json) };
   }
 
   async replace(collection: string, record: StoredRecord): Promise<ReplaceOutcome> {
@@ -297,10 +302,30 @@ export class RedisResourceStore implements ResourceStore {
     this.#sendCreates();
     if (!Number.isSafeInteger(query.limit) || query.limit < 1) throw new RangeError(`A page holds at least one record; asked for ${query.limit}.`);
     const after = query.after === undefined ? '-inf' : `(${sequenceOf(query.after)}`;
-    const [flat, more] = await this.#run(READ, () => this.#client.pageRecords(this.#key('records', collection), this.#key('order', collection), after, String(query.limit)));
+    const [flat, more, last] = await this.#run(READ, () => this.#client.pageRecords(this.#key('records', collection), this.#key('order', collection), after, String(query.limit)));
     const records: StoredRecord[] = [];
-    for (let i = 0; i < flat.length; i += 3) records.push({ key: flat[i] as string, json: flat[i + 1] as string });
-    return more === 1 ? { records, next: flat[flat.length - 1] } : { records };
+    for (let i = 0; i < flat.length; i += 2) records.push({ key: flat[i] as string, json: this.#checked(collection, flat[i] as string, flat[i + 1] as string) });
+    return more === 1 ? { records, next: last } : { records };
+  }
+
+  /**
+   * A record as Redis holds it, refused (StorageFailure, a 500 about Redis) unless it has the shape
+   * of a JSON object's text: Redis is shared, and text another program wrote under the mock's keys
+   * (a truncated record, a plain string) must not be sent as a 200 body that is not JSON. The check
+   * is its first and last characters, not a parse: it sits on the listing's path.
+   */
+  #checked(collection: string, key: string, json: string): string {
+    const text = json.trim();
+    if (text.length < 2 || text[0] !== '{' || text[text.length - 1] !== '}') {
+      throw new StorageFailure(
+        `Redis at ${this.#target.display} holds a record that is not a JSON object under ${this.#key('records', collection)} field ${JSON.stringify(key.slice(0, 100))} (written by another program?)`,
+        {
+          code: 'NOTJSON',
+          backend: 'redis',
+        },
+      );
+    }
+    return json;
   }
 
   async count(collection: string): Promise<number> {

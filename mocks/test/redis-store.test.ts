@@ -455,7 +455,7 @@ describe.skipIf(REDIS_SKIP_REASON)(`the mock on a Redis out of memory${REDIS_SKI
 });
 
 describe.skipIf(REDIS_SKIP_REASON)(`the mock on a Redis holding garbage${REDIS_SKIP_REASON ? ` (skipped: ${REDIS_SKIP_REASON})` : ''}`, () => {
-  it('answers a key of the wrong type planted by another program with a 500 about Redis (not the disk), stores nothing, and serves once the key is gone (issue 24)', async () => {
+  it('answers a key of the wrong type planted by another program with a 500 about Redis (not the disk), stores nothing, serves once the key is gone, and a record that is not JSON is a 500 too (issue 24)', async () => {
     const server = await RedisServer.start();
     const inspect = new Redis(server.url);
     try {
@@ -473,7 +473,12 @@ describe.skipIf(REDIS_SKIP_REASON)(`the mock on a Redis holding garbage${REDIS_S
       // The mock's health is its store's: Redis serves; once the planted key is gone the collection serves again.
       expect((await fetch(`${mock.url}/__mock/health`)).status).toBe(200);
       await inspect.del('garbage:order:/plants');
-      expect((await post(1)).status).toBe(200);
+      expect((await post(5)).status).toBe(200);
+      // A record another program wrote that is not JSON: a 500 about Redis, never a 200 whose body is not JSON.
+      await inspect.hset('garbage:records:/plants', '5', '{"id":5,"na');
+      const listing = await fetch(`${mock.url}/__mock/plants`);
+      expect(listing.status).toBe(500);
+      expect(await listing.text()).toMatch(/Redis store refused this request \(NOTJSON\)/);
     } finally {
       inspect.disconnect();
       await server.stop();

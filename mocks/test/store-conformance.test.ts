@@ -306,6 +306,18 @@ describe.skipIf(REDIS_SKIP_REASON)(`store conformance: Redis${REDIS_SKIP_REASON 
       expect(await inspect.exists(`planted:records:${PLANTS}`)).toBe(0);
       expect(await store.create('/other', recordOf('1', 0))).toBe('created');
       expect(await listAll(store, '/other', 2)).toEqual([recordOf('1', 0)]);
+      // A record that is not JSON (truncated, or text of another program) is refused where it is read, never handed on as a record.
+      expect(await store.create('/texts', recordOf('1', 0))).toBe('created');
+      expect(await store.create('/texts', recordOf('3', 0))).toBe('created');
+      await inspect.hset('planted:records:/texts', '2', '{"id":2,"na');
+      await inspect.zadd('planted:order:/texts', Number.MAX_SAFE_INTEGER - 1, '2');
+      await expect(store.get('/texts', '2')).rejects.toThrow(/holds a record that is not a JSON object under planted:records:\/texts field "2"/);
+      await expect(listAll(store, '/texts', 5)).rejects.toBeInstanceOf(StorageFailure);
+      expect(await store.get('/texts', '1')).toEqual(recordOf('1', 0));
+      // A place in the order with no record (planted) is passed over, and the walk goes on past it.
+      await inspect.hdel('planted:records:/texts', '2');
+      await inspect.zadd('planted:order:/texts', 0, 'orphan');
+      expect(await listAll(store, '/texts', 1)).toEqual([recordOf('1', 0), recordOf('3', 0)]);
       // A sequence that is not a number refuses creates, clearly, and stores none of them.
       await inspect.set('planted:seq', 'garbage');
       await expect(store.create('/other', recordOf('2', 0))).rejects.toThrow(/refused the command: ERR planted:seq holds "garbage", not a sequence number/);
