@@ -8,8 +8,13 @@
  *   pending text again on every line it buffers.
  * - The request line is written by `requestLogger` directly in the format pino would give it
  *   (a test compares the two), without pino's generic serializer.
+ *
+ * When stdout is a terminal, a person reads it: the same lines go through pino-pretty
+ * (`[12:00:01.234] INFO: request GET /plants 200 1 ms`), loaded only then, so a pipe, docker or a
+ * collector gets the JSON lines at the same cost as before.
  */
 import { writeSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { pino, type Logger } from 'pino';
 
 /** What stdout may hold unwritten while its reader is slow; writes beyond it are dropped and counted. */
@@ -77,7 +82,11 @@ export class LoopTurnLines {
   #lines: string[] = [];
   #scheduled = false;
 
-  constructor(private readonly out: Pick<NodeJS.WritableStream, 'write'> | BoundedOutput = processStdout()) {}
+  constructor(
+    private readonly out: Pick<NodeJS.WritableStream, 'write'> | BoundedOutput = processStdout(),
+    /** What a turn's lines become before they are written (readable lines for a terminal). */
+    private readonly format?: (lines: string) => string,
+  ) {}
 
   write(line: string): boolean {
     if (this.#lines.push(line) === 1) {
@@ -117,7 +126,7 @@ export class LoopTurnLines {
     waitingAtExit.delete(this);
     const text = this.#lines.join('');
     this.#lines = [];
-    return text;
+    return this.format ? this.format(text) : text;
   }
 }
 
@@ -131,10 +140,32 @@ process.on('exit', () => {
 const plainLoggers = new WeakMap<Logger, LoopTurnLines>();
 
 export function createLogger(level: string, out?: NodeJS.WritableStream): Logger {
-  const destination = new LoopTurnLines(out);
+  const destination = new LoopTurnLines(out, out === undefined && process.stdout.isTTY === true ? readableLines() : undefined);
   const logger = pino({ level, base: undefined }, destination);
   plainLoggers.set(logger, destination);
   return logger;
+}
+
+/** The part of pino-pretty used here (its own types are not imported: the module is loaded only at run time, on a terminal). */
+interface PrettyModule {
+  prettyFactory(options: { translateTime: string; ignore: string; messageFormat: string }): (line: string) => string;
+}
+
+/** pino's JSON lines as a person reads them: time, level, message, the request's method, path, status and time on one line. */
+function readableLines(): (lines: string) => string {
+  // Required here, not imported: only a terminal's mock loads pino-pretty.
+  const { prettyFactory } = createRequire(import.meta.url)('pino-pretty') as PrettyModule;
+  const pretty = prettyFactory({
+    translateTime: 'SYS:HH:MM:ss.l',
+    ignore: 'method,path,status,ms,code,url',
+    messageFormat: '{msg}{if method} {method} {path} {status} {ms} ms{end}{if code} {code}{end}',
+  });
+  return (lines) =>
+    lines
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => pretty(line))
+      .join('');
 }
 
 /**
