@@ -6,7 +6,7 @@
  * garbage after its last record, a Redis flushed under the store, out of memory, or holding a key
  * of the wrong type. Runs are few and short, so the suite is bounded on a busy machine.
  */
-import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, rmSync, statSync, truncateSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -232,6 +232,21 @@ describe('store conformance: state file', () => {
       return openAt(path);
     },
     faults: [tornTail.chain((c) => c)],
+  });
+
+  it('state file: cut inside its last record (a crash mid-write), opens with every record before it and appends after them', async () => {
+    const path = join(dir, 'torn.state');
+    let store = await openAt(path);
+    for (const key of ['1', '2', '3']) await store.create(PLANTS, recordOf(key, 0));
+    await store.close();
+    truncateSync(path, statSync(path).size - 7);
+    store = await openAt(path);
+    expect(await listAll(store, PLANTS, 2)).toEqual([recordOf('1', 0), recordOf('2', 0)]);
+    expect(await store.create(PLANTS, recordOf('3', 1))).toBe('created');
+    await store.close();
+    store = await openAt(path);
+    expect(await listAll(store, PLANTS, 2)).toEqual([recordOf('1', 0), recordOf('2', 0), recordOf('3', 1)]);
+    await store.close();
   });
 });
 
