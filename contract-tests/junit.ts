@@ -17,41 +17,43 @@ const NOT_XML = /[^\t\n\r\x20-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
 /**
  * Text for the report: characters XML cannot carry written as `\uXXXX`, and every `]]>` as `]]\u003e`.
  * The builder puts text in CDATA sections and splits only the first `]]>` it finds, so a provider
- * whose body held two could close the section and forge test cases (issue 24 #3).
+ * whose body held two could close the section and forge test cases (issue 24 #3). Every attribute
+ * and property goes through it too: the builder escapes `&<"` there, but silently drops a character
+ * XML cannot carry, so the report named a spec path or base URL other than the one run.
  */
 const xmlSafe = (text: string): string => text.replace(NOT_XML, (c) => `\\u${c.codePointAt(0)?.toString(16).padStart(4, '0')}`).replaceAll(']]>', ']]\\u003e');
 
 export function junitXml(report: ContractReport): string {
-  const builder = junit.newBuilder().name('Plant Store contract');
+  const builder = junit.newBuilder().name(xmlSafe('Plant Store contract'));
   for (const check of report.checks) {
     const suite = builder
       .testSuite()
-      .name(check.name)
+      .name(xmlSafe(check.name))
       .timestamp(report.startedAt)
-      .property('base_url', report.baseUrl)
-      .property('spec', report.spec.source)
-      .property('seed', String(report.seed))
-      .property('proves', check.proves);
+      .property('base_url', xmlSafe(report.baseUrl))
+      .property('spec', xmlSafe(report.spec.source))
+      .property('seed', xmlSafe(String(report.seed)))
+      .property('proves', xmlSafe(check.proves));
     if (check.status === 'skipped' && !check.judged) {
       const reason = check.skipped.map((s) => s.reason).join('; ');
       suite
         .testCase()
-        .className(check.name)
+        .className(xmlSafe(check.name))
         .name('(every case)')
         .skipped()
         .standardOutput(xmlSafe(`Skipped: ${reason}`));
       continue;
     }
     if (check.status === 'not-judged') {
-      suite.testCase().className(check.name).name('(not judged)').skipped().standardOutput('Not judged: no answer gave this check anything to judge, so it proves nothing in this run.');
+      suite.testCase().className(xmlSafe(check.name)).name('(not judged)').skipped().standardOutput('Not judged: no answer gave this check anything to judge, so it proves nothing in this run.');
       continue;
     }
     for (const skip of check.skipped) {
       for (const caseId of skip.cases)
         suite
           .testCase()
-          .className(check.name)
-          .name(caseId)
+          .className(xmlSafe(check.name))
+          .name(xmlSafe(caseId))
           .skipped()
           .standardOutput(xmlSafe(`Skipped: ${skip.reason}`));
     }
@@ -66,14 +68,14 @@ export function junitXml(report: ContractReport): string {
       const findings = byExchange.get(exchange.case.id);
       const testCase = suite
         .testCase()
-        .className(check.name)
-        .name(exchange.case.id)
+        .className(xmlSafe(check.name))
+        .name(xmlSafe(exchange.case.id))
         .time(Math.round(exchange.elapsedMs) / 1000);
       const failures = (findings ?? []).filter((f) => f.severity === 'failure');
       const warnings = (findings ?? []).filter((f) => f.severity === 'warning');
       const details = [`Case: ${exchange.case.description}`, ...describeExchange(exchange, 4000, 1024 * 1024)].join('\n');
       if (failures.length) {
-        testCase.failure(xmlSafe(failures.map((f) => f.message).join(' ')), check.name).stacktrace(xmlSafe(details));
+        testCase.failure(xmlSafe(failures.map((f) => f.message).join(' ')), xmlSafe(check.name)).stacktrace(xmlSafe(details));
       }
       const infos = (findings ?? []).filter((f) => f.severity === 'info');
       const notes = [...warnings.map((w) => `Warning: ${w.message}`), ...infos.map((i) => `Provider choice: ${i.message}`)];

@@ -5,7 +5,7 @@
  * run with the same checks), and a hostile provider's control bytes never reaching the terminal.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -266,6 +266,25 @@ describe('a hostile provider', () => {
     expect(output).toContain('\\x1b]0;pwned');
     expect(output).toContain('\\x9b31m');
     expect(output).toContain('\\u202eevil');
+  });
+
+  it('writes every attribute and property of the JUnit file through the escaper: a spec path holding bytes XML cannot carry (issue 24)', async () => {
+    // A file name may hold any byte but `/` and NUL; the builder silently dropped \u0001 and \u001b, naming another file.
+    const specPath = join(dir, `spec-\u0001\u001b]]>]]>"<&'.yaml`);
+    copyFileSync(fileURLToPath(new URL('../../spec/plant-store.openapi.yaml', import.meta.url)), specPath);
+    const junitPath = join(dir, 'hostile-spec.xml');
+    const { code, output } = await withProvider(undefined, (url) => runCli(['--base-url', url, '--token', TOKEN, '--generated', '3', '--spec', specPath, '--junit', junitPath]));
+    expect(output).toMatch(/^PASSED/m);
+    expect(code).toBe(0);
+    const xml = readFileSync(junitPath, 'utf8');
+    expect(XMLValidator.validate(xml)).toBe(true);
+    const parsed = new XMLParser({ ignoreAttributes: false, isArray: (name) => name === 'testsuite' || name === 'property' }).parse(xml) as {
+      testsuites: { testsuite: { properties: { property: { '@_name': string; '@_value': string }[] } }[] };
+    };
+    const specs = parsed.testsuites.testsuite.map((suite) => suite.properties.property.find((p) => p['@_name'] === 'spec')?.['@_value']);
+    expect(specs.length).toBeGreaterThan(0);
+    // The path as given: the characters XML cannot carry (and `]]>`) as escapes, the rest as they are.
+    for (const spec of specs) expect(spec).toBe(specPath.replace('\u0001\u001b]]>]]>', '\\u0001\\u001b]]\\u003e]]\\u003e'));
   });
 
   it('cannot close a CDATA section of the JUnit file, nor break the HAR or the terminal, whatever its body holds (issue 24 #3)', async () => {
