@@ -18,6 +18,7 @@ import { authCases, type CredentialParts } from './generators/auth.js';
 import { validParameterValues, verdict, write, type ParameterValues } from './generators/parameters.js';
 import { freshIdentity, identityValues } from './generators/identity.js';
 import { abbreviate, objectText, withMember, type Member } from './generators/json-text.js';
+import { formUrlencoded, MULTIPART_BOUNDARY, multipartFormData, notUtf8, xmlDocument } from './generators/encodings.js';
 import { syntaxCases } from './generators/json-syntax.js';
 import { boundaryValues, validLiterals, wrongTypes } from './generators/schema-values.js';
 import { STRING_DOMAIN } from './generators/strings.js';
@@ -407,6 +408,44 @@ function bodyCases(options: GenerationOptions, body: RequestBody, _required: Par
     );
   }
 
+  // The other encodings the operation declares (RFC 7578 multipart, a URL-encoded form, XML): the valid body written
+  // in each must be accepted, and the same body with bytes that are not UTF-8 in a string refused.
+  const validBase = base();
+  if (isValidRequestBody(contract, objectText(validBase))) {
+    const text = firstString ? validBase.find(([name]) => name === firstString.name)?.[1] : undefined;
+    const marker = text?.startsWith('"') && (JSON.parse(text) as string).length > 0 ? (JSON.parse(text) as string).charAt(0) : undefined;
+    for (const declared of body.mediaTypes) {
+      const essence = declared.split(';')[0]?.trim().toLowerCase() ?? '';
+      const written =
+        essence === 'application/x-www-form-urlencoded'
+          ? { label: 'form', text: formUrlencoded(validBase), contentType: declared, about: 'a URL-encoded form' }
+          : essence === 'multipart/form-data'
+            ? { label: 'multipart', text: multipartFormData(validBase), contentType: `${essence}; boundary=${MULTIPART_BOUNDARY}`, about: 'multipart/form-data (RFC 7578)' }
+            : essence === 'application/xml' || essence === 'text/xml' || essence.endsWith('+xml')
+              ? { label: 'xml', text: xmlDocument(validBase, body.schemaName), contentType: declared, about: `XML, one <${body.schemaName}> element` }
+              : undefined;
+      if (!written?.text) continue;
+      add({
+        family: 'media-type',
+        label: `${written.label}-valid`,
+        description: `a valid body as ${written.about}, a type the spec declares: must be accepted`,
+        expect: 'accepted',
+        body: written.text,
+        contentType: written.contentType,
+      });
+      const bytes = marker === undefined || !firstString ? undefined : notUtf8(written.text, encodedAt(written.label, firstString.name));
+      if (bytes)
+        add({
+          family: 'media-type',
+          label: `${written.label}-not-utf8`,
+          description: `the valid ${written.about} body with the bytes C3 28 (not UTF-8) in ${firstString?.name}: must be refused`,
+          expect: 'rejected-body',
+          body: bytes,
+          contentType: written.contentType,
+        });
+    }
+  }
+
   const shapes: Array<[string, string, string]> = [
     ['null', 'null', 'the body is null'],
     ['array', `[${objectText(base())}]`, 'the body is an array holding a valid body'],
@@ -487,4 +526,11 @@ function mutationArbitrary(properties: readonly RequestProperty[]): fc.Arbitrary
 
 function describeMembers(members: readonly Member[]): string {
   return members.map(([name, value]) => `${name} ${value.startsWith('"') ? abbreviate(JSON.parse(value) as string, 24) : value.length > 40 ? `${value.slice(0, 40)}…` : value}`).join(', ');
+}
+
+/** Where a property's value starts in a body written as `label` (the bytes after this go bad). */
+function encodedAt(label: string, name: string): string {
+  if (label === 'form') return `${new URLSearchParams([[name, '']]).toString()}`;
+  if (label === 'multipart') return `name="${name}"\r\n\r\n`;
+  return `<${name}>`;
 }

@@ -1,0 +1,69 @@
+/**
+ * A valid body's members written in the other encodings an operation may declare: a URL-encoded
+ * form (WHATWG URLSearchParams), multipart/form-data (RFC 7578) and XML (fast-xml-parser's builder,
+ * OpenAPI's default XML mapping: one root element, a member per element, array items repeated).
+ * Scalars and arrays of scalars only: a member holding an object has no one form spelling, so a
+ * body with one is not written (undefined).
+ */
+import { XMLBuilder } from 'fast-xml-parser';
+import type { Member } from './json-text.js';
+
+/** Each member as the text values a form sends (an array: one value per item); undefined when one cannot be. */
+function formValues(members: readonly Member[]): Array<[string, string]> | undefined {
+  const out: Array<[string, string]> = [];
+  for (const [name, literal] of members) {
+    const text = literal.trim();
+    if (text === 'null') continue;
+    if (text.startsWith('{')) return undefined;
+    if (text.startsWith('[')) {
+      const items = JSON.parse(text) as unknown[];
+      for (const item of items) {
+        if (item !== null && typeof item === 'object') return undefined;
+        out.push([name, typeof item === 'string' ? item : JSON.stringify(item)]);
+      }
+      continue;
+    }
+    // A number keeps its exact digits (an int64 past 2^53); a string its characters.
+    out.push([name, text.startsWith('"') ? (JSON.parse(text) as string) : text]);
+  }
+  return out;
+}
+
+export function formUrlencoded(members: readonly Member[]): string | undefined {
+  const values = formValues(members);
+  return values && new URLSearchParams(values).toString();
+}
+
+/** The boundary multipart bodies use (RFC 2046 §5.1.1: up to 70 characters, none in the values written). */
+export const MULTIPART_BOUNDARY = 'contract-suite-boundary-7a1c';
+
+export function multipartFormData(members: readonly Member[]): string | undefined {
+  const values = formValues(members);
+  if (!values || values.some(([name, value]) => value.includes(MULTIPART_BOUNDARY) || /["\r\n]/.test(name))) return undefined;
+  const parts = values.map(([name, value]) => `--${MULTIPART_BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`);
+  return `${parts.join('')}--${MULTIPART_BOUNDARY}--\r\n`;
+}
+
+const XML_BUILDER = new XMLBuilder({ suppressEmptyNode: false });
+const XML_NAME = /^[A-Za-z_][\w.-]*$/;
+
+/** One root element named `root`, each member an element (an array's items repeated, unwrapped). */
+export function xmlDocument(members: readonly Member[], root: string): string | undefined {
+  const values = formValues(members);
+  if (!values || !XML_NAME.test(root) || values.some(([name]) => !XML_NAME.test(name))) return undefined;
+  const element: Record<string, string | string[]> = {};
+  for (const [name, value] of values) {
+    const had = element[name];
+    element[name] = had === undefined ? value : Array.isArray(had) ? [...had, value] : [had, value];
+  }
+  return `<?xml version="1.0" encoding="UTF-8"?>${XML_BUILDER.build({ [root]: element }) as string}`;
+}
+
+/** `text` as UTF-8 bytes with the first character after `at` replaced by C3 28, which is no UTF-8. */
+export function notUtf8(text: string, at: string): Uint8Array | undefined {
+  const index = text.indexOf(at);
+  if (index < 0) return undefined;
+  const before = Buffer.from(text.slice(0, index + at.length), 'utf8');
+  const after = Buffer.from(text.slice(index + at.length + 1), 'utf8');
+  return new Uint8Array(Buffer.concat([before, Buffer.from([0xc3, 0x28]), after]));
+}
