@@ -4,7 +4,7 @@
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { wholeNumber } from '../spec/command-line.js';
-import { DEFAULT_GENERATED, DEFAULT_TIMEOUT_MS, type ContractOptions } from './options.js';
+import { DEFAULT_GENERATED, DEFAULT_TIMEOUT_MS, PROFILES, type ContractOptions, type ProfileName } from './options.js';
 
 export interface ContractCommandLine extends ContractOptions {
   /** Where to write the JUnit XML report, if anywhere. */
@@ -56,6 +56,11 @@ export function contractCommand(): Command {
     .addOption(new Option('--cases <path>', 'extra case files in the fixture format: a directory of *.json or one file (repeatable)').argParser(collect))
     .addOption(new Option('--checks <names>', 'run only these checks, comma-separated').argParser(commaList))
     .addOption(new Option('--exclude-checks <names>', 'skip these checks, comma-separated (the report says they were excluded)').argParser(commaList))
+    .addOption(
+      new Option('--profile <name>', "leave out what a kind of provider cannot pass, each with its reason in the report: 'stateless' for a mock answering the spec's examples (npm run mock:prism)")
+        .choices(Object.keys(PROFILES))
+        .env('PLANT_STORE_PROFILE'),
+    )
     .addOption(new Option('--seed <n>', 'seed of the generated cases (printed on every run)').argParser(wholeNumber(0, 2 ** 31 - 1)))
     .addOption(new Option('--timeout <ms>', 'longest wait for one answer').default(DEFAULT_TIMEOUT_MS).argParser(wholeNumber(1, 600_000)))
     .addOption(new Option('--invalid-token <token>', 'a well-formed bearer token the provider rejects (default: a random one)'))
@@ -80,6 +85,7 @@ export function parseContractArgs(argv: readonly string[], command: Command = co
     cases?: string[];
     checks?: string[];
     excludeChecks?: string[];
+    profile?: ProfileName;
     seed?: number;
     timeout: number;
     invalidToken?: string;
@@ -100,6 +106,7 @@ export function parseContractArgs(argv: readonly string[], command: Command = co
     ...(o.cases === undefined ? {} : { cases: o.cases }),
     ...(o.checks === undefined ? {} : { checks: o.checks }),
     ...(o.excludeChecks === undefined ? {} : { excludeChecks: o.excludeChecks }),
+    ...(o.profile === undefined ? {} : { profile: o.profile }),
     ...(o.seed === undefined ? {} : { seed: o.seed }),
     timeoutMs: o.timeout,
     ...(o.invalidToken === undefined ? {} : { invalidToken: o.invalidToken }),

@@ -45,6 +45,8 @@ export interface ContractOptions {
   excludeChecks?: readonly string[];
   /** Checks (or cases of a check) not to judge, each with the reason the report shows. */
   skip?: readonly SkipRule[];
+  /** `stateless`: leave out what a mock answering the spec's examples cannot pass (`PROFILES`), each with its reason. */
+  profile?: ProfileName;
   /** After this many timeouts the suite stops sending, so a hanging provider cannot stall it (default 3). */
   maxTimeouts?: number;
   /** Called with each exchange as it completes. */
@@ -58,6 +60,43 @@ export const DEFAULT_MAX_TIMEOUTS = 3;
 const MAX_GENERATED = 1000;
 
 export { ContractUsageError };
+
+export type ProfileName = 'stateless';
+
+/**
+ * What a stateless mock (Prism, `npm run mock:prism`) cannot pass, and why: it answers the spec's
+ * examples, so it keeps no records and echoes nothing that was sent, and it checks that a
+ * credential is there, not which one.
+ */
+export const PROFILES: Readonly<Record<ProfileName, readonly SkipRule[]>> = {
+  stateless: [
+    { check: 'response_echoes_request', reason: "profile stateless: a stateless mock answers the spec's example, not what was sent" },
+    { check: 'ensure_resource_availability', reason: 'profile stateless: a stateless mock keeps no records, so a created one is not there to read or list' },
+    { check: 'resource_consistency', reason: 'profile stateless: a stateless mock keeps no records, so a read does not show what was created or updated' },
+    { check: 'list_honours_parameters', reason: "profile stateless: a stateless mock lists the spec's example, not records filtered and paged" },
+    { check: 'use_after_free', reason: 'profile stateless: a stateless mock keeps no records, so a deleted one is still answered' },
+    { check: 'missing_resource_not_found', reason: 'profile stateless: a stateless mock keeps no records, so any id is answered as found' },
+    {
+      check: 'ignored_auth',
+      cases: [
+        'fixture:invalid-token',
+        'generated:auth-token-other-case',
+        'generated:auth-token-with-suffix',
+        'generated:auth-token-prefix',
+        'generated:auth-lower-case-scheme-invalid-token',
+        'generated:auth-wrong-password',
+      ],
+      reason: 'profile stateless: a stateless mock checks that a well-formed credential is there, not which one (it has no list of valid ones)',
+    },
+  ],
+};
+
+/** `rules` and the profile's, a check the rules already leave out whole (not applicable, excluded) keeping its own reason. */
+function withProfile(rules: SkipRule[], profile: ProfileName | undefined): SkipRule[] {
+  if (profile === undefined) return rules;
+  const whole = new Set(rules.filter((rule) => rule.cases === undefined).map((rule) => rule.check));
+  return [...rules, ...PROFILES[profile].filter((rule) => !whole.has(rule.check))];
+}
 
 /** The checks of stateful sequences: not counted among the checks run when the spec has no collection for them. */
 const STATEFUL_CHECKS = new Set<CheckName>(['ensure_resource_availability', 'resource_consistency', 'list_honours_parameters', 'use_after_free', 'missing_resource_not_found']);
@@ -163,7 +202,7 @@ export function resolveOptions(options: ContractOptions): ResolvedOptions {
       positive: integer('generated positive count', options.generated?.positive ?? DEFAULT_GENERATED, 0, MAX_GENERATED),
       negative: integer('generated negative count', options.generated?.negative ?? DEFAULT_GENERATED, 0, MAX_GENERATED),
     },
-    skip: [...(options.skip ?? []), ...selectionRules(options, operations, spec.compiled)],
+    skip: withProfile([...(options.skip ?? []), ...selectionRules(options, operations, spec.compiled)], options.profile),
     contract,
     extraCases: loadCaseFiles(options.cases ?? []),
     maxTimeouts: integer('maxTimeouts', options.maxTimeouts ?? DEFAULT_MAX_TIMEOUTS, 1, 1000),

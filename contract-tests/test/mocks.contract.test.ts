@@ -41,11 +41,6 @@ const TARGETS: Target[] = [
         cases: ['fixture:invalid-token', 'generated:auth-token-other-case', 'generated:auth-token-with-suffix', 'generated:auth-token-prefix', 'generated:auth-lower-case-scheme-invalid-token'],
         reason: 'Prism checks that a bearer token is present, not which one: it has no list of valid tokens',
       },
-      {
-        check: 'negative_data_rejection',
-        cases: ['generated:syntax-invalid-utf8', 'generated:syntax-overlong-utf8', 'generated:syntax-utf8-encoded-surrogate'],
-        reason: "the Prism mock's HTTP edge decodes bytes that are not UTF-8 into U+FFFD and accepts the body (the stateful mock refuses them; left to the mocks' owners)",
-      },
     ],
     runs: 1,
   },

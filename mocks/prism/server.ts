@@ -140,8 +140,14 @@ async function answer(req: IncomingMessage, res: ServerResponse, context: PrismC
  */
 function requestBody(raw: Buffer, contentType: string | undefined): unknown {
   if (raw.length === 0) return undefined;
-  const text = raw.toString('utf8');
-  if (!declaresJson(contentType)) return text;
+  if (!declaresJson(contentType)) return raw.toString('utf8');
+  let text: string;
+  try {
+    // JSON is UTF-8 (RFC 8259 §8.1): bytes that are not are refused, as the stateful mock refuses them, not read as U+FFFD.
+    text = UTF8.decode(raw);
+  } catch {
+    return reject('INVALID_ENCODING');
+  }
   try {
     // Repeated names are refused as the stateful mock refuses them (RFC 8259 §4 leaves the reading to each parser).
     return parseExactJson(text, undefined, { refuseDuplicateNames: true });
@@ -150,6 +156,8 @@ function requestBody(raw: Buffer, contentType: string | undefined): unknown {
     return reject('MALFORMED_JSON', { detail: (error as Error).message });
   }
 }
+
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 function declaresJson(header: string | undefined): boolean {
   if (!header) return false;

@@ -1,0 +1,36 @@
+/**
+ * `npm run contract -- --profile stateless` against the Prism mock (`npm run mock:prism`), both as
+ * users run them (built CLIs, real processes, real HTTP): every check the profile keeps passes, and
+ * the report names each check or case it leaves out with the reason. Without the profile the same
+ * run fails: the profile is what makes it pass.
+ */
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { PATIENT_MS, run, startServer } from '../../mocks/test/processes.js';
+import { contractCommand, parseContractArgs } from '../cli-options.js';
+import { PROFILES } from '../options.js';
+
+const PRISM_CLI = fileURLToPath(new URL('../../dist/mocks/prism/cli.js', import.meta.url));
+const CONTRACT_CLI = fileURLToPath(new URL('../../dist/contract-tests/cli.js', import.meta.url));
+const quiet = () => contractCommand().configureOutput({ writeErr: () => {}, writeOut: () => {} });
+
+describe('--profile stateless', () => {
+  it('is read from the flag and PLANT_STORE_PROFILE; an unknown profile is a usage error', () => {
+    expect(parseContractArgs(['--profile', 'stateless'], quiet()).profile).toBe('stateless');
+    expect(parseContractArgs([], quiet()).profile).toBeUndefined();
+    expect(() => parseContractArgs(['--profile', 'lenient'], quiet())).toThrow(/--profile/);
+  });
+
+  it('passes against the Prism mock, naming what it leaves out and why; without it the same run fails', async () => {
+    const prism = await startServer(process.execPath, [PRISM_CLI, '--port', '0']);
+    const args = [CONTRACT_CLI, '--base-url', prism.url, '--token', 'contract-token', '--seed', '7', '--generated', '10'];
+    const withProfile = await run(process.execPath, [...args, '--profile', 'stateless'], {}, PATIENT_MS * 2);
+    expect(withProfile.output).not.toMatch(/\bFAIL/);
+    expect(withProfile.code, withProfile.output).toBe(0);
+    // The bundled spec has no collection to read back, so the stateful checks keep their own reason (not applicable).
+    for (const rule of PROFILES.stateless.filter((r) => ['response_echoes_request', 'ignored_auth'].includes(r.check))) expect(withProfile.output).toContain(rule.reason);
+    expect(withProfile.output).toMatch(/^PASSED/m);
+    const without = await run(process.execPath, args, {}, PATIENT_MS * 2);
+    expect(without.code).toBe(1);
+  });
+});
