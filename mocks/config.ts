@@ -8,7 +8,7 @@ import { commaList as list, port, wholeNumber as integer } from '../spec/command
 import { parseExactJson } from '../spec/exact-json.js';
 import { parseIdentityOverrides, type IdentityOverrides } from '../spec/collections.js';
 import { hostnameOf, type AllowedHosts } from './http/allowed-hosts.js';
-import { DEFAULT_HOST, DEFAULT_MAX_BODY, DEFAULT_PORT, type MockOptions } from './server.js';
+import { DEFAULT_HOST, DEFAULT_MAX_BODY, DEFAULT_MAX_CONNECTIONS, DEFAULT_PORT, type MockOptions } from './server.js';
 import { DEFAULT_PROXY_CONNECT_TIMEOUT_MS, DEFAULT_PROXY_TIMEOUT_MS, parseUpstreamUrl } from './proxy/upstream.js';
 import { DEFAULT_STORE_PREFIX, parseRedisUrl, parseStorePrefix } from './stores/redis-target.js';
 
@@ -67,6 +67,12 @@ export function mockCommand(): Command {
         .env('MOCK_MAX_BODY')
         .default(DEFAULT_MAX_BODY)
         .argParser(integer(1, 2 ** 31)),
+    )
+    .addOption(
+      new Option('--max-connections <n>', 'open connections at most; beyond it a new one closes the oldest idle one (set it below the open-file limit, ulimit -n)')
+        .env('MOCK_MAX_CONNECTIONS')
+        .default(DEFAULT_MAX_CONNECTIONS)
+        .argParser(integer(1, 1_000_000)),
     )
     .addOption(new Option('--seed <file>', 'JSON file with an array of create bodies (as POST to the collection takes) to start with').env('MOCK_SEED'))
     .addOption(new Option('--state-file <file>', 'keep the records in this file across restarts (a create is on disk before its answer)').env('MOCK_STATE_FILE'))
@@ -134,6 +140,7 @@ export function parseMockArgs(argv: readonly string[], command: Command = mockCo
     watch?: boolean;
     adminToken?: string;
     maxBody: number;
+    maxConnections: number;
     seed?: string;
     stateFile?: string;
     corsOrigin?: string[];
@@ -196,6 +203,7 @@ export function parseMockArgs(argv: readonly string[], command: Command = mockCo
     watch: o.watch ?? false,
     adminToken: o.adminToken,
     maxBody: o.maxBody,
+    maxConnections: o.maxConnections,
     seedFile: o.seed,
     stateFile: o.stateFile,
     corsOrigins: o.corsOrigin,

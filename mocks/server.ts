@@ -23,7 +23,7 @@ import { duplicatesOf } from './admin/routes.js';
 import { failureKind, isRejection, reject, type Rejection } from './errors.js';
 import { rejected, type Answer } from './http/answer.js';
 import { HostPolicy, requestedHost, type AllowedHosts } from './http/allowed-hosts.js';
-import { Connections } from './http/connections.js';
+import { Connections, DEFAULT_MAX_CONNECTIONS } from './http/connections.js';
 import { adminCorsPolicy, corsHeaders, refusedAdminOrigin, type CorsPolicy } from './http/cors.js';
 import { DEFAULT_HOST, listen } from './http/listen.js';
 import { queryNamesOnly } from './http/credentials.js';
@@ -38,6 +38,7 @@ import { StorageFailure, StoreUnavailable, type ResourceStore } from './stores/s
 
 export { DEFAULT_HOST } from './http/listen.js';
 export { DEFAULT_MAX_BODY } from './http/request-body.js';
+export { DEFAULT_MAX_CONNECTIONS } from './http/connections.js';
 
 export interface MockOptions {
   port?: number;
@@ -71,6 +72,8 @@ export interface MockOptions {
   allowedHosts?: AllowedHosts;
   logLevel?: string;
   logger?: Logger;
+  /** `--max-connections`: open connections at most; beyond it the oldest idle one is closed (default DEFAULT_MAX_CONNECTIONS). */
+  maxConnections?: number;
   /** `--mask-name`: header and query parameter names masked in the journal besides the common ones and the spec's API keys. */
   maskNames?: string[];
   /** Which process answers, when several replicas share a store (default `hostname:pid`). */
@@ -156,7 +159,7 @@ export async function createMockServer(options: MockOptions = {}): Promise<MockS
   };
   let closing: Promise<void> | undefined;
   const loopTurn = new LoopTurn();
-  const connections = new Connections();
+  const connections = new Connections(options.maxConnections ?? DEFAULT_MAX_CONNECTIONS);
   let hosts: HostPolicy | undefined; // once listening: the bound address is part of it
   // What the journal masks follows the spec being served (--watch may change its schemes).
   const secrets = [...(options.adminToken ? [options.adminToken] : []), ...(options.tokens ?? []), ...gatewaySecrets(proxy?.upstream.target.basic)];

@@ -15,6 +15,12 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 
+/**
+ * Open connections at most, by default: far more than the browsers and test runners of a team
+ * open (a browser keeps 6 per origin), and below the usual open-file limits of a server.
+ */
+export const DEFAULT_MAX_CONNECTIONS = 1000;
+
 interface Connection {
   readonly socket: Socket;
   /**
@@ -29,13 +35,37 @@ interface Connection {
 }
 
 export class Connections {
+  /** Open connections, oldest first. */
   readonly #open = new Map<Duplex, Connection>();
   #shuttingDown = false;
 
+  /**
+   * `maxConnections` (`--max-connections`): beyond it a new connection closes the oldest one that
+   * is idle (no answer owed); when every one is owed an answer, the new one is closed. Idle
+   * connections then never lock new clients out until a timeout frees them (the fd limit once did,
+   * for about 90 s).
+   */
+  constructor(readonly maxConnections = Number.POSITIVE_INFINITY) {}
+
   /** A new connection (the server's `connection` event). */
   opened(socket: Socket): void {
+    if (this.#open.size >= this.maxConnections) {
+      const idle = this.#oldestIdle();
+      if (idle === undefined) {
+        socket.destroy();
+        return;
+      }
+      this.#open.delete(idle.socket);
+      idle.socket.destroy();
+    }
     this.#open.set(socket, { socket, responses: [], closing: false, refused: false });
     socket.once('close', () => this.#open.delete(socket));
+  }
+
+  /** The connection open longest that is owed no answer (its requests all answered, or none taken). */
+  #oldestIdle(): Connection | undefined {
+    for (const connection of this.#open.values()) if (connection.responses.every(isWritten)) return connection;
+    return undefined;
   }
 
   /**
