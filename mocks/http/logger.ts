@@ -140,7 +140,7 @@ process.on('exit', () => {
 const plainLoggers = new WeakMap<Logger, LoopTurnLines>();
 
 export function createLogger(level: string, out?: NodeJS.WritableStream): Logger {
-  const destination = new LoopTurnLines(out, out === undefined && process.stdout.isTTY === true ? readableLines() : undefined);
+  const destination = new LoopTurnLines(out, out === undefined && process.stdout.isTTY === true ? readableLinesIfInstalled() : undefined);
   const logger = pino({ level, base: undefined }, destination);
   plainLoggers.set(logger, destination);
   return logger;
@@ -149,6 +149,16 @@ export function createLogger(level: string, out?: NodeJS.WritableStream): Logger
 /** The part of pino-pretty used here (its own types are not imported: the module is loaded only at run time, on a terminal). */
 interface PrettyModule {
   prettyFactory(options: { translateTime: string; ignore: string; messageFormat: string }): (line: string) => string;
+}
+
+/** readableLines, or JSON lines with one line on stderr saying why when pino-pretty cannot be loaded (an install without it): logs never stop the mock. */
+function readableLinesIfInstalled(): ((lines: string) => string) | undefined {
+  try {
+    return readableLines();
+  } catch (error) {
+    process.stderr.write(`plant-store-mock: logging JSON lines: pino-pretty cannot be loaded (${(error as Error).message.split('\n')[0]}); run npm ci\n`);
+    return undefined;
+  }
 }
 
 /** pino's JSON lines as a person reads them: time, level, message, the request's method, path, status and time on one line. */
