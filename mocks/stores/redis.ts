@@ -11,7 +11,9 @@
  * - `P:collections`: the collections that hold records, so a reset finds them without SCAN.
  *
  * Every change is one Lua script, which Redis runs atomically (no other command of any client
- * interleaves): no half-created record, no seed half applied, no create interleaved with a reset.
+ * interleaves): no half-created record, no create interleaved with a reset. A seed is the
+ * exception: its scripts are chunks, so a large one does not hold Redis from the other replicas;
+ * a refused seed leaves nothing behind (`seed`).
  * There are no locks of our own. Record keys are the caller's exact text (integer digits as
  * digits), so two int64 ids that round to the same double are two hash fields.
  *
@@ -111,6 +113,14 @@ end
 redis.call('SADD', KEYS[4], ARGV[1])
 return duplicates`;
 
+// KEYS: records, order. ARGV: keys. Takes back the chunks of a seed refused by a later chunk.
+const UNSEED = `
+for i = 1, #ARGV do
+  redis.call('HDEL', KEYS[1], ARGV[i])
+  redis.call('ZREM', KEYS[2], ARGV[i])
+end
+return #ARGV`;
+
 // KEYS: records. ARGV: key, json. The order set is left alone: the record keeps its place.
 const REPLACE = `
 if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 0 then return 0 end
@@ -159,6 +169,7 @@ declare module 'ioredis' {
     createRecords(records: string, order: string, seq: string, collections: string, collection: string, pairs: string[], callback?: Callback<number[]>): Result<number[], Context>;
     /** `pairs`: key, json, key, json, … (ioredis flattens an array argument, so no spread of a large seed). */
     seedRecords(records: string, order: string, seq: string, collections: string, collection: string, pairs: string[], callback?: Callback<string[]>): Result<string[], Context>;
+    unseedRecords(records: string, order: string, keys: string[], callback?: Callback<number>): Result<number, Context>;
     replaceRecord(records: string, key: string, json: string, callback?: Callback<number>): Result<number, Context>;
     deleteRecord(records: string, order: string, key: string, callback?: Callback<number>): Result<number, Context>;
     resetRecords(collections: string, recordsPrefix: string, orderPrefix: string, callback?: Callback<number>): Result<number, Context>;
@@ -176,6 +187,7 @@ const NOT_SENT = /^Stream isn't writeable/;
 const SCRIPTS = {
   createRecords: { lua: CREATE, numberOfKeys: 4 },
   seedRecords: { lua: SEED, numberOfKeys: 4 },
+  unseedRecords: { lua: UNSEED, numberOfKeys: 2 },
   replaceRecord: { lua: REPLACE, numberOfKeys: 1 },
   deleteRecord: { lua: DELETE, numberOfKeys: 2 },
   resetRecords: { lua: RESET, numberOfKeys: 1 },
@@ -268,11 +280,45 @@ export class RedisResourceStore implements ResourceStore {
     this.#creates.clear();
   }
 
+  /**
+   * A seed, in chunks: Redis runs a script alone, and one script for a 1 MiB seed held every other
+   * replica's commands for about a second. Keys taken or repeated are found first (reads in
+   * chunks) and refuse the seed whole; a key another replica takes meanwhile refuses the chunk
+   * that holds it, and the chunks stored before it are taken back. Readers may see part of a seed
+   * while it is applied.
+   */
   async seed(collection: string, records: readonly StoredRecord[]): Promise<SeedOutcome> {
     this.#sendCreates();
-    const pairs = records.flatMap((record) => [record.key, record.json]);
-    const duplicates = await this.#run(CHANGE, () => this.#client.seedRecords(...this.#collectionKeys(collection), collection, pairs));
-    return duplicates.length ? { duplicates } : { created: records.length };
+    const keys = this.#collectionKeys(collection);
+    const chunks = seedChunks(records);
+    const seen = new Set<string>();
+    const duplicates: string[] = [];
+    for (const chunk of chunks) {
+      const stored = await this.#run(READ, () => this.#client.hmget(keys[0], ...chunk.map((record) => record.key)));
+      chunk.forEach((record, i) => {
+        if (seen.has(record.key) || stored[i] !== null) duplicates.push(record.key);
+        seen.add(record.key);
+      });
+    }
+    if (duplicates.length) return { duplicates };
+    const applied: StoredRecord[][] = [];
+    for (const chunk of chunks) {
+      const pairs = chunk.flatMap((record) => [record.key, record.json]);
+      const taken = await this.#run(CHANGE, () => this.#client.seedRecords(...keys, collection, pairs));
+      if (taken.length) {
+        for (const done of applied)
+          await this.#run(CHANGE, () =>
+            this.#client.unseedRecords(
+              keys[0],
+              keys[1],
+              done.map((record) => record.key),
+            ),
+          );
+        return { duplicates: taken };
+      }
+      applied.push(chunk);
+    }
+    return { created: records.length };
   }
 
   async get(collection: string, key: string): Promise<StoredRecord | undefined> {
@@ -470,4 +516,27 @@ class WaitingCreates {
 function sequenceOf(cursor: string): string {
   if (!/^\d{1,16}$/.test(cursor) || Number(cursor) > Number.MAX_SAFE_INTEGER) throw new RangeError(`${JSON.stringify(cursor)} is not a page cursor of this store.`);
   return cursor;
+}
+
+/** Records of one seed script at most, and characters of their keys and JSON: a chunk holds Redis for milliseconds. */
+const SEED_CHUNK_RECORDS = 500;
+const SEED_CHUNK_CHARS = 64 * 1024;
+
+/** A seed's records in chunks within both bounds (a record larger than the bound is a chunk alone). */
+function seedChunks(records: readonly StoredRecord[]): StoredRecord[][] {
+  const chunks: StoredRecord[][] = [];
+  let chunk: StoredRecord[] = [];
+  let chars = 0;
+  for (const record of records) {
+    const size = record.key.length + record.json.length;
+    if (chunk.length > 0 && (chunk.length >= SEED_CHUNK_RECORDS || chars + size > SEED_CHUNK_CHARS)) {
+      chunks.push(chunk);
+      chunk = [];
+      chars = 0;
+    }
+    chunk.push(record);
+    chars += size;
+  }
+  if (chunk.length > 0) chunks.push(chunk);
+  return chunks;
 }
