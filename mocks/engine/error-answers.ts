@@ -28,7 +28,8 @@
  */
 import { STATUS_CODES } from 'node:http';
 import type { ValidateFunction } from 'ajv';
-import { XMLBuilder } from 'fast-xml-parser';
+import { createRequire } from 'node:module';
+import type { XMLBuilder } from 'fast-xml-parser';
 import { isJsonMediaType, mediaEssence, pathTemplatePattern, type CompiledContract, type ContractMediaType, type ContractOperation, type ContractResponse, type Schema } from '../../spec/contract.js';
 import { isObject as isSchemaObject, refName, resolveRef, typesOf } from '../../spec/schema.js';
 import { errorBody, type Rejection } from '../errors.js';
@@ -50,6 +51,7 @@ export type ErrorShape =
 
 /** How an error body becomes XML: the root element's name and each member's element or attribute name. */
 interface XmlPlan {
+  builder: XMLBuilder;
   root: string;
   /** Member name → its element name, or its attribute name prefixed with `@_`. */
   names: ReadonlyMap<string, string>;
@@ -212,7 +214,7 @@ function xmlShape(media: ContractMediaType, document: unknown): ErrorShape {
     names.set(field.name, isSchemaObject(xml) && xml.attribute === true ? `@_${elementName(name)}` : elementName(name));
   }
   const example = media.examples[0]?.value;
-  return { kind: 'json', mediaType: media.mediaType, media, fields, example, whole: 'object', xml: { root: elementName(root), names } };
+  return { kind: 'json', mediaType: media.mediaType, media, fields, example, whole: 'object', xml: { builder: xmlBuilder(), root: elementName(root), names } };
 }
 
 function xmlName(xml: unknown): string | undefined {
@@ -225,7 +227,11 @@ function elementName(name: string): string {
   return /^[\p{L}_]/u.test(cleaned) && !/^xml/i.test(cleaned) ? cleaned : `_${cleaned}`;
 }
 
-const XML_BUILDER = new XMLBuilder({ ignoreAttributes: false, attributeNamePrefix: '@_', suppressEmptyNode: false });
+/** Required when a spec's error is XML (the shape is made on its first use): every other mock starts without the XML library. */
+function xmlBuilder(): XMLBuilder {
+  const { XMLBuilder: Builder } = createRequire(import.meta.url)('fast-xml-parser') as { XMLBuilder: typeof XMLBuilder };
+  return new Builder({ ignoreAttributes: false, attributeNamePrefix: '@_', suppressEmptyNode: false });
+}
 
 /** XML 1.0 cannot carry every character a message may echo (a NUL in a path): those become U+FFFD. */
 function xmlSafe(value: unknown, depth: number): unknown {
@@ -243,7 +249,7 @@ function xmlText(plan: XmlPlan, body: unknown): string {
     if (value === undefined || value === null) continue;
     element[plan.names.get(name) ?? elementName(name)] = xmlSafe(value, 0);
   }
-  return `<?xml version="1.0" encoding="UTF-8"?>${XML_BUILDER.build({ [plan.root]: element }) as string}`;
+  return `<?xml version="1.0" encoding="UTF-8"?>${plan.builder.build({ [plan.root]: element }) as string}`;
 }
 
 const OUR_FIELDS: readonly Field[] = [

@@ -34,7 +34,7 @@ function startMock(args: string[]): Promise<Server> {
   return startServer(process.execPath, ['-r', PRELOAD, MOCK_CLI, '--port', '0', '--log-level', 'warn', ...args]);
 }
 
-const NOT_AT_START = ['openapi-backend', 'pino-pretty', 'lodash', 'ioredis', '@stoplight/prism-http', '@stoplight/prism-core', '@apidevtools/json-schema-ref-parser'];
+const NOT_AT_START = ['openapi-backend', 'pino-pretty', 'fast-xml-parser', 'lodash', 'ioredis', '@stoplight/prism-http', '@stoplight/prism-core', '@apidevtools/json-schema-ref-parser'];
 
 describe('start-up', () => {
   it('starts a mock in memory without openapi-backend, the Redis client or Prism, and loads its mocker for the first answer generated from a schema', async () => {
