@@ -2,7 +2,9 @@
  * The suite on every spec of the test corpus (fixtures/specs: 3.0 and Swagger 2.0 upgraded,
  * sibling files, no operationIds, parameter styles, media types, problem+json and default errors,
  * server-assigned and string identities, wrapped paged lists): run with `spec` on each, against
- * the mock started on that spec, it passes — every operation, the stateful sequences included.
+ * the mock started on that spec, it passes — every operation, the stateful sequences included; behind a
+ * proxy that labels the mock's JSON answers text/plain it fails (the report not ok, which is the CLI's exit 1)
+ * naming content_type_conformance and nothing else; behind one that spells the JSON type otherwise, it passes.
  */
 import { readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMockServer, type MockServer } from '../../mocks/server.js';
 import { formatReport, runContractSuite, type ContractReport, type SkipRule } from '../index.js';
+import { startMockProxy } from './providers/mock-proxy.js';
 
 const TOKEN = 'corpus-token';
 /** What the mock gets wrong today on a corpus spec, found by this suite and left to the mock's owners: skipped with the reason, never silently. */
@@ -36,6 +39,42 @@ describe.each(SPECS)('the suite with --spec fixtures/specs/%s', (name, spec) => 
     report = await runContractSuite({ baseUrl: mock.url, token: TOKEN, basic: 'corpus:pass', spec, seed: 31, skip: KNOWN[name] ?? [], generated: { positive: 3, negative: 3 } });
   }, 120_000);
   afterAll(() => mock?.close());
+
+  it('fails (report not ok: exit 1) naming content_type_conformance against the mock behind a proxy that labels its JSON answers text/plain', async () => {
+    // A mock of its own: the runs before filled the shared one's lists past what an answer may hold.
+    const own = await createMockServer({ port: 0, logLevel: 'silent', spec, tokens: [TOKEN] });
+    const proxy = await startMockProxy(own.url, async (_request, forward) => {
+      const answer = await forward();
+      const type = answer.headers['content-type'] ?? '';
+      return /json/i.test(type) ? { ...answer, headers: { ...answer.headers, 'content-type': 'text/plain; charset=utf-8' } } : answer;
+    });
+    try {
+      const broken = await runContractSuite({ baseUrl: proxy.url, token: TOKEN, basic: 'corpus:pass', spec, seed: 31, skip: KNOWN[name] ?? [], generated: { positive: 1, negative: 1 } });
+      expect(broken.ok).toBe(false);
+      expect(broken.checks.filter((c) => c.status === 'failed' || c.status === 'not-judged').map((c) => c.name)).toEqual(['content_type_conformance']);
+    } finally {
+      await proxy.close();
+      await own.close();
+    }
+  }, 120_000);
+
+  it('passes the mock behind a proxy that spells application/json otherwise (Application/JSON; charset="UTF-8": the same type, RFC 9110 §8.3.1)', async () => {
+    // A mock of its own: the runs before filled the shared one's lists past what an answer may hold.
+    const own = await createMockServer({ port: 0, logLevel: 'silent', spec, tokens: [TOKEN] });
+    const proxy = await startMockProxy(own.url, async (_request, forward) => {
+      const answer = await forward();
+      const type = answer.headers['content-type'] ?? '';
+      return /^application\/json\s*(;|$)/i.test(type) ? { ...answer, headers: { ...answer.headers, 'content-type': 'Application/JSON; Charset="UTF-8"' } } : answer;
+    });
+    try {
+      const legal = await runContractSuite({ baseUrl: proxy.url, token: TOKEN, basic: 'corpus:pass', spec, seed: 31, skip: KNOWN[name] ?? [], generated: { positive: 1, negative: 1 } });
+      expect(legal.findings.filter((f) => f.severity === 'failure').map((f) => `${f.check} ${f.exchange.case.id}: ${f.message}`)).toEqual([]);
+      expect(legal.ok).toBe(true);
+    } finally {
+      await proxy.close();
+      await own.close();
+    }
+  }, 120_000);
 
   it('passes against the mock started on it, every operation tested (a body that repeats a member name refused, as a strict provider does)', () => {
     const failures = report.findings.filter((f) => f.severity === 'failure');
