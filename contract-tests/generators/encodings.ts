@@ -5,7 +5,8 @@
  * Scalars and arrays of scalars only: a member holding an object has no one form spelling, so a
  * body with one is not written (undefined).
  */
-import { XMLBuilder } from 'fast-xml-parser';
+import { createRequire } from 'node:module';
+import type { XMLBuilder } from 'fast-xml-parser';
 import type { Member } from './json-text.js';
 
 /** Each member as the text values a form sends (an array: one value per item); undefined when one cannot be. */
@@ -44,7 +45,11 @@ export function multipartFormData(members: readonly Member[]): string | undefine
   return `${parts.join('')}--${MULTIPART_BOUNDARY}--\r\n`;
 }
 
-const XML_BUILDER = new XMLBuilder({ suppressEmptyNode: false });
+/** Required on the first XML body (a spec declaring XML): every other run starts without the XML library, as the CLI's JUnit writer does. */
+function xmlBuilder(): XMLBuilder {
+  const { XMLBuilder: Builder } = createRequire(import.meta.url)('fast-xml-parser') as { XMLBuilder: typeof XMLBuilder };
+  return new Builder({ suppressEmptyNode: false });
+}
 const XML_NAME = /^[A-Za-z_][\w.-]*$/;
 
 /** One root element named `root`, each member an element (an array's items repeated, unwrapped). */
@@ -56,7 +61,7 @@ export function xmlDocument(members: readonly Member[], root: string): string | 
     const had = element[name];
     element[name] = had === undefined ? value : Array.isArray(had) ? [...had, value] : [had, value];
   }
-  return `<?xml version="1.0" encoding="UTF-8"?>${XML_BUILDER.build({ [root]: element }) as string}`;
+  return `<?xml version="1.0" encoding="UTF-8"?>${xmlBuilder().build({ [root]: element }) as string}`;
 }
 
 /** `text` as UTF-8 bytes with the first character after `at` replaced by C3 28, which is no UTF-8. */
