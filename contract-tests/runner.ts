@@ -382,15 +382,21 @@ export function secrets(options: Pick<ResolvedOptions, 'token' | 'headers'> & { 
 }
 
 const TOKEN_CHAR = 'A-Za-z0-9\\-._~+/=';
+/** Below this length a derived form of the token is masked only where credentials go. */
+const SHORT_FORM = 4;
 
 /**
  * `text` with every secret replaced by its stand-in. A secret of 8 characters or more is masked
  * wherever it appears; a shorter one only where it stands alone (not inside a longer word), so a
  * token such as `T` does not garble every capital T of a report.
  */
-function mask(text: string, options: ResolvedOptions): string {
+function mask(text: string, options: ResolvedOptions, where: 'credential' | 'text' = 'text'): string {
   let out = text;
+  const token = options.token;
   for (const [secret, stand] of secrets(options)) {
+    // A derived form of a short token (`an` of `any`) cannot be told from a provider's words:
+    // it is masked where the suite put a credential (headers, the URL), not in free text.
+    if (where === 'text' && secret.length < SHORT_FORM && secret !== token) continue;
     if (secret.length >= 8) out = out.replaceAll(secret, stand);
     else out = out.replace(new RegExp(`(?<![${TOKEN_CHAR}])${secret.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![${TOKEN_CHAR}])`, 'g'), stand);
   }
@@ -411,13 +417,13 @@ function sentRequest(contractCase: ContractCase, options: ResolvedOptions): Sent
   const headers: Record<string, string | string[]> = { host: url.host };
   const maskValue = (name: string, value: string): string => {
     if (name in options.headers && options.headers[name] === value) return '<value given with --header>';
-    return mask(value, options);
+    return mask(value, options, 'credential');
   };
   for (const [name, value] of Object.entries(contractCase.request.headers)) {
     headers[name] = Array.isArray(value) ? value.map((v) => maskValue(name, v)) : maskValue(name, value as string);
   }
   const { body } = contractCase.request;
-  return { method: contractCase.request.method, url: mask(url.href, options), headers, body: typeof body === 'string' ? mask(body, options) : body };
+  return { method: contractCase.request.method, url: mask(url.href, options, 'credential'), headers, body: typeof body === 'string' ? mask(body, options) : body };
 }
 
 function judgeAll(exchanges: readonly Exchange[], options: ResolvedOptions, runs: ReadonlyMap<string, RunContext>): { checks: CheckResult[]; findings: Finding[] } {
