@@ -48,7 +48,7 @@ describe('body encodings', () => {
 
 describe('body encoding cases against providers (fixtures/specs/media-types)', () => {
   const SPEC = fileURLToPath(new URL('../../fixtures/specs/media-types/openapi.yaml', import.meta.url));
-  const KNOWN: SkipRule[] = [{ check: 'negative_data_rejection', cases: ['generated:media-type-multipart-not-utf8'], reason: 'the mock stores multipart text that is not UTF-8 (corpus.test.ts)' }];
+  const KNOWN: SkipRule[] = [];
   let mock: MockServer;
   const proxies: MockProxy[] = [];
   beforeAll(async () => {

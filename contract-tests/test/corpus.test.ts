@@ -16,15 +16,7 @@ import { startMockProxy } from './providers/mock-proxy.js';
 
 const TOKEN = 'corpus-token';
 /** What the mock gets wrong today on a corpus spec, found by this suite and left to the mock's owners: skipped with the reason, never silently. */
-const KNOWN: Record<string, SkipRule[]> = {
-  'media-types': [
-    {
-      check: 'negative_data_rejection',
-      cases: ['generated:createNote/media-type-multipart-not-utf8'],
-      reason: "the mock stores a multipart/form-data field whose bytes are not UTF-8 (RFC 7578 §5.1: text fields are UTF-8 unless a charset says otherwise); left to the mocks' owners",
-    },
-  ],
-};
+const KNOWN: Record<string, SkipRule[]> = {};
 const ROOT = fileURLToPath(new URL('../../fixtures/specs/', import.meta.url));
 const SPECS = readdirSync(ROOT, { withFileTypes: true })
   .filter((entry) => entry.isDirectory())

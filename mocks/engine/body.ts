@@ -57,6 +57,8 @@ export function parseOtherBody(body: Buffer, kind: Exclude<BodyKind, 'json'>, co
     const boundary = boundaryOf(contentType);
     if (!boundary) return { ok: false, rejection: reject('INVALID_REQUEST_BODY', { schema: schemaName, problems: ['the multipart/form-data Content-Type names no boundary'] }) };
     const parts = parseMultipart(body, boundary);
+    // RFC 7578 §5.1: a text field (no filename) is UTF-8 unless a charset says otherwise; a file's bytes are its own.
+    if (parts.some((part) => part.filename === undefined && !isUtf8(part.data))) return { ok: false, rejection: reject('INVALID_ENCODING') };
     const fields = parts.map((part): [string, string] => [part.name ?? '', part.data.toString('utf8')]);
     return { ok: true, value: formObject(fields, schema, document), text: undefined };
   }
