@@ -126,12 +126,13 @@ const FEW_SECRETS = 8;
 export class KnownSecrets {
   readonly list: readonly string[];
   readonly #searched: readonly string[];
-  readonly #matcher: SecretMatcher;
+  // Built on the first text a secret occurs in: a request's own credential makes a KnownSecrets
+  // per request, and most texts are told apart by `includes` alone.
+  #matcher: SecretMatcher | undefined;
 
   constructor(list: readonly string[]) {
     this.list = list;
     this.#searched = list.filter((secret) => secret.length >= SECRET_MIN_LENGTH);
-    this.#matcher = new SecretMatcher(this.#searched);
   }
 
   /** `text` with every occurrence of a secret masked (occurrences that overlap masked as one). */
@@ -139,7 +140,7 @@ export class KnownSecrets {
     const searched = this.#searched;
     if (searched.length === 0 || text.length < SECRET_MIN_LENGTH) return text;
     if (searched.length <= FEW_SECRETS && !searched.some((secret) => text.includes(secret))) return text;
-    const runs = this.#matcher.find(text);
+    const runs = (this.#matcher ??= new SecretMatcher(searched)).find(text);
     if (runs.length === 0) return text;
     let masked = '';
     let from = 0;
