@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
+import { load as parseYaml } from 'js-yaml';
 import { createMockServer, type MockServer } from '../../mocks/server.js';
 import { compileContract } from '../../spec/contract.js';
 import { runContractSuite, type ContractReport } from '../index.js';
@@ -18,7 +18,7 @@ import { editJson, startMockProxy, type MockProxy, type Tamper } from './provide
 
 const SPEC = fileURLToPath(new URL('../../fixtures/specs/links-3.1/openapi.yaml', import.meta.url));
 const TOKEN = 'links-token';
-const document = parse(readFileSync(SPEC, 'utf8')) as Record<string, any>;
+const document = parseYaml(readFileSync(SPEC, 'utf8')) as Record<string, any>;
 
 function plansOf(doc: unknown) {
   const compiled = compileContract(doc, 'links.yaml');
