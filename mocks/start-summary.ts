@@ -25,7 +25,8 @@ export function startSummary(url: string, engine: Engine, tokenCount: number, st
     inspector: `${url}/__mock/`,
     spec: { title: contract.title, version: contract.version, path: contract.source },
     operations: contract.operations.size,
-    stateful: [...engine.stateful.keys()],
+    // Collections' operations and singleton documents' alike: whatever the store answers.
+    stateful: engine.routes.operations.filter((operation) => operation.stateful).map((operation) => operation.operationId),
     tokens: tokenCount === 0 ? 'any well-formed credential' : `${tokenCount} accepted credential${tokenCount === 1 ? '' : 's'} (--tokens)`,
     store,
   };

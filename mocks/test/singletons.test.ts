@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMockServer, type MockServer } from '../server.js';
+import { startSummary } from '../start-summary.js';
 import { call, expectDeclared } from './corpus.js';
 
 const json = (schema: unknown, example?: unknown) => ({ content: { 'application/json': example === undefined ? { schema } : { schema, example } } });
@@ -56,6 +57,11 @@ beforeAll(async () => {
 afterAll(() => mock?.close());
 
 describe('singleton sub-resources', () => {
+  it('are listed among the stateful operations the mock announces at start', () => {
+    const { stateful } = startSummary(mock.url, mock.engine, 0, 'memory');
+    expect(stateful).toEqual(expect.arrayContaining(['createUser', 'getUser', 'deleteUser', 'getProfile', 'putProfile', 'patchProfile', 'deleteProfile', 'getSettings', 'putSettings']));
+  });
+
   it("answers the spec's example until written, then what was written, merged by PATCH, the example again after DELETE", async () => {
     expect((await call(mock, 'POST', '/users', { id: 1, name: 'Ada' })).status).toBe(201);
     expect((await call(mock, 'POST', '/users', { id: 2, name: 'Bob' })).status).toBe(201);
