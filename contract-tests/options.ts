@@ -85,11 +85,26 @@ export const PROFILES: Readonly<Record<ProfileName, readonly SkipRule[]>> = {
         'generated:auth-token-prefix',
         'generated:auth-lower-case-scheme-invalid-token',
         'generated:auth-wrong-password',
+        // A never-issued key sent beside the valid credential, for a requirement of two schemes (`wrong-<header>`).
+        'generated:auth-wrong-*',
       ],
       reason: 'profile stateless: a stateless mock checks that a well-formed credential is there, not which one (it has no list of valid ones)',
     },
   ],
 };
+
+/**
+ * Whether `rule` leaves out the case `caseId`. A rule's id that names no operation takes the case
+ * of every operation (`generated:auth-token-prefix` takes `generated:getPet/auth-token-prefix`,
+ * as ids name their operation when a run has several), and a trailing `*` takes every label it begins.
+ */
+export function ruleTakes(rule: SkipRule, caseId: string): boolean {
+  if (!rule.cases) return false;
+  const colon = caseId.indexOf(':');
+  const slash = caseId.indexOf('/', colon + 1);
+  const bare = colon !== -1 && slash !== -1 ? `${caseId.slice(0, colon + 1)}${caseId.slice(slash + 1)}` : caseId;
+  return rule.cases.some((id) => (id.endsWith('*') ? caseId.startsWith(id.slice(0, -1)) || bare.startsWith(id.slice(0, -1)) : id === caseId || id === bare));
+}
 
 /** `rules` and the profile's, a check the rules already leave out whole (not applicable, excluded) keeping its own reason. */
 function withProfile(rules: SkipRule[], profile: ProfileName | undefined): SkipRule[] {

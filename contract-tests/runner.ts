@@ -13,7 +13,7 @@ import { exactInteger } from '../spec/exact-json.js';
 import { CHECKS } from './checks/index.js';
 import { generateCases, type GeneratedCase } from './generated.js';
 import type { CheckResult, ContractCase, ContractReport, Exchange, Finding, OperationResult, RunContext, SentRequest } from './model.js';
-import { ContractUsageError, resolveOptions, type ContractOptions, type ResolvedOptions } from './options.js';
+import { ContractUsageError, resolveOptions, ruleTakes, type ContractOptions, type ResolvedOptions } from './options.js';
 import { ContractError, readContract } from '../spec/contract.js';
 import { assertReachable } from './reachability.js';
 import { parseBody, SpecError, suiteSpecOf, type SuiteContract, type SuiteParameter } from './spec-contract.js';
@@ -443,7 +443,7 @@ function judgeAll(exchanges: readonly Exchange[], options: ResolvedOptions, runs
       skippedBy.set(reason, [...(skippedBy.get(reason) ?? []), caseId]);
     };
     for (const exchange of exchanges) {
-      const rule = rules.find((r) => r.cases?.includes(exchange.case.id));
+      const rule = rules.find((r) => ruleTakes(r, exchange.case.id));
       if (rule) {
         skip(rule.reason, exchange.case.id);
         continue;

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { PATIENT_MS, run, startServer } from '../../mocks/test/processes.js';
 import { contractCommand, parseContractArgs } from '../cli-options.js';
-import { PROFILES } from '../options.js';
+import { PROFILES, ruleTakes } from '../options.js';
 
 const PRISM_CLI = fileURLToPath(new URL('../../dist/mocks/prism/cli.js', import.meta.url));
 const CONTRACT_CLI = fileURLToPath(new URL('../../dist/contract-tests/cli.js', import.meta.url));
@@ -32,5 +32,23 @@ describe('--profile stateless', () => {
     expect(withProfile.output).toMatch(/^PASSED/m);
     const without = await run(process.execPath, args, {}, PATIENT_MS * 2);
     expect(without.code).toBe(1);
+  });
+});
+
+describe("the profile's case ids", () => {
+  const auth = PROFILES.stateless.find((rule) => rule.check === 'ignored_auth');
+
+  it('take the same case of every operation when a run names them by operation, and nothing else', () => {
+    expect(auth).toBeDefined();
+    const rule = auth as NonNullable<typeof auth>;
+    expect(ruleTakes(rule, 'generated:auth-token-prefix')).toBe(true);
+    expect(ruleTakes(rule, 'generated:getPet/auth-token-prefix')).toBe(true);
+    expect(ruleTakes(rule, 'fixture:invalid-token')).toBe(true);
+    // A never-issued key beside the valid credential, whatever its header is called.
+    expect(ruleTakes(rule, 'generated:createNote/auth-wrong-x-tenant-key')).toBe(true);
+    // What a stateless mock can judge stays in: no credential, an empty one, the valid one.
+    expect(ruleTakes(rule, 'generated:getPet/auth-no-credential')).toBe(false);
+    expect(ruleTakes(rule, 'generated:auth-empty-token-with-space')).toBe(false);
+    expect(ruleTakes(rule, 'generated:getPet/name-escape-short-forms')).toBe(false);
   });
 });
