@@ -40,5 +40,22 @@ export function rejected(rejection: Rejection): Answer {
 
 /** A JSON answer; bigint ids are written as exact JSON numbers. */
 export function jsonAnswer(status: number, value: unknown): Answer {
-  return { status, body: stringifyExact(value) as string };
+  return { status, body: exactJson(value) };
+}
+
+/**
+ * Whole doubles past 2^53 written as the integer they are: JSON.stringify writes -2^63 as
+ * `-9223372036854776000`, a literal outside int64 that a reader of exact numbers refuses
+ * (a generated int64 minimum, say); below 1e21, where JavaScript writes digits rather than an exponent.
+ */
+const UNSAFE_INTEGERS = [
+  {
+    test: (value: unknown): boolean => typeof value === 'number' && Number.isInteger(value) && !Number.isSafeInteger(value) && Math.abs(value) < 1e21,
+    stringify: (value: unknown): string => BigInt(value as number).toString(),
+  },
+];
+
+/** `value` as JSON text, bigints and whole doubles past 2^53 written exactly. */
+export function exactJson(value: unknown): string {
+  return stringifyExact(value, null, undefined, UNSAFE_INTEGERS) as string;
 }

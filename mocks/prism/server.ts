@@ -14,6 +14,7 @@ import { createInstance, ProblemJsonError, type IHttpConfig, type IHttpRequest, 
 import { parse as parseContentType } from 'content-type';
 import { isJsonMediaType, pathTemplatePattern, readContract, type CompiledContract } from '../../spec/contract.js';
 import { DuplicateMemberName, parseExactJson } from '../../spec/exact-json.js';
+import { exactJson } from '../http/answer.js';
 import { applyCors, preflightHeaders } from '../http/cors.js';
 import { ErrorAnswers } from '../engine/error-answers.js';
 import { failureKind, isRejection, reject, type Rejection } from '../errors.js';
@@ -202,7 +203,7 @@ function definedOnly<T extends object>(value: T): Partial<T> {
 function sendOutput(res: ServerResponse, output: IHttpResponse): void {
   for (const [name, value] of Object.entries(output.headers ?? {})) res.setHeader(name, value);
   const contentType = res.getHeader('content-type');
-  const body = output.body === undefined || typeof output.body === 'string' ? (output.body as string | undefined) : JSON.stringify(output.body);
+  const body = output.body === undefined || typeof output.body === 'string' ? (output.body as string | undefined) : exactJson(output.body);
   if (body !== undefined && contentType === undefined) res.setHeader('content-type', 'application/json');
   res.statusCode = output.statusCode;
   res.end(body);

@@ -1,6 +1,7 @@
 /** Ids are exact over the whole int64 range: parsed losslessly, stored and listed exactly. */
 import { describe, expect, it } from 'vitest';
 import { createPlant, expectError, listedPlantsText, send, useMock } from './mock-under-test.js';
+import { exactJson } from '../http/answer.js';
 
 const mock = useMock();
 
@@ -46,5 +47,15 @@ describe('int64 ids', () => {
     expect((await createPlant(mock.current, '{"id":4,"name":"four again"}')).status).toBe(409);
     expect((await createPlant(mock.current, '{"id":2e3,"name":"two thousand"}')).status).toBe(200);
     expect(await listedPlantsText(mock.current)).toContain('{"id":2000,"name":"two thousand"}');
+  });
+});
+
+describe('exactJson (answers written from values: the admin routes, the Prism mock)', () => {
+  it('writes a whole double past 2^53 as the integer it is, not as JSON.stringify rounds its digits', () => {
+    // JSON.stringify writes -2^63 as -9223372036854776000: outside int64 for a reader of exact numbers.
+    expect(JSON.stringify(-(2 ** 63))).toBe('-9223372036854776000');
+    expect(exactJson({ min: -(2 ** 63), big: 2 ** 60, safe: 42, half: 1.5, huge: 1e300, exact: 9223372036854775807n })).toBe(
+      '{"min":-9223372036854775808,"big":1152921504606846976,"safe":42,"half":1.5,"huge":1e+300,"exact":9223372036854775807}',
+    );
   });
 });
