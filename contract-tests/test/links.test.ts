@@ -7,14 +7,12 @@
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { load as parseYaml } from 'js-yaml';
-import { createMockServer, type MockServer } from '../../mocks/server.js';
 import { compileContract } from '../../spec/contract.js';
-import { runContractSuite, type ContractReport } from '../index.js';
 import { planSequences } from '../sequences.js';
 import { suiteContractOf } from '../spec-contract.js';
-import { editJson, startMockProxy, type MockProxy, type Tamper } from './providers/mock-proxy.js';
+import { editJson, mockBehindProxies, type Tamper } from './providers/mock-proxy.js';
 
 const SPEC = fileURLToPath(new URL('../../fixtures/specs/links-3.1/openapi.yaml', import.meta.url));
 const TOKEN = 'links-token';
@@ -61,27 +59,12 @@ describe('sequences planned from OpenAPI links', () => {
 });
 
 describe('a sequence built from links, against providers', () => {
-  let mock: MockServer;
-  const proxies: MockProxy[] = [];
-  beforeAll(async () => {
-    mock = await createMockServer({ port: 0, logLevel: 'silent', spec: SPEC, tokens: [TOKEN] });
-  });
-  afterAll(async () => {
-    for (const proxy of proxies) await proxy.close();
-    await mock?.close();
-  });
-  const run = (baseUrl: string): Promise<ContractReport> => runContractSuite({ baseUrl, token: TOKEN, spec: SPEC, seed: 5, generated: { positive: 2, negative: 2 } });
-  const failed = (report: ContractReport): string[] => report.checks.filter((c) => c.status === 'failed' || c.status === 'not-judged').map((c) => c.name);
-  const through = async (tamper: Tamper): Promise<ContractReport> => {
-    const proxy = await startMockProxy(mock.url, tamper);
-    proxies.push(proxy);
-    return run(proxy.url);
-  };
+  const { url, run, failed, through } = mockBehindProxies({ spec: SPEC, token: TOKEN, seed: 5, generated: { positive: 2, negative: 2 } });
   /** An item path of the widgets collection (`/widgets/12`), else undefined. */
   const item = (url: string): string | undefined => /^\/widgets\/([^/?]+)/.exec(url)?.[1];
 
   it('runs against the mock: each linked step sent, named by its link, and passes', async () => {
-    const report = await run(mock.url);
+    const report = await run(url());
     expect(failed(report)).toEqual([]);
     const descriptions = report.exchanges.map((e) => e.case.description);
     for (const link of ['GetWidgetById', 'ReplaceWidget', 'ScrapWidget'])
@@ -111,10 +94,10 @@ describe('a sequence built from links, against providers', () => {
 
   it('follows the list past its first page by offset (more widgets than a page holds), and fails ensure_resource_availability when offset is ignored', async () => {
     for (let i = 0; i < 45; i++) {
-      const made = await fetch(`${mock.url}/widgets`, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, body: '{"name":"filler"}' });
+      const made = await fetch(`${url()}/widgets`, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, body: '{"name":"filler"}' });
       expect(made.status).toBe(201);
     }
-    const report = await run(mock.url);
+    const report = await run(url());
     expect(failed(report)).toEqual([]);
     expect(report.exchanges.some((e) => /the page at offset=\d+/.test(e.case.description))).toBe(true);
     const ignoring = await through(async (request, forward) => forward({ url: request.url.replace(/([?&])offset=\d+/, '$1offset=0') }));

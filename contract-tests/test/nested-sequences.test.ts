@@ -5,34 +5,17 @@
  * payments fails ensure_resource_availability; one that answers extra fields passes.
  */
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMockServer, type MockServer } from '../../mocks/server.js';
+import { describe, expect, it } from 'vitest';
 import { loadContract } from '../../spec/contract.js';
-import { runContractSuite, type ContractReport } from '../index.js';
 import { planSequences } from '../sequences.js';
 import { suiteContractOf } from '../spec-contract.js';
-import { editJson, startMockProxy, type MockProxy, type Tamper } from './providers/mock-proxy.js';
+import { editJson, mockBehindProxies, type Tamper } from './providers/mock-proxy.js';
 
 const SPEC = fileURLToPath(new URL('../../fixtures/specs/bookings-3.1/openapi.yaml', import.meta.url));
 const TOKEN = 'nested-token';
 
 describe('a nested collection', () => {
-  let mock: MockServer;
-  const proxies: MockProxy[] = [];
-  beforeAll(async () => {
-    mock = await createMockServer({ port: 0, logLevel: 'silent', spec: SPEC, tokens: [TOKEN] });
-  });
-  afterAll(async () => {
-    for (const proxy of proxies) await proxy.close();
-    await mock?.close();
-  });
-  const run = (baseUrl: string): Promise<ContractReport> => runContractSuite({ baseUrl, token: TOKEN, spec: SPEC, seed: 9, generated: { positive: 1, negative: 1 } });
-  const failed = (report: ContractReport): string[] => report.checks.filter((c) => c.status === 'failed' || c.status === 'not-judged').map((c) => c.name);
-  const through = async (tamper: Tamper): Promise<ContractReport> => {
-    const proxy = await startMockProxy(mock.url, tamper);
-    proxies.push(proxy);
-    return run(proxy.url);
-  };
+  const { url, run, failed, through } = mockBehindProxies({ spec: SPEC, token: TOKEN, seed: 9, generated: { positive: 1, negative: 1 } });
 
   it('is planned with its parent: the parent create, the path parameter naming it, the item parameter and the parent delete', () => {
     const compiled = loadContract(SPEC);
@@ -48,7 +31,7 @@ describe('a nested collection', () => {
   });
 
   it('runs against the mock: a booking first, then the payment CRUD under it, the booking deleted last', async () => {
-    const report = await run(mock.url);
+    const report = await run(url());
     expect(failed(report)).toEqual([]);
     const steps = report.exchanges.filter((e) => e.case.sequence).map((e) => `${e.case.sequence?.kind} ${e.request.method} ${new URL(e.request.url).pathname}`);
     const firstPayment = steps.findIndex((s) => /^create POST \/bookings\/[^/]+\/payments$/.test(s));

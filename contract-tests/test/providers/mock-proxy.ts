@@ -5,6 +5,9 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll } from 'vitest';
+import { createMockServer, type MockServer } from '../../../mocks/server.js';
+import { runContractSuite, type ContractReport } from '../../index.js';
 
 export interface ProxiedRequest {
   method: string;
@@ -84,4 +87,38 @@ export function editJson(answer: ProxiedAnswer, edit: (value: unknown) => unknow
     return answer;
   }
   return { ...answer, body: Buffer.from(JSON.stringify(edit(value))) };
+}
+
+/**
+ * The mock on `spec` (accepting `token` only) for one describe block, and the suite run against it
+ * directly (`run(url())`) or behind a proxy that changes one thing (`through(tamper)`); every
+ * server is closed after the block. `failed` names the checks a report failed or could not judge.
+ */
+export function mockBehindProxies(options: { spec: string; token: string; seed: number; generated: { positive: number; negative: number } }): {
+  url: () => string;
+  run: (baseUrl: string) => Promise<ContractReport>;
+  failed: (report: ContractReport) => string[];
+  through: (tamper: Tamper) => Promise<ContractReport>;
+} {
+  let mock: MockServer | undefined;
+  const proxies: MockProxy[] = [];
+  beforeAll(async () => {
+    mock = await createMockServer({ port: 0, logLevel: 'silent', spec: options.spec, tokens: [options.token] });
+  });
+  afterAll(async () => {
+    for (const proxy of proxies) await proxy.close();
+    await mock?.close();
+  });
+  const url = (): string => (mock as MockServer).url;
+  const run = (baseUrl: string): Promise<ContractReport> => runContractSuite({ baseUrl, token: options.token, spec: options.spec, seed: options.seed, generated: options.generated });
+  return {
+    url,
+    run,
+    failed: (report) => report.checks.filter((c) => c.status === 'failed' || c.status === 'not-judged').map((c) => c.name),
+    through: async (tamper) => {
+      const proxy = await startMockProxy(url(), tamper);
+      proxies.push(proxy);
+      return run(proxy.url);
+    },
+  };
 }
