@@ -6,8 +6,8 @@ import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   {
-    // Built output, dependencies, generated types; the inspector's browser scripts are checked by tsc (tsconfig.inspector.json).
-    ignores: ['dist/**', '**/node_modules/**', 'spec/plant-store.gen.ts', 'mocks/admin/inspector/**', 'examples/**', '**/*.js', '**/*.mjs', '**/*.cjs'],
+    // Built output, dependencies, generated types and validators; the inspector's browser scripts are checked by tsc (tsconfig.inspector.json).
+    ignores: ['dist/**', '**/node_modules/**', 'spec/plant-store.gen.ts', 'spec/meta-schema.gen.ts', 'mocks/admin/inspector/**', 'examples/**', '**/*.js', '**/*.mjs', '**/*.cjs'],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,

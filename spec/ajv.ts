@@ -16,13 +16,19 @@ const INT32_MIN = -(2 ** 31);
 const INT32_MAX = 2 ** 31 - 1;
 const INT64_MIN = -(2 ** 63);
 
+/**
+ * The options of the Ajv that compiles a contract's schemas (spec/contract.ts), and so of the
+ * meta-schema validator precompiled from them (spec/meta-schema.gen.ts): both must report alike.
+ */
+export const CONTRACT_AJV_OPTIONS = { allErrors: true, verbose: true, inlineRefs: false } as const satisfies Options;
+
 export function createSpecAjv(options: Options = {}): Ajv2020 {
   const ajv = new Ajv2020({
     strict: false, // OpenAPI keywords such as `example` are not JSON Schema keywords.
     allErrors: true,
-    // A spec's patterns run in linear time (spec/patterns.ts): a hostile spec's `^(a+)+$` cannot freeze the mock.
-    code: { regExp: linearRegExp },
     ...options,
+    // A spec's patterns run in linear time (spec/patterns.ts): a hostile spec's `^(a+)+$` cannot freeze the mock.
+    code: { regExp: linearRegExp, ...options.code },
   });
   addFormats(ajv);
   ajv.addFormat('int32', {

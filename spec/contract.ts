@@ -10,7 +10,8 @@
  * on the view that `parseExactJson` returns.
  */
 import type { ValidateFunction } from 'ajv';
-import { createSpecAjv } from './ajv.js';
+import { CONTRACT_AJV_OPTIONS, createSpecAjv } from './ajv.js';
+import { META_SCHEMA_ID, validateMetaSchema } from './meta-schema.gen.js';
 import { refusedPatterns } from './patterns.js';
 import { exactPlanDeclaring, exactPlanOf, READ_EVERY_NUMBER, type ExactPlan } from './exact-json.js';
 import { completeDocument, ContractError, HTTP_METHODS, loadDocument, loadDocumentSync, type LoadedDocument } from './document.js';
@@ -218,8 +219,10 @@ function compileLoaded({ document, source, notes, declaredVersion }: LoadedDocum
  * Other local refs (responses, parameters, request bodies, examples) are resolved by `resolve`.
  */
 class SchemaCompiler {
-  // Refs call the components' one compiled function rather than inlining a copy into every operation's.
-  readonly #ajv = createSpecAjv({ allErrors: true, verbose: true, inlineRefs: false });
+  // Refs call the components' one compiled function rather than inlining a copy into every operation's
+  // (CONTRACT_AJV_OPTIONS). Ajv's own meta-validation is off: every schema it is given was checked by
+  // #schemaProblem (the directed `$defs` only drop names from the `required` of defs checked whole).
+  readonly #ajv = createSpecAjv({ ...CONTRACT_AJV_OPTIONS, validateSchema: false });
   readonly #defs: Record<string, unknown>;
   /** The registered `$defs` schema per direction ('' when undirected), and how many defs it holds. */
   readonly #registered = new Map<Direction | '', { size: number; id: string }>();
@@ -246,8 +249,10 @@ class SchemaCompiler {
       const rewritten = this.#rewrite(schema);
       // Rewriting may add defs (bundled schemas): they are registered (and checked) before use.
       const id = this.#defsId(direction ?? '');
-      const own = direction === undefined ? rewritten : unrequired(rewritten, FLAG[direction]);
-      return this.#ajv.compile(retarget(own, id) as Schema);
+      const own = retarget(direction === undefined ? rewritten : unrequired(rewritten, FLAG[direction]), id);
+      const problem = this.#schemaProblem(own);
+      if (problem !== undefined) throw ContractError.at(this.source, where, `the schema cannot be compiled: schema is invalid: ${problem}`);
+      return this.#ajv.compile(own as Schema);
     } catch (error) {
       if (error instanceof ContractError) throw error;
       throw ContractError.at(this.source, where, `the schema cannot be compiled: ${(error as Error).message}`);
@@ -268,22 +273,37 @@ class SchemaCompiler {
     return id;
   }
 
+  /**
+   * What Ajv's `validateSchema` finds wrong with `schema` (its errors' text), or undefined when it
+   * follows its meta-schema. The default meta-schema's validator is precompiled
+   * (spec/meta-schema.gen.ts) so that a start does not compile it; a schema naming another
+   * `$schema` is left to Ajv, which refuses one it does not know.
+   */
+  #schemaProblem(schema: unknown): string | undefined {
+    // Ajv's own lookup ignores a trailing `#` (or `#/`) of the id.
+    const dialect = isObject(schema) ? schema.$schema : undefined;
+    if (dialect !== undefined && (typeof dialect !== 'string' || dialect.replace(/#\/?$/, '') !== META_SCHEMA_ID)) {
+      return this.#ajv.validateSchema(schema as Schema) === true ? undefined : this.#ajv.errorsText(this.#ajv.errors);
+    }
+    return validateMetaSchema(schema) ? undefined : this.#ajv.errorsText(validateMetaSchema.errors);
+  }
+
   /** Throws, at `where`, when `schema` does not follow the JSON Schema meta-schema. */
   #checkSchema(schema: Schema, where: string): void {
-    if (this.#ajv.validateSchema(this.#rewrite(schema) as Schema) === true) return;
-    throw ContractError.at(this.source, where, `the schema cannot be compiled: schema is invalid: ${this.#ajv.errorsText(this.#ajv.errors)}`);
+    const problem = this.#schemaProblem(this.#rewrite(schema));
+    if (problem === undefined) return;
+    throw ContractError.at(this.source, where, `the schema cannot be compiled: schema is invalid: ${problem}`);
   }
 
   /** Throws, at the schema's own pointer, when a def does not follow the JSON Schema meta-schema. */
   #checkDefs(): void {
-    if (this.#ajv.validateSchema({ $defs: this.#defs }) === true) return;
-    const first = this.#ajv.errors?.[0];
+    if (validateMetaSchema({ $defs: this.#defs })) return;
+    const whole = this.#ajv.errorsText(validateMetaSchema.errors);
+    const first = validateMetaSchema.errors?.[0];
     const name = /^\/\$defs\/([^/]*)/.exec(first?.instancePath ?? '')?.[1] ?? '';
     const unescaped = name.replaceAll('~1', '/').replaceAll('~0', '~');
     const where = unescaped.startsWith('@') ? unescaped.slice(1) : jsonPointer('components', 'schemas', unescaped);
-    const def = this.#defs[unescaped];
-    void this.#ajv.validateSchema(def as Schema);
-    throw ContractError.at(this.source, where, `the schema cannot be compiled: schema is invalid: ${this.#ajv.errorsText(this.#ajv.errors)}`);
+    throw ContractError.at(this.source, where, `the schema cannot be compiled: schema is invalid: ${this.#schemaProblem(this.#defs[unescaped]) ?? whole}`);
   }
 
   /**
