@@ -12,7 +12,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { MOCK_NODE_FLAGS } from '../mocks/node-flags.js';
+import { MOCK_NODE_FLAGS, MOCK_START } from '../mocks/node-flags.js';
 import { runLoad, type LoadResult } from './load.js';
 import { median } from './summary.js';
 import { getText, ROOT, startTarget, type RunningTarget, type TargetSpec } from './targets.js';
@@ -67,7 +67,7 @@ export async function measureCrud(options: CrudOptions): Promise<CrudResult> {
   const mockSpec: TargetSpec = {
     id: 'memory',
     label: 'mock, in memory, petstore-expanded shape',
-    command: [process.execPath, ...MOCK_NODE_FLAGS, join(ROOT, 'dist/mocks/cli.js'), '--port', '{port}', '--spec', SPEC],
+    command: [process.execPath, ...MOCK_NODE_FLAGS, join(ROOT, MOCK_START), '--port', '{port}', '--spec', SPEC],
     invalidStatuses: [400],
     probePath: COLLECTION,
   };

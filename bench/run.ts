@@ -78,7 +78,7 @@ function parseOptions(argv: string[]): BenchOptions {
     .addOption(new Option('--server-cpu <list>', 'taskset CPU list for the servers').default('0'))
     .addOption(new Option('--load-cpu <list>', 'taskset CPU list for wrk and the bench itself').default('1'))
     .option('--no-docs', 'do not rewrite the table in docs/benchmarks.md')
-    .option('--baseline <cli.js>', 'also run another build of the mock (its dist/mocks/cli.js) in the same rounds');
+    .option('--baseline <cli.js>', 'also run another build of the mock (its dist/start/cli.js) in the same rounds');
   command.parse(argv, { from: 'user' });
   return command.opts<BenchOptions>();
 }

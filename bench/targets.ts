@@ -10,7 +10,7 @@ import type { Writable } from 'node:stream';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { MOCK_NODE_FLAGS } from '../mocks/node-flags.js';
+import { MOCK_NODE_FLAGS, MOCK_START } from '../mocks/node-flags.js';
 
 export type TargetId = 'limit' | 'memory' | 'state-file' | 'redis' | 'redis-2' | 'prism' | 'prism-cli' | 'baseline' | 'proxy' | 'memory-50' | 'image';
 
@@ -76,7 +76,7 @@ export function fiftyOperationsTarget(): TargetSpec {
   return {
     id: 'memory-50',
     label: TARGET_LABELS['memory-50'],
-    command: [process.execPath, ...MOCK_NODE_FLAGS, join(ROOT, 'dist/mocks/cli.js'), '--port', '{port}', '--spec', FIFTY_OPERATIONS_SPEC],
+    command: [process.execPath, ...MOCK_NODE_FLAGS, join(ROOT, MOCK_START), '--port', '{port}', '--spec', FIFTY_OPERATIONS_SPEC],
     invalidStatuses: [400],
     probe: { path: '/members', status: 201, body: (id) => ({ id, name: 'Probe', email: 'probe@example.test', plan: 'day' }) },
   };
@@ -89,7 +89,7 @@ export function imageTarget(image: string): TargetSpec {
 
 /** The mock in proxy mode in front of `upstream` (a running limit server). */
 export function proxyTarget(upstream: string): TargetSpec {
-  return { id: 'proxy', label: TARGET_LABELS.proxy, command: [process.execPath, ...MOCK_NODE_FLAGS, join(ROOT, 'dist/mocks/cli.js'), '--port', '{port}', '--proxy', upstream], invalidStatuses: [200] };
+  return { id: 'proxy', label: TARGET_LABELS.proxy, command: [process.execPath, ...MOCK_NODE_FLAGS, join(ROOT, MOCK_START), '--port', '{port}', '--proxy', upstream], invalidStatuses: [200] };
 }
 
 /** The targets this checkout can run; `why` says why one is missing. */
@@ -104,7 +104,7 @@ export function availableTargets(baselineCli?: string, redisServer?: string): { 
     {
       id: 'memory',
       label: TARGET_LABELS.memory,
-      command: [process.execPath, ...MOCK_NODE_FLAGS, join(ROOT, 'dist/mocks/cli.js'), '--port', '{port}'],
+      command: [process.execPath, ...MOCK_NODE_FLAGS, join(ROOT, MOCK_START), '--port', '{port}'],
       invalidStatuses: [400],
     },
   ];
@@ -112,29 +112,19 @@ export function availableTargets(baselineCli?: string, redisServer?: string): { 
   targets.push({
     id: 'state-file',
     label: TARGET_LABELS['state-file'],
-    command: [process.execPath, ...MOCK_NODE_FLAGS, join(ROOT, 'dist/mocks/cli.js'), '--port', '{port}', '--state-file', '{stateFile}'],
+    command: [process.execPath, ...MOCK_NODE_FLAGS, join(ROOT, MOCK_START), '--port', '{port}', '--state-file', '{stateFile}'],
     invalidStatuses: [400],
   });
   if (redisServer) {
     // Each target under a prefix of its own on the one redis-server the bench starts.
-    const onRedis = (id: 'redis' | 'redis-2'): string[] => [
-      process.execPath,
-      ...MOCK_NODE_FLAGS,
-      join(ROOT, 'dist/mocks/cli.js'),
-      '--port',
-      '{port}',
-      '--store',
-      '{redisUrl}',
-      '--store-prefix',
-      `bench-${id}`,
-    ];
+    const onRedis = (id: 'redis' | 'redis-2'): string[] => [process.execPath, ...MOCK_NODE_FLAGS, join(ROOT, MOCK_START), '--port', '{port}', '--store', '{redisUrl}', '--store-prefix', `bench-${id}`];
     targets.push({ id: 'redis', label: TARGET_LABELS.redis, command: onRedis('redis'), invalidStatuses: [400], redis: true });
     targets.push({ id: 'redis-2', label: TARGET_LABELS['redis-2'], command: onRedis('redis-2'), invalidStatuses: [400], redis: true, replicas: 2 });
   } else {
     for (const id of ['redis', 'redis-2'] as const) missing.push({ id, why: 'redis-server is not installed (apt-get install -y redis-server)' });
   }
   if (baselineCli) {
-    // Another build of the mock (say, an older commit's dist/mocks/cli.js), to measure a change in the same rounds.
+    // Another build of the mock (say, an older commit's dist/start/cli.js or dist/mocks/cli.js), to measure a change in the same rounds.
     if (existsSync(baselineCli)) {
       targets.push({ id: 'baseline', label: `${TARGET_LABELS.baseline} (${baselineCli})`, command: [process.execPath, ...MOCK_NODE_FLAGS, baselineCli, '--port', '{port}'], invalidStatuses: [400] });
     } else {

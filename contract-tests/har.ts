@@ -7,11 +7,12 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Entry, Har, Header } from 'har-format';
+import { packageFile } from '../spec/package-root.js';
 import type { ContractReport, Exchange } from './model.js';
 
 const CREATOR_VERSION: string = (() => {
   try {
-    const pkg = JSON.parse(readFileSync(new URL(import.meta.url.includes('/dist/') ? '../../package.json' : '../package.json', import.meta.url), 'utf8')) as { version?: string };
+    const pkg = JSON.parse(readFileSync(packageFile('package.json'), 'utf8')) as { version?: string };
     return pkg.version ?? '0.0.0';
   } catch {
     return '0.0.0';

@@ -5,9 +5,9 @@
  * compiling every module again (docs/benchmarks.md, start-up).
  */
 import module from 'node:module';
-import { fileURLToPath } from 'node:url';
+import { packageFile } from '../spec/package-root.js';
 
 // Beside the package's own dependencies, not in the shared temporary directory another user could write to.
-const CACHE = fileURLToPath(new URL('../../node_modules/.cache/plant-store-mock', import.meta.url));
+const CACHE = packageFile('node_modules', '.cache', 'plant-store-mock');
 if ('enableCompileCache' in module && typeof module.enableCompileCache === 'function') module.enableCompileCache(CACHE);
 await import('./main.js');

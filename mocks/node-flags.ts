@@ -9,3 +9,9 @@
  * it grew costs an idle mock some memory, which it gives back when it exits.
  */
 export const MOCK_NODE_FLAGS: readonly string[] = ['--no-memory-reducer'];
+
+/**
+ * What they run, relative to the package: the start bundle (sandbox/bundle.ts, built by
+ * `npm run build`) of dist/mocks/cli.js.
+ */
+export const MOCK_START = 'dist/start/cli.js';

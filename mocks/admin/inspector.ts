@@ -7,10 +7,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
+import { packageFile } from '../../spec/package-root.js';
 import type { Answer } from '../http/answer.js';
 
-export const INSPECTOR_DIR = fileURLToPath(new URL(import.meta.url.includes('/dist/mocks/') ? '../../../mocks/admin/inspector/' : './inspector/', import.meta.url));
+export const INSPECTOR_DIR = `${packageFile('mocks', 'admin', 'inspector')}/`;
 
 /** swagger-ui-dist's documented way to find its files (getAbsoluteFSPath), without loading its bundle. */
 function swaggerUiDir(): string {

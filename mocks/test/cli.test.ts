@@ -1,5 +1,5 @@
 /**
- * The mock as users run it (`npm start` runs dist/mocks/cli.js, which `npm test` builds first):
+ * The mock as users run it (`npm start` runs dist/start/cli.js, which `npm test` builds first):
  * the listening line, flags and their environment equivalents, a seed file, graceful shutdown.
  */
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';

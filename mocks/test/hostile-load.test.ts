@@ -1,6 +1,6 @@
 /**
  * What one hostile client can cost the mock (issue 13 #1 and #5), measured on the real process
- * (`dist/mocks/cli.js`, as `npm start` runs it) over real HTTP: its resident memory read from
+ * (`dist/start/cli.js`, as `npm start` runs it) over real HTTP: its resident memory read from
  * /proc, its heap capped with --max-old-space-size so that keeping what clients send would crash
  * it. Bounds, not timings: speed lives in `npm run bench`.
  */

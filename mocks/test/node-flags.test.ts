@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { availableTargets, proxyTarget } from '../../bench/targets.js';
-import { MOCK_NODE_FLAGS } from '../node-flags.js';
+import { MOCK_NODE_FLAGS, MOCK_START } from '../node-flags.js';
 
 const ROOT = join(import.meta.dirname, '../..');
 
@@ -14,14 +14,14 @@ describe('the mock runs with the same node flags everywhere', () => {
   it('npm start passes them before the script', () => {
     const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
     // `exec` so a signal sent to `npm start`'s shell reaches the mock itself.
-    expect(scripts.start).toBe(['exec', 'node', ...MOCK_NODE_FLAGS, 'dist/mocks/cli.js'].join(' '));
+    expect(scripts.start).toBe(['exec', 'node', ...MOCK_NODE_FLAGS, MOCK_START].join(' '));
   });
 
   it('the image runs the mock with them, named or by its flags alone', () => {
     const entrypoint = readFileSync(join(ROOT, 'sandbox/entrypoint.sh'), 'utf8');
-    const runs = entrypoint.split('\n').filter((line) => line.includes('dist/mocks/cli.js'));
+    const runs = entrypoint.split('\n').filter((line) => line.includes(MOCK_START));
     expect(runs).toHaveLength(2);
-    for (const line of runs) expect(line).toContain(`exec node ${MOCK_NODE_FLAGS.join(' ')} "$app/dist/mocks/cli.js"`);
+    for (const line of runs) expect(line).toContain(`exec node ${MOCK_NODE_FLAGS.join(' ')} "$app/${MOCK_START}"`);
   });
 
   it('the bench measures the mock started with them, in every target that runs it', () => {

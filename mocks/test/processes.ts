@@ -2,9 +2,12 @@
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach } from 'vitest';
+import { MOCK_START } from '../node-flags.js';
 
-/** What `npm start` runs; `npm test` builds it before the tests. */
-export const MOCK_CLI = fileURLToPath(new URL('../../dist/mocks/cli.js', import.meta.url));
+/** What `npm start` runs (the start bundle); `npm test` builds it before the tests. */
+export const MOCK_CLI = fileURLToPath(new URL(`../../${MOCK_START}`, import.meta.url));
+/** tsc's build of the same entry, module by module (what the bundle is made from). */
+export const MOCK_CLI_MODULES = fileURLToPath(new URL('../../dist/mocks/cli.js', import.meta.url));
 
 /** How long a process lives at most: to the end of the test that started it, or of its file (started in `beforeAll`). */
 export type Lifetime = 'test' | 'file';

@@ -1,5 +1,5 @@
 /**
- * One sandbox on several replicas: real mock processes (`dist/mocks/cli.js --store redis://…`)
+ * One sandbox on several replicas: real mock processes (`dist/start/cli.js --store redis://…`, as `npm start` runs it)
  * sharing one real redis-server, spoken to over HTTP. The duplicate rule, the listing, reset and
  * seed hold across processes; a replica killed with kill -9 loses nothing any replica
  * acknowledged; Redis killed and restarted is answered with 503s meanwhile and served again by

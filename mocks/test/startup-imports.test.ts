@@ -2,10 +2,12 @@
  * Start-up loads only what a run needs (issue 26): a mock in memory starts without the Redis
  * client, without Prism and without openapi-backend, whose mocker is loaded by the first answer
  * taken from the spec's examples. docs/benchmarks.md ("Start-up") has what each of these cost.
+ * Run on tsc's build, module by module, where Node reports each package it loads; the start bundle
+ * keeps the same parts apart (sandbox/test/bundle.test.ts).
  */
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { MOCK_CLI, startServer, type Server } from './processes.js';
+import { MOCK_CLI_MODULES, startServer, type Server } from './processes.js';
 
 const PRELOAD = fileURLToPath(new URL('./loaded-packages.cjs', import.meta.url));
 /** Fifty operations; its tools' create has no example, so its answer is generated from the schema. */
@@ -31,7 +33,7 @@ async function loadedPackages(server: Server): Promise<string[]> {
 }
 
 function startMock(args: string[]): Promise<Server> {
-  return startServer(process.execPath, ['-r', PRELOAD, MOCK_CLI, '--port', '0', '--log-level', 'warn', ...args]);
+  return startServer(process.execPath, ['-r', PRELOAD, MOCK_CLI_MODULES, '--port', '0', '--log-level', 'warn', ...args]);
 }
 
 const NOT_AT_START = ['openapi-backend', 'pino-pretty', 'fast-xml-parser', 'lodash', 'ioredis', '@stoplight/prism-http', '@stoplight/prism-core', '@apidevtools/json-schema-ref-parser'];

@@ -645,7 +645,7 @@ async function startMock(store: StateFileStore): Promise<MockServer> {
   return mock;
 }
 
-/** Spawns dist/mocks/cli.js (built by `npm test`) and waits for its listening line. */
+/** Spawns what `npm start` runs (built by `npm test`) and waits for its listening line. */
 const startCli = (args: string[]): Promise<Child> => startMockProcess(args);
 
 async function killHard(mock: Child): Promise<void> {

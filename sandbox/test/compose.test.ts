@@ -37,11 +37,11 @@ const compose = load(readFileSync(join(REPO_ROOT, 'docker-compose.yml'), 'utf8')
 };
 const image = readRuntimeImage();
 
-/** The entrypoint's modes (`mock) exec node [flags] "$app/dist/…"`), each with the source file it runs. */
+/** The entrypoint's modes (`mock) exec node [flags] "$app/dist/…"`), each with the built file it runs (`npm test` builds them). */
 const modes = new Map(
   [...readFileSync(join(REPO_ROOT, 'sandbox/entrypoint.sh'), 'utf8').matchAll(/^\s*(\w+)\) exec node (?:--[\w-]+ )*"\$app\/dist\/([^"]+)\.js"/gm)].map(([, mode, file]) => [
     mode as string,
-    `${file}.ts`,
+    `dist/${file}.js`,
   ]),
 );
 
@@ -83,7 +83,7 @@ const containerPorts = (service: Service): number[] => (service.ports ?? []).map
 
 /** Flags and environment names a CLI lists in its --help (built by `npm test` into dist/). */
 async function helpOf(file: string): Promise<{ text: string; flags: Set<string>; env: Set<string> }> {
-  const { code, output } = await run(process.execPath, [join(REPO_ROOT, 'dist', file.replace(/\.ts$/, '.js')), '--help']);
+  const { code, output } = await run(process.execPath, [join(REPO_ROOT, file), '--help']);
   expect(code, output).toBe(0);
   return {
     text: output,
@@ -178,7 +178,7 @@ describe('docker-compose.yml', () => {
     expect(Array.isArray(passed)).toBe(true);
 
     const cli = modes.get('contract') as string;
-    if (!existsSync(join(REPO_ROOT, 'dist', cli.replace(/\.ts$/, '.js')))) {
+    if (!existsSync(join(REPO_ROOT, cli))) {
       skipBecause(context, `the contract CLI (${cli}) is not built, so its flags cannot be read`);
     }
     const help = await helpOf(cli);

@@ -39,7 +39,7 @@ function entrypoint(args: string[] = image.cmd): [string, string[]] {
 
 beforeAll(async () => {
   // `npm test` has just built dist/ (tsc); packing without `prepare` keeps this test from
-  // rewriting dist/ under the feet of the tests that run dist/mocks/cli.js meanwhile.
+  // rewriting dist/ under the feet of the tests that run dist/start/cli.js meanwhile.
   await runOk('npm', ['pack', '--ignore-scripts', '--pack-destination', work], { cwd: REPO_ROOT }, 120_000);
   const tarball = readdirSync(work).find((name) => name.endsWith('.tgz'));
   if (!tarball) throw new Error(`npm pack left no tarball in ${work}`);
@@ -54,6 +54,7 @@ describe('the packed production install (the image without an engine)', () => {
   it('holds compiled code and its data files, and no sources, tsc or test tools', () => {
     for (const file of [
       'dist/mocks/cli.js',
+      'dist/start/cli.js',
       'dist/mocks/stores/state-file.js',
       'dist/mocks/prism/cli.js',
       'spec/plant-store.openapi.yaml',
@@ -63,7 +64,17 @@ describe('the packed production install (the image without an engine)', () => {
     ]) {
       expect(existsSync(join(app, file)), file).toBe(true);
     }
-    for (const file of ['mocks/cli.ts', 'dist/.tsbuildinfo', 'dist/mocks/test', 'node_modules/typescript', 'node_modules/.bin/tsc', 'node_modules/vitest', 'node_modules/testcontainers']) {
+    for (const file of [
+      'mocks/cli.ts',
+      'dist/.tsbuildinfo',
+      'dist/start/meta.json',
+      'dist/sandbox/bundle.js',
+      'dist/mocks/test',
+      'node_modules/typescript',
+      'node_modules/.bin/tsc',
+      'node_modules/vitest',
+      'node_modules/testcontainers',
+    ]) {
       expect(existsSync(join(app, file)), file).toBe(false);
     }
   });

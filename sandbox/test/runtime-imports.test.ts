@@ -38,8 +38,9 @@ describe('the packed files', () => {
   it('import only runtime dependencies and built-in modules (verify-image, which needs testcontainers, is not shipped)', async () => {
     const packed = JSON.parse(await runOk('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: REPO_ROOT })) as Array<{ files: Array<{ path: string }> }>;
     const files = (packed[0]?.files ?? []).map((file) => file.path).filter((path) => /\.(c|m)?js$/.test(path));
-    expect(files).toContain('dist/mocks/cli.js');
+    expect(files).toContain('dist/start/cli.js');
     expect(files).not.toContain('dist/sandbox/verify-image.js');
+    expect(files).not.toContain('dist/sandbox/bundle.js');
     const wrong: string[] = [];
     for (const file of files) {
       for (const name of packagesOf(readFileSync(join(REPO_ROOT, file), 'utf8'))) {

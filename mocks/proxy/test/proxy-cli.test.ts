@@ -1,5 +1,5 @@
 /**
- * `npm start -- --proxy URL` as users run it (dist/mocks/cli.js, built by `npm test`): the flags,
+ * `npm start -- --proxy URL` as users run it (dist/start/cli.js, built by `npm test`): the flags,
  * their refusals, an https upstream trusted through NODE_EXTRA_CA_CERTS, and — for comparison —
  * Stoplight's `prism proxy` rounding the ids ours passes exactly.
  */

@@ -1,0 +1,52 @@
+/**
+ * `npm run build`'s second step: the start bundle that `npm start`, the package's bin and the
+ * image run (dist/start/cli.js). esbuild joins tsc's output of the mock and the packages a start
+ * loads into one file, so a start compiles one file instead of resolving, reading and linking
+ * hundreds of modules one by one (docs/benchmarks.md, "Start-up"). What the mock imports only when
+ * a run needs it (openapi-backend's mocker, the Redis store, the proxy, the recorder…) stays a file
+ * of its own (code splitting), loaded as before only by the runs that need it.
+ */
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { build, type Metafile } from 'esbuild';
+import { PACKAGE_ROOT } from '../spec/package-root.js';
+
+/** Where the bundle goes; its entry is `cli.js`, what `npm start` runs. */
+export const START_DIR = join(PACKAGE_ROOT, 'dist', 'start');
+/** esbuild's account of the bundle (which inputs each output holds, what each output imports). */
+export const START_METAFILE = join(START_DIR, 'meta.json');
+
+/**
+ * Loaded from node_modules as they are: a native addon cannot be bundled, and ioredis names its
+ * own `__dirname` (which an ES module bundle has not) when a command fails.
+ */
+export const OUTSIDE_THE_BUNDLE: readonly string[] = ['fs-native-extensions', 'ioredis'];
+
+export async function bundleStart(): Promise<Metafile> {
+  rmSync(START_DIR, { recursive: true, force: true });
+  const result = await build({
+    entryPoints: { cli: join(PACKAGE_ROOT, 'dist', 'mocks', 'cli.js') },
+    absWorkingDir: PACKAGE_ROOT,
+    outdir: START_DIR,
+    chunkNames: 'chunks/[name]-[hash]',
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    external: [...OUTSIDE_THE_BUNDLE],
+    // Whitespace and syntax only: names stay, so a stack trace still says which function failed.
+    minifyWhitespace: true,
+    minifySyntax: true,
+    sourcemap: 'linked',
+    metafile: true,
+    // The CommonJS packages inside call require() for Node's modules and for what they load by name.
+    banner: { js: "import { createRequire as __startRequire } from 'node:module'; const require = __startRequire(import.meta.url);" },
+    logLevel: 'warning',
+  });
+  writeFileSync(START_METAFILE, JSON.stringify(result.metafile));
+  return result.metafile;
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) await bundleStart();
