@@ -6,8 +6,18 @@
  * with its JSON pointer, rather than run on a backtracking engine. docs/security.md says why the
  * native `re2` binding is not used (it builds from source on every `npm ci`).
  */
+import { createRequire } from 'node:module';
 import type { RegExpEngine, RegExpLike } from 'ajv/dist/types/index.js';
-import { RE2JS } from 're2js';
+import type { RE2JS } from 're2js';
+
+type RE2JSClass = typeof RE2JS;
+/**
+ * RE2JS loaded by the first pattern (synchronously: Ajv compiles patterns synchronously): a spec
+ * without patterns, the seed's among them, starts without reading and initialising it.
+ */
+function re2js(): RE2JSClass {
+  return (createRequire(import.meta.url)('re2js') as { RE2JS: RE2JSClass }).RE2JS;
+}
 
 /** A pattern compiled by RE2JS, in the shape Ajv's `code.regExp` engines return. */
 class LinearPattern implements RegExpLike {
@@ -15,7 +25,8 @@ class LinearPattern implements RegExpLike {
   readonly #text: string;
 
   constructor(pattern: string, flags: string) {
-    this.#compiled = RE2JS.compile(RE2JS.translateRegExp(pattern), flags.includes('i') ? RE2JS.CASE_INSENSITIVE : 0);
+    const engine = re2js();
+    this.#compiled = engine.compile(engine.translateRegExp(pattern), flags.includes('i') ? engine.CASE_INSENSITIVE : 0);
     this.#text = `/${pattern}/${flags}`;
   }
 

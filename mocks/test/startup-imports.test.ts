@@ -56,4 +56,12 @@ describe('start-up', () => {
     expect(await response.json()).toMatchObject({ id: expect.any(String), name: expect.any(String), assetTag: expect.any(String), category: 'hand' });
     expect(await loadedPackages(server)).toContain('openapi-backend');
   });
+
+  it('reads the linear-time pattern engine only for a spec that declares patterns', async () => {
+    const seed = await startMock([]);
+    expect(await loadedPackages(seed)).not.toContain('re2js');
+    // The 50-operation spec declares patterns: each is checked at load.
+    const patterned = await startMock(['--spec', WORKSHOP]);
+    expect(await loadedPackages(patterned)).toContain('re2js');
+  });
 });
