@@ -43,7 +43,9 @@ export type ParameterReader = (source: ParameterSource) => unknown;
  */
 export function parameterReader(parameter: ParameterSpec, document: unknown, claimed: ReadonlySet<string> = new Set()): ParameterReader {
   const { name } = parameter;
-  const { shape, schema } = shapeOf(parameter.schema, document);
+  // The shape and merged schema are the parameter's own: taken once here, not on every request.
+  const shaped = shapeOf(parameter.schema, document);
+  const { shape, schema } = shaped;
   // The common case, a single value of one plain type, costs what reading it as text did.
   const plain = parameter.style !== 'content' && shape === 'primitive' && typeof schema.type === 'string' ? schema.type : undefined;
   const types = typesOf(schema);
@@ -53,21 +55,21 @@ export function parameterReader(parameter: ParameterSpec, document: unknown, cla
       return ({ path }) => {
         const segment = path[name];
         if (segment === undefined) return undefined;
-        return plain !== undefined && parameter.style === 'simple' ? scalar(segment) : readPathParameter(parameter, segment, document);
+        return plain !== undefined && parameter.style === 'simple' ? scalar(segment) : readPathParameter(parameter, segment, document, shaped);
       };
     case 'header':
       return ({ headers }) => {
         const raw = headers[name.toLowerCase()];
         const value = Array.isArray(raw) ? raw.join(', ') : raw;
         if (value === undefined) return undefined;
-        return plain !== undefined ? scalar(value) : readHeaderParameter(parameter, value, document);
+        return plain !== undefined ? scalar(value) : readHeaderParameter(parameter, value, document, shaped);
       };
     case 'cookie':
       return ({ headers }) => {
         const header = headers.cookie;
         const value = cookieValue(Array.isArray(header) ? header.join('; ') : header, name);
         if (value === undefined) return undefined;
-        return plain !== undefined ? scalar(value) : readCookieParameter(parameter, value, document);
+        return plain !== undefined ? scalar(value) : readCookieParameter(parameter, value, document, shaped);
       };
     default:
       return ({ query }) => {
@@ -75,7 +77,7 @@ export function parameterReader(parameter: ParameterSpec, document: unknown, cla
           const value = query.get(name)?.[0];
           return value === undefined ? undefined : scalar(value);
         }
-        return readQueryParameter(parameter, query, document, claimed);
+        return readQueryParameter(parameter, query, document, claimed, shaped);
       };
   }
 }
@@ -106,7 +108,13 @@ export function queryValues(search: string): QueryValues {
 /** What a parameter's schema makes of it: the shape its value takes. */
 type Shape = 'array' | 'object' | 'primitive';
 
-function shapeOf(schema: Schema | undefined, document: unknown): { shape: Shape; schema: Schema } {
+/** A parameter's shape and its schema with allOf merged. */
+interface Shaped {
+  shape: Shape;
+  schema: Schema;
+}
+
+function shapeOf(schema: Schema | undefined, document: unknown): Shaped {
   const merged = schema ? mergeAllOf(schema, document) : {};
   const types = typesOf(merged);
   const shape: Shape = types.includes('array') ? 'array' : types.includes('object') || (types.length === 0 && isObject(merged.properties)) ? 'object' : 'primitive';
@@ -117,8 +125,13 @@ function shapeOf(schema: Schema | undefined, document: unknown): { shape: Shape;
  * A query parameter's value, or undefined when the request does not send it. `claimed` are the
  * names of the operation's other query parameters: an exploded object takes the remaining keys.
  */
-export function readQueryParameter(parameter: ParameterSpec, query: QueryValues, document: unknown, claimed: ReadonlySet<string> = new Set()): unknown {
-  const { shape, schema } = shapeOf(parameter.schema, document);
+export function readQueryParameter(
+  parameter: ParameterSpec,
+  query: QueryValues,
+  document: unknown,
+  claimed: ReadonlySet<string> = NO_NAMES,
+  { shape, schema }: Shaped = shapeOf(parameter.schema, document),
+): unknown {
   const name = parameter.name;
   if (parameter.style === 'content') {
     const text = query.get(name)?.[0];
@@ -159,12 +172,14 @@ export function readQueryParameter(parameter: ParameterSpec, query: QueryValues,
   return coerce(values[0], schema, document);
 }
 
+const NO_NAMES: ReadonlySet<string> = new Set();
+
 const SEPARATORS: Partial<Record<ParameterStyle, string>> = { form: ',', spaceDelimited: ' ', pipeDelimited: '|' };
 
 /** A path parameter's value from its segment (already percent-decoded), by style simple, label or matrix. */
-export function readPathParameter(parameter: ParameterSpec, segment: string, document: unknown): unknown {
+export function readPathParameter(parameter: ParameterSpec, segment: string, document: unknown, shaped?: Shaped): unknown {
   if (parameter.style === 'content') return contentValue(segment);
-  const { shape, schema } = shapeOf(parameter.schema, document);
+  const { shape, schema } = shaped ?? shapeOf(parameter.schema, document);
   const { explode, name } = parameter;
   if (parameter.style === 'label') {
     if (!segment.startsWith('.')) return segment;
@@ -187,16 +202,16 @@ export function readPathParameter(parameter: ParameterSpec, segment: string, doc
 }
 
 /** A header parameter's value (style simple). Several headers of one name arrive joined by `, `. */
-export function readHeaderParameter(parameter: ParameterSpec, value: string, document: unknown): unknown {
+export function readHeaderParameter(parameter: ParameterSpec, value: string, document: unknown, shaped?: Shaped): unknown {
   if (parameter.style === 'content') return contentValue(value);
-  const { shape, schema } = shapeOf(parameter.schema, document);
+  const { shape, schema } = shaped ?? shapeOf(parameter.schema, document);
   return readSimple(value, shape, schema, parameter.explode, document, true);
 }
 
 /** A cookie parameter's value (style form: arrays and objects comma-separated when not exploded). */
-export function readCookieParameter(parameter: ParameterSpec, value: string, document: unknown): unknown {
+export function readCookieParameter(parameter: ParameterSpec, value: string, document: unknown, shaped?: Shaped): unknown {
   if (parameter.style === 'content') return contentValue(value);
-  const { shape, schema } = shapeOf(parameter.schema, document);
+  const { shape, schema } = shaped ?? shapeOf(parameter.schema, document);
   if (shape === 'array') return coerce(value === '' ? [] : value.split(','), schema, document);
   if (shape === 'object') return coerce(pairs(value.split(',')), schema, document);
   return coerce(value, schema, document);
@@ -269,7 +284,11 @@ export function coerce(value: unknown, schema: Schema | undefined, document: unk
 /** A text as the first of `types` (a schema's) it reads as; itself when none. */
 function coerceText(value: string, types: readonly string[]): unknown {
   if (types.includes('string') || types.length === 0) return value;
-  if ((types.includes('integer') || types.includes('number')) && NUMBER.test(value)) return parseExactJson(value);
+  if (types.includes('integer') || types.includes('number')) {
+    // Digits a double holds exactly (an id, a limit) are that number; anything else is read exactly.
+    if (SHORT_INTEGER.test(value)) return Number(value);
+    if (NUMBER.test(value)) return parseExactJson(value);
+  }
   if (types.includes('boolean') && (value === 'true' || value === 'false')) return value === 'true';
   if (types.includes('null') && value === 'null') return null;
   return value;
@@ -277,6 +296,8 @@ function coerceText(value: string, types: readonly string[]): unknown {
 
 // JSON's number grammar, as a body's: `01` is not a number there either (JSON.parse throws on it: a 500 once).
 const NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+/** An integer of at most 15 digits, as JSON writes it: exact in a double, so `Number` reads it as parseExactJson would. */
+const SHORT_INTEGER = /^(?:0|[1-9]\d{0,14})$/;
 
 /**
  * A form's fields (urlencoded or multipart, in order; a repeated name several times) as the

@@ -26,11 +26,29 @@ const JSON_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 
 /** The key a path segment names (`/plants/{id}`); undefined when it cannot be an identity value. */
 export function keyOfPathSegment(segment: string, identity: Identity): RecordKey | undefined {
-  // Read as a body's value is: `1.0` and `1e0` name the integer 1, as they do in JSON.
-  if (identity.type === 'integer') return JSON_NUMBER.test(segment) ? integerOfLiteral(segment)?.toString() : undefined;
+  // Read as a body's value is: `1.0` and `1e0` name the integer 1, as they do in JSON. Digits
+  // written as the integer's own (no leading zero, no `-0`) are the key as they are.
+  if (identity.type === 'integer') return isCanonicalInteger(segment) ? segment : JSON_NUMBER.test(segment) ? integerOfLiteral(segment)?.toString() : undefined;
   if (identity.type === 'string') return JSON.stringify(segment);
   // Any other identity schema keys a body's value by its JSON text: a number's digits, a string quoted.
   return (/^-?\d+$/.test(segment) && integerOfLiteral(segment)?.toString()) || JSON.stringify(segment);
+}
+
+/**
+ * Whether `text` is an integer written as its canonical digits, at most 40 of them (what
+ * `integerOfLiteral` gives back exactly): `0`, or an optional minus and digits not starting with 0.
+ */
+export function isCanonicalInteger(text: string): boolean {
+  const length = text.length;
+  let at = length > 1 && text.charCodeAt(0) === 45 /* - */ ? 1 : 0;
+  if (at === length || length - at > 40) return false;
+  const first = text.charCodeAt(at);
+  if (first === 48 /* 0 */) return length === 1;
+  for (; at < length; at++) {
+    const c = text.charCodeAt(at);
+    if (c < 48 || c > 57) return false;
+  }
+  return true;
 }
 
 /** The key as a person reads it in a message: digits, or the string's text. */

@@ -104,35 +104,36 @@ const ROLES: Record<CollectionRole, (served: Served) => MockHandler> = {
       if (!collection.parent) return create() as Answer;
       return parentMissing(c, collection, mock).then((missing) => missing ?? create());
     },
+  // The read, list and delete handlers wait only where the store answers with a promise: the
+  // in-memory store answers at once, and a request then costs no promise here (docs/benchmarks.md).
   list:
     (served) =>
-    async (c, { mock, req }) => {
+    (c, { mock, req }) => {
       const { collection } = served;
       const plan = served.list as ListPlan;
-      const missing = await parentMissing(c, collection, mock);
-      if (missing) return missing;
-      const name = storeCollection(collection, c.request.params as Record<string, string>);
-      const query = c.request.query as Record<string, unknown>;
-      const filters = activeFilters(plan, query, req.url ?? '');
-      const window = windowOf(plan, query);
-      if (plan.shape.kind === 'array' && filters.length === 0 && window.size === undefined && window.offset === 0) {
-        // The first page is read before answering, so a store outage is still an error answer.
-        const first = await mock.store.page(name, { limit: LIST_PAGE });
-        return { status: served.status, stream: listed(mock.store, name, first, served.wholeItems ? undefined : plan.items) };
-      }
-      const needsTotal = plan.shape.kind === 'wrapped';
-      const { pieces, total } = await selected(mock.store, name, served.wholeItems ? undefined : plan.items, filters, window, needsTotal);
-      const array = `[${pieces.join(',')}]`;
-      if (plan.shape.kind === 'array') return { status: served.status, body: array };
-      return { status: served.status, body: wrapped(served, plan, array, total, window) };
+      const listing = (): Maybe<Answer> => {
+        const name = storeCollection(collection, c.request.params as Record<string, string>);
+        const query = c.request.query as Record<string, unknown>;
+        const filters = plan.filters.size === 0 ? NO_FILTERS : activeFilters(plan, query, req.url ?? '');
+        const window = windowOf(plan, query);
+        if (plan.shape.kind === 'array' && filters.length === 0 && window.size === undefined && window.offset === 0) {
+          // The first page is read before answering, so a store outage is still an error answer.
+          return then(mock.store.page(name, { limit: LIST_PAGE }), (first): Answer => ({ status: served.status, stream: listed(mock.store, name, first, served.wholeItems ? undefined : plan.items) }));
+        }
+        const needsTotal = plan.shape.kind === 'wrapped';
+        return then(selected(mock.store, name, served.wholeItems ? undefined : plan.items, filters, window, needsTotal), ({ pieces, total }): Answer => {
+          const array = `[${pieces.join(',')}]`;
+          if (plan.shape.kind === 'array') return { status: served.status, body: array };
+          return { status: served.status, body: wrapped(served, plan, array, total, window) };
+        });
+      };
+      if (!collection.parent) return listing();
+      return parentMissing(c, collection, mock).then((missing) => missing ?? listing());
     },
   read:
     (served) =>
-    async (c, { mock }) => {
-      const found = await storedAt(c, served.collection, mock);
-      if (!('record' in found)) return found.answer;
-      return answerRecord(served, found.record);
-    },
+    (c, { mock }) =>
+      then(storedAt(c, served.collection, mock), (found) => ('record' in found ? answerRecord(served, found.record) : found.answer)),
   replace:
     (served) =>
     async (c, { mock }) => {
@@ -185,16 +186,30 @@ const ROLES: Record<CollectionRole, (served: Served) => MockHandler> = {
       }
       return patched(served, found.record, fields, mock, c);
     },
-  delete:
-    (served) =>
-    async (c, { mock }) => {
-      const found = await storedAt(c, served.collection, mock);
-      if (!('record' in found)) return found.answer;
-      if ((await mock.store.delete(found.name, found.record.key)) === 'missing') return notFound(served.collection, pathSegment(c, served.collection));
-      // After the parent, so a nested create racing this one finds no parent (404) rather than a parent being emptied.
-      await deleteNested(served.nested, served.collection, found.record.key, c.request.params as Record<string, string>, mock.store);
-      return answerRecord(served, found.record);
-    },
+  delete: (served) => {
+    const { collection } = served;
+    const hasNested = (served.nested.collections.get(collection)?.length ?? 0) + (served.nested.singletons.get(collection)?.length ?? 0) > 0;
+    const removed = (c: RequestContext, mock: EngineContext, name: string, key: RecordKey, record: StoredRecord | undefined): Maybe<Answer> =>
+      then(mock.store.delete(name, key), (outcome) => {
+        if (outcome === 'missing') return notFound(collection, pathSegment(c, collection));
+        const answer = record ? answerRecord(served, record) : { status: served.status };
+        if (!hasNested) return answer;
+        // After the parent, so a nested create racing this one finds no parent (404) rather than a parent being emptied.
+        return deleteNested(served.nested, collection, key, c.request.params as Record<string, string>, mock.store).then(() => answer);
+      });
+    return (c, { mock }) => {
+      // An answer that shows the deleted record reads it first; one without a body needs only the delete's outcome.
+      if (served.answered) return then(storedAt(c, collection, mock), (found) => ('record' in found ? removed(c, mock, found.name, found.record.key, found.record) : found.answer));
+      const remove = (): Maybe<Answer> => {
+        const segment = pathSegment(c, collection);
+        const key = keyOfPathSegment(segment, collection.identity);
+        if (key === undefined) return notFound(collection, segment);
+        return removed(c, mock, storeCollection(collection, c.request.params as Record<string, string>), key, undefined);
+      };
+      if (!collection.parent) return remove();
+      return parentMissing(c, collection, mock).then((missing) => missing ?? remove());
+    };
+  },
 };
 
 /**
@@ -326,14 +341,21 @@ export async function parentMissing(c: RequestContext, collection: Pick<Collecti
   return record ? undefined : notFound(parent.collection, segment);
 }
 
-async function storedAt(c: RequestContext, collection: Collection, mock: EngineContext): Promise<{ record: StoredRecord; name: string } | { answer: Answer }> {
-  const missing = await parentMissing(c, collection, mock);
-  if (missing) return { answer: missing };
-  const segment = pathSegment(c, collection);
-  const key = keyOfPathSegment(segment, collection.identity);
-  const name = storeCollection(collection, c.request.params as Record<string, string>);
-  const record = key === undefined ? undefined : await mock.store.get(name, key);
-  return record ? { record, name } : { answer: notFound(collection, segment) };
+function storedAt(c: RequestContext, collection: Collection, mock: EngineContext): Maybe<{ record: StoredRecord; name: string } | { answer: Answer }> {
+  const found = (): Maybe<{ record: StoredRecord; name: string } | { answer: Answer }> => {
+    const segment = pathSegment(c, collection);
+    const key = keyOfPathSegment(segment, collection.identity);
+    const name = storeCollection(collection, c.request.params as Record<string, string>);
+    if (key === undefined) return { answer: notFound(collection, segment) };
+    return then(mock.store.get(name, key), (record) => (record ? { record, name } : { answer: notFound(collection, segment) }));
+  };
+  if (!collection.parent) return found();
+  return parentMissing(c, collection, mock).then((missing) => (missing ? { answer: missing } : found()));
+}
+
+/** `next` of a value that may be a promise: at once when it is not (the in-memory store answers at once). */
+function then<T, R>(value: T | Promise<T>, next: (value: T) => R | Promise<R>): R | Promise<R> {
+  return value instanceof Promise ? value.then(next) : next(value);
 }
 
 function identityMismatch(collection: Collection, key: string, body: Body): Answer | undefined {
@@ -414,6 +436,9 @@ export function windowOf(plan: ListPlan, query: Record<string, unknown>): ListWi
 
 const DEFAULT_PAGE_SIZE = 20;
 
+/** A list plan without filter parameters: nothing to read from the query. */
+const NO_FILTERS: ReadonlyArray<[string, string[]]> = Object.freeze([]);
+
 /** The filters a request sets: the stored property, and the values any one of which it must equal. */
 function activeFilters(plan: ListPlan, query: Record<string, unknown>, url: string): Array<[string, string[]]> {
   const active: Array<[string, string[]]> = [];
@@ -441,32 +466,36 @@ function matches(value: unknown, wanted: readonly string[]): boolean {
 }
 
 /** The records a filtered or paged list shows, as JSON texts, and how many passed the filters. */
-async function selected(
+function selected(
   store: ResourceStore,
   name: string,
   items: ReadonlySet<string> | undefined,
   filters: ReadonlyArray<[string, string[]]>,
   window: ListWindow,
   needsTotal: boolean,
-): Promise<{ pieces: string[]; total: number }> {
+): Maybe<{ pieces: string[]; total: number }> {
   const pieces: string[] = [];
   let passed = 0;
   // Unfiltered, a window is its first offset + size records: no store page larger than that.
   const limit = filters.length === 0 && window.size !== undefined ? Math.max(1, Math.min(LIST_PAGE, window.offset + window.size)) : LIST_PAGE;
-  let page = await store.page(name, { limit });
-  for (;;) {
-    for (const record of page.records) {
-      const value = filters.length || items ? recordValue(record) : undefined;
-      if (value && !filters.every(([property, wanted]) => matches(value[property], wanted))) continue;
-      if (passed >= window.offset && (window.size === undefined || pieces.length < window.size)) pieces.push(value && items ? projection(value, items) : record.json);
-      passed++;
+  // One page at a time; the next is asked for only once this one is taken (a promise only from a store that answers with one).
+  const take = (page: Page): Maybe<{ pieces: string[]; total: number }> => {
+    for (;;) {
+      for (const record of page.records) {
+        const value = filters.length || items ? recordValue(record) : undefined;
+        if (value && !filters.every(([property, wanted]) => matches(value[property], wanted))) continue;
+        if (passed >= window.offset && (window.size === undefined || pieces.length < window.size)) pieces.push(value && items ? projection(value, items) : record.json);
+        passed++;
+      }
+      const full = window.size !== undefined && pieces.length >= window.size;
+      if (page.next === undefined || (full && !needsTotal)) return { pieces, total: passed };
+      if (full && filters.length === 0) return then(store.count(name), (total) => ({ pieces, total }));
+      const next = store.page(name, { after: page.next, limit });
+      if (next instanceof Promise) return next.then(take);
+      page = next;
     }
-    const full = window.size !== undefined && pieces.length >= window.size;
-    if (page.next === undefined || (full && !needsTotal)) break;
-    if (full && filters.length === 0) return { pieces, total: await store.count(name) };
-    page = await store.page(name, { after: page.next, limit });
-  }
-  return { pieces, total: passed };
+  };
+  return then(store.page(name, { limit }), take);
 }
 
 /** Names a wrapper's count of every record the filters let through goes under. */

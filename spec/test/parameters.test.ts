@@ -1,5 +1,7 @@
 /** Parameters by style and explode (spec/parameters.ts): one table, every style of OpenAPI 3.1 4.8.12.4. */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { parseExactJson } from '../exact-json.js';
 import { parameterReader, queryValues, type ParameterSpec, type ParameterStyle } from '../parameters.js';
 import type { Schema } from '../schema.js';
 
@@ -67,5 +69,25 @@ describe('parameterReader', () => {
     expect(parameterReader({ name: 'p', in: 'query', style: 'deepObject', explode: true, schema: point }, document)(source)).toBeUndefined();
     expect(read('header', 'simple', false, integers, '')).toEqual([]);
     expect(parameterReader({ name: 'p', in: 'cookie', style: 'form', explode: true, schema: { type: 'string' } }, document)({ path: {}, query: new Map(), headers: {} })).toBeUndefined();
+  });
+});
+
+// Short integers are read with Number, longer or other numbers exactly: both must give what parseExactJson gives.
+describe('numeric parameters read as parseExactJson reads them', () => {
+  const numberText = fc.oneof(
+    fc.bigInt({ min: -(10n ** 22n), max: 10n ** 22n }).map(String),
+    fc.stringMatching(/^-?(0|[1-9][0-9]{0,20})(\.[0-9]{1,4})?([eE][+-]?[0-9]{1,2})?$/),
+    fc.constantFrom('0', '-0', '007', '1.0', '999999999999999', '1000000000000000', '9007199254740993', '+1', ''),
+  );
+  it.each(['integer', 'number'])('%s: a query value and a path segment', (type) => {
+    const query = parameterReader({ name: 'n', in: 'query', style: 'form', explode: true, schema: { type } }, document);
+    const path = parameterReader({ name: 'n', in: 'path', style: 'simple', explode: false, schema: { type } }, document);
+    const expected = (text: string): unknown => (/^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/.test(text) ? parseExactJson(text) : text);
+    fc.assert(
+      fc.property(numberText, (text) => {
+        expect(query({ path: {}, query: new Map([['n', [text]]]), headers: {} })).toStrictEqual(expected(text));
+        expect(path({ path: { n: text }, query: new Map(), headers: {} })).toStrictEqual(expected(text));
+      }),
+    );
   });
 });
