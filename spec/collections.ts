@@ -151,7 +151,7 @@ export function recogniseCollections(contract: CompiledContract, options: Recogn
   const creates = operations.filter((o) => o.method === 'post' && !off(o) && !/\}\/?$/.test(o.path)).sort((a, b) => segments(a.path) - segments(b.path));
   for (const create of creates) {
     const body = jsonContent(create.requestBody?.content);
-    if (!body?.validate || !isObjectMedia(body)) continue;
+    if (body?.schema === undefined || !isObjectMedia(body)) continue;
     const path = trimSlash(create.path);
     if (collections.some((c) => c.path === path)) continue;
     const itemPath = operations.find((o) => itemPathOf(o.path) === path)?.path;
@@ -241,7 +241,7 @@ export function recogniseSingletons(
     const read = operations.find((o) => o.method === 'get' && !off(o));
     const put = operations.find((o) => o.method === 'put' && !off(o));
     const body = put && jsonContent(put.requestBody?.content);
-    if (!read || !put || !body?.validate || !isObjectMedia(body)) continue;
+    if (!read || !put || body?.schema === undefined || !isObjectMedia(body)) continue;
     const parent = parentOf(trimSlash(path), recognised.collections);
     if (/\{/.test(path) && !parent) continue;
     const stored = new Map<string, Schema>(body.propertySchemas);
