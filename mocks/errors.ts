@@ -125,6 +125,12 @@ export const errorCatalogue = {
     404,
     ({ noun, property, key, listing }) => `No ${noun} with ${property} ${quoted(key)} is stored. Create it first, or see what is stored with GET ${listing}.`,
   ),
+  // An admin read of a singleton document (`GET /__mock/settings`) no client has written: the API answers the spec's example.
+  DOCUMENT_NOT_WRITTEN: define<{ path: string }>(
+    404,
+    ({ path }) =>
+      `Nothing is stored at ${quoted(path)}: no PUT or PATCH has written that document (or a DELETE forgot it), so the API answers GET ${quoted(path)} with the spec's example. Write it through the API, or seed it with PUT /__mock${quoted(path)}.`,
+  ),
   // The problem is the mock's own sentence (its list of statuses whole); what it quotes of the client is cut where it is built.
   INVALID_PREFER: define<{ problem: string }>(400, ({ problem }) => `The Prefer header cannot be honoured: ${problem}.`),
   DUPLICATE_ID: define<{ ids: string[]; noun: string; property: string; listing: string; more?: number }>(409, ({ ids, noun, property, listing, more }) =>

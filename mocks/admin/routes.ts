@@ -17,6 +17,7 @@ import { keyInWords } from '../engine/records.js';
 import { pathOf } from '../http/respond.js';
 import type { ValidatingProxy } from '../proxy/proxy.js';
 import { casesAnswer } from './cases.js';
+import { documentAt, documentRoutes } from './documents.js';
 import { specAnswer } from './spec-view.js';
 import { ADMIN_PREFIX, isAdminPath } from './prefix.js';
 import { listingAnswer, parseListingQuery } from './listing.js';
@@ -110,14 +111,18 @@ function routesAt(path: string, context: MockContext): Record<string, AdminHandl
   // A nested collection's records are addressed by their parents' real ids: /__mock/bookings/7/payments.
   const name = path.slice(ADMIN_PREFIX.length).replace(/(.)\/$/, '$1');
   const collection = context.engine.collections.find((c) => (c.parent ? pathTemplatePattern(c.path).test(name) : c.path === name));
-  if (collection && context.proxy) return proxiedCollectionRoutes(context.proxy);
-  return collection && collectionRoutes(collection, name);
+  if (collection && context.proxy) return proxiedRoutes(context.proxy, ['GET', 'DELETE', 'POST']);
+  if (collection) return collectionRoutes(collection, name);
+  // A singleton document at its concrete path, by the API's own route table: /__mock/users/7/profile.
+  const document = documentAt(name, context.engine);
+  if (document && context.proxy) return proxiedRoutes(context.proxy, ['GET', 'DELETE', 'PUT']);
+  return document && documentRoutes(document);
 }
 
-/** Proxy mode keeps no records: a collection's admin routes say where they are instead. */
-function proxiedCollectionRoutes(proxy: ValidatingProxy): Record<string, AdminHandler> {
+/** Proxy mode keeps no records: a collection's or a document's admin routes say where they are instead. */
+function proxiedRoutes(proxy: ValidatingProxy, methods: readonly string[]): Record<string, AdminHandler> {
   const answer: AdminHandler = (req) => rejected(reject('NO_STORE_IN_PROXY_MODE', { path: pathOf(req.url), upstream: proxy.upstream.display }));
-  return { GET: answer, DELETE: answer, POST: answer };
+  return Object.fromEntries(methods.map((method) => [method, answer]));
 }
 
 /**

@@ -8,7 +8,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import type { Collection, StatefulOperation } from '../../spec/collections.js';
+import type { Collection, Singleton, SingletonRole, StatefulOperation } from '../../spec/collections.js';
 import type { CompiledContract, ContractMediaType, ContractOperation, ContractParameter, MediaMatcher } from '../../spec/contract.js';
 import type { Answer } from '../http/answer.js';
 import type { ResourceStore } from '../stores/store.js';
@@ -25,6 +25,8 @@ export interface Engine {
   routes: Router;
   collections: readonly Collection[];
   stateful: ReadonlyMap<string, StatefulOperation>;
+  /** The singleton documents' operations by operationId, each with its role and document (spec/collections.ts). */
+  singletons: ReadonlyMap<string, { role: SingletonRole; singleton: Singleton }>;
   /** The collection the admin seed and `--seed` fill: the first the spec declares. */
   primary: Collection | undefined;
   /** The identities the mock assigns, per store collection. */

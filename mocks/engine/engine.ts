@@ -54,6 +54,7 @@ export async function buildEngine(contract: CompiledContract, options: EngineOpt
     routes,
     collections,
     stateful,
+    singletons,
     primary: collections[0],
     identities: new AssignedIdentities(),
     operationList: routes.operations.map((o) => `${o.method} ${o.path}`).join(', ') || 'no operations',

@@ -268,11 +268,8 @@ export function authorized(c: RequestContext, operation: RoutedOperation): boole
 
 /** The body and the parameters against the spec; the failure, or undefined when all is valid. */
 export function validate(c: RequestContext, operation: RoutedOperation): MockValidation | undefined {
-  const value = c.request.requestBody;
-  const validateBody = value === undefined ? undefined : c.request.bodyValidate;
-  if (validateBody && value !== undefined && !validateBody(value)) {
-    return { valid: false, errors: validateBody.errors ?? [], where: 'body', root: value };
-  }
+  const body = invalidBody(c);
+  if (body) return body;
   if (operation.parameters.length === 0) return undefined;
   const errors: ErrorObject[] = [];
   const sent: Record<string, unknown> = {};
@@ -293,6 +290,16 @@ export function validate(c: RequestContext, operation: RoutedOperation): MockVal
   }
   c.request.parameterValues = sent;
   return errors.length ? { valid: false, errors, where: 'parameters', root: sent } : undefined;
+}
+
+/** The body read (acceptBody) against the schema of the media type it was read as; the failure, or undefined. The admin route writing a singleton judges its body by this too. */
+export function invalidBody(c: RequestContext): MockValidation | undefined {
+  const value = c.request.requestBody;
+  const validateBody = value === undefined ? undefined : c.request.bodyValidate;
+  if (validateBody && value !== undefined && !validateBody(value)) {
+    return { valid: false, errors: validateBody.errors ?? [], where: 'body', root: value };
+  }
+  return undefined;
 }
 
 /** openapi-backend's query (a repeated name as an array) as the deserializer reads it. */

@@ -95,8 +95,8 @@ function nameOf(singleton: Singleton, c: RequestContext): string {
   return storeCollection(singleton, c.request.params as Record<string, string>);
 }
 
-/** Replaces the document, or creates it; a create that loses a race to another is a replace. */
-async function written(store: ResourceStore, name: string, record: StoredRecord): Promise<void> {
+/** Replaces the document, or creates it; a create that loses a race to another is a replace. The admin route's PUT writes through it too. */
+export async function written(store: ResourceStore, name: string, record: StoredRecord): Promise<void> {
   for (let attempt = 0; attempt < 3; attempt++) {
     if ((await store.replace(name, record)) === 'replaced') return;
     if ((await store.create(name, record)) === 'created') return;
