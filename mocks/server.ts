@@ -200,17 +200,19 @@ export async function createMockServer(options: MockOptions = {}): Promise<MockS
     const adminData = admin && !isOpenAdminPath(path);
     let answer: Answer;
     try {
-      answer =
+      const deciding =
         edgeRefusal(req, path, adminData) ??
         decided ??
         (admin
-          ? await handleAdminRequest(req, req.method ?? 'GET', path, context, {
+          ? handleAdminRequest(req, req.method ?? 'GET', path, context, {
               secrets,
               trusted: refusedAdminOrigin(req.headers.origin, requestedHost(req.url, req.headers.host), adminCors) === undefined,
             })
           : proxy
-            ? await proxy.forward(req, path, context)
-            : await handleRequest(req, path, context));
+            ? proxy.forward(req, path, context)
+            : handleRequest(req, path, context));
+      // An answer decided at once is written at once (handleRequest's promises are only for what is pending).
+      answer = deciding instanceof Promise ? await deciding : deciding;
     } catch (error) {
       if (!res.socket || res.socket.destroyed) return; // the client went away mid-request: nobody to answer
       // An outage is logged once by the store (lost, back); each refused request has its own request line.

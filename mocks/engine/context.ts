@@ -9,6 +9,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { Collection, Singleton, SingletonRole, StatefulOperation } from '../../spec/collections.js';
+import type { QueryValues } from '../../spec/parameters.js';
 import type { CompiledContract, ContractMediaType, ContractOperation, ContractParameter, MediaMatcher } from '../../spec/contract.js';
 import type { Answer } from '../http/answer.js';
 import type { ResourceStore } from '../stores/store.js';
@@ -125,6 +126,8 @@ export interface RequestContext {
     path: string;
     params: Readonly<Record<string, string | string[]>>;
     query: Readonly<Record<string, string | string[]>>;
+    /** The same query as read from the URL (each name's values in order), kept for the parameters' readers. */
+    queryValues?: QueryValues;
     headers: Readonly<Record<string, string | string[] | undefined>>;
     /** The body parsed (exact numbers), once read. */
     requestBody?: unknown;

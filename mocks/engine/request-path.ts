@@ -23,25 +23,33 @@ import type { SecurityOutcome } from './security.js';
 
 const VALID: MockValidation = Object.freeze({ valid: true, errors: null });
 const NO_QUERY: Readonly<Record<string, string>> = Object.freeze({});
+const NO_QUERY_VALUES: QueryValues = new Map();
 const NO_PARAMS: Readonly<Record<string, string>> = Object.freeze({});
 const AUTHORIZED: Readonly<Record<string, unknown>> = Object.freeze({ authorized: true });
 
-/** Decides the answer to one request for the spec's operations; the mock's own rejections in the spec's shapes. */
-export async function handleRequest(req: IncomingMessage, path: string, mock: EngineContext): Promise<Answer> {
-  const answer = await decide(req, path, mock);
-  if (!answer.rejection) return answer;
-  const { contract, errors } = mock.engine;
-  const operation = answer.operationId === undefined ? undefined : contract.operations.get(answer.operationId);
-  return errors.render(answer, operation ? { operation } : { path });
+/**
+ * Decides the answer to one request for the spec's operations; the mock's own rejections in the
+ * spec's shapes. A promise only where something is pending (a body still arriving, a store that
+ * answers with one, a delay): a request decided at once costs none.
+ */
+export function handleRequest(req: IncomingMessage, path: string, mock: EngineContext): Answer | Promise<Answer> {
+  return then(decide(req, path, mock), (answer) => {
+    if (!answer.rejection) return answer;
+    const { contract, errors } = mock.engine;
+    const operation = answer.operationId === undefined ? undefined : contract.operations.get(answer.operationId);
+    return errors.render(answer, operation ? { operation } : { path });
+  });
 }
 
-async function decide(req: IncomingMessage, path: string, mock: EngineContext): Promise<Answer> {
-  const { api } = mock.engine;
+function decide(req: IncomingMessage, path: string, mock: EngineContext): Answer | Promise<Answer> {
   const method = req.method ?? 'GET';
   const found = mock.engine.routes.route(method, path);
   const prefer = parsePrefer(req.headers.prefer as string | undefined);
-  const judged = judge(req, path, mock, found, prefer, readRequestBody, 'first');
-  const verdict = judged instanceof Promise ? await judged : judged;
+  return then(judge(req, path, mock, found, prefer, readRequestBody, 'first'), (verdict) => decided(verdict, found, prefer, mock));
+}
+
+/** The answer once the request is judged: a refusal, a forced answer, else the operation's handler's. */
+function decided(verdict: Verdict, found: Route, prefer: Preferences, mock: EngineContext): Answer | Promise<Answer> {
   if (found.kind !== 'operation') return verdict.answers?.[0] as Answer;
   const { operation } = found;
   const { context: c, exchange } = verdict;
@@ -65,12 +73,13 @@ async function decide(req: IncomingMessage, path: string, mock: EngineContext): 
   if (prefer.code !== undefined) {
     const problem = forceProblem(prefer.code, operation.forceable);
     if (problem) return labelled(rejected(reject('INVALID_PREFER', { problem })));
-    const forced = await exampleAnswer(api, operation.contract, { status: prefer.code, example: prefer.example, route: operation });
-    forced.headers = { ...forced.headers, 'preference-applied': `code=${prefer.code}` };
-    return delayed({ ...forced, stateful: false });
+    const code = prefer.code;
+    return then(exampleAnswer(mock.engine.api, operation.contract, { status: code, example: prefer.example, route: operation }), (forced) => {
+      forced.headers = { ...forced.headers, 'preference-applied': `code=${code}` };
+      return delayed({ ...forced, stateful: false });
+    });
   }
-  const answer = operation.handler(c, exchange);
-  return delayed(answer instanceof Promise ? await answer : answer);
+  return then(operation.handler(c, exchange), delayed);
 }
 
 /** Where the judge gets a request's body: the mock reads it; the proxy hands the copy it kept while forwarding. */
@@ -218,12 +227,14 @@ export type RequestWithText = RequestContext['request'];
 export function contextOf(req: IncomingMessage, method: string, path: string, params: Readonly<Record<string, string>>): RequestContext {
   const url = req.url ?? '/';
   const queryAt = url.indexOf('?');
+  const values = queryAt === -1 ? NO_QUERY_VALUES : queryValues(url.slice(queryAt + 1));
   return {
     request: {
       method,
       path,
       params,
-      query: queryAt === -1 ? NO_QUERY : queryObject(url.slice(queryAt + 1)),
+      query: queryAt === -1 ? NO_QUERY : queryObject(values),
+      queryValues: values,
       headers: req.headers,
       requestBody: undefined,
       bodyText: undefined,
@@ -273,7 +284,7 @@ export function validate(c: RequestContext, operation: RoutedOperation): MockVal
   if (operation.parameters.length === 0) return undefined;
   const errors: ErrorObject[] = [];
   const sent: Record<string, unknown> = {};
-  const source: ParameterSource = { path: c.request.params as Record<string, string>, query: queryValuesOf(c.request.query), headers: c.request.headers };
+  const source: ParameterSource = { path: c.request.params as Record<string, string>, query: c.request.queryValues ?? queryValuesOf(c.request.query), headers: c.request.headers };
   for (const parameter of operation.parameters) {
     // Read by its style and explode, coerced to its schema (spec/parameters.ts).
     const value = parameter.read(source);
@@ -309,10 +320,10 @@ function queryValuesOf(query: Readonly<Record<string, string | string[] | undefi
   return values;
 }
 
-/** The query string with a repeated name's values as an array (openapi-backend's shape). */
-function queryObject(search: string): Record<string, string | string[]> {
+/** The query string's values with a repeated name's as an array (openapi-backend's shape). */
+function queryObject(search: QueryValues): Record<string, string | string[]> {
   const query: Record<string, string | string[]> = {};
-  for (const [name, values] of queryValues(search)) query[name] = values.length === 1 ? (values[0] as string) : [...values];
+  for (const [name, values] of search) query[name] = values.length === 1 ? (values[0] as string) : [...values];
   return query;
 }
 
