@@ -281,7 +281,9 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
     });
     if (answer.status === undefined || answer.status < 200 || answer.status > 299) return undefined;
     const answered = isRecord(answer.body) ? answer.body[plan.identity] : undefined;
-    const key = id ?? (answered === undefined ? undefined : typeof answered === 'string' ? JSON.stringify(answered) : String(answered));
+    // A number's key is the digits the answer holds: String() of an id past 2^53 would name another record.
+    const key =
+      id ?? (answered === undefined ? undefined : typeof answered === 'string' ? JSON.stringify(answered) : (exactDigits(answer.body as Record<string, unknown>, plan.identity) ?? String(answered)));
     if (key === undefined) return undefined;
     created.push(key);
     exchanges.set(key, {

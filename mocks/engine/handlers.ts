@@ -12,6 +12,7 @@ import { rejected } from '../http/answer.js';
 import { preflightHeaders } from '../http/cors.js';
 import type { MockHandler, RequestContext, RoutedOperation } from './context.js';
 import { exampleAnswer } from './examples.js';
+import { parameterRejection } from './parameter-judge.js';
 import type { SecurityOutcome } from './security.js';
 
 export type { Exchange, MockHandler, MockValidation } from './context.js';
@@ -29,8 +30,8 @@ export function hookHandlers(): Record<string, MockHandler> {
     unauthorizedHandler: (c, { mock }) => rejected(firstSecurityFailure(c, mock.engine.realm)),
     validationFail: (c, { operation }) => {
       const validation = c.validation;
+      if (validation.where === 'parameters') return rejected(parameterRejection(validation.errors, validation.root));
       const { sentences, more, fields } = describeProblems(validation.errors, { root: validation.root });
-      if (validation.where === 'parameters') return rejected(reject('INVALID_PARAMETER', { problems: sentences, more, fields }));
       return rejected(reject('INVALID_REQUEST_BODY', { schema: operation?.body?.schemaName ?? 'request body', problems: sentences, more, fields }));
     },
     notImplemented: async (_c, { mock, operation, prefer }) => {

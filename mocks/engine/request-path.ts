@@ -9,7 +9,6 @@
  * request and writes the answer.
  */
 import type { IncomingMessage } from 'node:http';
-import type { ErrorObject } from 'ajv';
 import { queryValues, type ParameterSource, type QueryValues } from '../../spec/parameters.js';
 import { isRejection, reject, type Rejection } from '../errors.js';
 import { rejected, type Answer } from '../http/answer.js';
@@ -18,6 +17,7 @@ import { bodyKind, parseJsonBody, parseOtherBody } from './body.js';
 import { mediaEssence } from '../../spec/contract.js';
 import type { EngineContext, Exchange, MockValidation, RequestContext, Route, RoutedOperation } from './context.js';
 import { exampleAnswer } from './examples.js';
+import { parameterErrors } from './parameter-judge.js';
 import { forceProblem, parsePrefer, type Preferences } from './prefer.js';
 import type { SecurityOutcome } from './security.js';
 
@@ -282,23 +282,9 @@ export function validate(c: RequestContext, operation: RoutedOperation): MockVal
   const body = invalidBody(c);
   if (body) return body;
   if (operation.parameters.length === 0) return undefined;
-  const errors: ErrorObject[] = [];
   const sent: Record<string, unknown> = {};
   const source: ParameterSource = { path: c.request.params as Record<string, string>, query: c.request.queryValues ?? queryValuesOf(c.request.query), headers: c.request.headers };
-  for (const parameter of operation.parameters) {
-    // Read by its style and explode, coerced to its schema (spec/parameters.ts).
-    const value = parameter.read(source);
-    if (value === undefined) {
-      if (parameter.required) errors.push(missing(parameter.in, parameter.name));
-      continue;
-    }
-    sent[parameter.name] = value;
-    if (!parameter.validate) continue;
-    if (!parameter.validate(value)) {
-      const where = `/${parameter.in === 'path' ? 'path' : parameter.in} parameter ${parameter.name}`;
-      for (const error of parameter.validate.errors ?? []) errors.push({ ...error, instancePath: where + error.instancePath });
-    }
-  }
+  const errors = parameterErrors(operation.parameters, source, sent);
   c.request.parameterValues = sent;
   return errors.length ? { valid: false, errors, where: 'parameters', root: sent } : undefined;
 }
@@ -325,10 +311,6 @@ function queryObject(search: QueryValues): Record<string, string | string[]> {
   const query: Record<string, string | string[]> = {};
   for (const [name, values] of search) query[name] = values.length === 1 ? (values[0] as string) : [...values];
   return query;
-}
-
-function missing(location: string, name: string): ErrorObject {
-  return { keyword: 'required', instancePath: '', schemaPath: '', params: { missingProperty: `the ${location} parameter ${name}` } } as ErrorObject;
 }
 
 function emptyBody(operation: RoutedOperation) {

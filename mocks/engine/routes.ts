@@ -57,7 +57,7 @@ export class RouteTable implements Router {
       }
       // The first operation of a method wins, as in openapi-backend (document order).
       if (!template.byMethod.has(operation.method)) {
-        template.byMethod.set(operation.method, { operation, names: [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1] as string) });
+        template.byMethod.set(operation.method, { operation, names: templateNames(path) });
       }
     }
     this.#templates.sort((a, b) => b.specificity - a.specificity);
@@ -77,17 +77,7 @@ export class RouteTable implements Router {
       const found = template.byMethod.get(method);
       if (!found) continue;
       const { operation, names } = found;
-      const params: Record<string, string> = {};
-      for (let i = 0; i < names.length; i++) {
-        const raw = match[i + 1] as string;
-        try {
-          params[names[i] as string] = decodeURIComponent(raw);
-        } catch {
-          // openapi-backend would throw: the segment stays as sent, and the parameter's schema judges it.
-          params[names[i] as string] = raw;
-        }
-      }
-      return { kind: 'operation', operation, params };
+      return { kind: 'operation', operation, params: templateValues(names, match) };
     }
     return allowedSomewhere ? { kind: 'method-not-allowed', allow: this.#allowAt(path) } : { kind: 'not-found' };
   }
@@ -99,6 +89,29 @@ export class RouteTable implements Router {
     methods.delete('OPTIONS');
     return [...methods, 'OPTIONS'].join(', ');
   }
+}
+
+/** The names of a path template's parameters, in order: `/a/{x}/{y}` → `['x', 'y']`. */
+export function templateNames(template: string): string[] {
+  return [...template.matchAll(/\{([^}]+)\}/g)].map((m) => m[1] as string);
+}
+
+/**
+ * The values of a path template's parameters, named `names`, from a match of its
+ * `pathTemplatePattern`: each segment percent-decoded (the Prism mock's edge reads them so too).
+ */
+export function templateValues(names: readonly string[], match: RegExpExecArray): Record<string, string> {
+  const params: Record<string, string> = {};
+  for (let i = 0; i < names.length; i++) {
+    const raw = match[i + 1] as string;
+    try {
+      params[names[i] as string] = decodeURIComponent(raw);
+    } catch {
+      // openapi-backend would throw: the segment stays as sent, and the parameter's schema judges it.
+      params[names[i] as string] = raw;
+    }
+  }
+  return params;
 }
 
 /**

@@ -4,8 +4,9 @@
  * Prism decides every answer — routing, the bearer check, request validation, the response it
  * mocks. This module is only the HTTP edge: it reads the body, parses JSON losslessly so that
  * an int64 id is judged on its real digits (Prism itself would parse into doubles), answers a
- * malformed or oversized body in the shape the spec declares (engine/error-answers.ts) instead of Prism's crash, and writes
- * Prism's output. prism-http-server is not used because its edge lets a malformed JSON body
+ * malformed or oversized body in the shape the spec declares (engine/error-answers.ts) instead of Prism's crash,
+ * refuses parameters the spec's schemas refuse, judged exactly as the stateful mock judges them
+ * (./parameters.ts), and writes Prism's output. prism-http-server is not used because its edge lets a malformed JSON body
  * take the whole process down (so it does in 5.16).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -21,6 +22,7 @@ import { failureKind, isRejection, reject, type Rejection } from '../errors.js';
 import { DEFAULT_MAX_BODY, readBody } from '../http/request-body.js';
 import { DEFAULT_HOST, listen } from '../http/listen.js';
 import { loadPrismOperations, type HttpOperations } from './operations.js';
+import { ParameterGate } from './parameters.js';
 import { mockPreferences } from './preferences.js';
 
 export const DEFAULT_PRISM_PORT = 4011;
@@ -67,9 +69,10 @@ export async function startPrismMock(options: PrismMockOptions = {}): Promise<Pr
   const prism = createInstance(config, { logger });
   const maxBody = options.maxBody ?? DEFAULT_MAX_BODY;
   const errors = new ErrorAnswers(contract);
+  const parameters = new ParameterGate(contract);
 
   const server = createServer((req, res) => {
-    answer(req, res, { prism, operations, config, maxBody, contract, errors }).catch((error: unknown) => {
+    answer(req, res, { prism, operations, config, maxBody, contract, errors, parameters }).catch((error: unknown) => {
       logger.error({ err: error }, 'unexpected failure');
       if (res.headersSent) res.destroy();
       else send(res, reject('INTERNAL', { kind: failureKind(error) }), req, errors);
@@ -93,6 +96,8 @@ interface PrismContext {
   maxBody: number;
   /** The edge's own rejections in the shapes the spec declares. */
   errors: ErrorAnswers;
+  /** The edge's own judge of parameters, before Prism's. */
+  parameters: ParameterGate;
 }
 
 async function answer(req: IncomingMessage, res: ServerResponse, context: PrismContext): Promise<void> {
@@ -107,7 +112,11 @@ async function answer(req: IncomingMessage, res: ServerResponse, context: PrismC
   const body = requestBody(raw, req.headers['content-type']);
   if (isRejection(body)) return send(res, body, req, context.errors);
 
-  const { pathname, searchParams } = new URL(req.url ?? '/', 'http://prism.invalid');
+  const { pathname, search, searchParams } = new URL(req.url ?? '/', 'http://prism.invalid');
+  // Parameters are judged exactly here, as the stateful mock judges them (./parameters.ts says why not by Prism).
+  const operation = context.errors.operationAt((req.method ?? 'GET').toUpperCase(), pathname);
+  const refusal = operation && context.parameters.refusal(operation, pathname, search.slice(1), req.headers);
+  if (refusal) return send(res, refusal, req, context.errors);
   const query: Record<string, string | string[]> = {};
   for (const key of new Set(searchParams.keys())) {
     const values = searchParams.getAll(key);

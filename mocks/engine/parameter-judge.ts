@@ -1,0 +1,44 @@
+/**
+ * A request's parameters against the spec: each read by its style and explode and coerced to its
+ * schema's types (spec/parameters.ts), then judged by its compiled validator (spec/contract.ts:
+ * exact int32/int64). One judge for both mocks: the stateful mock's request path (./request-path.ts)
+ * and the Prism mock's edge (../prism/server.ts), which judges here first because Prism reads
+ * numbers into doubles and an empty value as absent.
+ */
+import type { ErrorObject } from 'ajv';
+import type { ContractParameter } from '../../spec/contract.js';
+import type { ParameterSource } from '../../spec/parameters.js';
+import { describeProblems } from '../../spec/problems.js';
+import { reject, type Rejection } from '../errors.js';
+
+/**
+ * Every parameter's problems (a required one missing, a value its schema refuses), none when all
+ * fit; `sent` receives each value the request sends, as read (what a handler and a message quote).
+ */
+export function parameterErrors(parameters: readonly ContractParameter[], source: ParameterSource, sent: Record<string, unknown>): ErrorObject[] {
+  const errors: ErrorObject[] = [];
+  for (const parameter of parameters) {
+    const value = parameter.read(source);
+    if (value === undefined) {
+      if (parameter.required) errors.push(missing(parameter.in, parameter.name));
+      continue;
+    }
+    sent[parameter.name] = value;
+    if (!parameter.validate) continue;
+    if (!parameter.validate(value)) {
+      const where = `/${parameter.in === 'path' ? 'path' : parameter.in} parameter ${parameter.name}`;
+      for (const error of parameter.validate.errors ?? []) errors.push({ ...error, instancePath: where + error.instancePath });
+    }
+  }
+  return errors;
+}
+
+/** The 400 for parameters that do not fit, in the catalogue's words; `sent` quotes numbers as sent. */
+export function parameterRejection(errors: readonly ErrorObject[] | null | undefined, sent: unknown): Rejection {
+  const { sentences, more, fields } = describeProblems(errors, { root: sent });
+  return reject('INVALID_PARAMETER', { problems: sentences, more, fields });
+}
+
+function missing(location: string, name: string): ErrorObject {
+  return { keyword: 'required', instancePath: '', schemaPath: '', params: { missingProperty: `the ${location} parameter ${name}` } } as ErrorObject;
+}

@@ -1,0 +1,60 @@
+/**
+ * The Prism mock's parameters, over real HTTP against the `mock:prism` process serving a user's
+ * spec (petstore-expanded, OpenAPI 3.0): each is judged by the contract's own readers and
+ * validators (exact int64, no empty integer) before Prism sees the request, and refused with a
+ * 400 in the Error shape the spec declares; a valid request is still Prism's to answer.
+ */
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { PATIENT_MS, startServer, type Server } from '../../test/processes.js';
+import { loadContract } from '../../../spec/contract.js';
+
+const PRISM_CLI = fileURLToPath(new URL('../../../dist/mocks/prism/cli.js', import.meta.url));
+const SPEC = fileURLToPath(new URL('../../../fixtures/specs/petstore-expanded-3.0/openapi.yaml', import.meta.url));
+const isError = loadContract(SPEC).componentValidator('Error');
+
+let prism: Server;
+beforeAll(async () => {
+  prism = await startServer(process.execPath, [PRISM_CLI, '--spec', SPEC, '--port', '0', '--log-level', 'silent'], {}, PATIENT_MS, 'file');
+});
+
+async function call(method: string, path: string) {
+  const response = await fetch(`${prism.url}${path}`, { method });
+  const text = await response.text();
+  return { status: response.status, contentType: response.headers.get('content-type'), text };
+}
+
+describe("the Prism mock judges parameters by the spec's schemas", () => {
+  it.each([
+    ['GET', '/pets/9223372036854775808', 'id'],
+    ['GET', '/pets/-9223372036854775809', 'id'],
+    ['GET', '/pets/-9.223372036854775809e18', 'id'],
+    ['GET', '/pets/-9223372036854775808.5', 'id'],
+    ['DELETE', '/pets/9223372036854775808', 'id'],
+    ['DELETE', '/pets/-9223372036854775809', 'id'],
+    ['GET', '/pets?limit=', 'limit'],
+    ['GET', '/pets?tags=a&limit=0', 'limit'],
+  ])('refuses %s %s with a 400 in the Error shape the spec declares', async (method, path, parameter) => {
+    const { status, contentType, text } = await call(method, path);
+    expect(status, text).toBe(400);
+    expect(contentType).toBe('application/json');
+    const body = JSON.parse(text) as { code: number; message: string };
+    expect(isError(body), text).toBe(true);
+    expect(body.code).toBe(400);
+    expect(body.message).toContain(parameter);
+  });
+
+  it("leaves a valid request to Prism, which answers the spec's example", async () => {
+    for (const path of ['/pets?limit=2', '/pets?tags=dog&tags=cat', '/pets']) {
+      const { status, text } = await call('GET', path);
+      expect(status, path).toBe(200);
+      expect(JSON.parse(text), path).toEqual([{ name: 'Biscuit', tag: 'dog', id: expect.any(Number) }]);
+    }
+    for (const id of ['1', '-9223372036854775808']) {
+      const { status, text } = await call('GET', `/pets/${id}`);
+      expect(status, id).toBe(200);
+      expect(JSON.parse(text), id).toEqual({ name: 'Biscuit', tag: 'dog', id: expect.any(Number) });
+    }
+    expect((await call('DELETE', '/pets/7')).status).toBe(204);
+  });
+});
