@@ -1,7 +1,7 @@
 /**
  * `GET /__mock/spec`: what the inspector shows of the loaded spec, decided here rather than by
  * parsing the document in the browser — its title and version, the collections the mock serves
- * from its store (each nested one under its parent), and every operation with what its "Try it"
+ * from its store (each nested one under its parent), its singleton documents, and every operation with what its "Try it"
  * form needs: parameters, a body pre-filled from the spec's example (or one generated from the
  * schema, as openapi-backend generates its mock answers), the security schemes it takes and what
  * `Prefer` may ask of it. Built once per engine (`--watch` makes a new one) with an ETag, so a
@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import type { mock as mockFromSchemaFunction } from 'mock-json-schema';
 import type { ContractMediaType, ContractOperation, SecurityScheme } from '../../spec/contract.js';
 import type { Engine } from '../engine/engine.js';
-import type { Collection } from '../../spec/collections.js';
+import type { Collection, Singleton } from '../../spec/collections.js';
 import type { ValidatingProxy } from '../proxy/proxy.js';
 import type { Answer } from '../http/answer.js';
 import { ADMIN_PREFIX } from './prefix.js';
@@ -41,10 +41,12 @@ export interface OperationView {
   summary?: string;
   description?: string;
   stateful: boolean;
-  /** What the operation does to its collection (create, list, read, replace, patch, delete), when stateful. */
+  /** What the operation does to its collection (create, list, read, replace, patch, delete) or its singleton document (read, replace, patch, delete), when stateful. */
   role?: string;
-  /** The collection path it serves, when stateful. */
+  /** The collection path it serves, when stateful over a collection. */
   collection?: string;
+  /** The singleton document's path template it serves, when it serves one. */
+  singleton?: string;
   parameters: ParameterView[];
   body?: {
     mediaType: string;
@@ -77,6 +79,20 @@ export interface CollectionView {
   operations: string[];
 }
 
+/** A singleton document (spec/collections.ts): one per concrete path, at `/__mock` + that path. */
+export interface SingletonView {
+  /** The path as the spec writes it: `/users/{id}/profile`, `/settings`. */
+  path: string;
+  /** The admin route reading (GET), seeding (PUT) and forgetting (DELETE) it, its parents' templates to fill with real ids. */
+  admin: string;
+  /** The collection whose record it belongs to (`/users` for `/users/{id}/profile`). */
+  parent?: string;
+  /** The path parameter naming that record (`id`). */
+  parentParameter?: string;
+  /** Its operations by role: read and replace always, patch and delete when the spec declares them. */
+  operations: { operationId: string; role: string }[];
+}
+
 export interface SchemeView {
   name: string;
   kind: SecurityScheme['kind'];
@@ -91,6 +107,7 @@ export interface SpecView {
   source: string;
   description?: string;
   collections: CollectionView[];
+  singletons: SingletonView[];
   operations: OperationView[];
   securitySchemes: SchemeView[];
 }
@@ -125,6 +142,7 @@ export async function describeSpec(engine: Engine, proxied: boolean): Promise<Sp
   const operations: OperationView[] = [];
   for (const routed of engine.routes.operations) {
     const stateful = proxied ? undefined : engine.stateful.get(routed.operationId);
+    const singleton = proxied ? undefined : engine.singletons.get(routed.operationId);
     const raw = record(await engine.api.dereferencedOperation(routed.operationId));
     operations.push({
       operationId: routed.operationId,
@@ -134,6 +152,7 @@ export async function describeSpec(engine: Engine, proxied: boolean): Promise<Sp
       ...text('description', raw.description),
       stateful: !proxied && routed.stateful,
       ...(stateful ? { role: stateful.role, collection: stateful.collection.path } : {}),
+      ...(singleton ? { role: singleton.role, singleton: singleton.singleton.path } : {}),
       parameters: parametersOf(routed.contract, raw),
       ...bodyOf(routed.contract, raw, mockFromSchema),
       security: routed.contract.security.map((requirement) => [...requirement]),
@@ -152,6 +171,7 @@ export async function describeSpec(engine: Engine, proxied: boolean): Promise<Sp
     source: contract.source,
     ...text('description', info.description),
     collections: collections.map((collection) => collectionView(collection, engine)),
+    singletons: proxied ? [] : singletonViews(engine),
     operations,
     securitySchemes: [...contract.securitySchemes.values()].map((scheme) => ({
       name: scheme.name,
@@ -172,6 +192,25 @@ function collectionView(collection: Collection, engine: Engine): CollectionView 
     ...(collection.parent ? { parent: collection.parent.collection.path, parentParameter: collection.parent.parameter } : {}),
     operations: [...engine.stateful].filter(([, operation]) => operation.collection === collection).map(([operationId]) => operationId),
   };
+}
+
+/** Each singleton document once, in the order of its operations in the spec. */
+function singletonViews(engine: Engine): SingletonView[] {
+  const views = new Map<Singleton, SingletonView>();
+  for (const [operationId, { role, singleton }] of engine.singletons) {
+    let view = views.get(singleton);
+    if (!view) {
+      view = {
+        path: singleton.path,
+        admin: `${ADMIN_PREFIX}${singleton.path}`,
+        ...(singleton.parent ? { parent: singleton.parent.collection.path, parentParameter: singleton.parent.parameter } : {}),
+        operations: [],
+      };
+      views.set(singleton, view);
+    }
+    view.operations.push({ operationId, role });
+  }
+  return [...views.values()];
 }
 
 function parametersOf(operation: ContractOperation, raw: Record<string, unknown>): ParameterView[] {

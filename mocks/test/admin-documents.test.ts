@@ -8,6 +8,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SpecView } from '../admin/spec-view.js';
 import { createMockServer, type MockServer } from '../server.js';
 import { call } from './corpus.js';
 
@@ -183,6 +184,34 @@ describe('admin routes of singleton documents', () => {
     expect((await admin(mock, 'GET', '/users/7/nothing')).json.message).toMatch(/^No route matches/);
   });
 
+  it('are listed by GET /__mock/spec beside the collections: path, admin route, parent record, operations by role', async () => {
+    const view = (await (await fetch(`${mock.url}/__mock/spec`)).json()) as SpecView;
+    expect(view.singletons).toEqual([
+      {
+        path: '/users/{id}/profile',
+        admin: '/__mock/users/{id}/profile',
+        parent: '/users',
+        parentParameter: 'id',
+        operations: [
+          { operationId: 'getProfile', role: 'read' },
+          { operationId: 'putProfile', role: 'replace' },
+          { operationId: 'deleteProfile', role: 'delete' },
+        ],
+      },
+      {
+        path: '/settings',
+        admin: '/__mock/settings',
+        operations: [
+          { operationId: 'getSettings', role: 'read' },
+          { operationId: 'putSettings', role: 'replace' },
+        ],
+      },
+    ]);
+    expect(view.collections.map((collection) => collection.path)).toEqual(['/users']);
+    expect(view.operations.find((operation) => operation.operationId === 'putProfile')).toMatchObject({ stateful: true, role: 'replace', singleton: '/users/{id}/profile' });
+    expect(view.operations.find((operation) => operation.operationId === 'getUser')).not.toHaveProperty('singleton');
+  });
+
   it('refuses a page of another origin, as every admin route holding data does', async () => {
     const refused = await admin(mock, 'GET', '/settings', undefined, { origin: 'http://evil.test' });
     expect(refused.status).toBe(403);
@@ -216,6 +245,12 @@ describe('admin routes of singleton documents in proxy mode', () => {
     mock = await createMockServer({ port: 0, logLevel: 'silent', spec: specFile(), proxy: { upstream: 'http://127.0.0.1:9/v1' } });
   });
   afterAll(() => mock?.close());
+
+  it('lists no documents in GET /__mock/spec: nothing is stored', async () => {
+    const view = (await (await fetch(`${mock.url}/__mock/spec`)).json()) as SpecView;
+    expect(view.singletons).toEqual([]);
+    expect(view.operations.some((operation) => 'singleton' in operation)).toBe(false);
+  });
 
   it.each(['GET', 'PUT', 'DELETE'])('%s says the mock keeps no documents there', async (method) => {
     const message = adminError(await admin(mock, method, '/users/7/profile', method === 'PUT' ? '{"bio":"x"}' : undefined), 404);

@@ -4,6 +4,9 @@
  * problem+json error shape, a bearer scheme) and users-forms-3.1 (two collections, one identified
  * by `username`). Every kind of operation is tried from the page and the tables follow.
  */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -143,4 +146,72 @@ describe.skipIf(chromiumMissing)('the inspector on the corpus specs (Chromium)',
       await mock.close();
     }
   });
+
+  it("singleton documents: each as stored, or not written, a record's under the record picked in its table", async () => {
+    const mock = await createMockServer({ port: 0, logLevel: 'silent', spec: documentsSpec() });
+    const page = await open(mock);
+    const { choose, send } = inspectorOf(page);
+    const settings = page.locator('[data-document="/settings"]');
+    const profile = page.locator('[data-collection="/users"] .nested [data-document="/users/{id}/profile"]');
+    const api = (method: string, path: string, body: string) =>
+      fetch(mock.url + path, { method, headers: { authorization: 'Bearer t', 'content-type': 'application/json' }, body }).then((response) => response.status);
+    try {
+      await settings.locator('.empty', { hasText: 'Not written \u2014 the API answers the spec\u2019s example.' }).waitFor();
+      expect(await api('PUT', '/settings', '{"volume":9007199254740993}')).toBe(204);
+      await settings.locator('[data-pointer="/volume"] code', { hasText: '9007199254740993' }).waitFor();
+      expect(await settings.locator('.empty').isHidden()).toBe(true);
+
+      await profile.locator('.empty', { hasText: 'No user to choose yet.' }).waitFor();
+      expect(await api('POST', '/users', '{"id":1,"name":"Ada"}')).toBe(201);
+      expect(await api('POST', '/users', '{"id":2,"name":"Bob"}')).toBe(201);
+      expect(await api('PUT', '/users/1/profile', '{"bio":"Analyst"}')).toBe(200);
+      await profile.locator('[data-pointer="/bio"] code', { hasText: 'Analyst' }).waitFor();
+      await profile.locator('select.parent-key').selectOption('2');
+      await profile.locator('.empty', { hasText: 'Not written' }).waitFor();
+
+      // Written from "Try it", the user's id filled from the record picked.
+      await choose('putProfile');
+      expect(await page.inputValue('#try-params [data-name="id"]')).toBe('2');
+      await page.fill('#try-body-text', '{"bio":"Builder"}');
+      await send('200');
+      await profile.locator('[data-pointer="/bio"] code', { hasText: 'Builder' }).waitFor();
+    } finally {
+      await page.close();
+      await mock.close();
+    }
+  });
 });
+
+/** A spec with a user's profile (under a record) and top-level settings, written to a temporary file. */
+function documentsSpec(): string {
+  const json = (schema: unknown, example?: unknown) => ({ content: { 'application/json': example === undefined ? { schema } : { schema, example } } });
+  const user = { type: 'object', required: ['id', 'name'], properties: { id: { type: 'integer' }, name: { type: 'string' } } };
+  const profile = { type: 'object', required: ['bio'], properties: { bio: { type: 'string' } } };
+  const settings = { type: 'object', properties: { volume: { type: 'integer', format: 'int64' } } };
+  const id = { name: 'id', in: 'path', required: true, schema: { type: 'integer' } };
+  const file = join(mkdtempSync(join(tmpdir(), 'inspector-documents-')), 'openapi.json');
+  writeFileSync(
+    file,
+    JSON.stringify({
+      openapi: '3.1.0',
+      info: { title: 'Profiles', version: '1' },
+      paths: {
+        '/users': {
+          get: { operationId: 'listUsers', responses: { '200': { description: 'ok', ...json({ type: 'array', items: user }) } } },
+          post: { operationId: 'createUser', requestBody: { required: true, ...json(user) }, responses: { '201': { description: 'ok', ...json(user) } } },
+        },
+        '/users/{id}': { parameters: [id], get: { operationId: 'getUser', responses: { '200': { description: 'ok', ...json(user) } } } },
+        '/users/{id}/profile': {
+          parameters: [id],
+          get: { operationId: 'getProfile', responses: { '200': { description: 'ok', ...json(profile, { bio: 'from the spec' }) } } },
+          put: { operationId: 'putProfile', requestBody: { required: true, ...json(profile) }, responses: { '200': { description: 'ok', ...json(profile) } } },
+        },
+        '/settings': {
+          get: { operationId: 'getSettings', responses: { '200': { description: 'ok', ...json(settings, { volume: 3 }) } } },
+          put: { operationId: 'putSettings', requestBody: { required: true, ...json(settings) }, responses: { '204': { description: 'saved' } } },
+        },
+      },
+    }),
+  );
+  return file;
+}

@@ -1,17 +1,18 @@
 // @ts-check
 // The inspector page: reads the mock's /__mock routes and shows what the loaded spec declares
-// (/__mock/spec: its title, one table per collection the mock stores, a "Try it" form per
-// operation), the stored records (a page at a time) and the request journal (new entries only,
+// (/__mock/spec: its title, one table per collection the mock stores, each singleton document as
+// stored, a "Try it" form per operation), the stored records (a page at a time) and the request journal (new entries only,
 // by cursor); a click opens an exchange whole. Every value that came from a request or from the
 // spec is put in the page with textContent, never as HTML.
 
 /**
  * @typedef {{ name: string; in: 'path' | 'query' | 'header' | 'cookie'; required: boolean; description?: string; type?: string; enum?: string[]; example?: string }} ParameterView
  * @typedef {{ mediaType: string; required: boolean; example: string; from: string }} BodyView
- * @typedef {{ operationId: string; method: string; path: string; summary?: string; description?: string; stateful: boolean; role?: string; collection?: string; parameters: ParameterView[]; body?: BodyView; security: string[][]; forceable: number[]; examples: Record<string, string[]> }} OperationView
+ * @typedef {{ operationId: string; method: string; path: string; summary?: string; description?: string; stateful: boolean; role?: string; collection?: string; singleton?: string; parameters: ParameterView[]; body?: BodyView; security: string[][]; forceable: number[]; examples: Record<string, string[]> }} OperationView
  * @typedef {{ path: string; itemPath?: string; resource: string; noun: string; identity: string; admin: string; parent?: string; parentParameter?: string; operations: string[] }} CollectionView
+ * @typedef {{ path: string; admin: string; parent?: string; parentParameter?: string; operations: { operationId: string; role: string }[] }} SingletonView
  * @typedef {{ name: string; kind: string; in?: string; parameter?: string }} SchemeView
- * @typedef {{ title: string; version: string; description?: string; collections: CollectionView[]; operations: OperationView[]; securitySchemes: SchemeView[]; mode?: string; upstream?: string; strict?: boolean }} SpecView
+ * @typedef {{ title: string; version: string; description?: string; collections: CollectionView[]; singletons?: SingletonView[]; operations: OperationView[]; securitySchemes: SchemeView[]; mode?: string; upstream?: string; strict?: boolean }} SpecView
  * @typedef {{ text?: string; encoding?: string; bytes?: number; cut?: boolean; unread?: boolean }} JournalBody
  * @typedef {{ headers: [string, string][]; headersCut?: number; body?: JournalBody }} JournalMessage
  * @typedef {{ in: string; code: string; message: string; severity: string; problems?: string[] }} Violation
@@ -21,6 +22,7 @@
  * @typedef {{ entries: EntrySummary[]; last?: number; more: boolean; journal: JournalStats }} JournalPage
  * @typedef {{ text: string; pointer?: string }} Problem
  * @typedef {{ type: 'object'; members: [string, JsonNode][] } | { type: 'array'; items: JsonNode[] } | { type: 's' | 'n' | 'b'; raw: string }} JsonNode
+ * @typedef {{ view: SingletonView; dirty: boolean; text: string | undefined; parentKey: string | undefined; element: HTMLElement }} DocumentState
  * @typedef {{ view: CollectionView; pages: (string | undefined)[]; next: string | undefined; dirty: boolean; text: string | undefined; parentKey: string | undefined; keys: string[]; element: HTMLElement }} CollectionState
  */
 
@@ -124,6 +126,8 @@ const state = {
   specTag: undefined,
   /** @type {Map<string, CollectionState>} */
   collections: new Map(),
+  /** @type {Map<string, DocumentState>} */
+  documents: new Map(),
   /** @type {number | undefined} */
   selected: undefined,
   /** @type {Entry | undefined} */
@@ -158,6 +162,7 @@ async function lock(response) {
     collection.text = undefined;
     showRecords(collection, [], '–', 'Enter the admin token to see this.');
   }
+  for (const doc of state.documents.values()) showDocument(doc, undefined, 'Enter the admin token to see this.');
   table('journal').hidden = true;
   $('journal-empty').hidden = false;
   $('journal-empty').textContent = 'Enter the admin token to see this.';
@@ -198,6 +203,7 @@ function renderSpec(view) {
   $('api-version').textContent = view.version;
   document.title = `${view.title || 'mock'} · inspector`;
   renderCollections(view);
+  renderDocuments(view);
   renderOperations(view);
 }
 
@@ -228,7 +234,7 @@ function renderCollections(view) {
     );
     return;
   }
-  empty.hidden = view.collections.length > 0;
+  empty.hidden = view.collections.length > 0 || (view.singletons?.length ?? 0) > 0;
   empty.textContent = 'The mock stores nothing for this spec: no POST takes a body with an identity property. Every operation answers from the spec\u2019s examples.';
   for (const collection of view.collections) {
     const old = kept.get(collection.path);
@@ -372,8 +378,9 @@ function showRecords(collection, records, total, emptyText) {
   /** @type {HTMLElement} */ (element.querySelector('.range')).textContent = rows.length ? `${first + 1}–${first + rows.length} of ${total}` : '';
   /** @type {HTMLButtonElement} */ (element.querySelector('.first')).disabled = collection.pages.length === 1;
   /** @type {HTMLButtonElement} */ (element.querySelector('.next')).disabled = collection.next === undefined;
-  // The collections nested under this one list the records of the parent chosen among these.
+  // The collections and documents nested under this one show those of the parent chosen among these.
   for (const child of state.collections.values()) if (child.view.parent === view.path) offerParents(child, collection.keys);
+  for (const doc of state.documents.values()) if (doc.view.parent === view.path) offerDocumentParents(doc, collection.keys);
 }
 
 /**
@@ -391,6 +398,117 @@ function offerParents(child, keys) {
     child.pages = [undefined];
     child.dirty = true;
   }
+}
+
+// ---- singleton documents -----------------------------------------------------------------------
+
+/** @param {SpecView} view */
+function renderDocuments(view) {
+  const kept = state.documents;
+  state.documents = new Map();
+  const list = $('documents-list');
+  list.replaceChildren();
+  const singletons = view.mode === 'proxy' ? [] : view.singletons ?? [];
+  $('documents').hidden = !singletons.some((singleton) => !singleton.parent || !state.collections.has(singleton.parent));
+  for (const singleton of singletons) {
+    const element = documentElement(singleton);
+    /** @type {DocumentState} */
+    const entry = { view: singleton, dirty: true, text: undefined, parentKey: kept.get(singleton.path)?.parentKey, element };
+    state.documents.set(singleton.path, entry);
+    // A record's document beside its nested collections, under the record picked in its table.
+    const host = singleton.parent ? state.collections.get(singleton.parent)?.element.querySelector('.nested') : undefined;
+    (host ?? list).append(element);
+  }
+}
+
+/** @param {SingletonView} view */
+function documentElement(view) {
+  const element = h(
+    'article',
+    { class: 'collection document', 'data-document': view.path },
+    h('div', { class: 'panel-head' }, h('h3', {}, view.path.split('/').filter(Boolean).pop() ?? view.path, ' ', h('span', { class: 'muted' }, 'document')), h('code', { class: 'muted' }, view.path)),
+    view.parent ? h('label', { class: 'parent-pick' }, `of ${view.parentParameter ?? 'parent'} `, h('select', { class: 'parent-key' })) : undefined,
+    h('div', { class: 'json document-body' }),
+    h('p', { class: 'empty' }),
+  );
+  element.querySelector('.parent-key')?.addEventListener('change', (event) => {
+    const doc = state.documents.get(view.path);
+    if (!doc) return;
+    doc.parentKey = /** @type {HTMLSelectElement} */ (event.target).value;
+    doc.dirty = true;
+    tick();
+  });
+  return element;
+}
+
+/**
+ * @param {DocumentState} doc
+ * @param {string[]} keys
+ */
+function offerDocumentParents(doc, keys) {
+  const picker = /** @type {HTMLSelectElement | null} */ (doc.element.querySelector('.parent-key'));
+  if (!picker) return;
+  const chosen = doc.parentKey !== undefined && keys.includes(doc.parentKey) ? doc.parentKey : keys[0];
+  picker.replaceChildren(...keys.map((key) => h('option', { value: key }, key)));
+  if (chosen !== undefined) picker.value = chosen;
+  if (chosen !== doc.parentKey) {
+    doc.parentKey = chosen;
+    doc.dirty = true;
+  }
+}
+
+/**
+ * The admin route of a document: a record's under the record chosen.
+ * @param {DocumentState} doc
+ */
+function documentPath(doc) {
+  const { view } = doc;
+  if (!view.parent) return view.admin;
+  if (doc.parentKey === undefined || !view.parentParameter) return undefined;
+  const path = view.admin.replace(`{${view.parentParameter}}`, encodeURIComponent(doc.parentKey));
+  return path.includes('{') ? undefined : path;
+}
+
+/** @param {DocumentState} doc */
+async function refreshDocument(doc) {
+  const path = documentPath(doc);
+  if (path === undefined) {
+    doc.dirty = false;
+    const parent = doc.view.parent ? state.collections.get(doc.view.parent) : undefined;
+    showDocument(doc, undefined, parent ? `No ${parent.view.noun} to choose yet.` : 'Nothing to show.');
+    return;
+  }
+  const response = await adminFetch(path);
+  if (response.status === 401) return lock(response);
+  if (response.status === 404) {
+    doc.dirty = false;
+    showDocument(doc, undefined, 'Not written — the API answers the spec’s example.');
+    return;
+  }
+  if (!response.ok) throw new Error(await errorMessage(response));
+  doc.dirty = false;
+  showDocument(doc, await response.text(), '');
+}
+
+/**
+ * The document as stored (numbers with their exact digits), or why there is none.
+ * @param {DocumentState} doc
+ * @param {string | undefined} text
+ * @param {string} emptyText
+ */
+function showDocument(doc, text, emptyText) {
+  const body = /** @type {HTMLElement} */ (doc.element.querySelector('.document-body'));
+  const empty = /** @type {HTMLElement} */ (doc.element.querySelector('.empty'));
+  empty.hidden = text !== undefined;
+  empty.textContent = emptyText;
+  if (text === undefined) {
+    doc.text = undefined;
+    body.replaceChildren();
+    return;
+  }
+  if (text === doc.text) return;
+  doc.text = text;
+  body.replaceChildren(prettyJson(text, [], []) ?? h('pre', { class: 'raw' }, text));
 }
 
 /**
@@ -487,6 +605,7 @@ async function refreshJournal() {
 
 function markCollectionsDirty() {
   for (const collection of state.collections.values()) collection.dirty = true;
+  for (const doc of state.documents.values()) doc.dirty = true;
 }
 
 /** Whether anything changed the store since the last look, from the journal alone. */
@@ -515,6 +634,11 @@ async function refresh() {
   for (const collection of state.collections.values()) {
     if (state.locked) return;
     if (collection.dirty) await refreshCollection(collection);
+  }
+  // After the collections: a record's document shows the record picked in its table.
+  for (const doc of state.documents.values()) {
+    if (state.locked) return;
+    if (doc.dirty) await refreshDocument(doc);
   }
 }
 
@@ -1099,14 +1223,17 @@ function renderOperations(view) {
   const picker = select('try-operation');
   const chosen = picker.value;
   const groups = new Map(view.collections.map((collection) => [collection.path, /** @type {HTMLOptionElement[]} */ ([])]));
+  const documents = new Map((view.singletons ?? []).map((singleton) => [singleton.path, /** @type {HTMLOptionElement[]} */ ([])]));
   /** @type {HTMLOptionElement[]} */
   const others = [];
   for (const operation of view.operations) {
     const option = h('option', { value: operation.operationId }, `${operation.method} ${operation.path}${operation.summary ? ` — ${operation.summary}` : ''}`);
-    (operation.collection ? groups.get(operation.collection) ?? others : others).push(option);
+    const group = operation.collection ? groups.get(operation.collection) : operation.singleton ? documents.get(operation.singleton) : undefined;
+    (group ?? others).push(option);
   }
   picker.replaceChildren(
     ...view.collections.map((collection) => h('optgroup', { label: collectionName(collection) }, ...(groups.get(collection.path) ?? []))),
+    ...[...documents].map(([path, options]) => h('optgroup', { label: `${path} (document)` }, ...options)),
     ...(others.length ? [h('optgroup', { label: 'Answered from the spec\u2019s examples' }, ...others)] : []),
   );
   if (view.operations.some((operation) => operation.operationId === chosen)) picker.value = chosen;
@@ -1131,6 +1258,8 @@ function schemesOf(/** @type {OperationView} */ operation) {
  * @param {ParameterView} parameter
  */
 function shownValue(operation, parameter) {
+  const doc = operation.singleton ? state.documents.get(operation.singleton) : undefined;
+  if (doc && parameter.in === 'path' && doc.view.parentParameter === parameter.name) return doc.parentKey;
   const collection = operation.collection ? state.collections.get(operation.collection) : undefined;
   if (!collection || parameter.in !== 'path') return undefined;
   if (collection.view.parentParameter === parameter.name) return collection.parentKey;
