@@ -229,7 +229,7 @@ export async function createMockServer(options: MockOptions = {}): Promise<MockS
     }
     if (answer.delayMs) await sleep(answer.delayMs, delays);
     // The inspector's polling is not journaled (admin/routes.ts): nothing of its answers is kept.
-    const quietRead = isQuietAdminRead(req.method ?? '', path, answer.status);
+    const quietRead = isQuietAdminRead(req.method ?? '', path, answer.status, answer.rejection?.code);
     const close = connections.closesWith(req, res, answer.headers?.connection === 'close');
     // Health and the inspector's page are readable from any page (health tells a foreign one only its status).
     const corsFor = corsHeaders(req.headers.origin, adminData ? adminCors : cors);

@@ -142,9 +142,10 @@ export function isOpenAdminPath(rawPath: string): boolean {
 /**
  * A successful read of the admin routes is not journaled: the inspector polls them every
  * second, which would push the requests a developer is debugging out of the bounded journal.
+ * A singleton document found not written is such a read too (the inspector shows "not written").
  */
-export function isQuietAdminRead(method: string, path: string, status: number): boolean {
-  return method === 'GET' && isAdminPath(path) && status < 400;
+export function isQuietAdminRead(method: string, path: string, status: number, code?: string): boolean {
+  return method === 'GET' && isAdminPath(path) && (status < 400 || code === 'DOCUMENT_NOT_WRITTEN');
 }
 
 const ADMIN_AUTH_DETAILS: Partial<Record<string, string>> = {

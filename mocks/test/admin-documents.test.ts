@@ -119,6 +119,9 @@ describe('admin routes of singleton documents', () => {
     adminError(await admin(mock, 'GET', '/settings'), 404);
     // Forgetting what is not there is no error.
     expect((await admin(mock, 'DELETE', '/settings')).status).toBe(204);
+    // The inspector's look at a document not written is a read that found nothing: not journaled, as its other reads.
+    const journaled = (await mock.journal.entries()).entries.filter((entry) => entry.path === '/__mock/settings').map((entry) => `${entry.method} ${entry.status}`);
+    expect(journaled).toEqual(['DELETE 204', 'DELETE 204']);
   });
 
   it("a nested document by its record's real id: the record's 404 without it, exact int64 digits, gone with the record", async () => {
