@@ -1,9 +1,9 @@
 /**
- * The spec's operations as Prism reads them, with one correction: @stoplight/http-spec turns
+ * The spec's operations as Prism reads them, with two corrections: @stoplight/http-spec turns
  * `format: int64` into the bounds ±(2^53 − 1), so Prism would reject every id beyond 2^53 that
  * the spec allows. The bounds are put back to the int64 range, written so that a comparison on
- * the doubles of `parseExactJson`'s view decides exactly as on the literal's digits; a
- * parameter's, which Prism reads into a plain double, so that the double of 2^63 − 1 passes.
+ * the doubles of `parseExactJson`'s view decides exactly as on the literal's digits. And the
+ * parameters are left out: the edge judges them.
  */
 import { getHttpOperationsFromSpec } from '@stoplight/prism-http';
 import type { CompiledContract } from '../../spec/contract.js';
@@ -15,41 +15,18 @@ export async function loadPrismOperations(contract: CompiledContract): Promise<H
   // Prism dereferences the document in place: give it a copy.
   const operations = await getHttpOperationsFromSpec(structuredClone(contract.document));
   widenInt64Bounds(operations, new Set());
+  // The edge judges every parameter first, by the contract's readers and validators (./parameters.ts).
+  // Prism's own reading of them, left to run after, only refused valid ones (a number read into a
+  // double, a spaceDelimited value split on `%20` after decoding) or failed (an absent optional array
+  // header): Prism is given the operations without them, and keeps its body and credential checks.
   for (const operation of operations) {
-    for (const place of PARAMETER_PLACES) {
-      for (const parameter of operation.request?.[place] ?? []) if (parameter.schema) parameter.schema = withDoubleInt64Ends(parameter.schema) as typeof parameter.schema;
-    }
+    const request = operation.request;
+    if (request) for (const place of PARAMETER_PLACES) delete request[place];
   }
   return operations;
 }
 
 const PARAMETER_PLACES = ['path', 'query', 'headers', 'cookie'] as const;
-
-/**
- * A parameter's schema whose int64 ends Prism can hold: Prism reads a parameter's number into a
- * double, so 2^63 − 1 arrives as 2^63 and the exact exclusive bound refused it. The edge has judged
- * every parameter exactly before Prism sees it (./parameters.ts); Prism's bound then only has to
- * let the doubles of the valid values through. A copy (a body may share the schema; cycles kept).
- */
-function withDoubleInt64Ends(value: unknown, copies = new Map<object, unknown>()): unknown {
-  if (value === null || typeof value !== 'object') return value;
-  const known = copies.get(value);
-  if (known !== undefined) return known;
-  if (Array.isArray(value)) {
-    const list: unknown[] = [];
-    copies.set(value, list);
-    for (const item of value) list.push(withDoubleInt64Ends(item, copies));
-    return list;
-  }
-  const node: Record<string, unknown> = {};
-  copies.set(value, node);
-  for (const [key, inner] of Object.entries(value)) node[key] = withDoubleInt64Ends(inner, copies);
-  if (node.format === 'int64' && node.exclusiveMaximum === 2 ** 63) {
-    delete node.exclusiveMaximum;
-    node.maximum = 2 ** 63;
-  }
-  return node;
-}
 
 /** Replaces http-spec's safe-integer bounds on int64 schemas, in place. */
 export function widenInt64Bounds(value: unknown, seen: Set<object>): void {

@@ -60,3 +60,45 @@ describe("the Prism mock judges parameters by the spec's schemas", () => {
     expect((await call('DELETE', '/pets/9223372036854775807')).status).toBe(204);
   });
 });
+
+describe('every style the spec writes, read by the one judge (Prism no longer reads parameters itself)', () => {
+  const STYLES = fileURLToPath(new URL('../../../fixtures/specs/parameter-styles/openapi.yaml', import.meta.url));
+  let styles: Server;
+  beforeAll(async () => {
+    styles = await startServer(process.execPath, [PRISM_CLI, '--spec', STYLES, '--port', '0', '--log-level', 'silent'], {}, PATIENT_MS, 'file');
+  });
+  const get = async (path: string, headers: Record<string, string> = {}) => {
+    const response = await fetch(`${styles.url}${path}`, { headers });
+    return { status: response.status, text: await response.text() };
+  };
+
+  it("answers valid requests with Prism's example, where Prism's own reading refused them or failed", async () => {
+    // Prism split a spaceDelimited value on `%20` (it is decoded by then), and failed (500) on an absent optional array header.
+    expect(await get('/search?sizes=1%202&colours=red|blue&filter[min]=1&limit=50&fresh=true')).toEqual({ status: 200, text: '{"found":0}' });
+    expect(await get('/headers')).toEqual({ status: 200, text: '{"ok":true}' });
+    expect(await get('/headers', { 'x-ids': '1,2', 'x-point': 'x=1,y=2', cookie: 'session=3; flavours=a,b' })).toEqual({ status: 200, text: '{"ok":true}' });
+    expect((await get('/rows/1,2/.a.b/;r=1;c=2')).status).toBe(200);
+  });
+
+  it.each([
+    ['/search?sizes=1%20101', 'sizes'],
+    ['/search?limit=', 'limit'],
+    ['/search?filter[min]=1.5', 'filter'],
+    ['/search?json=%7B%7D', 'json'],
+    ['/rows/1/.a/;r=1;c=2', 'ids'],
+    ['/rows/1,2/.a/;r=1', 'matrix'],
+  ])('refuses %s with a 400 naming %s', async (path, parameter) => {
+    const { status, text } = await get(path);
+    expect(status, text).toBe(400);
+    expect(text).toContain(parameter);
+  });
+
+  it('refuses a header or a cookie its schema refuses', async () => {
+    const refused: Record<string, string>[] = [{ 'x-ids': '1,a' }, { 'x-count': '' }, { 'x-point': 'x=1' }, { cookie: 'flavours=a' }, { cookie: 'session=9223372036854775808.5' }];
+    for (const headers of refused) {
+      const { status, text } = await get('/headers', headers);
+      expect(status, JSON.stringify(headers)).toBe(400);
+      expect(JSON.parse(text), text).toMatchObject({ message: expect.stringMatching(/parameters do not fit/) });
+    }
+  });
+});
