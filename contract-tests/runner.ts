@@ -17,7 +17,7 @@ import { ContractUsageError, resolveOptions, ruleTakes, type ContractOptions, ty
 import { ContractError, readContract } from '../spec/contract.js';
 import { assertReachable } from './reachability.js';
 import { parseBody, SpecError, suiteSpecOf, type SuiteContract, type SuiteParameter } from './spec-contract.js';
-import { createTransport } from './transport.js';
+import { createTransport, unsendable } from './transport.js';
 
 /** Runs the suite against `options.baseUrl`. Rejects with ContractUsageError or UnreachableTargetError. */
 export async function runContractSuite(options: ContractOptions): Promise<ContractReport> {
@@ -114,8 +114,11 @@ async function sendSequences(plans: readonly SequencePlan[], options: ResolvedOp
     const request = sentRequest(contractCase, options);
     const startedAt = new Date().toISOString();
     let exchange: Exchange;
+    const refused = unsendable(contractCase.request);
     if (timeouts >= options.maxTimeouts) {
       exchange = { case: contractCase, request, startedAt, elapsedMs: 0, outcome: 'not-sent', reason: `not sent: the provider had already timed out ${timeouts} times, so the suite stopped sending` };
+    } else if (refused !== undefined) {
+      exchange = { case: contractCase, request, startedAt, elapsedMs: 0, outcome: 'not-sent', reason: refused };
     } else {
       const outcome = await transport.send({
         url: options.endpoint(contractCase.request.path),
@@ -347,9 +350,12 @@ async function sendAll(
       const request = sentRequest(contractCase, options);
       const startedAt = new Date().toISOString();
       let exchange: Exchange;
+      const refused = unsendable(contractCase.request);
       if (timeouts >= options.maxTimeouts) {
         const reason = `not sent: the provider had already timed out ${timeouts} times (each after ${options.timeoutMs} ms), so the suite stopped sending`;
         exchange = { case: contractCase, request, startedAt, elapsedMs: 0, outcome: 'not-sent', reason };
+      } else if (refused !== undefined) {
+        exchange = { case: contractCase, request, startedAt, elapsedMs: 0, outcome: 'not-sent', reason: refused };
       } else {
         const url = options.endpoint(contractCase.request.path);
         const outcome = await transport.send({ url, method: contractCase.request.method, headers: contractCase.request.headers, body: contractCase.request.body });

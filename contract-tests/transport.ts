@@ -26,6 +26,30 @@ export interface Transport {
   close(): void;
 }
 
+/**
+ * Why node:http cannot send `request` as rendered (a header name or value holding a character
+ * HTTP cannot carry: a header parameter is never percent-encoded), or undefined when it can. The
+ * runner reports such a case as not sent, with this reason, instead of failing on it.
+ */
+export function unsendable(request: Pick<OutgoingRequest, 'headers'>): string | undefined {
+  for (const [name, value] of Object.entries(request.headers)) {
+    try {
+      http.validateHeaderName(name);
+    } catch {
+      return `not sent: the header name ${JSON.stringify(name)} is not an HTTP field name`;
+    }
+    for (const one of Array.isArray(value) ? value : [value]) {
+      try {
+        http.validateHeaderValue(name, one);
+      } catch {
+        const bad = [...one].find((c) => !/^[\t\x20-\x7e\x80-\xff]$/.test(c)) ?? '';
+        return `not sent: the ${name} header's value holds a character an HTTP header cannot carry (U+${(bad.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')})`;
+      }
+    }
+  }
+  return undefined;
+}
+
 export function createTransport(options: { timeoutMs: number; concurrency: number }): Transport {
   const agentOptions = { keepAlive: true, maxSockets: options.concurrency };
   const agents = { http: new http.Agent(agentOptions), https: new https.Agent(agentOptions) };

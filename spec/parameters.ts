@@ -69,7 +69,7 @@ export function parameterReader(parameter: ParameterSpec, document: unknown, cla
         const header = headers.cookie;
         const value = cookieValue(Array.isArray(header) ? header.join('; ') : header, name);
         if (value === undefined) return undefined;
-        return plain !== undefined ? scalar(value) : readCookieParameter(parameter, value, document, shaped);
+        return plain !== undefined ? scalar(percentDecoded(value)) : readCookieParameter(parameter, value, document, shaped);
       };
     default:
       return ({ query }) => {
@@ -208,13 +208,26 @@ export function readHeaderParameter(parameter: ParameterSpec, value: string, doc
   return readSimple(value, shape, schema, parameter.explode, document, true);
 }
 
-/** A cookie parameter's value (style form: arrays and objects comma-separated when not exploded). */
+/** A cookie parameter's value (style form: arrays and objects comma-separated when not exploded, each item percent-decoded). */
 export function readCookieParameter(parameter: ParameterSpec, value: string, document: unknown, shaped?: Shaped): unknown {
-  if (parameter.style === 'content') return contentValue(value);
+  if (parameter.style === 'content') return contentValue(percentDecoded(value));
   const { shape, schema } = shaped ?? shapeOf(parameter.schema, document);
-  if (shape === 'array') return coerce(value === '' ? [] : value.split(','), schema, document);
-  if (shape === 'object') return coerce(pairs(value.split(',')), schema, document);
-  return coerce(value, schema, document);
+  if (shape === 'array') return coerce(value === '' ? [] : value.split(',').map(percentDecoded), schema, document);
+  if (shape === 'object') return coerce(pairs(value.split(',').map(percentDecoded)), schema, document);
+  return coerce(percentDecoded(value), schema, document);
+}
+
+/**
+ * A cookie's item decoded: form style percent-encodes what a cookie cannot carry (RFC 6570 form
+ * expansion), the separators staying literal; text that is no valid encoding is read as it is.
+ */
+function percentDecoded(text: string): string {
+  if (!text.includes('%')) return text;
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }
 
 function readSimple(text: string, shape: Shape, schema: Schema, explode: boolean, document: unknown, trim = false): unknown {

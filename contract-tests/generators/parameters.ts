@@ -41,17 +41,25 @@ export function validParameterValues(contract: SuiteContract, sample: <T>(arbitr
 function validValue(parameter: SuiteParameter, sample: <T>(arbitrary: fc.Arbitrary<T>) => T): string {
   const { schema } = parameter;
   for (const candidate of [schema.example, schema.default, Array.isArray(schema.examples) ? schema.examples[0] : undefined]) {
-    if (candidate !== undefined && isPrintable(candidate) && verdict(parameter, write(parameter, JSON.stringify(candidate))) === true) return JSON.stringify(candidate);
+    if (candidate !== undefined && isPrintable(candidate) && fits(parameter, write(parameter, JSON.stringify(candidate)))) return JSON.stringify(candidate);
   }
   // Plain words travel unencoded: a draw that survives the round trip is preferred.
   const arbitrary =
     typesOf(schema).includes('string') && !schema.pattern && !schema.format && !schema.enum ? fc.stringMatching(/^[a-z][a-z0-9]{2,9}$/).map((s) => JSON.stringify(s)) : validLiterals(schema);
   for (let i = 0; i < 20; i++) {
     const literal = sample(arbitrary);
-    if (verdict(parameter, write(parameter, literal)) === true) return literal;
+    if (fits(parameter, write(parameter, literal))) return literal;
   }
   return sample(validLiterals(schema));
 }
+
+/** A valid value that can go out: a header parameter is never percent-encoded, so one holding a character no header carries is drawn again. */
+function fits(parameter: SuiteParameter, written: string): boolean {
+  return verdict(parameter, written) === true && (parameter.in !== 'header' || HEADER_TEXT.test(written));
+}
+
+/** What a header value may hold (RFC 9110 field-value: visible ASCII, space, tab, obs-text). */
+const HEADER_TEXT = /^[\t\x20-\x7e\x80-\xff]*$/;
 
 function isPrintable(value: unknown): boolean {
   return typeof value !== 'string' || /^[\x20-\x7e]*$/.test(value);
@@ -94,20 +102,20 @@ export function write(parameter: SuiteParameter, literal: string): string {
   if (Array.isArray(value)) {
     const items = value.map((item) => scalarText(item));
     if (where === 'header') return items.join(',');
-    if (where === 'cookie') return `${name}=${items.join(',')}`;
+    if (where === 'cookie') return `${name}=${items.map(formEncode).join(',')}`;
     const arrayStyle = (['simple', 'label', 'matrix', 'form', 'spaceDelimited', 'pipeDelimited'] as const).find((s) => s === style) ?? (where === 'path' ? 'simple' : 'form');
     return serializeArrayParam(name, items, { style: arrayStyle, explode });
   }
   if (value !== null && typeof value === 'object') {
     const entries = Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, scalarText(v)] as const);
     if (where === 'header') return entries.map(([k, v]) => (explode ? `${k}=${v}` : `${k},${v}`)).join(',');
-    if (where === 'cookie') return `${name}=${entries.flat().join(',')}`;
+    if (where === 'cookie') return `${name}=${entries.flat().map(formEncode).join(',')}`;
     const objectStyle = (['simple', 'label', 'matrix', 'form', 'deepObject'] as const).find((s) => s === style) ?? (where === 'path' ? 'simple' : 'form');
     return serializeObjectParam(name, Object.fromEntries(entries), { style: objectStyle, explode });
   }
   const text = scalarText(value, literal);
   if (where === 'header') return text;
-  if (where === 'cookie') return `${name}=${encode(text)}`;
+  if (where === 'cookie') return `${name}=${formEncode(text)}`;
   const encoded = encode(text);
   if (where === 'path') return style === 'label' ? `.${encoded}` : style === 'matrix' ? `;${name}=${encoded}` : encoded;
   return `${encode(name)}=${encoded}`;
@@ -116,6 +124,15 @@ export function write(parameter: SuiteParameter, literal: string): string {
 /** Percent-encoded UTF-8; a lone surrogate (which UTF-8 cannot carry) goes as U+FFFD. */
 function encode(text: string): string {
   return encodeURIComponent(text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD'));
+}
+
+/**
+ * A cookie's item as form style writes it (RFC 6570 form expansion, `allowReserved` being for the
+ * query alone): everything but the unreserved characters percent-encoded, so a comma, a semicolon,
+ * a space or a non-ASCII character in an item can neither end it nor make the Cookie header unsendable.
+ */
+function formEncode(text: string): string {
+  return encode(text).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 }
 
 /** A scalar as text: a string as it is, a number by its JSON digits (an int64 keeps them). */
