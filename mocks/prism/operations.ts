@@ -2,8 +2,8 @@
  * The spec's operations as Prism reads them, with two corrections: @stoplight/http-spec turns
  * `format: int64` into the bounds ±(2^53 − 1), so Prism would reject every id beyond 2^53 that
  * the spec allows. The bounds are put back to the int64 range, written so that a comparison on
- * the doubles of `parseExactJson`'s view decides exactly as on the literal's digits. And the
- * parameters are left out: the edge judges them.
+ * the doubles of `parseExactJson`'s view decides exactly as on the literal's digits. The
+ * parameters are left out: the edge judges them. And an operation without responses gets a 204.
  */
 import { getHttpOperationsFromSpec } from '@stoplight/prism-http';
 import type { CompiledContract } from '../../spec/contract.js';
@@ -22,6 +22,9 @@ export async function loadPrismOperations(contract: CompiledContract): Promise<H
   for (const operation of operations) {
     const request = operation.request;
     if (request) for (const place of PARAMETER_PLACES) delete request[place];
+    // An operation that declares no responses answers 204 without a body, as the stateful mock
+    // answers it (engine/examples.ts); Prism, given none to pick, fails the request with a 500.
+    if (operation.responses.length === 0) operation.responses.push({ id: `${operation.id}-no-responses`, code: '204', headers: [], contents: [] });
   }
   return operations;
 }

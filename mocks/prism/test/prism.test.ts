@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { request } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PATIENT_MS } from '../../test/processes.js';
+import { PATIENT_MS, startMockProcess } from '../../test/processes.js';
 import { loadContract } from '../../../spec/contract.js';
 import { startPrismMock, type PrismMock } from '../server.js';
 
@@ -98,6 +98,25 @@ describe('the Prism mock', () => {
     expect(response.status).toBe(204);
     expect(response.headers.get('access-control-allow-origin')).toBe('*');
     expect(response.headers.get('access-control-allow-headers')).toMatch(/authorization/);
+  });
+});
+
+describe('an operation that declares no responses', () => {
+  it('is answered 204 without a body, as the stateful mock answers it (issue 21)', async () => {
+    // problem-details' GET /health declares none (Prism alone fails it with a 500).
+    const spec = fileURLToPath(new URL('../../../fixtures/specs/problem-details/openapi.yaml', import.meta.url));
+    const bare = await startPrismMock({ port: 0, spec });
+    const stateful = await startMockProcess(['--spec', spec]);
+    try {
+      for (const url of [bare.url, stateful.url]) {
+        const response = await fetch(`${url}/health`);
+        expect(response.status, url).toBe(204);
+        expect(await response.text(), url).toBe('');
+        expect(response.headers.get('content-type'), url).toBeNull();
+      }
+    } finally {
+      await bare.close();
+    }
   });
 });
 
