@@ -120,6 +120,29 @@ describe('an operation that declares no responses', () => {
   });
 });
 
+describe('an answer generated from a schema with writeOnly properties', () => {
+  it('leaves them out, as a response does, and the request still needs them', async () => {
+    // bookings-3.1's Payment: card and cvc are writeOnly, with patterns; its 201 has no example.
+    const spec = fileURLToPath(new URL('../../../fixtures/specs/bookings-3.1/openapi.yaml', import.meta.url));
+    const bare = await startPrismMock({ port: 0, spec });
+    try {
+      const url = `${bare.url}/bookings/0b6c1a52-3f39-4f4e-9d0e-2f5a4c1b7e10/payments`;
+      const headers = { authorization: 'Bearer any', 'content-type': 'application/json' };
+      const paid = await fetch(url, { method: 'POST', headers, body: JSON.stringify({ amount: 5, card: '4111111111111111', cvc: '123' }) });
+      expect(paid.status).toBe(201);
+      const body = (await paid.json()) as Record<string, unknown>;
+      expect(Object.keys(body).sort()).toEqual(['amount', 'id', 'last4']);
+      expect(paid.headers.get('sl-violations') ?? '[]').toBe('[]');
+      // The request's schema is not the answer's: a payment without its card is still refused.
+      const cardless = await fetch(url, { method: 'POST', headers, body: JSON.stringify({ amount: 5 }) });
+      expect(cardless.status).toBeGreaterThanOrEqual(400);
+      expect(cardless.status).toBeLessThan(500);
+    } finally {
+      await bare.close();
+    }
+  });
+});
+
 describe('a method the spec does not declare at a path', () => {
   it('is answered 405 with Allow naming the declared methods, TRACE included (RFC 9110 §15.5.6)', async () => {
     const operations = [...loadContract().operations.values()];
