@@ -14,7 +14,9 @@ import { buildCases } from '../runner.js';
 import type { SuiteContract, SuiteParameter, SuiteSpec } from '../spec-contract.js';
 import { loadSuiteSpec } from '../spec-contract.js';
 import { unsendable } from '../transport.js';
+import { PATIENT_MS, run, startMockProcess } from '../../mocks/test/processes.js';
 
+const CONTRACT_CLI = fileURLToPath(new URL('../../dist/contract-tests/cli.js', import.meta.url));
 const SPEC = fileURLToPath(new URL('../../fixtures/specs/parameter-styles/openapi.yaml', import.meta.url));
 
 /** Whether node:http and fetch (undici) both take these headers as they are. */
@@ -92,5 +94,17 @@ describe('a header value no header can carry', () => {
     expect(unsendable({ headers: { 'x-note': 'snow ☃' } })).toMatch(/^not sent: the x-note header's value holds a character an HTTP header cannot carry \(U\+2603\)$/);
     expect(unsendable({ headers: { 'x-note': 'a\r\nb' } })).toMatch(/U\+000D/);
     expect(unsendable({ headers: { 'bad name': 'x' } })).toMatch(/^not sent: the header name "bad name" is not an HTTP field name$/);
+  });
+});
+
+describe('npm run contract on parameter-styles against the stateful mock', () => {
+  // Seed 4 once stopped the run with ERR_INVALID_CHAR (a cookie item with a non-ASCII character); 2 and 7 run against
+  // the Prism mock in stateless-profile.test.ts.
+  it('runs every case it made and passes, on a seed that once crashed it', async () => {
+    const mock = await startMockProcess(['--spec', SPEC]);
+    const result = await run(process.execPath, [CONTRACT_CLI, '--base-url', mock.url, '--spec', SPEC, '--seed', '4'], {}, PATIENT_MS * 2);
+    expect(result.output).not.toMatch(/ERR_INVALID_CHAR|\bFAIL/);
+    expect(result.code, result.output).toBe(0);
+    expect(result.output).toMatch(/^PASSED/m);
   });
 });
