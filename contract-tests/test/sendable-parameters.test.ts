@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { write } from '../generators/parameters.js';
 import { resolveOptions } from '../options.js';
-import { buildCases } from '../runner.js';
+import { buildCases, runContractSuite } from '../runner.js';
 import type { SuiteContract, SuiteParameter, SuiteSpec } from '../spec-contract.js';
 import { loadSuiteSpec } from '../spec-contract.js';
 import { unsendable } from '../transport.js';
@@ -94,6 +94,33 @@ describe('a header value no header can carry', () => {
     expect(unsendable({ headers: { 'x-note': 'snow ☃' } })).toMatch(/^not sent: the x-note header's value holds a character an HTTP header cannot carry \(U\+2603\)$/);
     expect(unsendable({ headers: { 'x-note': 'a\r\nb' } })).toMatch(/U\+000D/);
     expect(unsendable({ headers: { 'bad name': 'x' } })).toMatch(/^not sent: the header name "bad name" is not an HTTP field name$/);
+  });
+});
+
+describe('a case whose header cannot be sent', () => {
+  it('is reported not sent, with the reason, and the run goes on', async () => {
+    const mock = await startMockProcess();
+    const report = await runContractSuite({
+      baseUrl: mock.url,
+      token: 'contract-token',
+      seed: 1,
+      checks: ['not_a_server_error'],
+      generated: { positive: 1, negative: 1 },
+      fixtures: [
+        {
+          file: 'sendable-parameters.test.ts',
+          name: 'snowman-header',
+          description: 'a header value node refuses to send',
+          expect: 'accepted',
+          request: { auth: 'bearer', id: 'safe-positive', headers: { 'x-note': 'snow ☃' }, body: { json: { name: 'Fern' } } },
+        },
+      ],
+    });
+    const reason = "not sent: the x-note header's value holds a character an HTTP header cannot carry (U+2603)";
+    expect(report.exchanges.find((x) => x.case.id === 'fixture:snowman-header')).toMatchObject({ outcome: 'not-sent', reason });
+    const check = report.checks.find((c) => c.name === 'not_a_server_error');
+    expect(check?.skipped).toContainEqual({ reason, cases: ['fixture:snowman-header'] });
+    expect(check?.status).toBe('passed');
   });
 });
 
