@@ -60,6 +60,15 @@ const fixedRoutes: Record<string, Record<string, AdminHandler>> = {
   '/__mock/spec': {
     GET: (req, { engine, proxy }) => specAnswer(engine, proxy, req.headers['if-none-match']),
   },
+  // The whole store at once, whatever the spec stores: records of every collection and every
+  // document (a spec may have documents and no collection to send a DELETE to).
+  '/__mock/reset': {
+    POST: async (req, { store, proxy }) => {
+      if (proxy) return rejected(reject('NO_STORE_IN_PROXY_MODE', { path: pathOf(req.url), upstream: proxy.upstream.display }));
+      await store.reset();
+      return { status: 204 };
+    },
+  },
   // The document the docs page (/__mock/docs) renders, with the mock as its server.
   [DOCS_DOCUMENT_PATH]: {
     GET: (_req, { engine }) => docsDocument(engine.contract.document),

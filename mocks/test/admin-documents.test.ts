@@ -220,7 +220,20 @@ describe('admin routes of singleton documents', () => {
     expect(refused.status).toBe(403);
     const wipe = await admin(mock, 'PUT', '/settings', '{"volume":0}', { origin: 'http://evil.test' });
     expect(wipe.status).toBe(403);
+    expect((await admin(mock, 'POST', '/reset', undefined, { origin: 'http://evil.test' })).status).toBe(403);
     expect((await call(mock, 'GET', '/settings')).json).toEqual({ volume: 7 });
+  });
+
+  it('POST /__mock/reset forgets every document and record at once, on a spec whose documents have no collection of their own', async () => {
+    expect((await call(mock, 'PUT', '/settings', '{"volume":5}')).status).toBe(204);
+    expect((await call(mock, 'POST', '/users', { id: 77, name: 'Grace' })).status).toBe(201);
+    expect((await admin(mock, 'POST', '/reset')).status).toBe(204);
+    adminError(await admin(mock, 'GET', '/settings'), 404);
+    expect((await call(mock, 'GET', '/settings')).json).toEqual({ volume: 3 });
+    expect((await call(mock, 'GET', '/users/77')).status).toBe(404);
+    const other = await admin(mock, 'GET', '/reset');
+    expect(other.status).toBe(405);
+    expect(other.headers.get('allow')).toBe('POST, OPTIONS');
   });
 });
 
@@ -230,6 +243,11 @@ describe('admin routes of singleton documents with --admin-token', () => {
     mock = await createMockServer({ port: 0, logLevel: 'silent', spec: specFile(), adminToken: 'sesame' });
   });
   afterAll(() => mock?.close());
+
+  it('refuses POST /__mock/reset without the admin token', async () => {
+    adminError(await admin(mock, 'POST', '/reset'), 401);
+    expect((await admin(mock, 'POST', '/reset', undefined, { authorization: 'Bearer sesame' })).status).toBe(204);
+  });
 
   it.each(['GET', 'PUT', 'DELETE'])('refuses %s without the admin token and serves it with', async (method) => {
     const body = method === 'PUT' ? '{"volume":1}' : undefined;
@@ -253,6 +271,10 @@ describe('admin routes of singleton documents in proxy mode', () => {
     const view = (await (await fetch(`${mock.url}/__mock/spec`)).json()) as SpecView;
     expect(view.singletons).toEqual([]);
     expect(view.operations.some((operation) => 'singleton' in operation)).toBe(false);
+  });
+
+  it('POST /__mock/reset says the mock keeps no records', async () => {
+    expect(adminError(await admin(mock, 'POST', '/reset'), 404)).toContain('The mock keeps no records in proxy mode, so /__mock/reset is not served');
   });
 
   it.each(['GET', 'PUT', 'DELETE'])('%s says the mock keeps no documents there', async (method) => {

@@ -297,7 +297,7 @@ describe.skipIf(chromiumMissing)('the inspector in Chromium', () => {
     await page.locator('[data-collection="/plants"] .empty').waitFor({ state: 'visible' });
     expect(await plantRows().count()).toBe(0);
     expect(await mock.store.count('/plants')).toBe(0);
-    await journalRows().filter({ hasText: 'DELETE /__mock/plants' }).waitFor();
+    await journalRows().filter({ hasText: 'POST /__mock/reset' }).waitFor();
   });
 });
 

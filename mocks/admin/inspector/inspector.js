@@ -1499,10 +1499,8 @@ async function adminAction(what, path, init) {
 }
 
 async function resetStore() {
-  // Any collection's DELETE forgets every record of the store.
-  const first = state.spec?.collections[0];
-  if (!first) return;
-  const response = await adminAction('reset', first.admin, { method: 'DELETE' });
+  // Every record and document of the store, also on a spec that stores documents only.
+  const response = await adminAction('reset', '/__mock/reset', { method: 'POST' });
   if (!response) return;
   if (!response.ok) setConnection('down', `reset failed: ${await errorMessage(response)}`);
   for (const collection of state.collections.values()) {
