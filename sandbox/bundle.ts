@@ -23,6 +23,18 @@ export const START_METAFILE = join(START_DIR, 'meta.json');
  */
 export const OUTSIDE_THE_BUNDLE: readonly string[] = ['fs-native-extensions', 'ioredis'];
 
+/** The outputs `from` loads, following static imports only (what loads with them, whatever the run). */
+export function staticClosure(metafile: Metafile, from: readonly string[]): Set<string> {
+  const seen = new Set<string>();
+  const next = [...from];
+  for (let file = next.pop(); file !== undefined; file = next.pop()) {
+    if (seen.has(file)) continue;
+    seen.add(file);
+    for (const imported of metafile.outputs[file]?.imports ?? []) if (imported.kind === 'import-statement' && !imported.external) next.push(imported.path);
+  }
+  return seen;
+}
+
 export async function bundleStart(): Promise<Metafile> {
   rmSync(START_DIR, { recursive: true, force: true });
   const result = await build({

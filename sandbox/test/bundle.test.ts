@@ -5,29 +5,14 @@
  * the files it finds beside itself (the default spec, the inspector, Swagger UI) are found.
  */
 import { readFileSync } from 'node:fs';
+import type { Metafile } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 import { MOCK_CLI, startMockProcess } from '../../mocks/test/processes.js';
 import { MOCK_START } from '../../mocks/node-flags.js';
-import { OUTSIDE_THE_BUNDLE, START_METAFILE } from '../bundle.js';
+import { OUTSIDE_THE_BUNDLE, START_METAFILE, staticClosure } from '../bundle.js';
 
-interface Output {
-  imports: { path: string; kind: string; external?: boolean }[];
-  entryPoint?: string;
-  inputs: Record<string, unknown>;
-}
-const outputs = (JSON.parse(readFileSync(START_METAFILE, 'utf8')) as { outputs: Record<string, Output> }).outputs;
-
-/** The outputs `from` loads, following static imports only (what loads with them, whatever the run). */
-function staticClosure(from: readonly string[]): Set<string> {
-  const seen = new Set<string>();
-  const next = [...from];
-  for (let file = next.pop(); file !== undefined; file = next.pop()) {
-    if (seen.has(file)) continue;
-    seen.add(file);
-    for (const imported of outputs[file]?.imports ?? []) if (imported.kind === 'import-statement' && !imported.external) next.push(imported.path);
-  }
-  return seen;
-}
+const metafile = JSON.parse(readFileSync(START_METAFILE, 'utf8')) as Metafile;
+const { outputs } = metafile;
 
 /** The npm packages whose code the outputs hold, and the ones they import from node_modules. */
 function packagesIn(files: Iterable<string>): { bundled: Set<string>; imported: Set<string> } {
@@ -56,7 +41,7 @@ describe('the start bundle', () => {
   });
 
   it('loads at every start what a mock in memory needs, and keeps what only some runs need in files of their own', () => {
-    const atStart = staticClosure([entry, main]);
+    const atStart = staticClosure(metafile, [entry, main]);
     const start = packagesIn(atStart);
     const all = packagesIn(Object.keys(outputs));
     expect([...start.bundled]).toEqual(expect.arrayContaining(['ajv', 'ajv-formats', 'pino', 'commander', 'js-yaml']));
