@@ -64,7 +64,7 @@ const fixedRoutes: Record<string, Record<string, AdminHandler>> = {
   // document (a spec may have documents and no collection to send a DELETE to).
   '/__mock/reset': {
     POST: async (req, { store, proxy }) => {
-      if (proxy) return rejected(reject('NO_STORE_IN_PROXY_MODE', { path: pathOf(req.url), upstream: proxy.upstream.display }));
+      if (proxy) return noStoreInProxyMode(req, proxy);
       await store.reset();
       return { status: 204 };
     },
@@ -128,9 +128,14 @@ function routesAt(path: string, context: MockContext): Record<string, AdminHandl
   return document && documentRoutes(document);
 }
 
+/** The 404 of an admin route of the store in proxy mode, which keeps no records: it says where they are instead. */
+function noStoreInProxyMode(req: IncomingMessage, proxy: ValidatingProxy): Answer {
+  return rejected(reject('NO_STORE_IN_PROXY_MODE', { path: pathOf(req.url), upstream: proxy.upstream.display }));
+}
+
 /** Proxy mode keeps no records: a collection's or a document's admin routes say where they are instead. */
 function proxiedRoutes(proxy: ValidatingProxy, methods: readonly string[]): Record<string, AdminHandler> {
-  const answer: AdminHandler = (req) => rejected(reject('NO_STORE_IN_PROXY_MODE', { path: pathOf(req.url), upstream: proxy.upstream.display }));
+  const answer: AdminHandler = (req) => noStoreInProxyMode(req, proxy);
   return Object.fromEntries(methods.map((method) => [method, answer]));
 }
 

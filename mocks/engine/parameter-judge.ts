@@ -26,7 +26,7 @@ export function parameterErrors(parameters: readonly ContractParameter[], source
     sent[parameter.name] = value;
     if (!parameter.validate) continue;
     if (!parameter.validate(value)) {
-      const where = `/${parameter.in === 'path' ? 'path' : parameter.in} parameter ${parameter.name}`;
+      const where = `/${parameter.in} parameter ${parameter.name}`;
       for (const error of parameter.validate.errors ?? []) errors.push({ ...error, instancePath: where + error.instancePath });
     }
   }
