@@ -17,6 +17,7 @@ import { bodyKind, parseJsonBody, parseOtherBody } from './body.js';
 import { mediaEssence } from '../../spec/contract.js';
 import type { EngineContext, Exchange, MockValidation, RequestContext, Route, RoutedOperation } from './context.js';
 import { exampleAnswer } from './examples.js';
+import { continueWith } from './maybe.js';
 import { parameterErrors } from './parameter-judge.js';
 import { forceProblem, parsePrefer, type Preferences } from './prefer.js';
 import type { SecurityOutcome } from './security.js';
@@ -33,7 +34,7 @@ const AUTHORIZED: Readonly<Record<string, unknown>> = Object.freeze({ authorized
  * answers with one, a delay): a request decided at once costs none.
  */
 export function handleRequest(req: IncomingMessage, path: string, mock: EngineContext): Answer | Promise<Answer> {
-  return then(decide(req, path, mock), (answer) => {
+  return continueWith(decide(req, path, mock), (answer) => {
     if (!answer.rejection) return answer;
     const { contract, errors } = mock.engine;
     const operation = answer.operationId === undefined ? undefined : contract.operations.get(answer.operationId);
@@ -45,7 +46,7 @@ function decide(req: IncomingMessage, path: string, mock: EngineContext): Answer
   const method = req.method ?? 'GET';
   const found = mock.engine.routes.route(method, path);
   const prefer = parsePrefer(req.headers.prefer as string | undefined);
-  return then(judge(req, path, mock, found, prefer, readRequestBody, 'first'), (verdict) => decided(verdict, found, prefer, mock));
+  return continueWith(judge(req, path, mock, found, prefer, readRequestBody, 'first'), (verdict) => decided(verdict, found, prefer, mock));
 }
 
 /** The answer once the request is judged: a refusal, a forced answer, else the operation's handler's. */
@@ -74,12 +75,12 @@ function decided(verdict: Verdict, found: Route, prefer: Preferences, mock: Engi
     const problem = forceProblem(prefer.code, operation.forceable);
     if (problem) return labelled(rejected(reject('INVALID_PREFER', { problem })));
     const code = prefer.code;
-    return then(exampleAnswer(mock.engine.api, operation.contract, { status: code, example: prefer.example, route: operation }), (forced) => {
+    return continueWith(exampleAnswer(mock.engine.api, operation.contract, { status: code, example: prefer.example, route: operation }), (forced) => {
       forced.headers = { ...forced.headers, 'preference-applied': `code=${code}` };
       return delayed({ ...forced, stateful: false });
     });
   }
-  return then(operation.handler(c, exchange), delayed);
+  return continueWith(operation.handler(c, exchange), delayed);
 }
 
 /** Where the judge gets a request's body: the mock reads it; the proxy hands the copy it kept while forwarding. */
@@ -121,7 +122,7 @@ export function judge(req: IncomingMessage, path: string, mock: EngineContext, f
     const context = contextOf(req, method, path, NO_PARAMS);
     const verdict: Verdict = { answers: undefined, unchecked: undefined, context, exchange, received: undefined };
     const hook = found.kind === 'not-found' ? hooks.notFound : hooks.methodNotAllowed;
-    return then(hook?.(context, exchange), (answer) => {
+    return continueWith(hook?.(context, exchange), (answer) => {
       refused(verdict, answer, policy);
       return verdict;
     });
@@ -131,15 +132,7 @@ export function judge(req: IncomingMessage, path: string, mock: EngineContext, f
   const exchange: Exchange = { req, mock, prefer, operation };
   const verdict: Verdict = { answers: undefined, unchecked: undefined, context, exchange, received: undefined };
   if (authorized(context, operation)) return judgeBody(verdict, operation, body, policy);
-  return then(hooks.unauthorizedHandler?.(context, exchange), (answer) => (refused(verdict, answer, policy) ? verdict : judgeBody(verdict, operation, body, policy)));
-}
-
-/**
- * `next` of a value that may be a promise: at once when it is not. The request path waits only
- * where something is pending (a body still arriving); a decided request costs no promise here.
- */
-function then<T, R>(value: T | Promise<T>, next: (value: T) => R | Promise<R>): R | Promise<R> {
-  return value instanceof Promise ? value.then(next) : next(value);
+  return continueWith(hooks.unauthorizedHandler?.(context, exchange), (answer) => (refused(verdict, answer, policy) ? verdict : judgeBody(verdict, operation, body, policy)));
 }
 
 /** The media type, encoding and size, the body read and parsed, then the schemas. */
@@ -152,7 +145,7 @@ function judgeBody(verdict: Verdict, operation: RoutedOperation, body: BodySourc
   }
   if (!read) return judgeSchemas(verdict, operation, policy);
   // The mock's body usually came with the head: no promise to wait for.
-  return then(body(exchange.req, exchange.mock.maxBody), (raw) => {
+  return continueWith(body(exchange.req, exchange.mock.maxBody), (raw) => {
     if (Buffer.isBuffer(raw)) verdict.received = raw;
     if (!Buffer.isBuffer(raw) && 'unchecked' in raw) verdict.unchecked = raw.unchecked;
     else {
@@ -169,7 +162,7 @@ function judgeSchemas(verdict: Verdict, operation: RoutedOperation, policy: Judg
   const invalid = validate(context, operation);
   if (!invalid) return verdict;
   context.validation = invalid;
-  return then(exchange.mock.engine.handlers.validationFail?.(context, exchange), (answer) => {
+  return continueWith(exchange.mock.engine.handlers.validationFail?.(context, exchange), (answer) => {
     refused(verdict, answer, policy);
     return verdict;
   });

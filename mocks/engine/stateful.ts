@@ -14,9 +14,9 @@ import { reject } from '../errors.js';
 import { rejected, type Answer } from '../http/answer.js';
 import type { CreateOutcome, Page, RecordKey, ResourceStore, StoredRecord } from '../stores/store.js';
 import type { EngineContext, MockHandler, RequestContext } from './context.js';
+import { continueWith, type Maybe } from './maybe.js';
 import { identifiedRecord, keyInWords, keyOfBody, keyOfPathSegment, mergedJson, projection, recordValue } from './records.js';
 
-type Maybe<T> = T | Promise<T>;
 type Body = Record<string, unknown>;
 
 /** What a handler knows of its operation, fixed when the engine is built. */
@@ -118,10 +118,13 @@ const ROLES: Record<CollectionRole, (served: Served) => MockHandler> = {
         const window = windowOf(plan, query);
         if (plan.shape.kind === 'array' && filters.length === 0 && window.size === undefined && window.offset === 0) {
           // The first page is read before answering, so a store outage is still an error answer.
-          return then(mock.store.page(name, { limit: LIST_PAGE }), (first): Answer => ({ status: served.status, stream: listed(mock.store, name, first, served.wholeItems ? undefined : plan.items) }));
+          return continueWith(mock.store.page(name, { limit: LIST_PAGE }), (first): Answer => ({
+            status: served.status,
+            stream: listed(mock.store, name, first, served.wholeItems ? undefined : plan.items),
+          }));
         }
         const needsTotal = plan.shape.kind === 'wrapped';
-        return then(selected(mock.store, name, served.wholeItems ? undefined : plan.items, filters, window, needsTotal), ({ pieces, total }): Answer => {
+        return continueWith(selected(mock.store, name, served.wholeItems ? undefined : plan.items, filters, window, needsTotal), ({ pieces, total }): Answer => {
           const array = `[${pieces.join(',')}]`;
           if (plan.shape.kind === 'array') return { status: served.status, body: array };
           return { status: served.status, body: wrapped(served, plan, array, total, window) };
@@ -133,7 +136,7 @@ const ROLES: Record<CollectionRole, (served: Served) => MockHandler> = {
   read:
     (served) =>
     (c, { mock }) =>
-      then(storedAt(c, served.collection, mock), (found) => ('record' in found ? answerRecord(served, found.record) : found.answer)),
+      continueWith(storedAt(c, served.collection, mock), (found) => ('record' in found ? answerRecord(served, found.record) : found.answer)),
   replace:
     (served) =>
     async (c, { mock }) => {
@@ -190,7 +193,7 @@ const ROLES: Record<CollectionRole, (served: Served) => MockHandler> = {
     const { collection } = served;
     const hasNested = (served.nested.collections.get(collection)?.length ?? 0) + (served.nested.singletons.get(collection)?.length ?? 0) > 0;
     const removed = (c: RequestContext, mock: EngineContext, name: string, key: RecordKey, record: StoredRecord | undefined): Maybe<Answer> =>
-      then(mock.store.delete(name, key), (outcome) => {
+      continueWith(mock.store.delete(name, key), (outcome) => {
         if (outcome === 'missing') return notFound(collection, pathSegment(c, collection));
         const answer = record ? answerRecord(served, record) : { status: served.status };
         if (!hasNested) return answer;
@@ -199,7 +202,7 @@ const ROLES: Record<CollectionRole, (served: Served) => MockHandler> = {
       });
     return (c, { mock }) => {
       // An answer that shows the deleted record reads it first; one without a body needs only the delete's outcome.
-      if (served.answered) return then(storedAt(c, collection, mock), (found) => ('record' in found ? removed(c, mock, found.name, found.record.key, found.record) : found.answer));
+      if (served.answered) return continueWith(storedAt(c, collection, mock), (found) => ('record' in found ? removed(c, mock, found.name, found.record.key, found.record) : found.answer));
       const remove = (): Maybe<Answer> => {
         const segment = pathSegment(c, collection);
         const key = keyOfPathSegment(segment, collection.identity);
@@ -347,15 +350,10 @@ function storedAt(c: RequestContext, collection: Collection, mock: EngineContext
     const key = keyOfPathSegment(segment, collection.identity);
     const name = storeCollection(collection, c.request.params as Record<string, string>);
     if (key === undefined) return { answer: notFound(collection, segment) };
-    return then(mock.store.get(name, key), (record) => (record ? { record, name } : { answer: notFound(collection, segment) }));
+    return continueWith(mock.store.get(name, key), (record) => (record ? { record, name } : { answer: notFound(collection, segment) }));
   };
   if (!collection.parent) return found();
   return parentMissing(c, collection, mock).then((missing) => (missing ? { answer: missing } : found()));
-}
-
-/** `next` of a value that may be a promise: at once when it is not (the in-memory store answers at once). */
-function then<T, R>(value: T | Promise<T>, next: (value: T) => R | Promise<R>): R | Promise<R> {
-  return value instanceof Promise ? value.then(next) : next(value);
 }
 
 function identityMismatch(collection: Collection, key: string, body: Body): Answer | undefined {
@@ -489,13 +487,13 @@ function selected(
       }
       const full = window.size !== undefined && pieces.length >= window.size;
       if (page.next === undefined || (full && !needsTotal)) return { pieces, total: passed };
-      if (full && filters.length === 0) return then(store.count(name), (total) => ({ pieces, total }));
+      if (full && filters.length === 0) return continueWith(store.count(name), (total) => ({ pieces, total }));
       const next = store.page(name, { after: page.next, limit });
       if (next instanceof Promise) return next.then(take);
       page = next;
     }
   };
-  return then(store.page(name, { limit }), take);
+  return continueWith(store.page(name, { limit }), take);
 }
 
 /** Names a wrapper's count of every record the filters let through goes under. */
