@@ -15,6 +15,8 @@ import { formatReport, runContractSuite, type ContractReport, type SkipRule } fr
 import { startMockProxy } from './providers/mock-proxy.js';
 
 const TOKEN = 'corpus-token';
+/** The HTTP basic credentials the suite sends and the mock accepts (fixtures/specs/credentials-3.1 asks for them). */
+const BASIC = 'corpus:pass';
 /** What the mock gets wrong today on a corpus spec, found by this suite and left to the mock's owners: skipped with the reason, never silently. */
 const KNOWN: Record<string, SkipRule[]> = {};
 const ROOT = fileURLToPath(new URL('../../fixtures/specs/', import.meta.url));
@@ -27,21 +29,21 @@ describe.each(SPECS)('the suite with --spec fixtures/specs/%s', (name, spec) => 
   let mock: MockServer;
   let report: ContractReport;
   beforeAll(async () => {
-    mock = await createMockServer({ port: 0, logLevel: 'silent', spec, tokens: [TOKEN] });
-    report = await runContractSuite({ baseUrl: mock.url, token: TOKEN, basic: 'corpus:pass', spec, seed: 31, skip: KNOWN[name] ?? [], generated: { positive: 3, negative: 3 } });
+    mock = await createMockServer({ port: 0, logLevel: 'silent', spec, tokens: [TOKEN, BASIC] });
+    report = await runContractSuite({ baseUrl: mock.url, token: TOKEN, basic: BASIC, spec, seed: 31, skip: KNOWN[name] ?? [], generated: { positive: 3, negative: 3 } });
   }, 120_000);
   afterAll(() => mock?.close());
 
   it('fails (report not ok: exit 1) naming content_type_conformance against the mock behind a proxy that labels its JSON answers text/plain', async () => {
     // A mock of its own: the runs before filled the shared one's lists past what an answer may hold.
-    const own = await createMockServer({ port: 0, logLevel: 'silent', spec, tokens: [TOKEN] });
+    const own = await createMockServer({ port: 0, logLevel: 'silent', spec, tokens: [TOKEN, BASIC] });
     const proxy = await startMockProxy(own.url, async (_request, forward) => {
       const answer = await forward();
       const type = answer.headers['content-type'] ?? '';
       return /json/i.test(type) ? { ...answer, headers: { ...answer.headers, 'content-type': 'text/plain; charset=utf-8' } } : answer;
     });
     try {
-      const broken = await runContractSuite({ baseUrl: proxy.url, token: TOKEN, basic: 'corpus:pass', spec, seed: 31, skip: KNOWN[name] ?? [], generated: { positive: 1, negative: 1 } });
+      const broken = await runContractSuite({ baseUrl: proxy.url, token: TOKEN, basic: BASIC, spec, seed: 31, skip: KNOWN[name] ?? [], generated: { positive: 1, negative: 1 } });
       expect(broken.ok).toBe(false);
       expect(broken.checks.filter((c) => c.status === 'failed' || c.status === 'not-judged').map((c) => c.name)).toEqual(['content_type_conformance']);
     } finally {
@@ -52,14 +54,14 @@ describe.each(SPECS)('the suite with --spec fixtures/specs/%s', (name, spec) => 
 
   it('passes the mock behind a proxy that spells application/json otherwise (Application/JSON; charset="UTF-8": the same type, RFC 9110 §8.3.1)', async () => {
     // A mock of its own: the runs before filled the shared one's lists past what an answer may hold.
-    const own = await createMockServer({ port: 0, logLevel: 'silent', spec, tokens: [TOKEN] });
+    const own = await createMockServer({ port: 0, logLevel: 'silent', spec, tokens: [TOKEN, BASIC] });
     const proxy = await startMockProxy(own.url, async (_request, forward) => {
       const answer = await forward();
       const type = answer.headers['content-type'] ?? '';
       return /^application\/json\s*(;|$)/i.test(type) ? { ...answer, headers: { ...answer.headers, 'content-type': 'Application/JSON; Charset="UTF-8"' } } : answer;
     });
     try {
-      const legal = await runContractSuite({ baseUrl: proxy.url, token: TOKEN, basic: 'corpus:pass', spec, seed: 31, skip: KNOWN[name] ?? [], generated: { positive: 1, negative: 1 } });
+      const legal = await runContractSuite({ baseUrl: proxy.url, token: TOKEN, basic: BASIC, spec, seed: 31, skip: KNOWN[name] ?? [], generated: { positive: 1, negative: 1 } });
       expect(legal.findings.filter((f) => f.severity === 'failure').map((f) => `${f.check} ${f.exchange.case.id}: ${f.message}`)).toEqual([]);
       expect(legal.ok).toBe(true);
     } finally {

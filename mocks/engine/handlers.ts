@@ -42,8 +42,8 @@ export function hookHandlers(): Record<string, MockHandler> {
   return hooks;
 }
 
-/** The 401 of the first requirement that failed, in the spec's order. */
-function firstSecurityFailure(c: RequestContext, realm: string): Rejection {
+/** The 401 of the first requirement that failed, in the spec's order (the Prism mock's edge answers it too). */
+export function firstSecurityFailure(c: RequestContext, realm: string): Rejection {
   for (const [name, result] of Object.entries(c.security ?? {})) {
     if (name === 'authorized') continue;
     const error = (result as SecurityOutcome | undefined)?.error;

@@ -241,7 +241,7 @@ export function contextOf(req: IncomingMessage, method: string, path: string, pa
  * Runs the security handlers of the operation's requirements (openapi-backend's rule: any one
  * requirement suffices, every scheme in it must pass; none declared means no credentials needed).
  */
-export function authorized(c: RequestContext, operation: RoutedOperation): boolean {
+export function authorized(c: RequestContext, operation: Pick<RoutedOperation, 'security'>): boolean {
   if (operation.security.length === 0) return true;
   // The common case, one requirement of one scheme that is satisfied, allocates nothing.
   const only = operation.security.length === 1 && operation.security[0]?.length === 1 ? operation.security[0][0] : undefined;

@@ -124,7 +124,7 @@ export function compileRoutes(contract: CompiledContract, stateful: ReadonlySet<
   const realm = realmOf(contract.title);
   for (const operation of contract.operations.values()) {
     const operationId = operation.operationId;
-    const security = operation.security.map((requirement) => requirement.map((name) => ({ name, check: checks.get(name) ?? SATISFIED })));
+    const security = securityRequirements(operation, checks);
     const firstScheme = operation.security.flat()[0];
     const scheme = firstScheme === undefined ? undefined : contract.securitySchemes.get(firstScheme);
     operations.push({
@@ -145,6 +145,14 @@ export function compileRoutes(contract: CompiledContract, stateful: ReadonlySet<
     });
   }
   return new RouteTable(operations);
+}
+
+/**
+ * The operation's security requirements with the checks of their schemes (any one requirement
+ * suffices, every scheme in it must pass); the Prism mock's edge judges credentials by these too.
+ */
+export function securityRequirements(operation: ContractOperation, checks: ReadonlyMap<string, SecurityCheck>): RoutedOperation['security'] {
+  return operation.security.map((requirement) => requirement.map((name) => ({ name, check: checks.get(name) ?? SATISFIED })));
 }
 
 function requestBodyOf(operation: ContractOperation, document: unknown): RoutedOperation['body'] {

@@ -1,12 +1,13 @@
 /**
  * The stateless mock: Prism (@stoplight/prism-http) answering from the spec's examples.
  *
- * Prism decides every answer — routing, the bearer check, request validation, the response it
- * mocks. This module is only the HTTP edge: it reads the body, parses JSON losslessly so that
- * an int64 id is judged on its real digits (Prism itself would parse into doubles), answers a
- * malformed or oversized body in the shape the spec declares (engine/error-answers.ts) instead of Prism's crash,
- * refuses parameters the spec's schemas refuse, judged exactly as the stateful mock judges them
- * (./parameters.ts), and writes Prism's output. prism-http-server is not used because its edge lets a malformed JSON body
+ * Prism decides the answer — routing, the body's validation, the response it mocks. This module
+ * is the HTTP edge, judging first what the stateful mock judges first and alike: the credentials,
+ * by the stateful mock's own checks (./credentials.ts), before anything else; then it reads the
+ * body, parses JSON losslessly so that an int64 id is judged on its real digits (Prism itself
+ * would parse into doubles), answers a malformed or oversized body in the shape the spec declares
+ * (engine/error-answers.ts) instead of Prism's crash, refuses parameters the spec's schemas refuse,
+ * judged exactly as the stateful mock judges them (./parameters.ts), and writes Prism's output. prism-http-server is not used because its edge lets a malformed JSON body
  * take the whole process down (so it does in 5.16).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -22,6 +23,7 @@ import { failureKind, isRejection, reject, type Rejection } from '../errors.js';
 import { DEFAULT_MAX_BODY, readBody } from '../http/request-body.js';
 import { DEFAULT_HOST, listen } from '../http/listen.js';
 import { loadPrismOperations, type HttpOperations } from './operations.js';
+import { CredentialGate } from './credentials.js';
 import { ParameterGate } from './parameters.js';
 import { mockPreferences } from './preferences.js';
 
@@ -57,7 +59,8 @@ export async function startPrismMock(options: PrismMockOptions = {}): Promise<Pr
   const contract = options.contract ?? (await readContract(options.spec));
   const operations = await loadPrismOperations(contract);
   const config: IHttpConfig = {
-    checkSecurity: true,
+    // The edge judges credentials, by the stateful mock's rules, before the body and the parameters (./credentials.ts).
+    checkSecurity: false,
     validateRequest: true,
     validateResponse: true,
     errors: false,
@@ -70,9 +73,10 @@ export async function startPrismMock(options: PrismMockOptions = {}): Promise<Pr
   const maxBody = options.maxBody ?? DEFAULT_MAX_BODY;
   const errors = new ErrorAnswers(contract);
   const parameters = new ParameterGate(contract);
+  const credentials = new CredentialGate(contract);
 
   const server = createServer((req, res) => {
-    answer(req, res, { prism, operations, config, maxBody, contract, errors, parameters }).catch((error: unknown) => {
+    answer(req, res, { prism, operations, config, maxBody, contract, errors, parameters, credentials }).catch((error: unknown) => {
       logger.error({ err: error }, 'unexpected failure');
       if (res.headersSent) res.destroy();
       else send(res, reject('INTERNAL', { kind: failureKind(error) }), req, errors);
@@ -98,6 +102,8 @@ interface PrismContext {
   errors: ErrorAnswers;
   /** The edge's own judge of parameters, before Prism's. */
   parameters: ParameterGate;
+  /** The stateful mock's judge of credentials, first of all. */
+  credentials: CredentialGate;
 }
 
 async function answer(req: IncomingMessage, res: ServerResponse, context: PrismContext): Promise<void> {
@@ -107,14 +113,17 @@ async function answer(req: IncomingMessage, res: ServerResponse, context: PrismC
     res.writeHead(204).end();
     return;
   }
+  const { pathname, search, searchParams } = new URL(req.url ?? '/', 'http://prism.invalid');
+  const operation = context.errors.operationAt((req.method ?? 'GET').toUpperCase(), pathname);
+  // The stateful mock's order: the credentials, then the body, then the parameters (engine/request-path.ts).
+  const unauthorized = operation && context.credentials.refusal(operation, req, pathname);
+  if (unauthorized) return send(res, unauthorized, req, context.errors);
   const raw = await readBody(req, context.maxBody);
   if (isRejection(raw)) return send(res, raw, req, context.errors);
   const body = requestBody(raw, req.headers['content-type']);
   if (isRejection(body)) return send(res, body, req, context.errors);
 
-  const { pathname, search, searchParams } = new URL(req.url ?? '/', 'http://prism.invalid');
   // Parameters are judged exactly here, as the stateful mock judges them (./parameters.ts says why not by Prism).
-  const operation = context.errors.operationAt((req.method ?? 'GET').toUpperCase(), pathname);
   const refusal = operation && context.parameters.refusal(operation, pathname, search.slice(1), req.headers);
   if (refusal) return send(res, refusal, req, context.errors);
   const query: Record<string, string | string[]> = {};
@@ -125,7 +134,7 @@ async function answer(req: IncomingMessage, res: ServerResponse, context: PrismC
   const input: IHttpRequest = {
     method: (req.method ?? 'GET').toLowerCase() as IHttpRequest['method'],
     url: { path: pathname, query },
-    headers: withCanonicalScheme(req.headers) as Record<string, string>,
+    headers: req.headers as Record<string, string>,
     body,
   };
   const preferences = mockPreferences(input);
@@ -191,18 +200,6 @@ function declaredAt(contract: CompiledContract, url: string): string[] {
 /** The methods a preflight may name at the path of `url`: the declared ones, and the preflight itself. */
 function allowedAt(contract: CompiledContract, url: string): string {
   return [...declaredAt(contract, url), 'OPTIONS'].join(', ');
-}
-
-/**
- * The headers with the Authorization scheme spelled as Prism's check expects it (`Bearer`,
- * `Basic`): RFC 7235 §2.1 makes the scheme case-insensitive, Prism's check does not.
- */
-function withCanonicalScheme(headers: IncomingMessage['headers']): IncomingMessage['headers'] {
-  const authorization = headers.authorization;
-  const scheme = authorization === undefined ? undefined : /^(bearer|basic)(?=[ \t])/i.exec(authorization)?.[1];
-  if (scheme === undefined || scheme === 'Bearer' || scheme === 'Basic') return headers;
-  const canonical = scheme.toLowerCase() === 'bearer' ? 'Bearer' : 'Basic';
-  return { ...headers, authorization: canonical + (authorization as string).slice(scheme.length) };
 }
 
 function definedOnly<T extends object>(value: T): Partial<T> {
