@@ -275,7 +275,9 @@ class CapturedExchange implements PendingRecord {
     this.time = exchange.time;
     this.#durationMs = exchange.durationMs;
     this.#policy = policy;
-    this.#refusal = answer.rejection && refusalWords(answer.rejection);
+    // The words may quote slices of the request, and a slice keeps its whole parent string alive.
+    // The entry keeps the body itself when it fits the bound, so only a larger body's words are copied.
+    this.#refusal = answer.rejection && refusalWords(answer.rejection, this.#bodyBytes > policy.bodyBytes);
     let size = ENTRY_OVERHEAD_ESTIMATE + this.#url.length + (this.#body?.length ?? 0) + (this.#answerBody?.length ?? 0);
     for (const part of this.#rawHeaders) size += part.length + 4;
     if (this.#refusal) {
@@ -382,10 +384,11 @@ function headerLinesJson(flat: readonly string[], policy: JournalPolicy): string
 }
 
 /** A refusal's code and words as copies that share no memory with what the client sent. */
-function refusalWords(rejection: Rejection): RefusalWords {
-  const words: RefusalWords = { code: rejection.code, message: detached(rejection.message) };
-  if (rejection.problems?.length) words.problems = rejection.problems.map(detached);
-  if (rejection.fields?.length) words.fields = rejection.fields.map(detached);
+function refusalWords(rejection: Rejection, copy: boolean): RefusalWords {
+  const kept = copy ? detached : (text: string): string => text;
+  const words: RefusalWords = { code: rejection.code, message: kept(rejection.message) };
+  if (rejection.problems?.length) words.problems = rejection.problems.map(kept);
+  if (rejection.fields?.length) words.fields = rejection.fields.map(kept);
   return words;
 }
 
