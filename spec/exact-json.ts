@@ -209,10 +209,9 @@ function scanJson(text: string, unique: boolean): boolean | DuplicateMemberName 
   let depth = 0;
   let exact = false;
   const length = text.length;
-  // Only with `unique`: per open container, whether it is an object, the names it has, the path to it.
-  const isObject: boolean[] = [];
-  const names: (string[] | Set<string>)[] = [];
-  const path: (string | number)[] = [];
+  // Only with `unique` (the request path's other scan of every body goes without, and allocates
+  // nothing): per open container, whether it is an object, the names it has, the path to it.
+  const open = unique ? new OpenContainers() : undefined;
   let expectName = false;
   let duplicate: DuplicateMemberName | undefined;
   for (let i = 0; i < length; i++) {
@@ -225,32 +224,39 @@ function scanJson(text: string, unique: boolean): boolean | DuplicateMemberName 
     digits = 0;
     if (c === 34) {
       const end = endOfString(text, i);
-      if (unique && expectName && duplicate === undefined) {
+      if (open && expectName && duplicate === undefined) {
         expectName = false;
-        duplicate = noteName(text, i, end, names, depth, path);
+        duplicate = noteName(text, i, end, open.names, depth, open.path);
       }
       i = end - 1;
     } else if (c === 91 || c === 123) {
       if (++depth > MAX_JSON_DEPTH) throw new JsonTooDeep();
-      if (unique) {
-        isObject[depth] = c === 123;
+      if (open) {
+        open.isObject[depth] = c === 123;
         expectName = c === 123;
-        path[depth] = 0;
-        const seen = names[depth];
+        open.path[depth] = 0;
+        const seen = open.names[depth];
         if (c === 123) {
-          if (seen === undefined || seen instanceof Set) names[depth] = [];
+          if (seen === undefined || seen instanceof Set) open.names[depth] = [];
           else seen.length = 0;
         }
       }
     } else if (c === 93 || c === 125) {
       depth--;
       expectName = false;
-    } else if (unique && c === 44) {
-      if (isObject[depth]) expectName = true;
-      else path[depth] = (path[depth] as number) + 1;
+    } else if (open && c === 44) {
+      if (open.isObject[depth]) expectName = true;
+      else open.path[depth] = (open.path[depth] as number) + 1;
     }
   }
   return duplicate ?? exact;
+}
+
+/** What a scan for repeated names keeps per open container, by depth. */
+class OpenContainers {
+  readonly isObject: boolean[] = [];
+  readonly names: (string[] | Set<string>)[] = [];
+  readonly path: (string | number)[] = [];
 }
 
 /** Records the name at text[i, end) in the object at `depth`; the error when it was there already. */
