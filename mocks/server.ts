@@ -309,6 +309,8 @@ export async function createMockServer(options: MockOptions = {}): Promise<MockS
       await recorder?.close();
       await store.close?.();
       await journal.close?.();
+      // Its last lines leave with it rather than after the logger's wait.
+      logger.flush();
     }));
 
   return {

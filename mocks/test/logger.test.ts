@@ -1,6 +1,6 @@
 /**
- * The log: the hand-built request line must be the line pino itself writes, and lines batched
- * per loop turn must all reach stdout, the last ones too when the process exits at once.
+ * The log: the hand-built request line must be the line pino itself writes, and batched lines
+ * must all reach stdout, the last ones too when the process exits at once.
  */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -8,21 +8,24 @@ import { Writable } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { pino } from 'pino';
 import { describe, expect, it, vi } from 'vitest';
-import { createLogger, requestLogger, type RequestLogEntry } from '../http/logger.js';
+import { createLogger, LINE_BATCH_CHARS, LINE_WAIT_MS, requestLogger, type RequestLogEntry } from '../http/logger.js';
 import { createMockServer } from '../server.js';
 import { PATIENT_MS, run, startMockProcess } from './processes.js';
 import { rawExchange } from './raw-http.js';
 
-/** A stdout stand-in that keeps each write apart. */
-function capture(): { out: Writable; writes: string[] } {
+/** A stdout stand-in that keeps each write apart; `written` resolves at its first write. */
+function capture(): { out: Writable; writes: string[]; written: Promise<void> } {
   const writes: string[] = [];
+  let wrote: () => void = () => {};
+  const written = new Promise<void>((resolve) => (wrote = resolve));
   const out = new Writable({
     write(chunk: Buffer, _encoding, done) {
       writes.push(chunk.toString());
+      wrote();
       done();
     },
   });
-  return { out, writes };
+  return { out, writes, written };
 }
 
 const withoutTime = (line: string): string => line.replace(/"time":\d+/, '"time":0');
@@ -40,7 +43,7 @@ describe('requestLogger', () => {
     requestLogger(createLogger('info', ours.out))(entry, false);
     const theirs = capture();
     pino({ level: 'info', base: undefined }, theirs.out).info(entry, 'request');
-    await nextTurn();
+    await ours.written;
     expect(ours.writes).toHaveLength(1);
     expect(withoutTime(ours.writes[0] as string)).toBe(withoutTime(theirs.writes[0] as string));
   });
@@ -53,7 +56,7 @@ describe('requestLogger', () => {
     const theirs = capture();
     const logger = pino({ level: 'info', base: undefined }, theirs.out);
     for (const entry of run) logger.info(entry, 'request');
-    await nextTurn();
+    await ours.written;
     const lines = (writes: string[]): string[] => writes.join('').split('\n').filter(Boolean).map(withoutTime);
     expect(lines(ours.writes)).toEqual(lines(theirs.writes));
   });
@@ -66,7 +69,7 @@ describe('requestLogger', () => {
     requestLogger(createLogger('debug', atDebug.out))(entry, true);
     const silent = capture();
     requestLogger(createLogger('silent', silent.out))(entry, false);
-    await nextTurn();
+    await atDebug.written;
     expect(atInfo.writes).toEqual([]);
     expect(silent.writes).toEqual([]);
     expect(JSON.parse(atDebug.writes[0] as string)).toMatchObject({ level: 20, msg: 'request', path: '/plants' });
@@ -81,15 +84,20 @@ describe('requestLogger', () => {
 });
 
 describe('createLogger', () => {
-  it('writes the lines of one loop turn together, after the turn', async () => {
-    const { out, writes } = capture();
+  it('writes the lines of a short while together, in one write once the wait is over', async () => {
+    const { out, writes, written } = capture();
     const logger = createLogger('info', out);
     const logRequest = requestLogger(logger);
+    const first = performance.now();
     logger.info('first');
     logRequest(entries[0]?.[1] as RequestLogEntry, false);
     logger.warn({ n: 3 }, 'third');
     expect(writes).toEqual([]);
+    // Not at the end of the loop turn: the lines wait for others to share their write.
     await nextTurn();
+    expect(writes).toEqual([]);
+    await written;
+    expect(performance.now() - first).toBeGreaterThanOrEqual(LINE_WAIT_MS - 1);
     expect(writes).toHaveLength(1);
     expect(
       (writes[0] as string)
@@ -97,9 +105,23 @@ describe('createLogger', () => {
         .filter(Boolean)
         .map((line) => JSON.parse(line).msg),
     ).toEqual(['first', 'request', 'third']);
-    logger.info('next turn');
+    logger.info('flushed');
     logger.flush();
     expect(writes).toHaveLength(2);
+  });
+
+  it('writes at once, without waiting, once LINE_BATCH_CHARS of lines wait', () => {
+    const { out, writes } = capture();
+    const logRequest = requestLogger(createLogger('info', out));
+    const entry = entries[0]?.[1] as RequestLogEntry;
+    const lineLength = JSON.stringify({ level: 30, time: Date.now(), ...entry, msg: 'request' }).length + 1;
+    const lines = Math.ceil(LINE_BATCH_CHARS / lineLength);
+    for (let i = 0; i < lines - 1; i++) logRequest(entry, false);
+    expect(writes).toEqual([]);
+    logRequest(entry, false);
+    expect(writes).toHaveLength(1);
+    expect((writes[0] as string).split('\n').filter(Boolean)).toHaveLength(lines);
+    expect((writes[0] as string).length).toBeGreaterThanOrEqual(LINE_BATCH_CHARS);
   });
 
   it('still writes the last lines when the process exits in the same turn', async () => {
