@@ -9,6 +9,7 @@
  * answer never waits for the journal; reads may be asynchronous.
  */
 import type { Violation } from '../proxy/violations.js';
+import type { Maybe } from '../maybe.js';
 
 /** A header line as it crossed the wire: the name as sent, the value masked when it carries a credential. */
 export type HeaderLine = [name: string, value: string];
@@ -132,8 +133,6 @@ export interface JournalStats {
   maxEntries: number;
   maxBytes: number;
 }
-
-type Maybe<T> = T | Promise<T>;
 
 /**
  * An exchange handed over before its record is made: a journal that keeps entries in memory

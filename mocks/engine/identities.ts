@@ -8,8 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Collection } from '../../spec/collections.js';
 import type { RecordKey, ResourceStore } from '../stores/store.js';
-
-type Maybe<T> = T | Promise<T>;
+import type { Maybe } from '../maybe.js';
 
 /** The next values per store collection; one per engine (a reloaded spec starts again from the counts). */
 export class AssignedIdentities {

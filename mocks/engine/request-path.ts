@@ -17,7 +17,7 @@ import { bodyKind, parseJsonBody, parseOtherBody } from './body.js';
 import { mediaEssence } from '../../spec/contract.js';
 import type { EngineContext, Exchange, MockValidation, RequestContext, Route, RoutedOperation } from './context.js';
 import { exampleAnswer } from './examples.js';
-import { continueWith } from './maybe.js';
+import { continueWith } from '../maybe.js';
 import { parameterErrors } from './parameter-judge.js';
 import { forceProblem, parsePrefer, type Preferences } from './prefer.js';
 import type { SecurityOutcome } from './security.js';

@@ -14,7 +14,7 @@ import { reject } from '../errors.js';
 import { rejected, type Answer } from '../http/answer.js';
 import type { CreateOutcome, Page, RecordKey, ResourceStore, StoredRecord } from '../stores/store.js';
 import type { EngineContext, MockHandler, RequestContext } from './context.js';
-import { continueWith, type Maybe } from './maybe.js';
+import { continueWith, type Maybe } from '../maybe.js';
 import { identifiedRecord, keyInWords, keyOfBody, keyOfPathSegment, mergedJson, projection, recordValue } from './records.js';
 
 type Body = Record<string, unknown>;

@@ -11,6 +11,7 @@
  * a change throws (or rejects with) `StoreUnavailable` or `StorageFailure`; nothing of that change
  * is kept, except that a StoreUnavailable saying `maybeApplied` cannot tell.
  */
+import type { Maybe } from '../maybe.js';
 
 /**
  * The identity of a record as exact text: the decimal digits of an integer identity (never a
@@ -60,8 +61,6 @@ export interface StoreHealth {
   /** Why it is down, or what it is (the file, the Redis URL with the password masked). */
   detail?: string;
 }
-
-type Maybe<T> = T | Promise<T>;
 
 export interface ResourceStore {
   /** Stores the record unless its key is taken in the collection; a duplicate leaves the first unchanged. */

@@ -1,5 +1,5 @@
 /**
- * Values the request path may have at once or only later: the in-memory store and a decided
+ * Values the request path (engine, stores, journal) may have at once or only later: the in-memory store and a decided
  * request answer at once, Redis and a body still arriving with a promise. `continueWith` continues at once
  * when nothing is pending, so a request that waits on nothing costs no promise.
  */
