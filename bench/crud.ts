@@ -11,8 +11,8 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { MOCK_NODE_FLAGS, MOCK_START } from '../mocks/node-flags.js';
+import { packageFile } from '../spec/package-root.js';
 import { runLoad, type LoadResult } from './load.js';
 import { median } from './summary.js';
 import { getText, ROOT, startTarget, type RunningTarget, type TargetSpec } from './targets.js';
@@ -22,7 +22,7 @@ export type CrudOperation = (typeof CRUD_OPERATIONS)[number];
 
 export const CRUD_GOAL = 0.6;
 
-const SCRIPT = fileURLToPath(new URL(import.meta.url.includes('/dist/bench/') ? '../../bench/wrk/crud.lua' : './wrk/crud.lua', import.meta.url));
+const SCRIPT = packageFile('bench/wrk/crud.lua');
 const SPEC = join(ROOT, 'fixtures/specs/petstore-expanded-3.0/openapi.yaml');
 const COLLECTION = '/pets';
 /** Seeded ids start here: far above any id the mock's sequence reaches during a run. */

@@ -5,13 +5,13 @@
  * share Node's per-request costs and cap the bare-node:http limit it is meant to measure.
  */
 import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { packageFile } from '../spec/package-root.js';
 import { cpuSeconds } from './process-stats.js';
 import { BENCH_TOKEN } from './targets.js';
 
 export type Scenario = 'valid' | 'mixed';
 
-export const LUA_SCRIPT = fileURLToPath(new URL(import.meta.url.includes('/dist/bench/') ? '../../bench/wrk/plants.lua' : './wrk/plants.lua', import.meta.url));
+export const LUA_SCRIPT = packageFile('bench/wrk/plants.lua');
 
 export interface LoadOptions {
   url: string;

@@ -41,7 +41,7 @@ export function summariseProfile(profile: CpuProfile, requests: number, top = 30
   const packages = new Map<string, number>();
   for (const [id, us] of self) {
     const { functionName, url, lineNumber } = (byId.get(id) as CpuProfile['nodes'][number]).callFrame;
-    const where = url.replace(/^.*node_modules\//, '').replace(`file://${ROOT}`, '');
+    const where = url.replace(/^.*node_modules\//, '').replace(`file://${ROOT}/`, '');
     const key = `${functionName || '(anonymous)'} ${where ? `${where}:${lineNumber + 1}` : ''}`.trim();
     functions.set(key, (functions.get(key) ?? 0) + us);
     const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url)?.[1] ?? (url.startsWith('node:') ? 'node (internal JS)' : url ? 'project' : 'native, GC and V8');

@@ -9,13 +9,14 @@ import { request } from 'node:http';
 import type { Writable } from 'node:stream';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { MOCK_NODE_FLAGS, MOCK_START } from '../mocks/node-flags.js';
+import { PACKAGE_ROOT } from '../spec/package-root.js';
 
 export type TargetId = 'limit' | 'memory' | 'state-file' | 'redis' | 'redis-2' | 'prism' | 'prism-cli' | 'baseline' | 'proxy' | 'memory-50' | 'image';
 
 /** The repository root (the bench runs from dist/bench/ or, under tests, from bench/). */
-export const ROOT = fileURLToPath(new URL(import.meta.url.includes('/dist/bench/') ? '../../' : '../', import.meta.url));
+/** The package's root, from the sources (vitest) and from dist/bench alike. */
+export const ROOT = PACKAGE_ROOT;
 
 export interface TargetSpec {
   id: TargetId;
