@@ -3,19 +3,26 @@
  * `format: int64` into the bounds ±(2^53 − 1), so Prism would reject every id beyond 2^53 that
  * the spec allows. The bounds are put back to the int64 range, written so that a comparison on
  * the doubles of `parseExactJson`'s view decides exactly as on the literal's digits. The
- * parameters are left out: the edge judges them. An operation without responses gets a 204, and
- * the answers' schemas lose their writeOnly properties.
+ * parameters are left out: the edge judges them. An operation without responses gets a 204, the
+ * answers' schemas lose their writeOnly properties, and their strings with a pattern and no example
+ * get one that matches it (./pattern-strings.ts).
  */
 import { getHttpOperationsFromSpec } from '@stoplight/prism-http';
 import type { CompiledContract } from '../../spec/contract.js';
+import { LONGEST, PatternStrings } from './pattern-strings.js';
 
 export type HttpOperations = Awaited<ReturnType<typeof getHttpOperationsFromSpec>>;
 
-/** Prism's operations for the contract's document (read once by the contract, not again by Prism). */
-export async function loadPrismOperations(contract: CompiledContract): Promise<HttpOperations> {
+/**
+ * Prism's operations for the contract's document (read once by the contract, not again by Prism);
+ * `warn` hears, once, of the patterns no string was made for.
+ */
+export async function loadPrismOperations(contract: CompiledContract, warn: (message: string) => void = () => undefined): Promise<HttpOperations> {
   // Prism dereferences the document in place: give it a copy.
   const operations = await getHttpOperationsFromSpec(structuredClone(contract.document));
   widenInt64Bounds(operations, new Set());
+  const strings = new PatternStrings();
+  const seen = new Set<object>();
   // The edge judges every parameter first, by the contract's readers and validators (./parameters.ts).
   // Prism's own reading of them, left to run after, only refused valid ones (a number read into a
   // double, a spaceDelimited value split on `%20` after decoding) or failed (an absent optional array
@@ -31,8 +38,21 @@ export async function loadPrismOperations(contract: CompiledContract): Promise<H
     // one leaves them out, as OpenAPI says a response does. The answers' schemas are given without them.
     const memo = new Map<object, unknown>();
     for (const response of operation.responses) {
-      for (const content of response.contents ?? []) if (content.schema) content.schema = withoutWriteOnly(content.schema, memo) as typeof content.schema;
+      for (const content of response.contents ?? []) {
+        if (!content.schema) continue;
+        content.schema = withoutWriteOnly(content.schema, memo) as typeof content.schema;
+        // The same static sampler writes "string" for a string whose pattern refuses it: such strings get an example made from the pattern.
+        exemplifyPatterns(content.schema, strings, seen);
+      }
     }
+  }
+  const refused = strings.refused;
+  if (refused.length) {
+    const named = refused.slice(0, 5).map((pattern) => JSON.stringify(pattern.length > 80 ? `${pattern.slice(0, 80)}…` : pattern));
+    const more = refused.length > 5 ? ` and ${refused.length - 5} more` : '';
+    warn(
+      `answers made up from a schema keep Prism's "string" for the pattern(s) ${named.join(', ')}${more}: no string of at most ${LONGEST} characters fitting the pattern, lengths and format could be made`,
+    );
   }
   return operations;
 }
@@ -70,6 +90,40 @@ export function withoutWriteOnly(schema: unknown, memo: Map<object, unknown>): u
   for (const key of SCHEMA_LISTS) if (Array.isArray(node[key])) copy[key] = (node[key] as unknown[]).map((inner) => withoutWriteOnly(inner, memo));
   if (dropped.size && Array.isArray(node.required)) copy.required = node.required.filter((name) => !dropped.has(name as string));
   return copy;
+}
+
+/** What a schema may carry that the sampler answers before it makes a value up. */
+const EXAMPLE_KEYWORDS = ['example', 'examples', 'default', 'const', 'enum'];
+
+/**
+ * Gives each string schema with a pattern and none of EXAMPLE_KEYWORDS an `examples` entry that
+ * fits its pattern, lengths and format, when one can be made; in place (`schema` is an answer's own
+ * copy, from withoutWriteOnly). `seen` keeps cycles finite.
+ */
+export function exemplifyPatterns(schema: unknown, strings: PatternStrings, seen: Set<object>): void {
+  if (schema === null || typeof schema !== 'object' || Array.isArray(schema) || seen.has(schema)) return;
+  seen.add(schema);
+  const node = schema as Record<string, unknown>;
+  if (typeof node.pattern === 'string' && takesString(node.type) && !EXAMPLE_KEYWORDS.some((key) => key in node)) {
+    const made = strings.stringFor({
+      pattern: node.pattern,
+      ...(typeof node.minLength === 'number' ? { minLength: node.minLength } : {}),
+      ...(typeof node.maxLength === 'number' ? { maxLength: node.maxLength } : {}),
+      ...(typeof node.format === 'string' ? { format: node.format } : {}),
+    });
+    if (made !== undefined) node.examples = [made];
+  }
+  for (const key of SCHEMA_MAPS) {
+    const map = node[key];
+    if (map !== null && typeof map === 'object' && !Array.isArray(map)) for (const inner of Object.values(map)) exemplifyPatterns(inner, strings, seen);
+  }
+  for (const key of ONE_SCHEMA) exemplifyPatterns(node[key], strings, seen);
+  for (const key of SCHEMA_LISTS) if (Array.isArray(node[key])) for (const inner of node[key] as unknown[]) exemplifyPatterns(inner, strings, seen);
+}
+
+/** Whether a schema's `type` lets a string through (none said: the sampler reads a pattern as a string's). */
+function takesString(type: unknown): boolean {
+  return type === undefined || type === 'string' || (Array.isArray(type) && type.includes('string'));
 }
 
 /** Replaces http-spec's safe-integer bounds on int64 schemas, in place. */

@@ -57,7 +57,6 @@ type PrismInstance = ReturnType<typeof createInstance>;
 /** Starts Prism on `port` (0 picks a free one) and resolves once it listens. */
 export async function startPrismMock(options: PrismMockOptions = {}): Promise<PrismMock> {
   const contract = options.contract ?? (await readContract(options.spec));
-  const operations = await loadPrismOperations(contract);
   const config: IHttpConfig = {
     // The edge judges credentials, by the stateful mock's rules, before the body and the parameters (./credentials.ts).
     checkSecurity: false,
@@ -69,6 +68,7 @@ export async function startPrismMock(options: PrismMockOptions = {}): Promise<Pr
     mock: { dynamic: options.dynamic ?? false },
   };
   const logger = createLogger('PRISM', { level: options.logLevel ?? 'silent' });
+  const operations = await loadPrismOperations(contract, (message) => logger.warn(message));
   const prism = createInstance(config, { logger });
   const maxBody = options.maxBody ?? DEFAULT_MAX_BODY;
   const errors = new ErrorAnswers(contract);
