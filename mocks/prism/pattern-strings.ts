@@ -69,10 +69,10 @@ export class PatternStrings {
   }
 
   #make(keywords: StringKeywords): string | undefined {
-    const { randexp, ret, ajv } = this.#loaded();
     let validate: ValidateFunction;
     let generator: InstanceType<RandExp>;
     try {
+      const { randexp, ret, ajv } = this.#loaded();
       // A minLength past what open repetitions reach lets them reach it, within the bound.
       const open = Math.min(Math.max(OPEN_REPETITION, keywords.minLength ?? 0), LONGEST);
       if (longest(ret(keywords.pattern), ret.types, open) > LONGEST) return undefined;
@@ -83,7 +83,7 @@ export class PatternStrings {
       const rng = xoroshiro128plus(SEED);
       generator.randInt = (from, to) => uniformInt(rng, from, to);
     } catch {
-      // A pattern ret cannot parse, a format Ajv does not know, a parse nested past the stack: Prism's value stays.
+      // A pattern ret cannot parse, a format Ajv does not know, a parse nested past the stack (or an install without randexp): Prism's value stays.
       return undefined;
     }
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
