@@ -38,6 +38,7 @@ export async function loadPrismOperations(contract: CompiledContract, warn: (mes
     // one leaves them out, as OpenAPI says a response does. The answers' schemas are given without them.
     const memo = new Map<object, unknown>();
     for (const response of operation.responses) {
+      for (const header of response.headers ?? []) exemplifyPatterns(header.schema, strings, seen);
       for (const content of response.contents ?? []) {
         if (!content.schema) continue;
         content.schema = withoutWriteOnly(content.schema, memo) as typeof content.schema;
@@ -97,8 +98,8 @@ const EXAMPLE_KEYWORDS = ['example', 'examples', 'default', 'const', 'enum'];
 
 /**
  * Gives each string schema with a pattern and none of EXAMPLE_KEYWORDS an `examples` entry that
- * fits its pattern, lengths and format, when one can be made; in place (`schema` is an answer's own
- * copy, from withoutWriteOnly). `seen` keeps cycles finite.
+ * fits its pattern, lengths and format, when one can be made; in place (an annotation: where a
+ * request's schema shares the object, its validation is unchanged). `seen` keeps cycles finite.
  */
 export function exemplifyPatterns(schema: unknown, strings: PatternStrings, seen: Set<object>): void {
   if (schema === null || typeof schema !== 'object' || Array.isArray(schema) || seen.has(schema)) return;

@@ -24,7 +24,13 @@ const SPEC = {
       get: {
         operationId: 'getPart',
         parameters: [{ name: 'sku', in: 'path', required: true, schema: { type: 'string' } }],
-        responses: { '200': { description: 'A part', content: { 'application/json': { schema: { $ref: '#/components/schemas/Part' } } } } },
+        responses: {
+          '200': {
+            description: 'A part',
+            headers: { 'X-Request-Id': { required: true, schema: { type: 'string', pattern: '^req-[0-9a-f]{8}$' } } },
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/Part' } } },
+          },
+        },
       },
     },
     '/parts': {
@@ -82,13 +88,14 @@ describe("the Prism mock's made-up answers, over real HTTP", () => {
   });
   afterAll(() => prism?.close());
 
-  it("answers pattern-bound strings without examples with strings the spec's own validator takes, formats kept valid", async () => {
+  it("answers pattern-bound strings without examples (body and headers) with strings the spec's own validator takes, formats kept valid", async () => {
     const isPart = contract.componentValidator('Part');
     const one = await fetch(`${prism.url}/parts/ABC-1234`);
     expect(one.status).toBe(200);
     const part = (await one.json()) as Record<string, unknown>;
     expect(isPart(part), JSON.stringify({ part, errors: isPart.errors })).toBe(true);
     expect(part.sku).not.toBe('string');
+    expect(one.headers.get('x-request-id')).toMatch(/^req-[0-9a-f]{8}$/);
 
     const list = await fetch(`${prism.url}/parts`);
     expect(list.status).toBe(200);
