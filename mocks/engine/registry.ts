@@ -51,7 +51,8 @@ export class HandlerRegistry {
   }
 
   async #loadBackend(): Promise<OpenAPIBackend> {
-    const { OpenAPIBackend } = await import('openapi-backend');
+    // module.exports, as Node and the start bundle both give a CommonJS package's default (the bundle gives no named exports).
+    const { OpenAPIBackend } = (await import('openapi-backend')).default;
     const api = new OpenAPIBackend({
       definition: structuredClone(this.#document) as Document,
       // The contract already read the document; openapi-backend's 3.0 meta-schema would refuse valid 3.1.

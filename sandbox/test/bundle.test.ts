@@ -9,6 +9,7 @@ import type { Metafile } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 import { MOCK_CLI, startMockProcess } from '../../mocks/test/processes.js';
 import { MOCK_START } from '../../mocks/node-flags.js';
+import { packageFile } from '../../spec/package-root.js';
 import { OUTSIDE_THE_BUNDLE, START_METAFILE, staticClosure } from '../bundle.js';
 
 const metafile = JSON.parse(readFileSync(START_METAFILE, 'utf8')) as Metafile;
@@ -68,5 +69,21 @@ describe('the start bundle', () => {
     expect(swagger.status).toBe(200);
     expect((await swagger.text()).length).toBeGreaterThan(1000);
     expect(MOCK_CLI.endsWith(MOCK_START)).toBe(true);
+  });
+
+  // The packages it imports only when first needed are CommonJS, and a bundle gives their
+  // dynamic import no named exports (tsc's build does): each is used here through the bundle.
+  it('loads the parts it imports later and uses them: openapi-backend for answers from examples, mock-json-schema for the inspector', async () => {
+    const mock = await startMockProcess(['--spec', packageFile('fixtures/specs/petstore-expanded-3.0/openapi.yaml'), '--stateless', 'findPets']);
+    const spec = await fetch(`${mock.url}/__mock/spec`);
+    expect(spec.status).toBe(200);
+    const view = (await spec.json()) as { operations: { operationId: string }[] };
+    expect(view.operations.map((operation) => operation.operationId)).toEqual(expect.arrayContaining(['findPets', 'addPet', 'findPetById', 'deletePet']));
+    const listed = await fetch(`${mock.url}/pets`);
+    expect(listed.status).toBe(200);
+    expect(Array.isArray(await listed.json())).toBe(true);
+    const forced = await fetch(`${mock.url}/pets/1`, { headers: { prefer: 'code=404' } });
+    expect(forced.status).toBe(404);
+    expect(mock.output()).not.toContain('unexpected failure');
   });
 });
