@@ -138,7 +138,9 @@ export async function describeSpec(engine: Engine, proxied: boolean): Promise<Sp
   const info = record(contract.document.info);
   const collections = proxied ? [] : engine.collections;
   // Loaded when the inspector first asks (it brings lodash): a mock that is never inspected starts without it.
-  const { mock: mockFromSchema } = (await import('mock-json-schema')).default;
+  // module.exports is the default of a CommonJS package in Node and in the start bundle (which gives no named exports); vitest gives them by name.
+  const loaded = await import('mock-json-schema');
+  const { mock: mockFromSchema } = loaded.default.mock === undefined ? loaded : loaded.default;
   const operations: OperationView[] = [];
   for (const routed of engine.routes.operations) {
     const stateful = proxied ? undefined : engine.stateful.get(routed.operationId);

@@ -51,8 +51,9 @@ export class HandlerRegistry {
   }
 
   async #loadBackend(): Promise<OpenAPIBackend> {
-    // module.exports, as Node and the start bundle both give a CommonJS package's default (the bundle gives no named exports).
-    const { OpenAPIBackend } = (await import('openapi-backend')).default;
+    // module.exports is the default of a CommonJS package in Node and in the start bundle (which gives no named exports); vitest gives them by name.
+    const loaded = await import('openapi-backend');
+    const { OpenAPIBackend } = loaded.default.OpenAPIBackend === undefined ? loaded : loaded.default;
     const api = new OpenAPIBackend({
       definition: structuredClone(this.#document) as Document,
       // The contract already read the document; openapi-backend's 3.0 meta-schema would refuse valid 3.1.
