@@ -108,10 +108,16 @@ interface PrismContext {
 
 async function answer(req: IncomingMessage, res: ServerResponse, context: PrismContext): Promise<void> {
   applyCors(req, res, { origins: undefined });
-  if (req.method === 'OPTIONS' && req.headers['access-control-request-method']) {
-    for (const [name, value] of Object.entries(preflightHeaders(allowedAt(context.contract, req.url ?? '/')))) res.setHeader(name, value);
-    res.writeHead(204).end();
-    return;
+  // As the stateful mock answers it (engine/handlers.ts): OPTIONS at a path the spec declares, and
+  // that declares no OPTIONS of its own, is 204 with what it allows, a CORS preflight or not; at a
+  // path the spec does not declare it goes on to Prism's 404.
+  if (req.method === 'OPTIONS') {
+    const declared = declaredAt(context.contract, req.url ?? '/');
+    if (declared.length > 0 && !declared.includes('OPTIONS')) {
+      for (const [name, value] of Object.entries(preflightHeaders([...declared, 'OPTIONS'].join(', ')))) res.setHeader(name, value);
+      res.writeHead(204).end();
+      return;
+    }
   }
   const { pathname, search, searchParams } = new URL(req.url ?? '/', 'http://prism.invalid');
   const operation = context.errors.operationAt((req.method ?? 'GET').toUpperCase(), pathname);
@@ -195,11 +201,6 @@ function declaredAt(contract: CompiledContract, url: string): string[] {
     if (pathTemplatePattern(operation.path).test(path)) methods.add(operation.method.toUpperCase());
   }
   return [...methods];
-}
-
-/** The methods a preflight may name at the path of `url`: the declared ones, and the preflight itself. */
-function allowedAt(contract: CompiledContract, url: string): string {
-  return [...declaredAt(contract, url), 'OPTIONS'].join(', ');
 }
 
 function definedOnly<T extends object>(value: T): Partial<T> {

@@ -101,6 +101,31 @@ describe('the Prism mock', () => {
   });
 });
 
+describe('OPTIONS', () => {
+  // The stateful mock's answers (engine/handlers.ts), the Prism mock's the same.
+  const cases: [string, string, Record<string, string>, number, string | null][] = [
+    ['a path the spec declares', '/plants', {}, 204, 'POST, OPTIONS'],
+    ['a CORS preflight at a path the spec declares', '/plants', { origin: 'http://localhost:5173', 'access-control-request-method': 'POST' }, 204, 'POST, OPTIONS'],
+    ['a path the spec does not declare', '/nowhere', {}, 404, null],
+    ['a CORS preflight at a path the spec does not declare', '/nowhere', { origin: 'http://localhost:5173', 'access-control-request-method': 'GET' }, 404, null],
+  ];
+
+  it.each(cases)('answers %s as the stateful mock does', async (_name, path, headers, status, allow) => {
+    const bare = await startPrismMock({ port: 0 });
+    const stateful = await startMockProcess();
+    try {
+      for (const url of [stateful.url, bare.url]) {
+        const response = await fetch(`${url}${path}`, { method: 'OPTIONS', headers });
+        expect(response.status, url).toBe(status);
+        expect(response.headers.get('allow'), url).toBe(allow);
+        if (status === 204) expect(response.headers.get('access-control-allow-methods'), url).toBe(allow);
+      }
+    } finally {
+      await bare.close();
+    }
+  });
+});
+
 describe('an operation that declares no responses', () => {
   it('is answered 204 without a body, as the stateful mock answers it (issue 21)', async () => {
     // problem-details' GET /health declares none (Prism alone fails it with a 500).
