@@ -2,7 +2,7 @@
  * The in-memory ResourceStore, the default: records in creation order per collection, answered
  * synchronously (no promise on the request path). The state file replays into one of these.
  */
-import type { CreateOutcome, DeleteOutcome, Page, PageQuery, RecordKey, ReplaceOutcome, ResourceStore, SeedOutcome, StoredRecord, StoreHealth } from './store.js';
+import type { CreateOutcome, DeleteOutcome, Page, PageQuery, ParentRecord, RecordKey, ReplaceOutcome, ResourceStore, SeedOutcome, StoredRecord, StoreHealth } from './store.js';
 import { NumberColumn, TextColumn } from './columns.js';
 import { KeyIndex, slotOf, type Slot } from './key-index.js';
 
@@ -207,7 +207,8 @@ export class MemoryStore implements ResourceStore {
     return size;
   }
 
-  create(collection: string, record: StoredRecord): CreateOutcome {
+  create(collection: string, record: StoredRecord, parent?: ParentRecord): CreateOutcome {
+    if (parent !== undefined && !this.#collections.get(parent.collection)?.has(parent.key)) return 'parent-missing';
     return this.#collection(collection).add(record.key, record.json) ? 'created' : 'duplicate';
   }
 

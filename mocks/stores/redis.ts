@@ -11,9 +11,10 @@
  * - `P:collections`: the collections that hold records, so a reset finds them without SCAN.
  *
  * Every change is one Lua script, which Redis runs atomically (no other command of any client
- * interleaves): no half-created record, no create interleaved with a reset. A seed is the
- * exception: its scripts are chunks, so a large one does not hold Redis from the other replicas;
- * a refused seed leaves nothing behind (`seed`).
+ * interleaves): no half-created record, no create interleaved with a reset, and a nested record's
+ * create checks its parent record in its own script (no replica's delete of the parent falls
+ * between). A seed is the exception: its scripts are chunks, so a large one does not hold Redis
+ * from the other replicas; a refused seed leaves nothing behind (`seed`).
  * There are no locks of our own. Record keys are the caller's exact text (integer digits as
  * digits), so two int64 ids that round to the same double are two hash fields.
  *
@@ -30,6 +31,7 @@ import {
   type DeleteOutcome,
   type Page,
   type PageQuery,
+  type ParentRecord,
   type ReplaceOutcome,
   type ResourceStore,
   type SeedOutcome,
@@ -67,14 +69,25 @@ local function nextSeq(n)
   return redis.call('INCRBY', KEYS[3], n)
 end`;
 
-// KEYS: records, order, seq, collections. ARGV: collection, then key and json of each create, in
-// the order they were asked for. Returns one flag per create: 1 stored, 0 the key was taken (an
-// earlier create of the same call counts). The created get their sequence numbers in that order.
+// KEYS: records, order, seq, collections, and for nested records the parent's records. ARGV:
+// collection, the parent's key (nested records only), then key and json of each create, in the
+// order they were asked for. Returns one flag per create: 1 stored, 0 the key was taken (an
+// earlier create of the same call counts), 2 the parent record is missing (nothing stored). The
+// created get their sequence numbers in that order.
 const CREATE = `${SHARED_LUA}
-local refused = refuseForeignKeys({'hash', 'zset', 'string', 'set'})
+local refused = refuseForeignKeys({'hash', 'zset', 'string', 'set', KEYS[5] and 'hash'})
 if refused then return refused end
 local flags, created = {}, {}
-for i = 2, #ARGV, 2 do
+local first = 2
+if KEYS[5] then
+  -- In the script that stores: no delete of the parent (by any replica) falls between the check and the create.
+  if redis.call('HEXISTS', KEYS[5], ARGV[2]) == 0 then
+    for i = 3, #ARGV, 2 do flags[#flags + 1] = 2 end
+    return flags
+  end
+  first = 3
+end
+for i = first, #ARGV, 2 do
   local stored = redis.call('HSETNX', KEYS[1], ARGV[i], ARGV[i + 1])
   flags[#flags + 1] = stored
   if stored == 1 then created[#created + 1] = ARGV[i] end
@@ -167,6 +180,18 @@ declare module 'ioredis' {
   interface RedisCommander<Context> {
     /** `pairs`: key, json, key, json, … of the creates, in order. */
     createRecords(records: string, order: string, seq: string, collections: string, collection: string, pairs: string[], callback?: Callback<number[]>): Result<number[], Context>;
+    /** As createRecords, for the records of one parent (`parentRecords`: the parent's collection's hash). */
+    createNestedRecords(
+      records: string,
+      order: string,
+      seq: string,
+      collections: string,
+      parentRecords: string,
+      collection: string,
+      parentKey: string,
+      pairs: string[],
+      callback?: Callback<number[]>,
+    ): Result<number[], Context>;
     /** `pairs`: key, json, key, json, … (ioredis flattens an array argument, so no spread of a large seed). */
     seedRecords(records: string, order: string, seq: string, collections: string, collection: string, pairs: string[], callback?: Callback<string[]>): Result<string[], Context>;
     unseedRecords(records: string, order: string, keys: string[], callback?: Callback<number>): Result<number, Context>;
@@ -186,6 +211,7 @@ const NOT_SENT = /^Stream isn't writeable/;
 
 const SCRIPTS = {
   createRecords: { lua: CREATE, numberOfKeys: 4 },
+  createNestedRecords: { lua: CREATE, numberOfKeys: 5 },
   seedRecords: { lua: SEED, numberOfKeys: 4 },
   unseedRecords: { lua: UNSEED, numberOfKeys: 2 },
   replaceRecord: { lua: REPLACE, numberOfKeys: 1 },
@@ -247,11 +273,11 @@ export class RedisResourceStore implements ResourceStore {
   /**
    * Creates are sent together: those asked for in one tick (the requests of a loop turn), per
    * collection, go out as one script call once the tick's work is done, or sooner when one call's
-   * worth is waiting. A command per create cost a replica and Redis more than the create itself
-   * (docs/benchmarks.md). Every other operation sends the waiting creates first, so each
+   * worth is waiting (or a create names another parent record than those waiting). A command per
+   * create cost a replica and Redis more than the create itself (docs/benchmarks.md). Every other operation sends the waiting creates first, so each
    * connection's commands still run in the order they were asked for.
    */
-  create(collection: string, record: StoredRecord): Promise<CreateOutcome> {
+  create(collection: string, record: StoredRecord, parent?: ParentRecord): Promise<CreateOutcome> {
     // Durability: the outcome is Redis' acknowledgement, so a 'created' here means the record
     // is in Redis and visible to every replica, and survives the loss of any mock process. Past
     // a Redis restart it survives as Redis' persistence is configured (README: with AOF and
@@ -261,8 +287,13 @@ export class RedisResourceStore implements ResourceStore {
     // network round trip into every 200 of a sandbox whose operator chose Redis' settings.
     if (!this.#serving()) return Promise.reject(this.#outOfReach());
     let waiting = this.#creates.get(collection);
+    // One call checks one parent: a create under another one (or none) sends those waiting first, keeping the order asked for.
+    if (waiting !== undefined && (waiting.parent?.collection !== parent?.collection || waiting.parent?.key !== parent?.key)) {
+      this.#sendCreates();
+      waiting = undefined;
+    }
     if (waiting === undefined) {
-      waiting = new WaitingCreates();
+      waiting = new WaitingCreates(parent);
       this.#creates.set(collection, waiting);
       if (this.#creates.size === 1) process.nextTick(() => this.#sendCreates());
     }
@@ -275,7 +306,15 @@ export class RedisResourceStore implements ResourceStore {
   #sendCreates(): void {
     if (this.#creates.size === 0) return;
     for (const [collection, waiting] of this.#creates) {
-      waiting.settle(this.#run(CHANGE, () => this.#client.createRecords(...this.#collectionKeys(collection), collection, waiting.pairs)));
+      const { parent, pairs } = waiting;
+      const keys = this.#collectionKeys(collection);
+      waiting.settle(
+        this.#run(CHANGE, () =>
+          parent === undefined
+            ? this.#client.createRecords(...keys, collection, pairs)
+            : this.#client.createNestedRecords(...keys, this.#key('records', parent.collection), collection, parent.key, pairs),
+        ),
+      );
     }
     this.#creates.clear();
   }
@@ -485,14 +524,16 @@ export class RedisResourceStore implements ResourceStore {
 /** Creates in one script call at most (its arguments are two per create; Lua's unpack has a bound). */
 const MAX_CREATES_PER_CALL = 1000;
 
-/** The creates of one collection waiting to be sent, and the one answer they share. */
+/** The creates of one collection (under one parent record) waiting to be sent, and the one answer they share. */
 class WaitingCreates {
+  readonly parent: ParentRecord | undefined;
   /** Key, json, key, json, … in the order the creates were asked for. */
   readonly pairs: string[] = [];
   readonly #flags: Promise<number[]>;
   #settle!: (flags: Promise<number[]>) => void;
 
-  constructor() {
+  constructor(parent: ParentRecord | undefined) {
+    this.parent = parent;
     this.#flags = new Promise((resolve) => (this.#settle = resolve));
   }
 
@@ -503,7 +544,7 @@ class WaitingCreates {
   /** Adds a create; its outcome follows its flag in the call's answer. */
   add(record: StoredRecord): Promise<CreateOutcome> {
     const index = this.pairs.push(record.key, record.json) / 2 - 1;
-    return this.#flags.then((flags) => (flags[index] === 1 ? 'created' : 'duplicate'));
+    return this.#flags.then((flags) => OUTCOMES[flags[index] as number] ?? 'duplicate');
   }
 
   /** The call that carries them: its answer (or its failure) is every create's. */
@@ -511,6 +552,9 @@ class WaitingCreates {
     this.#settle(flags);
   }
 }
+
+/** A create's outcome by its flag in the script's answer. */
+const OUTCOMES: readonly CreateOutcome[] = ['duplicate', 'created', 'parent-missing'];
 
 /** A cursor is the creation sequence number of the last record of a page: exact integer digits. */
 function sequenceOf(cursor: string): string {

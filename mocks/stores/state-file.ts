@@ -30,6 +30,7 @@ import {
   type DeleteOutcome,
   type Page,
   type PageQuery,
+  type ParentRecord,
   type RecordKey,
   type ReplaceOutcome,
   type ResourceStore,
@@ -183,11 +184,15 @@ export class StateFileStore implements ResourceStore {
     return this.#memory.size - this.#pending.size;
   }
 
-  create(collection: string, record: StoredRecord): CreateOutcome | Promise<CreateOutcome> {
+  create(collection: string, record: StoredRecord, parent?: ParentRecord): CreateOutcome | Promise<CreateOutcome> {
     const refusal = this.#refusal();
     if (refusal) return Promise.reject(refusal);
-    if (this.#barrier) return this.#barrier.then(() => this.create(collection, record));
-    if (this.#memory.create(collection, record) === 'duplicate') return 'duplicate';
+    if (this.#barrier) return this.#barrier.then(() => this.create(collection, record, parent));
+    // A parent still being written is not there yet, as `get` says. The line follows the parent's
+    // in the file, and a delete decided later follows it: a replay needs no check of its own.
+    if (parent !== undefined && this.#pending.has(pendingKey(parent.collection, parent.key))) return 'parent-missing';
+    const outcome = this.#memory.create(collection, record, parent);
+    if (outcome !== 'created') return outcome;
     return this.#enqueue({ line: createLine(this.#epoch, collection, record), collection, reserved: [record.key], entries: 1, reset: false }).created;
   }
 

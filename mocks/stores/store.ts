@@ -6,6 +6,14 @@
  * the engine decides what a record holds and which property is its identity, and hands the store
  * exact JSON text. So a spec that adds, renames or retypes a property changes no store.
  *
+ * A nested record (a payment of `/bookings/7/payments`) is created with its parent record named:
+ * the store keeps it only while the parent exists, decided in the create's own atomic step (one
+ * Redis script, one synchronous decision in memory). The engine deletes a record's nested records
+ * after the record itself, listing them only then; so a create either lands before the parent's
+ * delete (and is listed and deleted with it) or finds the parent gone, even when another replica
+ * deletes it between the engine's own check and the create. A grandparent needs no such check:
+ * its delete deletes the parent before listing the parent's records.
+ *
  * Every method may answer synchronously (memory) or with a promise that settles once the change
  * is durable in the store's own sense (on disk, acknowledged by Redis). A method that cannot keep
  * a change throws (or rejects with) `StoreUnavailable` or `StorageFailure`; nothing of that change
@@ -30,7 +38,13 @@ export interface StoredRecord {
   json: string;
 }
 
-export type CreateOutcome = 'created' | 'duplicate';
+/** The record a nested record belongs to: `/bookings` and key `7` for a record of `/bookings/7/payments`. */
+export interface ParentRecord {
+  collection: string;
+  key: RecordKey;
+}
+
+export type CreateOutcome = 'created' | 'duplicate' | 'parent-missing';
 export type SeedOutcome = { created: number } | { duplicates: RecordKey[] };
 export type ReplaceOutcome = 'replaced' | 'missing';
 export type DeleteOutcome = 'deleted' | 'missing';
@@ -63,8 +77,12 @@ export interface StoreHealth {
 }
 
 export interface ResourceStore {
-  /** Stores the record unless its key is taken in the collection; a duplicate leaves the first unchanged. */
-  create(collection: string, record: StoredRecord): Maybe<CreateOutcome>;
+  /**
+   * Stores the record unless its key is taken in the collection (a duplicate leaves the first
+   * unchanged) or, given its parent, unless the parent record is not stored then ('parent-missing',
+   * nothing stored): checked in the same atomic step as the store, never before it.
+   */
+  create(collection: string, record: StoredRecord, parent?: ParentRecord): Maybe<CreateOutcome>;
   /** Stores every record, or none when any key is taken or repeats (all or nothing). */
   seed(collection: string, records: readonly StoredRecord[]): Maybe<SeedOutcome>;
   /** The record under `key`, if any. */

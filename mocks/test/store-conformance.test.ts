@@ -4,7 +4,9 @@
  * sequence that never restarts) runs over each store's factory, plus the faults each store can
  * meet, in the store's own terms: a durable store closed and opened again, a state file with
  * garbage after its last record, a Redis flushed under the store, out of memory, or holding a key
- * of the wrong type. Runs are few and short, so the suite is bounded on a busy machine.
+ * of the wrong type. Runs are few and short, so the suite is bounded on a busy machine. A create
+ * naming a parent record (a nested one) is kept only while the parent is stored, also when the
+ * parent is deleted (by another replica) between a check of it and the create.
  */
 import { appendFileSync, mkdtempSync, rmSync, statSync, truncateSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryStore } from '../stores/memory.js';
 import { openRedisStore } from '../stores/redis.js';
 import { openStateFile } from '../stores/state-file.js';
-import { StorageFailure, StoreUnavailable, type ResourceStore, type StoredRecord } from '../stores/store.js';
+import { StorageFailure, StoreUnavailable, type ParentRecord, type ResourceStore, type StoredRecord } from '../stores/store.js';
 import { REDIS_SKIP_REASON, RedisServer } from './redis-server.js';
 
 const PLANTS = '/plants';
@@ -83,6 +85,16 @@ const create = fc.record({ collection: collectionArbitrary, key: keyArbitrary, v
     const expected = records.has(key) ? 'duplicate' : 'created';
     if (expected === 'created') records.set(key, { json: recordOf(key, variant).json, seq: ++model.seq });
     expect(await real.store.create(collection, recordOf(key, variant))).toBe(expected);
+  }),
+);
+
+/** A create into POTS naming a plant as its parent: kept only while that plant is stored. */
+const createUnder = fc.record({ parent: keyArbitrary, key: keyArbitrary, variant: fc.nat(9) }).map(({ parent, key, variant }) =>
+  command(`create ${POTS} ${key} v${variant} under ${PLANTS} ${parent}`, async (model, real) => {
+    const records = model.of(POTS);
+    const expected = !model.of(PLANTS).has(parent) ? 'parent-missing' : records.has(key) ? 'duplicate' : 'created';
+    if (expected === 'created') records.set(key, { json: recordOf(key, variant).json, seq: ++model.seq });
+    expect(await real.store.create(POTS, recordOf(key, variant), { collection: PLANTS, key: parent })).toBe(expected);
   }),
 );
 
@@ -170,8 +182,25 @@ function reopenCommand(factory: StoreFactory): fc.Arbitrary<fc.AsyncCommand<Mode
 }
 
 function runConformance(factory: StoreFactory): void {
-  it(`${factory.name}: any sequence of creates, seeds, replaces, deletes, reads, page walks, held cursors and resets answers as the model does`, async () => {
-    const commands = [create, create, create, seed, replace, remove, get, list, hold, readOn, readOn, reset, ...(factory.reopen ? [reopenCommand(factory)] : []), ...(factory.faults ?? [])];
+  it(`${factory.name}: any sequence of creates (some naming a parent), seeds, replaces, deletes, reads, page walks, held cursors and resets answers as the model does`, async () => {
+    const commands = [
+      create,
+      create,
+      create,
+      createUnder,
+      createUnder,
+      seed,
+      replace,
+      remove,
+      get,
+      list,
+      hold,
+      readOn,
+      readOn,
+      reset,
+      ...(factory.reopen ? [reopenCommand(factory)] : []),
+      ...(factory.faults ?? []),
+    ];
     await fc.assert(
       fc.asyncProperty(fc.commands(commands, { maxCommands: 40, size: 'max' }), async (cmds) => {
         const real: Real = { store: await factory.open(), cursor: undefined };
@@ -189,8 +218,81 @@ function runConformance(factory: StoreFactory): void {
   });
 }
 
+/**
+ * The parent check of a nested create, by example: `replica` opens a second store on the same data
+ * (another mock process on one Redis), or answers the same store where one process owns the data.
+ */
+function runParentChecks(name: string, open: () => Promise<ResourceStore>, replica: (store: ResourceStore) => Promise<ResourceStore>): void {
+  const owner = (key: string): ParentRecord => ({ collection: PLANTS, key });
+
+  it(`${name}: a create naming its parent is 'parent-missing' and stores nothing while the parent is not stored, and is a create (or a duplicate) while it is`, async () => {
+    const store = await open();
+    try {
+      expect(await store.create(POTS, recordOf('1', 0), owner('7'))).toBe('parent-missing');
+      expect(await store.get(POTS, '1')).toBeUndefined();
+      expect(await store.count(POTS)).toBe(0);
+      expect(await listAll(store, POTS, 2)).toEqual([]);
+      expect(await store.create(PLANTS, recordOf('7', 0))).toBe('created');
+      expect(await store.create(POTS, recordOf('1', 1), owner('7'))).toBe('created');
+      expect(await store.create(POTS, recordOf('1', 2), owner('7'))).toBe('duplicate');
+      // Another key of the parent's collection is another parent; the collection's other records are no parent of it.
+      expect(await store.create(POTS, recordOf('2', 0), owner('"7"'))).toBe('parent-missing');
+      expect(await store.create(POTS, recordOf('2', 0), { collection: POTS, key: '7' })).toBe('parent-missing');
+      expect(await store.delete(PLANTS, '7')).toBe('deleted');
+      expect(await store.create(POTS, recordOf('3', 0), owner('7'))).toBe('parent-missing');
+      expect(await listAll(store, POTS, 2)).toEqual([recordOf('1', 1)]);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it(`${name}: creates asked for together under a stored parent, a missing one and none each get their own outcome`, async () => {
+    const store = await open();
+    try {
+      expect(await store.create(PLANTS, recordOf('1', 0))).toBe('created');
+      // Not awaited one by one: a store that sends creates together (Redis) must not mix their parents up.
+      const outcomes = await Promise.all([
+        store.create(POTS, recordOf('10', 0), owner('1')),
+        store.create(POTS, recordOf('20', 0), owner('2')),
+        store.create(POTS, recordOf('30', 0)),
+        store.create(POTS, recordOf('11', 0), owner('1')),
+        store.create(POTS, recordOf('21', 0), owner('2')),
+        store.create(POTS, recordOf('10', 1), owner('1')),
+      ]);
+      expect(outcomes).toEqual(['created', 'parent-missing', 'created', 'created', 'parent-missing', 'duplicate']);
+      expect(await listAll(store, POTS, 10)).toEqual([recordOf('10', 0), recordOf('30', 0), recordOf('11', 0)]);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it(`${name}: the parent deleted (by another replica) after a check of it and before the create: the create is 'parent-missing', and no record outlives its parent`, async () => {
+    const store = await open();
+    const other = await replica(store);
+    try {
+      expect(await store.create(PLANTS, recordOf('5', 0))).toBe('created');
+      // What the engine does for POST /plants/5/pots: it reads the parent, then creates. Between the two, the other replica's DELETE /plants/5 runs whole.
+      expect(await store.get(PLANTS, '5')).toEqual(recordOf('5', 0));
+      expect(await other.delete(PLANTS, '5')).toBe('deleted');
+      expect(await listAll(other, POTS, 10)).toEqual([]);
+      expect(await store.create(POTS, recordOf('1', 0), owner('5'))).toBe('parent-missing');
+      // The parent created again with that id starts with nothing under it.
+      expect(await other.create(PLANTS, recordOf('5', 1))).toBe('created');
+      expect(await listAll(store, POTS, 10)).toEqual([]);
+    } finally {
+      if (other !== store) await other.close();
+      await store.close();
+    }
+  });
+}
+
 describe('store conformance: memory', () => {
   runConformance({ name: 'memory', numRuns: 150, open: () => Promise.resolve(new MemoryStore()) });
+  runParentChecks(
+    'memory',
+    () => Promise.resolve(new MemoryStore()),
+    (store) => Promise.resolve(store),
+  );
 });
 
 describe('store conformance: state file', () => {
@@ -232,6 +334,24 @@ describe('store conformance: state file', () => {
       return openAt(path);
     },
     faults: [tornTail.chain((c) => c)],
+  });
+  runParentChecks(
+    'state file',
+    () => openAt(join(dir, `plants-${++files}.state`)),
+    (store) => Promise.resolve(store),
+  );
+
+  it('state file: a parent not yet on disk is no parent (as a read says), and a nested record kept is there after a restart', async () => {
+    const path = join(dir, 'nested.state');
+    let store = await openAt(path);
+    const parent = store.create(PLANTS, recordOf('1', 0));
+    expect(await store.create(POTS, recordOf('9', 0), { collection: PLANTS, key: '1' })).toBe('parent-missing');
+    expect(await parent).toBe('created');
+    expect(await store.create(POTS, recordOf('9', 1), { collection: PLANTS, key: '1' })).toBe('created');
+    await store.close();
+    store = await openAt(path);
+    expect(await listAll(store, POTS, 2)).toEqual([recordOf('9', 1)]);
+    await store.close();
   });
 
   it('state file: cut inside its last record (a crash mid-write), opens with every record before it and appends after them', async () => {
@@ -289,6 +409,11 @@ describe.skipIf(REDIS_SKIP_REASON)(`store conformance: Redis${REDIS_SKIP_REASON 
     },
     faults: [flushed, flushed],
   });
+  runParentChecks(
+    'Redis',
+    () => openWith(`parents-${++prefixes}`),
+    (store) => openWith(prefixOf.get(store) as string),
+  );
 
   it('Redis: after a FLUSHALL a cursor issued before it still reads every new record, and none repeats a place (issue 24)', async () => {
     const store = await openWith('flushed');
