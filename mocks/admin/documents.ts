@@ -13,7 +13,7 @@ import type { Engine } from '../engine/engine.js';
 import { parsePrefer } from '../engine/prefer.js';
 import { acceptBody, contextOf, invalidBody } from '../engine/request-path.js';
 import { written } from '../engine/singletons.js';
-import { parentMissing, SINGLETON_KEY } from '../engine/stateful.js';
+import { parentGone, parentMissing, parentRecord, SINGLETON_KEY } from '../engine/stateful.js';
 import { recordOf } from '../engine/records.js';
 import { isRejection, reject } from '../errors.js';
 import { rejected, type Answer } from '../http/answer.js';
@@ -91,7 +91,7 @@ async function put(req: IncomingMessage, context: MockContext, at: DocumentAt, n
   const missing = await parentOf(req, 'PUT', at, context);
   if (missing) return refused(missing);
   const record = recordOf(body as Record<string, unknown>, SINGLETON_KEY, at.singleton.declared, c.request.bodyText);
-  await written(context.store, name, record);
+  if ((await written(context.store, name, record, parentRecord(at.singleton, at.params))) === 'parent-missing') return refused(parentGone(at.singleton, at.params));
   return { status: 200, headers: { 'content-type': 'application/json', 'cache-control': 'no-store' }, body: record.json, requestBody: raw };
 }
 

@@ -3,8 +3,8 @@
  * per concrete path (`/users/7/profile`), kept in the store under that path. Until a client writes
  * it, a read answers the spec's examples as any stateless operation does; after a PUT (or PATCH),
  * what was written, shown as the read's success schema declares (never a writeOnly property);
- * DELETE forgets it. Under a record, the record must exist (404 otherwise) and its deletion takes
- * the document with it (./stateful.ts).
+ * DELETE forgets it. Under a record, the record must exist (404 otherwise, checked again by the
+ * store's create of the document) and its deletion takes the document with it (./stateful.ts).
  */
 import { storeCollection, type Singleton, type SingletonRole } from '../../spec/collections.js';
 import type { CompiledContract, ContractOperation } from '../../spec/contract.js';
@@ -12,11 +12,11 @@ import { parseExactJson } from '../../spec/exact-json.js';
 import { describeProblems } from '../../spec/problems.js';
 import { reject } from '../errors.js';
 import { rejected, type Answer } from '../http/answer.js';
-import type { ResourceStore, StoredRecord } from '../stores/store.js';
+import type { ParentRecord, ResourceStore, StoredRecord } from '../stores/store.js';
 import type { MockHandler, RequestContext, RoutedOperation } from './context.js';
 import { exampleAnswer } from './examples.js';
 import { mergedJson, projection, recordOf, recordValue } from './records.js';
-import { parentMissing, SINGLETON_KEY } from './stateful.js';
+import { parentGone, parentMissing, parentRecord, SINGLETON_KEY } from './stateful.js';
 
 type Body = Record<string, unknown>;
 
@@ -61,7 +61,8 @@ const ROLES: Record<SingletonRole, (singleton: Singleton, shown: Shown) => MockH
       const missing = await parentMissing(c, singleton, mock);
       if (missing) return missing;
       const record = recordOf(c.request.requestBody as Body, SINGLETON_KEY, singleton.declared, c.request.bodyText);
-      await written(mock.store, nameOf(singleton, c), record);
+      const params = c.request.params as Record<string, string>;
+      if ((await written(mock.store, nameOf(singleton, c), record, parentRecord(singleton, params))) === 'parent-missing') return parentGone(singleton, params);
       return answer(shown, record);
     },
   patch:
@@ -78,7 +79,8 @@ const ROLES: Record<SingletonRole, (singleton: Singleton, shown: Shown) => MockH
         return rejected(reject('INVALID_REQUEST_BODY', { schema: 'the document', problems: sentences.map((s) => `after the update, ${s}`), more }));
       }
       const record = { key: SINGLETON_KEY, json: projection(value, singleton.declared) };
-      await written(mock.store, name, record);
+      const params = c.request.params as Record<string, string>;
+      if ((await written(mock.store, name, record, parentRecord(singleton, params))) === 'parent-missing') return parentGone(singleton, params);
       return answer(shown, record);
     },
   delete:
@@ -95,12 +97,20 @@ function nameOf(singleton: Singleton, c: RequestContext): string {
   return storeCollection(singleton, c.request.params as Record<string, string>);
 }
 
-/** Replaces the document, or creates it; a create that loses a race to another is a replace. The admin route's PUT writes through it too. */
-export async function written(store: ResourceStore, name: string, record: StoredRecord): Promise<void> {
+/**
+ * Replaces the document, or creates it; a create that loses a race to another is a replace. The
+ * admin route's PUT writes through it too. Under a record, the create is the store's only while
+ * that record exists ('parent-missing': nothing written); a replace needs no check, as the record's
+ * deletion deletes the document after the record.
+ */
+export async function written(store: ResourceStore, name: string, record: StoredRecord, parent?: ParentRecord): Promise<'written' | 'parent-missing'> {
   for (let attempt = 0; attempt < 3; attempt++) {
-    if ((await store.replace(name, record)) === 'replaced') return;
-    if ((await store.create(name, record)) === 'created') return;
+    if ((await store.replace(name, record)) === 'replaced') return 'written';
+    const outcome = await store.create(name, record, parent);
+    if (outcome === 'created') return 'written';
+    if (outcome === 'parent-missing') return outcome;
   }
+  return 'written';
 }
 
 function answer(shown: Shown, record: StoredRecord): Answer {

@@ -3,7 +3,7 @@
  * (spec/collections.ts) gives an operation: create, list, read, replace, patch, delete, the
  * updates at the collection path with the identity in the body, and form updates. A record
  * belongs to the store collection its path names (`/bookings/7/payments` for a nested one, whose
- * parent record must exist); answers show what the operation's success schema declares, never a
+ * parent record must exist, checked again by the store's create itself); answers show what the operation's success schema declares, never a
  * writeOnly property.
  */
 import { storeCollection, type Collection, type CollectionRole, type ListPlan, type Singleton, type StatefulOperation } from '../../spec/collections.js';
@@ -12,7 +12,7 @@ import { parseExactJson } from '../../spec/exact-json.js';
 import { describeProblems } from '../../spec/problems.js';
 import { reject } from '../errors.js';
 import { rejected, type Answer } from '../http/answer.js';
-import type { CreateOutcome, Page, RecordKey, ResourceStore, StoredRecord } from '../stores/store.js';
+import type { CreateOutcome, Page, ParentRecord, RecordKey, ResourceStore, StoredRecord } from '../stores/store.js';
 import type { EngineContext, MockHandler, RequestContext } from './context.js';
 import { continueWith, type Maybe } from '../maybe.js';
 import { identifiedRecord, keyInWords, keyOfBody, keyOfPathSegment, mergedJson, projection, recordValue } from './records.js';
@@ -90,15 +90,18 @@ const ROLES: Record<CollectionRole, (served: Served) => MockHandler> = {
       const params = c.request.params as Record<string, string>;
       const create = (): Maybe<Answer> => {
         const name = storeCollection(collection, params);
-        if (collection.identity.assigned) return createAssigned(served, body, name, mock, 0);
+        // Checked above, and by the store again as it stores: the parent may be deleted between (by another replica too).
+        const parent = parentRecord(collection, params);
+        if (collection.identity.assigned) return createAssigned(served, body, name, parent, params, mock, 0);
         const key = keyOfBody(body, collection.identity);
         if (key === undefined) {
           return rejected(reject('INVALID_REQUEST_BODY', { schema: collection.resource, problems: [`${collection.identity.property} is required to store the record`] }));
         }
         const text = c.request.bodyText;
         const record = identified(body, key, collection, text);
-        const created = mock.store.create(name, record);
-        const answer = (outcome: CreateOutcome): Answer => (outcome === 'duplicate' ? duplicate(collection, key) : answerRecord(served, record));
+        const created = mock.store.create(name, record, parent);
+        const answer = (outcome: CreateOutcome): Answer =>
+          outcome === 'duplicate' ? duplicate(collection, key) : outcome === 'parent-missing' ? parentGone(collection, params) : answerRecord(served, record);
         return typeof created === 'string' ? answer(created) : created.then(answer);
       };
       if (!collection.parent) return create() as Answer;
@@ -243,17 +246,18 @@ async function deleteNested(nested: Nested, collection: Collection, key: RecordK
 }
 
 /** A create whose identity the mock assigns: the next value, and the one after while the store has it taken. */
-function createAssigned(served: Served, body: Body, name: string, mock: EngineContext, attempt: number): Maybe<Answer> {
+function createAssigned(served: Served, body: Body, name: string, parent: ParentRecord | undefined, params: Readonly<Record<string, string>>, mock: EngineContext, attempt: number): Maybe<Answer> {
   const { collection } = served;
   const then = (key: RecordKey): Maybe<Answer> => {
     const record = identified(body, key, collection);
-    const created = mock.store.create(name, record);
+    const created = mock.store.create(name, record, parent);
     const answer = (outcome: CreateOutcome): Maybe<Answer> => {
       if (outcome === 'created') return answerRecord(served, record);
+      if (outcome === 'parent-missing') return parentGone(collection, params);
       // Taken (records kept from before, another replica): jump further each time, a bounded number of times.
       if (attempt >= 32) return duplicate(collection, key);
       mock.engine.identities.skip(name, 2 ** attempt);
-      return createAssigned(served, body, name, mock, attempt + 1);
+      return createAssigned(served, body, name, parent, params, mock, attempt + 1);
     };
     return typeof created === 'string' ? answer(created) : created.then(answer);
   };
@@ -342,6 +346,24 @@ export async function parentMissing(c: RequestContext, collection: Pick<Collecti
   const key = keyOfPathSegment(segment, parent.collection.identity);
   const record = key === undefined ? undefined : await mock.store.get(storeCollection(parent.collection, params), key);
   return record ? undefined : notFound(parent.collection, segment);
+}
+
+/**
+ * The parent record a nested create names to the store, which stores the record only while that
+ * parent exists (store.ts); undefined at the top level, or for a path segment no key can be
+ * (parentMissing answers those first).
+ */
+export function parentRecord(collection: Pick<Collection, 'parent'>, params: Readonly<Record<string, string>>): ParentRecord | undefined {
+  const parent = collection.parent;
+  if (!parent) return undefined;
+  const key = keyOfPathSegment(params[parent.parameter] ?? '', parent.collection.identity);
+  return key === undefined ? undefined : { collection: storeCollection(parent.collection, params), key };
+}
+
+/** The 404 of a create the store refused as 'parent-missing': the one parentMissing answers. */
+export function parentGone(collection: Pick<Collection, 'parent'>, params: Readonly<Record<string, string>>): Answer {
+  const parent = collection.parent as NonNullable<Collection['parent']>;
+  return notFound(parent.collection, params[parent.parameter] ?? '');
 }
 
 function storedAt(c: RequestContext, collection: Collection, mock: EngineContext): Maybe<{ record: StoredRecord; name: string } | { answer: Answer }> {
