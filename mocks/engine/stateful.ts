@@ -3,8 +3,8 @@
  * (spec/collections.ts) gives an operation: create, list, read, replace, patch, delete, the
  * updates at the collection path with the identity in the body, and form updates. A record
  * belongs to the store collection its path names (`/bookings/7/payments` for a nested one, whose
- * parent record must exist, checked again by the store's create itself); answers show what the operation's success schema declares, never a
- * writeOnly property.
+ * parent record must exist, checked again by the store's create itself); answers show what the
+ * operation's success schema declares, never a writeOnly property.
  */
 import { storeCollection, type Collection, type CollectionRole, type ListPlan, type Singleton, type StatefulOperation } from '../../spec/collections.js';
 import type { CompiledContract, ContractParameter, Schema } from '../../spec/contract.js';
