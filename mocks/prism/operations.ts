@@ -1,7 +1,9 @@
 /**
- * The spec's operations as Prism reads them, with two corrections: @stoplight/http-spec turns
- * `format: int64` into the bounds ±(2^53 − 1), so Prism would reject every id beyond 2^53 that
- * the spec allows. The bounds are put back to the int64 range, written so that a comparison on
+ * The spec's operations as Prism reads them, with corrections: @stoplight/http-spec clamps the
+ * bounds of `format: int64` to ±(2^53 − 1) and those of float/double to their ranges, so Prism
+ * would reject every int64 beyond 2^53 that the spec allows (declared `minimum` or not), and its
+ * samplers would make up a float near −2^128 where the spec says `exclusiveMinimum: 0`. The
+ * declared bounds are put back, an int64's with the int64 range, written so that a comparison on
  * the doubles of `parseExactJson`'s view decides exactly as on the literal's digits. The
  * parameters are left out: the edge judges them. An operation without responses gets a 204, the
  * answers' schemas lose their writeOnly properties, and their strings with a pattern and no example
@@ -19,8 +21,10 @@ export type HttpOperations = Awaited<ReturnType<typeof getHttpOperationsFromSpec
  */
 export async function loadPrismOperations(contract: CompiledContract, warn: (message: string) => void = () => undefined): Promise<HttpOperations> {
   // Prism dereferences the document in place: give it a copy.
-  const operations = await getHttpOperationsFromSpec(structuredClone(contract.document));
-  widenInt64Bounds(operations, new Set());
+  const document = structuredClone(contract.document);
+  keepDeclaredBounds(document, new Set());
+  const operations = await getHttpOperationsFromSpec(document);
+  restoreDeclaredBounds(operations, new Set());
   const strings = new PatternStrings();
   const seen = new Set<object>();
   // The edge judges every parameter first, by the contract's readers and validators (./parameters.ts).
@@ -127,16 +131,50 @@ function takesString(type: unknown): boolean {
   return type === undefined || type === 'string' || (Array.isArray(type) && type.includes('string'));
 }
 
-/** Replaces http-spec's safe-integer bounds on int64 schemas, in place. */
-export function widenInt64Bounds(value: unknown, seen: Set<object>): void {
+/** Where a schema's declared bounds wait while http-spec reads the document (it overwrites them). */
+const DECLARED_BOUNDS = 'x-plant-store-declared-bounds';
+/** The formats whose bounds http-spec clamps to a range other than the one the mocks judge (int32's is exact). */
+const CLAMPED_FORMATS = new Set(['int64', 'float', 'double']);
+/** Values, not schemas: an object in them that says `format` is data, left as it is. */
+const VALUE_KEYWORDS = new Set(['example', 'examples', 'default', 'const', 'enum']);
+/** Maps whose keys are names (a property called "example" is a schema). */
+const NAME_MAPS = new Set([...SCHEMA_MAPS, '$defs', 'definitions', 'schemas']);
+const INT64_LIMIT = 2 ** 63;
+
+/** Notes, on each schema of a CLAMPED_FORMATS format, the bounds it declares; in place (on Prism's copy). */
+export function keepDeclaredBounds(value: unknown, seen: Set<object>, names = false): void {
   if (value === null || typeof value !== 'object' || seen.has(value)) return;
   seen.add(value);
   const node = value as Record<string, unknown>;
-  if (node.format === 'int64' && node.minimum === Number.MIN_SAFE_INTEGER && node.maximum === Number.MAX_SAFE_INTEGER) {
-    node.minimum = -(2 ** 63);
-    delete node.maximum;
-    // 2^63 is exact as a double; `<=` against 2^63 − 1 (which rounds to 2^63) would admit it.
-    node.exclusiveMaximum = 2 ** 63;
+  if (!Array.isArray(node) && typeof node.format === 'string' && CLAMPED_FORMATS.has(node.format)) {
+    node[DECLARED_BOUNDS] = { minimum: node.minimum, maximum: node.maximum };
   }
-  for (const inner of Object.values(node)) widenInt64Bounds(inner, seen);
+  for (const [key, inner] of Object.entries(node)) {
+    if (!names && (VALUE_KEYWORDS.has(key) || key.startsWith('x-'))) continue;
+    keepDeclaredBounds(inner, seen, !names && NAME_MAPS.has(key));
+  }
+}
+
+/**
+ * Puts back the bounds `keepDeclaredBounds` noted, in place: none where none was declared, and on
+ * an int64 the int64 range too, −2^63 ≤ n < 2^63 (2^63 is exact as a double; `<=` against
+ * 2^63 − 1, which rounds to 2^63, would admit it).
+ */
+export function restoreDeclaredBounds(value: unknown, seen: Set<object>): void {
+  if (value === null || typeof value !== 'object' || seen.has(value)) return;
+  seen.add(value);
+  const node = value as Record<string, unknown>;
+  const declared = node[DECLARED_BOUNDS] as { minimum?: unknown; maximum?: unknown } | undefined;
+  if (declared !== undefined) {
+    delete node[DECLARED_BOUNDS];
+    for (const bound of ['minimum', 'maximum'] as const) {
+      if (declared[bound] === undefined) delete node[bound];
+      else node[bound] = declared[bound];
+    }
+    if (node.format === 'int64') {
+      node.minimum = typeof node.minimum === 'number' ? Math.max(node.minimum, -INT64_LIMIT) : -INT64_LIMIT;
+      node.exclusiveMaximum = typeof node.exclusiveMaximum === 'number' ? Math.min(node.exclusiveMaximum, INT64_LIMIT) : INT64_LIMIT;
+    }
+  }
+  for (const inner of Object.values(node)) restoreDeclaredBounds(inner, seen);
 }

@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { request } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PATIENT_MS, startMockProcess } from '../../test/processes.js';
+import { PATIENT_MS, run, startMockProcess, startServer } from '../../test/processes.js';
 import { loadContract } from '../../../spec/contract.js';
 import { startPrismMock, type PrismMock } from '../server.js';
 
@@ -120,6 +120,59 @@ describe('OPTIONS', () => {
         expect(response.headers.get('allow'), url).toBe(allow);
         if (status === 204) expect(response.headers.get('access-control-allow-methods'), url).toBe(allow);
       }
+    } finally {
+      await bare.close();
+    }
+  });
+});
+
+describe('int64 and float bounds the spec declares', () => {
+  // counters-3.1: views is an int64 with `minimum: 0`, cap one with `maximum: 2^63 - 1`, weight a float with `exclusiveMinimum: 0`.
+  const spec = fileURLToPath(new URL('./specs/counters-3.1.yaml', import.meta.url));
+  const send = (url: string, body: string) => fetch(`${url}/counters`, { method: 'POST', headers: { authorization: 'Bearer any', 'content-type': 'application/json' }, body });
+
+  it('judges an int64 with a declared bound on its digits, as the stateful mock does (QA item 7)', async () => {
+    const bare = await startPrismMock({ port: 0, spec });
+    const stateful = await startMockProcess(['--spec', spec]);
+    try {
+      const cases: [string, number][] = [
+        ['"views":9007199254740993', 201],
+        ['"views":9223372036854775807', 201],
+        ['"views":9.223372036854775807e18', 201],
+        ['"views":0,"cap":9223372036854775807', 201],
+        ['"views":9223372036854775808', 400],
+        ['"views":-1', 400],
+        ['"views":0,"cap":9223372036854775808', 400],
+        ['"views":0,"cap":-6', 400],
+      ];
+      for (const [members, status] of cases) {
+        for (const url of [stateful.url, bare.url]) {
+          const answer = await send(url, `{"name":"n",${members}}`);
+          expect(answer.status >= 400 ? 400 : answer.status, `${url} ${members}`).toBe(status);
+        }
+      }
+    } finally {
+      await bare.close();
+    }
+  });
+
+  it('passes the contract suite with --profile stateless (it failed positive_data_acceptance on every int64 past 2^53)', async () => {
+    const prismCli = fileURLToPath(new URL('../../../dist/mocks/prism/cli.js', import.meta.url));
+    const contractCli = fileURLToPath(new URL('../../../dist/contract-tests/cli.js', import.meta.url));
+    const served = await startServer(process.execPath, [prismCli, '--spec', spec, '--port', '0', '--log-level', 'silent']);
+    const result = await run(process.execPath, [contractCli, '--spec', spec, '--base-url', served.url, '--token', 't', '--profile', 'stateless', '--seed', '7'], {}, PATIENT_MS * 2);
+    expect(result.output).not.toMatch(/\bFAIL/);
+    expect(result.code, result.output).toBe(0);
+  });
+
+  it("makes up a float above an exclusive minimum (http-spec's float range once gave about -3.4e38)", async () => {
+    const bare = await startPrismMock({ port: 0, spec });
+    try {
+      const answer = await send(bare.url, '{"name":"n","views":1}');
+      expect(answer.status).toBe(201);
+      expect(answer.headers.get('sl-violations') ?? '[]').toBe('[]');
+      const made = (await answer.json()) as { weight?: number };
+      expect(made.weight).toBeGreaterThan(0);
     } finally {
       await bare.close();
     }
