@@ -14,6 +14,7 @@ import type { ContractMediaType, ContractOperation, ContractResponse } from '../
 import { isJsonMediaType, matchingMedia } from '../../spec/contract.js';
 import { parseExactJson } from '../../spec/exact-json.js';
 import { describeProblems } from '../../spec/problems.js';
+import { declaredFor } from '../engine/error-answers.js';
 import { reject } from '../errors.js';
 import { violation, type Violation } from './violations.js';
 
@@ -49,7 +50,8 @@ export function operationLabel(operation: ContractOperation): string {
 export function judgeResponseHead(operation: ContractOperation, head: ResponseHead): HeadVerdict {
   const label = operationLabel(operation);
   const { status } = head;
-  const declared: ContractResponse | undefined = operation.responses.get(status) ?? operation.responses.get('default');
+  // As OpenAPI matches a status, and as the mock itself answers one: exact, then its range (`4XX`), then `default`.
+  const declared: ContractResponse | undefined = declaredFor(operation, status);
   if (!declared) {
     const rejection = reject('UPSTREAM_UNDECLARED_STATUS', { operation: label, status, declared: declaredList(operation) });
     return { violations: [violation('response', rejection, status >= 400 && status < 500 ? 'warning' : 'error')], body: undefined };
@@ -146,7 +148,7 @@ function schemaName(media: ContractMediaType, status: number): string {
 }
 
 function declaredList(operation: ContractOperation): string {
-  const statuses: string[] = operation.declaredStatuses.map(String);
+  const statuses: string[] = [...operation.declaredStatuses.map(String), ...[...(operation.ranges?.keys() ?? [])].sort()];
   if (operation.responses.has('default')) statuses.push('default');
   return statuses.join(', ') || 'none';
 }

@@ -5,6 +5,7 @@
  * the journal.
  */
 import { request as httpRequest } from 'node:http';
+import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadContract } from '../../../spec/contract.js';
@@ -22,9 +23,9 @@ afterEach(async () => {
 });
 
 /** The mock in proxy mode in front of `upstream`. */
-async function proxyTo(upstream: string, options: Partial<ProxyOptions> & { maxBody?: number; corsOrigins?: string[] } = {}): Promise<MockServer> {
-  const { maxBody, corsOrigins, ...proxy } = options;
-  const mock = await createMockServer({ port: 0, logLevel: 'silent', maxBody, corsOrigins, proxy: { upstream, ...proxy } });
+async function proxyTo(upstream: string, options: Partial<ProxyOptions> & { maxBody?: number; corsOrigins?: string[]; spec?: string } = {}): Promise<MockServer> {
+  const { maxBody, corsOrigins, spec, ...proxy } = options;
+  const mock = await createMockServer({ port: 0, logLevel: 'silent', maxBody, corsOrigins, spec, proxy: { upstream, ...proxy } });
   mocks.push(mock);
   return mock;
 }
@@ -294,6 +295,38 @@ describe('providers that break the spec', () => {
     mock = await proxyTo(provider.url);
     expect((await create()).status).toBe(200);
     expect((await exchange(`${mock.url}/__mock/health`, { method: 'GET' })).status).toBe(200);
+  });
+});
+
+describe('a status the spec declares by range or by default', () => {
+  // status-ranges-3.1: listNotes declares 200, 404 (NotFound), 4XX (ApiError) and 5xx (text); listTags 200 and default (ApiError).
+  const spec = fileURLToPath(new URL('./specs/status-ranges-3.1.yaml', import.meta.url));
+  const API_ERROR = '{"errors":[{"msg":"no"}]}';
+
+  it.each([
+    ['a 400 by its 4XX range', '/notes', 400, API_ERROR, 'application/json', []],
+    ['a 400 breaking the ApiError of its 4XX range', '/notes', 400, '{"message":"no"}', 'application/json', ['response error UPSTREAM_INVALID_BODY']],
+    ['a 404 by its exact status before the range', '/notes', 404, '{"detail":"none"}', 'application/json', []],
+    ["a 404 in the range's ApiError, not its own NotFound", '/notes', 404, API_ERROR, 'application/json', ['response error UPSTREAM_INVALID_BODY']],
+    ['a 503 by a lower-case 5xx range', '/notes', 503, 'down', 'text/plain', []],
+    ['a 503 in a media type its 5xx range does not declare', '/notes', 503, API_ERROR, 'application/json', ['response error UPSTREAM_MEDIA_TYPE']],
+    ['a 418 by default', '/tags', 418, API_ERROR, 'application/json', []],
+    ['a 418 breaking the ApiError of default', '/tags', 418, '{}', 'application/json', ['response error UPSTREAM_INVALID_BODY']],
+  ])('judges %s (QA item 8)', async (_what, path, status, text, type, expected) => {
+    const provider = await startProvider(answerJson(status, text, { 'content-type': type }));
+    const mock = await proxyTo(provider.url, { spec });
+    const answer = await exchange(`${mock.url}${path}`, { method: 'GET' });
+    expect(answer.status).toBe(status);
+    expect(answer.body.toString()).toBe(text);
+    expect(codes(violationsOf(answer))).toEqual(expected);
+  });
+
+  it('names the ranges among the declared statuses when a status is none of them', async () => {
+    const provider = await startProvider(answerJson(302, '', { location: '/elsewhere' }));
+    const mock = await proxyTo(provider.url, { spec });
+    const [found] = violationsOf(await exchange(`${mock.url}/notes`, { method: 'GET' }));
+    expect(found).toMatchObject({ severity: 'error', code: 'UPSTREAM_UNDECLARED_STATUS' });
+    expect(found?.message).toContain('(declared: 200, 404, 4XX, 5XX)');
   });
 });
 
