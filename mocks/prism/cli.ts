@@ -2,6 +2,7 @@
 /** `npm run mock:prism`: the stateless Prism mock until SIGINT, SIGTERM or SIGHUP. */
 import { Command, Option } from 'commander';
 import { parsedOrExit, port } from '../../spec/command-line.js';
+import { readContract, type CompiledContract } from '../../spec/contract.js';
 import { DEFAULT_HOST } from '../http/listen.js';
 import { DEFAULT_PRISM_PORT, startPrismMock, type PrismMockOptions } from './server.js';
 
@@ -25,10 +26,22 @@ function parsePrismArgs(argv: readonly string[], command: Command = prismCommand
   return { port: o.port, host: o.host, spec: o.spec, dynamic: o.dynamic ?? false, logLevel: o.logLevel };
 }
 
+/** How many operations the listening line names; the rest are counted. */
+const NAMED_OPERATIONS = 4;
+
+/** `Articles 0.3.0: GET http://…/articles, POST http://…/articles and 3 more`: what this spec lets a client try first. */
+function servedOperations(contract: CompiledContract, url: string): string {
+  const operations = [...contract.operations.values()];
+  const named = operations.slice(0, NAMED_OPERATIONS).map((operation) => `${operation.method.toUpperCase()} ${url}${operation.path}`);
+  const more = operations.length > NAMED_OPERATIONS ? ` and ${operations.length - NAMED_OPERATIONS} more` : '';
+  return `${contract.title} ${contract.version}: ${named.join(', ') || 'no operations'}${more}`;
+}
+
 async function main(): Promise<void> {
   const options = parsedOrExit(() => parsePrismArgs(process.argv.slice(2)));
-  const mock = await startPrismMock(options);
-  process.stdout.write(`plant-store-prism: listening on ${mock.url} (POST ${mock.url}/plants)\n`);
+  const contract = await readContract(options.spec);
+  const mock = await startPrismMock({ ...options, contract });
+  process.stdout.write(`plant-store-prism: listening on ${mock.url} (${servedOperations(contract, mock.url)})\n`);
   const stop = (): void => {
     mock.close().then(
       () => process.exit(0),

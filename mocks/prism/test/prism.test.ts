@@ -256,6 +256,13 @@ describe('npm run mock:prism', () => {
     expect(code).toBe(0);
   });
 
+  it("names the served spec's own operations where it says it listens, not the Plant Store's (QA P3 wording)", async () => {
+    const spec = fileURLToPath(new URL('./specs/counters-3.1.yaml', import.meta.url));
+    const served = await startServer(process.execPath, [CLI, '--spec', spec, '--port', '0', '--log-level', 'silent']);
+    const line = served.output().split('\n')[0];
+    expect(line).toBe(`plant-store-prism: listening on ${served.url} (Counters 1.0.0: POST ${served.url}/counters)`);
+  });
+
   it('prints where it listens, serves, and stops on SIGTERM', async () => {
     const child = spawn(process.execPath, [CLI, '--port', '0', '--log-level', 'silent'], { stdio: ['ignore', 'pipe', 'pipe'] });
     try {
