@@ -11,6 +11,7 @@
  */
 import type { ValidateFunction } from 'ajv';
 import { CONTRACT_AJV_OPTIONS, createSpecAjv } from './ajv.js';
+import { ajvRefusal } from './ajv-refusals.js';
 import { META_SCHEMA_ID, validateMetaSchema } from './meta-schema.gen.js';
 import { refusedPatterns } from './patterns.js';
 import { exactPlanDeclaring, exactPlanOf, READ_EVERY_NUMBER, type ExactPlan } from './exact-json.js';
@@ -288,22 +289,40 @@ class SchemaCompiler {
     return validateMetaSchema(schema) ? undefined : this.#ajv.errorsText(validateMetaSchema.errors);
   }
 
-  /** Throws, at `where`, when `schema` does not follow the JSON Schema meta-schema. */
+  /** Throws, at `where`, when `schema` does not follow the JSON Schema meta-schema or holds what Ajv refuses to compile. */
   #checkSchema(schema: Schema, where: string): void {
-    const problem = this.#schemaProblem(this.#rewrite(schema));
-    if (problem === undefined) return;
-    throw ContractError.at(this.source, where, `the schema cannot be compiled: schema is invalid: ${problem}`);
+    const rewritten = this.#rewrite(schema);
+    const problem = this.#schemaProblem(rewritten);
+    if (problem !== undefined) throw ContractError.at(this.source, where, `the schema cannot be compiled: schema is invalid: ${problem}`);
+    const refusal = ajvRefusal(rewritten, { $defs: this.#defs });
+    if (refusal) throw ContractError.at(this.source, `${where}${refusal.pointer}`, `the schema cannot be compiled: ${this.#documentRefs(refusal.reason)}`);
   }
 
   /** Throws, at the schema's own pointer, when a def does not follow the JSON Schema meta-schema. */
   #checkDefs(): void {
-    if (validateMetaSchema({ $defs: this.#defs })) return;
+    if (validateMetaSchema({ $defs: this.#defs })) {
+      const refusal = ajvRefusal({ $defs: this.#defs }, { $defs: this.#defs });
+      if (refusal) throw ContractError.at(this.source, this.#defPointer(refusal.pointer), `the schema cannot be compiled: ${this.#documentRefs(refusal.reason)}`);
+      return;
+    }
     const whole = this.#ajv.errorsText(validateMetaSchema.errors);
     const first = validateMetaSchema.errors?.[0];
     const name = /^\/\$defs\/([^/]*)/.exec(first?.instancePath ?? '')?.[1] ?? '';
     const unescaped = name.replaceAll('~1', '/').replaceAll('~0', '~');
     const where = unescaped.startsWith('@') ? unescaped.slice(1) : jsonPointer('components', 'schemas', unescaped);
     throw ContractError.at(this.source, where, `the schema cannot be compiled: schema is invalid: ${this.#schemaProblem(this.#defs[unescaped]) ?? whole}`);
+  }
+
+  /** `text` with each ref into the registered `$defs` written as the document's ref. */
+  #documentRefs(text: string): string {
+    return text.replace(/#(\/\$defs\/\S*)/g, (_ref, pointer: string) => `#${this.#defPointer(pointer)}`);
+  }
+
+  /** A pointer into the registered `$defs` (`/$defs/Name/…`) as the document's own (`/components/schemas/Name/…`, or where a bundled schema sits). */
+  #defPointer(pointer: string): string {
+    const [, name = '', rest = ''] = /^\/\$defs\/([^/]*)(.*)$/.exec(pointer) ?? [];
+    const unescaped = name.replaceAll('~1', '/').replaceAll('~0', '~');
+    return `${unescaped.startsWith('@') ? unescaped.slice(1) : jsonPointer('components', 'schemas', unescaped)}${rest}`;
   }
 
   /**

@@ -10,7 +10,8 @@
  *   is left as it is and said in `notes`: extensions are for other tools.
  * - Swagger 2.0 and OpenAPI 3.0.x are upgraded to 3.1 by @scalar/openapi-upgrader (small, typed,
  *   two steps we can call apart, kept up by the Scalar project); the bundled document is
- *   upgraded, so schemas from sibling files are upgraded too.
+ *   upgraded, so schemas from sibling files are upgraded too. What it leaves of 3.0's `nullable`
+ *   (in any document) becomes a null alternative: see spec/nullable.ts.
  * - An operation without operationId gets one: see `generatedOperationId`.
  *
  * Every failure is a ContractError naming the document, the JSON pointer and the reason.
@@ -21,6 +22,7 @@ import { resolve as resolvePath } from 'node:path';
 import { upgradeFromTwoToThree } from '@scalar/openapi-upgrader/2.0-to-3.0';
 import { upgradeFromThreeToThreeOne } from '@scalar/openapi-upgrader/3.0-to-3.1';
 import { load as parseYaml } from 'js-yaml';
+import { nullableAsNullAlternative } from './nullable.js';
 import { isObject, jsonPointer, pointerTokens } from './schema.js';
 
 /** Why a document cannot be served or tested; the message names the document, the place (a JSON pointer) and the reason. */
@@ -260,7 +262,7 @@ function upgraded(raw: unknown, source: string, notes: string[]): { document: Re
       `says ${said === undefined ? 'no version (neither openapi nor swagger)' : JSON.stringify(said)}; the tools read OpenAPI 3.1 and 3.0 and Swagger 2.0 documents`,
     );
   }
-  if (/^3\.1(\.|$)/.test(version)) return { document: raw, declaredVersion: version };
+  if (/^3\.1(\.|$)/.test(version)) return { document: withNullAlternatives(raw, notes), declaredVersion: version };
   if (version !== '2.0' && !/^3\.0(\.|$)/.test(version)) {
     throw ContractError.at(source, where, `says ${JSON.stringify(version)}; the tools read OpenAPI 3.1 and 3.0 and Swagger 2.0 documents`);
   }
@@ -273,7 +275,18 @@ function upgraded(raw: unknown, source: string, notes: string[]): { document: Re
   }
   if (!isObject(document)) throw ContractError.at(source, where, 'cannot be upgraded to OpenAPI 3.1');
   notes.push(`${version === '2.0' ? 'Swagger' : 'OpenAPI'} ${version} upgraded to OpenAPI 3.1 on load.`);
-  return { document, declaredVersion: version };
+  return { document: withNullAlternatives(document, notes), declaredVersion: version };
+}
+
+/** The document with what is left of 3.0's `nullable` rewritten (spec/nullable.ts), said in `notes`. */
+function withNullAlternatives(document: Record<string, unknown>, notes: string[]): Record<string, unknown> {
+  const rewritten = nullableAsNullAlternative(document);
+  const first = rewritten[0];
+  if (first !== undefined) {
+    const more = rewritten.length > 1 ? ` and ${rewritten.length - 1} more` : '';
+    notes.push(`\`nullable: true\` without a \`type\` read as \`anyOf: [<the schema>, {type: 'null'}]\` at ${first}${more}.`);
+  }
+  return document;
 }
 
 /**

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { ContractError, loadContract, readContract } from '../contract.js';
+import { compileContract, ContractError, loadContract, readContract } from '../contract.js';
 import { generatedOperationId } from '../document.js';
 
 const corpus = (name: string): string => fileURLToPath(new URL(`../../fixtures/specs/${name}`, import.meta.url));
@@ -65,6 +65,53 @@ describe('readContract over the corpus', () => {
     expect(contract.operations.get('post_notes_note_id_pin_2')?.path).toBe('/notes/{note-id}/pin');
     expect(contract.operations.get('get_ping')?.responses.size).toBe(0);
     expect(generatedOperationId('GET', '/')).toBe('get');
+  });
+});
+
+describe("what the upgrade leaves of 3.0's nullable becomes a null alternative (spec/nullable.ts)", () => {
+  const widget = {
+    type: 'object',
+    required: ['name'],
+    properties: {
+      name: { type: 'string' },
+      parent: { allOf: [{ $ref: '#/components/schemas/Ref' }], nullable: true, description: 'the parent', readOnly: true },
+      owner: { $ref: '#/components/schemas/Ref', nullable: true },
+      either: { oneOf: [{ type: 'string' }, { type: 'integer' }], nullable: true },
+      plain: { nullable: false, type: 'string' },
+      // A property may be called anything, and an example is data: neither is a schema to rewrite.
+      nullable: { type: 'boolean' },
+      anything: { nullable: true, description: 'any value, null included' },
+    },
+    example: { name: 'w', nullable: true },
+  };
+  const document = (openapi: string) => ({
+    openapi,
+    info: { title: 'nullable', version: '1' },
+    paths: {
+      '/widgets': {
+        post: { operationId: 'create', requestBody: { content: { 'application/json': { schema: { $ref: '#/components/schemas/Widget' } } } }, responses: { '201': { description: 'made' } } },
+      },
+    },
+    components: { schemas: { Widget: structuredClone(widget), Ref: { type: 'object', required: ['id'], properties: { id: { type: 'string' } } } } },
+  });
+
+  it.each(['3.0.3', '3.1.0'])('in OpenAPI %s: the schema loads, compiles, and takes null where it said nullable', (openapi) => {
+    const contract = compileContract(document(openapi), 'nullable.yaml');
+    const schemas = (contract.document.components as { schemas: Record<string, { properties: Record<string, unknown>; examples?: unknown; example?: unknown }> }).schemas;
+    const properties = schemas.Widget?.properties ?? {};
+    expect(properties.parent).toEqual({ description: 'the parent', readOnly: true, anyOf: [{ $ref: '#/components/schemas/Ref' }, { type: 'null' }] });
+    expect(properties.owner).toEqual({ anyOf: [{ $ref: '#/components/schemas/Ref' }, { type: 'null' }] });
+    expect(properties.either).toEqual({ anyOf: [{ oneOf: [{ type: 'string' }, { type: 'integer' }] }, { type: 'null' }] });
+    expect(properties.plain).toEqual({ type: 'string' });
+    expect(properties.nullable).toEqual({ type: 'boolean' });
+    expect(properties.anything).toEqual({ description: 'any value, null included' });
+    expect(JSON.stringify(schemas.Widget?.examples ?? schemas.Widget?.example)).toContain('"nullable":true');
+    expect(contract.notes.join(' ')).toContain("`nullable: true` without a `type` read as `anyOf: [<the schema>, {type: 'null'}]` at /components/schemas/Widget/properties/parent and 2 more.");
+    const validate = contract.operations.get('create')?.requestBody?.content.get('application/json')?.validate;
+    expect(validate?.({ name: 'w', parent: null, owner: null, either: null })).toBe(true);
+    expect(validate?.({ name: 'w', parent: { id: 'p' }, owner: { id: 'o' }, either: 3 })).toBe(true);
+    expect(validate?.({ name: 'w', parent: {} })).toBe(false);
+    expect(validate?.({ name: 'w', plain: null })).toBe(false);
   });
 });
 

@@ -148,6 +148,28 @@ describe('a broken schema is refused at load with its pointer and the reason', (
     );
   });
 
+  // What the meta-schema lets through but Ajv refuses to compile (spec/ajv-refusals.ts): at load, not at the first request.
+  it.each([
+    ['an empty enum', { type: 'object', properties: { kind: { enum: [] } } }, '/properties/kind', 'enum must have non-empty array'],
+    ['the keyword id', { type: 'object', id: 'thing' }, '', 'NOT SUPPORTED: keyword "id", use "$id" for schema ID'],
+    ['nullable without type in a 3.1 schema Ajv reads', { type: 'object', properties: { n: { not: { nullable: 'yes' } } } }, '/properties/n/not', '"nullable" cannot be used without "type"'],
+    ['a $dynamicRef to another document', { items: { $dynamicRef: 'other.json#node' } }, '/items', '"$dynamicRef" only supports hash fragment reference'],
+    [
+      'a ref inside the schema to a component the document lacks',
+      { type: 'object', properties: { a: { $ref: '#/components/schemas/Gone' } } },
+      '/properties/a',
+      "can't resolve reference #/components/schemas/Gone",
+    ],
+  ])("Ajv's own refusal at load: %s", (_what, schema, pointer, reason) => {
+    expect(refused(document({ requestBody: body(schema) }))).toBe(`broken.yaml#/paths/~1things/post/requestBody/content/application~1json/schema${pointer}: the schema cannot be compiled: ${reason}`);
+  });
+
+  it("Ajv's own refusal in a component, at the component", () => {
+    expect(refused(document({}, { Thing: { type: 'object', properties: { tags: { type: 'array', items: { enum: [] } } } } }))).toBe(
+      'broken.yaml#/components/schemas/Thing/properties/tags/items: the schema cannot be compiled: enum must have non-empty array',
+    );
+  });
+
   it('a schema naming the 2020-12 dialect is checked like one naming none; one naming a dialect Ajv lacks is still refused', () => {
     const named = (dialect: string) => document({ requestBody: body({ $schema: dialect, type: 'object', required: 'name' }) });
     expect(refused(named('https://json-schema.org/draft/2020-12/schema#'))).toMatch(/: schema is invalid: data\/required must be array$/);
