@@ -234,7 +234,7 @@ export async function createMockServer(options: MockOptions = {}): Promise<MockS
     const quietRead = isQuietAdminRead(req.method ?? '', path, answer.status, answer.rejection?.code);
     const close = connections.closesWith(req, res, answer.headers?.connection === 'close');
     // Health and the inspector's page are readable from any page (health tells a foreign one only its status).
-    const corsFor = corsHeaders(req.headers.origin, adminData ? adminCors : cors);
+    const corsFor = corsHeaders(req.headers.origin, adminData ? adminCors : cors, admin ? undefined : context.engine.cors);
     let responseHeaders: Readonly<Record<string, string | number>>;
     let responseBody: Buffer | undefined;
     let responseBytes: number | undefined;

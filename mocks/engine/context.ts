@@ -12,6 +12,7 @@ import type { Collection, Singleton, SingletonRole, StatefulOperation } from '..
 import type { QueryValues } from '../../spec/parameters.js';
 import type { CompiledContract, ContractMediaType, ContractOperation, ContractParameter, MediaMatcher } from '../../spec/contract.js';
 import type { Answer } from '../http/answer.js';
+import type { CorsGrant } from '../http/cors.js';
 import type { ResourceStore } from '../stores/store.js';
 import type { ErrorAnswers } from './error-answers.js';
 import type { AssignedIdentities } from './identities.js';
@@ -40,6 +41,8 @@ export interface Engine {
   realm: string;
   /** The mock's own answers in the shapes the spec declares. */
   errors: ErrorAnswers;
+  /** The headers a page on another origin may send and read: ours and the spec's. */
+  cors: CorsGrant;
   /** The handlers registered in openapi-backend, by operationId and hook name (typed: the registry keeps its own Context type). */
   handlers: Readonly<Record<string, MockHandler>>;
 }

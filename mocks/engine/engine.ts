@@ -15,6 +15,7 @@ import { singletonHandlers } from './singletons.js';
 import type { Engine, MockHandler, SecurityCheck } from './context.js';
 import { compileRoutes } from './routes.js';
 import { securityCheck, type CredentialSource } from './security.js';
+import { specCorsGrant } from '../http/cors.js';
 
 export interface EngineOptions extends RecognitionOptions {
   /** The OpenAPI document (default: the bundled spec). */
@@ -61,6 +62,7 @@ export async function buildEngine(contract: CompiledContract, options: EngineOpt
     unchecked,
     realm,
     errors: new ErrorAnswers(contract),
+    cors: specCorsGrant(contract),
     handlers,
   };
 }

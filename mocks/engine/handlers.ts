@@ -22,9 +22,9 @@ export function hookHandlers(): Record<string, MockHandler> {
   const hooks: Record<string, MockHandler> = {
     notFound: (_c, { mock, route }) =>
       rejected(reject('ROUTE_NOT_FOUND', { method: route?.method ?? '', path: route?.path ?? '', api: mock.engine.contract.title, operations: mock.engine.operationList })),
-    methodNotAllowed: (_c, { route }) => {
+    methodNotAllowed: (_c, { mock, route }) => {
       const allow = route?.allow ?? 'OPTIONS';
-      if (route?.method === 'OPTIONS') return { status: 204, headers: preflightHeaders(allow) };
+      if (route?.method === 'OPTIONS') return { status: 204, headers: preflightHeaders(allow, mock.engine.cors) };
       return rejected(reject('METHOD_NOT_ALLOWED', { method: route?.method ?? '', path: route?.path ?? '', allow }));
     },
     unauthorizedHandler: (c, { mock }) => rejected(firstSecurityFailure(c, mock.engine.realm)),

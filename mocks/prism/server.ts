@@ -17,7 +17,7 @@ import { parse as parseContentType } from 'content-type';
 import { isJsonMediaType, pathTemplatePattern, readContract, type CompiledContract } from '../../spec/contract.js';
 import { DuplicateMemberName, parseExactJson } from '../../spec/exact-json.js';
 import { exactJson } from '../http/answer.js';
-import { applyCors, preflightHeaders } from '../http/cors.js';
+import { applyCors, preflightHeaders, specCorsGrant, type CorsGrant } from '../http/cors.js';
 import { ErrorAnswers } from '../engine/error-answers.js';
 import { failureKind, isRejection, reject, type Rejection } from '../errors.js';
 import { DEFAULT_MAX_BODY, readBody } from '../http/request-body.js';
@@ -74,9 +74,10 @@ export async function startPrismMock(options: PrismMockOptions = {}): Promise<Pr
   const errors = new ErrorAnswers(contract);
   const parameters = new ParameterGate(contract);
   const credentials = new CredentialGate(contract);
+  const cors = specCorsGrant(contract);
 
   const server = createServer((req, res) => {
-    answer(req, res, { prism, operations, config, maxBody, contract, errors, parameters, credentials }).catch((error: unknown) => {
+    answer(req, res, { prism, operations, config, maxBody, contract, errors, parameters, credentials, cors }).catch((error: unknown) => {
       logger.error({ err: error }, 'unexpected failure');
       if (res.headersSent) res.destroy();
       else send(res, reject('INTERNAL', { kind: failureKind(error) }), req, errors);
@@ -104,17 +105,19 @@ interface PrismContext {
   parameters: ParameterGate;
   /** The stateful mock's judge of credentials, first of all. */
   credentials: CredentialGate;
+  /** The headers a page may send and read: ours and the spec's, as the stateful mock allows them. */
+  cors: CorsGrant;
 }
 
 async function answer(req: IncomingMessage, res: ServerResponse, context: PrismContext): Promise<void> {
-  applyCors(req, res, { origins: undefined });
+  applyCors(req, res, { origins: undefined }, context.cors);
   // As the stateful mock answers it (engine/handlers.ts): OPTIONS at a path the spec declares, and
   // that declares no OPTIONS of its own, is 204 with what it allows, a CORS preflight or not; at a
   // path the spec does not declare it goes on to Prism's 404.
   if (req.method === 'OPTIONS') {
     const declared = declaredAt(context.contract, req.url ?? '/');
     if (declared.length > 0 && !declared.includes('OPTIONS')) {
-      for (const [name, value] of Object.entries(preflightHeaders([...declared, 'OPTIONS'].join(', ')))) res.setHeader(name, value);
+      for (const [name, value] of Object.entries(preflightHeaders([...declared, 'OPTIONS'].join(', '), context.cors))) res.setHeader(name, value);
       res.writeHead(204).end();
       return;
     }

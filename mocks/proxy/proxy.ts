@@ -187,7 +187,7 @@ export class ValidatingProxy {
     if (method === 'OPTIONS' && found.kind === 'method-not-allowed') return handleRequest(req, path, mock);
     if (method === 'OPTIONS' && found.kind === 'not-found') {
       const requested = req.headers['access-control-request-method'];
-      if (typeof requested === 'string' && /^[A-Za-z]{1,20}$/.test(requested)) return { status: 204, headers: preflightHeaders(`${requested.toUpperCase()}, OPTIONS`) };
+      if (typeof requested === 'string' && /^[A-Za-z]{1,20}$/.test(requested)) return { status: 204, headers: preflightHeaders(`${requested.toUpperCase()}, OPTIONS`, mock.engine.cors) };
     }
     if (found.kind === 'operation' && preferred) return handleRequest(req, path, mock);
     // --proxy names this mock itself (or a chain that leads back to it): forwarding again would never end.
