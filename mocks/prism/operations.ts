@@ -6,8 +6,9 @@
  * declared bounds are put back, an int64's with the int64 range, written so that a comparison on
  * the doubles of `parseExactJson`'s view decides exactly as on the literal's digits. The
  * parameters are left out: the edge judges them. An operation without responses gets a 204, the
- * answers' schemas lose their writeOnly properties, and their strings with a pattern and no example
- * get one that matches it (./pattern-strings.ts).
+ * answers' schemas lose their writeOnly properties, their exclusive bounds become inclusive ones
+ * just inside (which the samplers read), and their strings with a pattern and no example get one
+ * that matches it (./pattern-strings.ts).
  */
 import { getHttpOperationsFromSpec } from '@stoplight/prism-http';
 import type { CompiledContract } from '../../spec/contract.js';
@@ -41,11 +42,14 @@ export async function loadPrismOperations(contract: CompiledContract, warn: (mes
     // plain "string" that no pattern allows (a card number in a payment's answer); its dynamic
     // one leaves them out, as OpenAPI says a response does. The answers' schemas are given without them.
     const memo = new Map<object, unknown>();
+    const seenBounds = new Set<object>();
     for (const response of operation.responses) {
       for (const header of response.headers ?? []) exemplifyPatterns(header.schema, strings, seen);
       for (const content of response.contents ?? []) {
         if (!content.schema) continue;
         content.schema = withoutWriteOnly(content.schema, memo) as typeof content.schema;
+        // Neither sampler reads a numeric exclusive bound (3.1's, and 3.0's once upgraded): the answers' are made inclusive.
+        insideExclusiveBounds(content.schema, seenBounds);
         // The same static sampler writes "string" for a string whose pattern refuses it: such strings get an example made from the pattern.
         exemplifyPatterns(content.schema, strings, seen);
       }
@@ -95,6 +99,63 @@ export function withoutWriteOnly(schema: unknown, memo: Map<object, unknown>): u
   for (const key of SCHEMA_LISTS) if (Array.isArray(node[key])) copy[key] = (node[key] as unknown[]).map((inner) => withoutWriteOnly(inner, memo));
   if (dropped.size && Array.isArray(node.required)) copy.required = node.required.filter((name) => !dropped.has(name as string));
   return copy;
+}
+
+/**
+ * Replaces, in place (on withoutWriteOnly's copy), each numeric `exclusiveMinimum`/`exclusiveMaximum`
+ * by an inclusive bound just inside it: a step of 1 (the next integer for an integer), or halfway to
+ * the other bound when that is nearer. json-schema-sampler answers `minimum` where there is one and
+ * json-schema-faker reads the exclusive keywords as draft 4's booleans, so `exclusiveMinimum: 0` was
+ * answered with -3.4e38 or any negative number. Only answers are made from these schemas: a narrower
+ * range there refuses no request.
+ */
+export function insideExclusiveBounds(schema: unknown, seen: Set<object>): void {
+  if (schema === null || typeof schema !== 'object' || Array.isArray(schema) || seen.has(schema)) return;
+  seen.add(schema);
+  const node = schema as Record<string, unknown>;
+  const integer = node.type === 'integer' || (Array.isArray(node.type) && node.type.includes('integer') && !node.type.includes('number'));
+  const number = (key: string): number | undefined => (typeof node[key] === 'number' ? (node[key] as number) : undefined);
+  const fits = (value: number): boolean =>
+    Number.isFinite(value) &&
+    (!integer || Number.isInteger(value)) &&
+    !(value <= (number('exclusiveMinimum') ?? -Infinity)) &&
+    !(value < (number('minimum') ?? -Infinity)) &&
+    !(value >= (number('exclusiveMaximum') ?? Infinity)) &&
+    !(value > (number('maximum') ?? Infinity));
+  for (const [exclusive, inclusive, direction] of [
+    ['exclusiveMinimum', 'minimum', 1],
+    ['exclusiveMaximum', 'maximum', -1],
+  ] as const) {
+    const bound = number(exclusive);
+    if (bound === undefined) continue;
+    const declared = number(inclusive);
+    // An inclusive bound already inside the exclusive one says all it says.
+    if (declared !== undefined && declared * direction > bound * direction) {
+      delete node[exclusive];
+      continue;
+    }
+    const far = direction > 0 ? Math.min(number('exclusiveMaximum') ?? Infinity, number('maximum') ?? Infinity) : Math.max(number('exclusiveMinimum') ?? -Infinity, number('minimum') ?? -Infinity);
+    const step = integer ? (direction > 0 ? Math.floor(bound) + 1 : Math.ceil(bound) - 1) : bound + direction;
+    // Past 2^53 a step of 1 is lost to rounding (an int64's 2^63): the next double is the next integer there.
+    const inside = [step, nextDouble(bound, direction), (bound + far) / 2].find(fits);
+    if (inside === undefined) continue;
+    delete node[exclusive];
+    node[inclusive] = inside;
+  }
+  for (const key of SCHEMA_MAPS) {
+    const map = node[key];
+    if (map !== null && typeof map === 'object' && !Array.isArray(map)) for (const inner of Object.values(map)) insideExclusiveBounds(inner, seen);
+  }
+  for (const key of ONE_SCHEMA) insideExclusiveBounds(node[key], seen);
+  for (const key of SCHEMA_LISTS) if (Array.isArray(node[key])) for (const inner of node[key] as unknown[]) insideExclusiveBounds(inner, seen);
+}
+
+/** The double next to `value` upwards (direction 1) or downwards (-1). */
+function nextDouble(value: number, direction: 1 | -1): number {
+  if (value === 0) return direction * Number.MIN_VALUE;
+  const bits = new BigInt64Array(new Float64Array([value]).buffer);
+  bits[0] = (bits[0] as bigint) + (value > 0 === direction > 0 ? 1n : -1n);
+  return new Float64Array(bits.buffer)[0] as number;
 }
 
 /** What a schema may carry that the sampler answers before it makes a value up. */
