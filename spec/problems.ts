@@ -70,10 +70,13 @@ function describeError(error: ErrorObject, options: DescribeOptions): string {
     case 'required':
       return `${path === '' ? '' : `${field}.`}${String(params.missingProperty)} is required`;
     case 'type': {
-      const expected = String(params.type);
-      const article = path === '' ? 'a JSON ' : /^[aeiou]/.test(expected) ? 'an ' : 'a ';
+      // Ajv names a list of types with commas (`string,null`): said as words, each with its article.
+      const expected = String(params.type)
+        .split(',')
+        .map((type) => (type === 'null' ? 'null' : `${path === '' ? 'a JSON ' : /^[aeiou]/.test(type) ? 'an ' : 'a '}${type}`))
+        .join(' or ');
       const literal = options.root !== undefined ? sentLiteral(options.root, error.instancePath) : undefined;
-      return `${field} must be ${article}${expected}, got ${describeValue(error.data, literal)}`;
+      return `${field} must be ${expected}, got ${describeValue(error.data, literal)}`;
     }
     case 'format': {
       const format = String(params.format);
@@ -89,7 +92,7 @@ function describeError(error: ErrorObject, options: DescribeOptions): string {
       return `${field} must not have the property ${JSON.stringify(params.additionalProperty)}`;
     case 'maxLength':
     case 'minLength':
-      return `${field} must have ${error.keyword === 'maxLength' ? 'at most' : 'at least'} ${String(params.limit)} characters`;
+      return `${field} must have ${error.keyword === 'maxLength' ? 'at most' : 'at least'} ${String(params.limit)} character${params.limit === 1 ? '' : 's'}`;
     case 'pattern':
       return `${field} must match the pattern ${String(params.pattern)}`;
     default:
@@ -105,12 +108,16 @@ function fieldPointer(error: ErrorObject): string {
   return `${path}/${missing.replaceAll('~', '~0').replaceAll('/', '~1')}`;
 }
 
+/** A pointer as a client writes the field: `/items/0/name` → `items[0].name`, `/query parameter genres/0` → `query parameter genres[0]`. */
 function pointerToField(pointer: string): string {
   return pointer
     .slice(1)
     .split('/')
-    .map((part) => part.replaceAll('~1', '/').replaceAll('~0', '~'))
-    .join('.');
+    .map((part, i) => {
+      const token = part.replaceAll('~1', '/').replaceAll('~0', '~');
+      return i === 0 ? token : /^\d+$/.test(token) ? `[${token}]` : `.${token}`;
+    })
+    .join('');
 }
 
 /** The number literal as sent, where the validated view holds a stand-in for it (exact-json). */

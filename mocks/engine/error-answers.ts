@@ -17,7 +17,11 @@
  * `error_description` …; else `title`/`error`/`reason`), the status's reason phrase into the
  * remaining `title`/`error`/`reason`/`status` strings, the catalogue code into a string `code`;
  * `application/problem+json` gets RFC 9457's `type` (about:blank), `title`, `status` and
- * `detail`. Other required properties get a value their schema allows (const, default, enum,
+ * `detail`; the failing field's name (`genres[0]`) goes into `field`/`property`/`param`-like
+ * strings, its JSON pointer into `pointer` (and, inside a list of errors, `path`). An object or an
+ * array of objects (`error: {code, message}`, `errors: [{msg, field}]`) is filled the same way,
+ * one item, when it is required or the body has no string for the message; an array of strings
+ * gets the message as its one item. Other required properties get a value their schema allows (const, default, enum,
  * example, a value of the format, the smallest of the type). The body is validated against the
  * schema; what fails is replaced by the response's example's value or removed, and a body that
  * still fails is the response's example itself. A response declared without content is answered
@@ -27,11 +31,11 @@
  * `xml.attribute` honoured), written by fast-xml-parser, which escapes the text.
  */
 import { STATUS_CODES } from 'node:http';
-import type { ValidateFunction } from 'ajv';
+import type { ErrorObject, ValidateFunction } from 'ajv';
 import { createRequire } from 'node:module';
 import type { XMLBuilder } from 'fast-xml-parser';
 import { isJsonMediaType, mediaEssence, pathTemplatePattern, type CompiledContract, type ContractMediaType, type ContractOperation, type ContractResponse, type Schema } from '../../spec/contract.js';
-import { isObject as isSchemaObject, refName, resolveRef, typesOf } from '../../spec/schema.js';
+import { flattenObject, isObject as isSchemaObject, refName, resolveRef, typesOf } from '../../spec/schema.js';
 import { errorBody, type Rejection } from '../errors.js';
 import type { Answer } from '../http/answer.js';
 
@@ -57,13 +61,22 @@ interface XmlPlan {
   names: ReadonlyMap<string, string>;
 }
 
-type Source = 'status' | 'message' | 'phrase' | 'code' | 'problem-type' | { value: unknown };
+/**
+ * What a property carries: the rejection's status, message, reason phrase, catalogue code; RFC
+ * 9457's type; the failing field's name (`genres[0]`) or JSON pointer; a fixed value; an object of
+ * fields of its own (`error: {code, message}`); an array of one such object (`errors: [{msg,
+ * field}]`), or of the message alone (`errors: ["…"]`).
+ */
+type Source = 'status' | 'message' | 'phrase' | 'code' | 'problem-type' | 'field-name' | 'field-pointer' | 'messages' | { value: unknown } | { object: readonly Field[] } | { items: readonly Field[] };
 
 interface Field {
   name: string;
   source: Source;
   /** For the message: the longest the schema allows. */
   maxLength?: number;
+  /** The property's schema and whether its object requires it: what mends a value the schema refuses. */
+  schema?: Schema;
+  required?: boolean;
 }
 
 const OURS: ErrorShape = Object.freeze({ kind: 'ours' });
@@ -73,6 +86,13 @@ const STATUS_NAMES = new Set(['code', 'status', 'statuscode', 'httpstatus', 'htt
 const MESSAGE_NAMES = new Set(['message', 'detail', 'details', 'description', 'errordescription', 'errormessage', 'msg', 'errormsg', 'developermessage', 'usermessage']);
 const PHRASE_NAMES = new Set(['title', 'error', 'reason', 'reasonphrase', 'statustext', 'status', 'summary']);
 const CODE_NAMES = new Set(['code', 'errorcode']);
+/** Where an error names the field it concerns, by name … */
+const FIELD_NAMES = new Set(['field', 'fieldname', 'property', 'propertyname', 'param', 'parameter', 'attribute', 'key']);
+/** … or by JSON pointer (`path` only inside an error's list: at the top it is the request's path, as Spring writes it). */
+const POINTER_NAMES = new Set(['pointer', 'jsonpointer', 'fieldpointer']);
+const NESTED_POINTER_NAMES = new Set(['path', 'fieldpath', 'location', 'loc']);
+/** How deep error objects nest (`{error: {details: [{…}]}}`) before the rest is left to sampling. */
+const MOST_NESTING = 3;
 
 const normalised = (name: string): string => name.toLowerCase().replace(/[-_]/g, '');
 
@@ -123,7 +143,11 @@ export class ErrorAnswers {
     const shape = this.shape(rejection.status, place);
     if (shape.kind === 'ours') return answer;
     const rendered = renderShape(shape, rejection);
-    return { ...answer, body: rendered.body, headers: rendered.headers };
+    // What the request path added to the rejection's own headers (Preference-Applied on a forced
+    // error) stays; the media type is the shape's.
+    const added = { ...answer.headers };
+    delete added['content-type'];
+    return { ...answer, body: rendered.body, headers: { ...added, ...rendered.headers } };
   }
 
   shape(status: number, place: AnswerPlace): ErrorShape {
@@ -195,7 +219,7 @@ export function shapeOf(response: ContractResponse | undefined, document?: unkno
   if (media.type === 'string') return { kind: 'json', mediaType: media.mediaType, media, fields: [], example, whole: 'string' };
   if (media.type === 'integer' || media.type === 'number') return { kind: 'json', mediaType: media.mediaType, media, fields: [], example, whole: 'integer' };
   if (media.schema === undefined) return { kind: 'json', mediaType: media.mediaType, media, fields: OUR_FIELDS, example, whole: 'object' };
-  return { kind: 'json', mediaType: media.mediaType, media, fields: fieldsOf(media), example, whole: 'object' };
+  return { kind: 'json', mediaType: media.mediaType, media, fields: fieldsOf(media, document), example, whole: 'object' };
 }
 
 function isXmlMediaType(essence: string): boolean {
@@ -206,7 +230,7 @@ function isXmlMediaType(essence: string): boolean {
 function xmlShape(media: ContractMediaType, document: unknown): ErrorShape {
   const resolved = resolveRef(media.schema, document);
   const root = xmlName(isSchemaObject(resolved) ? resolved.xml : undefined) ?? refName(media.schema) ?? 'error';
-  const fields = media.schema === undefined || media.type !== 'object' ? OUR_FIELDS : fieldsOf(media);
+  const fields = media.schema === undefined || media.type !== 'object' ? OUR_FIELDS : fieldsOf(media, document);
   const names = new Map<string, string>();
   for (const field of fields) {
     const xml = media.propertySchemas.get(field.name)?.xml;
@@ -258,33 +282,10 @@ const OUR_FIELDS: readonly Field[] = [
 ];
 
 /** Which property carries what, in the schema's order. */
-function fieldsOf(media: ContractMediaType): Field[] {
+function fieldsOf(media: ContractMediaType, document: unknown): Field[] {
   const problem = mediaEssence(media.mediaType) === 'application/problem+json';
-  const required = new Set(media.required);
-  const fields: Field[] = [];
-  const taken = new Set<string>();
-  const declared = [...media.propertySchemas];
-  const hasMessage = declared.some(([name, schema]) => MESSAGE_NAMES.has(normalised(name)) && typesOf(schema).includes('string'));
-  let messageGiven = false;
-  let statusGiven = false;
-  for (const [name, schema] of declared) {
-    const key = normalised(name);
-    const types = typesOf(schema);
-    let source: Source | undefined;
-    if (problem && name === 'type' && types.includes('string')) source = 'problem-type';
-    else if (!statusGiven && STATUS_NAMES.has(key) && (types.includes('integer') || types.includes('number'))) source = 'status';
-    else if (types.includes('string') && (MESSAGE_NAMES.has(key) || (!hasMessage && !messageGiven && PHRASE_NAMES.has(key) && key !== 'status'))) source = 'message';
-    else if (types.includes('string') && CODE_NAMES.has(key)) source = 'code';
-    else if (types.includes('string') && PHRASE_NAMES.has(key)) source = 'phrase';
-    if (source === 'status') statusGiven = true;
-    if (source === 'message') messageGiven = true;
-    if (source === undefined) {
-      if (!required.has(name)) continue;
-      source = { value: sampleOf(schema) };
-    }
-    taken.add(name);
-    fields.push({ name, source, maxLength: typeof schema.maxLength === 'number' ? schema.maxLength : undefined });
-  }
+  const fields = propertyFields([...media.propertySchemas], new Set(media.required), { problem, document, depth: 0 });
+  const taken = new Set(fields.map((field) => field.name));
   // Required properties the schema requires without declaring them (a bare `required`).
   for (const name of media.required) if (!taken.has(name) && !media.propertySchemas.has(name)) fields.push({ name, source: 'message' });
   if (problem) {
@@ -300,6 +301,97 @@ function fieldsOf(media: ContractMediaType): Field[] {
   return fields;
 }
 
+interface FieldsContext {
+  problem: boolean;
+  document: unknown;
+  /** 0 for the body itself, 1 for an object inside it … */
+  depth: number;
+}
+
+/**
+ * The fields of an object's properties. An object or an array of objects among them carries
+ * fields of its own when it is required, or when the object declares no string for the message:
+ * `{errors: [{msg, field}]}` says the explanation in `errors[0].msg` rather than nowhere.
+ */
+function propertyFields(declared: ReadonlyArray<readonly [string, Schema]>, required: ReadonlySet<string>, context: FieldsContext): Field[] {
+  const { problem, depth } = context;
+  const fields: Field[] = [];
+  const hasMessage = declared.some(([name, schema]) => MESSAGE_NAMES.has(normalised(name)) && typesOf(schema).includes('string'));
+  let messageGiven = false;
+  let statusGiven = false;
+  for (const [name, schema] of declared) {
+    const key = normalised(name);
+    const types = typesOf(schema);
+    let source: Source | undefined;
+    // A string held to a few values (`const`, `enum`) takes none of ours: it is sampled, if required.
+    const free = !('const' in schema) && !Array.isArray(schema.enum);
+    if (!free && !types.includes('integer') && !types.includes('number')) source = undefined;
+    else if (problem && depth === 0 && name === 'type' && types.includes('string')) source = 'problem-type';
+    else if (!statusGiven && STATUS_NAMES.has(key) && (types.includes('integer') || types.includes('number'))) source = 'status';
+    else if (types.includes('string') && (MESSAGE_NAMES.has(key) || (!hasMessage && !messageGiven && PHRASE_NAMES.has(key) && key !== 'status'))) source = 'message';
+    else if (types.includes('string') && CODE_NAMES.has(key)) source = 'code';
+    else if (types.includes('string') && PHRASE_NAMES.has(key)) source = 'phrase';
+    else if (types.includes('string') && FIELD_NAMES.has(key)) source = 'field-name';
+    else if (types.includes('string') && (POINTER_NAMES.has(key) || (depth > 0 && NESTED_POINTER_NAMES.has(key)))) source = 'field-pointer';
+    else if (depth < MOST_NESTING && (required.has(name) || !hasMessage)) source = nestedSource(schema, context);
+    if (source === 'status') statusGiven = true;
+    if (source === 'message') messageGiven = true;
+    if (source === undefined) {
+      if (!required.has(name)) continue;
+      source = { value: sampleOf(schema) };
+    }
+    fields.push({ name, source, maxLength: typeof schema.maxLength === 'number' ? schema.maxLength : undefined, schema, required: required.has(name) });
+  }
+  return fields;
+}
+
+/** The fields of an object property, or of the one item of an array property; undefined when it says nothing of ours. */
+function nestedSource(schema: Schema, context: FieldsContext): Source | undefined {
+  const types = typesOf(schema);
+  const inner = { ...context, depth: context.depth + 1 };
+  if (types.includes('object') || (types.length === 0 && isObject(schema.properties))) {
+    const fields = objectFields(schema, inner);
+    return fields ? { object: fields } : undefined;
+  }
+  if (!types.includes('array')) return undefined;
+  const items = resolveRef(schema.items, context.document);
+  if (!isSchemaObject(items)) return undefined;
+  const itemTypes = typesOf(items);
+  if (itemTypes.includes('string') && !itemTypes.includes('object')) return 'messages';
+  const fields = objectFields(items, inner);
+  return fields ? { items: fields } : undefined;
+}
+
+/** An object schema's fields, when one of them carries the message (else the object is just sampled). */
+function objectFields(schema: Schema, context: FieldsContext): Field[] | undefined {
+  const flat = flattenObject(schema, context.document);
+  const fields = propertyFields([...flat.properties], flat.required, context);
+  return fields.some(carriesMessage) ? fields : undefined;
+}
+
+function carriesMessage(field: Field): boolean {
+  const { source } = field;
+  if (source === 'message' || source === 'messages') return true;
+  if (typeof source !== 'object') return false;
+  if ('object' in source) return source.object.some(carriesMessage);
+  return 'items' in source && source.items.some(carriesMessage);
+}
+
+/** The failing field a rejection names first: its name as a client writes it (`genres[0]`, `items[2].qty`) and its pointer (a body's only). */
+export function failingField(rejection: Pick<Rejection, 'fields'>): { name: string; pointer: string | undefined } | undefined {
+  const pointer = rejection.fields?.[0];
+  if (pointer === undefined || pointer === '') return undefined;
+  const tokens = pointer
+    .slice(1)
+    .split('/')
+    .map((token) => token.replaceAll('~1', '/').replaceAll('~0', '~'));
+  // A parameter's problems are pointed at as `/query parameter genres/0` (engine/parameter-judge.ts).
+  const parameter = /^(?:the )?(?:path|query|header|cookie) parameter (.+)$/.exec(tokens[0] ?? '');
+  if (parameter) tokens[0] = parameter[1] as string;
+  const name = tokens.map((token, i) => (/^\d+$/.test(token) && i > 0 ? `[${token}]` : i > 0 ? `.${token}` : token)).join('');
+  return { name, pointer: parameter ? undefined : pointer };
+}
+
 function renderShape(shape: ErrorShape, rejection: Rejection): Answer {
   if (shape.kind === 'ours') return { status: rejection.status, body: errorBody(rejection), headers: rejection.headers, rejection };
   if (shape.kind === 'empty') return { status: rejection.status, headers: rejection.headers, rejection };
@@ -310,20 +402,39 @@ function renderShape(shape: ErrorShape, rejection: Rejection): Answer {
 }
 
 /** The body of a JSON shape for `rejection`, valid against the schema wherever the schema allows it. */
-export function bodyOf(shape: Extract<ErrorShape, { kind: 'json' }>, rejection: Pick<Rejection, 'status' | 'message' | 'code'>): unknown {
+export function bodyOf(shape: Extract<ErrorShape, { kind: 'json' }>, rejection: Pick<Rejection, 'status' | 'message' | 'code' | 'fields'>): unknown {
   const validate = shape.media.schema === undefined ? undefined : shape.media.validate;
   if (shape.whole === 'string') return valid(rejection.message, validate) ? rejection.message : (shape.example ?? rejection.message);
   if (shape.whole === 'integer') return valid(rejection.status, validate) ? rejection.status : (shape.example ?? rejection.status);
-  const body: Record<string, unknown> = {};
-  for (const field of shape.fields) body[field.name] = valueOf(field, rejection);
+  const body = objectOf(shape.fields, rejection);
   if (!validate || validate(body)) return body;
   return repaired(body, validate, shape) ?? shape.example ?? body;
 }
 
-function valueOf(field: Field, rejection: Pick<Rejection, 'status' | 'message' | 'code'>): unknown {
+function objectOf(fields: readonly Field[], rejection: Pick<Rejection, 'status' | 'message' | 'code' | 'fields'>): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  for (const field of fields) {
+    const value = valueOf(field, rejection);
+    if (value !== undefined) body[field.name] = value;
+  }
+  return body;
+}
+
+/** A field's value; undefined leaves the property out (the failing field, when the rejection names none). */
+function valueOf(field: Field, rejection: Pick<Rejection, 'status' | 'message' | 'code' | 'fields'>): unknown {
   const { source } = field;
-  if (typeof source === 'object') return structuredClone(source.value);
+  if (typeof source === 'object') {
+    if ('value' in source) return structuredClone(source.value);
+    if ('object' in source) return objectOf(source.object, rejection);
+    return [objectOf(source.items, rejection)];
+  }
   switch (source) {
+    case 'messages':
+      return [rejection.message];
+    case 'field-name':
+      return failingField(rejection)?.name;
+    case 'field-pointer':
+      return failingField(rejection)?.pointer;
     case 'status':
       return rejection.status;
     case 'message':
@@ -357,6 +468,7 @@ function repaired(body: Record<string, unknown>, validate: ValidateFunction, sha
         delete body[String(error.params.additionalProperty)];
         continue;
       }
+      if (mendNested(body, error, shape.fields)) continue;
       const name = error.instancePath === '' ? (error.keyword === 'required' ? String(error.params.missingProperty) : undefined) : topProperty(error.instancePath);
       if (name === undefined) continue;
       if (!replaced.has(name) && name in example) {
@@ -371,6 +483,42 @@ function repaired(body: Record<string, unknown>, validate: ValidateFunction, sha
     if (validate(body)) return body;
   }
   return undefined;
+}
+
+/**
+ * Mends what the schema refuses inside a nested error object our fields filled (`/errors/0/field`):
+ * a property it forbids or that fails and is optional is left out, a required one sampled. False
+ * when the error is not about such a property (the caller mends at the top).
+ */
+function mendNested(body: Record<string, unknown>, error: ErrorObject, fields: readonly Field[]): boolean {
+  const tokens =
+    error.instancePath === ''
+      ? []
+      : error.instancePath
+          .slice(1)
+          .split('/')
+          .map((token) => token.replaceAll('~1', '/').replaceAll('~0', '~'));
+  const named = error.keyword === 'required' ? String(error.params.missingProperty) : error.keyword === 'additionalProperties' ? String(error.params.additionalProperty) : undefined;
+  const target = named === undefined ? tokens : [...tokens, named];
+  if (target.length < 2) return false;
+  let container: unknown = body;
+  let level: readonly Field[] | undefined = fields;
+  for (const token of target.slice(0, -1)) {
+    if (Array.isArray(container)) {
+      container = container[Number(token)];
+      continue;
+    }
+    if (!isObject(container)) return false;
+    const source: Source | undefined = level?.find((field) => field.name === token)?.source;
+    level = typeof source === 'object' ? ('object' in source ? source.object : 'items' in source ? source.items : undefined) : undefined;
+    container = container[token];
+  }
+  const leaf = target[target.length - 1] as string;
+  if (!isObject(container)) return false;
+  const field = level?.find((f) => f.name === leaf);
+  if (error.keyword === 'additionalProperties' || (error.keyword !== 'required' && !field?.required)) delete container[leaf];
+  else container[leaf] = field?.schema ? sampleOf(field.schema) : null;
+  return true;
 }
 
 function topProperty(pointer: string): string {

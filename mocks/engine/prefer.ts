@@ -4,6 +4,7 @@
  * ignored, as RFC 7240 asks. Which statuses an operation can be forced to answer is decided by
  * `forceableStatuses`, from the spec.
  */
+import type { ContractOperation } from '../../spec/contract.js';
 import { FORCEABLE_STATUSES, quoted } from '../errors.js';
 
 /** The longest delay `Prefer: delay` may ask for, in milliseconds. */
@@ -52,7 +53,17 @@ export function forceableStatuses(declared: readonly number[]): number[] {
   return [...new Set([...declared, ...FORCEABLE_STATUSES])].sort((a, b) => a - b);
 }
 
-/** Why `code` cannot be forced on an operation whose forceable statuses are `allowed`, or undefined. */
-export function forceProblem(code: number, allowed: readonly number[]): string | undefined {
-  return allowed.includes(code) ? undefined : `code=${code} is not a status the mock can force here (choose one of ${allowed.join(', ')})`;
+/**
+ * Why `code` cannot be forced on `operation`, whose forceable statuses are `allowed`, or
+ * undefined. Besides those, any error status (4xx, 5xx) its `4XX`/`5XX` range or its `default`
+ * covers: answered in that response's shape. A success must be declared by its own status, as its
+ * body is generated from that response.
+ */
+export function forceProblem(code: number, allowed: readonly number[], operation: Pick<ContractOperation, 'ranges' | 'responses'>): string | undefined {
+  if (allowed.includes(code)) return undefined;
+  const covering: string[] = [...(operation.ranges?.keys() ?? [])].filter((range) => range === '4XX' || range === '5XX');
+  if (operation.responses.has('default')) covering.push('default');
+  if (code >= 400 && (operation.responses.has('default') || operation.ranges?.has(`${Math.floor(code / 100)}XX`))) return undefined;
+  const others = covering.length ? `, or any error status its ${covering.join(' or ')} response covers` : '';
+  return `code=${code} is not a status the mock can force here (choose one of ${allowed.join(', ')}${others})`;
 }

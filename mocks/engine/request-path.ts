@@ -72,7 +72,7 @@ function decided(verdict: Verdict, found: Route, prefer: Preferences, mock: Engi
 
   if (prefer.problem !== undefined) return labelled(rejected(reject('INVALID_PREFER', { problem: prefer.problem })));
   if (prefer.code !== undefined) {
-    const problem = forceProblem(prefer.code, operation.forceable);
+    const problem = forceProblem(prefer.code, operation.forceable, operation.contract);
     if (problem) return labelled(rejected(reject('INVALID_PREFER', { problem })));
     const code = prefer.code;
     return continueWith(exampleAnswer(mock.engine.api, operation.contract, { status: code, example: prefer.example, route: operation }), (forced) => {

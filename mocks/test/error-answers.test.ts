@@ -199,6 +199,63 @@ describe('error shapes of generated schemas (property)', () => {
       { numRuns: 100 },
     );
   });
+
+  // Errors that nest: `{errors: [{msg, field}]}`, `{error: {code, message}}`, `{errors: ["…"]}`.
+  const itemName = fc.constantFrom('msg', 'message', 'detail', 'code', 'status', 'field', 'pointer', 'path', 'traceId', 'kind');
+  const nestedError = fc
+    .record({
+      outer: fc.constantFrom('errors', 'error', 'details', 'problems'),
+      wrapper: fc.constantFrom('array', 'object', 'strings'),
+      properties: fc.dictionary(itemName, propertySchema, { minKeys: 0, maxKeys: 4 }),
+      messageName: fc.constantFrom('msg', 'message', 'detail', 'description'),
+      requiredItems: fc.boolean(),
+      outerRequired: fc.boolean(),
+      closed: fc.boolean(),
+      topMessage: fc.boolean(),
+    })
+    .map(({ outer, wrapper, properties, messageName, requiredItems, outerRequired, closed, topMessage }) => {
+      const item = {
+        type: 'object',
+        required: [...new Set(requiredItems ? [messageName, ...Object.keys(properties)] : [messageName])],
+        properties: { ...properties, [messageName]: { type: 'string' } },
+        ...(closed ? { additionalProperties: false } : {}),
+      };
+      const inner = wrapper === 'object' ? item : { type: 'array', minItems: 1, items: wrapper === 'array' ? item : { type: 'string' } };
+      return {
+        type: 'object',
+        required: outerRequired ? [outer] : [],
+        properties: { [outer]: inner, ...(topMessage ? { title: { type: 'string' } } : {}) },
+      };
+    });
+
+  it('answers every own status valid against a nested error schema, the explanation inside it when the schema asks for it', () => {
+    fc.assert(
+      fc.property(nestedError, fc.constantFrom('400', '4XX', 'default'), fc.constantFrom(...ownRejections), (schema, key, rejection) => {
+        const contract = compileContract(
+          {
+            openapi: '3.1.0',
+            info: { title: 'Generated', version: '1' },
+            paths: { '/things': { get: { operationId: 'listThings', responses: { '200': { description: 'ok' }, [key]: { description: 'failure', content: { 'application/json': { schema } } } } } } },
+          },
+          'generated',
+        );
+        const operation = contract.operations.get('listThings') as ContractOperation;
+        expectRendered(contract, operation, rejection);
+        if (!declaredFor(operation, rejection.status)) return;
+        const body = JSON.parse(new ErrorAnswers(contract).answer(rejection, { operation }).body as string);
+        const [outer] = Object.keys(schema.properties);
+        // Required, or the only place for it: the nested error carries the message.
+        if (schema.required.length || !('title' in schema.properties)) {
+          const nested = body[outer as string];
+          const first = Array.isArray(nested) ? nested[0] : nested;
+          const carried = typeof first === 'string' ? first : Object.values(first ?? {}).filter((value) => value === rejection.message);
+          expect(carried.length, JSON.stringify(body)).toBeGreaterThan(0);
+          if (typeof first === 'string') expect(first).toBe(rejection.message);
+        }
+      }),
+      { numRuns: 150 },
+    );
+  });
 });
 
 describe('over HTTP: a problem+json spec', () => {

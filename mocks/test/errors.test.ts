@@ -121,7 +121,7 @@ describe('error catalogue', () => {
 describe('INVALID_PREFER', () => {
   it("lists every status the operation can be forced to, however many (the mock's own sentence is not cut)", () => {
     const forceable = forceableStatuses([200, 400, 401, 404, 405, 409, 413, 415, 422, 429, 500, 502, 503, 504]);
-    const message = JSON.parse(errorBody(reject('INVALID_PREFER', { problem: forceProblem(418, forceable) as string }))).message as string;
+    const message = JSON.parse(errorBody(reject('INVALID_PREFER', { problem: forceProblem(418, forceable, { responses: new Map() }) as string }))).message as string;
     for (const status of forceable) expect(message).toContain(String(status));
     expect(message).not.toContain('…');
   });

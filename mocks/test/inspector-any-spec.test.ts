@@ -168,7 +168,7 @@ describe.skipIf(chromiumMissing)('the inspector on a spec with three collections
     await page.fill('#try-body-text', '{"id":"b-9","roomId":101,"guest":"","nights":50}');
     await send('400');
     await page.locator('#try-sent [data-pointer="/guest"] .problem').waitFor();
-    expect(await page.textContent('#try-sent [data-pointer="/guest"] .problem')).toBe('guest must have at least 1 characters');
+    expect(await page.textContent('#try-sent [data-pointer="/guest"] .problem')).toBe('guest must have at least 1 character');
     expect(await page.textContent('#try-sent [data-pointer="/nights"] .problem')).toBe('nights must be <= 30');
     await choose('listRooms');
     await page.fill('#try-params [data-name="floor"]', 'top');

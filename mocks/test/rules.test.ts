@@ -59,9 +59,10 @@ describe('parsePrefer', () => {
   });
 
   it("leaves it to the operation which statuses can be forced: its declared ones and the mock's own rejections", () => {
-    expect(forceProblem(201, forceableStatuses([200, 400]))).toMatch(/code=201 is not a status the mock can force here \(choose one of 200, 400, 401/);
-    expect(forceProblem(201, forceableStatuses([201, 400]))).toBeUndefined();
-    expect(forceProblem(503, forceableStatuses([200]))).toBeUndefined();
+    const NO_RANGES = { responses: new Map() };
+    expect(forceProblem(201, forceableStatuses([200, 400]), NO_RANGES)).toMatch(/code=201 is not a status the mock can force here \(choose one of 200, 400, 401/);
+    expect(forceProblem(201, forceableStatuses([201, 400]), NO_RANGES)).toBeUndefined();
+    expect(forceProblem(503, forceableStatuses([200]), NO_RANGES)).toBeUndefined();
   });
 });
 
