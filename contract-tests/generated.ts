@@ -23,7 +23,7 @@ import { syntaxCases } from './generators/json-syntax.js';
 import { boundaryValues, validLiterals, wrongTypes } from './generators/schema-values.js';
 import { STRING_DOMAIN } from './generators/strings.js';
 import type { CaseExpectation, CheckName } from './model.js';
-import { isValidRequestBody, typesOf, type RequestBody, type RequestProperty, type SuiteContract } from './spec-contract.js';
+import { isValidRequestBody, typesOf, type JsonSchema, type RequestBody, type RequestProperty, type SuiteContract } from './spec-contract.js';
 
 export type Family = 'media-type' | 'string' | 'value' | 'required' | 'identity' | 'syntax' | 'auth' | 'shape' | 'random-valid' | 'random-invalid' | 'probe' | 'parameter' | 'request';
 
@@ -47,6 +47,8 @@ export interface GeneratedCase {
   choice?: { check: CheckName; rule: string; warnIfAccepted?: boolean };
   fixedId?: boolean;
   phase?: 'probe';
+  /** An auth case sent with a body the spec rejects, for want of a valid one (see ContractCase). */
+  bodyNotValid?: boolean;
 }
 
 export interface GenerationOptions {
@@ -78,6 +80,9 @@ export interface Generation {
    */
   excluded: ExcludedCase[];
 }
+
+/** How the reason of a case left out for want of a valid body begins: a check that judged nothing for it is not judged. */
+export const EXCLUDED_VALID = 'excluded: meant as a valid';
 
 /** A member name the body does not declare, for syntax placed where no schema check reaches. */
 const EXTRA_MEMBER = 'contractSuiteExtra';
@@ -194,29 +199,37 @@ function bodyText(body: RequestBody): string | undefined {
 /** The body walk of an operation that takes a JSON body (the second generation's cases). */
 function bodyCases(options: GenerationOptions, body: RequestBody, _required: ParameterValues): Generation {
   const { contract, ids } = options;
-  const properties = body.properties.filter((p) => p.schema.readOnly !== true);
-  const identity = body.identity;
   let draws = 0;
   const sample = <T>(arbitrary: fc.Arbitrary<T>): T => fc.sample(arbitrary, { seed: (options.seed + 7919 * ++draws) | 0, numRuns: 1 })[0] as T;
-  const baseValues = new Map<string, string>();
-  properties.forEach((property, i) => {
-    if (property === identity) return;
-    const types = typesOf(property.schema);
-    const plain =
-      types.includes('string') && !property.schema.pattern && !property.schema.format && !property.schema.enum && property.schema.minLength === undefined && property.schema.maxLength === undefined;
-    baseValues.set(property.name, plain ? JSON.stringify(WORDS[i % WORDS.length]) : (fc.sample(validLiterals(property.schema), { seed: i, numRuns: 1 })[0] as string));
-  });
+  /** A value for each property of a variant: a word for a plain string, else a valid literal of its schema. */
+  const valuesOf = (own: readonly RequestProperty[]): Map<string, string> => {
+    const values = new Map<string, string>();
+    own.forEach((property, i) => {
+      const types = typesOf(property.schema);
+      const plain = types.includes('string') && plainText(property.schema) && property.schema.minLength === undefined && property.schema.maxLength === undefined;
+      values.set(property.name, plain ? JSON.stringify(WORDS[i % WORDS.length]) : (fc.sample(validLiterals(property.schema), { seed: i, numRuns: 1 })[0] as string));
+    });
+    return values;
+  };
+  // A oneOf/anyOf body: the walk goes through the first branch whose base body the spec's validator accepts
+  // (for oneOf, it matches that branch only); random valid bodies come from every branch.
+  const chosen =
+    body.variants.find((variant) => {
+      const own = variant.properties.filter((p) => p.schema.readOnly !== true);
+      const values = valuesOf(own);
+      const text = objectText(own.map((p) => [p.name, p.name === body.identity?.name ? '1' : (values.get(p.name) as string)] as const));
+      return isValidRequestBody(contract, text);
+    }) ?? body.variants[0];
+  const properties = (chosen?.properties ?? body.properties).filter((p) => p.schema.readOnly !== true);
+  const identity = properties.find((p) => p.name === body.identity?.name);
+  const baseValues = valuesOf(properties);
+  if (identity) baseValues.delete(identity.name);
   const idLiteral = (): string => (identity ? freshIdentity(identity, ids).toString() : '0');
   // A string identity: a fresh value per body where its schema takes a plain word, else its base value (and its cases are fixed).
-  const key = body.key;
+  const key = properties.find((p) => p.name === body.key?.name);
   const keySchema = key?.schema;
   const freshKeys =
-    keySchema !== undefined &&
-    !keySchema.pattern &&
-    !keySchema.format &&
-    !keySchema.enum &&
-    (typeof keySchema.maxLength !== 'number' || keySchema.maxLength >= 16) &&
-    (typeof keySchema.minLength !== 'number' || keySchema.minLength <= 14);
+    keySchema !== undefined && plainText(keySchema) && (typeof keySchema.maxLength !== 'number' || keySchema.maxLength >= 16) && (typeof keySchema.minLength !== 'number' || keySchema.minLength <= 14);
   const keyLiteral = (): string => JSON.stringify(`k${ids.between(1n, 2n ** 53n).toString(36)}`);
   /** A valid body with every declared property, a fresh id each call. */
   const base = (): Member[] => properties.map((p) => [p.name, p === identity ? idLiteral() : p === key && freshKeys ? keyLiteral() : (baseValues.get(p.name) as string)] as const);
@@ -228,21 +241,28 @@ function bodyCases(options: GenerationOptions, body: RequestBody, _required: Par
   /** `domain`: a sample of a domain walk, which the schema's constraints may rule out (the constraint cases cover those). */
   const add = (kase: GeneratedCase, intended?: 'valid' | 'invalid', kind: 'constraint' | 'domain' = 'constraint'): void => {
     // A key the generators cannot draw fresh (a pattern) repeats in every body: each accepted case may meet it stored.
-    if (body.key && !freshKeys && kase.expect === 'accepted') kase.fixedId = true;
+    if (key && !freshKeys && kase.expect === 'accepted') kase.fixedId = true;
     // Property names may make two labels alike (`a` with `b-c`, `a-b` with `c`): the later one gets a number, never a crash.
-    let key = `${kase.family}-${kase.label}`;
-    for (let n = 2; seen.has(key); n++) {
+    let caseKey = `${kase.family}-${kase.label}`;
+    for (let n = 2; seen.has(caseKey); n++) {
       kase.label = `${kase.label.replace(/~\d+$/, '')}~${n}`;
-      key = `${kase.family}-${kase.label}`;
+      caseKey = `${kase.family}-${kase.label}`;
     }
-    seen.add(key);
+    seen.add(caseKey);
     if (intended !== undefined) {
       const valid = typeof kase.body === 'string' && isValidRequestBody(contract, kase.body);
       if (valid !== (intended === 'valid')) {
+        // A credential case goes out even without a valid body: a success to it still proves the credential ignored.
+        if (kase.family === 'auth' && kase.expect === 'unauthenticated') {
+          kase.bodyNotValid = true;
+          kase.description += ` (the body is not a valid ${body.schemaName}: the suite could not make one, so only a success fails)`;
+          generation.cases.push(kase);
+          return;
+        }
         const reason =
           kind === 'domain'
             ? `excluded: the spec ${intended === 'valid' ? 'rules out' : 'accepts'} this sample of a domain walk (the constraint cases cover what it rules out)`
-            : `excluded: meant as ${intended === 'valid' ? 'a valid' : 'an invalid'} ${body.schemaName}, but the spec's validator ${intended === 'valid' ? 'rejects' : 'accepts'} it (a schema combining constraints the generators do not model)`;
+            : `${intended === 'valid' ? EXCLUDED_VALID : 'excluded: meant as an invalid'} ${body.schemaName}, but the spec's validator ${intended === 'valid' ? 'rejects' : 'accepts'} it (a schema combining constraints the generators do not model)`;
         generation.excluded.push({ case: kase, reason });
         return;
       }
@@ -274,7 +294,7 @@ function bodyCases(options: GenerationOptions, body: RequestBody, _required: Par
   // The string domain, for every string property without constraints that shape its values.
   for (const property of properties) {
     const types = typesOf(property.schema);
-    if (!types.includes('string') || property.schema.enum || property.schema.format || property.schema.pattern) continue;
+    if (!types.includes('string') || !plainText(property.schema)) continue;
     for (const sample of STRING_DOMAIN) {
       add(
         {
@@ -334,7 +354,7 @@ function bodyCases(options: GenerationOptions, body: RequestBody, _required: Par
     }
   }
 
-  const firstString = properties.find((p) => p.required && typesOf(p.schema).includes('string') && !p.schema.enum && !p.schema.pattern && !p.schema.format);
+  const firstString = properties.find((p) => p.required && typesOf(p.schema).includes('string') && plainText(p.schema));
   for (const syntax of syntaxCases({
     base,
     ...(firstString ? { stringProperty: firstString.name } : {}),
@@ -459,14 +479,17 @@ function bodyCases(options: GenerationOptions, body: RequestBody, _required: Par
   }
 
   // fast-check: random valid bodies and random single mutations.
-  const record = fc.record(Object.fromEntries(properties.filter((p) => p !== identity).map((p) => [p.name, validLiterals(p.schema)])), {
-    requiredKeys: properties.filter((p) => p.required && p !== identity).map((p) => p.name),
-  });
-  const randomBody = (values: Record<string, string>): Member[] =>
-    properties.flatMap((p) => (p === identity ? [[p.name, idLiteral()] as const] : values[p.name] === undefined ? [] : [[p.name, values[p.name] as string] as const]));
-  const randoms = options.positive > 0 ? fc.sample(record, { seed: options.seed, numRuns: options.positive }) : [];
-  randoms.forEach((values, i) => {
-    const members = randomBody(values);
+  const recordOf = (own: readonly RequestProperty[]): fc.Arbitrary<Record<string, string>> =>
+    fc.record(Object.fromEntries(own.filter((p) => p.name !== identity?.name).map((p) => [p.name, validLiterals(p.schema)])), {
+      requiredKeys: own.filter((p) => p.required && p.name !== identity?.name).map((p) => p.name),
+    });
+  const record = recordOf(properties);
+  const randomBody = (values: Record<string, string>, own: readonly RequestProperty[] = properties): Member[] =>
+    own.flatMap((p) => (p.name === identity?.name ? [[p.name, idLiteral()] as const] : values[p.name] === undefined ? [] : [[p.name, values[p.name] as string] as const]));
+  // Every branch of a oneOf/anyOf body takes its turn.
+  const variants = body.variants.length > 1 ? body.variants.map((v) => v.properties.filter((p) => p.schema.readOnly !== true)) : [properties];
+  const randoms = options.positive > 0 ? fc.sample(fc.oneof(...variants.map((own) => recordOf(own).map((values) => randomBody(values, own)))), { seed: options.seed, numRuns: options.positive }) : [];
+  randoms.forEach((members, i) => {
     add({ family: 'random-valid', label: String(i + 1), description: `a random valid body: ${describeMembers(members)}`, expect: 'accepted', body: objectText(members) }, 'valid');
   });
   const mutations = options.negative > 0 ? fc.sample(fc.tuple(record, mutationArbitrary(properties)), { seed: options.seed ^ 0x5eed, numRuns: options.negative }) : [];
@@ -522,6 +545,11 @@ function mutationArbitrary(properties: readonly RequestProperty[]): fc.Arbitrary
     }
   }
   return fc.oneof(...options);
+}
+
+/** A string schema whose values are not shaped by a constraint (a word of the suite's fits it). */
+function plainText(schema: JsonSchema): boolean {
+  return !schema.enum && !('const' in schema) && !schema.format && !schema.pattern;
 }
 
 function describeMembers(members: readonly Member[]): string {

@@ -65,6 +65,12 @@ export interface ContractCase {
   fixedId?: boolean;
   /** probe: sent one at a time before every other case (the duplicate probe). */
   phase?: 'probe';
+  /**
+   * A credential case whose body is the suite's best attempt, which the spec's validator rejects
+   * (a schema the generators cannot satisfy): a success still proves the credential ignored, a
+   * refusal other than 401 may be the body's.
+   */
+  bodyNotValid?: boolean;
   /** A step of a stateful sequence (sequences.ts): what the checks of state judge it against. */
   sequence?: SequenceStep;
 }

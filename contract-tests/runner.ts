@@ -11,7 +11,7 @@ import { requestTarget } from './generators/parameters.js';
 import { planSequences, runSequences, type SequencePlan, type StepRequest, type StepSender } from './sequences.js';
 import { exactInteger } from '../spec/exact-json.js';
 import { CHECKS } from './checks/index.js';
-import { generateCases, type GeneratedCase } from './generated.js';
+import { EXCLUDED_VALID, generateCases, type GeneratedCase } from './generated.js';
 import type { CheckResult, ContractCase, ContractReport, Exchange, Finding, OperationResult, RunContext, SentRequest } from './model.js';
 import { ContractUsageError, resolveOptions, ruleTakes, type ContractOptions, type ResolvedOptions } from './options.js';
 import { ContractError, readContract } from '../spec/contract.js';
@@ -329,6 +329,7 @@ function generatedCase(generated: GeneratedCase, options: ResolvedOptions, contr
     ...(generated.choice ? { choice: generated.choice } : {}),
     ...(generated.fixedId ? { fixedId: true } : {}),
     ...(generated.phase ? { phase: generated.phase } : {}),
+    ...(generated.bodyNotValid ? { bodyNotValid: true } : {}),
   };
 }
 
@@ -470,7 +471,10 @@ function judgeAll(exchanges: readonly Exchange[], options: ResolvedOptions, runs
       for (const problem of problems) findings.push({ check: check.name, ...problem, exchange });
     }
     result.skipped = [...skippedBy].map(([reason, cases]) => ({ reason, cases }));
-    result.status = result.failed ? 'failed' : result.judged > 0 ? 'passed' : result.skipped.length ? 'skipped' : 'not-judged';
+    // Judged nothing: not judged (which fails the run) when no case was left out, or when cases were left out for
+    // want of a valid body — the spec gave the check something to judge, and the suite could not make the request.
+    const wantOfBody = result.skipped.some((s) => s.reason.startsWith(EXCLUDED_VALID));
+    result.status = result.failed ? 'failed' : result.judged > 0 ? 'passed' : result.skipped.length && !wantOfBody ? 'skipped' : 'not-judged';
     return result;
   });
   return { checks, findings };

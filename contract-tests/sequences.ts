@@ -234,7 +234,9 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
   const makeBody = (id: string | undefined, word: string, schema: RequestBody = body, identity = plan.identity): { text: string; value: Record<string, unknown> } | undefined => {
     for (let attempt = 0; attempt < 10; attempt++) {
       const members: string[] = [];
-      for (const property of schema.properties) {
+      // A oneOf/anyOf body: each branch in turn until one makes a body the spec accepts.
+      const variant = schema.variants[attempt % Math.max(schema.variants.length, 1)];
+      for (const property of variant?.properties ?? schema.properties) {
         if (property.schema.readOnly === true) continue;
         if (property.name === identity && id !== undefined) {
           members.push(`${JSON.stringify(property.name)}:${id}`);
@@ -518,7 +520,14 @@ function jsonText(value: unknown): string {
 }
 
 function plainString(schema: JsonSchema): boolean {
-  return !schema.enum && !schema.pattern && !schema.format && (typeof schema.maxLength !== 'number' || schema.maxLength >= 24) && (typeof schema.minLength !== 'number' || schema.minLength <= 8);
+  return (
+    !schema.enum &&
+    !('const' in schema) &&
+    !schema.pattern &&
+    !schema.format &&
+    (typeof schema.maxLength !== 'number' || schema.maxLength >= 24) &&
+    (typeof schema.minLength !== 'number' || schema.minLength <= 8)
+  );
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

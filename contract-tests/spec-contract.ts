@@ -12,7 +12,7 @@ import { parseExactJson } from '../spec/exact-json.js';
 import type { ParameterReader } from '../spec/parameters.js';
 import { recogniseCollections } from '../spec/collections.js';
 import { describeProblems, problemsText } from '../spec/problems.js';
-import { flattenObject, inlineSchema, refName, typesOf } from '../spec/schema.js';
+import { flattenObject, inlineSchema, isObject, refName, resolveRef, typesOf } from '../spec/schema.js';
 
 /** A JSON Schema object as the spec writes it (refs resolved where the suite reads it). */
 export type JsonSchema = Record<string, unknown>;
@@ -82,6 +82,12 @@ export interface RequestBody {
   schemaName: string;
   validate: ValidateFunction;
   properties: readonly RequestProperty[];
+  /**
+   * For a body that is a `oneOf`/`anyOf` of objects, each branch as an object the generators can
+   * write (the schema around it merged in, a discriminator's property fixed to the branch's value);
+   * `properties` are the first branch's. A single entry for any other body.
+   */
+  variants: readonly BodyVariant[];
   /** The property a fresh id goes in: an integer property named `id`, when the body has one. */
   identity?: RequestProperty;
   /**
@@ -93,6 +99,14 @@ export interface RequestBody {
   additionalProperties: boolean;
   /** Whether the spec requires a body. */
   required: boolean;
+}
+
+/** One shape a valid body may take: a branch of a top-level oneOf/anyOf, or the whole object. */
+export interface BodyVariant {
+  /** The branch's component name, or `branch N`; the body's own name when it has no branches. */
+  name: string;
+  properties: readonly RequestProperty[];
+  required: ReadonlySet<string>;
 }
 
 /** What the suite needs of one operation. */
@@ -257,8 +271,9 @@ export function suiteContractOf(
   }
   let requestBody: RequestBody | undefined;
   if (mediaType !== undefined && media?.schema && media.validate) {
+    const variants = bodyVariants(media.schema, doc);
     const flat = flattenObject(media.schema, doc);
-    const properties = [...flat.properties].map(([name, propertySchema]) => ({ name, required: flat.required.has(name), schema: inlineSchema(propertySchema, doc) }));
+    const properties = (variants[0] as BodyVariant).properties;
     // A readOnly id is the server's: a client's value is ignored, so it is no identity the client sends.
     const identity = properties.find((p) => p.name === 'id' && typesOf(p.schema).includes('integer') && p.schema.readOnly !== true);
     const keyName = collectionIdentity?.get(operationId);
@@ -270,6 +285,7 @@ export function suiteContractOf(
       schemaName: refName(media.schema) ?? 'request body',
       validate: media.validate,
       properties,
+      variants,
       ...(identity ? { identity } : {}),
       additionalProperties: flat.additionalProperties,
       required: operation.requestBody?.required === true,
@@ -308,6 +324,54 @@ export function suiteContractOf(
     }),
     actsOnRecord: onRecord(stateful.get(operationId)?.role),
   };
+}
+
+/**
+ * The object shapes a valid body may take. A top-level `oneOf`/`anyOf` (refs followed, the allOf
+ * around it merged) gives one per branch, each merged with the schema's own properties and
+ * required names; with a `discriminator`, the branch's property is fixed to its mapping value (or
+ * its component name, the implicit value). Which branch a value really matches, and that exactly
+ * one does for oneOf, is left to the compiled validator: the generators ask it of every body.
+ */
+function bodyVariants(schema: unknown, doc: JsonSchema): BodyVariant[] {
+  const variant = (name: string, object: unknown): BodyVariant => {
+    const flat = flattenObject(object, doc);
+    return { name, properties: [...flat.properties].map(([n, s]) => ({ name: n, required: flat.required.has(n), schema: inlineSchema(s, doc) })), required: flat.required };
+  };
+  const raw = resolveRef(schema, doc);
+  const whole = variant(refName(schema) ?? 'request body', schema);
+  const branchesRaw = isObject(raw) ? (Array.isArray(raw.oneOf) ? raw.oneOf : Array.isArray(raw.anyOf) ? raw.anyOf : undefined) : undefined;
+  if (!isObject(raw) || !branchesRaw?.length) return [whole];
+  const discriminator = isObject(raw.discriminator) && typeof raw.discriminator.propertyName === 'string' ? raw.discriminator : undefined;
+  const mapping = discriminator && isObject(discriminator.mapping) ? Object.entries(discriminator.mapping) : [];
+  const { oneOf: _oneOf, anyOf: _anyOf, discriminator: _discriminator, ...around } = raw;
+  const out: BodyVariant[] = [];
+  branchesRaw.forEach((branch, i) => {
+    const component = refName(branch);
+    const inlined = inlineSchema(branch, doc);
+    // Only object branches are written member by member; a scalar branch is left to the validator.
+    if (!isObject(inlined) || (inlined.type !== undefined && inlined.type !== 'object' && !isObject(inlined.properties))) return;
+    const merged: JsonSchema = { allOf: [around, inlined] };
+    const own = variant(component ?? `branch ${i + 1}`, merged);
+    if (discriminator) {
+      const property = String(discriminator.propertyName);
+      const ref = isObject(branch) ? branch.$ref : undefined;
+      const value = mapping.find(([, target]) => target === ref || (component !== undefined && target === component))?.[0] ?? component;
+      if (value !== undefined) {
+        const at = own.properties.findIndex((p) => p.name === property);
+        const existing = at === -1 ? { type: 'string' } : (own.properties[at] as RequestProperty).schema;
+        const { const: _const, ...rest } = existing;
+        const fixed: RequestProperty = { name: property, required: true, schema: { ...rest, enum: [value] } };
+        const properties = [...own.properties];
+        if (at === -1) properties.unshift(fixed);
+        else properties[at] = fixed;
+        out.push({ name: own.name, properties, required: new Set([...own.required, property]) });
+        return;
+      }
+    }
+    out.push(own);
+  });
+  return out.length ? out : [whole];
 }
 
 function asSpecError<T>(compile: () => T): T {

@@ -1,10 +1,11 @@
 /**
  * ignored_auth: a request without acceptable credentials never succeeds. 401 is the expected
  * refusal; another 4xx refuses too, so it is a warning. Where the RFCs leave a form open (a tab,
- * two Authorization headers), what the provider did is reported, never failed.
+ * two Authorization headers), what the provider did is reported, never failed. A case sent with a
+ * body the suite could not make valid fails only on a success.
  */
 import type { Check } from '../model.js';
-import { answered, failure, isSuccess, reportChoice, warning } from './verdicts.js';
+import { answered, failure, info, isSuccess, reportChoice, warning } from './verdicts.js';
 
 export const ignoredAuth: Check = {
   name: 'ignored_auth',
@@ -31,6 +32,9 @@ export const ignoredAuth: Check = {
       return [failure(`Answered ${status} to a request with ${credentials}; ${contract.operationId} requires ${wanted}.`)];
     }
     if (status === 401) return [];
+    // The body was not valid either: validation may come before authentication, so only a success is telling.
+    if (exchange.case.bodyNotValid)
+      return [info(`Refused a request with ${credentials} with ${status}; its body was not valid either, so the refusal may be the body's (401 would be the credential's).`)];
     return [warning(`Refused a request with ${credentials} with ${status}; 401 is the conventional answer for missing or invalid credentials.`)];
   },
 };

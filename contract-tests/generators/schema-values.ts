@@ -144,11 +144,26 @@ function anyString(minLength: number, maxLength: number): fc.Arbitrary<string> {
  * stays small (the long strings are the domain walk's job).
  */
 export function validLiterals(schema: JsonSchema, depth = 0): fc.Arbitrary<string> {
-  if (Array.isArray(schema.enum) && schema.enum.length) return fc.constantFrom(...schema.enum.map(literal));
   if ('const' in schema) return fc.constant(literal(schema.const));
+  if (Array.isArray(schema.enum) && schema.enum.length) return fc.constantFrom(...schema.enum.map(literal));
+  // A union: a value of one branch, with the schema around it (its properties, required names) merged in.
+  // Whether it matches exactly one branch (oneOf) is the validator's to say: the cases built on one that does not are excluded.
+  const branches = Array.isArray(schema.oneOf) ? schema.oneOf : Array.isArray(schema.anyOf) ? schema.anyOf : undefined;
+  if (branches?.length && depth < 4) {
+    const { oneOf: _oneOf, anyOf: _anyOf, discriminator: _discriminator, ...around } = schema;
+    return fc.oneof(...branches.map((branch) => validLiterals(mergeBranch(around, isRecord(branch) ? branch : {}), depth + 1)));
+  }
   const types = typesOf(schema);
+  // No type: what the keywords describe (properties: an object; items: an array), else a string.
+  const inferred = types.length
+    ? types
+    : isRecord(schema.properties) || Array.isArray(schema.required)
+      ? ['object']
+      : schema.items !== undefined || schema.prefixItems !== undefined
+        ? ['array']
+        : ['string'];
   const options: Array<fc.Arbitrary<string>> = [];
-  for (const type of types.length ? types : ['string']) {
+  for (const type of inferred) {
     if (type === 'string') {
       const minLength = typeof schema.minLength === 'number' ? schema.minLength : 0;
       // minLength above maxLength allows no string: its length is minLength, and the cases built on it are excluded.
@@ -169,7 +184,12 @@ export function validLiterals(schema: JsonSchema, depth = 0): fc.Arbitrary<strin
       options.push(numberLiterals(schema, type === 'integer'));
     } else if (type === 'boolean') options.push(fc.boolean().map(String));
     else if (type === 'null') options.push(fc.constant('null'));
-    else if (type === 'array') {
+    else if (type === 'array' && Array.isArray(schema.prefixItems) && schema.prefixItems.length && depth < 3) {
+      // 3.1 tuples: one value per prefixItems schema, then (unless `items: false`) up to two more.
+      const head = fc.tuple(...schema.prefixItems.map((inner) => validLiterals(isRecord(inner) ? inner : {}, depth + 1)));
+      const rest = isRecord(schema.items) ? fc.array(validLiterals(schema.items, depth + 1), { maxLength: 2 }) : fc.constant<string[]>([]);
+      options.push(fc.tuple(head, rest).map(([first, more]) => `[${[...first, ...more].join(',')}]`));
+    } else if (type === 'array') {
       const items = depth < 3 && schema.items && typeof schema.items === 'object' ? validLiterals(schema.items as JsonSchema, depth + 1) : fc.constant('null');
       const minItems = typeof schema.minItems === 'number' ? schema.minItems : 0;
       const maxItems = typeof schema.maxItems === 'number' ? schema.maxItems : minItems + 3;
@@ -189,6 +209,26 @@ export function validLiterals(schema: JsonSchema, depth = 0): fc.Arbitrary<strin
     }
   }
   return options.length === 1 ? (options[0] as fc.Arbitrary<string>) : fc.oneof(...options);
+}
+
+function isRecord(value: unknown): value is JsonSchema {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** A union's branch with the schema around it: properties merged by name, required names united, the branch's other keywords winning. */
+function mergeBranch(around: JsonSchema, branch: JsonSchema): JsonSchema {
+  const properties = { ...(isRecord(around.properties) ? around.properties : {}), ...(isRecord(branch.properties) ? branch.properties : {}) };
+  const required = [...new Set([...(Array.isArray(around.required) ? around.required : []), ...(Array.isArray(branch.required) ? branch.required : [])])];
+  return { ...around, ...branch, ...(Object.keys(properties).length ? { properties } : {}), ...(required.length ? { required } : {}) };
+}
+
+/** A value of the same JSON type as `value` that is not it. */
+function otherThan(value: unknown): string | undefined {
+  if (typeof value === 'string') return JSON.stringify(value === '' ? 'x' : `${value}-other`);
+  if (typeof value === 'number') return JSON.stringify(value + 1);
+  if (typeof value === 'boolean') return String(!value);
+  if (value === null) return undefined;
+  return undefined;
 }
 
 /**
@@ -278,6 +318,12 @@ function everyBoundaryValue(schema: JsonSchema, sample: <T>(arbitrary: fc.Arbitr
   const types = typesOf(schema);
   if (!types.length) return [];
   const out: BoundaryValue[] = wrongTypes(types);
+  if ('const' in schema) {
+    out.push({ label: 'const', literal: literal(schema.const), valid: true, about: `the const value ${literal(schema.const)}` });
+    const other = otherThan(schema.const);
+    if (other !== undefined) out.push({ label: 'const-other', literal: other, valid: false, about: `another value than the const ${literal(schema.const)} (${other})` });
+    return out;
+  }
   if (Array.isArray(schema.enum)) {
     schema.enum.slice(0, 20).forEach((value, i) => out.push({ label: `enum-${i}`, literal: literal(value), valid: true, about: `the enum value ${literal(value)}` }));
     const first = schema.enum.find((v) => typeof v === 'string') as string | undefined;

@@ -1,0 +1,201 @@
+/**
+ * Bodies the generators must compose (QA item 6): a `oneOf` of two objects told apart by a
+ * `discriminator`, a 3.1 `const`, a tuple (`prefixItems`, `items: false`) and a type list. Valid
+ * bodies are generated for each, so the auth and acceptance cases are sent; a provider that skips
+ * auth on the operation fails, the mock passes. Where no valid body can be made (a schema no value
+ * satisfies), positive_data_acceptance is not judged — which fails the run — and the credential
+ * cases still go out with the best body there is: a success to them fails.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMockServer, type MockServer } from '../../mocks/server.js';
+import { createIdSource } from '../../fixtures/index.js';
+import { generateCases } from '../generated.js';
+import { compileSuiteContract, formatReport, runContractSuite, type ContractReport } from '../index.js';
+import { parseExactJson } from '../../spec/exact-json.js';
+import { load as parseYaml } from 'js-yaml';
+
+const TOKEN = 'till-token';
+const SEED = 4_711;
+
+/** A till taking card or bank payments (one oneOf, told apart by `method`), bearer required. */
+function tillSpec(security: 'bearer' | 'none', payment: Record<string, unknown> = DISCRIMINATED): string {
+  return JSON.stringify({
+    openapi: '3.0.3',
+    info: { title: 'Till', version: '1' },
+    paths: {
+      '/charges': {
+        post: {
+          operationId: 'charge',
+          security: security === 'bearer' ? [{ bearer: [] }] : [],
+          requestBody: { required: true, content: { 'application/json': { schema: payment } } },
+          responses: {
+            '202': { description: 'accepted', content: { 'application/json': { schema: { type: 'object', required: ['chargeId'], properties: { chargeId: { type: 'string' } } } } } },
+            default: { description: 'problem', content: { 'application/json': { schema: { type: 'object', properties: { message: { type: 'string' } } } } } },
+          },
+        },
+      },
+    },
+    components: {
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
+      schemas: {
+        Card: { type: 'object', required: ['method', 'pan'], properties: { method: { type: 'string', enum: ['card'] }, pan: { type: 'string', pattern: '^[0-9]{12}$' } } },
+        Bank: { type: 'object', required: ['method', 'account'], properties: { method: { type: 'string' }, account: { type: 'string', minLength: 4 } } },
+      },
+    },
+  });
+}
+
+const DISCRIMINATED = {
+  oneOf: [{ $ref: '#/components/schemas/Card' }, { $ref: '#/components/schemas/Bank' }],
+  discriminator: { propertyName: 'method', mapping: { card: '#/components/schemas/Card', transfer: '#/components/schemas/Bank' } },
+};
+
+/** 3.1: a const, a tuple, a type list; records at /clicks read back at /clicks/{id}. */
+const CLICKS = `
+openapi: 3.1.0
+info: {title: Clicks, version: '1'}
+paths:
+  /clicks:
+    post:
+      operationId: createClick
+      requestBody: {required: true, content: {application/json: {schema: {$ref: '#/components/schemas/Click'}}}}
+      responses: {'201': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/Click'}}}}}
+  /clicks/{id}:
+    get:
+      operationId: getClick
+      parameters: [{name: id, in: path, required: true, schema: {type: integer, format: int64}}]
+      responses:
+        '200': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/Click'}}}}
+        '404': {description: missing}
+components:
+  schemas:
+    Click:
+      type: object
+      required: [id, kind, at]
+      unevaluatedProperties: false
+      properties:
+        id: {type: integer, format: int64}
+        kind: {const: click}
+        at: {type: string, format: date-time}
+        point: {type: array, prefixItems: [{type: number}, {type: number}], items: false}
+        label: {type: [string, 'null'], maxLength: 5}
+`;
+
+describe('generated bodies for composed schemas', () => {
+  it('a oneOf with a discriminator: valid bodies of both branches, each with its mapping value, the auth cases not excluded', () => {
+    const contract = compileSuiteContract(JSON.parse(tillSpec('bearer')), 'till.json', 'charge');
+    const generation = generateCases({ contract, seed: SEED, positive: 30, negative: 10, ids: createIdSource(), token: TOKEN, invalidToken: 'nope' });
+    const accepted = generation.cases.filter((c) => c.expect === 'accepted' && typeof c.body === 'string' && c.contentType === undefined);
+    expect(accepted.length).toBeGreaterThan(10);
+    for (const kase of accepted) expect(contract.requestBody?.validate(parseExactJson(kase.body as string)), `${kase.label}: ${String(kase.body)}`).toBe(true);
+    const methods = new Set(generation.cases.filter((c) => c.family === 'random-valid').map((c) => (JSON.parse(c.body as string) as { method: string }).method));
+    expect([...methods].sort()).toEqual(['card', 'transfer']);
+    const auth = generation.cases.filter((c) => c.family === 'auth' && c.expect === 'unauthenticated');
+    expect(auth.map((c) => c.label)).toContain('no-credential');
+    expect(auth.every((c) => c.bodyNotValid === undefined)).toBe(true);
+    expect(generation.excluded.filter((x) => x.case.family === 'auth')).toEqual([]);
+  });
+
+  it('a const, a tuple and a type list: valid bodies, and both sides of the const', () => {
+    const contract = compileSuiteContract(parseYaml(CLICKS), 'clicks.yaml', 'createClick');
+    const generation = generateCases({ contract, seed: SEED, positive: 20, negative: 5, ids: createIdSource(), token: '', invalidToken: 'nope' });
+    const labels = generation.cases.map((c) => `${c.family}-${c.label}`);
+    expect(labels).toEqual(expect.arrayContaining(['value-kind-const', 'value-kind-const-other', 'probe-first', 'required-point-absent']));
+    expect(generation.cases.filter((c) => c.family === 'random-valid')).toHaveLength(20);
+    expect(generation.excluded.filter((x) => /validator rejects/.test(x.reason)).map((x) => x.case.label)).toEqual([]);
+  });
+});
+
+describe('composed bodies against providers', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'composed-bodies-'));
+  const write = (name: string, text: string): string => {
+    const path = join(dir, name);
+    writeFileSync(path, text);
+    return path;
+  };
+  const SECURED = write('till.json', tillSpec('bearer'));
+  const mocks: MockServer[] = [];
+  const start = async (spec: string, tokens?: string[]): Promise<MockServer> => {
+    const mock = await createMockServer({ port: 0, logLevel: 'silent', spec, ...(tokens ? { tokens } : {}) });
+    mocks.push(mock);
+    return mock;
+  };
+  const check = (report: ContractReport, name: string) => report.checks.find((c) => c.name === name);
+  afterAll(async () => {
+    for (const mock of mocks) await mock.close();
+  });
+
+  let honest: ContractReport;
+  let careless: ContractReport;
+  beforeAll(async () => {
+    const run = async (served: string): Promise<ContractReport> => {
+      const mock = await start(served, [TOKEN]);
+      return runContractSuite({ baseUrl: mock.url, token: TOKEN, spec: SECURED, seed: SEED, generated: { positive: 10, negative: 10 } });
+    };
+    honest = await run(SECURED);
+    careless = await run(write('till-noauth.json', tillSpec('none')));
+  });
+
+  it('the mock on the spec passes, every credential case and valid body judged', () => {
+    expect(honest.findings.filter((f) => f.severity === 'failure').map((f) => `${f.check} ${f.exchange.case.id}: ${f.message}`)).toEqual([]);
+    expect(check(honest, 'ignored_auth')?.status).toBe('passed');
+    expect(check(honest, 'ignored_auth')?.judged).toBeGreaterThan(5);
+    expect(check(honest, 'positive_data_acceptance')?.judged).toBeGreaterThan(10);
+    expect(honest.ok).toBe(true);
+  });
+
+  it('a provider that ignores auth on the oneOf operation fails ignored_auth', () => {
+    const failed = careless.findings.filter((f) => f.check === 'ignored_auth' && f.severity === 'failure').map((f) => f.exchange.case.id);
+    expect(failed).toContain('generated:auth-no-credential');
+    expect(careless.ok).toBe(false);
+  });
+
+  it('a 3.1 const: the stateful sequence runs against the mock', async () => {
+    const mock = await start(write('clicks.yaml', CLICKS));
+    const report = await runContractSuite({ baseUrl: mock.url, token: '', spec: join(dir, 'clicks.yaml'), seed: SEED, generated: { positive: 5, negative: 5 } });
+    expect(report.findings.filter((f) => f.severity === 'failure').map((f) => `${f.check} ${f.exchange.case.id}: ${f.message}`)).toEqual([]);
+    expect(check(report, 'ensure_resource_availability')?.judged).toBeGreaterThan(0);
+    expect(check(report, 'resource_consistency')?.judged).toBeGreaterThan(0);
+    expect(report.ok).toBe(true);
+  });
+
+  it('no valid body to be had: positive_data_acceptance is not judged (the run fails), and a success without a credential still fails', async () => {
+    // `not` of the object's own required property: no body satisfies it.
+    const impossible = { type: 'object', required: ['note'], properties: { note: { type: 'string' } }, not: { required: ['note'] } };
+    const spec = write('till-impossible.json', tillSpec('bearer', impossible));
+    const refusing = await start(spec, [TOKEN]);
+    const report = await runContractSuite({ baseUrl: refusing.url, token: TOKEN, spec, seed: SEED, generated: { positive: 5, negative: 5 } });
+    expect(check(report, 'positive_data_acceptance')?.status).toBe('not-judged');
+    expect(report.ok).toBe(false);
+    expect(formatReport(report)).toMatch(/not judged: no answer gave them anything to judge \(positive_data_acceptance\)/);
+    // The mock refuses a missing credential with 401 before it reads the body: judged, and passed.
+    expect(check(report, 'ignored_auth')?.failed).toBe(0);
+    expect(check(report, 'ignored_auth')?.judged).toBeGreaterThan(0);
+
+    const open = await start(write('till-impossible-noauth.json', tillSpec('none', impossible)), [TOKEN]);
+    const against = await runContractSuite({ baseUrl: open.url, token: TOKEN, spec, seed: SEED, generated: { positive: 5, negative: 5 } });
+    // The mock without auth refuses the invalid body with 400: only info, since validation may come first.
+    expect(check(against, 'ignored_auth')?.failed).toBe(0);
+    expect(against.findings.some((f) => f.check === 'ignored_auth' && f.severity === 'info' && /may be the body's/.test(f.message))).toBe(true);
+
+    // A provider that accepts every request, credential or not: the credential cases fail, invalid body or not.
+    const lax = createServer((request, response) => {
+      request.resume();
+      request.on('end', () => response.writeHead(202, { 'content-type': 'application/json' }).end('{"chargeId":"c1"}'));
+    });
+    await new Promise<void>((resolve) => lax.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = lax.address() as AddressInfo;
+      const accepting = await runContractSuite({ baseUrl: `http://127.0.0.1:${port}`, token: TOKEN, spec, seed: SEED, generated: { positive: 5, negative: 5 } });
+      const failed = accepting.findings.filter((f) => f.check === 'ignored_auth' && f.severity === 'failure').map((f) => f.exchange.case.id);
+      expect(failed).toContain('generated:auth-no-credential');
+    } finally {
+      await new Promise((resolve) => lax.close(resolve));
+    }
+  });
+});
