@@ -8,14 +8,15 @@
  * `list_honours_parameters`, `use_after_free` and `missing_resource_not_found` (sequence-checks.ts).
  * Everything created is deleted again, so the suite reruns cleanly against a long-lived provider.
  */
+import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { recogniseCollections } from '../spec/collections.js';
 import type { CompiledContract } from '../spec/contract.js';
 import { exactInteger, parseExactJson } from '../spec/exact-json.js';
 import { jsonPointer, pointerTarget, pointerTokens, resolveRef } from '../spec/schema.js';
-import type { IdSource } from '../fixtures/index.js';
+import { INT64_MAX, type IdSource } from '../fixtures/index.js';
 import { freshIdentity } from './generators/identity.js';
-import { validLiterals } from './generators/schema-values.js';
+import { integerBounds, validLiterals } from './generators/schema-values.js';
 import type { CaseExpectation, SequenceStep } from './model.js';
 import { evaluateLinkValue, type Exchange } from './runtime-expressions.js';
 import type { JsonSchema, RequestBody, SuiteContract, SuiteParameter } from './spec-contract.js';
@@ -446,6 +447,8 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
       }
     }
   }
+  /** The id the sequence's delete removed, when it was answered with success. */
+  let deleted: string | undefined;
   if (plan.remove) {
     const answer = await send({
       operation: plan.remove,
@@ -455,12 +458,13 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
       parameters: pathValue(first.id, 'remove'),
     });
     if (answer.status !== undefined && answer.status >= 200 && answer.status < 300) {
+      deleted = first.id;
       created.splice(created.indexOf(first.id), 1);
       await read(first.id, { kind: 'read-deleted', collection: plan.collection, identity: plan.identity, id: first.id }, `reads the ${noun} just deleted: it must be gone (404)`);
       await list({ kind: 'list', collection: plan.collection, identity: plan.identity, lacks: [first.id] }, `lists the collection after the delete: the deleted ${noun} must not be in it`);
     }
   }
-  const missing = freshId();
+  const missing = freshId() ?? neverAssigned(plan, itemParameter(plan.read)?.schema ?? identityProperty?.schema ?? {}, context.ids, deleted);
   if (missing !== undefined) await read(missing, { kind: 'read-missing', collection: plan.collection, identity: plan.identity, id: missing }, `reads a ${noun} that was never created: it must be 404`);
   // Clean up: what the sequence created and did not delete as a step.
   if (plan.remove) {
@@ -512,6 +516,21 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
     const answered = isRecord(answer.body) ? answer.body[parent.identity] : undefined;
     return id ?? (answered === undefined ? undefined : jsonText(answered));
   }
+}
+
+/**
+ * An id the provider cannot have given, for an identity it assigns: the largest integer the path
+ * parameter allows (int64's maximum by default; providers count up from 1), a fresh UUID for
+ * `format: uuid`, a long random string otherwise. Else the id the sequence just deleted. As JSON text.
+ */
+export function neverAssigned(plan: Pick<SequencePlan, 'identityType'>, schema: JsonSchema, ids: IdSource, deleted?: string): string | undefined {
+  if (plan.identityType === 'integer') return (integerBounds(schema).max ?? INT64_MAX).toString();
+  if (plan.identityType === 'string') {
+    const maxLength = typeof schema.maxLength === 'number' ? schema.maxLength : 64;
+    if (schema.format === 'uuid') return JSON.stringify(randomUUID());
+    if (!schema.pattern && !schema.enum && !schema.format && maxLength >= 16) return JSON.stringify(`never-${ids.between(2n ** 60n, 2n ** 62n).toString(36)}`.slice(0, Math.min(maxLength, 40)));
+  }
+  return deleted;
 }
 
 /** A value as the JSON text the case builder takes for a parameter (an int64 on its exact digits). */
