@@ -27,6 +27,7 @@
  *   answered from the spec's examples until written (PUT, PATCH), deleted by DELETE. Under an item
  *   path it belongs to that record as a nested collection does.
  */
+import { typesOf } from './schema.js';
 import { isJsonMediaType, mediaEssence, type CompiledContract, type ContractMediaType, type ContractOperation, type ContractParameter, type Schema } from './contract.js';
 
 export type CollectionRole = 'create' | 'list' | 'read' | 'replace' | 'patch' | 'delete' | 'replace-in-body' | 'patch-in-body' | 'form-update';
@@ -72,10 +73,19 @@ export interface ListPlan {
   shape: ListShape;
   /** The item properties an answer shows. */
   items: ReadonlySet<string>;
-  /** The declared paging parameters: page size (and its default), offset, page number (and whether pages count from 0 or 1). */
-  paging: { size?: string; defaultSize?: number; offset?: string; page?: string; firstPage: 0 | 1 };
-  /** Query parameters naming a stored property: parameter name → property. */
+  /**
+   * The declared paging parameters: page size, offset and page number, each with its `default`,
+   * and whether pages count from 0 or 1.
+   */
+  paging: { size?: string; defaultSize?: number; offset?: string; defaultOffset?: number; page?: string; defaultPage?: number; firstPage: 0 | 1 };
+  /**
+   * Query parameters naming a stored property: parameter name → property. A parameter names a
+   * property by its exact name, else by its singular (`tags` → `tag`), else as the singular of
+   * an array property's name (`tag` → `tags`).
+   */
   filters: ReadonlyMap<string, string>;
+  /** deepObject (object) query parameters whose members name stored properties: parameter → member → property. */
+  memberFilters?: ReadonlyMap<string, ReadonlyMap<string, string>>;
   /** The array's `maxItems`: no answer holds more. */
   maxItems: number | undefined;
 }
@@ -111,6 +121,14 @@ export interface IdentityOverrides {
 export const PAGE_SIZE_NAMES = ['limit', 'size', 'per_page', 'perPage', 'page_size', 'pageSize'] as const;
 export const OFFSET_NAMES = ['offset', 'skip', 'start'] as const;
 export const PAGE_NUMBER_NAMES = ['page', 'page_number', 'pageNumber'] as const;
+
+/** Which paging value a member of a list's answer named like a paging parameter holds. */
+export type PagingValue = 'page' | 'size' | 'offset';
+export const PAGING_VALUES: ReadonlyMap<string, PagingValue> = new Map<string, PagingValue>([
+  ...PAGE_NUMBER_NAMES.map((name): [string, PagingValue] => [name, 'page']),
+  ...PAGE_SIZE_NAMES.map((name): [string, PagingValue] => [name, 'size']),
+  ...OFFSET_NAMES.map((name): [string, PagingValue] => [name, 'offset']),
+]);
 
 /**
  * Reads `--identity`'s value: comma-separated entries, each `property` (every collection) or
@@ -332,21 +350,46 @@ function listPlanOf(operation: ContractOperation, collection: Collection): ListP
   const named = (names: readonly string[]): ContractParameter | undefined => names.map((n) => query.find((p) => p.name === n)).find(Boolean);
   const page = named(PAGE_NUMBER_NAMES);
   const size = named(PAGE_SIZE_NAMES);
+  const offset = named(OFFSET_NAMES);
+  const integer = (parameter: ContractParameter | undefined): number | undefined => {
+    const value = parameter?.schema?.default;
+    return Number.isSafeInteger(value) && (value as number) >= 0 ? (value as number) : undefined;
+  };
   const paging = {
     size: size?.name,
     defaultSize: typeof size?.schema?.default === 'number' ? size.schema.default : undefined,
-    offset: named(OFFSET_NAMES)?.name,
+    offset: offset?.name,
     page: page?.name,
     firstPage: (page?.schema?.minimum === 0 ? 0 : 1) as 0 | 1,
+    ...(integer(offset) === undefined ? {} : { defaultOffset: integer(offset) }),
+    ...(integer(page) === undefined ? {} : { defaultPage: integer(page) }),
   };
   const pagingNames = new Set([paging.size, paging.offset, paging.page]);
   const filters = new Map<string, string>();
+  const memberFilters = new Map<string, ReadonlyMap<string, string>>();
   for (const parameter of query) {
     if (pagingNames.has(parameter.name)) continue;
-    const property = [parameter.name, singular(parameter.name)].find((name) => collection.stored.has(name) && !collection.writeOnly.has(name));
+    const property = filteredProperty(parameter.name, collection);
     if (property !== undefined) filters.set(parameter.name, property);
+    else if (parameter.style === 'deepObject') {
+      const members = new Map<string, string>();
+      for (const member of Object.keys((parameter.schema?.properties as Record<string, unknown> | undefined) ?? {})) {
+        const named = filteredProperty(member, collection);
+        if (named !== undefined) members.set(member, named);
+      }
+      if (members.size) memberFilters.set(parameter.name, members);
+    }
   }
-  return { shape, items: new Set([...items].filter((name) => !collection.writeOnly.has(name))), paging, filters, maxItems };
+  const plan: ListPlan = { shape, items: new Set([...items].filter((name) => !collection.writeOnly.has(name))), paging, filters, maxItems };
+  return memberFilters.size ? { ...plan, memberFilters } : plan;
+}
+
+/** The stored property a filter named `name` keeps records by: its own name, its singular (`tags` → `tag`), or an array property it is the singular of (`tag` → `tags`). */
+function filteredProperty(name: string, collection: Collection): string | undefined {
+  const readable = (property: string): boolean => collection.stored.has(property) && !collection.writeOnly.has(property);
+  const own = [name, singular(name)].find(readable);
+  if (own !== undefined) return own;
+  return [...collection.stored].find(([property, schema]) => property !== name && singular(property) === name && readable(property) && typesOf(schema).includes('array'))?.[0];
 }
 
 /** The store's collection name for a request: the path with the parent records' ids (`/bookings/7/payments`). */

@@ -7,8 +7,10 @@
  * operation's success schema declares, never a writeOnly property.
  */
 import { storeCollection, type Collection, type CollectionRole, type ListPlan, type Singleton, type StatefulOperation } from '../../spec/collections.js';
-import type { CompiledContract, ContractParameter, Schema } from '../../spec/contract.js';
+import { PAGING_VALUES, type PagingValue } from '../../spec/collections.js';
+import type { CompiledContract, ContractMediaType, ContractParameter, Schema } from '../../spec/contract.js';
 import { parseExactJson } from '../../spec/exact-json.js';
+import { typesOf as schemaTypes } from '../../spec/schema.js';
 import { describeProblems } from '../../spec/problems.js';
 import { reject } from '../errors.js';
 import { rejected, type Answer } from '../http/answer.js';
@@ -30,8 +32,8 @@ interface Served {
   fields: readonly ContractParameter[];
   /** The first example of the success answer (a wrapped list's other members come from it). */
   example: unknown;
-  /** The answer's integer members named like a total (total, totalCount, count…). */
-  totals: ReadonlySet<string>;
+  /** For a wrapped list: the members of its answer the mock fills (total, paging values, page links). */
+  wrapper: WrapperPlan | undefined;
   /** Whether `answered` holds every property a record holds. */
   whole: boolean;
   /** Whether a list's items show every property a record holds. */
@@ -74,7 +76,7 @@ export function statefulHandlers(stateful: ReadonlyMap<string, StatefulOperation
       list,
       fields: operation.parameters.filter((p) => p.in === 'query' && collection.declared.has(p.name)),
       example: media?.examples[0]?.value,
-      totals: new Set([...(media?.propertySchemas ?? [])].filter(([name, schema]) => TOTAL_NAMES.has(name) && schema.type === 'integer').map(([name]) => name)),
+      wrapper: list?.shape.kind === 'wrapped' && media ? wrapperPlanOf(media, answered) : undefined,
     });
   }
   return handlers;
@@ -117,7 +119,9 @@ const ROLES: Record<CollectionRole, (served: Served) => MockHandler> = {
       const listing = (): Maybe<Answer> => {
         const name = storeCollection(collection, c.request.params as Record<string, string>);
         const query = c.request.query as Record<string, unknown>;
-        const filters = plan.filters.size === 0 ? NO_FILTERS : activeFilters(plan, query, req.url ?? '');
+        // Each filter as its parameter's style reads it (`?tag=b,two` unexploded: two values), else as the query has it.
+        const sent = c.request.parameterValues ?? query;
+        const filters = plan.filters.size === 0 && !plan.memberFilters ? NO_FILTERS : activeFilters(plan, collection, sent, req.url ?? '');
         const window = windowOf(plan, query);
         if (plan.shape.kind === 'array' && filters.length === 0 && window.size === undefined && window.offset === 0) {
           // The first page is read before answering, so a store outage is still an error answer.
@@ -130,7 +134,8 @@ const ROLES: Record<CollectionRole, (served: Served) => MockHandler> = {
         return continueWith(selected(mock.store, name, served.wholeItems ? undefined : plan.items, filters, window, needsTotal), ({ pieces, total }): Answer => {
           const array = `[${pieces.join(',')}]`;
           if (plan.shape.kind === 'array') return { status: served.status, body: array };
-          return { status: served.status, body: wrapped(served, plan, array, total, window) };
+          const page = { url: req.url ?? '', origin: `http://${req.headers.host ?? 'localhost'}`, shown: pieces.length, total };
+          return { status: served.status, body: wrapped(served, plan, array, window, page) };
         });
       };
       if (!collection.parent) return listing();
@@ -423,15 +428,15 @@ async function* listed(store: ResourceStore, collection: string, first: Page, pr
 interface ListWindow {
   offset: number;
   size: number | undefined;
-  /** The paging parameters' values as the answer may echo them. */
-  echoed: Record<string, number>;
+  /** The page number in effect: the one sent, else the parameter's default, else the page `offset` falls on. */
+  page: number;
 }
 
 /**
  * The window the declared paging parameters ask for: a size (limit, size, per_page…), an offset
  * (offset, skip, start) or a page number (page…, counted from the parameter's minimum, 0 or 1).
- * A size not sent is the size parameter's default; a page number without either takes
- * `maxItems`, else 20. No answer holds more than `maxItems`.
+ * A value not sent is its parameter's default (a page's only when no offset is sent); a page
+ * number without a size takes `maxItems`, else 20. No answer holds more than `maxItems`.
  */
 export function windowOf(plan: ListPlan, query: Record<string, unknown>): ListWindow {
   const number = (name: string | undefined): number | undefined => {
@@ -439,41 +444,57 @@ export function windowOf(plan: ListPlan, query: Record<string, unknown>): ListWi
     const value = Number(firstOf(query[name]));
     return Number.isSafeInteger(value) && value >= 0 ? value : undefined;
   };
-  const echoed: Record<string, number> = {};
-  let size = number(plan.paging.size) ?? plan.paging.defaultSize;
-  const page = number(plan.paging.page);
-  let offset = number(plan.paging.offset) ?? 0;
+  const { paging } = plan;
+  let size = number(paging.size) ?? paging.defaultSize;
+  const sentOffset = number(paging.offset);
+  const page = number(paging.page) ?? (sentOffset === undefined && paging.page ? paging.defaultPage : undefined);
+  let offset = sentOffset ?? paging.defaultOffset ?? 0;
   if (page !== undefined) {
     size ??= plan.maxItems ?? DEFAULT_PAGE_SIZE;
-    offset = Math.max(0, page - plan.paging.firstPage) * size;
-    if (plan.paging.page) echoed[plan.paging.page] = page;
+    offset = Math.max(0, page - paging.firstPage) * size;
   }
   if (plan.maxItems !== undefined) size = Math.min(size ?? plan.maxItems, plan.maxItems);
-  if (size !== undefined && plan.paging.size) echoed[plan.paging.size] = size;
-  if (plan.paging.offset) echoed[plan.paging.offset] = offset;
-  return { offset, size, echoed };
+  return { offset, size, page: page ?? (size ? Math.floor(offset / size) : 0) + paging.firstPage };
 }
 
 const DEFAULT_PAGE_SIZE = 20;
 
-/** A list plan without filter parameters: nothing to read from the query. */
-const NO_FILTERS: ReadonlyArray<[string, string[]]> = Object.freeze([]);
+/** A filter a request sets: the stored property, the values any one of which it must equal, and the value a record without it has. */
+type Filter = readonly [property: string, wanted: string[], absent?: unknown];
 
-/** The filters a request sets: the stored property, and the values any one of which it must equal. */
-function activeFilters(plan: ListPlan, query: Record<string, unknown>, url: string): Array<[string, string[]]> {
-  const active: Array<[string, string[]]> = [];
+/** A list plan without filter parameters: nothing to read from the query. */
+const NO_FILTERS: readonly Filter[] = Object.freeze([]);
+
+/**
+ * The filters a request sets. A record without the property is judged by the `default` its
+ * schema gives it (a record created without `status` is `open` when that is the default).
+ */
+function activeFilters(plan: ListPlan, collection: Collection, query: Record<string, unknown>, url: string): Filter[] {
+  const active: Filter[] = [];
+  const filter = (property: string, wanted: string[]): void => {
+    active.push([property, wanted, collection.stored.get(property)?.default]);
+  };
   let repeated: URLSearchParams | undefined;
   for (const [parameter, property] of plan.filters) {
     const value = query[parameter];
     if (value === undefined) continue;
     if (Array.isArray(value)) {
-      active.push([property, value.map(String)]);
+      filter(property, value.map(String));
       continue;
     }
     // `?tags=a&tags=b` (form, exploded: an array parameter's default) where the query kept one value.
     repeated ??= new URLSearchParams(url.slice(url.indexOf('?') + 1));
     const all = repeated.getAll(parameter);
-    active.push([property, all.length > 1 ? all : [String(value)]]);
+    filter(property, all.length > 1 ? all : [String(value)]);
+  }
+  // `?filter[author]=Ada`: each member naming a stored property is one more filter.
+  for (const [parameter, members] of plan.memberFilters ?? []) {
+    const value = query[parameter];
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) continue;
+    for (const [member, property] of members) {
+      const wanted = (value as Record<string, unknown>)[member];
+      if (wanted !== undefined) filter(property, Array.isArray(wanted) ? wanted.map(String) : [String(wanted)]);
+    }
   }
   return active;
 }
@@ -490,7 +511,7 @@ function selected(
   store: ResourceStore,
   name: string,
   items: ReadonlySet<string> | undefined,
-  filters: ReadonlyArray<[string, string[]]>,
+  filters: readonly Filter[],
   window: ListWindow,
   needsTotal: boolean,
 ): Maybe<{ pieces: string[]; total: number }> {
@@ -503,7 +524,7 @@ function selected(
     for (;;) {
       for (const record of page.records) {
         const value = filters.length || items ? recordValue(record) : undefined;
-        if (value && !filters.every(([property, wanted]) => matches(value[property], wanted))) continue;
+        if (value && !filters.every(([property, wanted, absent]) => matches(value[property] === undefined ? absent : value[property], wanted))) continue;
         if (passed >= window.offset && (window.size === undefined || pieces.length < window.size)) pieces.push(value && items ? projection(value, items) : record.json);
         passed++;
       }
@@ -521,22 +542,134 @@ function selected(
 /** Names a wrapper's count of every record the filters let through goes under. */
 const TOTAL_NAMES = new Set(['total', 'totalCount', 'total_count', 'totalItems', 'total_items', 'count']);
 
+const LINK_NAMES = new Map<string, 'next' | 'prev'>([
+  ['next', 'next'],
+  ['prev', 'prev'],
+  ['previous', 'prev'],
+]);
+
+/** A member of a wrapped list (`next`) or of one of its object members (`links.next`) that links the next or previous page. */
+interface PageLink {
+  at: readonly string[];
+  rel: 'next' | 'prev';
+  /** `format: uri`: an absolute URL. */
+  absolute: boolean;
+  /** Null where there is no such page; else the member is left out. */
+  nullable: boolean;
+}
+
+/** What a wrapped list's answer fills, read once from its schema. */
+interface WrapperPlan {
+  /** Integer members named like a total (total, totalCount, count…). */
+  totals: ReadonlySet<string>;
+  /** Number members named like a paging parameter (page, limit, offset…): the value in effect. */
+  paging: ReadonlyMap<string, PagingValue>;
+  links: readonly PageLink[];
+  required: ReadonlySet<string>;
+}
+
+function wrapperPlanOf(media: ContractMediaType, answered: ReadonlySet<string> | undefined): WrapperPlan {
+  const totals = new Set<string>();
+  const paging = new Map<string, PagingValue>();
+  const links: PageLink[] = [];
+  const link = (at: string[], schema: unknown): void => {
+    const rel = LINK_NAMES.get(at[at.length - 1] as string);
+    const types = typesOf(schema);
+    if (rel && types.includes('string')) links.push({ at, rel, absolute: (schema as Schema).format === 'uri', nullable: types.includes('null') });
+  };
+  for (const [name, schema] of media.propertySchemas) {
+    if (answered && !answered.has(name)) continue;
+    const types = typesOf(schema);
+    if (TOTAL_NAMES.has(name) && types.includes('integer')) totals.add(name);
+    else if (PAGING_VALUES.has(name) && (types.includes('integer') || types.includes('number'))) paging.set(name, PAGING_VALUES.get(name) as PagingValue);
+    else if (types.includes('object') && schema.properties && typeof schema.properties === 'object') {
+      for (const [member, inner] of Object.entries(schema.properties as Record<string, unknown>)) link([name, member], inner);
+    } else link([name], schema);
+  }
+  return { totals, paging, links, required: new Set(media.required) };
+}
+
+function typesOf(schema: unknown): string[] {
+  return schema !== null && typeof schema === 'object' ? schemaTypes(schema as Schema) : [];
+}
+
+/** The page a list answered: the request's URL, where the mock is, how many records it showed of how many. */
+interface PageShown {
+  url: string;
+  origin: string;
+  shown: number;
+  total: number;
+}
+
 /**
  * A wrapped list: the success answer's example (when it is an object) with the records in the
- * array property, an integer total-like member (total, totalCount, count…) set to the number of
- * records the filters let through, and members named as paging parameters set to the values used.
+ * array property, and every member the mock knows how to fill: an integer total-like member
+ * (total, totalCount, count…) set to the number of records the filters let through, members
+ * named like paging parameters set to the values in effect (sent, else the parameter's
+ * default, else implied: page 1, offset 0, the size applied), and `next`/`prev` links (at the
+ * top or in an object member such as `links`) to the same query with the page or offset moved,
+ * null or left out where there is no such page.
  */
-function wrapped(served: Served, plan: ListPlan, array: string, total: number, window: ListWindow): string {
+function wrapped(served: Served, plan: ListPlan, array: string, window: ListWindow, shown: PageShown): string {
   const shape = plan.shape as { kind: 'wrapped'; property: string };
+  const wrapper = served.wrapper as WrapperPlan;
   const example = served.example;
-  const members = new Map<string, string>();
+  const members = new Map<string, unknown>();
   if (example !== null && typeof example === 'object' && !Array.isArray(example)) {
-    for (const [name, value] of Object.entries(example)) if (served.answered?.has(name) ?? true) members.set(name, JSON.stringify(value));
+    for (const [name, value] of Object.entries(example)) if (served.answered?.has(name) ?? true) members.set(name, value);
   }
-  members.set(shape.property, array);
-  for (const name of served.answered ?? []) {
-    if (served.totals.has(name)) members.set(name, String(total));
-    else if (window.echoed[name] !== undefined) members.set(name, String(window.echoed[name]));
+  members.set(shape.property, undefined);
+  for (const name of wrapper.totals) members.set(name, shown.total);
+  for (const [name, value] of wrapper.paging) {
+    // No size applied (every record answered): the number shown, only where the schema requires one.
+    const size = window.size ?? (wrapper.required.has(name) ? shown.shown : undefined);
+    const filled = value === 'page' ? window.page : value === 'offset' ? window.offset : size;
+    if (filled !== undefined) members.set(name, filled);
   }
-  return `{${[...members].map(([name, json]) => `${JSON.stringify(name)}:${json}`).join(',')}}`;
+  for (const link of wrapper.links) {
+    const target = pageTarget(plan, window, shown, link.rel);
+    const value = target === undefined ? (link.nullable ? null : undefined) : pageLink(shown, target, link.absolute);
+    const [first, inner] = link.at as [string, string | undefined];
+    if (inner === undefined) {
+      if (value === undefined) members.delete(first);
+      else members.set(first, value);
+      continue;
+    }
+    const current = members.get(first);
+    const object = current !== null && typeof current === 'object' && !Array.isArray(current) ? { ...(current as Record<string, unknown>) } : {};
+    if (value === undefined) delete object[inner];
+    else object[inner] = value;
+    members.set(first, object);
+  }
+  return `{${[...members].map(([name, value]) => `${JSON.stringify(name)}:${name === shape.property ? array : JSON.stringify(value)}`).join(',')}}`;
+}
+
+/** The query member and value that ask for the next or previous page; undefined when there is none, or no parameter to ask with. */
+function pageTarget(plan: ListPlan, window: ListWindow, shown: PageShown, rel: 'next' | 'prev'): [string, number] | undefined {
+  const { size, offset } = window;
+  if (size === undefined || size === 0) return undefined;
+  if (rel === 'next' ? offset + size >= shown.total : offset === 0) return undefined;
+  if (plan.paging.page) return [plan.paging.page, rel === 'next' ? window.page + 1 : Math.max(plan.paging.firstPage, window.page - 1)];
+  if (plan.paging.offset) return [plan.paging.offset, rel === 'next' ? offset + size : Math.max(0, offset - size)];
+  return undefined;
+}
+
+/** The request's own path and query with one paging member set (its other members kept as sent). */
+function pageLink(shown: PageShown, [name, value]: [string, number], absolute: boolean): string {
+  // An absolute-form target (`GET http://host/books`) keeps only its path.
+  const url = shown.url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, '');
+  const at = url.indexOf('?');
+  const path = at === -1 ? url : url.slice(0, at);
+  const kept = (at === -1 ? [] : url.slice(at + 1).split('&')).filter((part) => part !== '' && queryName(part) !== name);
+  kept.push(`${encodeURIComponent(name)}=${value}`);
+  return `${absolute ? shown.origin : ''}${path || '/'}?${kept.join('&')}`;
+}
+
+function queryName(part: string): string {
+  const name = part.split('=', 1)[0] as string;
+  try {
+    return decodeURIComponent(name.replace(/\+/g, ' '));
+  } catch {
+    return name;
+  }
 }
