@@ -15,6 +15,7 @@ import { handleAdminRequest, isAdminPath, isOpenAdminPath, isQuietAdminRead } fr
 import type { MockContext } from './context.js';
 import { handleRequest } from './engine/request-path.js';
 import { seedRecords } from './engine/body.js';
+import { storeSeed } from './engine/seed.js';
 import { loadEngine, type Engine, type EngineOptions } from './engine/engine.js';
 import { watchSpec } from './engine/watch.js';
 import { SPEC_PATH } from '../spec/index.js';
@@ -367,11 +368,12 @@ async function applySeed(value: unknown, context: MockContext, onlyIfEmpty: bool
     logger.info({ collection: collection.path, records: stored }, 'the store already holds records: the seed is not applied');
     return;
   }
-  const outcome = await context.store.seed(collection.path, records);
+  const outcome = await storeSeed(context.store, context.engine.identities, collection, collection.path, records, { retry: !onlyIfEmpty });
   if ('duplicates' in outcome) {
     // Replicas starting together on one store with one seed: each saw it empty, one seeded first.
     // Its records won; only a seed that repeats its own keys is wrong.
-    if (onlyIfEmpty && new Set(records.map((record) => record.key)).size === records.length && (await context.store.count(collection.path)) > 0) {
+    const named = records.flatMap((record) => (record.key === undefined ? [] : [record.key]));
+    if (onlyIfEmpty && new Set(named).size === named.length && (await context.store.count(collection.path)) > 0) {
       logger.info({ collection: collection.path }, 'the store was seeded meanwhile (another replica): the seed is not applied');
       return;
     }

@@ -7,6 +7,7 @@ import { checkBearer } from '../engine/security.js';
 import { preflightHeaders } from '../http/cors.js';
 import { ADMIN_REALM, isRejection, reject } from '../errors.js';
 import { parseSeed } from '../engine/body.js';
+import { storeSeed } from '../engine/seed.js';
 import type { Collection } from '../../spec/collections.js';
 import { pathTemplatePattern } from '../../spec/contract.js';
 import { checkContentEncoding, checkJsonMediaType, readBody } from '../http/request-body.js';
@@ -193,9 +194,10 @@ async function seed(req: IncomingMessage, context: MockContext, collection: Coll
   if (isRejection(body)) return rejected(body);
   const records = parseSeed(body, collection);
   if (isRejection(records)) return { ...rejected(records), requestBody: body };
-  const outcome = await context.store.seed(name, records);
+  const outcome = await storeSeed(context.store, context.engine.identities, collection, name, records);
   if ('duplicates' in outcome) return { ...rejected(duplicatesOf(outcome.duplicates, collection)), requestBody: body };
-  return { ...jsonAnswer(200, { created: outcome.created }), requestBody: body };
+  // The identities in the seed's order, as JSON (each key is its value's JSON text): the ones the mock assigned among them.
+  return { status: 200, body: `{"created":${outcome.created},"ids":[${outcome.keys.join(',')}]}`, requestBody: body };
 }
 
 function searchOf(req: IncomingMessage): URLSearchParams {

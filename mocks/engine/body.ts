@@ -10,8 +10,8 @@ import { formObject } from '../../spec/parameters.js';
 import { DuplicateMemberName, exactPlanOfArray, JsonTooDeep, parseExactJson, READ_EVERY_NUMBER, type ExactPlan } from '../../spec/exact-json.js';
 import { describeProblems, describeType, DEFAULT_PROBLEM_LIMIT } from '../../spec/problems.js';
 import { reject, type Rejection } from '../errors.js';
-import type { StoredRecord } from '../stores/store.js';
-import { identifiedRecord, keyOfBody } from './records.js';
+import type { RecordKey } from '../stores/store.js';
+import { keyOfBody } from './records.js';
 import type { Collection } from '../../spec/collections.js';
 
 /** `text`: the JSON text as received (kept by records); undefined for bodies decoded from another media type. */
@@ -76,8 +76,17 @@ function boundaryOf(contentType: string): string | undefined {
   }
 }
 
-/** The records of a seed body (a JSON array of create bodies), all valid, or the 400 naming the problems. */
-export function parseSeed(body: Buffer, collection: Collection): StoredRecord[] | Rejection {
+/**
+ * One item of a seed: a valid create body, and its key — undefined when the collection's identity
+ * is the mock's to assign and the item does not name one (./seed.ts assigns it as a create does).
+ */
+export interface SeedItem {
+  body: Record<string, unknown>;
+  key: RecordKey | undefined;
+}
+
+/** The items of a seed body (a JSON array of create bodies), all valid, or the 400 naming the problems. */
+export function parseSeed(body: Buffer, collection: Collection): SeedItem[] | Rejection {
   const schema = collection.resource;
   if (body.length === 0) return reject('INVALID_SEED', { schema, problems: ['the body is empty'] });
   const parsed = parseJsonBody(body, exactPlanOfArray(collection.body.exactPlan));
@@ -90,7 +99,7 @@ export function parseSeed(body: Buffer, collection: Collection): StoredRecord[] 
  * on its own and the words stop after a few problems, so a seed of a million bad items costs a
  * count, not a million sentences.
  */
-export function seedRecords(value: unknown, collection: Collection): StoredRecord[] | Rejection {
+export function seedRecords(value: unknown, collection: Collection): SeedItem[] | Rejection {
   const schema = collection.resource;
   if (!Array.isArray(value)) {
     return reject('INVALID_SEED', { schema, problems: [`expected a JSON array of ${schema}s, got ${describeType(value)}`] });
@@ -99,12 +108,12 @@ export function seedRecords(value: unknown, collection: Collection): StoredRecor
   const problems: string[] = [];
   const fields: string[] = [];
   let more = 0;
-  const records: StoredRecord[] = [];
+  const records: SeedItem[] = [];
   value.forEach((item, index) => {
     if (validate?.(item)) {
       const key = keyOfBody(item as Record<string, unknown>, collection.identity);
-      if (key !== undefined) {
-        records.push(identifiedRecord(item as Record<string, unknown>, key, collection.identity, collection.declared));
+      if (key !== undefined || collection.identity.assigned) {
+        records.push({ body: item as Record<string, unknown>, key });
         return;
       }
     }

@@ -27,7 +27,8 @@ describe('admin routes without an admin token', () => {
     await send(mock.current, '/__mock/plants', undefined, { method: 'DELETE', contentType: null });
     const seeded = await send(mock.current, '/__mock/plants', '[{"id":10,"name":"a"},{"id":18446744073709551,"name":"b","tag":"x"}]');
     expect(seeded.status).toBe(200);
-    expect(seeded.json).toEqual({ created: 2 });
+    // Each identity as stored, its digits exact.
+    expect(seeded.text).toBe('{"created":2,"ids":[10,18446744073709551]}');
     const invalid = await send(mock.current, '/__mock/plants', [{ id: 11, name: 'ok' }, { id: 'x' }, { name: 3 }]);
     const message = expectError(invalid, 400);
     expect(message).toContain('[1] id must be an integer');

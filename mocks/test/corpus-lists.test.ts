@@ -2,7 +2,7 @@
  * fixtures/specs/lists-3.1 (OpenAPI 3.1) over real HTTP: a wrapped list fills every member it
  * knows (the paging values in effect, the total, a `next`/`prev` link), and each answer is valid
  * against the list's own schema; filters by a singular array parameter, by a property's default
- * and by a deepObject parameter's members.
+ * and by a deepObject parameter's members; a seed assigns identities as a create does.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createMockServer, type MockServer } from '../server.js';
@@ -88,5 +88,19 @@ describe('lists-3.1: filters', () => {
     expectDeclared(mock, 'createBook', await call(mock, 'POST', '/books', { title: 'y', author: 'Grace' }), 201);
     const listed = expectDeclared(mock, 'listBooks', await call(mock, 'GET', '/books?filter[author]=Ada&filter[minYear]=1900'), 200);
     expect(listed).toMatchObject({ items: [ada], total: 1 });
+  });
+});
+
+describe('lists-3.1: seeding', () => {
+  it('assigns the identities a create would assign, answers them, and creates continue past them', async () => {
+    const seeded = await call(mock, 'POST', '/__mock/books', [book('s1'), book('s2', { status: 'done' })]);
+    expect(seeded.status, seeded.text).toBe(200);
+    expect(seeded.json.created).toBe(2);
+    const ids: number[] = seeded.json.ids;
+    expect(ids).toHaveLength(2);
+    expect(expectDeclared(mock, 'getBook', await call(mock, 'GET', `/books/${ids[0]}`), 200)).toEqual({ id: ids[0], ...book('s1') });
+    const next = expectDeclared(mock, 'createBook', await call(mock, 'POST', '/books', book('after')), 201);
+    expect(ids).not.toContain(next.id);
+    expect(expectDeclared(mock, 'listBooks', await call(mock, 'GET', '/books?limit=10'), 200).total).toBe(3);
   });
 });
