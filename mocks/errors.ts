@@ -11,10 +11,10 @@ export const ADMIN_REALM = 'plant-store-admin';
 interface Definition<P> {
   status: number;
   message: (params: P) => string;
-  headers?: (params: P) => Record<string, string>;
+  headers?: (params: P) => Record<string, string> | undefined;
 }
 
-function define<P = void>(status: number, message: (params: P) => string, headers?: (params: P) => Record<string, string>): Definition<P> {
+function define<P = void>(status: number, message: (params: P) => string, headers?: (params: P) => Record<string, string> | undefined): Definition<P> {
   return { status, message, headers };
 }
 
@@ -31,6 +31,15 @@ const challenge = (realm: string, error?: string, description?: string, scheme =
   'www-authenticate': `${scheme} realm="${realm}"` + (error ? `, error="${error}"` : '') + (description ? `, error_description="${description}"` : ''),
 });
 
+/**
+ * The challenge of a 401 for `scheme`, or none for an API key: no HTTP authentication scheme is
+ * registered for one, and an invented `ApiKey` challenge would tell a client nothing it can act
+ * on nor anything the real service is known to send; the message names the header, query
+ * parameter or cookie to send instead.
+ */
+const challengeFor = (realm: string, scheme: string, error?: string, description?: string): Record<string, string> | undefined =>
+  scheme === 'ApiKey' ? undefined : challenge(realm, error, description, scheme);
+
 /** A client's text quoted in a message: at most 100 characters, so a message stays a sentence. */
 export function quoted(text: string): string {
   return text.length > 100 ? `${text.slice(0, 100)}…` : text;
@@ -39,7 +48,9 @@ export function quoted(text: string): string {
 export const errorCatalogue = {
   ROUTE_NOT_FOUND: define<{ method: string; path: string; api: string; operations: string }>(
     404,
-    ({ method, path, api, operations }) => `No route matches ${quoted(method)} ${quoted(path)}. The ${api} API has ${operations}; the mock's own routes are under /__mock/.`,
+    // A title that ends in API (`Shop API`) is not made `Shop API API`.
+    ({ method, path, api, operations }) =>
+      `No route matches ${quoted(method)} ${quoted(path)}. The ${/\bAPI$/i.test(api.trim()) ? api.trim() : `${api} API`} has ${operations}; the mock's own routes are under /__mock/.`,
   ),
   METHOD_NOT_ALLOWED: define<{ method: string; path: string; allow: string }>(
     405,
@@ -49,7 +60,7 @@ export const errorCatalogue = {
   MISSING_CREDENTIALS: define<CredentialsHint>(
     401,
     ({ expected }) => `The request has no Authorization header. Send ${expected}.`,
-    ({ realm, scheme }) => challenge(realm, undefined, undefined, scheme),
+    ({ realm, scheme }) => challengeFor(realm, scheme),
   ),
   /** `sent` is the scheme's name only when it is a known one: an unknown first word may be the credential itself. */
   WRONG_AUTH_SCHEME: define<CredentialsHint & { sent: string | undefined }>(
@@ -58,22 +69,22 @@ export const errorCatalogue = {
       sent === undefined
         ? `The Authorization header does not start with an authentication scheme the mock knows (its value is not repeated: it may be a credential); this operation accepts only ${expected}. If you sent the credential alone, put the scheme before it.`
         : `The Authorization header uses the '${sent}' scheme; this operation accepts only ${expected}.`,
-    ({ realm, scheme }) => challenge(realm, undefined, undefined, scheme),
+    ({ realm, scheme }) => challengeFor(realm, scheme),
   ),
   EMPTY_TOKEN: define<CredentialsHint>(
     401,
     ({ scheme, expected }) => `The Authorization header says '${scheme}' but carries no credentials. Send ${expected}.`,
-    ({ realm, scheme }) => (scheme === 'Bearer' ? challenge(realm, 'invalid_request', 'The bearer token is missing') : challenge(realm, undefined, undefined, scheme)),
+    ({ realm, scheme }) => (scheme === 'Bearer' ? challenge(realm, 'invalid_request', 'The bearer token is missing') : challengeFor(realm, scheme)),
   ),
   INVALID_TOKEN: define<CredentialsHint & { reason: string }>(
     401,
     ({ scheme, reason }) => `The ${scheme === 'Bearer' ? 'bearer token was' : scheme === 'ApiKey' ? 'API key was' : `${scheme} credentials were`} rejected: ${reason}.`,
-    ({ realm, scheme }) => (scheme === 'Bearer' ? challenge(realm, 'invalid_token', 'The access token is not accepted') : challenge(realm, undefined, undefined, scheme)),
+    ({ realm, scheme }) => (scheme === 'Bearer' ? challenge(realm, 'invalid_token', 'The access token is not accepted') : challengeFor(realm, scheme)),
   ),
   MISSING_API_KEY: define<CredentialsHint>(
     401,
     ({ expected }) => `The request carries no API key. Send ${expected}.`,
-    ({ realm, scheme }) => challenge(realm, undefined, undefined, scheme),
+    ({ realm, scheme }) => challengeFor(realm, scheme),
   ),
   UNSUPPORTED_MEDIA_TYPE: define<{ contentType: string | undefined; accepted?: string }>(
     415,
@@ -323,7 +334,7 @@ const forcedTitles: Record<number, string> = {
 export function forcedRejection(status: number, route: { allow: string; challengeScheme: string | undefined; realm: string }): Rejection {
   const headers: Record<string, string> | undefined =
     status === 401
-      ? challenge(route.realm, route.challengeScheme === 'Bearer' || route.challengeScheme === undefined ? 'invalid_token' : undefined, undefined, route.challengeScheme ?? 'Bearer')
+      ? challengeFor(route.realm, route.challengeScheme ?? 'Bearer', route.challengeScheme === 'Bearer' || route.challengeScheme === undefined ? 'invalid_token' : undefined)
       : status === 405
         ? { allow: route.allow }
         : status === 503

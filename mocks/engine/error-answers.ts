@@ -5,6 +5,8 @@
  *
  * Which declaration (the first that applies):
  * 1. the operation's response for that status, else its `4XX`/`5XX` range, else its `default`;
+ *    an operation that declares none of them: the declaration every operation that does makes
+ *    for that status, when they all agree (one error schema written on most operations);
  * 2. no operation takes the request (an unknown path, a method the path does not take): the
  *    declarations of the path item's operations when they all agree, else the document-wide
  *    choice — the declaration most operations make for that status (by 1.), the first in document
@@ -111,6 +113,7 @@ export function realmOf(title: string): string {
 export class ErrorAnswers {
   readonly #byOperation = new Map<ContractOperation, Map<number, ErrorShape>>();
   readonly #documentWide = new Map<number, ErrorShape>();
+  readonly #unanimous = new Map<number, ErrorShape>();
   readonly #operations: ReadonlyArray<{ operation: ContractOperation; pattern: RegExp; method: string }>;
   readonly #document: unknown;
 
@@ -151,7 +154,10 @@ export class ErrorAnswers {
   }
 
   shape(status: number, place: AnswerPlace): ErrorShape {
-    if (place.operation) return this.#ofOperation(place.operation, status);
+    if (place.operation) {
+      const own = this.#ofOperation(place.operation, status);
+      return declaredFor(place.operation, status) ? own : this.#agreed(status);
+    }
     if (place.path !== undefined) {
       const shapes = new Map<string, ErrorShape>();
       for (const { operation, pattern } of this.#operations) {
@@ -169,6 +175,26 @@ export class ErrorAnswers {
     if (!byStatus) this.#byOperation.set(operation, (byStatus = new Map()));
     let shape = byStatus.get(status);
     if (!shape) byStatus.set(status, (shape = shapeOf(declaredFor(operation, status), this.#document)));
+    return shape;
+  }
+
+  /**
+   * For an operation that declares nothing for `status`: the shape every other operation that
+   * declares one for it gives (by its status, range or default), when they all agree; else ours.
+   * A spec that writes its error schema on most operations then speaks it on the rest too.
+   */
+  #agreed(status: number): ErrorShape {
+    let shape = this.#unanimous.get(status);
+    if (shape) return shape;
+    const shapes = new Map<string, ErrorShape>();
+    for (const { operation } of this.#operations) {
+      if (!declaredFor(operation, status)) continue;
+      const declared = this.#ofOperation(operation, status);
+      shapes.set(keyOf(declared), declared);
+      if (shapes.size > 1) break;
+    }
+    shape = shapes.size === 1 ? (shapes.values().next().value as ErrorShape) : OURS;
+    this.#unanimous.set(status, shape);
     return shape;
   }
 

@@ -103,7 +103,7 @@ const ROLES: Record<CollectionRole, (served: Served) => MockHandler> = {
         const record = identified(body, key, collection, text);
         const created = mock.store.create(name, record, parent);
         const answer = (outcome: CreateOutcome): Answer =>
-          outcome === 'duplicate' ? duplicate(collection, key) : outcome === 'parent-missing' ? parentGone(collection, params) : answerRecord(served, record);
+          outcome === 'duplicate' ? duplicate(collection, key, params) : outcome === 'parent-missing' ? parentGone(collection, params) : answerRecord(served, record);
         return typeof created === 'string' ? answer(created) : created.then(answer);
       };
       if (!collection.parent) return create() as Answer;
@@ -150,7 +150,7 @@ const ROLES: Record<CollectionRole, (served: Served) => MockHandler> = {
     async (c, { mock }) => {
       const segment = pathSegment(c, served.collection);
       const key = keyOfPathSegment(segment, served.collection.identity);
-      if (key === undefined) return notFound(served.collection, segment);
+      if (key === undefined) return notFound(served.collection, segment, c.request.params);
       return replaced(served, key, c.request.requestBody as Body, mock, c);
     },
   'replace-in-body':
@@ -177,7 +177,7 @@ const ROLES: Record<CollectionRole, (served: Served) => MockHandler> = {
       const missing = await parentMissing(c, served.collection, mock);
       if (missing) return missing;
       const record = await mock.store.get(storeCollection(served.collection, c.request.params as Record<string, string>), key);
-      if (!record) return notFound(served.collection, keyInWords(key, served.collection.identity));
+      if (!record) return notFound(served.collection, keyInWords(key, served.collection.identity), c.request.params);
       return patched(served, record, body, mock, c);
     },
   'form-update':
@@ -202,7 +202,7 @@ const ROLES: Record<CollectionRole, (served: Served) => MockHandler> = {
     const hasNested = (served.nested.collections.get(collection)?.length ?? 0) + (served.nested.singletons.get(collection)?.length ?? 0) > 0;
     const removed = (c: RequestContext, mock: EngineContext, name: string, key: RecordKey, record: StoredRecord | undefined): Maybe<Answer> =>
       continueWith(mock.store.delete(name, key), (outcome) => {
-        if (outcome === 'missing') return notFound(collection, pathSegment(c, collection));
+        if (outcome === 'missing') return notFound(collection, pathSegment(c, collection), c.request.params);
         const answer = record ? answerRecord(served, record) : { status: served.status };
         if (!hasNested) return answer;
         // After the parent, so a nested create racing this one finds no parent (404) rather than a parent being emptied.
@@ -214,7 +214,7 @@ const ROLES: Record<CollectionRole, (served: Served) => MockHandler> = {
       const remove = (): Maybe<Answer> => {
         const segment = pathSegment(c, collection);
         const key = keyOfPathSegment(segment, collection.identity);
-        if (key === undefined) return notFound(collection, segment);
+        if (key === undefined) return notFound(collection, segment, c.request.params);
         return removed(c, mock, storeCollection(collection, c.request.params as Record<string, string>), key, undefined);
       };
       if (!collection.parent) return remove();
@@ -260,7 +260,7 @@ function createAssigned(served: Served, body: Body, name: string, parent: Parent
       if (outcome === 'created') return answerRecord(served, record);
       if (outcome === 'parent-missing') return parentGone(collection, params);
       // Taken (records kept from before, another replica): jump further each time, a bounded number of times.
-      if (attempt >= 32) return duplicate(collection, key);
+      if (attempt >= 32) return duplicate(collection, key, params);
       mock.engine.identities.skip(name, 2 ** attempt);
       return createAssigned(served, body, name, parent, params, mock, attempt + 1);
     };
@@ -278,7 +278,7 @@ async function replaced(served: Served, key: RecordKey, body: Body, mock: Engine
   if (missing) return missing;
   const record = identified(body, key, collection);
   const outcome = await mock.store.replace(storeCollection(collection, c.request.params as Record<string, string>), record);
-  if (outcome === 'missing') return notFound(collection, keyInWords(key, collection.identity));
+  if (outcome === 'missing') return notFound(collection, keyInWords(key, collection.identity), c.request.params);
   return answerRecord(served, record);
 }
 
@@ -295,7 +295,7 @@ async function patched(served: Served, stored: StoredRecord, patch: Body, mock: 
   }
   const record = identified(value, stored.key, collection);
   if ((await mock.store.replace(storeCollection(collection, c.request.params as Record<string, string>), record)) === 'missing') {
-    return notFound(collection, keyInWords(stored.key, collection.identity));
+    return notFound(collection, keyInWords(stored.key, collection.identity), c.request.params);
   }
   return answerRecord(served, record);
 }
@@ -324,8 +324,10 @@ function showsWhole(collection: Collection, shown: ReadonlySet<string> | undefin
   return shown !== undefined && shown.has(collection.identity.property) && [...collection.declared].every((name) => shown.has(name));
 }
 
-function duplicate(collection: Collection, key: string): Answer {
-  return rejected(reject('DUPLICATE_ID', { ids: [keyInWords(key, collection.identity)], noun: collection.noun, property: collection.identity.property, listing: `/__mock${collection.path}` }));
+/** `params`: the request's path parameters, so a nested collection's listing is the concrete path (`/__mock/orders/7/lines`). */
+function duplicate(collection: Collection, key: string, params: RequestContext['request']['params']): Answer {
+  const listing = `/__mock${storeCollection(collection, params as Record<string, string>)}`;
+  return rejected(reject('DUPLICATE_ID', { ids: [keyInWords(key, collection.identity)], noun: collection.noun, property: collection.identity.property, listing }));
 }
 
 function identityRequired(collection: Collection): Answer {
@@ -336,8 +338,10 @@ function pathSegment(c: RequestContext, collection: Collection): string {
   return (c.request.params as Record<string, string>)[collection.itemParameter as string] ?? '';
 }
 
-function notFound(collection: Collection, key: string): Answer {
-  return rejected(reject('RECORD_NOT_FOUND', { noun: collection.noun, property: collection.identity.property, key, listing: `/__mock${collection.path}` }));
+/** `params`: the request's path parameters, so a nested collection's listing is the concrete path (`/__mock/orders/7/lines`). */
+function notFound(collection: Collection, key: string, params: RequestContext['request']['params']): Answer {
+  const listing = `/__mock${storeCollection(collection, params as Record<string, string>)}`;
+  return rejected(reject('RECORD_NOT_FOUND', { noun: collection.noun, property: collection.identity.property, key, listing }));
 }
 
 /** The 404 of a nested collection's parent record (or its own parent's) that is not stored; undefined when every one is. */
@@ -350,7 +354,7 @@ export async function parentMissing(c: RequestContext, collection: Pick<Collecti
   const segment = params[parent.parameter] ?? '';
   const key = keyOfPathSegment(segment, parent.collection.identity);
   const record = key === undefined ? undefined : await mock.store.get(storeCollection(parent.collection, params), key);
-  return record ? undefined : notFound(parent.collection, segment);
+  return record ? undefined : notFound(parent.collection, segment, params);
 }
 
 /**
@@ -368,7 +372,7 @@ export function parentRecord(collection: Pick<Collection, 'parent'>, params: Rea
 /** The 404 of a create the store refused as 'parent-missing': the one parentMissing answers. */
 export function parentGone(collection: Pick<Collection, 'parent'>, params: Readonly<Record<string, string>>): Answer {
   const parent = collection.parent as NonNullable<Collection['parent']>;
-  return notFound(parent.collection, params[parent.parameter] ?? '');
+  return notFound(parent.collection, params[parent.parameter] ?? '', params);
 }
 
 function storedAt(c: RequestContext, collection: Collection, mock: EngineContext): Maybe<{ record: StoredRecord; name: string } | { answer: Answer }> {
@@ -376,8 +380,8 @@ function storedAt(c: RequestContext, collection: Collection, mock: EngineContext
     const segment = pathSegment(c, collection);
     const key = keyOfPathSegment(segment, collection.identity);
     const name = storeCollection(collection, c.request.params as Record<string, string>);
-    if (key === undefined) return { answer: notFound(collection, segment) };
-    return continueWith(mock.store.get(name, key), (record) => (record ? { record, name } : { answer: notFound(collection, segment) }));
+    if (key === undefined) return { answer: notFound(collection, segment, c.request.params) };
+    return continueWith(mock.store.get(name, key), (record) => (record ? { record, name } : { answer: notFound(collection, segment, c.request.params) }));
   };
   if (!collection.parent) return found();
   return parentMissing(c, collection, mock).then((missing) => (missing ? { answer: missing } : found()));

@@ -49,7 +49,15 @@ function expectRendered(contract: CompiledContract, operation: ContractOperation
   const response = declaredFor(operation, rejection.status);
   const media = declaredMedia(operation, rejection.status);
   if (!response) {
-    expect(JSON.parse(answer.body as string), where).toEqual({ error: rejection.status, message: rejection.message });
+    // Declared by no response of its own: the shape the operations that declare one agree on, else ours.
+    const others = [...contract.operations.values()].filter((other) => declaredFor(other, rejection.status));
+    const body = answer.body === undefined ? undefined : answer.headers?.['content-type']?.includes('json') || answer.headers?.['content-type'] === undefined ? JSON.parse(answer.body) : answer.body;
+    const ours = JSON.stringify(body) === JSON.stringify({ error: rejection.status, message: rejection.message });
+    const theirs = others.some((other) => {
+      const media = declaredMedia(other, rejection.status);
+      return media ? media.validate?.(body) === true : declaredFor(other, rejection.status)?.content.size === 0 ? body === undefined : typeof body === 'string';
+    });
+    expect(ours || theirs, `${where}: ${JSON.stringify(body)}`).toBe(true);
     return;
   }
   if (response.content.size === 0) {
@@ -444,7 +452,8 @@ describe('over HTTP: a default Error {code, message} spec', () => {
     expect(Object.keys(body)).toEqual(['code', 'message']);
     expect(body.code).toBe(status);
     expect(mock.engine.contract.componentValidator('Error')(body)).toBe(true);
-    if (status === 401) expect(response.headers.get('www-authenticate')).toBe('ApiKey realm="seed-catalogue-v2"');
+    // An API key has no HTTP authentication scheme: no invented challenge (errors.ts, challengeFor).
+    if (status === 401) expect(response.headers.get('www-authenticate')).toBeNull();
   });
 
   it('answers a bad path id as the text/plain 400 that operation declares', async () => {

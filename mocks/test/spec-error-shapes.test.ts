@@ -216,3 +216,105 @@ describe("errors in a spec's own nested shapes, over HTTP", () => {
     });
   });
 });
+
+/** One error schema on every operation but one, items with nested parts, an API key: the P3 corners. */
+const SHOP = {
+  openapi: '3.1.0',
+  info: { title: 'Shop API', version: '1' },
+  security: [{ key: [] }],
+  paths: {
+    '/items': {
+      get: {
+        operationId: 'listItems',
+        responses: { '200': { description: 'ok', content: json({ type: 'array', items: { $ref: '#/components/schemas/Item' } }) }, default: { $ref: '#/components/responses/Error' } },
+      },
+      post: {
+        operationId: 'createItem',
+        requestBody: { required: true, content: json({ $ref: '#/components/schemas/Item' }) },
+        responses: { '201': { description: 'created', content: json({ $ref: '#/components/schemas/Item' }) }, default: { $ref: '#/components/responses/Error' } },
+      },
+    },
+    '/items/{itemId}': {
+      parameters: [{ name: 'itemId', in: 'path', required: true, schema: { type: 'integer' } }],
+      // Declares no error: it speaks the Error every other operation declares.
+      get: { operationId: 'getItem', responses: { '200': { description: 'ok', content: json({ $ref: '#/components/schemas/Item' }) } } },
+    },
+    '/items/{itemId}/parts': {
+      parameters: [{ name: 'itemId', in: 'path', required: true, schema: { type: 'integer' } }],
+      post: {
+        operationId: 'addPart',
+        requestBody: { required: true, content: json({ $ref: '#/components/schemas/Item' }) },
+        responses: { '201': { description: 'added', content: json({ $ref: '#/components/schemas/Item' }) }, default: { $ref: '#/components/responses/Error' } },
+      },
+    },
+    '/items/{itemId}/parts/{partId}': {
+      parameters: [
+        { name: 'itemId', in: 'path', required: true, schema: { type: 'integer' } },
+        { name: 'partId', in: 'path', required: true, schema: { type: 'integer' } },
+      ],
+      get: { operationId: 'getPart', responses: { '200': { description: 'ok', content: json({ $ref: '#/components/schemas/Item' }) }, default: { $ref: '#/components/responses/Error' } } },
+    },
+  },
+  components: {
+    securitySchemes: { key: { type: 'apiKey', in: 'header', name: 'X-API-Key' } },
+    responses: { Error: { description: 'error', content: json({ $ref: '#/components/schemas/Error' }) } },
+    schemas: {
+      Error: { type: 'object', required: ['code', 'message'], additionalProperties: false, properties: { code: { type: 'integer' }, message: { type: 'string' } } },
+      Item: { type: 'object', required: ['id', 'name'], properties: { id: { type: 'integer' }, name: { type: 'string' } } },
+    },
+  },
+};
+
+describe('the P3 corners over HTTP: the fallback shape, concrete hints, the title, API key challenges', () => {
+  let mock: MockServer;
+  const key = { 'x-api-key': 'k' };
+  beforeAll(async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'spec-error-shapes-')), 'openapi.json');
+    writeFileSync(file, JSON.stringify(SHOP));
+    mock = await createMockServer({ port: 0, logLevel: 'silent', spec: file });
+  });
+  afterAll(async () => {
+    await mock?.close();
+  });
+  const call = async (method: string, path: string, headers: Record<string, string> = key, body?: unknown) => {
+    const response = await fetch(mock.url + path, {
+      method,
+      headers: body === undefined ? headers : { ...headers, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    return { status: response.status, headers: response.headers, text, json: text ? JSON.parse(text) : undefined };
+  };
+
+  it('answers an operation that declares no error in the Error every other operation declares', async () => {
+    for (const [path, status] of [
+      ['/items/7', 404],
+      ['/items/abc', 400],
+    ] as const) {
+      const response = await call('GET', path);
+      expect(response.status, response.text).toBe(status);
+      expect(response.json).toEqual({ code: status, message: expect.any(String) });
+    }
+  });
+
+  it('names the concrete path of a nested collection in a 404 hint', async () => {
+    expect((await call('POST', '/items', key, { id: 3, name: 'desk' })).status).toBe(201);
+    const response = await call('GET', '/items/3/parts/9');
+    expect(response.status).toBe(404);
+    expect(response.json.message).toContain('GET /__mock/items/3/parts.');
+    expect(response.json.message).not.toContain('{itemId}');
+  });
+
+  it('does not say "API API" of a title that ends in API', async () => {
+    const response = await call('GET', '/nowhere');
+    expect(response.status).toBe(404);
+    expect(response.json.message).toContain('The Shop API has GET /items');
+  });
+
+  it('challenges a missing API key with no invented WWW-Authenticate scheme', async () => {
+    const response = await call('GET', '/items', {});
+    expect(response.status).toBe(401);
+    expect(response.headers.get('www-authenticate')).toBeNull();
+    expect(response.json.message).toContain('x-api-key');
+  });
+});
