@@ -35,6 +35,8 @@ const AUTHORIZED: Readonly<Record<string, unknown>> = Object.freeze({ authorized
  */
 export function handleRequest(req: IncomingMessage, path: string, mock: EngineContext): Answer | Promise<Answer> {
   return continueWith(decide(req, path, mock), (answer) => {
+    // A HEAD is told the length of the GET's body: a streamed one (a list) is gathered to count it; Node sends none of it.
+    if (req.method === 'HEAD' && answer.stream) return gathered(answer);
     if (!answer.rejection) return answer;
     const { contract, errors } = mock.engine;
     const operation = answer.operationId === undefined ? undefined : contract.operations.get(answer.operationId);
@@ -42,11 +44,29 @@ export function handleRequest(req: IncomingMessage, path: string, mock: EngineCo
   });
 }
 
+/** A streamed answer with its body whole. */
+async function gathered(answer: Answer): Promise<Answer> {
+  const pieces: string[] = [];
+  for await (const piece of answer.stream as Iterable<string> | AsyncIterable<string>) pieces.push(piece);
+  return { ...answer, stream: undefined, body: pieces.join('') };
+}
+
 function decide(req: IncomingMessage, path: string, mock: EngineContext): Answer | Promise<Answer> {
   const method = req.method ?? 'GET';
-  const found = mock.engine.routes.route(method, path);
+  const found = routeOf(mock, method, path);
   const prefer = parsePrefer(req.headers.prefer as string | undefined);
   return continueWith(judge(req, path, mock, found, prefer, readRequestBody, 'first'), (verdict) => decided(verdict, found, prefer, mock));
+}
+
+/**
+ * The route of a request; a HEAD the spec does not declare takes the GET's route (RFC 9110
+ * §9.3.2: the GET's answer without its body, its headers kept).
+ */
+function routeOf(mock: EngineContext, method: string, path: string): Route {
+  const found = mock.engine.routes.route(method, path);
+  if (method !== 'HEAD' || found.kind !== 'method-not-allowed') return found;
+  const get = mock.engine.routes.route('GET', path);
+  return get.kind === 'operation' ? get : found;
 }
 
 /** The answer once the request is judged: a refusal, a forced answer, else the operation's handler's. */

@@ -82,12 +82,19 @@ export class RouteTable implements Router {
     return allowedSomewhere ? { kind: 'method-not-allowed', allow: this.#allowAt(path) } : { kind: 'not-found' };
   }
 
-  /** Every method some operation takes at `path`, then OPTIONS (answered for CORS preflights). */
+  /** Every method some operation takes at `path` (HEAD after GET: a GET route answers it), then OPTIONS (answered for CORS preflights). */
   #allowAt(path: string): string {
     const methods = new Set<string>(this.#static.get(path)?.keys());
     for (const template of this.#templates) if (template.pattern.test(path)) for (const method of template.byMethod.keys()) methods.add(method);
     methods.delete('OPTIONS');
-    return [...methods, 'OPTIONS'].join(', ');
+    const listed: string[] = [];
+    for (const method of methods) {
+      if (method === 'HEAD') continue;
+      listed.push(method);
+      if (method === 'GET') listed.push('HEAD');
+    }
+    if (methods.has('HEAD') && !methods.has('GET')) listed.push('HEAD');
+    return [...listed, 'OPTIONS'].join(', ');
   }
 }
 

@@ -311,6 +311,24 @@ describe('the P3 corners over HTTP: the fallback shape, concrete hints, the titl
     expect(response.json.message).toContain('The Shop API has GET /items');
   });
 
+  it.each(['/items', '/items/3', '/items/999', '/items/3/parts/1'])('answers HEAD %s as GET without the body, its length and type kept', async (path) => {
+    const [get, head] = await Promise.all([fetch(mock.url + path, { headers: key }), fetch(mock.url + path, { method: 'HEAD', headers: key })]);
+    const body = await get.text();
+    expect(head.status).toBe(get.status);
+    expect(await head.text()).toBe('');
+    expect(head.headers.get('content-length')).toBe(String(Buffer.byteLength(body)));
+    expect(head.headers.get('content-type')).toBe(get.headers.get('content-type'));
+  });
+
+  it('lists HEAD after GET in Allow, in a preflight and in a 405', async () => {
+    const options = await fetch(`${mock.url}/items`, { method: 'OPTIONS' });
+    expect(options.headers.get('allow')).toBe('GET, HEAD, POST, OPTIONS');
+    const notAllowed = await call('DELETE', '/items');
+    expect(notAllowed.status).toBe(405);
+    expect(notAllowed.headers.get('allow')).toBe('GET, HEAD, POST, OPTIONS');
+    expect((await call('HEAD', '/items/3/parts')).status).toBe(405);
+  });
+
   it('challenges a missing API key with no invented WWW-Authenticate scheme', async () => {
     const response = await call('GET', '/items', {});
     expect(response.status).toBe(401);
