@@ -16,7 +16,7 @@ import { parseExactJson } from '../spec/exact-json.js';
 import type { IdSource } from '../fixtures/index.js';
 import { authCases, type CredentialParts } from './generators/auth.js';
 import { validParameterValues, verdict, write, type ParameterValues } from './generators/parameters.js';
-import { freshIdentity, identityValues } from './generators/identity.js';
+import { freshIdentity, freshKeyMaker, identityValues } from './generators/identity.js';
 import { abbreviate, objectText, withMember, type Member } from './generators/json-text.js';
 import { formUrlencoded, MULTIPART_BOUNDARY, multipartFormData, notUtf8, xmlDocument } from './generators/encodings.js';
 import { syntaxCases } from './generators/json-syntax.js';
@@ -225,12 +225,11 @@ function bodyCases(options: GenerationOptions, body: RequestBody, _required: Par
   const baseValues = valuesOf(properties);
   if (identity) baseValues.delete(identity.name);
   const idLiteral = (): string => (identity ? freshIdentity(identity, ids).toString() : '0');
-  // A string identity: a fresh value per body where its schema takes a plain word, else its base value (and its cases are fixed).
+  // A string identity: a fresh value per body in a shape its schema takes (pattern, lengths), else its base value (and its cases are fixed).
   const key = properties.find((p) => p.name === body.key?.name);
-  const keySchema = key?.schema;
-  const freshKeys =
-    keySchema !== undefined && plainText(keySchema) && (typeof keySchema.maxLength !== 'number' || keySchema.maxLength >= 16) && (typeof keySchema.minLength !== 'number' || keySchema.minLength <= 14);
-  const keyLiteral = (): string => JSON.stringify(`k${ids.between(1n, 2n ** 53n).toString(36)}`);
+  const keyMaker = key === undefined ? undefined : freshKeyMaker(key.schema, ids);
+  const freshKeys = keyMaker !== undefined;
+  const keyLiteral = (): string => (keyMaker ? keyMaker() : '""');
   /** A valid body with every declared property, a fresh id each call. */
   const base = (): Member[] => properties.map((p) => [p.name, p === identity ? idLiteral() : p === key && freshKeys ? keyLiteral() : (baseValues.get(p.name) as string)] as const);
   /** Cases whose key is set by the case (a domain sample): a provider that kept it from an earlier run answers it as a repeat. */

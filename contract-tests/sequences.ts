@@ -15,7 +15,7 @@ import type { CompiledContract } from '../spec/contract.js';
 import { exactInteger, parseExactJson } from '../spec/exact-json.js';
 import { jsonPointer, pointerTarget, pointerTokens, resolveRef } from '../spec/schema.js';
 import { INT64_MAX, type IdSource } from '../fixtures/index.js';
-import { freshIdentity } from './generators/identity.js';
+import { freshIdentity, freshKeyMaker } from './generators/identity.js';
 import { integerBounds, validLiterals } from './generators/schema-values.js';
 import type { CaseExpectation, SequenceStep } from './model.js';
 import { evaluateLinkValue, type Exchange } from './runtime-expressions.js';
@@ -253,13 +253,15 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
     }
     return undefined;
   };
+  // A string identity in a shape its schema takes (a slug's pattern), fresh per record.
+  const stringKey = identityProperty ? freshKeyMaker(identityProperty.schema, context.ids) : undefined;
   const freshId = (): string | undefined =>
     plan.assigned
       ? undefined
       : identityProperty && plan.identityType === 'integer'
         ? freshIdentity(identityProperty, context.ids).toString()
         : plan.identityType === 'string'
-          ? JSON.stringify(`seq-${context.ids.next('safe-positive')}`)
+          ? (stringKey?.() ?? JSON.stringify(`seq-${context.ids.next('safe-positive')}`))
           : undefined;
   /** A first id past 2^60 and a multiple of 256 where the identity allows one, so that it and the id after it are one double. */
   const wideId = (): string | undefined => {
@@ -501,7 +503,7 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
       : property && parent.identityType === 'integer'
         ? freshIdentity(property, context.ids).toString()
         : parent.identityType === 'string'
-          ? JSON.stringify(`seq-${context.ids.next('safe-positive')}`)
+          ? ((property ? freshKeyMaker(property.schema, context.ids)?.() : undefined) ?? JSON.stringify(`seq-${context.ids.next('safe-positive')}`))
           : undefined;
     const made = makeBody(id, word(), parentBody, parent.identity);
     if (!made) return undefined;

@@ -6,7 +6,8 @@
  * earlier run is answered like the duplicate probe, and the checks read it that way).
  */
 import type { IdSource } from '../../fixtures/index.js';
-import type { RequestProperty } from '../spec-contract.js';
+import { linearRegExp } from '../../spec/patterns.js';
+import type { JsonSchema, RequestProperty } from '../spec-contract.js';
 import { exponentForm, integerBounds, outsideAbout, outsideInteger } from './schema-values.js';
 
 export interface IdentityValue {
@@ -114,4 +115,56 @@ export function identityValues(identity: RequestProperty, ids: IdSource): Identi
   out.push({ label: 'tiny-fraction', literal: '1e-400', valid: false, fixed: false, about: '1e-400: not an integer, though a double reads it as 0' });
   out.push({ label: 'long-fraction', literal: `${f}.0000000000000000001`, valid: false, fixed: false, about: 'an id with a fraction too small for a double to keep' });
   return out;
+}
+
+/** The draws a string key is made of: eight base-36 digits, so every key of one shape has one length. */
+const KEY_LOW = 36n ** 7n;
+const KEY_HIGH = 36n ** 8n - 1n;
+
+/** `n` written with the letters a–z only. */
+function letters(n: bigint): string {
+  let out = '';
+  for (let rest = n; rest > 0n; rest /= 26n) out = String.fromCharCode(97 + Number(rest % 26n)) + out;
+  return out || 'a';
+}
+
+/**
+ * A maker of fresh string identities (`username`, a slug) for a key's schema: each call a JSON
+ * string no earlier call gave (drawn from the run's id source), in the first of a few shapes
+ * (`k` and base-36 digits, decimal digits, letters, capitals; an address for `format: email`)
+ * that fits the schema's pattern and lengths, padded to minLength. Undefined when none fits (an
+ * enum, a const, another format, a pattern none of them matches): the cases keep one value then.
+ */
+export function freshKeyMaker(schema: JsonSchema, ids: IdSource): (() => string) | undefined {
+  if (Array.isArray(schema.enum) || 'const' in schema) return undefined;
+  const minLength = typeof schema.minLength === 'number' ? schema.minLength : 0;
+  const maxLength = typeof schema.maxLength === 'number' ? schema.maxLength : Infinity;
+  let pattern: { test(text: string): boolean } | undefined;
+  try {
+    pattern = typeof schema.pattern === 'string' ? linearRegExp(schema.pattern, 'u') : undefined;
+  } catch {
+    return undefined;
+  }
+  const shapes: Array<[shape: (n: bigint) => string, pad: string]> =
+    schema.format === 'email'
+      ? [[(n) => `k${n.toString(36)}@example.com`, '']]
+      : schema.format === undefined
+        ? [
+            [(n) => `k${n.toString(36)}`, '0'],
+            [(n) => n.toString(10), '0'],
+            [(n) => letters(n), 'a'],
+            [(n) => letters(n).toUpperCase(), 'A'],
+            [(n) => `k-${n.toString(36)}`, '0'],
+          ]
+        : [];
+  const fits = (text: string): boolean => [...text].length >= minLength && [...text].length <= maxLength && (pattern === undefined || pattern.test(text));
+  for (const [shape, pad] of shapes) {
+    const write = (n: bigint): string => {
+      const text = shape(n);
+      return pad && text.length < minLength ? text + pad.repeat(minLength - text.length) : text;
+    };
+    if (!fits(write(KEY_LOW)) || !fits(write(KEY_HIGH))) continue;
+    return () => JSON.stringify(write(drawBetween(ids, KEY_LOW, KEY_HIGH)));
+  }
+  return undefined;
 }
