@@ -5,6 +5,8 @@
  * Structured details go to the request journal.
  */
 
+import { STATUS_CODES } from 'node:http';
+
 /** The realm of the admin routes' challenge (the API's realm comes from the spec's title). */
 export const ADMIN_REALM = 'plant-store-admin';
 
@@ -343,7 +345,8 @@ export function forcedRejection(status: number, route: { allow: string; challeng
   return {
     code: 'FORCED',
     status,
-    message: errorCatalogue.FORCED.message({ status, title: forcedTitles[status] ?? 'forced response' }),
+    // A status outside the mock's own table (a 418 a `4XX` covers) is named by its phrase.
+    message: errorCatalogue.FORCED.message({ status, title: forcedTitles[status] ?? `the answer ${status}${STATUS_CODES[status] ? ` ${STATUS_CODES[status]}` : ''} the spec declares` }),
     headers,
   };
 }

@@ -144,6 +144,7 @@ describe("errors in a spec's own nested shapes, over HTTP", () => {
       expect(response.headers.get('preference-applied')).toBe(`code=${status}`);
       expect(isApiError()(response.json), JSON.stringify(isApiError().errors)).toBe(true);
       expect(response.json.errors[0].msg).toContain(`Prefer: code=${status}`);
+      expect(response.json.errors[0].msg).toMatch(new RegExp(`: the answer ${status} .+ the spec declares[.]$`));
       expect(response.json.errors[0].status).toBe(status);
     });
 
