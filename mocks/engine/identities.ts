@@ -1,14 +1,15 @@
 /**
  * Identities the mock assigns (spec/collections.ts says when): a sequence for an integer
  * identity, a UUID for `format: uuid`, the sequence's digits as a string otherwise. A sequence
- * starts past the collection's record count and a taken value is skipped on creation (the store
- * answers 'duplicate'), so values stay unique across restarts of a kept store and across
- * replicas sharing one, without the store knowing of sequences.
+ * starts past the collection's record count and the highest key the store says was deleted
+ * (`highestDeleted`), and a taken value is skipped on creation (the store answers 'duplicate'), so
+ * values stay unique, deleted ones included, across restarts of a kept store and across replicas
+ * sharing one, without the store knowing of sequences.
  */
 import { randomUUID } from 'node:crypto';
 import type { Collection } from '../../spec/collections.js';
 import type { RecordKey, ResourceStore } from '../stores/store.js';
-import type { Maybe } from '../maybe.js';
+import { continueWith, type Maybe } from '../maybe.js';
 
 /** The next values per store collection; one per engine (a reloaded spec starts again from the counts). */
 export class AssignedIdentities {
@@ -19,8 +20,8 @@ export class AssignedIdentities {
     if (collection.identity.assigned === 'uuid') return JSON.stringify(randomUUID());
     const last = this.#last.get(name);
     if (last !== undefined) return this.#take(collection, name, last);
-    const count = store.count(name);
-    return typeof count === 'number' ? this.#take(collection, name, count) : count.then((n) => this.#take(collection, name, this.#last.get(name) ?? n));
+    // Past the records there are and the highest deleted one: kept by the store, so a restart never gives a deleted identity again.
+    return continueWith(store.count(name), (count) => continueWith(store.highestDeleted(name), (deleted) => this.#take(collection, name, this.#last.get(name) ?? Math.max(count, deleted))));
   }
 
   /** After a taken value: jump past the ones other writers used. */

@@ -3,6 +3,7 @@
  * synchronously (no promise on the request path). The state file replays into one of these.
  */
 import type { CreateOutcome, DeleteOutcome, Page, PageQuery, ParentRecord, RecordKey, ReplaceOutcome, ResourceStore, SeedOutcome, StoredRecord, StoreHealth } from './store.js';
+import { sequenceNumberOf } from './store.js';
 import { NumberColumn, TextColumn } from './columns.js';
 import { KeyIndex, slotOf, type Slot } from './key-index.js';
 
@@ -192,6 +193,8 @@ interface CreationSequence {
 
 export class MemoryStore implements ResourceStore {
   #collections = new Map<string, Collection>();
+  /** Per collection, the highest sequence number a deleted key was (store.ts, `highestDeleted`). */
+  #deleted = new Map<string, number>();
   readonly #sequence: CreationSequence = { next: 1 };
 
   #collection(name: string): Collection {
@@ -235,11 +238,29 @@ export class MemoryStore implements ResourceStore {
   }
 
   delete(collection: string, key: RecordKey): DeleteOutcome {
-    return this.#collections.get(collection)?.remove(key) ? 'deleted' : 'missing';
+    if (!this.#collections.get(collection)?.remove(key)) return 'missing';
+    const number = sequenceNumberOf(key);
+    if (number !== undefined) this.noteDeleted(collection, number);
+    return 'deleted';
   }
 
   reset(): void {
     this.#collections = new Map();
+    this.#deleted = new Map();
+  }
+
+  highestDeleted(collection: string): number {
+    return this.#deleted.get(collection) ?? 0;
+  }
+
+  /** Raises the collection's highest deleted number to `number` (a state file's replay brings it back so). */
+  noteDeleted(collection: string, number: number): void {
+    if (number > (this.#deleted.get(collection) ?? 0)) this.#deleted.set(collection, number);
+  }
+
+  /** Every collection's highest deleted number (what a compaction keeps of the deletes it drops). */
+  deletedNumbers(): ReadonlyMap<string, number> {
+    return this.#deleted;
   }
 
   page(collection: string, query: PageQuery): Page {

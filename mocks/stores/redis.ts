@@ -8,7 +8,9 @@
  * - `P:order:<collection>`: a sorted set, record key scored by its creation sequence number;
  * - `P:seq`: the sequence (INCR), kept across resets so a cursor never points into reused numbers;
  *   when it is missing (new, or flushed) it starts at Redis' clock in microseconds (SHARED_LUA);
- * - `P:collections`: the collections that hold records, so a reset finds them without SCAN.
+ * - `P:collections`: the collections that hold records, so a reset finds them without SCAN;
+ * - `P:deleted`: a hash, collection → the highest sequence number a deleted key of it was
+ *   (`highestDeleted`), forgotten by a reset.
  *
  * Every change is one Lua script, which Redis runs atomically (no other command of any client
  * interleaves): no half-created record, no create interleaved with a reset, and a nested record's
@@ -25,6 +27,7 @@
  */
 import { type Redis, ReplyError, type Result, type Callback } from 'ioredis';
 import {
+  sequenceNumberOf,
   StorageFailure,
   StoreUnavailable,
   type CreateOutcome,
@@ -140,21 +143,29 @@ if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 0 then return 0 end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
 return 1`;
 
-// KEYS: records, order. ARGV: key.
+// KEYS: records, order, deleted. ARGV: key, collection, the key's sequence number ('' when it is none).
 const DELETE = `${SHARED_LUA}
 local refused = refuseForeignKeys({'hash', 'zset'})
 if refused then return refused end
+local deletedType = redis.call('TYPE', KEYS[3]).ok
+if deletedType ~= 'none' and deletedType ~= 'hash' then
+  return redis.error_reply('WRONGTYPE ' .. KEYS[3] .. ' holds a ' .. deletedType .. ', not a hash (written by another program?)')
+end
 if redis.call('HDEL', KEYS[1], ARGV[1]) == 0 then return 0 end
 redis.call('ZREM', KEYS[2], ARGV[1])
+if ARGV[3] ~= '' then
+  local highest = tonumber(redis.call('HGET', KEYS[3], ARGV[2]) or '0') or 0
+  if tonumber(ARGV[3]) > highest then redis.call('HSET', KEYS[3], ARGV[2], ARGV[3]) end
+end
 return 1`;
 
-// KEYS: collections. ARGV: the records key and the order key of a collection, without its name.
+// KEYS: collections, deleted. ARGV: the records key and the order key of a collection, without its name.
 // UNLINK frees large collections off Redis' main thread; they are gone for every reader at once.
 const RESET = `
 for _, collection in ipairs(redis.call('SMEMBERS', KEYS[1])) do
   redis.call('UNLINK', ARGV[1] .. collection, ARGV[2] .. collection)
 end
-redis.call('UNLINK', KEYS[1])
+redis.call('UNLINK', KEYS[1], KEYS[2])
 return 0`;
 
 // KEYS: records, order. ARGV: lowest score (exclusive '(N', or '-inf'), limit.
@@ -196,8 +207,8 @@ declare module 'ioredis' {
     seedRecords(records: string, order: string, seq: string, collections: string, collection: string, pairs: string[], callback?: Callback<string[]>): Result<string[], Context>;
     unseedRecords(records: string, order: string, keys: string[], callback?: Callback<number>): Result<number, Context>;
     replaceRecord(records: string, key: string, json: string, callback?: Callback<number>): Result<number, Context>;
-    deleteRecord(records: string, order: string, key: string, callback?: Callback<number>): Result<number, Context>;
-    resetRecords(collections: string, recordsPrefix: string, orderPrefix: string, callback?: Callback<number>): Result<number, Context>;
+    deleteRecord(records: string, order: string, deleted: string, key: string, collection: string, number: string, callback?: Callback<number>): Result<number, Context>;
+    resetRecords(collections: string, deleted: string, recordsPrefix: string, orderPrefix: string, callback?: Callback<number>): Result<number, Context>;
     pageRecords(records: string, order: string, after: string, limit: string, callback?: Callback<[string[], number, string]>): Result<[string[], number, string], Context>;
   }
 }
@@ -215,8 +226,8 @@ const SCRIPTS = {
   seedRecords: { lua: SEED, numberOfKeys: 4 },
   unseedRecords: { lua: UNSEED, numberOfKeys: 2 },
   replaceRecord: { lua: REPLACE, numberOfKeys: 1 },
-  deleteRecord: { lua: DELETE, numberOfKeys: 2 },
-  resetRecords: { lua: RESET, numberOfKeys: 1 },
+  deleteRecord: { lua: DELETE, numberOfKeys: 3 },
+  resetRecords: { lua: RESET, numberOfKeys: 2 },
   pageRecords: { lua: PAGE, numberOfKeys: 2 },
 };
 
@@ -374,13 +385,20 @@ export class RedisResourceStore implements ResourceStore {
 
   async delete(collection: string, key: string): Promise<DeleteOutcome> {
     this.#sendCreates();
-    const deleted = await this.#run(CHANGE, () => this.#client.deleteRecord(this.#key('records', collection), this.#key('order', collection), key));
+    const number = String(sequenceNumberOf(key) ?? '');
+    const deleted = await this.#run(CHANGE, () => this.#client.deleteRecord(this.#key('records', collection), this.#key('order', collection), `${this.#prefix}:deleted`, key, collection, number));
     return deleted === 1 ? 'deleted' : 'missing';
   }
 
   async reset(): Promise<void> {
     this.#sendCreates();
-    await this.#run(CHANGE, () => this.#client.resetRecords(`${this.#prefix}:collections`, this.#key('records', ''), this.#key('order', '')));
+    await this.#run(CHANGE, () => this.#client.resetRecords(`${this.#prefix}:collections`, `${this.#prefix}:deleted`, this.#key('records', ''), this.#key('order', '')));
+  }
+
+  async highestDeleted(collection: string): Promise<number> {
+    const number = await this.#run(READ, () => this.#client.hget(`${this.#prefix}:deleted`, collection));
+    const value = Number(number ?? 0);
+    return Number.isSafeInteger(value) && value > 0 ? value : 0;
   }
 
   async page(collection: string, query: PageQuery): Promise<Page> {

@@ -5,7 +5,10 @@
  * after damaged bytes by that.
  *
  * Version 3 (this one):
- * - `{"op":"header","format":"plant-store-mock-state","version":3,"epoch":E}` first;
+ * - `{"op":"header","format":"plant-store-mock-state","version":3,"epoch":E}` first; a compacted file's
+ *   header also has `"deleted":{collection: N, …}`, the highest sequence number a deleted key of
+ *   each collection was (store.ts, `highestDeleted`), which the delete lines it drops said (a
+ *   reader that does not know the member ignores it);
  * - `{"op":"create"|"replace","e":E,"c":collection,"key":K,"record":R}`, `{"op":"delete","e":E,"c":…,"key":K}`;
  * - a seed of n records as n lines `{"op":"seed","e":E,"c":…,"i":0…n-1,"n":n,"key":K,"record":R}`, so a
  *   damaged byte costs one seeded record, not the seed;
@@ -26,8 +29,10 @@ export const STATE_FILE_VERSION = 3;
 /** The versions this mock reads (older ones are rewritten in the current one at start). */
 export const READABLE_VERSIONS: readonly number[] = [1, 2, 3];
 
-export function headerLine(epoch: number): string {
-  return recordLine(`{"op":"header","format":"${STATE_FILE_FORMAT}","version":${STATE_FILE_VERSION},"epoch":${epoch}}`);
+export function headerLine(epoch: number, deleted: ReadonlyMap<string, number> = new Map()): string {
+  let numbers = '';
+  for (const [collection, number] of deleted) numbers += `${numbers ? ',' : ''}${JSON.stringify(collection)}:${number}`;
+  return recordLine(`{"op":"header","format":"${STATE_FILE_FORMAT}","version":${STATE_FILE_VERSION},"epoch":${epoch}${numbers ? `,"deleted":{${numbers}}` : ''}}`);
 }
 
 export function createLine(epoch: number, collection: string, record: StoredRecord): string {

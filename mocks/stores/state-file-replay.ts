@@ -282,6 +282,11 @@ class Replayer {
         if (typeof record.epoch !== 'number' || !Number.isSafeInteger(record.epoch) || record.epoch < 0) return 'a header without an epoch';
         replay.epoch = record.epoch;
       }
+      // A compaction's record of the deletes it dropped (state-file-format.ts).
+      const deleted = record.deleted;
+      if (deleted !== null && typeof deleted === 'object' && !Array.isArray(deleted)) {
+        for (const [collection, number] of Object.entries(deleted)) if (Number.isSafeInteger(number) && (number as number) > 0) replay.memory.noteDeleted(collection, number as number);
+      }
     } else {
       // An intact record that is not a header at the very start: a file of some other program.
       if (offset === 0) throw notAStateFile(this.#path);

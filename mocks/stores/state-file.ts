@@ -256,6 +256,10 @@ export class StateFileStore implements ResourceStore {
     return { ...page, records: page.records.filter((record) => !this.#pending.has(pendingKey(collection, record.key))) };
   }
 
+  highestDeleted(collection: string): number {
+    return this.#memory.highestDeleted(collection);
+  }
+
   count(collection: string): number {
     let pending = 0;
     for (const entry of this.#pending) if (entry.startsWith(`${collection}\0`)) pending++;
@@ -457,7 +461,8 @@ export class StateFileStore implements ResourceStore {
         if (key && !onDisk.has(key)) onDisk.set(key, { collection: op.collection, record: op.before as StoredRecord });
       }
       const chunks: Buffer[] = [];
-      let chunk = headerLine(this.#epoch);
+      // The deletes this drops: the header keeps how high each collection's deleted keys went.
+      let chunk = headerLine(this.#epoch, this.#memory.deletedNumbers());
       let live = 0;
       const add = (collection: string, record: StoredRecord): void => {
         chunk += createLine(this.#epoch, collection, record);

@@ -97,8 +97,24 @@ export interface ResourceStore {
   page(collection: string, query: PageQuery): Maybe<Page>;
   /** How many records the collection holds. */
   count(collection: string): Maybe<number>;
+  /**
+   * The highest number a deleted key of the collection was (an integer key, or a string of
+   * digits: `sequenceNumberOf`) since the last reset, kept as long as the records are; 0 when
+   * none. A sequence of identities the mock assigns resumes past it, so no deleted record's
+   * identity is given again after a restart (engine/identities.ts).
+   */
+  highestDeleted(collection: string): Maybe<number>;
   health(): StoreHealth;
   close(): Maybe<void>;
+}
+
+/**
+ * The number a key is for a sequence of assigned identities: an integer key's digits, or a string
+ * key of digits (`"12"`), up to 15 digits (exact as a double); undefined for any other key.
+ */
+export function sequenceNumberOf(key: RecordKey): number | undefined {
+  const digits = key.length > 2 && key.charCodeAt(0) === 0x22 && key.charCodeAt(key.length - 1) === 0x22 ? key.slice(1, -1) : key;
+  return /^\d{1,15}$/.test(digits) ? Number(digits) : undefined;
 }
 
 /** What a store throws when it cannot keep a change; nothing of that change was stored (500). */

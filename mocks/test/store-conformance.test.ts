@@ -27,6 +27,8 @@ const COLLECTIONS = [PLANTS, POTS] as const;
 /** The rules of a store, written the plainest way: per collection a Map in creation order, each record with its place in one sequence. */
 class Model {
   readonly collections = new Map<string, Map<string, { json: string; seq: number }>>();
+  /** Per collection, the highest number a deleted key was: digits, or a string of digits (up to 15). */
+  readonly deleted = new Map<string, number>();
   seq = 0;
   /** The place a cursor held by the test names (the last record of a first page), if one is held. */
   held: { collection: string; seq: number } | undefined;
@@ -125,7 +127,10 @@ const replace = fc.record({ collection: collectionArbitrary, key: keyArbitrary, 
 
 const remove = fc.record({ collection: collectionArbitrary, key: keyArbitrary }).map(({ collection, key }) =>
   command(`delete ${collection} ${key}`, async (model, real) => {
-    expect(await real.store.delete(collection, key)).toBe(model.of(collection).delete(key) ? 'deleted' : 'missing');
+    const deleted = model.of(collection).delete(key);
+    const digits = /^(\d{1,15})$|^"(\d{1,15})"$/.exec(key);
+    if (deleted && digits) model.deleted.set(collection, Math.max(model.deleted.get(collection) ?? 0, Number(digits[1] ?? digits[2])));
+    expect(await real.store.delete(collection, key)).toBe(deleted ? 'deleted' : 'missing');
   }),
 );
 
@@ -139,6 +144,7 @@ const list = fc.record({ collection: collectionArbitrary, limit: fc.integer({ mi
   command(`list ${collection} by ${limit}`, async (model, real) => {
     expect(await listAll(real.store, collection, limit)).toEqual(model.listed(collection));
     expect(await real.store.count(collection)).toBe(model.of(collection).size);
+    expect(await real.store.highestDeleted(collection)).toBe(model.deleted.get(collection) ?? 0);
   }),
 );
 
@@ -166,6 +172,7 @@ const readOn = fc.integer({ min: 1, max: 4 }).map((limit) =>
 const reset = fc.constant(
   command('reset', async (model, real) => {
     model.collections.clear();
+    model.deleted.clear();
     await real.store.reset();
   }),
 );
@@ -395,6 +402,7 @@ describe.skipIf(REDIS_SKIP_REASON)(`store conformance: Redis${REDIS_SKIP_REASON 
       await inspect.flushall();
       // What Redis held is gone; the held cursor must still mean "after that place", never a new record's.
       model.collections.clear();
+      model.deleted.clear();
     }),
   );
 
