@@ -45,6 +45,7 @@ export function formatReport(report: ContractReport, options: FormatOptions = {}
       for (const skip of o.skipped) lines.push(`    not sent, ${skip.cases} case(s): ${skip.reason}`);
     }
     for (const o of report.leftOut ?? []) lines.push(`- ${o.operationId.padEnd(opWidth)}  not tested: ${o.reason}  ${o.method} ${o.path}`);
+    if (report.fixturesNotOffered) lines.push(`  (${report.fixturesNotOffered} bundled Plant Store fixture case(s) not offered: written for POST /plants, they fit no operation of this spec)`);
     lines.push('');
   }
   const width = Math.max(...report.checks.map((c) => c.name.length));

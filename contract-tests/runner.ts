@@ -4,7 +4,7 @@
  * at a time, then every other case once (bounded concurrency, bounded time); every selected
  * check judges every exchange, and the report counts what each found.
  */
-import { createIdSource, loadFixtures, type FixtureCase } from '../fixtures/index.js';
+import { CREATE_PLANT_OPERATION, createIdSource, loadFixtures, type FixtureCase } from '../fixtures/index.js';
 import { fileCase } from './case-files.js';
 import { derivedCredentials, validCredentials } from './generators/auth.js';
 import { requestTarget } from './generators/parameters.js';
@@ -44,7 +44,7 @@ export async function runResolved(resolved: ResolvedOptions, options: Pick<Contr
   const { contract } = resolved;
   await assertReachable(resolved.endpoint(contract.path.replace(/\{[^}]*\}/g, 'x')), Math.min(resolved.timeoutMs, 10_000));
 
-  const { cases, unfit } = buildCases(resolved, options.fixtures ?? loadFixtures());
+  const { cases, unfit, notOffered } = buildCases(resolved, options.fixtures ?? loadFixtures());
   const notSent: Exchange[] = unfit.map(({ case: contractCase, reason }) => ({
     case: contractCase,
     request: sentRequest(contractCase, resolved),
@@ -87,6 +87,7 @@ export async function runResolved(resolved: ResolvedOptions, options: Pick<Contr
     spec: { source: contract.source, operationId: contract.operationId, method: contract.method, path: contract.path },
     operations: operationResults(resolved, exchanges, judged.findings),
     leftOut: [...resolved.leftOut],
+    ...(notOffered ? { fixturesNotOffered: notOffered } : {}),
     ...(headline ? { headline } : {}),
     ...(cleanedUp ? { cleanedUp } : {}),
     seed: resolved.seed,
@@ -269,7 +270,7 @@ function operationResults(options: ResolvedOptions, exchanges: readonly Exchange
 }
 
 /** The run's cases: file cases that fit the spec, then the generated ones of every operation; and the file cases that do not fit and the generated cases excluded, with the reason. */
-export function buildCases(options: ResolvedOptions, fixtures: readonly FixtureCase[]): { cases: ContractCase[]; unfit: Array<{ case: ContractCase; reason: string }> } {
+export function buildCases(options: ResolvedOptions, fixtures: readonly FixtureCase[]): { cases: ContractCase[]; unfit: Array<{ case: ContractCase; reason: string }>; notOffered: number } {
   const { operations } = options;
   const ids = createIdSource();
   const context = { token: options.token, invalidToken: options.invalidToken, ids, headers: options.headers };
@@ -279,9 +280,14 @@ export function buildCases(options: ResolvedOptions, fixtures: readonly FixtureC
     ...fixtures.map((f) => [f, 'fixture'] as [FixtureCase, 'fixture']),
     ...options.extraCases.map((f) => [f, 'cases'] as [FixtureCase, 'cases']),
   ];
+  let notOffered = 0;
   for (const [fixture, source] of files) {
     const made = fileCase(fixture, source, operations, context);
-    if (made.unfit !== undefined) unfit.push({ case: made.case, reason: made.unfit });
+    const target = operations.find((o) => o.operationId === made.case.operationId);
+    // The bundled fixtures are the Plant Store's: offered to another spec's operation only where they fit it.
+    const foreign = source === 'fixture' && (target?.method !== CREATE_PLANT_OPERATION.method || target.path !== CREATE_PLANT_OPERATION.path);
+    if (made.unfit !== undefined && foreign) notOffered++;
+    else if (made.unfit !== undefined) unfit.push({ case: made.case, reason: made.unfit });
     else cases.push(made.case);
   }
   // With one operation the ids stay as the second generation wrote them; with several, each names its operation.
@@ -301,7 +307,7 @@ export function buildCases(options: ResolvedOptions, fixtures: readonly FixtureC
     // A case the spec's validator contradicts is reported as not sent, with the reason; it never stops the run.
     for (const { case: generated, reason } of generation.excluded) unfit.push({ case: generatedCase(generated, options, contract, named), reason });
   }
-  return { cases, unfit };
+  return { cases, unfit, notOffered };
 }
 
 function generatedCase(generated: GeneratedCase, options: ResolvedOptions, contract: SuiteContract, named: boolean): ContractCase {

@@ -12,7 +12,7 @@ import { createIdSource } from '../../fixtures/index.js';
 import { createMockServer, type MockServer } from '../../mocks/server.js';
 import { generateCases } from '../generated.js';
 import { freshKeyMaker } from '../generators/identity.js';
-import { compileSuiteContract, runContractSuite, type ContractReport } from '../index.js';
+import { compileSuiteContract, formatReport, runContractSuite, type ContractReport } from '../index.js';
 import { startMockProxy, type MockProxy } from './providers/mock-proxy.js';
 
 const SEED = 1_313;
@@ -85,6 +85,9 @@ describe('string keys against providers', () => {
     expect(repeats).toEqual([]);
     expect(report.findings.filter((f) => f.severity === 'failure').map((f) => `${f.check} ${f.exchange.case.id}: ${f.message}`)).toEqual([]);
     expect(report.ok).toBe(true);
+    // The Plant Store's bundled fixtures fit no operation here: one line says so, not a skip per case.
+    expect(report.exchanges.filter((x) => x.case.source === 'fixture' && x.outcome === 'not-sent').map((x) => x.case.id)).toEqual([]);
+    expect(formatReport(report)).toMatch(/^ {2}\(\d+ bundled Plant Store fixture case\(s\) not offered: written for POST \/plants, they fit no operation of this spec\)$/m);
   });
 
   it('a provider that answers 409 to every create fails positive_data_acceptance', async () => {
