@@ -14,7 +14,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { createLogger } from '@stoplight/prism-core';
 import { createInstance, ProblemJsonError, type IHttpConfig, type IHttpRequest, type IHttpResponse } from '@stoplight/prism-http';
 import { parse as parseContentType } from 'content-type';
-import { isJsonMediaType, pathTemplatePattern, readContract, type CompiledContract } from '../../spec/contract.js';
+import { isJsonMediaType, pathTemplatePattern, readContract, type CompiledContract, type ContractOperation } from '../../spec/contract.js';
 import { DuplicateMemberName, parseExactJson } from '../../spec/exact-json.js';
 import { exactJson } from '../http/answer.js';
 import { applyCors, preflightHeaders, specCorsGrant, type CorsGrant } from '../http/cors.js';
@@ -81,7 +81,10 @@ export async function startPrismMock(options: PrismMockOptions = {}): Promise<Pr
     answer(req, res, { prism, operations, config, maxBody, contract, errors, parameters, credentials, cors }).catch((error: unknown) => {
       logger.error({ err: error }, 'unexpected failure');
       if (res.headersSent) res.destroy();
-      else send(res, reject('INTERNAL', { kind: failureKind(error) }), req, errors);
+      else {
+        const path = new URL(req.url ?? '/', 'http://prism.invalid').pathname;
+        send(res, reject('INTERNAL', { kind: failureKind(error) }), path, errors.operationAt((req.method ?? 'GET').toUpperCase(), path), errors);
+      }
     });
   });
   const { url, port, host } = await listen(server, options.port ?? DEFAULT_PRISM_PORT, options.host ?? DEFAULT_HOST);
@@ -123,26 +126,30 @@ async function answer(req: IncomingMessage, res: ServerResponse, context: PrismC
       return;
     }
   }
+  // As the stateful mock answers it (engine/request-path.ts): a HEAD the spec does not declare, at a
+  // path with a GET, is that GET; Node sends its headers (Content-Length included) and no body.
+  const declaredHere = req.method === 'HEAD' ? declaredMethods(context.contract, req.url ?? '/') : new Set<string>();
+  const method = req.method === 'HEAD' && declaredHere.has('GET') && !declaredHere.has('HEAD') ? 'GET' : (req.method ?? 'GET').toUpperCase();
   const { pathname, search, searchParams } = new URL(req.url ?? '/', 'http://prism.invalid');
-  const operation = context.errors.operationAt((req.method ?? 'GET').toUpperCase(), pathname);
+  const operation = context.errors.operationAt(method, pathname);
   // The stateful mock's order: the credentials, then the body, then the parameters (engine/request-path.ts).
   const unauthorized = operation && context.credentials.refusal(operation, req, pathname);
-  if (unauthorized) return send(res, unauthorized, req, context.errors);
+  if (unauthorized) return send(res, unauthorized, pathname, operation, context.errors);
   const raw = await readBody(req, context.maxBody);
-  if (isRejection(raw)) return send(res, raw, req, context.errors);
+  if (isRejection(raw)) return send(res, raw, pathname, operation, context.errors);
   const body = requestBody(raw, req.headers['content-type']);
-  if (isRejection(body)) return send(res, body, req, context.errors);
+  if (isRejection(body)) return send(res, body, pathname, operation, context.errors);
 
   // Parameters are judged exactly here, as the stateful mock judges them (./parameters.ts says why not by Prism).
   const refusal = operation && context.parameters.refusal(operation, pathname, search.slice(1), req.headers);
-  if (refusal) return send(res, refusal, req, context.errors);
+  if (refusal) return send(res, refusal, pathname, operation, context.errors);
   const query: Record<string, string | string[]> = {};
   for (const key of new Set(searchParams.keys())) {
     const values = searchParams.getAll(key);
     query[key] = values.length === 1 ? (values[0] as string) : values;
   }
   const input: IHttpRequest = {
-    method: (req.method ?? 'GET').toLowerCase() as IHttpRequest['method'],
+    method: method.toLowerCase() as IHttpRequest['method'],
     url: { path: pathname, query },
     headers: req.headers as Record<string, string>,
     body,
@@ -212,14 +219,26 @@ function declaresJson(header: string | undefined): boolean {
   }
 }
 
-/** The methods the spec declares at the path of `url`. */
-function declaredAt(contract: CompiledContract, url: string): string[] {
+/** The methods the spec's operations take at the path of `url`. */
+function declaredMethods(contract: CompiledContract, url: string): Set<string> {
   const path = new URL(url, 'http://prism.invalid').pathname;
   const methods = new Set<string>();
   for (const operation of contract.operations.values()) {
     if (pathTemplatePattern(operation.path).test(path)) methods.add(operation.method.toUpperCase());
   }
-  return [...methods];
+  return methods;
+}
+
+/** What the path of `url` allows, for Allow: the declared methods, HEAD after GET. */
+function declaredAt(contract: CompiledContract, url: string): string[] {
+  const methods = declaredMethods(contract, url);
+  // HEAD after GET, as the stateful mock's Allow lists it (a GET answers it).
+  const listed: string[] = [];
+  for (const method of methods) {
+    if (method !== 'HEAD') listed.push(method);
+    if (method === 'GET' || (method === 'HEAD' && !methods.has('GET'))) listed.push('HEAD');
+  }
+  return listed;
 }
 
 function definedOnly<T extends object>(value: T): Partial<T> {
@@ -231,6 +250,8 @@ function sendOutput(res: ServerResponse, output: IHttpResponse): void {
   const contentType = res.getHeader('content-type');
   const body = output.body === undefined || typeof output.body === 'string' ? (output.body as string | undefined) : exactJson(output.body);
   if (body !== undefined && contentType === undefined) res.setHeader('content-type', 'application/json');
+  // Named, not left to Node: Node counts the body only when it sends it, and a HEAD's answer sends none.
+  if (body !== undefined && output.statusCode !== 204 && output.statusCode !== 304) res.setHeader('content-length', Buffer.byteLength(body));
   res.statusCode = output.statusCode;
   res.end(body);
 }
@@ -242,10 +263,8 @@ function sendProblem(res: ServerResponse, error: Error & { status?: number; addi
   res.end(JSON.stringify(problem));
 }
 
-/** The edge's rejection, in the shape the spec declares for the operation the request was going to. */
-function send(res: ServerResponse, rejection: Rejection, req: IncomingMessage, errors: ErrorAnswers): void {
-  const path = new URL(req.url ?? '/', 'http://prism.invalid').pathname;
-  const operation = errors.operationAt((req.method ?? 'GET').toUpperCase(), path);
+/** The edge's rejection, in the shape the spec declares for the operation the request was going to (at `path` when none). */
+function send(res: ServerResponse, rejection: Rejection, path: string, operation: ContractOperation | undefined, errors: ErrorAnswers): void {
   const answer = errors.answer(rejection, operation ? { operation } : { path });
   for (const [name, value] of Object.entries(answer.headers ?? {})) res.setHeader(name, value);
   const body = answer.body ?? '';

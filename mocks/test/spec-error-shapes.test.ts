@@ -8,6 +8,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startPrismMock } from '../prism/server.js';
 import { createMockServer, type MockServer } from '../server.js';
 
 const apiError = { $ref: '#/components/schemas/ApiError' };
@@ -319,6 +320,22 @@ describe('the P3 corners over HTTP: the fallback shape, concrete hints, the titl
     expect(await head.text()).toBe('');
     expect(head.headers.get('content-length')).toBe(String(Buffer.byteLength(body)));
     expect(head.headers.get('content-type')).toBe(get.headers.get('content-type'));
+  });
+
+  it('answers HEAD in the Prism mock as it does: the GET without its body, and Allow listing HEAD', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'spec-error-shapes-')), 'openapi.json');
+    writeFileSync(file, JSON.stringify(SHOP));
+    const prism = await startPrismMock({ port: 0, spec: file });
+    try {
+      const [get, head] = await Promise.all([fetch(`${prism.url}/items/3`, { headers: key }), fetch(`${prism.url}/items/3`, { method: 'HEAD', headers: key })]);
+      const body = await get.text();
+      expect([get.status, head.status]).toEqual([200, 200]);
+      expect(await head.text()).toBe('');
+      expect(head.headers.get('content-length')).toBe(String(Buffer.byteLength(body)));
+      expect((await fetch(`${prism.url}/items`, { method: 'OPTIONS' })).headers.get('allow')).toBe('GET, HEAD, POST, OPTIONS');
+    } finally {
+      await prism.close();
+    }
   });
 
   it('lists HEAD after GET in Allow, in a preflight and in a 405', async () => {
