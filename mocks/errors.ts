@@ -92,7 +92,10 @@ export const errorCatalogue = {
     415,
     ({ contentType, accepted = 'application/json' }) =>
       `${contentType === undefined ? 'The request has no Content-Type' : `Content-Type '${quoted(contentType)}' is not supported`}. ` +
-      `Send the body as JSON with 'Content-Type: ${accepted}' (fetch sends a string body as text/plain unless you set the header).`,
+      // The fetch hint is for JSON alone: a form or multipart body is sent by a FormData, whose type the browser sets.
+      (accepted.split("' or '").every((name) => /json$/.test(name))
+        ? `Send the body as JSON with 'Content-Type: ${accepted}' (fetch sends a string body as text/plain unless you set the header).`
+        : `Send the body with 'Content-Type: ${accepted}', as the operation declares.`),
   ),
   UNSUPPORTED_CHARSET: define<{ charset: string }>(415, ({ charset }) => `The body is declared as charset=${quoted(charset)}; JSON bodies must be UTF-8 ('application/json; charset=utf-8').`),
   PAYLOAD_TOO_LARGE: define<{ limit: number }>(

@@ -55,7 +55,10 @@ describe('request media types', () => {
     const undeclared = await post('title,pages\nSeeds,1', 'text/csv');
     expect(undeclared.status, undeclared.text).toBe(415);
     expect(undeclared.text).toMatch(/application\/json.*application\/x-www-form-urlencoded.*multipart\/form-data.*application\/xml.*text\/plain/);
+    // Not "send the body as JSON" where the operation takes forms and text too.
+    expect(undeclared.text).not.toMatch(/as JSON|fetch sends/);
     const jsonOnly = await post('title=Seeds', 'application/x-www-form-urlencoded', '/json-only');
     expect(jsonOnly.status, jsonOnly.text).toBe(415);
+    expect(jsonOnly.text).toMatch(/Send the body as JSON with 'Content-Type: application\/json'/);
   });
 });
