@@ -255,6 +255,12 @@ export const errorCatalogue = {
     ({ path, upstream }) => `The mock keeps no records in proxy mode, so ${path} is not served: the upstream ${upstream} keeps them. GET /__mock/requests shows what passed through.`,
   ),
   // Only the failure's class: its message may quote what the request carried, a credential included.
+  /** The spec gives no example for the answer and nothing generated from its schema is valid against it (engine/generated-bodies.ts). */
+  NO_VALID_BODY: define<{ status: number; contentType: string }>(
+    500,
+    ({ status, contentType }) =>
+      `The spec gives no example for this operation's ${status} answer (${quoted(contentType)}), and the mock could not generate a body its schema accepts (the mock's log says why). Add an example to that response in the spec.`,
+  ),
   INTERNAL: define<{ kind: string }>(
     500,
     ({ kind }) => `The mock failed unexpectedly while handling this request (${kind}; the mock's log has the details). It is still serving; this is a bug in the mock, please report it.`,

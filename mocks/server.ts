@@ -119,8 +119,9 @@ function gatewaySecrets(basic: string | undefined): string[] {
 }
 
 export async function createMockServer(options: MockOptions = {}): Promise<MockServer> {
-  const engine = await loadEngine(engineOptions(options));
   const logger = options.logger ?? createLogger(options.logLevel ?? 'info');
+  const warn = (details: Record<string, unknown>, message: string): void => logger.warn(details, message);
+  const engine = await loadEngine({ ...engineOptions(options), warn });
   for (const note of engine.contract.notes) logger.info({ spec: engine.contract.source }, note);
   for (const scheme of engine.unchecked) logger.warn({ scheme }, `the security scheme ${scheme} cannot be checked by the mock; requests are not refused for it`);
   if (options.proxy && (options.seed !== undefined || options.store || options.tokens?.length)) {
@@ -143,7 +144,7 @@ export async function createMockServer(options: MockOptions = {}): Promise<MockS
   if (options.seed !== undefined) await applySeed(options.seed, context, options.seedOnlyIfEmpty ?? false, logger);
   const recorder: CaseRecorder | undefined = options.record ? new (await import('./admin/recorder.js')).CaseRecorder(options.record, context, logger) : undefined;
   if (recorder) logger.info({ file: recorder.path }, `recording every distinct exchange as a contract case in ${recorder.path}`);
-  const watch = options.watch ? watchSpec(options.spec ?? SPEC_PATH, engineOptions(options), (next) => (context.engine = next), logger) : undefined;
+  const watch = options.watch ? watchSpec(options.spec ?? SPEC_PATH, { ...engineOptions(options), warn }, (next) => (context.engine = next), logger) : undefined;
   const cors: CorsPolicy = { origins: options.corsOrigins?.length ? new Set(options.corsOrigins) : undefined };
   const adminCors = adminCorsPolicy(options.corsOrigins);
   const logRequest = requestLogger(logger);

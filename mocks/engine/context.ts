@@ -15,6 +15,7 @@ import type { Answer } from '../http/answer.js';
 import type { CorsGrant } from '../http/cors.js';
 import type { ResourceStore } from '../stores/store.js';
 import type { ErrorAnswers } from './error-answers.js';
+import type { GeneratedBodies } from './generated-bodies.js';
 import type { AssignedIdentities } from './identities.js';
 import type { Preferences } from './prefer.js';
 import type { HandlerRegistry } from './registry.js';
@@ -22,7 +23,7 @@ import type { CredentialSource, SecurityOutcome } from './security.js';
 
 export interface Engine {
   contract: CompiledContract;
-  /** openapi-backend's model: the registry of handlers and security handlers, and its mocker (loaded on first use). */
+  /** openapi-backend's model: the registry of handlers and security handlers, and its dereferenced operations (loaded on first use). */
   api: HandlerRegistry;
   routes: Router;
   collections: readonly Collection[];
@@ -43,6 +44,8 @@ export interface Engine {
   errors: ErrorAnswers;
   /** The headers a page on another origin may send and read: ours and the spec's. */
   cors: CorsGrant;
+  /** Bodies generated from a response's schema where the spec gives no example, each checked against it. */
+  bodies: GeneratedBodies;
   /** The handlers registered in openapi-backend, by operationId and hook name (typed: the registry keeps its own Context type). */
   handlers: Readonly<Record<string, MockHandler>>;
 }

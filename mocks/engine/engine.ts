@@ -6,6 +6,7 @@
  */
 import { readContract, type CompiledContract } from '../../spec/contract.js';
 import { ErrorAnswers, realmOf } from './error-answers.js';
+import { GeneratedBodies, type Warn } from './generated-bodies.js';
 import { hookHandlers } from './handlers.js';
 import { AssignedIdentities } from './identities.js';
 import { HandlerRegistry } from './registry.js';
@@ -22,6 +23,8 @@ export interface EngineOptions extends RecognitionOptions {
   spec?: string;
   /** Accepted credentials for whichever scheme the spec declares; undefined accepts any well-formed one. */
   tokens?: ReadonlySet<string>;
+  /** Where the engine says what it could not do for a request (a body it could not generate), once each. */
+  warn?: Warn;
 }
 
 export type { Engine } from './context.js';
@@ -63,6 +66,7 @@ export async function buildEngine(contract: CompiledContract, options: EngineOpt
     realm,
     errors: new ErrorAnswers(contract),
     cors: specCorsGrant(contract),
+    bodies: new GeneratedBodies(contract.document, options.warn),
     handlers,
   };
 }

@@ -3,7 +3,7 @@
  * status asked for (`Prefer: code=`) or the operation's success status — the status's own
  * declaration, else its `4XX`-style range, else `default` — with the example asked for
  * (`Prefer: example=`), else its first example, else (for a success) a body generated from the
- * schema by openapi-backend's own `mockResponseForOperation`. Used for every operation the mock
+ * schema and checked against it (./generated-bodies.ts). Used for every operation the mock
  * serves statelessly and for every forced answer. A forced error without an example is the
  * mock's own rejection saying it was forced, rendered in the declared shape by the request path
  * (error-answers.ts). An operation that declares no responses answers 204.
@@ -13,7 +13,7 @@ import { forcedRejection, quoted, reject } from '../errors.js';
 import { rejected, type Answer } from '../http/answer.js';
 import { jsonContent } from '../../spec/collections.js';
 import { declaredFor } from './error-answers.js';
-import type { HandlerRegistry } from './registry.js';
+import type { GeneratedBodies } from './generated-bodies.js';
 
 export interface ExampleRequest {
   /** The status to answer; the operation's success status (or first declared) when undefined. */
@@ -25,7 +25,7 @@ export interface ExampleRequest {
 }
 
 /** The spec's answer for `operation`. */
-export async function exampleAnswer(api: HandlerRegistry, operation: ContractOperation, request: ExampleRequest): Promise<Answer> {
+export async function exampleAnswer(bodies: GeneratedBodies, operation: ContractOperation, request: ExampleRequest): Promise<Answer> {
   if (request.status === undefined && operation.responses.size === 0 && !operation.ranges?.size) return { status: 204 };
   const status = request.status ?? operation.successStatus ?? operation.declaredStatuses[0] ?? 200;
   const response = declaredFor(operation, status);
@@ -41,7 +41,13 @@ export async function exampleAnswer(api: HandlerRegistry, operation: ContractOpe
   }
   // A forced error without an example says it was forced: nobody should take it for a real fault.
   if (!chosen && status >= 400) return forced();
-  const value = chosen ? chosen.value : (await api.mockResponseForOperation(operation.operationId, { code: status, mediaType: media.mediaType })).mock;
+  let value: unknown;
+  if (chosen) value = chosen.value;
+  else {
+    const generated = await bodies.body(media, `${operation.method.toUpperCase()} ${operation.path} ${status}`);
+    if ('problem' in generated) return rejected(reject('NO_VALID_BODY', { status, contentType: media.mediaType }));
+    value = generated.value;
+  }
   const body = typeof value === 'string' && !isJsonMediaType(mediaEssence(media.mediaType)) ? value : JSON.stringify(value ?? null);
   const headers: Record<string, string> = { 'content-type': media.mediaType };
   // A forced 401 still says how to authenticate (RFC 7235), and a forced 405 what is allowed.

@@ -36,7 +36,7 @@ export function hookHandlers(): Record<string, MockHandler> {
     },
     notImplemented: async (_c, { mock, operation, prefer }) => {
       const routed = operation as RoutedOperation;
-      return { ...(await exampleAnswer(mock.engine.api, routed.contract, { status: prefer.code, example: prefer.example, route: routed })), stateful: false };
+      return { ...(await exampleAnswer(mock.engine.bodies, routed.contract, { status: prefer.code, example: prefer.example, route: routed })), stateful: false };
     },
   };
   return hooks;

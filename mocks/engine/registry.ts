@@ -5,13 +5,11 @@
  * contract (routes.ts), which reads them as openapi-backend's router does.
  *
  * openapi-backend itself (with its dereferencer, its document validator and lodash) is most of
- * the mock's start-up (docs/benchmarks.md, "Start-up"); only its mocker (answers generated from a
- * schema) and its dereferenced operations (the inspector's /__mock/spec) are used, so it is
- * loaded and built when one of them is first asked for.
+ * the mock's start-up (docs/benchmarks.md, "Start-up"); only its dereferenced operations (the
+ * inspector's /__mock/spec) are used, so it is loaded and built when they are first asked for.
+ * Answers generated from a schema are ./generated-bodies.ts's.
  */
 import type { Document, Handler, OpenAPIBackend } from 'openapi-backend';
-
-type MockOptions = NonNullable<Parameters<OpenAPIBackend['mockResponseForOperation']>[1]>;
 
 export class HandlerRegistry {
   readonly handlers: Record<string, Handler> = {};
@@ -36,12 +34,6 @@ export class HandlerRegistry {
 
   registerSecurityHandler(name: string, handler: Handler): void {
     this.securityHandlers[name] = handler;
-  }
-
-  /** openapi-backend's `mockResponseForOperation`, on a backend built on first use. */
-  async mockResponseForOperation(operationId: string, options: MockOptions): Promise<ReturnType<OpenAPIBackend['mockResponseForOperation']>> {
-    const backend = await (this.#backend ??= this.#loadBackend());
-    return backend.mockResponseForOperation(operationId, options);
   }
 
   /** The operation as openapi-backend's router gives it (refs followed, the path's parameters merged in). */

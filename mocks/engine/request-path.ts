@@ -95,7 +95,7 @@ function decided(verdict: Verdict, found: Route, prefer: Preferences, mock: Engi
     const problem = forceProblem(prefer.code, operation.forceable, operation.contract);
     if (problem) return labelled(rejected(reject('INVALID_PREFER', { problem })));
     const code = prefer.code;
-    return continueWith(exampleAnswer(mock.engine.api, operation.contract, { status: code, example: prefer.example, route: operation }), (forced) => {
+    return continueWith(exampleAnswer(mock.engine.bodies, operation.contract, { status: code, example: prefer.example, route: operation }), (forced) => {
       forced.headers = { ...forced.headers, 'preference-applied': `code=${code}` };
       return delayed({ ...forced, stateful: false });
     });

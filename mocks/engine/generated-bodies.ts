@@ -1,0 +1,96 @@
+/**
+ * The body of an answer the spec gives no example for, generated from its schema by openapi-backend's
+ * generator (mock-json-schema) on the schema as ./mockable-schema.ts rewrites it, and judged by the
+ * response's own validator before it is answered: a generated body that breaks its schema is never
+ * sent. Tried in order, the first valid one kept: with the schema's own examples and defaults (as
+ * the generator answers them), then without them (an example that breaks its own schema sinks
+ * only the first try). When neither is valid the log says why, once per response, and the answer
+ * says so (NO_VALID_BODY) rather than send a body that breaks the spec. One per engine; the
+ * outcome is kept per response media type (the same schema gives the same body).
+ */
+import type { ErrorObject } from 'ajv';
+import type { mock as mockFunction } from 'mock-json-schema';
+import type { ContractMediaType } from '../../spec/contract.js';
+import type { PatternStrings } from '../prism/pattern-strings.js';
+import { mockableSchema } from './mockable-schema.js';
+
+/** What the engine's owner logs with: a structured warning (pino's argument order). */
+export type Warn = (details: Record<string, unknown>, message: string) => void;
+
+export type GeneratedBody = { value: unknown } | { problem: string };
+
+export class GeneratedBodies {
+  readonly #document: Record<string, unknown>;
+  readonly #warn: Warn | undefined;
+  /** Promises, so that requests arriving together before the first is generated share it (and its one warning). */
+  readonly #made = new WeakMap<ContractMediaType, Promise<GeneratedBody>>();
+  #tools: Promise<Tools> | undefined;
+
+  constructor(document: Record<string, unknown>, warn: Warn | undefined) {
+    this.#document = document;
+    this.#warn = warn;
+  }
+
+  /** A body valid against `media`'s schema, or why there is none; `where` names the response for the log (`POST /events 201`). */
+  body(media: ContractMediaType, where: string): Promise<GeneratedBody> {
+    let made = this.#made.get(media);
+    if (!made) {
+      made = this.#generate(media).then((outcome) => {
+        if ('problem' in outcome) this.#warn?.({ response: where, mediaType: media.mediaType }, `${where} (${media.mediaType}): ${outcome.problem}`);
+        return outcome;
+      });
+      this.#made.set(media, made);
+    }
+    return made;
+  }
+
+  async #generate(media: ContractMediaType): Promise<GeneratedBody> {
+    if (media.schema === undefined) return { value: {} };
+    let validate: ContractMediaType['validate'];
+    try {
+      validate = media.validate;
+    } catch (error) {
+      return { problem: `the spec gives no example and its schema cannot be compiled, so no body can be checked: ${(error as Error).message}` };
+    }
+    const { mock, patterns } = await (this.#tools ??= loadTools());
+    const tried: string[] = [];
+    const candidates = function* (document: Record<string, unknown>, schema: unknown): Generator<unknown> {
+      for (const examples of [true, false]) {
+        const mockable = mockableSchema(schema, document, { examples, patternString: (keywords) => patterns.stringFor(keywords) });
+        if (mockable === undefined) continue;
+        try {
+          yield mock(mockable as Parameters<typeof mock>[0]);
+        } catch (error) {
+          tried.push(`the generator failed: ${(error as Error).message}`);
+        }
+      }
+    };
+    for (const candidate of candidates(this.#document, media.schema)) {
+      // Judged as it is sent: JSON text read back (an undefined member dropped, as on the wire).
+      const value = candidate === undefined ? null : (JSON.parse(JSON.stringify(candidate)) as unknown);
+      if (!validate || validate(value) === true) return { value };
+      tried.push(errorsText(validate.errors));
+    }
+    const reason = tried[0] ?? 'the generator reaches no finite value of the schema (every branch recurses, or it nests past the bound)';
+    return { problem: `the spec gives no example, and no body generated from the schema is valid against it (${reason}); add an example to the response` };
+  }
+}
+
+interface Tools {
+  mock: typeof mockFunction;
+  patterns: PatternStrings;
+}
+
+async function loadTools(): Promise<Tools> {
+  // Loaded on the first generated answer (mock-json-schema brings lodash): a mock that never generates one starts without them.
+  // module.exports is the default of a CommonJS package in Node and in the start bundle (which gives no named exports); vitest gives them by name.
+  const loaded = await import('mock-json-schema');
+  const { PatternStrings } = await import('../prism/pattern-strings.js');
+  return { mock: (loaded.default.mock === undefined ? loaded : loaded.default).mock, patterns: new PatternStrings() };
+}
+
+function errorsText(errors: ErrorObject[] | null | undefined): string {
+  const first = errors?.[0];
+  if (!first) return 'it is not valid';
+  return `${first.instancePath || 'the body'} ${first.message ?? 'is not valid'}`;
+}

@@ -1,0 +1,176 @@
+/**
+ * A response schema rewritten into what mock-json-schema (openapi-backend's generator) reads right.
+ * That generator knows OpenAPI 3.0's schemas and walks whatever it is given: handed the document's
+ * 3.1 schemas it answers `{}` for a type list (`[string, 'null']`), a `const` or a union of a ref
+ * and null, and it recurses without end into a recursive schema. So, before it runs:
+ *
+ * - refs are followed and `allOf` parts merged here; a ref met again inside itself (`Node.children:
+ *   [Node]`) is cut where the schema allows it: an optional property is left out, an array without
+ *   `minItems` left empty, a union keeps its other branches; where it does not (a required property),
+ *   the cut goes up to the nearest place that does, so the value is the shallowest valid one;
+ * - a type list becomes its first type other than null, a `const` the value (as `example`, which the
+ *   generator answers first), a `pattern` a string matching it (the Prism mock's PatternStrings), 3.1's `examples` its first (`example`), a numeric `exclusiveMinimum`
+ *   /`exclusiveMaximum` a bound the generator reads, `anyOf`/`oneOf` the first branch that is not
+ *   cut (not null when another is left) merged into the schema;
+ * - a `writeOnly` property is left out (it is never answered).
+ *
+ * The generated value is still judged by the response's validator (./generated-bodies.ts): what this
+ * does not cover (patterns, `not`, `uniqueItems` …) is found there. Bounded: depth and size.
+ */
+import { isObject, pointerTarget, type Schema } from '../../spec/schema.js';
+
+/** Where nothing valid can be generated: the caller leaves the property out, the array empty, or cuts itself. */
+const CUT = Symbol('cut');
+type Adapted = Schema | typeof CUT;
+
+/** Deeper than any answer a person reads; past it the branch is cut like a recursion. */
+const MAX_DEPTH = 24;
+/** Schema nodes visited per answer: a document whose refs fan out cannot make one answer cost seconds. */
+const MAX_NODES = 20_000;
+
+export interface MockableOptions {
+  /** Whether the schema's own `example`, `examples` and `default` are used; off for the second try. */
+  examples: boolean;
+  /** A string matching a `pattern` (with the schema's lengths and format), which the generator cannot write; undefined when none was made. */
+  patternString?: (keywords: { pattern: string; minLength?: number; maxLength?: number; format?: string }) => string | undefined;
+}
+
+/** `schema` as mock-json-schema reads it, or undefined when no finite valid value is reachable within the bounds. */
+export function mockableSchema(schema: unknown, document: unknown, options: MockableOptions): Schema | undefined {
+  let nodes = 0;
+  const adapt = (raw: unknown, refs: ReadonlySet<string>, depth: number): Adapted => {
+    if (raw === false || depth > MAX_DEPTH || ++nodes > MAX_NODES) return CUT;
+    if (!isObject(raw)) return {};
+    const flat = flatten(raw, refs, 0);
+    if (flat === CUT) return CUT;
+    const { node, seen } = flat;
+    return shape(node, seen, depth);
+  };
+
+  /** The schema with its ref followed and its allOf parts merged (the refs on the way remembered). */
+  const flatten = (raw: Schema, refs: ReadonlySet<string>, hops: number): { node: Schema; seen: ReadonlySet<string> } | typeof CUT => {
+    if (hops > MAX_DEPTH || ++nodes > MAX_NODES) return CUT;
+    let seen = refs;
+    let node: Schema = raw;
+    if (typeof raw.$ref === 'string') {
+      if (refs.has(raw.$ref)) return CUT;
+      seen = new Set([...refs, raw.$ref]);
+      const target = pointerTarget(document, raw.$ref);
+      if (target === false) return CUT;
+      const { $ref: _ref, ...siblings } = raw;
+      const resolved = isObject(target) ? flatten(target, seen, hops + 1) : { node: {}, seen };
+      if (resolved === CUT) return CUT;
+      seen = resolved.seen;
+      node = merge(resolved.node, siblings);
+    }
+    if (Array.isArray(node.allOf)) {
+      const { allOf, ...own } = node;
+      let merged: Schema = {};
+      for (const part of allOf as unknown[]) {
+        if (part === false) return CUT;
+        if (!isObject(part)) continue;
+        const flat = flatten(part, seen, hops + 1);
+        if (flat === CUT) return CUT;
+        seen = new Set([...seen, ...flat.seen]);
+        merged = merge(merged, flat.node);
+      }
+      node = merge(merged, own);
+    }
+    return { node, seen };
+  };
+
+  const shape = (node: Schema, refs: ReadonlySet<string>, depth: number): Adapted => {
+    const out: Schema = {};
+    if ('const' in node) return { example: node.const };
+    if (options.examples) {
+      if (Array.isArray(node.examples) && node.examples.length > 0) return { example: node.examples[0] };
+      if (node.example !== undefined) return { example: node.example };
+      if (node.default !== undefined) return { example: node.default };
+    }
+    for (const key of ['anyOf', 'oneOf'] as const) {
+      const branches = node[key];
+      if (!Array.isArray(branches)) continue;
+      const { [key]: _branches, ...rest } = node;
+      const kept = branches.map((branch) => (isObject(branch) ? flatten(branch, refs, 0) : branch === true ? { node: {}, seen: refs } : CUT)).filter((flat) => flat !== CUT);
+      const chosen = kept.find((flat) => !isNullOnly(flat.node)) ?? kept[0];
+      if (!chosen) return CUT;
+      return shape(merge(rest, chosen.node), chosen.seen, depth);
+    }
+    const types = Array.isArray(node.type) ? node.type.map(String) : typeof node.type === 'string' ? [node.type] : [];
+    const type = types.find((t) => t !== 'null') ?? types[0] ?? (isObject(node.properties) || Array.isArray(node.required) ? 'object' : node.items !== undefined ? 'array' : undefined);
+    if (type === 'string' && typeof node.pattern === 'string') {
+      const made = options.patternString?.({
+        pattern: node.pattern,
+        ...numberKeyword(node, 'minLength'),
+        ...numberKeyword(node, 'maxLength'),
+        ...(typeof node.format === 'string' ? { format: node.format } : {}),
+      });
+      if (made !== undefined) return { example: made };
+    }
+    if (type !== undefined) out.type = type;
+    if (Array.isArray(node.enum) && node.enum.length > 0) out.enum = node.enum;
+    for (const key of ['format', 'minLength', 'maxLength', 'multipleOf', 'minItems', 'maxItems']) if (node[key] !== undefined) out[key] = node[key];
+    Object.assign(out, bounds(node, type));
+    if (type === 'object') {
+      const required = new Set(Array.isArray(node.required) ? node.required.map(String) : []);
+      const properties: Schema = {};
+      for (const [name, inner] of Object.entries(isObject(node.properties) ? node.properties : {})) {
+        if (isObject(inner) && inner.writeOnly === true && !required.has(name)) continue;
+        const adapted = adapt(inner, refs, depth + 1);
+        if (adapted !== CUT) properties[name] = adapted;
+        else if (required.has(name)) return CUT;
+      }
+      out.properties = properties;
+    }
+    if (type === 'array') {
+      const items = node.items === undefined ? {} : adapt(node.items, refs, depth + 1);
+      const minItems = typeof node.minItems === 'number' ? node.minItems : 0;
+      if (items !== CUT && node.maxItems !== 0) out.items = items;
+      else if (minItems > 0) return CUT;
+    }
+    return out;
+  };
+
+  const top = adapt(schema, new Set(), 0);
+  return top === CUT ? undefined : top;
+}
+
+/** 3.1's numeric exclusive bounds as the inclusive `minimum`/`maximum` mock-json-schema reads. */
+function bounds(node: Schema, type: string | undefined): Schema {
+  if (type !== 'integer' && type !== 'number') return {};
+  let minimum = typeof node.minimum === 'number' ? node.minimum : undefined;
+  let maximum = typeof node.maximum === 'number' ? node.maximum : undefined;
+  const exclusiveMinimum = typeof node.exclusiveMinimum === 'number' ? node.exclusiveMinimum : undefined;
+  const exclusiveMaximum = typeof node.exclusiveMaximum === 'number' ? node.exclusiveMaximum : undefined;
+  if (type === 'integer') {
+    if (exclusiveMinimum !== undefined) minimum = Math.max(minimum ?? -Infinity, Math.floor(exclusiveMinimum) + 1);
+    if (exclusiveMaximum !== undefined) maximum = Math.min(maximum ?? Infinity, Math.ceil(exclusiveMaximum) - 1);
+  } else {
+    const high = exclusiveMaximum ?? maximum;
+    const low = exclusiveMinimum ?? minimum;
+    // Strictly inside: halfway to the other bound, or one past this one.
+    if (exclusiveMinimum !== undefined) minimum = Math.max(minimum ?? -Infinity, high !== undefined ? (exclusiveMinimum + high) / 2 : exclusiveMinimum + 1);
+    if (exclusiveMaximum !== undefined) maximum = Math.min(maximum ?? Infinity, low !== undefined ? (low + exclusiveMaximum) / 2 : exclusiveMaximum - 1);
+  }
+  return { ...(minimum !== undefined ? { minimum } : {}), ...(maximum !== undefined ? { maximum } : {}) };
+}
+
+function numberKeyword(node: Schema, key: 'minLength' | 'maxLength'): Partial<Record<typeof key, number>> {
+  return typeof node[key] === 'number' ? { [key]: node[key] } : {};
+}
+
+function isNullOnly(schema: Schema): boolean {
+  return schema.type === 'null' || (Array.isArray(schema.type) && schema.type.length === 1 && schema.type[0] === 'null') || ('const' in schema && schema.const === null);
+}
+
+/** Two parts as one: later keywords win, except properties (merged by name) and required (united). */
+function merge(earlier: Schema, later: Schema): Schema {
+  const out: Schema = { ...earlier, ...later };
+  if (isObject(earlier.properties) || isObject(later.properties)) {
+    out.properties = { ...(isObject(earlier.properties) ? earlier.properties : {}), ...(isObject(later.properties) ? later.properties : {}) };
+  }
+  if (Array.isArray(earlier.required) || Array.isArray(later.required)) {
+    out.required = [...new Set([...(Array.isArray(earlier.required) ? earlier.required : []), ...(Array.isArray(later.required) ? later.required : [])])];
+  }
+  return out;
+}
