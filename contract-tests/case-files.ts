@@ -37,6 +37,7 @@ export function fitFixture(fixture: FixtureCase, contract: SuiteContract): strin
     return `case files send the credential as a bearer token or an API key header; ${contract.operationId}'s scheme ${security.name} is ${security.kind === 'basic' ? 'HTTP Basic' : `an API key in the ${security.in}`}`;
   }
   if (!requestBody) return `it sends a body, and ${contract.operationId} takes no JSON body`;
+  if (requestBody.form) return `it sends a JSON body, and ${contract.operationId} takes ${requestBody.mediaType} only`;
   if (request.id !== undefined && !requestBody.identity) return `it draws an id, but the spec's ${requestBody.schemaName} has no integer id property to put it in`;
   const ends = request.id === undefined ? [undefined] : ID_RANGES[request.id];
   const valid = ends.map((id) => {

@@ -18,7 +18,7 @@ import { authCases, type CredentialParts } from './generators/auth.js';
 import { validParameterValues, verdict, write, type ParameterValues } from './generators/parameters.js';
 import { freshIdentity, freshKeyMaker, identityValues } from './generators/identity.js';
 import { abbreviate, objectText, withMember, type Member } from './generators/json-text.js';
-import { formUrlencoded, MULTIPART_BOUNDARY, multipartFormData, notUtf8, xmlDocument } from './generators/encodings.js';
+import { asForm, formUrlencoded, MULTIPART_BOUNDARY, multipartFormData, notUtf8, xmlDocument } from './generators/encodings.js';
 import { syntaxCases } from './generators/json-syntax.js';
 import { boundaryValues, validLiterals, wrongTypes } from './generators/schema-values.js';
 import { STRING_DOMAIN } from './generators/strings.js';
@@ -114,7 +114,59 @@ export function generateCases(options: GenerationOptions): Generation {
       });
     }
   }
+  if (contract.requestBody?.form) writeAsForm(generation, contract.requestBody);
   return generation;
+}
+
+/** Families about JSON itself (its syntax, a body's JSON shape): no form carries them. */
+const JSON_ONLY: ReadonlySet<Family> = new Set(['syntax', 'shape']);
+
+/**
+ * An operation that takes only a form (URL-encoded or multipart): every case's JSON object
+ * written as that form, and judged again as the server reads it back (a field is text, coerced
+ * to its property's type: "7" and 7 become one value), a case whose verdict changes excluded with
+ * the reason. Cases already written in another media type (the encodings' own, an undeclared
+ * one) stay as they are; JSON spellings of the media type and JSON syntax cases are left out.
+ */
+function writeAsForm(generation: Generation, body: RequestBody): void {
+  const form = body.form as NonNullable<RequestBody['form']>;
+  const kept: GeneratedCase[] = [];
+  for (const kase of generation.cases) {
+    // Written in a media type of its own: kept, unless it is JSON under another spelling of the type.
+    if (kase.contentType !== undefined) {
+      if (!(typeof kase.body === 'string' && kase.body.trimStart().startsWith('{'))) kept.push(kase);
+      continue;
+    }
+    if (typeof kase.body !== 'string') {
+      kept.push(kase);
+      continue;
+    }
+    if (JSON_ONLY.has(kase.family)) continue;
+    const written = asForm(kase.body, form.kind, body.mediaType, form.files);
+    if (!written) {
+      generation.excluded.push({ case: kase, reason: `excluded: its body holds a value no ${body.mediaType} field carries (an object inside an object)` });
+      continue;
+    }
+    const read = form.read(written.fields);
+    const valid = body.validate(read) === true;
+    const intended = kase.expect === 'accepted' || kase.expect === 'duplicate' || kase.expect === 'unauthenticated' ? true : kase.expect === 'rejected-body' ? false : undefined;
+    kase.body = written.body;
+    kase.contentType = written.contentType;
+    delete kase.plant;
+    if (intended !== undefined && intended !== valid) {
+      if (kase.family === 'auth' && kase.expect === 'unauthenticated') kase.bodyNotValid = true;
+      else {
+        generation.excluded.push({
+          case: kase,
+          reason: `excluded: written as ${body.mediaType}, the server reads it as ${valid ? 'a valid' : 'an invalid'} ${body.schemaName} (a form field is text, read as its property's type)`,
+        });
+        continue;
+      }
+    }
+    if (valid && kase.expect === 'accepted' && read !== null && typeof read === 'object') kase.plant = read as Record<string, unknown>;
+    kept.push(kase);
+  }
+  generation.cases = kept;
 }
 
 /**

@@ -9,7 +9,7 @@
 import type { ValidateFunction } from 'ajv';
 import { compileContract, ContractError, isJsonMediaType, loadContract, mediaEssence, type CompiledContract, type ContractOperation, type ContractResponse } from '../spec/contract.js';
 import { parseExactJson } from '../spec/exact-json.js';
-import type { ParameterReader } from '../spec/parameters.js';
+import { formObject, type ParameterReader } from '../spec/parameters.js';
 import { recogniseCollections } from '../spec/collections.js';
 import { describeProblems, problemsText } from '../spec/problems.js';
 import { flattenObject, inlineSchema, isObject, refName, resolveRef, typesOf } from '../spec/schema.js';
@@ -95,6 +95,11 @@ export interface RequestBody {
    * client): drawn fresh for every body, so that a provider that refuses repeats never sees one.
    */
   key?: RequestProperty;
+  /**
+   * For an operation that takes only a form: how its bodies are written (a URL-encoded form or
+   * multipart/form-data, the `files` as file parts) and read back as the server reads them.
+   */
+  form?: { kind: 'form' | 'multipart'; read: (fields: Iterable<readonly [string, string]>) => unknown; files: ReadonlySet<string> };
   /** Whether the body's schema lets undeclared properties in. */
   additionalProperties: boolean;
   /** Whether the spec requires a body. */
@@ -264,10 +269,16 @@ export function suiteContractOf(
 
   const content = operation.requestBody?.content;
   // A key may carry parameters (`application/json; charset=utf-8`): it is sent as written.
-  const mediaType = [...(content?.keys() ?? [])].find((key) => isJsonMediaType(mediaEssence(key)));
+  // JSON first; an operation that takes only a form (urlencoded or multipart) is written in it.
+  const keys = [...(content?.keys() ?? [])];
+  const formKind = (key: string): 'form' | 'multipart' | undefined =>
+    mediaEssence(key) === 'application/x-www-form-urlencoded' ? 'form' : mediaEssence(key) === 'multipart/form-data' ? 'multipart' : undefined;
+  const mediaType = keys.find((key) => isJsonMediaType(mediaEssence(key))) ?? keys.find((key) => formKind(key) !== undefined && content?.get(key)?.schema !== undefined);
   const media = mediaType === undefined ? undefined : content?.get(mediaType);
   if (content?.size && operation.requestBody?.required && (mediaType === undefined || !media?.schema || !media.validate)) {
-    throw new SpecError(`${source}: ${operationId} requires a request body in ${[...content.keys()].join(', ')}, with no JSON schema; the suite writes JSON bodies.`);
+    throw new SpecError(
+      `${source}: ${operationId} requires a request body in ${[...content.keys()].join(', ')}, with no JSON or form schema; the suite writes JSON, URL-encoded and multipart bodies.`,
+    );
   }
   let requestBody: RequestBody | undefined;
   if (mediaType !== undefined && media?.schema && media.validate) {
@@ -278,8 +289,19 @@ export function suiteContractOf(
     const identity = properties.find((p) => p.name === 'id' && typesOf(p.schema).includes('integer') && p.schema.readOnly !== true);
     const keyName = collectionIdentity?.get(operationId);
     const key = properties.find((p) => p !== identity && p.name === keyName && typesOf(p.schema).includes('string') && p.schema.readOnly !== true);
+    const kind = formKind(mediaType);
+    const formSchema = media.schema;
     requestBody = {
       ...(key ? { key } : {}),
+      ...(kind && !isJsonMediaType(mediaEssence(mediaType))
+        ? {
+            form: {
+              kind,
+              read: (fields: Iterable<readonly [string, string]>) => formObject(fields, formSchema, doc),
+              files: new Set(properties.filter((p) => p.schema.format === 'binary' || p.schema.contentMediaType !== undefined).map((p) => p.name)),
+            },
+          }
+        : {}),
       mediaTypes: [...(content?.keys() ?? [])],
       mediaType,
       schemaName: refName(media.schema) ?? 'request body',

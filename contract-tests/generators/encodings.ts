@@ -7,7 +7,8 @@
  */
 import { createRequire } from 'node:module';
 import type { XMLBuilder } from 'fast-xml-parser';
-import type { Member } from './json-text.js';
+import { parseExactJson } from '../../spec/exact-json.js';
+import { literal, type Member } from './json-text.js';
 
 /** Each member as the text values a form sends (an array: one value per item); undefined when one cannot be. */
 function formValues(members: readonly Member[]): Array<[string, string]> | undefined {
@@ -40,8 +41,17 @@ export const MULTIPART_BOUNDARY = 'contract-suite-boundary-7a1c';
 
 export function multipartFormData(members: readonly Member[]): string | undefined {
   const values = formValues(members);
-  if (!values || values.some(([name, value]) => value.includes(MULTIPART_BOUNDARY) || /["\r\n]/.test(name))) return undefined;
-  const parts = values.map(([name, value]) => `--${MULTIPART_BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`);
+  return values && multipartOf(values);
+}
+
+/** Fields as one multipart/form-data body; a field named in `files` as a file part (a filename, application/octet-stream), as a browser sends an upload. */
+function multipartOf(values: ReadonlyArray<readonly [string, string]>, files: ReadonlySet<string> = new Set()): string | undefined {
+  if (values.some(([name, value]) => value.includes(MULTIPART_BOUNDARY) || /["\r\n]/.test(name))) return undefined;
+  const parts = values.map(([name, value]) =>
+    files.has(name)
+      ? `--${MULTIPART_BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"; filename="${name}.bin"\r\nContent-Type: application/octet-stream\r\n\r\n${value}\r\n`
+      : `--${MULTIPART_BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
+  );
   return `${parts.join('')}--${MULTIPART_BOUNDARY}--\r\n`;
 }
 
@@ -71,4 +81,34 @@ export function notUtf8(text: string, at: string): Uint8Array | undefined {
   const before = Buffer.from(text.slice(0, index + at.length), 'utf8');
   const after = Buffer.from(text.slice(index + at.length + 1), 'utf8');
   return new Uint8Array(Buffer.concat([before, Buffer.from([0xc3, 0x28]), after]));
+}
+
+/** The form fields a JSON object's text makes (an array: one field per item); undefined when it is no object of scalars and arrays of them. */
+export function formFieldsOf(text: string): Array<[string, string]> | undefined {
+  let value: unknown;
+  try {
+    value = parseExactJson(text);
+  } catch {
+    return undefined;
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  return formValues(Object.entries(value).map(([name, inner]) => [name, literal(inner)] as const));
+}
+
+/**
+ * A JSON object's text written as a form the operation declares: the body, the Content-Type to
+ * send it with, and the fields a server reads back. Undefined when the text is no object a form
+ * can carry (a syntax case, a nested object).
+ */
+export function asForm(
+  text: string,
+  kind: 'form' | 'multipart',
+  mediaType: string,
+  files: ReadonlySet<string> = new Set(),
+): { body: string; contentType: string; fields: Array<[string, string]> } | undefined {
+  const fields = formFieldsOf(text);
+  if (!fields) return undefined;
+  if (kind === 'form') return { body: new URLSearchParams(fields).toString(), contentType: mediaType, fields };
+  const body = multipartOf(fields, files);
+  return body === undefined ? undefined : { body, contentType: `multipart/form-data; boundary=${MULTIPART_BOUNDARY}`, fields };
 }
