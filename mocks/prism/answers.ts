@@ -42,7 +42,7 @@ export interface AnswerVerdict {
   problems: string[];
   /**
    * Whether making it up again may help. Not when a string breaks its pattern: that is a pattern
-   * no string was made for at start (./pattern-strings.ts), one json-schema-faker could take
+   * no string was made for at start (spec/pattern-strings.ts), one json-schema-faker could take
    * without bound to expand (`^((a{1000}){1000}){1000}$`); Prism's value is kept.
    */
   remake: boolean;

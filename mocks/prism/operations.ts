@@ -8,11 +8,11 @@
  * parameters are left out: the edge judges them. An operation without responses gets a 204, the
  * answers' schemas lose their writeOnly properties, their exclusive bounds become inclusive ones
  * just inside (which the samplers read), and their strings with a pattern and no example get one
- * that matches it (./pattern-strings.ts).
+ * that matches it (spec/pattern-strings.ts).
  */
 import { getHttpOperationsFromSpec } from '@stoplight/prism-http';
 import type { CompiledContract } from '../../spec/contract.js';
-import { LONGEST, PatternStrings } from './pattern-strings.js';
+import { LONGEST, PatternStrings } from '../../spec/pattern-strings.js';
 
 export type HttpOperations = Awaited<ReturnType<typeof getHttpOperationsFromSpec>>;
 

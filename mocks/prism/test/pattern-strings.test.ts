@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadContract, type CompiledContract } from '../../../spec/contract.js';
 import { loadPrismOperations } from '../operations.js';
-import { LONGEST, PatternStrings } from '../pattern-strings.js';
+import { LONGEST, PatternStrings } from '../../../spec/pattern-strings.js';
 import { startPrismMock, type PrismMock } from '../server.js';
 
 // 1,800 characters at least: the linear-time engine takes it (no count past 1,000), the bound does not.

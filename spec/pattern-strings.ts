@@ -1,7 +1,8 @@
 /**
- * Strings that match their schema's `pattern`, for the answers Prism makes up from a schema. Its
- * static sampler writes `"string"` for every string without an example, whatever its pattern, so
- * the spec's own contract suite would fail the Prism mock. A string made here by randexp from the
+ * Strings that match their schema's `pattern`, for the answers made up from a schema: the Prism
+ * mock's and the stateful mock's (mocks/engine/generated-bodies.ts). Neither generator honours a
+ * pattern (Prism's static sampler writes `"string"` for every string without an example), so the
+ * spec's own contract suite would fail both mocks. A string made here by randexp from the
  * pattern, and kept only when the spec's own validator (spec/ajv.ts: linear-time patterns, every
  * format) takes it with the schema's lengths and format, is given to the schema as its example.
  *
@@ -18,7 +19,7 @@ import type { Ajv2020 } from 'ajv/dist/2020.js';
 import { uniformInt } from 'pure-rand/distribution/uniformInt';
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
 import type { Tokens } from 'ret';
-import { createSpecAjv } from '../../spec/ajv.js';
+import { createSpecAjv } from './ajv.js';
 
 /** How many more times than its minimum an open repetition repeats. */
 export const OPEN_REPETITION = 8;
