@@ -3,7 +3,7 @@
  * synchronously (no promise on the request path). The state file replays into one of these.
  */
 import type { CreateOutcome, DeleteOutcome, Page, PageQuery, ParentRecord, RecordKey, ReplaceOutcome, ResourceStore, SeedOutcome, StoredRecord, StoreHealth } from './store.js';
-import { sequenceNumberOf } from './store.js';
+import { isClearedBy, sequenceNumberOf } from './store.js';
 import { NumberColumn, TextColumn } from './columns.js';
 import { KeyIndex, slotOf, type Slot } from './key-index.js';
 
@@ -160,6 +160,14 @@ class Collection {
     return at < seqs.length && last !== -1 ? { records, next: String(seqs.at(last)) } : { records };
   }
 
+  /** Every record's key. */
+  *keys(): Iterable<RecordKey> {
+    for (let at = 0; at < this.#seqs.length; at++) {
+      const key = this.#keyAt(at);
+      if (key !== undefined) yield key;
+    }
+  }
+
   /** Every record, in creation order. */
   *records(): Iterable<StoredRecord> {
     for (let at = 0; at < this.#seqs.length; at++) {
@@ -242,6 +250,18 @@ export class MemoryStore implements ResourceStore {
     const number = sequenceNumberOf(key);
     if (number !== undefined) this.noteDeleted(collection, number);
     return 'deleted';
+  }
+
+  clear(collection: string): void {
+    for (const [name, records] of this.#collections) {
+      if (!isClearedBy(name, collection)) continue;
+      // As its deletes would: the highest number a key of it was stays known.
+      for (const key of records.keys()) {
+        const number = sequenceNumberOf(key);
+        if (number !== undefined) this.noteDeleted(name, number);
+      }
+      this.#collections.delete(name);
+    }
   }
 
   reset(): void {

@@ -8,7 +8,7 @@
  * - `P:order:<collection>`: a sorted set, record key scored by its creation sequence number;
  * - `P:seq`: the sequence (INCR), kept across resets so a cursor never points into reused numbers;
  *   when it is missing (new, or flushed) it starts at Redis' clock in microseconds (SHARED_LUA);
- * - `P:collections`: the collections that hold records, so a reset finds them without SCAN;
+ * - `P:collections`: the collections that hold records, so a reset or a clear finds them without SCAN;
  * - `P:deleted`: a hash, collection → the highest sequence number a deleted key of it was
  *   (`highestDeleted`), forgotten by a reset.
  *
@@ -168,6 +168,45 @@ end
 redis.call('UNLINK', KEYS[1], KEYS[2])
 return 0`;
 
+// KEYS: collections, deleted. ARGV: the collection, the records key and the order key of a collection without its name.
+// Forgets the collection and every one named `collection/…`, found in the registry of
+// collections (no SCAN). Each one's highest key number goes into the deleted hash first, as its
+// deletes would have put it (a key of digits, or of digits in quotes, up to 15 of them), so no
+// assigned identity is given again. Every key is checked before anything is written.
+const CLEAR = `
+local function refuseType(key, expected)
+  local actual = redis.call('TYPE', key).ok
+  if actual ~= 'none' and actual ~= expected then
+    return redis.error_reply('WRONGTYPE ' .. key .. ' holds a ' .. actual .. ', not a ' .. expected .. ' (written by another program?)')
+  end
+end
+local refused = refuseType(KEYS[1], 'set') or refuseType(KEYS[2], 'hash')
+if refused then return refused end
+local nested = ARGV[1] .. '/'
+local cleared = {}
+for _, collection in ipairs(redis.call('SMEMBERS', KEYS[1])) do
+  if collection == ARGV[1] or string.sub(collection, 1, #nested) == nested then
+    refused = refuseType(ARGV[2] .. collection, 'hash') or refuseType(ARGV[3] .. collection, 'zset')
+    if refused then return refused end
+    cleared[#cleared + 1] = collection
+  end
+end
+for _, collection in ipairs(cleared) do
+  local highest = tonumber(redis.call('HGET', KEYS[2], collection) or '0') or 0
+  local raised = false
+  for _, key in ipairs(redis.call('HKEYS', ARGV[2] .. collection)) do
+    local digits = string.match(key, '^(%d+)$') or string.match(key, '^"(%d+)"$')
+    if digits and #digits <= 15 and tonumber(digits) > highest then
+      highest = tonumber(digits)
+      raised = true
+    end
+  end
+  if raised then redis.call('HSET', KEYS[2], collection, string.format('%.0f', highest)) end
+  redis.call('UNLINK', ARGV[2] .. collection, ARGV[3] .. collection)
+  redis.call('SREM', KEYS[1], collection)
+end
+return #cleared`;
+
 // KEYS: records, order. ARGV: lowest score (exclusive '(N', or '-inf'), limit.
 // Returns {key, json, key, json, …}, 1 when more records follow, and the score of the last member
 // read (the next page's cursor). A member with no record (planted by another program) is passed
@@ -208,6 +247,7 @@ declare module 'ioredis' {
     unseedRecords(records: string, order: string, keys: string[], callback?: Callback<number>): Result<number, Context>;
     replaceRecord(records: string, key: string, json: string, callback?: Callback<number>): Result<number, Context>;
     deleteRecord(records: string, order: string, deleted: string, key: string, collection: string, number: string, callback?: Callback<number>): Result<number, Context>;
+    clearRecords(collections: string, deleted: string, collection: string, recordsPrefix: string, orderPrefix: string, callback?: Callback<number>): Result<number, Context>;
     resetRecords(collections: string, deleted: string, recordsPrefix: string, orderPrefix: string, callback?: Callback<number>): Result<number, Context>;
     pageRecords(records: string, order: string, after: string, limit: string, callback?: Callback<[string[], number, string]>): Result<[string[], number, string], Context>;
   }
@@ -227,6 +267,7 @@ const SCRIPTS = {
   unseedRecords: { lua: UNSEED, numberOfKeys: 2 },
   replaceRecord: { lua: REPLACE, numberOfKeys: 1 },
   deleteRecord: { lua: DELETE, numberOfKeys: 3 },
+  clearRecords: { lua: CLEAR, numberOfKeys: 2 },
   resetRecords: { lua: RESET, numberOfKeys: 2 },
   pageRecords: { lua: PAGE, numberOfKeys: 2 },
 };
@@ -388,6 +429,16 @@ export class RedisResourceStore implements ResourceStore {
     const number = String(sequenceNumberOf(key) ?? '');
     const deleted = await this.#run(CHANGE, () => this.#client.deleteRecord(this.#key('records', collection), this.#key('order', collection), `${this.#prefix}:deleted`, key, collection, number));
     return deleted === 1 ? 'deleted' : 'missing';
+  }
+
+  /**
+   * One script: every replica sees the collections before or after, never part way. It reads the
+   * cleared keys (for their highest number), so it holds Redis for as long as that takes: about a
+   * second for a million records.
+   */
+  async clear(collection: string): Promise<void> {
+    this.#sendCreates();
+    await this.#run(CHANGE, () => this.#client.clearRecords(`${this.#prefix}:collections`, `${this.#prefix}:deleted`, collection, this.#key('records', ''), this.#key('order', '')));
   }
 
   async reset(): Promise<void> {

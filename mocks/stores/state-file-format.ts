@@ -4,30 +4,36 @@
  * the text `<8 hex digits> {"op":"` can only be the start of one: the replay finds records again
  * after damaged bytes by that.
  *
- * Version 3 (this one):
- * - `{"op":"header","format":"plant-store-mock-state","version":3,"epoch":E}` first; a compacted file's
+ * Version 4 (this one):
+ * - `{"op":"header","format":"plant-store-mock-state","version":4,"epoch":E}` first; a compacted file's
  *   header also has `"deleted":{collection: N, …}`, the highest sequence number a deleted key of
  *   each collection was (store.ts, `highestDeleted`), which the delete lines it drops said (a
  *   reader that does not know the member ignores it);
  * - `{"op":"create"|"replace","e":E,"c":collection,"key":K,"record":R}`, `{"op":"delete","e":E,"c":…,"key":K}`;
  * - a seed of n records as n lines `{"op":"seed","e":E,"c":…,"i":0…n-1,"n":n,"key":K,"record":R}`, so a
  *   damaged byte costs one seeded record, not the seed;
- * - `{"op":"reset","e":E}`, where E is the new epoch.
+ * - `{"op":"reset","e":E}`, where E is the new epoch;
+ * - `{"op":"clear","e":E,"c":collection}`: forgets the collection's records and those of every
+ *   collection named `collection/…` (store.ts, `clear`), keeping their highest deleted numbers.
  * `e` is the number of resets before the record (the epoch). A record whose epoch is past the
  * replay's shows that a reset was lost in damaged bytes, so the records it wiped stay wiped.
  *
+ * Version 3 was this without the clear line. A mock that reads version 3 only would take a clear
+ * line for damage and keep the records it cleared, so the version is 4: such a mock refuses the
+ * file instead of misreading it. A version 3 file is read as 4 (it holds no clear line) and its
+ * header rewritten before anything is appended.
  * Version 2 had no epochs and wrote a seed as one line `{"op":"seed","c":…,"records":[{"key","record"}…]}`;
  * version 1 kept plants only: `{"op":"create","id":…,"name":…,"tag":…}`, `{"op":"seed","plants":[…]}`.
- * Both are read and rewritten as 3.
+ * Both are read and rewritten as 4.
  */
 import { crc32 } from 'node:zlib';
 import { parseExactJson } from '../../spec/exact-json.js';
 import type { RecordKey, StoredRecord } from './store.js';
 
 export const STATE_FILE_FORMAT = 'plant-store-mock-state';
-export const STATE_FILE_VERSION = 3;
+export const STATE_FILE_VERSION = 4;
 /** The versions this mock reads (older ones are rewritten in the current one at start). */
-export const READABLE_VERSIONS: readonly number[] = [1, 2, 3];
+export const READABLE_VERSIONS: readonly number[] = [1, 2, 3, 4];
 
 export function headerLine(epoch: number, deleted: ReadonlyMap<string, number> = new Map()): string {
   let numbers = '';
@@ -56,6 +62,11 @@ export function seedLines(epoch: number, collection: string, records: readonly S
     lines += recordLine(`${prefix}${i},"key":${JSON.stringify(record.key)},"record":${record.json}}`);
   }
   return lines;
+}
+
+/** A clear of `collection` and the collections nested under it. */
+export function clearLine(epoch: number, collection: string): string {
+  return recordLine(`{"op":"clear","e":${epoch},"c":${JSON.stringify(collection)}}`);
 }
 
 /** A reset, starting epoch `epoch`. */

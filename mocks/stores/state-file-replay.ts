@@ -229,7 +229,7 @@ class Replayer {
       return undefined;
     }
     if (typeof record.c !== 'string') return `a ${String(record.op)} record without a collection`;
-    const known = record.op === 'create' || record.op === 'replace' || record.op === 'delete' || record.op === 'seed';
+    const known = record.op === 'create' || record.op === 'replace' || record.op === 'delete' || record.op === 'seed' || (record.op === 'clear' && this.#epochs);
     if (!known) return `an unknown record ${JSON.stringify(String(record.op))}`;
     if (this.#epochs) this.#checkEpoch(epoch as number, offset);
 
@@ -256,6 +256,9 @@ class Replayer {
         }
         break;
       }
+      case 'clear':
+        replay.memory.clear(collection);
+        break;
       case 'delete': {
         if (typeof record.key !== 'string') return 'a delete record without a key';
         if (replay.memory.delete(collection, record.key) === 'missing') {
@@ -427,6 +430,7 @@ class Replayer {
 
 /** The version whose records look like this one (the header was lost). */
 function versionOf(record: Record<string, unknown>): number | undefined {
+  // Version 3's records are 4's but for the clear line (read in either): the file is rewritten as 4.
   if (typeof record.c === 'string' || record.op === 'reset') return typeof record.e === 'number' ? 3 : 2;
   if ((record.op === 'create' && record.id !== undefined) || (record.op === 'seed' && Array.isArray(record.plants))) return 1;
   return undefined;

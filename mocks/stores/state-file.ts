@@ -9,8 +9,9 @@
  *   a sync is in flight are written and synced together in the next batch (group commit).
  * - Ids are reserved in memory synchronously, so the duplicate decision stays atomic under
  *   concurrency; a batch whose write fails is cut off the file again and its reservations undone.
- * - A reset waits for nothing but holds back later changes until it is on disk, so no change is
- *   ever decided against memory the disk does not have (a reset cannot be undone otherwise).
+ * - A reset (or a clear of a collection) waits for nothing but holds back later changes until it
+ *   is on disk, and only then forgets the records in memory, so no change is ever decided against
+ *   memory the disk does not have (a reset cannot be undone otherwise).
  * - Start-up reads the file once (linear). A torn tail (a crash mid-write) is copied aside and cut
  *   off with a warning. Damaged bytes in the middle cost only the records they hit: they are
  *   copied aside, reported at error level, and the file is rewritten so the next start is clean.
@@ -21,7 +22,7 @@ import { constants, writeSync, type Stats } from 'node:fs';
 import { open, realpath, rename, unlink, writeFile, type FileHandle } from 'node:fs/promises';
 import { dirname, resolve as resolvePath } from 'node:path';
 import { MemoryStore } from './memory.js';
-import { createLine, deleteLine, headerLine, replaceLine, resetLine, seedLines, STATE_FILE_VERSION } from './state-file-format.js';
+import { clearLine, createLine, deleteLine, headerLine, replaceLine, resetLine, seedLines, STATE_FILE_VERSION } from './state-file-format.js';
 import { lockStateFile, type StateFileLock } from './state-file-lock.js';
 import { describeDamage, replayStateFile, type Replay } from './state-file-replay.js';
 import {
@@ -85,6 +86,8 @@ type Operation = {
   /** Records the line adds to the file (for compaction's count). */
   entries: number;
   reset: boolean;
+  /** The collection a clear forgets (with those nested under it), once on disk. */
+  clear?: string;
 };
 
 /**
@@ -236,7 +239,18 @@ export class StateFileStore implements ResourceStore {
     const refusal = this.#refusal();
     if (refusal) return Promise.reject(refusal);
     if (this.#barrier) return this.#barrier.then(() => this.reset());
-    const done = this.#enqueue({ line: resetLine(this.#epoch + 1), collection: '', reserved: [], entries: 1, reset: true }).written;
+    return this.#behindBarrier(this.#enqueue({ line: resetLine(this.#epoch + 1), collection: '', reserved: [], entries: 1, reset: true }).written);
+  }
+
+  clear(collection: string): Promise<void> {
+    const refusal = this.#refusal();
+    if (refusal) return Promise.reject(refusal);
+    if (this.#barrier) return this.#barrier.then(() => this.clear(collection));
+    return this.#behindBarrier(this.#enqueue({ line: clearLine(this.#epoch, collection), collection, reserved: [], entries: 1, reset: false, clear: collection }).written);
+  }
+
+  /** Holds later changes back until `done` (a reset, a clear) settles: memory forgets only once the disk has it. */
+  #behindBarrier(done: Promise<void>): Promise<void> {
     const barrier: Promise<void> = done
       .then(
         () => undefined,
@@ -402,6 +416,7 @@ export class StateFileStore implements ResourceStore {
         this.#memory.reset();
         this.#epoch += 1;
       }
+      if (op.clear !== undefined) this.#memory.clear(op.clear);
       this.#stats.entries += op.entries;
     }
     batch.resolve();

@@ -91,6 +91,14 @@ export interface ResourceStore {
   replace(collection: string, record: StoredRecord): Maybe<ReplaceOutcome>;
   /** Forgets the record under `key`. */
   delete(collection: string, key: RecordKey): Maybe<DeleteOutcome>;
+  /**
+   * Forgets every record of the collection and of every collection nested under it, whose name
+   * starts with `${collection}/` (`/bookings/7/payments` and `/bookings/7/notes` for `/bookings`;
+   * not `/bookingsX`), in one atomic step; other collections are untouched. As a delete does, it
+   * keeps each cleared collection's highest deleted number (`highestDeleted`), so no assigned
+   * identity is given again after a clear.
+   */
+  clear(collection: string): Maybe<void>;
   /** Forgets every record of every collection; keys may be reused after. */
   reset(): Maybe<void>;
   /** One page of a collection, in creation order. Throws a RangeError for a cursor this store never issues. */
@@ -115,6 +123,11 @@ export interface ResourceStore {
 export function sequenceNumberOf(key: RecordKey): number | undefined {
   const digits = key.length > 2 && key.charCodeAt(0) === 0x22 && key.charCodeAt(key.length - 1) === 0x22 ? key.slice(1, -1) : key;
   return /^\d{1,15}$/.test(digits) ? Number(digits) : undefined;
+}
+
+/** Whether a store collection is `collection` or nested under it (what `clear` forgets). */
+export function isClearedBy(name: string, collection: string): boolean {
+  return name === collection || (name.length > collection.length && name.startsWith(collection) && name.charCodeAt(collection.length) === 0x2f) /* / */;
 }
 
 /** What a store throws when it cannot keep a change; nothing of that change was stored (500). */

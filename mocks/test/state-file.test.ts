@@ -536,6 +536,64 @@ describe('a damaged state file', () => {
     }
   });
 
+  it('reads format version 3 and rewrites its header as 4 before appending a clear line, which a version 3 mock would take for damage', async () => {
+    const line = (json: string): string => `${crc32(json).toString(16).padStart(8, '0')} ${json}\n`;
+    const path = stateFile();
+    writeFileSync(
+      path,
+      line('{"op":"header","format":"plant-store-mock-state","version":3,"epoch":0}') +
+        line('{"op":"create","e":0,"c":"/plants","key":"1","record":{"id":1,"name":"a"}}') +
+        line('{"op":"create","e":0,"c":"/pots","key":"5","record":{"id":5,"name":"p"}}'),
+    );
+    const logger = recordingLogger();
+    let store = await openStore(path, { logger });
+    expect(logger.errors).toEqual([]);
+    expect(readFileSync(path, 'utf8').split('\n')[0]).toContain('"version":4,');
+    await store.clear(PLANTS);
+    await store.close();
+    expect(readFileSync(path, 'utf8')).toContain('{"op":"clear","e":0,"c":"/plants"}');
+    store = await openStore(path, { logger });
+    expect(plantsIn(store)).toStrictEqual([]);
+    expect(store.highestDeleted(PLANTS)).toBe(1);
+    expect(store.count('/pots')).toBe(1);
+    expect(logger.errors).toEqual([]);
+  });
+
+  it('refuses a file of a later format version than it reads, leaving it untouched', async () => {
+    const line = (json: string): string => `${crc32(json).toString(16).padStart(8, '0')} ${json}\n`;
+    const path = stateFile();
+    const content = line(`{"op":"header","format":"plant-store-mock-state","version":${STATE_FILE_VERSION + 1},"epoch":0}`);
+    writeFileSync(path, content);
+    await expect(openStateFile(path)).rejects.toThrow(new RegExp(`has format version ${STATE_FILE_VERSION + 1}; this mock reads versions 1, 2, 3, 4\\.`));
+    expect(readFileSync(path, 'utf8')).toBe(content);
+  });
+
+  it('a clear whose write fails forgets nothing, and changes after it wait for it', async () => {
+    const path = stateFile();
+    const disk = failingDisk();
+    const store = await openStore(path, { openFile: disk.openFile, logger: recordingLogger() });
+    await createIn(store, plant(1n, 'kept'));
+    await store.create('/plants/1/pots', recordOf(plant(3n, 'pot')), { collection: PLANTS, key: '1' });
+    disk.failNextSync();
+    const cleared = store.clear(PLANTS);
+    // Decided after the clear: it waits for the clear, and is not undone with it.
+    const created = createIn(store, plant(2n, 'after'));
+    await expect(cleared).rejects.toThrow(/could not write the state file/);
+    expect(await created).toBe('created');
+    expect(plantsIn(store)).toStrictEqual([plant(1n, 'kept'), plant(2n, 'after')]);
+    expect(store.count('/plants/1/pots')).toBe(1);
+    expect(store.highestDeleted(PLANTS)).toBe(0);
+    await store.clear(PLANTS);
+    expect(plantsIn(store)).toStrictEqual([]);
+    expect(store.count('/plants/1/pots')).toBe(0);
+    await store.close();
+    const reopened = await openStore(path, { logger: recordingLogger() });
+    expect(plantsIn(reopened)).toStrictEqual([]);
+    expect(reopened.count('/plants/1/pots')).toBe(0);
+    expect(reopened.highestDeleted(PLANTS)).toBe(2);
+    expect(reopened.highestDeleted('/plants/1/pots')).toBe(3);
+  });
+
   it('compacts while deletes and replaces are queued without losing them or leaving a file that contradicts itself', async () => {
     const path = stateFile();
     let store: StateFileStore | undefined;

@@ -22,7 +22,10 @@ import { REDIS_SKIP_REASON, RedisServer } from './redis-server.js';
 
 const PLANTS = '/plants';
 const POTS = '/pots';
-const COLLECTIONS = [PLANTS, POTS] as const;
+/** A collection nested under /plants (as spec/collections.ts names one), and one whose name /plants is a prefix of but not nested under it. */
+const PLANT_POTS = '/plants/1/pots';
+const PLANTSX = '/plantsx';
+const COLLECTIONS = [PLANTS, POTS, PLANT_POTS, PLANTSX] as const;
 
 /** The rules of a store, written the plainest way: per collection a Map in creation order, each record with its place in one sequence. */
 class Model {
@@ -169,6 +172,21 @@ const readOn = fc.integer({ min: 1, max: 4 }).map((limit) =>
   }),
 );
 
+/** Forgets the collection and those nested under it (`/plants/…`, not `/plantsx`), each keeping its highest deleted number as its deletes would. */
+const clear = collectionArbitrary.map((cleared) =>
+  command(`clear ${cleared}`, async (model, real) => {
+    for (const [collection, records] of model.collections) {
+      if (collection !== cleared && !collection.startsWith(`${cleared}/`)) continue;
+      for (const key of records.keys()) {
+        const digits = /^(\d{1,15})$|^"(\d{1,15})"$/.exec(key);
+        if (digits) model.deleted.set(collection, Math.max(model.deleted.get(collection) ?? 0, Number(digits[1] ?? digits[2])));
+      }
+      records.clear();
+    }
+    await real.store.clear(cleared);
+  }),
+);
+
 const reset = fc.constant(
   command('reset', async (model, real) => {
     model.collections.clear();
@@ -189,7 +207,7 @@ function reopenCommand(factory: StoreFactory): fc.Arbitrary<fc.AsyncCommand<Mode
 }
 
 function runConformance(factory: StoreFactory): void {
-  it(`${factory.name}: any sequence of creates (some naming a parent), seeds, replaces, deletes, reads, page walks, held cursors and resets answers as the model does`, async () => {
+  it(`${factory.name}: any sequence of creates (some naming a parent), seeds, replaces, deletes, reads, page walks, held cursors, clears and resets answers as the model does`, async () => {
     const commands = [
       create,
       create,
@@ -204,6 +222,7 @@ function runConformance(factory: StoreFactory): void {
       hold,
       readOn,
       readOn,
+      clear,
       reset,
       ...(factory.reopen ? [reopenCommand(factory)] : []),
       ...(factory.faults ?? []),
@@ -293,6 +312,65 @@ function runParentChecks(name: string, open: () => Promise<ResourceStore>, repli
   });
 }
 
+/**
+ * A clear by example: the collection and those nested under it go, in one step, nothing else; the
+ * highest numbers their keys were stay known (past a reopen of a durable store), so a sequence of
+ * assigned identities never gives one again; a reset forgets them.
+ */
+function runClearChecks(name: string, open: () => Promise<ResourceStore>, reopen?: (store: ResourceStore) => Promise<ResourceStore>): void {
+  it(`${name}: clear forgets the collection and the collections nested under it, keeps every other one and the highest key numbers${reopen ? ', also after a reopen' : ''}`, async () => {
+    let store = await open();
+    try {
+      for (const key of ['1', '2', '12']) expect(await store.create(PLANTS, recordOf(key, 0))).toBe('created');
+      expect(await store.create(PLANT_POTS, recordOf('"5"', 0), { collection: PLANTS, key: '1' })).toBe('created');
+      expect(await store.create('/plants/2/care', recordOf('0', 0), { collection: PLANTS, key: '2' })).toBe('created');
+      expect(await store.create(PLANTSX, recordOf('40', 0))).toBe('created');
+      expect(await store.create(POTS, recordOf('41', 0))).toBe('created');
+      expect(await store.create('/plant', recordOf('42', 0))).toBe('created');
+      expect(await store.delete(PLANTS, '2')).toBe('deleted');
+      await store.clear(PLANTS);
+      const check = async (): Promise<void> => {
+        for (const gone of [PLANTS, PLANT_POTS, '/plants/2/care']) {
+          expect(await listAll(store, gone, 5)).toEqual([]);
+          expect(await store.count(gone)).toBe(0);
+        }
+        expect(await store.get(PLANTS, '1')).toBeUndefined();
+        expect(await listAll(store, PLANTSX, 5)).toEqual([recordOf('40', 0)]);
+        expect(await listAll(store, POTS, 5)).toEqual([recordOf('41', 0)]);
+        expect(await listAll(store, '/plant', 5)).toEqual([recordOf('42', 0)]);
+        expect(await store.highestDeleted(PLANTS)).toBe(12);
+        expect(await store.highestDeleted(PLANT_POTS)).toBe(5);
+        expect(await store.highestDeleted(PLANTSX)).toBe(0);
+      };
+      await check();
+      if (reopen) {
+        store = await reopen(store);
+        await check();
+      }
+      // A nested collection alone, and one never stored: nothing else goes.
+      expect(await store.create(PLANTS, recordOf('3', 0))).toBe('created');
+      expect(await store.create(PLANT_POTS, recordOf('6', 0))).toBe('created');
+      await store.clear(PLANT_POTS);
+      await store.clear('/never');
+      expect(await listAll(store, PLANTS, 5)).toEqual([recordOf('3', 0)]);
+      expect(await listAll(store, PLANT_POTS, 5)).toEqual([]);
+      expect(await store.highestDeleted(PLANT_POTS)).toBe(6);
+      expect(await store.create(PLANT_POTS, recordOf('7', 0))).toBe('created');
+      expect(await listAll(store, PLANT_POTS, 5)).toEqual([recordOf('7', 0)]);
+      await store.reset();
+      expect(await store.highestDeleted(PLANTS)).toBe(0);
+      expect(await store.highestDeleted(PLANT_POTS)).toBe(0);
+      if (reopen) {
+        store = await reopen(store);
+        expect(await store.highestDeleted(PLANTS)).toBe(0);
+        expect(await store.count(PLANTSX)).toBe(0);
+      }
+    } finally {
+      await store.close();
+    }
+  });
+}
+
 describe('store conformance: memory', () => {
   runConformance({ name: 'memory', numRuns: 150, open: () => Promise.resolve(new MemoryStore()) });
   runParentChecks(
@@ -300,6 +378,7 @@ describe('store conformance: memory', () => {
     () => Promise.resolve(new MemoryStore()),
     (store) => Promise.resolve(store),
   );
+  runClearChecks('memory', () => Promise.resolve(new MemoryStore()));
 });
 
 describe('store conformance: state file', () => {
@@ -346,6 +425,15 @@ describe('store conformance: state file', () => {
     'state file',
     () => openAt(join(dir, `plants-${++files}.state`)),
     (store) => Promise.resolve(store),
+  );
+  runClearChecks(
+    'state file',
+    () => openAt(join(dir, `plants-${++files}.state`)),
+    async (store) => {
+      const path = pathOf(store);
+      await store.close();
+      return openAt(path);
+    },
   );
 
   it('state file: a parent not yet on disk is no parent (as a read says), and a nested record kept is there after a restart', async () => {
@@ -421,6 +509,15 @@ describe.skipIf(REDIS_SKIP_REASON)(`store conformance: Redis${REDIS_SKIP_REASON 
     'Redis',
     () => openWith(`parents-${++prefixes}`),
     (store) => openWith(prefixOf.get(store) as string),
+  );
+  runClearChecks(
+    'Redis',
+    () => openWith(`clears-${++prefixes}`),
+    async (store) => {
+      const prefix = prefixOf.get(store) as string;
+      await store.close();
+      return openWith(prefix);
+    },
   );
 
   it('Redis: after a FLUSHALL a cursor issued before it still reads every new record, and none repeats a place (issue 24)', async () => {
