@@ -8,6 +8,9 @@ import { preflightHeaders } from '../http/cors.js';
 import { ADMIN_REALM, isRejection, reject } from '../errors.js';
 import { parseSeed } from '../engine/body.js';
 import { storeSeed } from '../engine/seed.js';
+import { parentMissing } from '../engine/stateful.js';
+import { contextOf } from '../engine/request-path.js';
+import { templateNames, templateValues } from '../engine/routes.js';
 import type { Collection } from '../../spec/collections.js';
 import { pathTemplatePattern } from '../../spec/contract.js';
 import { checkContentEncoding, checkJsonMediaType, readBody } from '../http/request-body.js';
@@ -102,8 +105,9 @@ function collectionRoutes(collection: Collection, name: string): Record<string, 
       if (isRejection(query)) return rejected(query);
       return listingAnswer(store, name, route, query);
     },
+    // This collection's records and those nested under them, nothing else (POST /__mock/reset empties the store).
     DELETE: async (_req, { store }) => {
-      await store.reset();
+      await store.clear(name);
       return { status: 204 };
     },
     POST: (req, context) => seed(req, context, collection, name),
@@ -194,6 +198,12 @@ async function seed(req: IncomingMessage, context: MockContext, collection: Coll
   if (isRejection(body)) return rejected(body);
   const records = parseSeed(body, collection);
   if (isRejection(records)) return { ...rejected(records), requestBody: body };
+  if (collection.parent) {
+    // The API's 404 for records under a parent record that is not stored (checked before the seed, not in its step).
+    const params = templateValues(templateNames(collection.path), pathTemplatePattern(collection.path).exec(name) as RegExpExecArray);
+    const missing = await parentMissing(contextOf(req, 'POST', name, params), collection, context);
+    if (missing) return { ...missing, requestBody: body };
+  }
   const outcome = await storeSeed(context.store, context.engine.identities, collection, name, records);
   if ('duplicates' in outcome) return { ...rejected(duplicatesOf(outcome.duplicates, collection)), requestBody: body };
   // The identities in the seed's order, as JSON (each key is its value's JSON text): the ones the mock assigned among them.

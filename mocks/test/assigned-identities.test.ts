@@ -71,6 +71,17 @@ describe('assigned identities after a restart', () => {
     expect(await create(third.url, 'e')).toBe(5);
   });
 
+  it('on a state file: the collection cleared (DELETE /__mock/pets), killed -9 and started again, a create gets a new id', async () => {
+    const path = stateFile();
+    const first = await startMockProcess(['--spec', SPEC, '--state-file', path]);
+    expect([await create(first.url, 'a'), await create(first.url, 'b')]).toEqual([1, 2]);
+    expect((await fetch(`${first.url}/__mock/pets`, { method: 'DELETE' })).status).toBe(204);
+    await killHard(first);
+    const second = await startMockProcess(['--spec', SPEC, '--state-file', path]);
+    expect(await (await fetch(`${second.url}/__mock/pets`)).json()).toEqual([]);
+    expect(await create(second.url, 'c')).toBe(3);
+  });
+
   it('on a state file compacted since the deletes (their lines gone): still past them', async () => {
     const path = stateFile();
     // Every change compacts once the file passes a few bytes: the deleted records' lines go at once.
@@ -96,10 +107,15 @@ describe.skipIf(REDIS_SKIP_REASON)(`assigned identities on a real redis-server${
     await killHard(first);
     const second = await startMockProcess(['--spec', SPEC, '--store', redis.url]);
     expect(await create(second.url, 'd')).toBe(4);
-    // A reset forgets every record: ids may start again.
+    // Clearing the collection forgets its records as their deletes would: their ids are not given again.
     expect((await fetch(`${second.url}/__mock/pets`, { method: 'DELETE' })).status).toBe(204);
     await killHard(second);
     const third = await startMockProcess(['--spec', SPEC, '--store', redis.url]);
-    expect(await create(third.url, 'e')).toBe(1);
+    expect(await create(third.url, 'e')).toBe(5);
+    // A reset forgets every record: ids may start again.
+    expect((await fetch(`${third.url}/__mock/reset`, { method: 'POST' })).status).toBe(204);
+    await killHard(third);
+    const fourth = await startMockProcess(['--spec', SPEC, '--store', redis.url]);
+    expect(await create(fourth.url, 'f')).toBe(1);
   });
 });
