@@ -41,7 +41,7 @@ async function listing(url: string): Promise<{ status: number; text: string }> {
 }
 
 async function reset(url: string): Promise<number> {
-  return (await fetch(`${url}/__mock/plants`, { method: 'DELETE' })).status;
+  return (await fetch(`${url}/__mock/reset`, { method: 'POST' })).status;
 }
 
 /** The ids of a listing of `{"id":N,"name":"…"}` records, as the exact digits listed, in order. */
