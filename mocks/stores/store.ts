@@ -127,7 +127,7 @@ export function sequenceNumberOf(key: RecordKey): number | undefined {
 
 /** Whether a store collection is `collection` or nested under it (what `clear` forgets). */
 export function isClearedBy(name: string, collection: string): boolean {
-  return name === collection || (name.length > collection.length && name.startsWith(collection) && name.charCodeAt(collection.length) === 0x2f) /* / */;
+  return name === collection || name.startsWith(`${collection}/`);
 }
 
 /** What a store throws when it cannot keep a change; nothing of that change was stored (500). */
