@@ -17,7 +17,7 @@ import type { IdSource } from '../fixtures/index.js';
 import { authCases, type CredentialParts } from './generators/auth.js';
 import { validParameterValues, verdict, write, type ParameterValues } from './generators/parameters.js';
 import { freshIdentity, freshKeyMaker, identityValues } from './generators/identity.js';
-import { abbreviate, objectText, withMember, type Member } from './generators/json-text.js';
+import { abbreviate, literal, objectText, withMember, type Member } from './generators/json-text.js';
 import { asForm, formUrlencoded, MULTIPART_BOUNDARY, multipartFormData, notUtf8, xmlDocument } from './generators/encodings.js';
 import { syntaxCases } from './generators/json-syntax.js';
 import { boundaryValues, validLiterals, wrongTypes } from './generators/schema-values.js';
@@ -49,6 +49,8 @@ export interface GeneratedCase {
   phase?: 'probe';
   /** An auth case sent with a body the spec rejects, for want of a valid one (see ContractCase). */
   bodyNotValid?: boolean;
+  /** The case acts on the record the run created for it (see ContractCase). */
+  onRecord?: boolean;
 }
 
 export interface GenerationOptions {
@@ -63,6 +65,8 @@ export interface GenerationOptions {
   invalidToken: string;
   /** The --basic `user:password`, for operations secured by HTTP Basic. */
   basic?: string;
+  /** A record created for this operation to act on: its cases name it, and their bodies carry its identity. */
+  record?: PinnedRecord;
 }
 
 /** A generated case left out of the run, and why (reports show the reason). */
@@ -94,7 +98,7 @@ export function generateCases(options: GenerationOptions): Generation {
   let draws = 0;
   // One reproducible stream per draw: the n-th draw of a run with seed s is always the same.
   const sample = <T>(arbitrary: fc.Arbitrary<T>): T => fc.sample(arbitrary, { seed: (options.seed + 7919 * ++draws) | 0, numRuns: 1 })[0] as T;
-  const required = validParameterValues(contract, sample, false);
+  const required = pinned(validParameterValues(contract, sample, false), contract, options.record);
   const generation: Generation = contract.requestBody ? bodyCases(options, contract.requestBody, required) : { cases: [], excluded: [] };
   for (const kase of generation.cases) kase.parameters ??= required;
   for (const { case: kase } of generation.excluded) kase.parameters ??= required;
@@ -115,7 +119,43 @@ export function generateCases(options: GenerationOptions): Generation {
     }
   }
   if (contract.requestBody?.form) writeAsForm(generation, contract.requestBody);
+  const { record } = options;
+  if (record) {
+    const parameter = contract.parameters.find((p) => p.in === 'path' && p.name === record.parameter);
+    for (const kase of generation.cases) if (parameter && (kase.parameters ?? required).get(parameter) === record.id && bodyAgrees(kase.body, record)) kase.onRecord = true;
+  }
   return generation;
+}
+
+/** A record the run created for an operation on records (a PUT, a PATCH) to act on: its path parameter, identity property and value (JSON text). */
+export interface PinnedRecord {
+  parameter: string;
+  identity: string;
+  id: string;
+}
+
+/** The parameter values with the record's path parameter naming it. */
+function pinned(values: ParameterValues, contract: SuiteContract, record: PinnedRecord | undefined): ParameterValues {
+  const parameter = record && contract.parameters.find((p) => p.in === 'path' && p.name === record.parameter);
+  if (!record || !parameter) return values;
+  const out = new Map(values);
+  out.set(parameter, record.id);
+  return out;
+}
+
+/** Whether a body names the pinned record, or no record at all (a change without the identity). */
+function bodyAgrees(body: string | Uint8Array | undefined, record: PinnedRecord): boolean {
+  if (body === undefined) return true;
+  if (typeof body !== 'string') return false;
+  let value: unknown;
+  try {
+    value = parseExactJson(body);
+  } catch {
+    return false;
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+  const named = (value as Record<string, unknown>)[record.identity];
+  return named === undefined || literal(named) === record.id;
 }
 
 /** Families about JSON itself (its syntax, a body's JSON shape): no form carries them. */
@@ -178,7 +218,7 @@ function writeAsForm(generation: Generation, body: RequestBody): void {
 function parameterCases(options: GenerationOptions, required: ParameterValues, sample: <T>(arbitrary: fc.Arbitrary<T>) => T, generation: Generation): void {
   const { contract } = options;
   const body = contract.requestBody ? bodyText(contract.requestBody) : undefined;
-  const all = validParameterValues(contract, sample, true);
+  const all = pinned(validParameterValues(contract, sample, true), contract, options.record);
   // The valid request, for an operation without a body (a body operation's walk has many).
   if (!contract.requestBody) {
     generation.cases.push({
@@ -276,13 +316,16 @@ function bodyCases(options: GenerationOptions, body: RequestBody, _required: Par
   const identity = properties.find((p) => p.name === body.identity?.name);
   const baseValues = valuesOf(properties);
   if (identity) baseValues.delete(identity.name);
-  const idLiteral = (): string => (identity ? freshIdentity(identity, ids).toString() : '0');
+  const pinnedRecord = options.record;
+  const idLiteral = (): string => (identity && pinnedRecord?.identity === identity.name ? pinnedRecord.id : identity ? freshIdentity(identity, ids).toString() : '0');
   // A string identity: a fresh value per body in a shape its schema takes (pattern, lengths), else its base value (and its cases are fixed).
   const key = properties.find((p) => p.name === body.key?.name);
   const keyMaker = key === undefined ? undefined : freshKeyMaker(key.schema, ids);
   const freshKeys = keyMaker !== undefined;
-  const keyLiteral = (): string => (keyMaker ? keyMaker() : '""');
+  const keyLiteral = (): string => (key && pinnedRecord?.identity === key.name ? pinnedRecord.id : keyMaker ? keyMaker() : '""');
   /** A valid body with every declared property, a fresh id each call. */
+  // On a pinned record, the body names that record wherever it carries the identity.
+  if (pinnedRecord && properties.some((p) => p.name === pinnedRecord.identity)) baseValues.set(pinnedRecord.identity, pinnedRecord.id);
   const base = (): Member[] => properties.map((p) => [p.name, p === identity ? idLiteral() : p === key && freshKeys ? keyLiteral() : (baseValues.get(p.name) as string)] as const);
   /** Cases whose key is set by the case (a domain sample): a provider that kept it from an earlier run answers it as a repeat. */
   const fixedKey = (property: RequestProperty): { fixedId?: true } => (property === key || (key && !freshKeys) ? { fixedId: true } : {});

@@ -71,6 +71,11 @@ export interface ContractCase {
    * refusal other than 401 may be the body's.
    */
   bodyNotValid?: boolean;
+  /**
+   * The case acts on a record the run created for it (a PUT or PATCH naming it, its body naming it
+   * or no record): the record exists, so a valid body refused is the provider's fault.
+   */
+  onRecord?: boolean;
   /** A step of a stateful sequence (sequences.ts): what the checks of state judge it against. */
   sequence?: SequenceStep;
 }

@@ -4,14 +4,16 @@
  * at a time, then every other case once (bounded concurrency, bounded time); every selected
  * check judges every exchange, and the report counts what each found.
  */
+import fc from 'fast-check';
 import { CREATE_PLANT_OPERATION, createIdSource, loadFixtures, type FixtureCase } from '../fixtures/index.js';
 import { fileCase } from './case-files.js';
 import { derivedCredentials, validCredentials } from './generators/auth.js';
 import { requestTarget } from './generators/parameters.js';
-import { planSequences, runSequences, type SequencePlan, type StepRequest, type StepSender } from './sequences.js';
+import { planSequences, runSequences, validRecordBody, type SequencePlan, type StepRequest, type StepSender } from './sequences.js';
+import { freshIdentity, freshKeyMaker } from './generators/identity.js';
 import { exactInteger } from '../spec/exact-json.js';
 import { CHECKS } from './checks/index.js';
-import { EXCLUDED_VALID, generateCases, type GeneratedCase } from './generated.js';
+import { EXCLUDED_VALID, generateCases, type GeneratedCase, type PinnedRecord } from './generated.js';
 import type { CheckResult, ContractCase, ContractReport, Exchange, Finding, OperationResult, RunContext, SentRequest } from './model.js';
 import { ContractUsageError, resolveOptions, ruleTakes, type ContractOptions, type ResolvedOptions } from './options.js';
 import { ContractError, readContract } from '../spec/contract.js';
@@ -44,7 +46,11 @@ export async function runResolved(resolved: ResolvedOptions, options: Pick<Contr
   const { contract } = resolved;
   await assertReachable(resolved.endpoint(contract.path.replace(/\{[^}]*\}/g, 'x')), Math.min(resolved.timeoutMs, 10_000));
 
-  const { cases, unfit, notOffered } = buildCases(resolved, options.fixtures ?? loadFixtures());
+  const sequences = resolved.compiled ? planSequences(resolved.compiled, resolved.operations) : [];
+  // A record for the PUT and PATCH cases to act on, so that their bodies are judged on a record that exists.
+  const pins = await pinRecords(resolved, sequences);
+  const records = new Map(pins.flatMap((pin) => pin.records));
+  const { cases, unfit, notOffered } = buildCases(resolved, options.fixtures ?? loadFixtures(), records);
   const notSent: Exchange[] = unfit.map(({ case: contractCase, reason }) => ({
     case: contractCase,
     request: sentRequest(contractCase, resolved),
@@ -62,7 +68,7 @@ export async function runResolved(resolved: ResolvedOptions, options: Pick<Contr
     resolved.concurrency,
     probed.timeouts,
   );
-  const sequences = resolved.compiled ? planSequences(resolved.compiled, resolved.operations) : [];
+  await removePinned(pins, resolved);
   // What the cases created is deleted first, so the sequences' lists hold what was there before the run, and theirs.
   const cleanedUp = await cleanUp([...probed.exchanges, ...rest.exchanges], resolved, sequences);
   const stateful = sequences.length ? await sendSequences(sequences, resolved, options.onExchange, rest.timeouts) : [];
@@ -232,6 +238,91 @@ async function cleanUp(exchanges: readonly Exchange[], options: ResolvedOptions,
   return { deleted, of: targets.length };
 }
 
+/** A record created before the cases, for the operations on records (PUT, PATCH) to act on; deleted after them. */
+interface Pin {
+  plan: SequencePlan;
+  id: string;
+  records: Array<[operationId: string, record: PinnedRecord]>;
+}
+
+/**
+ * For each collection whose item path takes a PUT or PATCH with a body among the operations under
+ * test, one record created with a valid body (not judged: the sequences judge creates), so those
+ * operations' cases name a record that exists and their bodies are judged. A nested collection
+ * (its parent record would be needed too) is left to the sequences.
+ */
+async function pinRecords(options: ResolvedOptions, plans: readonly SequencePlan[]): Promise<Pin[]> {
+  const pins: Pin[] = [];
+  const ids = createIdSource();
+  let draws = 0;
+  const sample = <T>(arbitrary: fc.Arbitrary<T>): T => fc.sample(arbitrary, { seed: (options.seed + 6_151 * ++draws) | 0, numRuns: 1 })[0] as T;
+  const transport = createTransport({ timeoutMs: options.timeoutMs, concurrency: 1 });
+  try {
+    for (const plan of plans) {
+      const body = plan.create.requestBody;
+      const itemPath = (plan.read ?? plan.update ?? plan.remove)?.path;
+      if (plan.parent || !body || itemPath === undefined) continue;
+      const targets = options.operations.filter((o) => o.requestBody && !o.requestBody.form && o.actsOnRecord && (o.method === 'PUT' || o.method === 'PATCH') && o.path === itemPath);
+      if (!targets.length) continue;
+      const property = body.properties.find((p) => p.name === plan.identity);
+      const id = plan.assigned
+        ? undefined
+        : property && plan.identityType === 'integer'
+          ? freshIdentity(property, ids).toString()
+          : property && plan.identityType === 'string'
+            ? freshKeyMaker(property.schema, ids)?.()
+            : undefined;
+      if (!plan.assigned && id === undefined) continue;
+      const made = validRecordBody(body, plan.identity, id, 'pinned', sample);
+      if (!made) continue;
+      const step: StepRequest = {
+        operation: plan.create,
+        step: { kind: 'create', collection: plan.collection, identity: plan.identity },
+        description: 'creates a record for the update cases',
+        expect: 'provider-choice',
+        body: made.text,
+      };
+      const contractCase = stepCase(step, options, 0);
+      const outcome = await transport.send({ url: options.endpoint(contractCase.request.path), method: plan.create.method, headers: contractCase.request.headers, body: contractCase.request.body });
+      if (outcome.outcome !== 'response' || outcome.response.status < 200 || outcome.response.status > 299) continue;
+      const answer = parseBody(outcome.response.body);
+      const key = id ?? keyText(answer.ok && answer.value !== null && typeof answer.value === 'object' ? (answer.value as Record<string, unknown>) : undefined, plan.identity);
+      if (key === undefined) continue;
+      const records = targets.flatMap((operation): Array<[string, PinnedRecord]> => {
+        const parameter = operation.parameters.find((p) => p.in === 'path' && (plan.itemParameter === undefined || p.name === plan.itemParameter));
+        return parameter ? [[operation.operationId, { parameter: parameter.name, identity: plan.identity, id: key }]] : [];
+      });
+      pins.push({ plan, id: key, records });
+    }
+  } finally {
+    transport.close();
+  }
+  return pins;
+}
+
+/** Deletes the pinned records where the spec has a delete (not judged). */
+async function removePinned(pins: readonly Pin[], options: ResolvedOptions): Promise<void> {
+  const transport = createTransport({ timeoutMs: options.timeoutMs, concurrency: 1 });
+  try {
+    for (const { plan, id } of pins) {
+      const operation = plan.remove;
+      if (!operation) continue;
+      const parameter = operation.parameters.find((p) => p.in === 'path' && (plan.itemParameter === undefined || p.name === plan.itemParameter));
+      const step: StepRequest = {
+        operation,
+        step: { kind: 'cleanup', collection: plan.collection, identity: plan.identity, id },
+        description: 'clean-up',
+        expect: 'provider-choice',
+        parameters: new Map(parameter ? [[parameter.name, id]] : []),
+      };
+      const contractCase = stepCase(step, options, 0);
+      await transport.send({ url: options.endpoint(contractCase.request.path), method: operation.method, headers: contractCase.request.headers, body: undefined });
+    }
+  } finally {
+    transport.close();
+  }
+}
+
 /** A record's identity as the text a path carries: a number's exact digits, a string as it is (JSON-quoted for the parameter writer). */
 function keyText(record: Record<string, unknown> | undefined, identity: string): string | undefined {
   const value = record?.[identity];
@@ -270,7 +361,11 @@ function operationResults(options: ResolvedOptions, exchanges: readonly Exchange
 }
 
 /** The run's cases: file cases that fit the spec, then the generated ones of every operation; and the file cases that do not fit and the generated cases excluded, with the reason. */
-export function buildCases(options: ResolvedOptions, fixtures: readonly FixtureCase[]): { cases: ContractCase[]; unfit: Array<{ case: ContractCase; reason: string }>; notOffered: number } {
+export function buildCases(
+  options: ResolvedOptions,
+  fixtures: readonly FixtureCase[],
+  records: ReadonlyMap<string, PinnedRecord> = new Map(),
+): { cases: ContractCase[]; unfit: Array<{ case: ContractCase; reason: string }>; notOffered: number } {
   const { operations } = options;
   const ids = createIdSource();
   const context = { token: options.token, invalidToken: options.invalidToken, ids, headers: options.headers };
@@ -302,6 +397,7 @@ export function buildCases(options: ResolvedOptions, fixtures: readonly FixtureC
       token: options.token,
       invalidToken: options.invalidToken,
       basic: options.basic,
+      ...(records.has(contract.operationId) ? { record: records.get(contract.operationId) as PinnedRecord } : {}),
     });
     for (const generated of generation.cases) cases.push(generatedCase(generated, options, contract, named));
     // A case the spec's validator contradicts is reported as not sent, with the reason; it never stops the run.
@@ -336,6 +432,7 @@ function generatedCase(generated: GeneratedCase, options: ResolvedOptions, contr
     ...(generated.fixedId ? { fixedId: true } : {}),
     ...(generated.phase ? { phase: generated.phase } : {}),
     ...(generated.bodyNotValid ? { bodyNotValid: true } : {}),
+    ...(generated.onRecord ? { onRecord: true } : {}),
   };
 }
 

@@ -232,27 +232,8 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
   const send: StepSender = (request) => context.send({ ...request, parameters: new Map([...parentParameters, ...(request.parameters ?? [])]) });
 
   /** A valid body with `id` and distinct strings (a swap between two records shows). */
-  const makeBody = (id: string | undefined, word: string, schema: RequestBody = body, identity = plan.identity): { text: string; value: Record<string, unknown> } | undefined => {
-    for (let attempt = 0; attempt < 10; attempt++) {
-      const members: string[] = [];
-      // A oneOf/anyOf body: each branch in turn until one makes a body the spec accepts.
-      const variant = schema.variants[attempt % Math.max(schema.variants.length, 1)];
-      for (const property of variant?.properties ?? schema.properties) {
-        if (property.schema.readOnly === true) continue;
-        if (property.name === identity && id !== undefined) {
-          members.push(`${JSON.stringify(property.name)}:${id}`);
-          continue;
-        }
-        if (!property.required && !(typesOf(property.schema).includes('string') && plainString(property.schema))) continue;
-        const literal = typesOf(property.schema).includes('string') && plainString(property.schema) ? JSON.stringify(`${word}-${property.name}`) : sample(validLiterals(property.schema));
-        members.push(`${JSON.stringify(property.name)}:${literal}`);
-      }
-      const text = `{${members.join(',')}}`;
-      const value = parseExactJson(text) as Record<string, unknown>;
-      if (schema.validate(value)) return { text, value };
-    }
-    return undefined;
-  };
+  const makeBody = (id: string | undefined, word: string, schema: RequestBody = body, identity = plan.identity): { text: string; value: Record<string, unknown> } | undefined =>
+    validRecordBody(schema, identity, id, word, sample);
   // A string identity in a shape its schema takes (a slug's pattern), fresh per record.
   const stringKey = identityProperty ? freshKeyMaker(identityProperty.schema, context.ids) : undefined;
   const freshId = (): string | undefined =>
@@ -518,6 +499,39 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
     const answered = isRecord(answer.body) ? answer.body[parent.identity] : undefined;
     return id ?? (answered === undefined ? undefined : jsonText(answered));
   }
+}
+
+/**
+ * A valid body for a record: `id` (JSON text) as its identity when given, its plain strings
+ * `<word>-<property>` (distinct per record, so a swap shows), other required properties drawn
+ * from their schemas; a oneOf body tries each branch in turn. Undefined when ten tries fail.
+ */
+export function validRecordBody(
+  schema: RequestBody,
+  identity: string,
+  id: string | undefined,
+  word: string,
+  sample: <T>(arbitrary: fc.Arbitrary<T>) => T,
+): { text: string; value: Record<string, unknown> } | undefined {
+  for (let attempt = 0; attempt < 10; attempt++) {
+    const members: string[] = [];
+    // A oneOf/anyOf body: each branch in turn until one makes a body the spec accepts.
+    const variant = schema.variants[attempt % Math.max(schema.variants.length, 1)];
+    for (const property of variant?.properties ?? schema.properties) {
+      if (property.schema.readOnly === true) continue;
+      if (property.name === identity && id !== undefined) {
+        members.push(`${JSON.stringify(property.name)}:${id}`);
+        continue;
+      }
+      if (!property.required && !(typesOf(property.schema).includes('string') && plainString(property.schema))) continue;
+      const literal = typesOf(property.schema).includes('string') && plainString(property.schema) ? JSON.stringify(`${word}-${property.name}`) : sample(validLiterals(property.schema));
+      members.push(`${JSON.stringify(property.name)}:${literal}`);
+    }
+    const text = `{${members.join(',')}}`;
+    const value = parseExactJson(text) as Record<string, unknown>;
+    if (schema.validate(value)) return { text, value };
+  }
+  return undefined;
 }
 
 /**

@@ -35,7 +35,7 @@ export const positiveDataAcceptance: Check = {
     const { status } = response;
     if (isSuccess(status)) return [];
     // A request naming a resource by its path (`/plants/{id}`) may name one that does not exist.
-    if (status === 404 && contract.parameters.some((p) => p.in === 'path')) {
+    if (status === 404 && !exchange.case.onRecord && contract.parameters.some((p) => p.in === 'path')) {
       return [
         info(
           `Answered 404: the path names a ${contract.parameters
@@ -46,7 +46,7 @@ export const positiveDataAcceptance: Check = {
       ];
     }
     // Outside a sequence, a request on a record names one the provider may not have, or one its body contradicts; the sequences judge these operations on real records.
-    if (contract.actsOnRecord && !exchange.case.sequence && status >= 400 && status < 500 && status !== 401 && status !== 403) {
+    if (contract.actsOnRecord && !exchange.case.sequence && !exchange.case.onRecord && status >= 400 && status < 500 && status !== 401 && status !== 403) {
       return [
         info(
           `Answered ${status}: ${contract.operationId} acts on a record the request names, which the provider may not have (or which the body contradicts); the stateful sequence judges it on a record it created.` +
