@@ -5,9 +5,9 @@
  * an id the body cannot hold, another operation) is kept as a skipped case with the reason,
  * never a crash and never a case that would fail a correct provider.
  */
-import { bodyText, ID_RANGES, renderFixture, type FixtureCase, type IdSource, type RenderContext } from '../fixtures/index.js';
+import { bodyText, ID_RANGES, pathCarriesId, renderFixture, type FixtureCase, type IdSource, type RenderContext } from '../fixtures/index.js';
 import { matchingMedia } from '../spec/contract.js';
-import { parseExactJson } from '../spec/exact-json.js';
+import { DuplicateMemberName, parseExactJson } from '../spec/exact-json.js';
 import type { ContractCase } from './model.js';
 import { isValidRequestBody, type SuiteContract } from './spec-contract.js';
 
@@ -24,8 +24,8 @@ export type FileCase = { case: ContractCase; unfit?: undefined } | { case: Contr
 export function fitFixture(fixture: FixtureCase, contract: SuiteContract): string | undefined {
   const { request } = fixture;
   const method = request.method ?? contract.method;
-  const path = (request.path ?? contract.path).split('?')[0];
-  if (method !== contract.method || path !== contract.path) {
+  const path = (request.path ?? contract.path).split('?')[0] ?? '';
+  if (method !== contract.method || !pathMatches(contract.path, path)) {
     return `it is ${method} ${path}; the suite tests ${contract.operationId} (${contract.method} ${contract.path})`;
   }
   const { security, requestBody } = contract;
@@ -33,19 +33,25 @@ export function fitFixture(fixture: FixtureCase, contract: SuiteContract): strin
     return `it sends an exact Authorization value, which only means something under a bearer scheme; ${security.kind === 'none' ? 'the spec declares no security' : `the spec's scheme ${security.name} is ${security.kind === 'basic' ? 'HTTP Basic' : `an API key in ${security.header}`}`}`;
   }
   if (fixture.expect === 'unauthenticated' && security.kind === 'none') return `${security.reason}`;
-  if (security.kind === 'basic' || (security.kind === 'api-key' && security.in !== 'header')) {
+  // A case without a credential goes out whatever the scheme: there is nothing to send.
+  if (request.auth !== 'none' && (security.kind === 'basic' || (security.kind === 'api-key' && security.in !== 'header'))) {
     return `case files send the credential as a bearer token or an API key header; ${contract.operationId}'s scheme ${security.name} is ${security.kind === 'basic' ? 'HTTP Basic' : `an API key in the ${security.in}`}`;
   }
-  if (!requestBody) return `it sends a body, and ${contract.operationId} takes no JSON body`;
+  if (!requestBody) {
+    // A recorded request without a body (a GET, a DELETE): it fits an operation that takes none.
+    if (!('empty' in request.body)) return `it sends a body, and ${contract.operationId} takes no JSON body`;
+    if (fixture.expect === 'rejected-body' || fixture.expect === 'unsupported-media-type') return `${contract.operationId} takes no body, so an empty one is nothing to refuse`;
+    return undefined;
+  }
   if (requestBody.form) return `it sends a JSON body, and ${contract.operationId} takes ${requestBody.mediaType} only`;
-  if (request.id !== undefined && !requestBody.identity) return `it draws an id, but the spec's ${requestBody.schemaName} has no integer id property to put it in`;
+  // An id the body has no property for went into the path, or was left out for the provider to assign (withoutDrawnId).
   const ends = request.id === undefined ? [undefined] : ID_RANGES[request.id];
   const valid = ends.map((id) => {
     const text = bodyText(request, id);
     return text !== undefined && isValidRequestBody(contract, text);
   });
   if (fixture.expect === 'rejected-body') {
-    if (valid.some(Boolean)) return `its body is a valid ${requestBody.schemaName} by the spec, so it cannot stand for a rejected body`;
+    if (valid.some(Boolean) && !repeatsName(bodyText(request, undefined))) return `its body is a valid ${requestBody.schemaName} by the spec, so it cannot stand for a rejected body`;
   } else if (!valid.every(Boolean)) {
     const which = valid.some(Boolean) ? `with some ids of kind ${request.id} ` : '';
     return `its body ${which}is not a valid ${requestBody.schemaName} by the spec (${fixture.expect} cases send valid bodies)`;
@@ -59,6 +65,33 @@ export function fitFixture(fixture: FixtureCase, contract: SuiteContract): strin
   return undefined;
 }
 
+/** Whether a recorded path (`/orders/{{id}}/lines`, `/orders/7`) is the spec's path template (`/orders/{orderId}/lines`). */
+function pathMatches(template: string, path: string): boolean {
+  if (template === path) return true;
+  const want = template.split('/');
+  const got = path.split('/');
+  return want.length === got.length && want.every((segment, i) => segment === got[i] || (/^\{[^}]+\}$/.test(segment) && got[i] !== ''));
+}
+
+/** Whether a body's text names a member twice in one object (RFC 8259 §4 leaves what that means to the parser). */
+function repeatsName(text: string | undefined): boolean {
+  if (text === undefined) return false;
+  try {
+    parseExactJson(text, undefined, { refuseDuplicateNames: true });
+    return false;
+  } catch (error) {
+    return error instanceof DuplicateMemberName;
+  }
+}
+
+/** The case as it fits an operation whose body has no id to put a drawn one in (the provider assigns it): its body as recorded. */
+function withoutDrawnId(fixture: FixtureCase, contract: SuiteContract): FixtureCase {
+  const { request } = fixture;
+  if (request.id === undefined || !contract.requestBody || contract.requestBody.identity || pathCarriesId(request)) return fixture;
+  const { id: _drawn, ...rest } = request;
+  return { ...fixture, request: rest };
+}
+
 /**
  * The operation a case file's request goes to: the one with its method and path, or, when it
  * names neither, the first operation under test that takes a JSON body.
@@ -66,14 +99,17 @@ export function fitFixture(fixture: FixtureCase, contract: SuiteContract): strin
 function operationOf(fixture: FixtureCase, operations: readonly SuiteContract[]): SuiteContract {
   const { method, path } = fixture.request;
   const bare = path?.split('?')[0];
-  const named = operations.find((o) => (method === undefined || o.method === method) && (bare === undefined || o.path === bare) && (method !== undefined || bare !== undefined));
+  const fits = (exact: boolean) => (o: SuiteContract) =>
+    (method === undefined || o.method === method) && (bare === undefined || (exact ? o.path === bare : pathMatches(o.path, bare))) && (method !== undefined || bare !== undefined);
+  const named = operations.find(fits(true)) ?? operations.find(fits(false));
   return named ?? operations.find((o) => o.requestBody) ?? (operations[0] as SuiteContract);
 }
 
 /** A fixture case as the suite runs it, or as a skipped case with the reason it does not fit. */
-export function fileCase(fixture: FixtureCase, source: 'fixture' | 'cases', operations: SuiteContract | readonly SuiteContract[], context: CaseFileContext): FileCase {
+export function fileCase(given: FixtureCase, source: 'fixture' | 'cases', operations: SuiteContract | readonly SuiteContract[], context: CaseFileContext): FileCase {
   const list = Array.isArray(operations) ? operations : [operations as SuiteContract];
-  const contract = operationOf(fixture, list);
+  const contract = operationOf(given, list);
+  const fixture = withoutDrawnId(given, contract);
   const unfit = fitFixture(fixture, contract);
   const renderContext: RenderContext = {
     token: context.token,
@@ -87,14 +123,19 @@ export function fileCase(fixture: FixtureCase, source: 'fixture' | 'cases', oper
   const request = renderFixture(fixture, renderContext);
   if (!unfit && fixture.expect === 'accepted' && request.body !== undefined) request.plant = parseExactJson(request.body) as Record<string, unknown>;
   const origin = [`${source === 'fixture' ? 'fixtures/cases/' : ''}${fixture.file}`, fixture.origin].filter(Boolean).join(', ');
+  // A rejected body that is only a repeated member name: parsers differ (the first, the last, an error), so what the provider did is reported.
+  const repeated = fixture.expect === 'rejected-body' && repeatsName(request.body) && request.body !== undefined && isValidRequestBody(contract, request.body);
   const contractCase: ContractCase = {
     id: `${source}:${fixture.name}`,
     operationId: contract.operationId,
     source,
     description: fixture.description,
-    expect: fixture.expect,
+    expect: repeated ? 'provider-choice' : fixture.expect,
     request,
     origin,
+    ...(repeated
+      ? { choice: { check: 'negative_data_rejection' as const, rule: 'RFC 8259 §4: names within an object should be unique; with a repeated name, parsers differ (the first, the last, or an error)' } }
+      : {}),
   };
   return unfit ? { case: contractCase, unfit: `the case no longer fits the spec: ${unfit}` } : { case: contractCase };
 }

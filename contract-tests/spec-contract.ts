@@ -213,6 +213,9 @@ export function compileSuiteContract(document: unknown, source: string, operatio
   return suiteContractOf(contract, operationId ?? primaryOperation(contract));
 }
 
+/** The CRUD roles (spec/collections.ts) of operations that store the body they are sent. */
+const STORES: ReadonlySet<string> = new Set(['create', 'replace', 'patch', 'replace-in-body', 'patch-in-body', 'form-update']);
+
 /** Whether a CRUD role (spec/collections.ts) acts on an existing record. */
 function onRecord(role: string | undefined): boolean {
   return role !== undefined && role !== 'create' && role !== 'list';
@@ -340,7 +343,10 @@ export function suiteContractOf(
     ...(requestBody ? { requestBody } : {}),
     // A writeOnly property (a password) is sent and never answered.
     // A readOnly property a client sends is ignored, so it is not echoed either.
+    // Only an operation that stores what it is sent (the CRUD rule's create, replace, patch) answers with it:
+    // another (an upload, a payment, a search) may answer whatever its schema allows.
     echoed: successProperties.filter((name) => {
+      if (!STORES.has(stateful.get(operationId)?.role ?? '')) return false;
       const schema = requestBody?.properties.find((p) => p.name === name)?.schema;
       return sent.has(name) && schema?.writeOnly !== true && schema?.readOnly !== true;
     }),
