@@ -99,6 +99,23 @@ describe('recorded cases replayed with --cases', () => {
     expect(report.ok).toBe(true);
   });
 
+  it("the mock's export carries a create whose id the provider assigns, and the replay sends it", async () => {
+    const frontend = await createMockServer({ port: 0, logLevel: 'silent', spec, tokens: [KEY] });
+    closing.push(frontend);
+    const created = await fetch(`${frontend.url}/orders`, { method: 'POST', headers: { 'x-key': KEY, 'content-type': 'application/json' }, body: '{"customer":"alice"}' });
+    expect(created.status).toBe(201);
+    const exported = await fetch(`${frontend.url}/__mock/requests?format=cases`);
+    expect(exported.status).toBe(200);
+    const file = join(dir, 'exported.cases.json');
+    writeFileSync(file, await exported.text());
+    const provider = await createMockServer({ port: 0, logLevel: 'silent', spec, tokens: [KEY, 'clerk:pw'] });
+    closing.push(provider);
+    const report = await runContractSuite({ baseUrl: provider.url, token: KEY, basic: 'clerk:pw', spec, cases: [file], seed: SEED, generated: { positive: 1, negative: 1 } });
+    const replayed = recorded(report).filter((x) => x.case.expect === 'accepted');
+    expect(replayed.map((x) => `${x.case.operationId} ${x.outcome === 'response' ? x.response.status : x.outcome} ${String(x.case.request.body)}`)).toEqual(['createOrder 201 {"customer":"alice"}']);
+    expect(report.ok).toBe(true);
+  });
+
   it('a provider that lets the anonymous session read through fails ignored_auth on the recorded case', async () => {
     const mock = await createMockServer({ port: 0, logLevel: 'silent', spec, tokens: [KEY, 'clerk:pw'] });
     closing.push(mock);

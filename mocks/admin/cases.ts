@@ -424,6 +424,11 @@ function exportBody(text: string | undefined, collection: Collection | undefined
   const isObject = value !== null && typeof value === 'object' && !Array.isArray(value);
   const literal = isObject ? (value as Record<string, unknown>)[property] : undefined;
   const id = isLosslessNumber(literal) ? integerOfLiteral((literal as LosslessNumber).value) : undefined;
+  // An accepted body that names no id (the provider assigns it, or the operation stores nothing): the format
+  // asks an accepted case for an id kind, and the suite leaves the drawn id out where the body has no property for it.
+  if (expect === 'accepted' && isObject && literal === undefined && pathId === undefined) {
+    return { body: { json: value as Record<string, unknown> }, id: 'safe-positive', text: stringifyLossless(value) as string };
+  }
   if (!isObject || id === undefined || (pathId !== undefined && id !== pathId)) {
     if (expect === 'accepted') return 'accepted requests without an integer id';
     return { body: { text: stringifyLossless(value) as string }, text: stringifyLossless(value) as string };
