@@ -143,6 +143,12 @@ describe('/__mock/docs over HTTP', () => {
 
   it('lists and seeds a nested collection per parent record', async () => {
     const payments = (booking: string) => `${mock.current.url}/__mock/bookings/${encodeURIComponent(booking)}/payments`;
+    const bookings = await fetch(`${mock.current.url}/__mock/bookings`, {
+      method: 'POST',
+      headers: { ...admin, 'content-type': 'application/json' },
+      body: JSON.stringify(['b 1', 'b-2'].map((id) => ({ id, roomId: 1, guest: 'Ada', nights: 2 }))),
+    });
+    expect(bookings.status).toBe(200);
     const seeded = await fetch(payments('b 1'), { method: 'POST', headers: { ...admin, 'content-type': 'application/json' }, body: '[{"id":9007199254740993,"amount":5,"currency":"EUR"}]' });
     expect(seeded.status).toBe(200);
     expect(await (await fetch(payments('b 1'), { headers: admin })).text()).toBe('[{"id":9007199254740993,"amount":5,"currency":"EUR"}]');
