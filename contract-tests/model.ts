@@ -103,6 +103,8 @@ export interface SequenceStep {
   seen?: unknown[];
   /** The list answered a full page and no way to the next one: what it lacks may be further on. */
   truncated?: boolean;
+  /** The walk stopped at the suite's bound while the list still offered more: `seen` holds this many pages only. */
+  cutAfter?: number;
 }
 
 /** The request exactly as it went on the wire, secrets masked. */

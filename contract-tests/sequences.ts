@@ -305,11 +305,14 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
     // Paging: a Link rel="next" header or a `next` URL in a wrapped answer, followed a bounded number of times.
     const items = listItems(first.body);
     let next = nextPage(first);
-    for (let page = 1; next && page < MAX_PAGES && items; page++) {
+    let walked = 1;
+    for (; next && walked < MAX_PAGES && items; walked++) {
       const more = await context.fetchPage(plan.list, next);
       items.push(...(listItems(more.body) ?? []));
       next = nextPage(more);
     }
+    // Still a next link at the bound: the checks must know they judge the first pages only.
+    let cutAfter = next && items ? walked : undefined;
     // No link, and the spec declares an offset or page number: the pages after the first, asked for by it,
     // until one adds nothing or is shorter than the first (a step asking for a limit judges its one page).
     const byParameter = plan.offset ?? plan.page?.parameter;
@@ -317,6 +320,7 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
     if (!nextPage(first) && byParameter !== undefined && step.kind === 'list' && !step.limit && items && items.length > 0) {
       const pageSize = items.length;
       let previous = JSON.stringify(items);
+      let ended = false;
       for (let page = 1; page < MAX_PAGES; page++) {
         const position = plan.offset !== undefined ? items.length : (plan.page?.first ?? 1) + page;
         const more = await send({
@@ -329,13 +333,17 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
         const records = listItems(more.body) ?? [];
         paged = true;
         // The same page again (the parameter ignored): nothing further to see.
-        if (JSON.stringify(records) === previous) break;
+        ended = JSON.stringify(records) === previous;
+        if (ended) break;
         previous = JSON.stringify(records);
         items.push(...records);
-        if (records.length < pageSize) break;
+        ended = records.length < pageSize;
+        if (ended) break;
       }
+      if (!ended) cutAfter = MAX_PAGES;
     }
     if (step.kind === 'list' && items) step.seen = items;
+    if (step.kind === 'list' && cutAfter !== undefined) step.cutAfter = cutAfter;
     // A full first page and no way to the next: records past it cannot be seen.
     if (step.kind === 'list' && items && !nextPage(first) && !paged && plan.pageCap !== undefined && items.length >= plan.pageCap) step.truncated = true;
   };

@@ -23,6 +23,11 @@ function seenRecords(exchange: Exchange, step: SequenceStep): unknown[] | undefi
   return parsed?.ok ? listItems(parsed.value) : undefined;
 }
 
+const filtered = (step: SequenceStep): string => (step.filter ? ` with ${step.filter.parameter}=${step.filter.values.join(',')}` : '');
+
+/** Why a list's verdict covers its first pages only. */
+const cutShort = (pages: number): string => `the walk was cut short after ${pages} pages (the suite's bound) with the list still offering more`;
+
 export const ensureResourceAvailability: Check = {
   name: 'ensure_resource_availability',
   proves: 'a record just created (or updated) can be read back at once, and the list holds it (paging followed)',
@@ -47,9 +52,16 @@ export const ensureResourceAvailability: Check = {
         ),
       ];
     }
+    if (step.cutAfter !== undefined) {
+      return [
+        warning(
+          `The list ${step.collection}${filtered(step)} lacks ${absent.map((id) => `${step.identity} ${id}`).join(' and ')} in the ${step.cutAfter} pages walked, but ${cutShort(step.cutAfter)}, so they may be further on.`,
+        ),
+      ];
+    }
     return [
       failure(
-        `The list ${step.collection}${step.filter ? ` with ${step.filter.parameter}=${step.filter.values.join(',')}` : ''} lacks ${absent.map((id) => `${step.identity} ${id}`).join(' and ')}, created just before (${records.length} record(s) listed, every page followed).`,
+        `The list ${step.collection}${filtered(step)} lacks ${absent.map((id) => `${step.identity} ${id}`).join(' and ')}, created just before (${records.length} record(s) listed, every page followed).`,
       ),
     ];
   },
@@ -106,6 +118,10 @@ export const listHonoursParameters: Check = {
             `Listed ${strays.length} record(s) whose ${property} is not any of ${values.join(', ')} with ${parameter}=${values.join(',')} (one has ${property} ${JSON.stringify(example[property])}): the filter was ignored.`,
           ),
         );
+      } else if (step.cutAfter !== undefined) {
+        problems.push(
+          warning(`Every record listed with ${parameter}=${values.join(',')} matches it, in the ${step.cutAfter} pages walked; ${cutShort(step.cutAfter)}, so the pages after were not judged.`),
+        );
       }
     }
     return problems;
@@ -123,7 +139,14 @@ export const useAfterFree: Check = {
       if (!step.lacks?.length || !isSuccess(response.status)) return undefined;
       const records = seenRecords(exchange, step) ?? [];
       const kept = step.lacks.filter((id) => records.some((record) => hasKey(record, step.identity, id)));
-      return kept.length ? [failure(`The list ${step.collection} still holds ${kept.map((id) => `${step.identity} ${id}`).join(', ')} after its delete was answered with success.`)] : [];
+      if (kept.length) return [failure(`The list ${step.collection} still holds ${kept.map((id) => `${step.identity} ${id}`).join(', ')} after its delete was answered with success.`)];
+      if (step.cutAfter !== undefined)
+        return [
+          warning(
+            `The list ${step.collection} lacks ${step.lacks.map((id) => `${step.identity} ${id}`).join(', ')} in the ${step.cutAfter} pages walked, but ${cutShort(step.cutAfter)}: it may still be further on.`,
+          ),
+        ];
+      return [];
     }
     if (isSuccess(response.status)) return [failure(`Read ${step.collection}/${step.id} answered ${response.status} after its delete was answered with success: the record was kept.`)];
     if (response.status === 404 || response.status === 410) return [];

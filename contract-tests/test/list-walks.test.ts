@@ -1,0 +1,228 @@
+/**
+ * How the list checks judge what a list walk saw, against a small task-list provider of the test's
+ * own (node:http, in memory). A list whose every page offers a next page is walked a bounded number
+ * of pages and the report says the walk was cut short, instead of judging the pages seen as the
+ * whole list; a list that ends is judged whole. A filter on a property whose schema declares a
+ * `default` counts a record without the property as having the default, as the mock does.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { formatReport, runContractSuite, type ContractReport } from '../index.js';
+
+const SEED = 31;
+
+/** Tasks: the server assigns ids; a new task names its state, which answers may leave out when it is the default (`open`). */
+const SPEC = {
+  openapi: '3.1.0',
+  info: { title: 'Tasks', version: '1' },
+  paths: {
+    '/tasks': {
+      get: {
+        operationId: 'listTasks',
+        parameters: [
+          { name: 'state', in: 'query', schema: { type: 'string', enum: ['open', 'done'] } },
+          { name: 'cursor', in: 'query', schema: { type: 'integer', minimum: 0 } },
+        ],
+        responses: {
+          '200': {
+            description: 'One page of tasks',
+            content: {
+              'application/json': {
+                schema: { type: 'object', required: ['items'], properties: { items: { type: 'array', items: { $ref: '#/components/schemas/Task' } }, next: { type: 'string' } } },
+              },
+            },
+          },
+          '400': { $ref: '#/components/responses/Problem' },
+        },
+      },
+      post: {
+        operationId: 'createTask',
+        requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/NewTask' } } } },
+        responses: {
+          '201': { description: 'The task', content: { 'application/json': { schema: { $ref: '#/components/schemas/Task' } } } },
+          '400': { $ref: '#/components/responses/Problem' },
+          '415': { $ref: '#/components/responses/Problem' },
+        },
+      },
+    },
+    '/tasks/{taskId}': {
+      parameters: [{ name: 'taskId', in: 'path', required: true, schema: { type: 'integer', minimum: 1 } }],
+      get: {
+        operationId: 'getTask',
+        responses: {
+          '200': { description: 'The task', content: { 'application/json': { schema: { $ref: '#/components/schemas/Task' } } } },
+          '400': { $ref: '#/components/responses/Problem' },
+          '404': { $ref: '#/components/responses/Problem' },
+        },
+      },
+      delete: {
+        operationId: 'deleteTask',
+        responses: { '204': { description: 'Deleted' }, '400': { $ref: '#/components/responses/Problem' }, '404': { $ref: '#/components/responses/Problem' } },
+      },
+    },
+  },
+  components: {
+    schemas: {
+      NewTask: {
+        type: 'object',
+        required: ['title', 'state'],
+        properties: { title: { type: 'string', minLength: 1 }, state: { type: 'string', enum: ['open', 'done'], default: 'open' } },
+      },
+      Task: {
+        type: 'object',
+        required: ['id', 'title'],
+        properties: { id: { type: 'integer', minimum: 1 }, title: { type: 'string' }, state: { type: 'string', enum: ['open', 'done'], default: 'open' } },
+      },
+    },
+    responses: {
+      Problem: { description: 'A problem', content: { 'application/json': { schema: { type: 'object', required: ['message'], properties: { message: { type: 'string' } } } } } },
+    },
+  },
+};
+
+interface Behaviour {
+  /** Tasks stored before the run (no state: `open` by default), listed before the run's own. */
+  fillers?: number;
+  pageSize?: number;
+  /** Every page offers a next one, past the last task too (empty pages). */
+  nextForever?: boolean;
+  /** Answers leave `state` out when it is the default, `open`. */
+  omitDefault?: boolean;
+  /** The list answers every task, whatever `state` asks for. */
+  ignoreFilter?: boolean;
+  /** The list forgets every task but the fillers. */
+  listFillersOnly?: boolean;
+}
+
+interface Task {
+  id: number;
+  title: string;
+  state?: string;
+}
+
+/** The task list provider: in memory, validating what it is sent, paging by a `cursor` its `next` link carries. */
+async function startProvider(behaviour: Behaviour): Promise<{ url: string; listRequests: () => number; close: () => Promise<void> }> {
+  const tasks = new Map<number, Task>();
+  let lastId = 0;
+  for (let i = 0; i < (behaviour.fillers ?? 0); i++) tasks.set(++lastId, { id: lastId, title: `filler ${lastId}` });
+  let lists = 0;
+  const pageSize = behaviour.pageSize ?? 10;
+  const shown = (task: Task): Task => (behaviour.omitDefault && task.state === 'open' ? { id: task.id, title: task.title } : task);
+  const server: Server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const answer = (status: number, body?: unknown): void => {
+        if (body === undefined) response.writeHead(status).end();
+        else response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+      };
+      const url = new URL(request.url ?? '/', 'http://provider');
+      const item = /^\/tasks\/([^/]+)$/.exec(url.pathname);
+      if (url.pathname === '/tasks' && request.method === 'GET') {
+        lists++;
+        const state = url.searchParams.get('state');
+        const cursorText = url.searchParams.get('cursor') ?? '0';
+        if ((state !== null && state !== 'open' && state !== 'done') || !/^\d+$/.test(cursorText)) return answer(400, { message: 'state is open or done, cursor a page number' });
+        const cursor = Number(cursorText);
+        const matching = [...tasks.values()]
+          .filter((task) => !behaviour.listFillersOnly || task.id <= (behaviour.fillers ?? 0))
+          .filter((task) => behaviour.ignoreFilter || state === null || (task.state ?? 'open') === state);
+        const items = matching.slice(cursor * pageSize, (cursor + 1) * pageSize).map(shown);
+        const more = behaviour.nextForever || (cursor + 1) * pageSize < matching.length;
+        const next = new URLSearchParams({ ...(state === null ? {} : { state }), cursor: String(cursor + 1) });
+        return answer(200, { items, ...(more ? { next: `/tasks?${next.toString()}` } : {}) });
+      }
+      if (url.pathname === '/tasks' && request.method === 'POST') {
+        if (!/^application\/json\b/i.test(request.headers['content-type'] ?? '')) return answer(415, { message: 'send application/json' });
+        let body: unknown;
+        try {
+          body = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks)));
+        } catch {
+          return answer(400, { message: 'not JSON text in UTF-8' });
+        }
+        const { title, state } = (body ?? {}) as Record<string, unknown>;
+        if (body === null || typeof body !== 'object' || Array.isArray(body) || typeof title !== 'string' || title === '' || (state !== 'open' && state !== 'done'))
+          return answer(400, { message: 'a task is {title, state: open | done}' });
+        const task: Task = { id: ++lastId, title, state };
+        tasks.set(task.id, task);
+        return answer(201, shown(task));
+      }
+      if (item && (request.method === 'GET' || request.method === 'DELETE')) {
+        if (!/^[1-9]\d{0,9}$/.test(item[1] ?? '')) return answer(400, { message: 'taskId is a positive integer' });
+        const task = tasks.get(Number(item[1]));
+        if (!task) return answer(404, { message: 'no such task' });
+        if (request.method === 'GET') return answer(200, shown(task));
+        tasks.delete(task.id);
+        return answer(204);
+      }
+      answer(404, { message: 'no such route' });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    listRequests: () => lists,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+const specFile = ((): string => {
+  const file = join(mkdtempSync(join(tmpdir(), 'list-walks-')), 'tasks.json');
+  writeFileSync(file, JSON.stringify(SPEC));
+  return file;
+})();
+
+const closers: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const close of closers.splice(0)) await close();
+});
+
+async function runAgainst(behaviour: Behaviour): Promise<{ report: ContractReport; listRequests: number }> {
+  const provider = await startProvider(behaviour);
+  closers.push(provider.close);
+  const report = await runContractSuite({ baseUrl: provider.url, spec: specFile, seed: SEED, generated: { positive: 2, negative: 2 } });
+  return { report, listRequests: provider.listRequests() };
+}
+
+const failed = (report: ContractReport): string[] => report.checks.filter((c) => c.status === 'failed' || c.status === 'not-judged').map((c) => c.name);
+const messages = (report: ContractReport, check: string, severity: 'failure' | 'warning'): string[] =>
+  report.findings.filter((f) => f.check === check && f.severity === severity).map((f) => f.message);
+
+describe('a list walked page by page', () => {
+  it('passes a provider whose list ends: every page followed, the records past the first pages found', async () => {
+    const { report } = await runAgainst({ fillers: 30, pageSize: 4 });
+    expect(failed(report)).toEqual([]);
+    expect(report.findings.filter((f) => /cut short/.test(f.message))).toEqual([]);
+  });
+
+  it('fails ensure_resource_availability when a list that ends lacks the records just created', async () => {
+    const { report } = await runAgainst({ fillers: 30, pageSize: 4, listFillersOnly: true });
+    expect(failed(report)).toEqual(['ensure_resource_availability']);
+    expect(messages(report, 'ensure_resource_availability', 'failure').join('\n')).toMatch(/every page followed/);
+  });
+
+  it('says the walk was cut short after 20 pages when every page offers a next one, and ends', async () => {
+    // 30 tasks before the run's own, one a page: the run's tasks are past the 20 pages the suite walks.
+    const { report, listRequests } = await runAgainst({ fillers: 30, pageSize: 1, nextForever: true });
+    expect(failed(report)).toEqual([]);
+    const lacking = messages(report, 'ensure_resource_availability', 'warning');
+    expect(lacking.length).toBeGreaterThan(0);
+    for (const message of lacking) expect(message).toMatch(/in the 20 pages walked, but the walk was cut short after 20 pages \(the suite's bound\) with the list still offering more/);
+    expect(messages(report, 'ensure_resource_availability', 'failure')).toEqual([]);
+    expect(messages(report, 'use_after_free', 'warning').join('\n')).toMatch(/cut short after 20 pages/);
+    expect(formatReport(report)).toMatch(/! ensure_resource_availability: .*cut short after 20 pages/);
+    // Bounded: at most 20 pages for each list step the sequence sends.
+    const listSteps = report.exchanges.filter((e) => e.case.sequence?.kind === 'list').length;
+    expect(listSteps).toBeGreaterThan(0);
+    expect(listRequests).toBeLessThanOrEqual(20 * listSteps + report.exchanges.filter((e) => e.case.operationId === 'listTasks' && !e.case.sequence).length);
+  });
+});
