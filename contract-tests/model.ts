@@ -97,8 +97,8 @@ export interface SequenceStep {
   lacks?: string[];
   /** A limit the list was asked for. */
   limit?: { parameter: string; value: number };
-  /** A filter the list was asked for: only records whose property is one of the values. */
-  filter?: { parameter: string; property: string; values: string[] };
+  /** A filter the list was asked for: only records whose property is one of the values (`absent`: the schema's default, what a record without it has). */
+  filter?: { parameter: string; property: string; values: string[]; absent?: unknown };
   /** Every record of the list's pages (paging followed), once the step has run. */
   seen?: unknown[];
   /** The list answered a full page and no way to the next one: what it lacks may be further on. */

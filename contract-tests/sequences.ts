@@ -36,6 +36,8 @@ export interface SequencePlan {
   offset?: string;
   page?: { parameter: string; first: 0 | 1 };
   filters: ReadonlyMap<string, string>;
+  /** The `default` the stored schema gives a filtered property: a record without the property has it (as the mock matches). */
+  filterDefaults?: ReadonlyMap<string, unknown>;
   /** The most records one list answer holds (the array's maxItems, or the default page size). */
   pageCap?: number;
   create: SuiteContract;
@@ -113,6 +115,7 @@ export function planSequences(compiled: CompiledContract, operations: readonly S
       ...optional('offset', listPlan?.paging.offset),
       ...optional('page', listPlan?.paging.page === undefined ? undefined : { parameter: listPlan.paging.page, first: listPlan.paging.firstPage }),
       filters: listPlan?.filters ?? new Map(),
+      ...optional('filterDefaults', defaultsOf(collection.stored, listPlan?.filters)),
       ...optional('itemParameter', collection.itemParameter),
       ...optional('parent', parent),
       ...optional('pageCap', smallest(listPlan?.maxItems, listPlan?.paging.defaultSize)),
@@ -174,6 +177,16 @@ function linkTarget(link: Record<string, unknown>, operations: readonly SuiteCon
   const [, path, method] = pointerTokens(link.operationRef);
   if (path === undefined || method === undefined || pointerTarget(document, link.operationRef) === undefined) return undefined;
   return operations.find((o) => o.path === path && o.method === method.toUpperCase());
+}
+
+/** The declared `default` of each filtered property that has one; undefined when none does. */
+function defaultsOf(stored: ReadonlyMap<string, { default?: unknown }>, filters: ReadonlyMap<string, string> | undefined): ReadonlyMap<string, unknown> | undefined {
+  const defaults = new Map<string, unknown>();
+  for (const property of filters?.values() ?? []) {
+    const schema = stored.get(property);
+    if (schema && 'default' in schema) defaults.set(property, schema.default);
+  }
+  return defaults.size ? defaults : undefined;
 }
 
 function smallest(...values: Array<number | undefined>): number | undefined {
@@ -408,7 +421,13 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
       if (typeof wanted !== 'string') continue;
       const array = typesOf(parameter.schema).includes('array');
       await list(
-        { kind: 'list', collection: plan.collection, identity: plan.identity, contains: [first.id], filter: { parameter: parameter.name, property: property.name, values: [wanted] } },
+        {
+          kind: 'list',
+          collection: plan.collection,
+          identity: plan.identity,
+          contains: [first.id],
+          filter: { parameter: parameter.name, property: property.name, values: [wanted], ...optional('absent', plan.filterDefaults?.get(property.name)) },
+        },
         `lists with ${parameter.name}=${wanted}: only ${noun}s whose ${property.name} is ${wanted}, the first one among them`,
         new Map([[parameter.name, array ? JSON.stringify([wanted]) : JSON.stringify(wanted)]]),
       );

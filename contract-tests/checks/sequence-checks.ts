@@ -109,8 +109,10 @@ export const listHonoursParameters: Check = {
       problems.push(failure(`Listed ${page.length} records with ${step.limit.parameter}=${step.limit.value}; the limit allows at most ${step.limit.value}.`));
     }
     if (step.filter) {
-      const { property, values, parameter } = step.filter;
-      const strays = (step.seen ?? page).filter((record) => record !== null && typeof record === 'object' && !values.includes((record as Record<string, unknown>)[property] as string));
+      const { property, values, parameter, absent } = step.filter;
+      // A record without the property has the schema's default (a provider may leave a default value out).
+      const valueOf = (record: Record<string, unknown>): unknown => (record[property] === undefined ? absent : record[property]);
+      const strays = (step.seen ?? page).filter((record) => record !== null && typeof record === 'object' && !values.includes(valueOf(record as Record<string, unknown>) as string));
       if (strays.length) {
         const example = strays[0] as Record<string, unknown>;
         problems.push(

@@ -14,6 +14,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { formatReport, runContractSuite, type ContractReport } from '../index.js';
 
 const SEED = 31;
+/** A seed whose first task is open, so that the filter step asks for state=open, the default. */
+const OPEN_SEED = 4;
 
 /** Tasks: the server assigns ids; a new task names its state, which answers may leave out when it is the default (`open`). */
 const SPEC = {
@@ -85,12 +87,12 @@ const SPEC = {
 };
 
 interface Behaviour {
-  /** Tasks stored before the run (no state: `open` by default), listed before the run's own. */
+  /** Tasks stored before the run, listed before the run's own: every other one done, the others without a state (`open` by default). */
   fillers?: number;
   pageSize?: number;
   /** Every page offers a next one, past the last task too (empty pages). */
   nextForever?: boolean;
-  /** Answers leave `state` out when it is the default, `open`. */
+  /** List answers leave `state` out when it is the default, `open`. */
   omitDefault?: boolean;
   /** The list answers every task, whatever `state` asks for. */
   ignoreFilter?: boolean;
@@ -108,7 +110,8 @@ interface Task {
 async function startProvider(behaviour: Behaviour): Promise<{ url: string; listRequests: () => number; close: () => Promise<void> }> {
   const tasks = new Map<number, Task>();
   let lastId = 0;
-  for (let i = 0; i < (behaviour.fillers ?? 0); i++) tasks.set(++lastId, { id: lastId, title: `filler ${lastId}` });
+  // Every other filler done; the others without a state, which makes them open (the default).
+  for (let i = 0; i < (behaviour.fillers ?? 0); i++) tasks.set(++lastId, { id: lastId, title: `filler ${lastId}`, ...(lastId % 2 ? {} : { state: 'done' }) });
   let lists = 0;
   const pageSize = behaviour.pageSize ?? 10;
   const shown = (task: Task): Task => (behaviour.omitDefault && task.state === 'open' ? { id: task.id, title: task.title } : task);
@@ -149,13 +152,13 @@ async function startProvider(behaviour: Behaviour): Promise<{ url: string; listR
           return answer(400, { message: 'a task is {title, state: open | done}' });
         const task: Task = { id: ++lastId, title, state };
         tasks.set(task.id, task);
-        return answer(201, shown(task));
+        return answer(201, task);
       }
       if (item && (request.method === 'GET' || request.method === 'DELETE')) {
         if (!/^[1-9]\d{0,9}$/.test(item[1] ?? '')) return answer(400, { message: 'taskId is a positive integer' });
         const task = tasks.get(Number(item[1]));
         if (!task) return answer(404, { message: 'no such task' });
-        if (request.method === 'GET') return answer(200, shown(task));
+        if (request.method === 'GET') return answer(200, task);
         tasks.delete(task.id);
         return answer(204);
       }
@@ -186,10 +189,10 @@ afterEach(async () => {
   for (const close of closers.splice(0)) await close();
 });
 
-async function runAgainst(behaviour: Behaviour): Promise<{ report: ContractReport; listRequests: number }> {
+async function runAgainst(behaviour: Behaviour, seed = SEED): Promise<{ report: ContractReport; listRequests: number }> {
   const provider = await startProvider(behaviour);
   closers.push(provider.close);
-  const report = await runContractSuite({ baseUrl: provider.url, spec: specFile, seed: SEED, generated: { positive: 2, negative: 2 } });
+  const report = await runContractSuite({ baseUrl: provider.url, spec: specFile, seed, generated: { positive: 2, negative: 2 } });
   return { report, listRequests: provider.listRequests() };
 }
 
@@ -224,5 +227,27 @@ describe('a list walked page by page', () => {
     const listSteps = report.exchanges.filter((e) => e.case.sequence?.kind === 'list').length;
     expect(listSteps).toBeGreaterThan(0);
     expect(listRequests).toBeLessThanOrEqual(20 * listSteps + report.exchanges.filter((e) => e.case.operationId === 'listTasks' && !e.case.sequence).length);
+  });
+});
+
+describe('a filter on a property whose schema declares a default', () => {
+  /** The filter steps the sequence sent, by the value asked for. */
+  const filtersSent = (report: ContractReport): string[] => report.exchanges.flatMap((e) => e.case.sequence?.filter?.values ?? []);
+
+  it('passes a provider that leaves the default out: a record without the property has the default', async () => {
+    const { report } = await runAgainst({ fillers: 6, omitDefault: true }, OPEN_SEED);
+    expect(filtersSent(report)).toEqual(['open']);
+    const filtered = report.exchanges.find((e) => e.case.sequence?.filter);
+    // The answer holds records without `state` (the fillers, and the run's own open tasks).
+    expect(filtered?.outcome === 'response' && /\{"id":\d+,"title":"[^"]*"\}/.test(filtered.response.body)).toBe(true);
+    expect(failed(report)).toEqual([]);
+    expect(report.checks.find((c) => c.name === 'list_honours_parameters')?.judged).toBeGreaterThan(0);
+  });
+
+  it('fails list_honours_parameters when the list answers records whose value is another (done for state=open)', async () => {
+    const { report } = await runAgainst({ fillers: 6, omitDefault: true, ignoreFilter: true }, OPEN_SEED);
+    expect(filtersSent(report)).toEqual(['open']);
+    expect(failed(report)).toEqual(['list_honours_parameters']);
+    expect(messages(report, 'list_honours_parameters', 'failure').join('\n')).toMatch(/Listed \d+ record\(s\) whose state is not any of open with state=open \(one has state "done"\)/);
   });
 });
