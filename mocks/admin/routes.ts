@@ -8,7 +8,7 @@ import { preflightHeaders } from '../http/cors.js';
 import { ADMIN_REALM, isRejection, reject } from '../errors.js';
 import { parseSeed } from '../engine/body.js';
 import { storeSeed } from '../engine/seed.js';
-import { parentMissing } from '../engine/stateful.js';
+import { parentGone, parentMissing, parentRecord } from '../engine/stateful.js';
 import { contextOf } from '../engine/request-path.js';
 import { templateNames, templateValues } from '../engine/routes.js';
 import type { Collection } from '../../spec/collections.js';
@@ -198,13 +198,15 @@ async function seed(req: IncomingMessage, context: MockContext, collection: Coll
   if (isRejection(body)) return rejected(body);
   const records = parseSeed(body, collection);
   if (isRejection(records)) return { ...rejected(records), requestBody: body };
+  const params = collection.parent ? templateValues(templateNames(collection.path), pathTemplatePattern(collection.path).exec(name) as RegExpExecArray) : {};
   if (collection.parent) {
-    // The API's 404 for records under a parent record that is not stored (checked before the seed, not in its step).
-    const params = templateValues(templateNames(collection.path), pathTemplatePattern(collection.path).exec(name) as RegExpExecArray);
+    // The API's 404 for records under a parent record (or its own parent) that is not stored; the store checks the parent again as it stores.
     const missing = await parentMissing(contextOf(req, 'POST', name, params), collection, context);
     if (missing) return { ...missing, requestBody: body };
   }
-  const outcome = await storeSeed(context.store, context.engine.identities, collection, name, records);
+  const outcome = await storeSeed(context.store, context.engine.identities, collection, name, records, { parent: parentRecord(collection, params) });
+  // Deleted (by this replica or another) since the check above: nothing was stored.
+  if (outcome === 'parent-missing') return { ...parentGone(collection, params), requestBody: body };
   if ('duplicates' in outcome) return { ...rejected(duplicatesOf(outcome.duplicates, collection)), requestBody: body };
   // The identities in the seed's order, as JSON (each key is its value's JSON text): the ones the mock assigned among them.
   return { status: 200, body: `{"created":${outcome.created},"ids":[${outcome.keys.join(',')}]}`, requestBody: body };

@@ -223,7 +223,8 @@ export class MemoryStore implements ResourceStore {
     return this.#collection(collection).add(record.key, record.json) ? 'created' : 'duplicate';
   }
 
-  seed(collection: string, records: readonly StoredRecord[]): SeedOutcome {
+  seed(collection: string, records: readonly StoredRecord[], parent?: ParentRecord): SeedOutcome {
+    if (parent !== undefined && !this.#collections.get(parent.collection)?.has(parent.key)) return 'parent-missing';
     const existing = this.#collection(collection);
     const seen = new Set<RecordKey>();
     const duplicates: RecordKey[] = [];

@@ -107,21 +107,29 @@ if #created > 0 then
 end
 return flags`;
 
-// KEYS: records, order, seq, collections. ARGV: collection, then key and json of each record.
-// Returns the keys that are taken or repeat (nothing stored), or an empty array (all stored).
+// KEYS: records, order, seq, collections, and for nested records the parent's records. ARGV:
+// collection, the parent's key (nested records only), then key and json of each record. Returns
+// the keys that are taken or repeat (nothing stored), an empty array (all stored), or 0 when the
+// parent record is missing (nothing stored).
 const SEED = `${SHARED_LUA}
-local refused = refuseForeignKeys({'hash', 'zset', 'string', 'set'})
+local refused = refuseForeignKeys({'hash', 'zset', 'string', 'set', KEYS[5] and 'hash'})
 if refused then return refused end
+local first = 2
+if KEYS[5] then
+  -- As in CREATE: checked in the script that stores, so no replica's delete of the parent falls between.
+  if redis.call('HEXISTS', KEYS[5], ARGV[2]) == 0 then return 0 end
+  first = 3
+end
 local seen, duplicates = {}, {}
-for i = 2, #ARGV, 2 do
+for i = first, #ARGV, 2 do
   local key = ARGV[i]
   if seen[key] or redis.call('HEXISTS', KEYS[1], key) == 1 then duplicates[#duplicates + 1] = key end
   seen[key] = true
 end
-local count = (#ARGV - 1) / 2
+local count = (#ARGV - first + 1) / 2
 if #duplicates > 0 or count == 0 then return duplicates end
 local seq = nextSeq(count) - count
-for i = 2, #ARGV, 2 do
+for i = first, #ARGV, 2 do
   seq = seq + 1
   redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1])
   redis.call('ZADD', KEYS[2], seq, ARGV[i])
@@ -244,6 +252,18 @@ declare module 'ioredis' {
     ): Result<number[], Context>;
     /** `pairs`: key, json, key, json, … (ioredis flattens an array argument, so no spread of a large seed). */
     seedRecords(records: string, order: string, seq: string, collections: string, collection: string, pairs: string[], callback?: Callback<string[]>): Result<string[], Context>;
+    /** As seedRecords, for the records of one parent (`parentRecords`: the parent's collection's hash); 0 when it is missing. */
+    seedNestedRecords(
+      records: string,
+      order: string,
+      seq: string,
+      collections: string,
+      parentRecords: string,
+      collection: string,
+      parentKey: string,
+      pairs: string[],
+      callback?: Callback<string[] | 0>,
+    ): Result<string[] | 0, Context>;
     unseedRecords(records: string, order: string, keys: string[], callback?: Callback<number>): Result<number, Context>;
     replaceRecord(records: string, key: string, json: string, callback?: Callback<number>): Result<number, Context>;
     deleteRecord(records: string, order: string, deleted: string, key: string, collection: string, number: string, callback?: Callback<number>): Result<number, Context>;
@@ -264,6 +284,7 @@ const SCRIPTS = {
   createRecords: { lua: CREATE, numberOfKeys: 4 },
   createNestedRecords: { lua: CREATE, numberOfKeys: 5 },
   seedRecords: { lua: SEED, numberOfKeys: 4 },
+  seedNestedRecords: { lua: SEED, numberOfKeys: 5 },
   unseedRecords: { lua: UNSEED, numberOfKeys: 2 },
   replaceRecord: { lua: REPLACE, numberOfKeys: 1 },
   deleteRecord: { lua: DELETE, numberOfKeys: 3 },
@@ -376,11 +397,16 @@ export class RedisResourceStore implements ResourceStore {
    * replica's commands for about a second. Keys taken or repeated are found first (reads in
    * chunks) and refuse the seed whole; a key another replica takes meanwhile refuses the chunk
    * that holds it, and the chunks stored before it are taken back. Readers may see part of a seed
-   * while it is applied.
+   * while it is applied. A nested seed's every chunk checks the parent in its script, as a create
+   * does: a parent deleted between chunks refuses the next one, and those before it are taken back
+   * (the delete's own sweep of the parent's records may have taken them already).
    */
-  async seed(collection: string, records: readonly StoredRecord[]): Promise<SeedOutcome> {
+  async seed(collection: string, records: readonly StoredRecord[], parent?: ParentRecord): Promise<SeedOutcome> {
     this.#sendCreates();
     const keys = this.#collectionKeys(collection);
+    const parentRecords = parent && this.#key('records', parent.collection);
+    // Read first so a missing parent is the answer before any duplicate (and for an empty seed); the scripts check it again.
+    if (parent && parentRecords && (await this.#run(READ, () => this.#client.hexists(parentRecords, parent.key))) === 0) return 'parent-missing';
     const chunks = seedChunks(records);
     const seen = new Set<string>();
     const duplicates: string[] = [];
@@ -395,8 +421,10 @@ export class RedisResourceStore implements ResourceStore {
     const applied: StoredRecord[][] = [];
     for (const chunk of chunks) {
       const pairs = chunk.flatMap((record) => [record.key, record.json]);
-      const taken = await this.#run(CHANGE, () => this.#client.seedRecords(...keys, collection, pairs));
-      if (taken.length) {
+      const taken = await this.#run(CHANGE, () =>
+        parent && parentRecords ? this.#client.seedNestedRecords(...keys, parentRecords, collection, parent.key, pairs) : this.#client.seedRecords(...keys, collection, pairs),
+      );
+      if (taken === 0 || taken.length) {
         for (const done of applied)
           await this.#run(CHANGE, () =>
             this.#client.unseedRecords(
@@ -405,7 +433,7 @@ export class RedisResourceStore implements ResourceStore {
               done.map((record) => record.key),
             ),
           );
-        return { duplicates: taken };
+        return taken === 0 ? 'parent-missing' : { duplicates: taken };
       }
       applied.push(chunk);
     }

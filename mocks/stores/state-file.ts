@@ -199,12 +199,14 @@ export class StateFileStore implements ResourceStore {
     return this.#enqueue({ line: createLine(this.#epoch, collection, record), collection, reserved: [record.key], entries: 1, reset: false }).created;
   }
 
-  seed(collection: string, records: readonly StoredRecord[]): SeedOutcome | Promise<SeedOutcome> {
+  seed(collection: string, records: readonly StoredRecord[], parent?: ParentRecord): SeedOutcome | Promise<SeedOutcome> {
     const refusal = this.#refusal();
     if (refusal) return Promise.reject(refusal);
-    if (this.#barrier) return this.#barrier.then(() => this.seed(collection, records));
-    const outcome = this.#memory.seed(collection, records);
-    if ('duplicates' in outcome || records.length === 0) return outcome;
+    if (this.#barrier) return this.#barrier.then(() => this.seed(collection, records, parent));
+    // As a create: a parent still being written is not there yet; its line precedes the seed's.
+    if (parent !== undefined && this.#pending.has(pendingKey(parent.collection, parent.key))) return 'parent-missing';
+    const outcome = this.#memory.seed(collection, records, parent);
+    if (outcome === 'parent-missing' || 'duplicates' in outcome || records.length === 0) return outcome;
     const line = seedLines(this.#epoch, collection, records);
     return this.#enqueue({ line, collection, reserved: records.map((r) => r.key), entries: records.length, reset: false }).written.then(() => outcome);
   }

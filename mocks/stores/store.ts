@@ -45,7 +45,7 @@ export interface ParentRecord {
 }
 
 export type CreateOutcome = 'created' | 'duplicate' | 'parent-missing';
-export type SeedOutcome = { created: number } | { duplicates: RecordKey[] };
+export type SeedOutcome = { created: number } | { duplicates: RecordKey[] } | 'parent-missing';
 export type ReplaceOutcome = 'replaced' | 'missing';
 export type DeleteOutcome = 'deleted' | 'missing';
 
@@ -83,8 +83,11 @@ export interface ResourceStore {
    * nothing stored): checked in the same atomic step as the store, never before it.
    */
   create(collection: string, record: StoredRecord, parent?: ParentRecord): Maybe<CreateOutcome>;
-  /** Stores every record, or none when any key is taken or repeats (all or nothing). */
-  seed(collection: string, records: readonly StoredRecord[]): Maybe<SeedOutcome>;
+  /**
+   * Stores every record, or none when any key is taken or repeats (all or nothing) or, given their
+   * parent, when the parent record is not stored ('parent-missing'), checked as `create` checks it.
+   */
+  seed(collection: string, records: readonly StoredRecord[], parent?: ParentRecord): Maybe<SeedOutcome>;
   /** The record under `key`, if any. */
   get(collection: string, key: RecordKey): Maybe<StoredRecord | undefined>;
   /** Replaces the record under `record.key`, keeping its place in creation order. */

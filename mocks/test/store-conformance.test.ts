@@ -112,7 +112,28 @@ const seed = fc.record({ collection: collectionArbitrary, keys: fc.array(keyArbi
       keys.map((key) => recordOf(key, variant)),
     );
     if (taken.length) {
-      expect('duplicates' in outcome && new Set(outcome.duplicates)).toEqual(new Set(taken));
+      expect(typeof outcome === 'object' && 'duplicates' in outcome && new Set(outcome.duplicates)).toEqual(new Set(taken));
+    } else {
+      expect(outcome).toEqual({ created: keys.length });
+      for (const key of keys) records.set(key, { json: recordOf(key, variant).json, seq: ++model.seq });
+    }
+  }),
+);
+
+/** A seed into POTS naming a plant as its parent: all of it, or nothing while that plant is not stored. */
+const seedUnder = fc.record({ parent: keyArbitrary, keys: fc.array(keyArbitrary, { minLength: 0, maxLength: 4 }), variant: fc.nat(9) }).map(({ parent, keys, variant }) =>
+  command(`seed ${POTS} ${keys.join(',')} under ${PLANTS} ${parent}`, async (model, real) => {
+    const records = model.of(POTS);
+    const taken = keys.filter((key, index) => records.has(key) || keys.indexOf(key) !== index);
+    const outcome = await real.store.seed(
+      POTS,
+      keys.map((key) => recordOf(key, variant)),
+      { collection: PLANTS, key: parent },
+    );
+    if (!model.of(PLANTS).has(parent)) {
+      expect(outcome).toBe('parent-missing');
+    } else if (taken.length) {
+      expect(typeof outcome === 'object' && 'duplicates' in outcome && new Set(outcome.duplicates)).toEqual(new Set(taken));
     } else {
       expect(outcome).toEqual({ created: keys.length });
       for (const key of keys) records.set(key, { json: recordOf(key, variant).json, seq: ++model.seq });
@@ -215,6 +236,7 @@ function runConformance(factory: StoreFactory): void {
       createUnder,
       createUnder,
       seed,
+      seedUnder,
       replace,
       remove,
       get,
@@ -272,6 +294,23 @@ function runParentChecks(name: string, open: () => Promise<ResourceStore>, repli
     }
   });
 
+  it(`${name}: a seed naming its parent is 'parent-missing' and stores none of it while the parent is not stored, and all of it (or, a key taken, none) while it is`, async () => {
+    const store = await open();
+    try {
+      expect(await store.seed(POTS, [recordOf('1', 0), recordOf('2', 0)], owner('7'))).toBe('parent-missing');
+      expect(await store.seed(POTS, [], owner('7'))).toBe('parent-missing');
+      expect(await store.count(POTS)).toBe(0);
+      expect(await store.create(PLANTS, recordOf('7', 0))).toBe('created');
+      expect(await store.seed(POTS, [recordOf('1', 1), recordOf('2', 1)], owner('7'))).toEqual({ created: 2 });
+      expect(await store.seed(POTS, [recordOf('3', 1), recordOf('2', 2)], owner('7'))).toEqual({ duplicates: ['2'] });
+      expect(await store.delete(PLANTS, '7')).toBe('deleted');
+      expect(await store.seed(POTS, [recordOf('3', 0)], owner('7'))).toBe('parent-missing');
+      expect(await listAll(store, POTS, 10)).toEqual([recordOf('1', 1), recordOf('2', 1)]);
+    } finally {
+      await store.close();
+    }
+  });
+
   it(`${name}: creates asked for together under a stored parent, a missing one and none each get their own outcome`, async () => {
     const store = await open();
     try {
@@ -302,6 +341,7 @@ function runParentChecks(name: string, open: () => Promise<ResourceStore>, repli
       expect(await other.delete(PLANTS, '5')).toBe('deleted');
       expect(await listAll(other, POTS, 10)).toEqual([]);
       expect(await store.create(POTS, recordOf('1', 0), owner('5'))).toBe('parent-missing');
+      expect(await store.seed(POTS, [recordOf('2', 0)], owner('5'))).toBe('parent-missing');
       // The parent created again with that id starts with nothing under it.
       expect(await other.create(PLANTS, recordOf('5', 1))).toBe('created');
       expect(await listAll(store, POTS, 10)).toEqual([]);
