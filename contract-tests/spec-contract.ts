@@ -7,7 +7,17 @@
  * else in the suite receives these objects as data.
  */
 import type { ValidateFunction } from 'ajv';
-import { compileContract, ContractError, isJsonMediaType, loadContract, mediaEssence, type CompiledContract, type ContractOperation, type ContractResponse } from '../spec/contract.js';
+import {
+  compileContract,
+  ContractError,
+  coveringResponse,
+  isJsonMediaType,
+  loadContract,
+  mediaEssence,
+  type CompiledContract,
+  type ContractOperation,
+  type ContractResponse,
+} from '../spec/contract.js';
 import { parseExactJson } from '../spec/exact-json.js';
 import { formObject, type ParameterReader } from '../spec/parameters.js';
 import { recogniseCollections } from '../spec/collections.js';
@@ -156,7 +166,7 @@ export interface SuiteSpec {
 
 /** The declared response that covers `status`: the exact one, else its range (`4XX`), else `default`. */
 export function declaredResponse(contract: SuiteContract, status: number): DeclaredResponse | undefined {
-  return contract.responses.get(status) ?? contract.ranges.get(Math.floor(status / 100)) ?? contract.fallback;
+  return coveringResponse(status, { exact: (code) => contract.responses.get(code), range: (range) => contract.ranges.get(Number(range[0])), fallback: () => contract.fallback });
 }
 
 /** Whether the spec declares `status` for the operation, exactly, by range or by `default`. */

@@ -125,6 +125,20 @@ export interface ContractOperation {
   successStatus: number | undefined;
 }
 
+/**
+ * The one rule for which declared response covers an answered status, whatever holds the
+ * responses: the status itself, else its range (`4XX`), else `default` (OpenAPI 3.x: an explicit
+ * code wins over a range, a range over `default`).
+ */
+export function coveringResponse<R>(status: number, declared: { exact: (status: number) => R | undefined; range: (range: string) => R | undefined; fallback: () => R | undefined }): R | undefined {
+  return declared.exact(status) ?? declared.range(`${Math.floor(status / 100)}XX`) ?? declared.fallback();
+}
+
+/** The response an operation declares for `status`: exact, its range, or `default`. */
+export function declaredFor(operation: ContractOperation, status: number): ContractResponse | undefined {
+  return coveringResponse(status, { exact: (code) => operation.responses.get(code), range: (range) => operation.ranges?.get(range), fallback: () => operation.responses.get('default') });
+}
+
 export interface CompiledContract {
   /** Where the document was read from. */
   source: string;

@@ -36,10 +36,23 @@ import { STATUS_CODES } from 'node:http';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { createRequire } from 'node:module';
 import type { XMLBuilder } from 'fast-xml-parser';
-import { isJsonMediaType, mediaEssence, pathTemplatePattern, type CompiledContract, type ContractMediaType, type ContractOperation, type ContractResponse, type Schema } from '../../spec/contract.js';
+import {
+  declaredFor,
+  isJsonMediaType,
+  mediaEssence,
+  pathTemplatePattern,
+  type CompiledContract,
+  type ContractMediaType,
+  type ContractOperation,
+  type ContractResponse,
+  type Schema,
+} from '../../spec/contract.js';
 import { flattenObject, isObject as isSchemaObject, refName, resolveRef, typesOf } from '../../spec/schema.js';
 import { errorBody, type Rejection } from '../errors.js';
 import type { Answer } from '../http/answer.js';
+
+// The rule lives in the spec layer (the contract suite uses it too); re-exported for the mock's modules that import it from here.
+export { declaredFor };
 
 /** Where a rejection is answered: by an operation, or at a path no operation of the request's method takes. */
 export interface AnswerPlace {
@@ -215,11 +228,6 @@ export class ErrorAnswers {
     this.#documentWide.set(status, shape);
     return shape;
   }
-}
-
-/** The response an operation declares for an error status: exact, its range, or default. */
-export function declaredFor(operation: ContractOperation, status: number): ContractResponse | undefined {
-  return operation.responses.get(status) ?? operation.ranges?.get(`${Math.floor(status / 100)}XX`) ?? operation.responses.get('default');
 }
 
 function keyOf(shape: ErrorShape): string {
