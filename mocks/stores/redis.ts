@@ -193,7 +193,8 @@ if refused then return refused end
 local nested = ARGV[1] .. '/'
 local cleared = {}
 for _, collection in ipairs(redis.call('SMEMBERS', KEYS[1])) do
-  if collection == ARGV[1] or string.sub(collection, 1, #nested) == nested then
+  -- As isClearedBy (store.ts): a name one segment below (/users/me) is no record's.
+  if collection == ARGV[1] or (string.sub(collection, 1, #nested) == nested and string.find(collection, '/', #nested + 1, true)) then
     refused = refuseType(ARGV[2] .. collection, 'hash') or refuseType(ARGV[3] .. collection, 'zset')
     if refused then return refused end
     cleared[#cleared + 1] = collection

@@ -95,9 +95,10 @@ export interface ResourceStore {
   /** Forgets the record under `key`. */
   delete(collection: string, key: RecordKey): Maybe<DeleteOutcome>;
   /**
-   * Forgets every record of the collection and of every collection nested under it, whose name
-   * starts with `${collection}/` (`/bookings/7/payments` and `/bookings/7/notes` for `/bookings`;
-   * not `/bookingsX`), in one atomic step; other collections are untouched. As a delete does, it
+   * Forgets every record of the collection and of every collection nested under its records, whose
+   * name starts with `${collection}/<key>/` (`/bookings/7/payments` and `/bookings/7/notes` for
+   * `/bookings`; not `/bookingsX`, nor `/bookings/settings`: `isClearedBy`), in one atomic step;
+   * other collections are untouched. As a delete does, it
    * keeps each cleared collection's highest deleted number (`highestDeleted`), so no assigned
    * identity is given again after a clear.
    */
@@ -128,9 +129,13 @@ export function sequenceNumberOf(key: RecordKey): number | undefined {
   return /^\d{1,15}$/.test(digits) ? Number(digits) : undefined;
 }
 
-/** Whether a store collection is `collection` or nested under it (what `clear` forgets). */
+/**
+ * Whether a store collection is `collection` or nested under one of its records (what `clear`
+ * forgets): `collection/<key>/…`, two segments below or more. A name one segment below
+ * (`/users/me`, `/bookings/settings`) is a path of the spec's own, no record's.
+ */
 export function isClearedBy(name: string, collection: string): boolean {
-  return name === collection || name.startsWith(`${collection}/`);
+  return name === collection || (name.startsWith(`${collection}/`) && name.indexOf('/', collection.length + 1) !== -1);
 }
 
 /** What a store throws when it cannot keep a change; nothing of that change was stored (500). */

@@ -9,8 +9,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMockServer, type MockServer } from '../server.js';
+import { MemoryStore } from '../stores/memory.js';
+import { openRedisStore } from '../stores/redis.js';
 import { openStateFile } from '../stores/state-file.js';
+import type { ResourceStore } from '../stores/store.js';
 import { corpusSpec } from './corpus.js';
+import { REDIS_SKIP_REASON, RedisServer } from './redis-server.js';
 
 const cleanups: Array<() => unknown> = [];
 afterAll(async () => {
@@ -169,5 +173,78 @@ describe('DELETE /__mock/owners on a state file, with a nested document and a co
     } finally {
       await mock.close();
     }
+  });
+});
+
+/**
+ * A document whose path is one segment below a collection's (`/owners/me`, `/owners/settings`) is
+ * no owner's: only `/owners/{ownerId}/…` is nested under a record. Its store name starts with
+ * `/owners/` all the same, so a clear by name prefix alone forgot it with the owners.
+ */
+const document = (noun: string, parameters: unknown[]) => ({
+  parameters,
+  get: { operationId: `get${noun}`, responses: { '200': { description: 'ok', ...json(object({ bio: { type: 'string' } })) } } },
+  put: {
+    operationId: `put${noun}`,
+    requestBody: { required: true, ...json(object({ bio: { type: 'string' } })) },
+    responses: { '200': { description: 'ok', ...json(object({ bio: { type: 'string' } })) } },
+  },
+});
+const ME_SPEC = {
+  openapi: '3.1.0',
+  info: { title: 'Owners and me', version: '1' },
+  paths: {
+    '/owners': listAndCreate('Owners', []),
+    '/owners/me': document('Me', []),
+    '/owners/{ownerId}': item('Owner', [ownerId]),
+    '/owners/{ownerId}/profile': document('Profile', [ownerId]),
+  },
+};
+
+describe('DELETE /__mock/owners keeps a document one segment below /owners (/owners/me), which belongs to no owner', () => {
+  let spec: string;
+  beforeAll(() => {
+    const dir = mkdtempSync(join(tmpdir(), 'admin-clear-me-'));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    spec = join(dir, 'openapi.json');
+    writeFileSync(spec, JSON.stringify(ME_SPEC));
+  });
+
+  async function check(store: ResourceStore): Promise<void> {
+    const mock = await createMockServer({ port: 0, logLevel: 'silent', spec, store });
+    try {
+      expect(mock.engine.singletons.size).toBe(4);
+      expect((await send(mock, 'POST', '/owners', { name: 'Ada' })).json).toEqual({ id: 1, name: 'Ada' });
+      expect((await send(mock, 'PUT', '/owners/1/profile', { bio: 'owner 1' })).status).toBe(200);
+      expect((await send(mock, 'PUT', '/owners/me', { bio: 'me' })).status).toBe(200);
+      expect((await send(mock, 'DELETE', '/__mock/owners')).status).toBe(204);
+      expect(await listed(mock, '/owners')).toEqual([]);
+      expect((await send(mock, 'GET', '/__mock/owners/1/profile')).status).toBe(404);
+      expect((await send(mock, 'GET', '/__mock/owners/me')).json).toEqual({ bio: 'me' });
+      expect((await send(mock, 'GET', '/owners/me')).json).toEqual({ bio: 'me' });
+    } finally {
+      await mock.close();
+    }
+  }
+
+  it('memory', async () => {
+    await check(new MemoryStore());
+  });
+
+  it('state file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'admin-clear-me-state-'));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    await check(await openStateFile(join(dir, 'state.log')));
+    // Replayed from the file's clear line: still kept.
+    const mock = await createMockServer({ port: 0, logLevel: 'silent', spec, store: await openStateFile(join(dir, 'state.log')) });
+    cleanups.push(() => mock.close());
+    expect((await send(mock, 'GET', '/__mock/owners/me')).json).toEqual({ bio: 'me' });
+    expect((await send(mock, 'GET', '/__mock/owners/1/profile')).status).toBe(404);
+  });
+
+  it.skipIf(REDIS_SKIP_REASON)(`Redis${REDIS_SKIP_REASON ? ` (skipped: ${REDIS_SKIP_REASON})` : ''}`, async () => {
+    const redis = await RedisServer.start();
+    cleanups.push(() => redis.stop());
+    await check(await openRedisStore({ url: redis.url, prefix: 'clear-me' }));
   });
 });

@@ -22,10 +22,14 @@ import { REDIS_SKIP_REASON, RedisServer } from './redis-server.js';
 
 const PLANTS = '/plants';
 const POTS = '/pots';
-/** A collection nested under /plants (as spec/collections.ts names one), and one whose name /plants is a prefix of but not nested under it. */
+/**
+ * A collection nested under /plants (as spec/collections.ts names one), one whose name /plants is a
+ * prefix of but not nested under it, and one a segment below /plants that is no plant's (a spec path `/plants/me`).
+ */
 const PLANT_POTS = '/plants/1/pots';
 const PLANTSX = '/plantsx';
-const COLLECTIONS = [PLANTS, POTS, PLANT_POTS, PLANTSX] as const;
+const PLANTS_ME = '/plants/me';
+const COLLECTIONS = [PLANTS, POTS, PLANT_POTS, PLANTSX, PLANTS_ME] as const;
 
 /** The rules of a store, written the plainest way: per collection a Map in creation order, each record with its place in one sequence. */
 class Model {
@@ -193,11 +197,11 @@ const readOn = fc.integer({ min: 1, max: 4 }).map((limit) =>
   }),
 );
 
-/** Forgets the collection and those nested under it (`/plants/…`, not `/plantsx`), each keeping its highest deleted number as its deletes would. */
+/** Forgets the collection and those nested under its records (`/plants/<key>/…`, not `/plantsx` nor `/plants/me`), each keeping its highest deleted number as its deletes would. */
 const clear = collectionArbitrary.map((cleared) =>
   command(`clear ${cleared}`, async (model, real) => {
     for (const [collection, records] of model.collections) {
-      if (collection !== cleared && !collection.startsWith(`${cleared}/`)) continue;
+      if (collection !== cleared && !(collection.startsWith(`${cleared}/`) && collection.slice(cleared.length + 1).includes('/'))) continue;
       for (const key of records.keys()) {
         const digits = /^(\d{1,15})$|^"(\d{1,15})"$/.exec(key);
         if (digits) model.deleted.set(collection, Math.max(model.deleted.get(collection) ?? 0, Number(digits[1] ?? digits[2])));
@@ -367,6 +371,7 @@ function runClearChecks(name: string, open: () => Promise<ResourceStore>, reopen
       expect(await store.create(PLANTSX, recordOf('40', 0))).toBe('created');
       expect(await store.create(POTS, recordOf('41', 0))).toBe('created');
       expect(await store.create('/plant', recordOf('42', 0))).toBe('created');
+      expect(await store.create(PLANTS_ME, recordOf('0', 0))).toBe('created');
       expect(await store.delete(PLANTS, '2')).toBe('deleted');
       await store.clear(PLANTS);
       const check = async (): Promise<void> => {
@@ -378,6 +383,7 @@ function runClearChecks(name: string, open: () => Promise<ResourceStore>, reopen
         expect(await listAll(store, PLANTSX, 5)).toEqual([recordOf('40', 0)]);
         expect(await listAll(store, POTS, 5)).toEqual([recordOf('41', 0)]);
         expect(await listAll(store, '/plant', 5)).toEqual([recordOf('42', 0)]);
+        expect(await listAll(store, PLANTS_ME, 5)).toEqual([recordOf('0', 0)]);
         expect(await store.highestDeleted(PLANTS)).toBe(12);
         expect(await store.highestDeleted(PLANT_POTS)).toBe(5);
         expect(await store.highestDeleted(PLANTSX)).toBe(0);
