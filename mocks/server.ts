@@ -25,7 +25,7 @@ import { failureKind, isRejection, reject, type Rejection } from './errors.js';
 import { rejected, type Answer } from './http/answer.js';
 import { HostPolicy, requestedHost, type AllowedHosts } from './http/allowed-hosts.js';
 import { Connections, DEFAULT_MAX_CONNECTIONS } from './http/connections.js';
-import { adminCorsPolicy, corsHeaders, refusedAdminOrigin, type CorsPolicy } from './http/cors.js';
+import { ADMIN_GRANT, adminCorsPolicy, corsHeaders, refusedAdminOrigin, type CorsPolicy } from './http/cors.js';
 import { DEFAULT_HOST, listen } from './http/listen.js';
 import { queryNamesOnly } from './http/credentials.js';
 import { createLogger, requestLogger } from './http/logger.js';
@@ -236,7 +236,7 @@ export async function createMockServer(options: MockOptions = {}): Promise<MockS
     const quietRead = isQuietAdminRead(req.method ?? '', path, answer.status, answer.rejection?.code);
     const close = connections.closesWith(req, res, answer.headers?.connection === 'close');
     // Health and the inspector's page are readable from any page (health tells a foreign one only its status).
-    const corsFor = corsHeaders(req.headers.origin, adminData ? adminCors : cors, admin ? undefined : context.engine.cors);
+    const corsFor = adminData ? corsHeaders(req.headers.origin, adminCors, ADMIN_GRANT) : corsHeaders(req.headers.origin, cors, admin ? undefined : context.engine.cors);
     let responseHeaders: Readonly<Record<string, string | number>>;
     let responseBody: Buffer | undefined;
     let responseBytes: number | undefined;

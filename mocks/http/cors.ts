@@ -59,8 +59,14 @@ export function corsGrant(requestHeaders: Iterable<string> = [], responseHeaders
   };
 }
 
-/** Our headers only: the admin routes, and answers before any spec is read. */
+/** Our headers only: the open admin routes (health, the inspector's files), and answers before any spec is read. */
 export const OUR_GRANT: CorsGrant = Object.freeze(corsGrant());
+
+/**
+ * The admin routes that hold data, for the origins they answer at all (`AdminCorsPolicy`): a
+ * listing's total and next page, which a page on an allowed origin reads as the inspector does.
+ */
+export const ADMIN_GRANT: CorsGrant = Object.freeze(corsGrant([], ['x-total-count', 'link']));
 
 /**
  * The grant of a whole spec: a page may send every header parameter and every API key header
