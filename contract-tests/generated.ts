@@ -122,7 +122,11 @@ export function generateCases(options: GenerationOptions): Generation {
   const { record } = options;
   if (record) {
     const parameter = contract.parameters.find((p) => p.in === 'path' && p.name === record.parameter);
-    for (const kase of generation.cases) if (parameter && (kase.parameters ?? required).get(parameter) === record.id && bodyAgrees(kase.body, record)) kase.onRecord = true;
+    const owner = record.parent && contract.parameters.find((p) => p.in === 'path' && p.name === record.parent?.parameter);
+    // On the record only where the path names it, and its parent too for a nested one.
+    const named = (values: ParameterValues): boolean =>
+      parameter !== undefined && values.get(parameter) === record.id && (!record.parent || (owner !== undefined && values.get(owner) === record.parent.id));
+    for (const kase of generation.cases) if (named(kase.parameters ?? required) && bodyAgrees(kase.body, record)) kase.onRecord = true;
   }
   return generation;
 }
@@ -132,14 +136,18 @@ export interface PinnedRecord {
   parameter: string;
   identity: string;
   id: string;
+  /** A nested record's parent: the path parameter naming it and its identity (JSON text). */
+  parent?: { parameter: string; id: string };
 }
 
-/** The parameter values with the record's path parameter naming it. */
+/** The parameter values with the record's path parameter naming it (and its parent's naming the parent). */
 function pinned(values: ParameterValues, contract: SuiteContract, record: PinnedRecord | undefined): ParameterValues {
   const parameter = record && contract.parameters.find((p) => p.in === 'path' && p.name === record.parameter);
   if (!record || !parameter) return values;
   const out = new Map(values);
   out.set(parameter, record.id);
+  const owner = record.parent && contract.parameters.find((p) => p.in === 'path' && p.name === record.parent?.parameter);
+  if (owner && record.parent) out.set(owner, record.parent.id);
   return out;
 }
 

@@ -19,7 +19,7 @@ import { ContractUsageError, resolveOptions, ruleTakes, type ContractOptions, ty
 import { ContractError, readContract } from '../spec/contract.js';
 import { assertReachable } from './reachability.js';
 import { parseBody, SpecError, suiteSpecOf, type SuiteContract, type SuiteParameter } from './spec-contract.js';
-import { createTransport, unsendable } from './transport.js';
+import { createTransport, unsendable, type Transport } from './transport.js';
 
 /** Runs the suite against `options.baseUrl`. Rejects with ContractUsageError or UnreachableTargetError. */
 export async function runContractSuite(options: ContractOptions): Promise<ContractReport> {
@@ -242,14 +242,19 @@ async function cleanUp(exchanges: readonly Exchange[], options: ResolvedOptions,
 interface Pin {
   plan: SequencePlan;
   id: string;
+  /** A nested collection's parent record, created before the record and deleted after it. */
+  parentId?: string;
   records: Array<[operationId: string, record: PinnedRecord]>;
 }
+
+/** What creating a record takes: its collection's create, identity and how the identity is given. */
+type RecordPlan = Pick<SequencePlan, 'collection' | 'identity' | 'identityType' | 'assigned' | 'create'>;
 
 /**
  * For each collection whose item path takes a PUT or PATCH with a body among the operations under
  * test, one record created with a valid body (not judged: the sequences judge creates), so those
- * operations' cases name a record that exists and their bodies are judged. A nested collection
- * (its parent record would be needed too) is left to the sequences.
+ * operations' cases name a record that exists and their bodies are judged. A nested collection's
+ * record gets a parent record created first (one level, as the sequences do), named in its path.
  */
 async function pinRecords(options: ResolvedOptions, plans: readonly SequencePlan[]): Promise<Pin[]> {
   const pins: Pin[] = [];
@@ -257,42 +262,59 @@ async function pinRecords(options: ResolvedOptions, plans: readonly SequencePlan
   let draws = 0;
   const sample = <T>(arbitrary: fc.Arbitrary<T>): T => fc.sample(arbitrary, { seed: (options.seed + 6_151 * ++draws) | 0, numRuns: 1 })[0] as T;
   const transport = createTransport({ timeoutMs: options.timeoutMs, concurrency: 1 });
+  /** Creates one record of `plan` (its path naming `parameters`); its identity as JSON text, or undefined when it could not. */
+  const create = async (plan: RecordPlan, description: string, parameters: ReadonlyMap<string, string> = new Map()): Promise<string | undefined> => {
+    const body = plan.create.requestBody;
+    if (!body) return undefined;
+    const property = body.properties.find((p) => p.name === plan.identity);
+    const id = plan.assigned
+      ? undefined
+      : property && plan.identityType === 'integer'
+        ? freshIdentity(property, ids).toString()
+        : property && plan.identityType === 'string'
+          ? freshKeyMaker(property.schema, ids)?.()
+          : undefined;
+    if (!plan.assigned && id === undefined) return undefined;
+    const made = validRecordBody(body, plan.identity, id, 'pinned', sample);
+    if (!made) return undefined;
+    const step: StepRequest = {
+      operation: plan.create,
+      step: { kind: 'create', collection: plan.collection, identity: plan.identity },
+      description,
+      expect: 'provider-choice',
+      body: made.text,
+      parameters,
+    };
+    const contractCase = stepCase(step, options, 0);
+    const outcome = await transport.send({ url: options.endpoint(contractCase.request.path), method: plan.create.method, headers: contractCase.request.headers, body: contractCase.request.body });
+    if (outcome.outcome !== 'response' || outcome.response.status < 200 || outcome.response.status > 299) return undefined;
+    const answer = parseBody(outcome.response.body);
+    return id ?? keyText(answer.ok && answer.value !== null && typeof answer.value === 'object' ? (answer.value as Record<string, unknown>) : undefined, plan.identity);
+  };
   try {
     for (const plan of plans) {
-      const body = plan.create.requestBody;
       const itemPath = (plan.read ?? plan.update ?? plan.remove)?.path;
-      if (plan.parent || !body || itemPath === undefined) continue;
+      if (!plan.create.requestBody || itemPath === undefined) continue;
       const targets = options.operations.filter((o) => o.requestBody && !o.requestBody.form && o.actsOnRecord && (o.method === 'PUT' || o.method === 'PATCH') && o.path === itemPath);
       if (!targets.length) continue;
-      const property = body.properties.find((p) => p.name === plan.identity);
-      const id = plan.assigned
-        ? undefined
-        : property && plan.identityType === 'integer'
-          ? freshIdentity(property, ids).toString()
-          : property && plan.identityType === 'string'
-            ? freshKeyMaker(property.schema, ids)?.()
-            : undefined;
-      if (!plan.assigned && id === undefined) continue;
-      const made = validRecordBody(body, plan.identity, id, 'pinned', sample);
-      if (!made) continue;
-      const step: StepRequest = {
-        operation: plan.create,
-        step: { kind: 'create', collection: plan.collection, identity: plan.identity },
-        description: 'creates a record for the update cases',
-        expect: 'provider-choice',
-        body: made.text,
-      };
-      const contractCase = stepCase(step, options, 0);
-      const outcome = await transport.send({ url: options.endpoint(contractCase.request.path), method: plan.create.method, headers: contractCase.request.headers, body: contractCase.request.body });
-      if (outcome.outcome !== 'response' || outcome.response.status < 200 || outcome.response.status > 299) continue;
-      const answer = parseBody(outcome.response.body);
-      const key = id ?? keyText(answer.ok && answer.value !== null && typeof answer.value === 'object' ? (answer.value as Record<string, unknown>) : undefined, plan.identity);
-      if (key === undefined) continue;
+      const { parent } = plan;
+      const parentId = parent ? await create(parent, `creates a ${parent.noun} for the update cases' record to belong to`) : undefined;
+      if (parent && parentId === undefined) continue;
+      const under = new Map(parent && parentId !== undefined ? [[parent.parameter, parentId]] : []);
+      const key = await create(plan, 'creates a record for the update cases', under);
+      if (key === undefined) {
+        if (parent && parentId !== undefined) await removeRecord(transport, options, parent, parentId);
+        continue;
+      }
       const records = targets.flatMap((operation): Array<[string, PinnedRecord]> => {
         const parameter = operation.parameters.find((p) => p.in === 'path' && (plan.itemParameter === undefined || p.name === plan.itemParameter));
-        return parameter ? [[operation.operationId, { parameter: parameter.name, identity: plan.identity, id: key }]] : [];
+        const owner = parent && parentId !== undefined ? operation.parameters.find((p) => p.in === 'path' && p.name === parent.parameter) : undefined;
+        if (!parameter || (parent && !owner)) return [];
+        return [
+          [operation.operationId, { parameter: parameter.name, identity: plan.identity, id: key, ...(owner && parentId !== undefined ? { parent: { parameter: owner.name, id: parentId } } : {}) }],
+        ];
       });
-      pins.push({ plan, id: key, records });
+      pins.push({ plan, id: key, ...(parentId === undefined ? {} : { parentId }), records });
     }
   } finally {
     transport.close();
@@ -300,27 +322,40 @@ async function pinRecords(options: ResolvedOptions, plans: readonly SequencePlan
   return pins;
 }
 
-/** Deletes the pinned records where the spec has a delete (not judged). */
+/** Deletes the pinned records where the spec has a delete, a nested record before its parent (not judged). */
 async function removePinned(pins: readonly Pin[], options: ResolvedOptions): Promise<void> {
   const transport = createTransport({ timeoutMs: options.timeoutMs, concurrency: 1 });
   try {
-    for (const { plan, id } of pins) {
-      const operation = plan.remove;
-      if (!operation) continue;
-      const parameter = operation.parameters.find((p) => p.in === 'path' && (plan.itemParameter === undefined || p.name === plan.itemParameter));
-      const step: StepRequest = {
-        operation,
-        step: { kind: 'cleanup', collection: plan.collection, identity: plan.identity, id },
-        description: 'clean-up',
-        expect: 'provider-choice',
-        parameters: new Map(parameter ? [[parameter.name, id]] : []),
-      };
-      const contractCase = stepCase(step, options, 0);
-      await transport.send({ url: options.endpoint(contractCase.request.path), method: operation.method, headers: contractCase.request.headers, body: undefined });
+    for (const { plan, id, parentId } of pins) {
+      const under = new Map(plan.parent && parentId !== undefined ? [[plan.parent.parameter, parentId]] : []);
+      await removeRecord(transport, options, plan, id, under);
+      if (plan.parent && parentId !== undefined) await removeRecord(transport, options, plan.parent, parentId);
     }
   } finally {
     transport.close();
   }
+}
+
+/** Sends the delete of record `id` of a collection (its item parameter naming it, `parameters` naming its parent), when the spec has one. */
+async function removeRecord(
+  transport: Transport,
+  options: ResolvedOptions,
+  plan: Pick<SequencePlan, 'collection' | 'identity' | 'remove' | 'itemParameter'>,
+  id: string,
+  parameters: ReadonlyMap<string, string> = new Map(),
+): Promise<void> {
+  const operation = plan.remove;
+  if (!operation) return;
+  const parameter = operation.parameters.find((p) => p.in === 'path' && !parameters.has(p.name) && (plan.itemParameter === undefined || p.name === plan.itemParameter));
+  const step: StepRequest = {
+    operation,
+    step: { kind: 'cleanup', collection: plan.collection, identity: plan.identity, id },
+    description: 'clean-up',
+    expect: 'provider-choice',
+    parameters: new Map([...parameters, ...(parameter ? [[parameter.name, id] as const] : [])]),
+  };
+  const contractCase = stepCase(step, options, 0);
+  await transport.send({ url: options.endpoint(contractCase.request.path), method: operation.method, headers: contractCase.request.headers, body: undefined });
 }
 
 /** A record's identity as the text a path carries: a number's exact digits, a string as it is (JSON-quoted for the parameter writer). */
