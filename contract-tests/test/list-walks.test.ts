@@ -2,7 +2,7 @@
  * How the list checks judge what a list walk saw, against a small task-list provider of the test's
  * own (node:http, in memory). A list whose every page offers a next page is walked a bounded number
  * of pages and the report says the walk was cut short, instead of judging the pages seen as the
- * whole list; a list that ends is judged whole. A filter on a property whose schema declares a
+ * whole list (by next links, or by an offset parameter); a list that ends is judged whole. A filter on a property whose schema declares a
  * `default` counts a record without the property as having the default, as the mock does.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -98,6 +98,8 @@ interface Behaviour {
   ignoreFilter?: boolean;
   /** The list forgets every task but the fillers. */
   listFillersOnly?: boolean;
+  /** Pages by an `offset` parameter (OFFSET_SPEC), no next links. */
+  byOffset?: boolean;
 }
 
 interface Task {
@@ -128,12 +130,13 @@ async function startProvider(behaviour: Behaviour): Promise<{ url: string; listR
       if (url.pathname === '/tasks' && request.method === 'GET') {
         lists++;
         const state = url.searchParams.get('state');
-        const cursorText = url.searchParams.get('cursor') ?? '0';
-        if ((state !== null && state !== 'open' && state !== 'done') || !/^\d+$/.test(cursorText)) return answer(400, { message: 'state is open or done, cursor a page number' });
+        const cursorText = url.searchParams.get(behaviour.byOffset ? 'offset' : 'cursor') ?? '0';
+        if ((state !== null && state !== 'open' && state !== 'done') || !/^\d+$/.test(cursorText)) return answer(400, { message: 'state is open or done, cursor (offset) a number' });
         const cursor = Number(cursorText);
         const matching = [...tasks.values()]
           .filter((task) => !behaviour.listFillersOnly || task.id <= (behaviour.fillers ?? 0))
           .filter((task) => behaviour.ignoreFilter || state === null || (task.state ?? 'open') === state);
+        if (behaviour.byOffset) return answer(200, { items: matching.slice(cursor, cursor + pageSize).map(shown) });
         const items = matching.slice(cursor * pageSize, (cursor + 1) * pageSize).map(shown);
         const more = behaviour.nextForever || (cursor + 1) * pageSize < matching.length;
         const next = new URLSearchParams({ ...(state === null ? {} : { state }), cursor: String(cursor + 1) });
@@ -178,11 +181,18 @@ async function startProvider(behaviour: Behaviour): Promise<{ url: string; listR
   };
 }
 
-const specFile = ((): string => {
-  const file = join(mkdtempSync(join(tmpdir(), 'list-walks-')), 'tasks.json');
-  writeFileSync(file, JSON.stringify(SPEC));
+/** The same tasks, the list paged by `offset` instead of a cursor its next links carry. */
+const OFFSET_SPEC = structuredClone(SPEC);
+OFFSET_SPEC.paths['/tasks'].get.parameters[1] = { name: 'offset', in: 'query', schema: { type: 'integer', minimum: 0 } };
+
+const specDir = mkdtempSync(join(tmpdir(), 'list-walks-'));
+const specFile = (spec: unknown, name: string): string => {
+  const file = join(specDir, name);
+  writeFileSync(file, JSON.stringify(spec));
   return file;
-})();
+};
+const SPEC_FILE = specFile(SPEC, 'tasks.json');
+const OFFSET_SPEC_FILE = specFile(OFFSET_SPEC, 'tasks-by-offset.json');
 
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -192,7 +202,7 @@ afterEach(async () => {
 async function runAgainst(behaviour: Behaviour, seed = SEED): Promise<{ report: ContractReport; listRequests: number }> {
   const provider = await startProvider(behaviour);
   closers.push(provider.close);
-  const report = await runContractSuite({ baseUrl: provider.url, spec: specFile, seed, generated: { positive: 2, negative: 2 } });
+  const report = await runContractSuite({ baseUrl: provider.url, spec: behaviour.byOffset ? OFFSET_SPEC_FILE : SPEC_FILE, seed, generated: { positive: 2, negative: 2 } });
   return { report, listRequests: provider.listRequests() };
 }
 
@@ -227,6 +237,19 @@ describe('a list walked page by page', () => {
     const listSteps = report.exchanges.filter((e) => e.case.sequence?.kind === 'list').length;
     expect(listSteps).toBeGreaterThan(0);
     expect(listRequests).toBeLessThanOrEqual(20 * listSteps + report.exchanges.filter((e) => e.case.operationId === 'listTasks' && !e.case.sequence).length);
+  });
+});
+
+describe('a list paged by offset', () => {
+  it('passes when the pages end, and says the walk was cut short after 20 full pages', async () => {
+    const ends = await runAgainst({ fillers: 30, pageSize: 4, byOffset: true });
+    expect(failed(ends.report)).toEqual([]);
+    expect(ends.report.findings.filter((f) => /cut short/.test(f.message))).toEqual([]);
+    // 100 tasks before the run's own, two a page: 20 pages hold 40 of them.
+    const { report } = await runAgainst({ fillers: 100, pageSize: 2, byOffset: true });
+    expect(failed(report)).toEqual([]);
+    expect(messages(report, 'ensure_resource_availability', 'warning').join('\n')).toMatch(/in the 20 pages walked, but the walk was cut short after 20 pages/);
+    expect(report.exchanges.filter((e) => e.case.sequence?.kind === 'list-page').length).toBeGreaterThanOrEqual(19);
   });
 });
 
