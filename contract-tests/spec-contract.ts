@@ -146,6 +146,8 @@ export interface SuiteContract {
   requestBody?: RequestBody;
   /** The properties the success response declares that the request also sends: what it must echo. */
   echoed: readonly string[];
+  /** The request schema's `default` of each echoed property that declares one: an answer leaving it out says it has that value. */
+  echoDefaults: ReadonlyMap<string, unknown>;
   /**
    * The operation reads, changes or deletes a record the request names (the CRUD rule's read,
    * replace, patch, delete, form update): outside a stateful sequence, the record it names may not
@@ -360,6 +362,7 @@ export function suiteContractOf(
       const schema = requestBody?.properties.find((p) => p.name === name)?.schema;
       return sent.has(name) && schema?.writeOnly !== true && schema?.readOnly !== true;
     }),
+    echoDefaults: new Map(requestBody?.properties.flatMap((p) => (isObject(p.schema) && 'default' in p.schema ? [[p.name, p.schema.default] as const] : [])) ?? []),
     actsOnRecord: onRecord(stateful.get(operationId)?.role),
   };
 }

@@ -1,7 +1,8 @@
 /**
  * response_echoes_request: the resource created names exactly what was sent, for every property
  * the success response declares and the request carries (for the bundled spec: name and tag),
- * character for character. A declared property that was not sent but comes back is a warning.
+ * character for character; a property sent with its schema's `default` may be left out. A declared
+ * property that was not sent but comes back is a warning.
  */
 import { exactInteger } from '../../spec/exact-json.js';
 import { abbreviate } from '../generators/json-text.js';
@@ -27,6 +28,8 @@ export const responseEchoesRequest: Check = {
       const has = Object.hasOwn(got, name);
       // A PATCH's null may remove the member (RFC 7396, JSON merge patch), which many JSON PATCH APIs follow: absent is an answer too.
       if (had && !has && sent[name] === null && contract.method === 'PATCH') continue;
+      // A value equal to the schema's default may be left out: the answer still says it.
+      if (had && !has && contract.echoDefaults.has(name) && sameValue(sent, { [name]: contract.echoDefaults.get(name) }, name)) continue;
       if (had && !has) problems.push(failure(`The answer has no ${name}, but the request sent ${name} ${show(sent[name])}.`));
       else if (had && !sameValue(sent, got, name)) problems.push(failure(difference(name, sent[name], got[name])));
       else if (!had && has) problems.push(warning(`The answer has ${name} ${show(got[name])}, but the request sent no ${name}.`));

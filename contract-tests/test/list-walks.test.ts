@@ -3,7 +3,8 @@
  * own (node:http, in memory). A list whose every page offers a next page is walked a bounded number
  * of pages and the report says the walk was cut short, instead of judging the pages seen as the
  * whole list (by next links, or by an offset parameter); a list that ends is judged whole. A filter on a property whose schema declares a
- * `default` counts a record without the property as having the default, as the mock does.
+ * `default` counts a record without the property as having the default, as the mock does; so does
+ * response_echoes_request for a created record's answer.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -100,6 +101,8 @@ interface Behaviour {
   listFillersOnly?: boolean;
   /** Pages by an `offset` parameter (OFFSET_SPEC), no next links. */
   byOffset?: boolean;
+  /** What the create and read answers leave out: `state` when it is the default, or `state` always. */
+  answersOmit?: 'default' | 'state';
 }
 
 interface Task {
@@ -117,6 +120,7 @@ async function startProvider(behaviour: Behaviour): Promise<{ url: string; listR
   let lists = 0;
   const pageSize = behaviour.pageSize ?? 10;
   const shown = (task: Task): Task => (behaviour.omitDefault && task.state === 'open' ? { id: task.id, title: task.title } : task);
+  const answered = (task: Task): Task => (behaviour.answersOmit === 'state' || (behaviour.answersOmit === 'default' && task.state === 'open') ? { id: task.id, title: task.title } : task);
   const server: Server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -155,13 +159,13 @@ async function startProvider(behaviour: Behaviour): Promise<{ url: string; listR
           return answer(400, { message: 'a task is {title, state: open | done}' });
         const task: Task = { id: ++lastId, title, state };
         tasks.set(task.id, task);
-        return answer(201, task);
+        return answer(201, answered(task));
       }
       if (item && (request.method === 'GET' || request.method === 'DELETE')) {
         if (!/^[1-9]\d{0,9}$/.test(item[1] ?? '')) return answer(400, { message: 'taskId is a positive integer' });
         const task = tasks.get(Number(item[1]));
         if (!task) return answer(404, { message: 'no such task' });
-        if (request.method === 'GET') return answer(200, task);
+        if (request.method === 'GET') return answer(200, answered(task));
         tasks.delete(task.id);
         return answer(204);
       }
@@ -272,5 +276,27 @@ describe('a filter on a property whose schema declares a default', () => {
     expect(filtersSent(report)).toEqual(['open']);
     expect(failed(report)).toEqual(['list_honours_parameters']);
     expect(messages(report, 'list_honours_parameters', 'failure').join('\n')).toMatch(/Listed \d+ record\(s\) whose state is not any of open with state=open \(one has state "done"\)/);
+  });
+});
+
+describe('a created record answered without a property sent with its default', () => {
+  const echoFailures = (report: ContractReport): string[] => messages(report, 'response_echoes_request', 'failure');
+
+  it('passes a provider that leaves state out of its answers when it is the default, open', async () => {
+    const { report } = await runAgainst({ fillers: 6, omitDefault: true, answersOmit: 'default' }, OPEN_SEED);
+    // Creates sent state=open and were answered without it.
+    const leftOut = report.exchanges.filter(
+      (e) => e.case.operationId === 'createTask' && e.case.request.plant?.state === 'open' && e.outcome === 'response' && e.response.status === 201 && !/"state"/.test(e.response.body),
+    );
+    expect(leftOut.length).toBeGreaterThan(0);
+    expect(echoFailures(report)).toEqual([]);
+    expect(failed(report)).toEqual([]);
+  });
+
+  it('fails response_echoes_request when a value other than the default is left out (state done)', async () => {
+    const { report } = await runAgainst({ fillers: 6, answersOmit: 'state' }, OPEN_SEED);
+    expect(failed(report)).toContain('response_echoes_request');
+    expect(echoFailures(report).join('\n')).toMatch(/The answer has no state, but the request sent state "done"\./);
+    expect(echoFailures(report).join('\n')).not.toMatch(/sent state "open"/);
   });
 });
