@@ -28,7 +28,7 @@
  *   path it belongs to that record as a nested collection does.
  */
 import { typesOf } from './schema.js';
-import { isJsonMediaType, mediaEssence, type CompiledContract, type ContractMediaType, type ContractOperation, type ContractParameter, type Schema } from './contract.js';
+import { isJsonMediaType, mediaEssence, successOf, type CompiledContract, type ContractMediaType, type ContractOperation, type ContractParameter, type Schema } from './contract.js';
 
 export type CollectionRole = 'create' | 'list' | 'read' | 'replace' | 'patch' | 'delete' | 'replace-in-body' | 'patch-in-body' | 'form-update';
 
@@ -421,7 +421,7 @@ export function jsonContent(content: ReadonlyMap<string, ContractMediaType> | un
 }
 
 function successMedia(operation: ContractOperation): ContractMediaType | undefined {
-  return jsonContent(operation.successStatus === undefined ? undefined : operation.responses.get(operation.successStatus)?.content);
+  return jsonContent(successOf(operation)?.response.content);
 }
 
 function isObjectMedia(media: ContractMediaType): boolean {

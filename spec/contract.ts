@@ -134,6 +134,19 @@ export function coveringResponse<R>(status: number, declared: { exact: (status: 
   return declared.exact(status) ?? declared.range(`${Math.floor(status / 100)}XX`) ?? declared.fallback();
 }
 
+/**
+ * What a request that succeeds is answered: the lowest declared 2xx and its response, else, for an
+ * operation that declares its success only as `2XX`, 200 with that range's response.
+ */
+export function successOf(operation: ContractOperation): { status: number; response: ContractResponse } | undefined {
+  if (operation.successStatus !== undefined) {
+    const response = operation.responses.get(operation.successStatus);
+    return response && { status: operation.successStatus, response };
+  }
+  const range = operation.ranges?.get('2XX');
+  return range && { status: 200, response: range };
+}
+
 /** The response an operation declares for `status`: exact, its range, or `default`. */
 export function declaredFor(operation: ContractOperation, status: number): ContractResponse | undefined {
   return coveringResponse(status, { exact: (code) => operation.responses.get(code), range: (range) => operation.ranges?.get(range), fallback: () => operation.responses.get('default') });

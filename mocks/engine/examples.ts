@@ -8,7 +8,7 @@
  * mock's own rejection saying it was forced, rendered in the declared shape by the request path
  * (error-answers.ts). An operation that declares no responses answers 204.
  */
-import { isJsonMediaType, mediaEssence, type ContractOperation } from '../../spec/contract.js';
+import { isJsonMediaType, mediaEssence, successOf, type ContractOperation } from '../../spec/contract.js';
 import { forcedRejection, quoted, reject } from '../errors.js';
 import { rejected, type Answer } from '../http/answer.js';
 import { jsonContent } from '../../spec/collections.js';
@@ -27,7 +27,7 @@ export interface ExampleRequest {
 /** The spec's answer for `operation`. */
 export async function exampleAnswer(bodies: GeneratedBodies, operation: ContractOperation, request: ExampleRequest): Promise<Answer> {
   if (request.status === undefined && operation.responses.size === 0 && !operation.ranges?.size) return { status: 204 };
-  const status = request.status ?? operation.successStatus ?? operation.declaredStatuses[0] ?? 200;
+  const status = request.status ?? successOf(operation)?.status ?? operation.declaredStatuses[0] ?? 200;
   const response = declaredFor(operation, status);
   const forced = (): Answer => rejected(forcedRejection(status, request.route));
   if (!response) return forced();

@@ -11,7 +11,7 @@
  * by scheme name, its hooks for not found, method not allowed, unauthorized and validation fail.
  */
 import type { CompiledContract, ContractMediaType, ContractOperation } from '../../spec/contract.js';
-import { isJsonMediaType, MediaMatcher, mediaEssence, pathTemplatePattern } from '../../spec/contract.js';
+import { isJsonMediaType, MediaMatcher, mediaEssence, pathTemplatePattern, successOf } from '../../spec/contract.js';
 import { forceableStatuses } from './prefer.js';
 import { refName } from '../../spec/schema.js';
 import { jsonContent } from '../../spec/collections.js';
@@ -147,7 +147,7 @@ export function compileRoutes(contract: CompiledContract, stateful: ReadonlySet<
       allow: '',
       body: requestBodyOf(operation, contract.document),
       parameters: operation.parameters,
-      successMedia: jsonContent(operation.successStatus === undefined ? undefined : operation.responses.get(operation.successStatus)?.content),
+      successMedia: jsonContent(successOf(operation)?.response.content),
       forceable: forceableStatuses(operation.declaredStatuses),
     });
   }

@@ -7,7 +7,7 @@
  * store's create of the document) and its deletion takes the document with it (./stateful.ts).
  */
 import { storeCollection, type Singleton, type SingletonRole } from '../../spec/collections.js';
-import type { CompiledContract, ContractOperation } from '../../spec/contract.js';
+import { successOf, type CompiledContract, type ContractOperation } from '../../spec/contract.js';
 import { parseExactJson } from '../../spec/exact-json.js';
 import { describeProblems } from '../../spec/problems.js';
 import { reject } from '../errors.js';
@@ -36,10 +36,10 @@ interface Shown {
 }
 
 function answering(operation: ContractOperation, singleton: Singleton): Shown {
-  const success = operation.successStatus === undefined ? undefined : operation.responses.get(operation.successStatus);
-  const media = [...(success?.content.values() ?? [])].find((m) => /json$/.test(m.mediaType.split(';')[0] ?? ''));
+  const success = successOf(operation);
+  const media = [...(success?.response.content.values() ?? [])].find((m) => /json$/.test(m.mediaType.split(';')[0] ?? ''));
   return {
-    status: operation.successStatus ?? 204,
+    status: success?.status ?? 204,
     properties: media && new Set([...media.propertySet].filter((name) => !singleton.writeOnly.has(name))),
   };
 }

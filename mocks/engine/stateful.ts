@@ -8,7 +8,7 @@
  */
 import { storeCollection, type Collection, type CollectionRole, type ListPlan, type Singleton, type StatefulOperation } from '../../spec/collections.js';
 import { PAGING_VALUES, type PagingValue } from '../../spec/collections.js';
-import type { CompiledContract, ContractMediaType, ContractParameter, Schema } from '../../spec/contract.js';
+import { successOf, type CompiledContract, type ContractMediaType, type ContractParameter, type Schema } from '../../spec/contract.js';
 import { parseExactJson } from '../../spec/exact-json.js';
 import { typesOf as schemaTypes } from '../../spec/schema.js';
 import { describeProblems } from '../../spec/problems.js';
@@ -62,7 +62,7 @@ export function statefulHandlers(stateful: ReadonlyMap<string, StatefulOperation
   for (const [operationId, { role, collection, list }] of stateful) {
     const operation = contract.operations.get(operationId);
     if (!operation) continue;
-    const success = operation.successStatus === undefined ? undefined : operation.responses.get(operation.successStatus);
+    const success = successOf(operation)?.response;
     const media = [...(success?.content.values() ?? [])].find((m) => /json$/.test(m.mediaType.split(';')[0] ?? ''));
     const answered = media && new Set([...media.propertySet].filter((name) => !collection.writeOnly.has(name)));
     handlers[operationId] = ROLES[role]({
@@ -72,7 +72,7 @@ export function statefulHandlers(stateful: ReadonlyMap<string, StatefulOperation
       collection,
       answered,
       // No responses declared at all: 204, as for an operation answered from the spec (examples.ts).
-      status: operation.successStatus ?? (operation.responses.size === 0 && !operation.ranges?.size ? 204 : 200),
+      status: successOf(operation)?.status ?? (operation.responses.size === 0 && !operation.ranges?.size ? 204 : 200),
       list,
       fields: operation.parameters.filter((p) => p.in === 'query' && collection.declared.has(p.name)),
       example: media?.examples[0]?.value,
