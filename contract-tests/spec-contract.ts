@@ -131,7 +131,7 @@ export interface SuiteContract {
   operationId: string;
   method: string;
   path: string;
-  /** The 2xx status a valid request must get; undefined when the spec declares only a `2XX` range (any 2xx then). */
+  /** The first 2xx status the spec declares (any declared 2xx is a success, isExpectedSuccess); undefined when it declares only a `2XX` range. */
   successStatus: number | undefined;
   responses: ReadonlyMap<number, DeclaredResponse>;
   /** `4XX`-style ranges, by their first digit. */
@@ -144,7 +144,7 @@ export interface SuiteContract {
   parameters: readonly SuiteParameter[];
   /** The JSON request body; undefined when the operation takes none the suite can write. */
   requestBody?: RequestBody;
-  /** The properties the success response declares that the request also sends: what it must echo. */
+  /** The properties a declared 2xx response declares that the request also sends: what it must echo (where the status answered declares it). */
   echoed: readonly string[];
   /** The request schema's `default` of each echoed property that declares one: an answer leaving it out says it has that value. */
   echoDefaults: ReadonlyMap<string, unknown>;
@@ -181,9 +181,13 @@ export function declaredText(contract: SuiteContract): string {
   return [...contract.declared.map(String), ...[...contract.ranges.keys()].map((d) => `${d}XX`), ...(contract.fallback ? ['default'] : [])].join(', ');
 }
 
-/** Whether `status` is the success a valid request must get. */
+/**
+ * Whether `status` is a success a valid request may get: a 2xx the spec declares exactly (a create
+ * declaring 200 and 201 may answer either) or by a `2XX` range; any 2xx when it declares only a range.
+ */
 export function isExpectedSuccess(contract: SuiteContract, status: number): boolean {
-  return contract.successStatus === undefined ? status >= 200 && status < 300 : status === contract.successStatus;
+  if (status < 200 || status >= 300) return false;
+  return contract.successStatus === undefined || contract.responses.has(status) || contract.ranges.has(2);
 }
 
 /** The spec at `path` (the bundled one by default) compiled for the suite: every operation. Throws SpecError. */
@@ -338,7 +342,8 @@ export function suiteContractOf(
     ...(p.validate ? { validate: p.validate } : {}),
     read: p.read,
   }));
-  const successProperties = (successStatus === undefined ? undefined : responses.get(successStatus))?.properties ?? [];
+  // Every declared 2xx's properties: the check echoes those the status answered declares.
+  const successProperties = [...new Set([...responses].flatMap(([status, response]) => (status >= 200 && status < 300 ? response.properties : [])))];
   const sent = new Set(requestBody?.properties.map((p) => p.name) ?? []);
   return {
     source,

@@ -8,7 +8,7 @@ import { exactInteger } from '../../spec/exact-json.js';
 import { abbreviate } from '../generators/json-text.js';
 import type { Check, Problem } from '../model.js';
 import { parseBody } from '../spec-contract.js';
-import { answered, failure, warning } from './verdicts.js';
+import { answered, failure, isSuccess, warning } from './verdicts.js';
 
 export const responseEchoesRequest: Check = {
   name: 'response_echoes_request',
@@ -16,14 +16,15 @@ export const responseEchoesRequest: Check = {
   judge(exchange, { contract }) {
     const response = answered(exchange);
     const sent = exchange.case.request.plant;
-    if (!response || response.status !== contract.successStatus || !sent) return undefined;
+    const declared = response && contract.responses.get(response.status);
+    if (!response || !declared || !isSuccess(response.status) || !sent) return undefined;
     const parsed = parseBody(response.body);
-    const validate = contract.responses.get(response.status)?.validate;
+    const { validate } = declared;
     // A body that is not the declared schema is response_schema_conformance's to report.
     if (!parsed.ok || !validate?.(parsed.value) || !isRecord(parsed.value)) return undefined;
     const got = parsed.value;
     const problems: Problem[] = [];
-    for (const name of contract.echoed) {
+    for (const name of contract.echoed.filter((echoed) => declared.properties.includes(echoed))) {
       const had = Object.hasOwn(sent, name);
       const has = Object.hasOwn(got, name);
       // A PATCH's null may remove the member (RFC 7396, JSON merge patch), which many JSON PATCH APIs follow: absent is an answer too.
