@@ -8,7 +8,7 @@
  */
 import { storeCollection, type Collection, type CollectionRole, type ListPlan, type Singleton, type StatefulOperation } from '../../spec/collections.js';
 import { PAGING_VALUES, type PagingValue } from '../../spec/collections.js';
-import { successOf, type CompiledContract, type ContractMediaType, type ContractParameter, type Schema } from '../../spec/contract.js';
+import { mediaEssence, successOf, type CompiledContract, type ContractMediaType, type ContractParameter, type Schema } from '../../spec/contract.js';
 import { parseExactJson } from '../../spec/exact-json.js';
 import { typesOf as schemaTypes } from '../../spec/schema.js';
 import { describeProblems } from '../../spec/problems.js';
@@ -17,6 +17,7 @@ import { rejected, type Answer } from '../http/answer.js';
 import type { CreateOutcome, Page, ParentRecord, RecordKey, ResourceStore, StoredRecord } from '../stores/store.js';
 import type { EngineContext, MockHandler, RequestContext } from './context.js';
 import { continueWith, type Maybe } from '../maybe.js';
+import { appliedJsonPatch } from './json-patch.js';
 import { identifiedRecord, keyInWords, keyOfBody, keyOfPathSegment, mergedJson, projection, recordValue } from './records.js';
 
 type Body = Record<string, unknown>;
@@ -166,6 +167,7 @@ const ROLES: Record<CollectionRole, (served: Served) => MockHandler> = {
     async (c, { mock }) => {
       const found = await storedAt(c, served.collection, mock);
       if (!('record' in found)) return found.answer;
+      if (isJsonPatch(c)) return jsonPatched(served, found.record, c.request.requestBody, mock, c);
       return patched(served, found.record, c.request.requestBody as Body, mock, c);
     },
   'patch-in-body':
@@ -286,7 +288,31 @@ async function patched(served: Served, stored: StoredRecord, patch: Body, mock: 
   const { collection } = served;
   const mismatch = identityMismatch(collection, stored.key, patch);
   if (mismatch) return mismatch;
-  const value = parseExactJson(mergedJson(recordValue(stored), patch, collection.declared)) as Body;
+  return updated(served, stored, parseExactJson(mergedJson(recordValue(stored), patch, collection.declared)) as Body, mock, c);
+}
+
+/** A PATCH sent as `application/json-patch+json` (RFC 6902) rather than a merge patch. */
+function isJsonPatch(c: RequestContext): boolean {
+  const type = c.request.headers['content-type'];
+  return mediaEssence(typeof type === 'string' ? type : '') === 'application/json-patch+json';
+}
+
+async function jsonPatched(served: Served, stored: StoredRecord, operations: unknown, mock: EngineContext, c: RequestContext): Promise<Answer> {
+  const { collection } = served;
+  const outcome = appliedJsonPatch(recordValue(stored), operations);
+  if ('problem' in outcome) return rejected(reject('INVALID_REQUEST_BODY', { schema: 'JSON Patch', problems: [outcome.problem] }));
+  const value = parseExactJson(outcome.json);
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    return rejected(reject('INVALID_REQUEST_BODY', { schema: 'JSON Patch', problems: [`it would make the ${collection.noun} something other than an object`] }));
+  }
+  const mismatch = identityMismatch(collection, stored.key, value as Body);
+  if (mismatch) return mismatch;
+  return updated(served, stored, value as Body, mock, c);
+}
+
+/** Stores `value` as the record `stored` becomes, when a create would still accept it. */
+async function updated(served: Served, stored: StoredRecord, value: Body, mock: EngineContext, c: RequestContext): Promise<Answer> {
+  const { collection } = served;
   // The merged record must still be what a create would accept (an identity the create body does not declare aside).
   const candidate = collection.body.propertySchemas.has(collection.identity.property) ? value : withoutIdentity(value, collection);
   if (!collection.body.validate?.(candidate)) {

@@ -1,0 +1,133 @@
+/**
+ * PATCH sent as `application/json-patch+json` (RFC 6902) on a stored record, beside the merge
+ * patch the same operation takes: the operations applied in order, numbers exact, all or nothing.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMockServer, type MockServer } from '../server.js';
+import { send } from './mock-under-test.js';
+
+const SPEC = `
+openapi: 3.1.0
+info: {title: Gadgets, version: "1"}
+paths:
+  /gadgets:
+    post:
+      operationId: createGadget
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema: {$ref: '#/components/schemas/Gadget'}
+      responses:
+        '201':
+          description: created
+          content:
+            application/json:
+              schema: {$ref: '#/components/schemas/Gadget'}
+  /gadgets/{id}:
+    parameters:
+      - {name: id, in: path, required: true, schema: {type: integer}}
+    get:
+      operationId: getGadget
+      responses:
+        '200':
+          description: ok
+          content:
+            application/json:
+              schema: {$ref: '#/components/schemas/Gadget'}
+    patch:
+      operationId: patchGadget
+      requestBody:
+        required: true
+        content:
+          application/merge-patch+json:
+            schema: {type: object}
+          application/json-patch+json:
+            schema:
+              type: array
+              items: {type: object, required: [op, path]}
+      responses:
+        '200':
+          description: ok
+          content:
+            application/json:
+              schema: {$ref: '#/components/schemas/Gadget'}
+components:
+  schemas:
+    Gadget:
+      type: object
+      required: [name]
+      properties:
+        id: {type: integer, format: int64, readOnly: true}
+        name: {type: string}
+        serial: {type: integer, format: int64}
+        tags: {type: array, items: {type: string}}
+`;
+
+const JSON_PATCH = 'application/json-patch+json';
+
+describe('PATCH with a JSON Patch', () => {
+  let dir: string;
+  let mock: MockServer;
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'json-patch-'));
+    writeFileSync(join(dir, 'openapi.yaml'), SPEC);
+    mock = await createMockServer({ port: 0, logLevel: 'silent', spec: join(dir, 'openapi.yaml') });
+  });
+  afterAll(async () => {
+    await mock?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('applies the operations in order, int64 numbers exact, and serves the result back', async () => {
+    const created = await send(mock, '/gadgets', '{"name":"lamp","serial":9007199254740993,"tags":["a","c"]}');
+    expect(created.status).toBe(201);
+    const operations = [
+      { op: 'test', path: '/name', value: 'lamp' },
+      { op: 'replace', path: '/name', value: 'desk lamp' },
+      { op: 'add', path: '/tags/1', value: 'b' },
+      { op: 'add', path: '/tags/-', value: 'd' },
+      { op: 'remove', path: '/tags/0' },
+    ];
+    const patched = await send(mock, '/gadgets/1', operations, { method: 'PATCH', contentType: JSON_PATCH });
+    const expected = '{"id":1,"name":"desk lamp","serial":9007199254740993,"tags":["b","c","d"]}';
+    expect([patched.status, patched.text]).toEqual([200, expected]);
+    const read = await send(mock, '/gadgets/1', undefined, { method: 'GET', contentType: null });
+    expect(read.text).toBe(expected);
+    // A number sent in an operation keeps its digits too.
+    const serial = await send(mock, '/gadgets/1', '[{"op":"replace","path":"/serial","value":9223372036854775807}]', { method: 'PATCH', contentType: JSON_PATCH });
+    expect(serial.text).toContain('"serial":9223372036854775807');
+  });
+
+  it('refuses a patch whose test fails or whose path is not there, and changes nothing', async () => {
+    await send(mock, '/gadgets', { name: 'fan' });
+    const before = (await send(mock, '/gadgets/2', undefined, { method: 'GET', contentType: null })).text;
+    const failedTest = await send(
+      mock,
+      '/gadgets/2',
+      [
+        { op: 'replace', path: '/name', value: 'x' },
+        { op: 'test', path: '/name', value: 'fan' },
+      ],
+      { method: 'PATCH', contentType: JSON_PATCH },
+    );
+    expect(failedTest.status).toBe(400);
+    expect(failedTest.json.message).toContain('operation 1 (test /name) failed');
+    const missing = await send(mock, '/gadgets/2', [{ op: 'replace', path: '/colour', value: 'x' }], { method: 'PATCH', contentType: JSON_PATCH });
+    expect(missing.status).toBe(400);
+    expect(missing.json.message).toContain('/colour');
+    const unnamed = await send(mock, '/gadgets/2', [{ op: 'remove', path: '/name' }], { method: 'PATCH', contentType: JSON_PATCH });
+    expect(unnamed.status).toBe(400);
+    expect(unnamed.json.message).toContain('name is required');
+    expect((await send(mock, '/gadgets/2', undefined, { method: 'GET', contentType: null })).text).toBe(before);
+  });
+
+  it('still takes a merge patch on the same operation', async () => {
+    await send(mock, '/gadgets', { name: 'bulb', tags: ['x'] });
+    const merged = await send(mock, '/gadgets/3', { tags: null, name: 'led' }, { method: 'PATCH', contentType: 'application/merge-patch+json' });
+    expect([merged.status, merged.json]).toEqual([200, { id: 3, name: 'led' }]);
+  });
+});
