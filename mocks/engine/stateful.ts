@@ -17,6 +17,7 @@ import { rejected, type Answer } from '../http/answer.js';
 import type { CreateOutcome, Page, ParentRecord, RecordKey, ResourceStore, StoredRecord } from '../stores/store.js';
 import type { EngineContext, MockHandler, RequestContext } from './context.js';
 import { continueWith, type Maybe } from '../maybe.js';
+import { sampleOf } from './error-answers.js';
 import { appliedJsonPatch } from './json-patch.js';
 import { identifiedRecord, keyInWords, keyOfBody, keyOfPathSegment, mergedJson, projection, recordValue } from './records.js';
 
@@ -596,6 +597,10 @@ interface WrapperPlan {
   paging: ReadonlyMap<string, PagingValue>;
   links: readonly PageLink[];
   required: ReadonlySet<string>;
+  /** Boolean members named like "there is more" (hasMore, more…): whether a page follows. */
+  more: ReadonlySet<string>;
+  /** A value its schema allows for each other required member, for an answer without an example of it. */
+  samples: ReadonlyMap<string, unknown>;
 }
 
 function wrapperPlanOf(media: ContractMediaType, answered: ReadonlySet<string> | undefined): WrapperPlan {
@@ -616,8 +621,19 @@ function wrapperPlanOf(media: ContractMediaType, answered: ReadonlySet<string> |
       for (const [member, inner] of Object.entries(schema.properties as Record<string, unknown>)) link([name, member], inner);
     } else link([name], schema);
   }
-  return { totals, paging, links, required: new Set(media.required) };
+  const required = new Set(media.required);
+  const more = new Set<string>();
+  const samples = new Map<string, unknown>();
+  const filled = (name: string): boolean => totals.has(name) || paging.has(name) || links.some((l) => l.at[0] === name);
+  for (const [name, schema] of media.propertySchemas) {
+    if ((answered && !answered.has(name)) || filled(name)) continue;
+    if (MORE_NAMES.has(name) && typesOf(schema).includes('boolean')) more.add(name);
+    else if (required.has(name)) samples.set(name, sampleOf(schema));
+  }
+  return { totals, paging, links, required, more, samples };
 }
+
+const MORE_NAMES = new Set(['more', 'hasMore', 'has_more', 'hasNext', 'has_next', 'hasNextPage', 'has_next_page']);
 
 function typesOf(schema: unknown): string[] {
   return schema !== null && typeof schema === 'object' ? schemaTypes(schema as Schema) : [];
@@ -649,6 +665,9 @@ function wrapped(served: Served, plan: ListPlan, array: string, window: ListWind
     for (const [name, value] of Object.entries(example)) if (served.answered?.has(name) ?? true) members.set(name, value);
   }
   members.set(shape.property, undefined);
+  // Required members the example does not give and the mock cannot fill: still valid answers.
+  for (const [name, value] of wrapper.samples) if (!members.has(name)) members.set(name, value);
+  for (const name of wrapper.more) members.set(name, window.offset + shown.shown < shown.total);
   for (const name of wrapper.totals) members.set(name, shown.total);
   for (const [name, value] of wrapper.paging) {
     // No size applied (every record answered): the number shown, only where the schema requires one.
