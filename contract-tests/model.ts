@@ -83,13 +83,15 @@ export interface ContractCase {
 /** One step of a stateful sequence, and what its answer must show. */
 export interface SequenceStep {
   /** `list-page`: a further page of a list step, fetched by its offset or page parameter (judged as part of that list step). */
-  kind: 'create' | 'read' | 'read-anonymous' | 'list' | 'list-page' | 'update' | 'delete' | 'read-deleted' | 'read-missing' | 'cleanup';
+  kind: 'create' | 'read' | 'read-anonymous' | 'list' | 'list-page' | 'update' | 'delete-anonymous' | 'delete' | 'read-deleted' | 'read-missing' | 'cleanup';
   /** The collection path (`/plants`). */
   collection: string;
   /** The identity property's name. */
   identity: string;
   /** The record's identity value as JSON text. */
   id?: string;
+  /** A read that follows a delete of the record sent without a credential: the record must still be there. */
+  afterAnonymousDelete?: boolean;
   /** What a read must show: the record as last created or updated. */
   record?: Record<string, unknown>;
   /** Ids a list must hold, and ids it must not. */

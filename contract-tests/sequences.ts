@@ -460,6 +460,24 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
   /** The id the sequence's delete removed, when it was answered with success. */
   let deleted: string | undefined;
   if (plan.remove) {
+    // The credential cases of a delete name ids that were never created, so a 404 there hides a delete that
+    // skips authentication: this one names a record that exists, and the record must outlive it.
+    if (plan.remove.security.kind !== 'none') {
+      await send({
+        operation: plan.remove,
+        step: { kind: 'delete-anonymous', collection: plan.collection, identity: plan.identity, id: first.id },
+        description: `deletes the first ${noun} without a credential${via('remove')}: it must be refused`,
+        expect: 'unauthenticated',
+        parameters: pathValue(first.id, 'remove'),
+        anonymous: true,
+      });
+      await read(
+        first.id,
+        { kind: 'read', collection: plan.collection, identity: plan.identity, id: first.id, afterAnonymousDelete: true },
+        `reads the first ${noun} after the delete without a credential: it must still be there`,
+        'accepted',
+      );
+    }
     const answer = await send({
       operation: plan.remove,
       step: { kind: 'delete', collection: plan.collection, identity: plan.identity, id: first.id },

@@ -37,6 +37,8 @@ export const ensureResourceAvailability: Check = {
     if (!step || !response) return undefined;
     if (step.kind === 'read') {
       if (isSuccess(response.status)) return [];
+      if (step.afterAnonymousDelete)
+        return [failure(`Read ${step.collection}/${step.id} answered ${response.status} after a delete sent without a credential: the record was deleted without authentication.`)];
       return [failure(`Read ${step.collection}/${step.id} answered ${response.status} right after the record was created: a created record must be available.`)];
     }
     if (!step.contains?.length) return undefined;
