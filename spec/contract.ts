@@ -104,6 +104,8 @@ export interface ContractResponse {
   content: ReadonlyMap<string, ContractMediaType>;
   /** Headers the response declares, lower case. */
   headers: readonly string[];
+  /** The headers it declares `required`, lower case, with their schemas (refs followed at the top). */
+  requiredHeaders?: ReadonlyMap<string, Schema>;
 }
 
 export interface ContractOperation {
@@ -507,12 +509,24 @@ function readResponses(raw: unknown, compiler: SchemaCompiler, where: string): P
       description: String(response.description ?? ''),
       content: readContent(response.content, compiler, `${where}/${code}/content`, 'response'),
       headers: Object.keys(isObject(response.headers) ? response.headers : {}).map((name) => name.toLowerCase()),
+      requiredHeaders: requiredHeadersOf(response.headers, compiler, `${where}/${code}/headers`),
     };
     if (range !== undefined) ranges.set(range, read);
     else responses.set(status as number | 'default', read);
   }
   const declaredStatuses = [...responses.keys()].filter((status): status is number => status !== 'default').sort((a, b) => a - b);
   return { responses, ranges, declaredStatuses, successStatus: declaredStatuses.find((status) => status >= 200 && status < 300) };
+}
+
+function requiredHeadersOf(raw: unknown, compiler: SchemaCompiler, where: string): Map<string, Schema> {
+  const required = new Map<string, Schema>();
+  for (const [name, entry] of Object.entries(isObject(raw) ? raw : {})) {
+    const header = compiler.resolve(entry, `${where}/${escapePointerToken(name)}`);
+    if (!isObject(header) || header.required !== true) continue;
+    const schema = isObject(header.schema) ? compiler.resolve(header.schema, `${where}/${escapePointerToken(name)}/schema`) : undefined;
+    required.set(name.toLowerCase(), isObject(schema) ? schema : {});
+  }
+  return required;
 }
 
 function readContent(raw: unknown, compiler: SchemaCompiler, where: string, direction: 'request' | 'response'): Map<string, ContractMediaType> {

@@ -14,7 +14,8 @@ import { isRejection, reject, type Rejection } from '../errors.js';
 import { rejected, type Answer } from '../http/answer.js';
 import { checkContentEncoding, checkJsonMediaType, hasBody, readBody, takeBufferedBody } from '../http/request-body.js';
 import { bodyKind, parseJsonBody, parseOtherBody } from './body.js';
-import { mediaEssence } from '../../spec/contract.js';
+import { declaredFor, mediaEssence, type ContractOperation } from '../../spec/contract.js';
+import { sampleOf } from './error-answers.js';
 import type { EngineContext, Exchange, MockValidation, RequestContext, Route, RoutedOperation } from './context.js';
 import { exampleAnswer } from './examples.js';
 import { continueWith } from '../maybe.js';
@@ -79,7 +80,7 @@ function decided(verdict: Verdict, found: Route, prefer: Preferences, mock: Engi
     answer.requestText = c.request.bodyText;
     answer.operationId = operation.operationId;
     if (answer.stateful === undefined) answer.stateful = operation.stateful;
-    return answer;
+    return withRequiredHeaders(answer, operation.contract);
   };
   // Prefer: delay applies to every answer of an operation, rejections included, unless the Prefer header itself is refused.
   const delayed = (answer: Answer): Answer => {
@@ -334,4 +335,23 @@ function emptyBody(operation: RoutedOperation) {
     schema: operation.body?.schemaName ?? 'body',
     example: example === undefined ? '' : JSON.stringify(example),
   });
+}
+
+/**
+ * The answer with every header its declared response marks `required` that it does not carry
+ * (a `Location` a create sets itself): a value the header's schema allows, as `simple` style writes it.
+ */
+function withRequiredHeaders(answer: Answer, operation: ContractOperation): Answer {
+  const required = answer.send ? undefined : declaredFor(operation, answer.status)?.requiredHeaders;
+  if (!required?.size) return answer;
+  const headers = { ...answer.headers };
+  const has = new Set(Object.keys(headers).map((name) => name.toLowerCase()));
+  for (const [name, schema] of required) {
+    if (has.has(name) || name === 'content-type' || name === 'content-length') continue;
+    const value = sampleOf(schema);
+    if (value !== null && typeof value === 'object' && !Array.isArray(value)) continue;
+    headers[name] = Array.isArray(value) ? value.map(String).join(',') : String(value);
+  }
+  answer.headers = headers;
+  return answer;
 }

@@ -40,6 +40,8 @@ interface Served {
   whole: boolean;
   /** Whether a list's items show every property a record holds. */
   wholeItems: boolean;
+  /** Whether the success response declares a `Location` header (a create then names the new record there). */
+  location: boolean;
   /** The collections and singletons nested under each collection: a deleted record's go with it. */
   nested: Nested;
 }
@@ -71,6 +73,7 @@ export function statefulHandlers(stateful: ReadonlyMap<string, StatefulOperation
       whole: showsWhole(collection, answered),
       nested,
       wholeItems: showsWhole(collection, list?.items),
+      location: success?.headers.includes('location') === true,
       collection,
       answered,
       // No responses declared at all: 204, as for an operation answered from the spec (examples.ts).
@@ -105,7 +108,7 @@ const ROLES: Record<CollectionRole, (served: Served) => MockHandler> = {
         const record = identified(body, key, collection, text);
         const created = mock.store.create(name, record, parent);
         const answer = (outcome: CreateOutcome): Answer =>
-          outcome === 'duplicate' ? duplicate(collection, key, params) : outcome === 'parent-missing' ? parentGone(collection, params) : answerRecord(served, record);
+          outcome === 'duplicate' ? duplicate(collection, key, params) : outcome === 'parent-missing' ? parentGone(collection, params) : answerCreated(served, record, name);
         return typeof created === 'string' ? answer(created) : created.then(answer);
       };
       if (!collection.parent) return create() as Answer;
@@ -260,7 +263,7 @@ function createAssigned(served: Served, body: Body, name: string, parent: Parent
     const record = identified(body, key, collection);
     const created = mock.store.create(name, record, parent);
     const answer = (outcome: CreateOutcome): Maybe<Answer> => {
-      if (outcome === 'created') return answerRecord(served, record);
+      if (outcome === 'created') return answerCreated(served, record, name);
       if (outcome === 'parent-missing') return parentGone(collection, params);
       // Taken (records kept from before, another replica): jump further each time, a bounded number of times.
       if (attempt >= 32) return duplicate(collection, key, params);
@@ -344,6 +347,13 @@ function withoutIdentity(value: Body, collection: Collection): Body {
 function answerRecord(served: Served, record: StoredRecord): Answer {
   if (!served.answered) return { status: served.status };
   return { status: served.status, body: served.whole ? record.json : projection(recordValue(record), served.answered) };
+}
+
+/** A create's answer, with a `Location` naming the new record where the success response declares one. */
+function answerCreated(served: Served, record: StoredRecord, name: string): Answer {
+  const answer = answerRecord(served, record);
+  if (served.location) answer.headers = { ...answer.headers, location: `${name}/${encodeURIComponent(keyInWords(record.key, served.collection.identity))}` };
+  return answer;
 }
 
 /** Whether `shown` holds every property a record of the collection can hold: its text is then the answer as it is. */
