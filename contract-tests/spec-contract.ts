@@ -22,7 +22,7 @@ import { parseExactJson } from '../spec/exact-json.js';
 import { formObject, type ParameterReader } from '../spec/parameters.js';
 import { recogniseCollections } from '../spec/collections.js';
 import { describeProblems, problemsText } from '../spec/problems.js';
-import { flattenObject, inlineSchema, isObject, refName, resolveRef, typesOf } from '../spec/schema.js';
+import { flattenObject, inlineSchema, isObject, refName, resolveRef, typesOf, type Schema } from '../spec/schema.js';
 
 /** A JSON Schema object as the spec writes it (refs resolved where the suite reads it). */
 export type JsonSchema = Record<string, unknown>;
@@ -43,6 +43,8 @@ export interface DeclaredResponse {
   validate?: ValidateFunction;
   /** The properties the body's schema declares (allOf parts included). */
   properties: readonly string[];
+  /** The body's schema with refs followed and allOf merged at every depth (inlineSchema), for reading its keywords. */
+  schema?: Schema;
 }
 
 /** An API key the same security requirement demands along with the main credential (OpenAPI: schemes of one requirement object must all be sent). */
@@ -246,7 +248,7 @@ function primaryOperation(contract: CompiledContract): string {
   return first.operationId;
 }
 
-function declared(response: ContractResponse, status: number | string): DeclaredResponse {
+function declared(response: ContractResponse, status: number | string, doc: unknown): DeclaredResponse {
   const media = [...response.content.values()].find((m) => m.schema !== undefined);
   const out: DeclaredResponse = {
     status,
@@ -256,6 +258,8 @@ function declared(response: ContractResponse, status: number | string): Declared
   };
   // The contract compiles response validators on first use; keep that lazy.
   if (media) Object.defineProperty(out, 'validate', { enumerable: true, get: () => media.validate });
+  let inlined: Schema | undefined;
+  if (media) Object.defineProperty(out, 'schema', { enumerable: true, get: () => (inlined ??= inlineSchema(media.schema, doc)) });
   return out;
 }
 
@@ -276,11 +280,11 @@ export function suiteContractOf(
   const responses = new Map<number, DeclaredResponse>();
   let fallback: DeclaredResponse | undefined;
   for (const [status, response] of operation.responses) {
-    if (status === 'default') fallback = declared(response, 'default');
-    else responses.set(status, declared(response, status));
+    if (status === 'default') fallback = declared(response, 'default', doc);
+    else responses.set(status, declared(response, status, doc));
   }
   const ranges = new Map<number, DeclaredResponse>();
-  for (const [code, response] of operation.ranges ?? []) ranges.set(Number(code[0]), declared(response, code));
+  for (const [code, response] of operation.ranges ?? []) ranges.set(Number(code[0]), declared(response, code, doc));
   const successStatus = operation.successStatus;
   // No responses at all (OpenAPI requires them, yet documents omit them): any 2xx is success.
   if (successStatus === undefined && !ranges.has(2) && !fallback && (responses.size > 0 || ranges.size > 0))

@@ -6,6 +6,7 @@
 import { parse as parseLossless } from 'lossless-json';
 import { isJsonMediaType, matchingMedia, mediaEssence } from '../../spec/contract.js';
 import type { Check } from '../model.js';
+import { escapePointerToken, isObject, type Schema } from '../../spec/schema.js';
 import { declaredResponse, parseBody, schemaProblems } from '../spec-contract.js';
 import { answered, failure } from './verdicts.js';
 
@@ -33,10 +34,41 @@ export const responseSchemaConformance: Check = {
         ),
       ];
     const problems = schemaProblems(declared.validate, parsed.value);
-    if (!problems) return [];
-    return [failure(`${what} is not ${name}: ${problems}.`)];
+    if (problems) return [failure(`${what} is not ${name}: ${problems}.`)];
+    // A validator passes a writeOnly property (a password, a secret) in an answer; the spec says it is never answered.
+    const leaked = declared.schema ? writeOnlyLeaks(parsed.value, declared.schema, '', 0) : [];
+    if (!leaked.length) return [];
+    return [
+      failure(
+        `${what} holds ${leaked.slice(0, 3).join(', ')}${leaked.length > 3 ? ` and ${leaked.length - 3} more` : ''}, declared writeOnly: a property sent to the provider and never answered (OpenAPI: writeOnly properties are not sent in a response).`,
+      ),
+    ];
   },
 };
+
+/** How deep into an answer writeOnly properties are looked for (inlineSchema stops expanding sooner). */
+const MAX_LEAK_DEPTH = 16;
+
+/** The JSON pointers of the properties in `value` that `schema` (inlined) marks writeOnly: objects, array items and every anyOf/oneOf branch followed. */
+function writeOnlyLeaks(value: unknown, schema: Schema, at: string, depth: number): string[] {
+  if (depth > MAX_LEAK_DEPTH || value === null || typeof value !== 'object') return [];
+  const branches = [...(Array.isArray(schema.anyOf) ? schema.anyOf : []), ...(Array.isArray(schema.oneOf) ? schema.oneOf : [])].filter(isObject);
+  const leaks = branches.flatMap((branch) => writeOnlyLeaks(value, branch, at, depth + 1));
+  if (Array.isArray(value)) {
+    if (isObject(schema.items)) {
+      const items = schema.items;
+      value.forEach((item, index) => leaks.push(...writeOnlyLeaks(item, items, `${at}/${index}`, depth + 1)));
+    }
+  } else if (isObject(schema.properties)) {
+    for (const [name, property] of Object.entries(schema.properties)) {
+      if (!Object.hasOwn(value, name) || !isObject(property)) continue;
+      const pointer = `${at}/${escapePointerToken(name)}`;
+      if (property.writeOnly === true) leaks.push(pointer);
+      else leaks.push(...writeOnlyLeaks((value as Record<string, unknown>)[name], property, pointer, depth + 1));
+    }
+  }
+  return [...new Set(leaks)];
+}
 
 /** A member name a JSON text repeats with different values (lossless-json refuses those), or undefined. */
 function duplicateName(text: string): string | undefined {
