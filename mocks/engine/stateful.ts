@@ -10,7 +10,7 @@ import { storeCollection, type Collection, type CollectionRole, type ListPlan, t
 import { PAGING_VALUES, type PagingValue } from '../../spec/collections.js';
 import { mediaEssence, successOf, type CompiledContract, type ContractMediaType, type ContractParameter, type Schema } from '../../spec/contract.js';
 import { parseExactJson } from '../../spec/exact-json.js';
-import { typesOf as schemaTypes } from '../../spec/schema.js';
+import { flattenObject, mergeAllOf, typesOf as schemaTypes } from '../../spec/schema.js';
 import { describeProblems } from '../../spec/problems.js';
 import { reject } from '../errors.js';
 import { rejected, type Answer } from '../http/answer.js';
@@ -42,6 +42,10 @@ interface Served {
   wholeItems: boolean;
   /** Whether the success response declares a `Location` header (a create then names the new record there). */
   location: boolean;
+  /** Members the answer's schema requires that no record holds (a readOnly `createdAt`), as JSON members to add. */
+  fill: string | undefined;
+  /** The same for each item of a list. */
+  itemFill: string | undefined;
   /** The collections and singletons nested under each collection: a deleted record's go with it. */
   nested: Nested;
 }
@@ -74,6 +78,8 @@ export function statefulHandlers(stateful: ReadonlyMap<string, StatefulOperation
       nested,
       wholeItems: showsWhole(collection, list?.items),
       location: success?.headers.includes('location') === true,
+      fill: media && fillOf(media.schema, contract.document, collection, answered),
+      itemFill: list && media ? fillOf(itemsSchemaOf(media.schema, list, contract.document), contract.document, collection, list.items) : undefined,
       collection,
       answered,
       // No responses declared at all: 204, as for an operation answered from the spec (examples.ts).
@@ -132,12 +138,12 @@ const ROLES: Record<CollectionRole, (served: Served) => MockHandler> = {
           // The first page is read before answering, so a store outage is still an error answer.
           return continueWith(mock.store.page(name, { limit: LIST_PAGE }), (first): Answer => ({
             status: served.status,
-            stream: listed(mock.store, name, first, served.wholeItems ? undefined : plan.items),
+            stream: listed(mock.store, name, first, served.wholeItems ? undefined : plan.items, served.itemFill),
           }));
         }
         const needsTotal = plan.shape.kind === 'wrapped';
         return continueWith(selected(mock.store, name, served.wholeItems ? undefined : plan.items, filters, window, needsTotal), ({ pieces, total }): Answer => {
-          const array = `[${pieces.join(',')}]`;
+          const array = `[${(served.itemFill ? pieces.map((piece) => filled(piece, served.itemFill)) : pieces).join(',')}]`;
           if (plan.shape.kind === 'array') return { status: served.status, body: array };
           const page = { url: req.url ?? '', origin: `http://${req.headers.host ?? 'localhost'}`, shown: pieces.length, total };
           return { status: served.status, body: wrapped(served, plan, array, window, page) };
@@ -346,7 +352,37 @@ function withoutIdentity(value: Body, collection: Collection): Body {
  */
 function answerRecord(served: Served, record: StoredRecord): Answer {
   if (!served.answered) return { status: served.status };
-  return { status: served.status, body: served.whole ? record.json : projection(recordValue(record), served.answered) };
+  return { status: served.status, body: filled(served.whole ? record.json : projection(recordValue(record), served.answered), served.fill) };
+}
+
+/** A record's JSON object with the members `fill` adds. */
+function filled(json: string, fill: string | undefined): string {
+  if (fill === undefined) return json;
+  return json === '{}' ? `{${fill}}` : `${json.slice(0, -1)},${fill}}`;
+}
+
+/**
+ * The members an answer adds to each record for the properties its schema requires and no record
+ * can hold (readOnly ones a create leaves out, ones only the answer declares): a value each one's
+ * schema allows, the same on every answer, so every answer is valid against its schema.
+ */
+function fillOf(schema: Schema | undefined, document: unknown, collection: Collection, shown: ReadonlySet<string> | undefined): string | undefined {
+  if (schema === undefined) return undefined;
+  const flat = flattenObject(schema, document);
+  const members: string[] = [];
+  for (const name of flat.required) {
+    if (name === collection.identity.property || collection.declared.has(name) || collection.writeOnly.has(name) || (shown && !shown.has(name))) continue;
+    const property = flat.properties.get(name);
+    if (property) members.push(`${JSON.stringify(name)}:${JSON.stringify(sampleOf(property) ?? null)}`);
+  }
+  return members.length ? members.join(',') : undefined;
+}
+
+/** The schema of a list answer's items: the array's, or its wrapper's array property's. */
+function itemsSchemaOf(schema: Schema | undefined, list: ListPlan, document: unknown): Schema | undefined {
+  const array = list.shape.kind === 'wrapped' ? flattenObject(schema, document).properties.get(list.shape.property) : mergeAllOf(schema, document);
+  const items = array?.items;
+  return items !== null && typeof items === 'object' && !Array.isArray(items) ? (items as Schema) : undefined;
 }
 
 /** A create's answer, with a `Location` naming the new record where the success response declares one. */
@@ -449,13 +485,13 @@ function firstOf(value: unknown): unknown {
 const LIST_PAGE = 1000;
 
 /** A whole collection as a JSON array, a store page at a time: memory stays one page whatever its size. */
-async function* listed(store: ResourceStore, collection: string, first: Page, properties: ReadonlySet<string> | undefined): AsyncGenerator<string> {
+async function* listed(store: ResourceStore, collection: string, first: Page, properties: ReadonlySet<string> | undefined, fill: string | undefined): AsyncGenerator<string> {
   let page = first;
   let separator = '[';
   for (;;) {
     let piece = '';
     for (const record of page.records) {
-      piece += separator + (properties ? projection(recordValue(record), properties) : record.json);
+      piece += separator + filled(properties ? projection(recordValue(record), properties) : record.json, fill);
       separator = ',';
     }
     if (piece) yield piece;
