@@ -74,8 +74,10 @@ export function parameterReader(parameter: ParameterSpec, document: unknown, cla
     default:
       return ({ query }) => {
         if (plain !== undefined) {
-          const value = query.get(name)?.[0];
-          return value === undefined ? undefined : scalar(value);
+          const values = query.get(name);
+          if (values === undefined) return undefined;
+          // A name sent twice is no serialization of one value: judged as the list it is, so it is refused, not read as its first.
+          return values.length === 1 ? scalar(values[0] as string) : values.map(scalar);
         }
         return readQueryParameter(parameter, query, document, claimed, shaped);
       };
@@ -169,6 +171,8 @@ export function readQueryParameter(
     return coerce([...items], schema, document);
   }
   if (shape === 'object') return coerce(pairs((values[0] ?? '').split(',')), schema, document);
+  // A name sent twice is no serialization of one value: judged as the list it is, so it is refused, not read as its first.
+  if (values.length > 1) return values.map((value) => coerce(value, schema, document));
   return coerce(values[0], schema, document);
 }
 
