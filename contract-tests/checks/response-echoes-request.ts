@@ -2,7 +2,7 @@
  * response_echoes_request: the resource created names exactly what was sent, for every property
  * the success response declares and the request carries (for the bundled spec: name and tag),
  * character for character; a property sent with its schema's `default` may be left out. A declared
- * property that was not sent but comes back is a warning.
+ * property that was not sent but comes back is a warning, except in a PATCH's answer (the whole record).
  */
 import { exactInteger } from '../../spec/exact-json.js';
 import { abbreviate } from '../generators/json-text.js';
@@ -33,7 +33,8 @@ export const responseEchoesRequest: Check = {
       if (had && !has && contract.echoDefaults.has(name) && sameValue(sent, { [name]: contract.echoDefaults.get(name) }, name)) continue;
       if (had && !has) problems.push(failure(`The answer has no ${name}, but the request sent ${name} ${show(sent[name])}.`));
       else if (had && !sameValue(sent, got, name)) problems.push(failure(difference(name, sent[name], got[name])));
-      else if (!had && has) problems.push(warning(`The answer has ${name} ${show(got[name])}, but the request sent no ${name}.`));
+      // A PATCH answers the whole record: a property it did not send is the record's own, not an invention.
+      else if (!had && has && contract.method !== 'PATCH') problems.push(warning(`The answer has ${name} ${show(got[name])}, but the request sent no ${name}.`));
     }
     return problems;
   },
