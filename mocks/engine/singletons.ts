@@ -16,7 +16,8 @@ import type { ParentRecord, ResourceStore, StoredRecord } from '../stores/store.
 import type { MockHandler, RequestContext, RoutedOperation } from './context.js';
 import { exampleAnswer } from './examples.js';
 import { mergedJson, projection, recordOf, recordValue } from './records.js';
-import { parentGone, parentMissing, parentRecord, SINGLETON_KEY } from './stateful.js';
+import { appliedJsonPatch } from './json-patch.js';
+import { filled, fillOf, isJsonPatch, parentGone, parentMissing, parentRecord, SINGLETON_KEY } from './stateful.js';
 
 type Body = Record<string, unknown>;
 
@@ -24,7 +25,7 @@ export function singletonHandlers(singletons: ReadonlyMap<string, { role: Single
   const handlers: Record<string, MockHandler> = {};
   for (const [operationId, { role, singleton }] of singletons) {
     const operation = contract.operations.get(operationId);
-    if (operation) handlers[operationId] = ROLES[role](singleton, answering(operation, singleton));
+    if (operation) handlers[operationId] = ROLES[role](singleton, answering(operation, singleton, contract.document));
   }
   return handlers;
 }
@@ -33,15 +34,15 @@ export function singletonHandlers(singletons: ReadonlyMap<string, { role: Single
 interface Shown {
   status: number;
   properties: ReadonlySet<string> | undefined;
+  /** Members its schema requires that no document holds (a readOnly `updatedAt`), as JSON members to add. */
+  fill: string | undefined;
 }
 
-function answering(operation: ContractOperation, singleton: Singleton): Shown {
+function answering(operation: ContractOperation, singleton: Singleton, document: unknown): Shown {
   const success = successOf(operation);
   const media = [...(success?.response.content.values() ?? [])].find((m) => /json$/.test(m.mediaType.split(';')[0] ?? ''));
-  return {
-    status: success?.status ?? 204,
-    properties: media && new Set([...media.propertySet].filter((name) => !singleton.writeOnly.has(name))),
-  };
+  const properties = media && new Set([...media.propertySet].filter((name) => !singleton.writeOnly.has(name)));
+  return { status: success?.status ?? 204, properties, fill: media && fillOf(media.schema, document, singleton, properties) };
 }
 
 const ROLES: Record<SingletonRole, (singleton: Singleton, shown: Shown) => MockHandler> = {
@@ -72,8 +73,14 @@ const ROLES: Record<SingletonRole, (singleton: Singleton, shown: Shown) => MockH
       if (missing) return missing;
       const name = nameOf(singleton, c);
       const stored = await mock.store.get(name, SINGLETON_KEY);
-      // A merge patch applies to what is there: nothing written yet is the empty document.
-      const value = parseExactJson(mergedJson(stored ? recordValue(stored) : {}, c.request.requestBody as Body, singleton.declared)) as Body;
+      // A patch applies to what is there: nothing written yet is the empty document.
+      const current = stored ? recordValue(stored) : {};
+      let value: Body;
+      if (isJsonPatch(c)) {
+        const outcome = appliedJsonPatch(current, c.request.requestBody);
+        if ('problem' in outcome) return rejected(reject('INVALID_REQUEST_BODY', { schema: 'JSON Patch', problems: [outcome.problem] }));
+        value = parseExactJson(outcome.json) as Body;
+      } else value = parseExactJson(mergedJson(current, c.request.requestBody as Body, singleton.declared)) as Body;
       if (!singleton.body.validate?.(value)) {
         const { sentences, more } = describeProblems(singleton.body.validate?.errors, { root: value });
         return rejected(reject('INVALID_REQUEST_BODY', { schema: 'the document', problems: sentences.map((s) => `after the update, ${s}`), more }));
@@ -115,5 +122,5 @@ export async function written(store: ResourceStore, name: string, record: Stored
 
 function answer(shown: Shown, record: StoredRecord): Answer {
   if (!shown.properties) return { status: shown.status };
-  return { status: shown.status, body: projection(recordValue(record), shown.properties) };
+  return { status: shown.status, body: filled(projection(recordValue(record), shown.properties), shown.fill) };
 }

@@ -302,7 +302,7 @@ async function patched(served: Served, stored: StoredRecord, patch: Body, mock: 
 }
 
 /** A PATCH sent as `application/json-patch+json` (RFC 6902) rather than a merge patch. */
-function isJsonPatch(c: RequestContext): boolean {
+export function isJsonPatch(c: RequestContext): boolean {
   const type = c.request.headers['content-type'];
   return mediaEssence(typeof type === 'string' ? type : '') === 'application/json-patch+json';
 }
@@ -356,7 +356,7 @@ function answerRecord(served: Served, record: StoredRecord): Answer {
 }
 
 /** A record's JSON object with the members `fill` adds. */
-function filled(json: string, fill: string | undefined): string {
+export function filled(json: string, fill: string | undefined): string {
   if (fill === undefined) return json;
   return json === '{}' ? `{${fill}}` : `${json.slice(0, -1)},${fill}}`;
 }
@@ -366,12 +366,17 @@ function filled(json: string, fill: string | undefined): string {
  * can hold (readOnly ones a create leaves out, ones only the answer declares): a value each one's
  * schema allows, the same on every answer, so every answer is valid against its schema.
  */
-function fillOf(schema: Schema | undefined, document: unknown, collection: Collection, shown: ReadonlySet<string> | undefined): string | undefined {
+export function fillOf(
+  schema: Schema | undefined,
+  document: unknown,
+  held: Pick<Collection, 'declared' | 'writeOnly'> & { identity?: Collection['identity'] },
+  shown: ReadonlySet<string> | undefined,
+): string | undefined {
   if (schema === undefined) return undefined;
   const flat = flattenObject(schema, document);
   const members: string[] = [];
   for (const name of flat.required) {
-    if (name === collection.identity.property || collection.declared.has(name) || collection.writeOnly.has(name) || (shown && !shown.has(name))) continue;
+    if (name === held.identity?.property || held.declared.has(name) || held.writeOnly.has(name) || (shown && !shown.has(name))) continue;
     const property = flat.properties.get(name);
     if (property) members.push(`${JSON.stringify(name)}:${JSON.stringify(sampleOf(property) ?? null)}`);
   }

@@ -20,6 +20,12 @@ const profile = {
   properties: { bio: { type: 'string', minLength: 1 }, theme: { type: 'string', enum: ['dark', 'light'] }, secret: { type: 'string', writeOnly: true } },
 };
 const id = { name: 'id', in: 'path', required: true, schema: { type: 'integer' } };
+// A document with a property only the server sets, required in its answers.
+const prefs = {
+  type: 'object',
+  required: ['lang', 'updatedAt'],
+  properties: { lang: { type: 'string' }, size: { type: 'integer' }, updatedAt: { type: 'string', format: 'date-time', readOnly: true } },
+};
 const spec = {
   openapi: '3.1.0',
   info: { title: 'Profiles', version: '1' },
@@ -40,6 +46,15 @@ const spec = {
         responses: { '200': { description: 'ok', ...json(profile) } },
       },
       delete: { operationId: 'deleteProfile', responses: { '204': { description: 'gone' } } },
+    },
+    '/prefs': {
+      get: { operationId: 'getPrefs', responses: { '200': { description: 'ok', ...json(prefs) } } },
+      put: { operationId: 'putPrefs', requestBody: { required: true, ...json(prefs) }, responses: { '200': { description: 'ok', ...json(prefs) } } },
+      patch: {
+        operationId: 'patchPrefs',
+        requestBody: { required: true, content: { 'application/json-patch+json': { schema: { type: 'array', items: { type: 'object' } } } } },
+        responses: { '200': { description: 'ok', ...json(prefs) } },
+      },
     },
     '/settings': {
       get: { operationId: 'getSettings', responses: { '200': { description: 'ok', ...json({ type: 'object', properties: { volume: { type: 'integer' } } }, { volume: 3 }) } } },
@@ -87,6 +102,20 @@ describe('singleton sub-resources', () => {
     expect((await call(mock, 'DELETE', '/users/3')).status).toBe(204);
     expect((await call(mock, 'POST', '/users', { id: 3, name: 'Cy again' })).status).toBe(201);
     expect((await call(mock, 'GET', '/users/3/profile')).json).toEqual({ bio: 'from the spec', theme: 'light' });
+  });
+
+  it('takes a JSON Patch where the spec declares one, and answers the properties only the server sets', async () => {
+    expect(expectDeclared(mock, 'putPrefs', await call(mock, 'PUT', '/prefs', { lang: 'en', size: 1 }), 200)).toMatchObject({ lang: 'en', size: 1 });
+    const operations = [
+      { op: 'replace', path: '/lang', value: 'fr' },
+      { op: 'remove', path: '/size' },
+    ];
+    const patched = await call(mock, 'PATCH', '/prefs', operations, 'application/json-patch+json');
+    expect(expectDeclared(mock, 'patchPrefs', patched, 200)).toEqual({ lang: 'fr', updatedAt: expect.any(String) });
+    expect(expectDeclared(mock, 'getPrefs', await call(mock, 'GET', '/prefs'), 200)).toEqual(patched.json);
+    const failed = await call(mock, 'PATCH', '/prefs', [{ op: 'test', path: '/lang', value: 'en' }], 'application/json-patch+json');
+    expect(failed.status).toBe(400);
+    expect(failed.text).toContain('operation 0 (test /lang) failed');
   });
 
   it('a top-level document: /settings', async () => {
