@@ -14,7 +14,7 @@ import { isRejection, reject, type Rejection } from '../errors.js';
 import { rejected, type Answer } from '../http/answer.js';
 import { checkContentEncoding, checkJsonMediaType, hasBody, readBody, takeBufferedBody } from '../http/request-body.js';
 import { bodyKind, parseJsonBody, parseOtherBody } from './body.js';
-import { declaredFor, mediaEssence, type ContractOperation } from '../../spec/contract.js';
+import { declaredFor, isJsonMediaType, mediaEssence, type ContractOperation } from '../../spec/contract.js';
 import { sampleOf } from './error-answers.js';
 import type { EngineContext, Exchange, MockValidation, RequestContext, Route, RoutedOperation } from './context.js';
 import { exampleAnswer } from './examples.js';
@@ -80,7 +80,7 @@ function decided(verdict: Verdict, found: Route, prefer: Preferences, mock: Engi
     answer.requestText = c.request.bodyText;
     answer.operationId = operation.operationId;
     if (answer.stateful === undefined) answer.stateful = operation.stateful;
-    return withRequiredHeaders(answer, operation.contract);
+    return withDeclaredHeaders(answer, operation.contract);
   };
   // Prefer: delay applies to every answer of an operation, rejections included, unless the Prefer header itself is refused.
   const delayed = (answer: Answer): Answer => {
@@ -338,11 +338,20 @@ function emptyBody(operation: RoutedOperation) {
 }
 
 /**
- * The answer with every header its declared response marks `required` that it does not carry
- * (a `Location` a create sets itself): a value the header's schema allows, as `simple` style writes it.
+ * The answer with the headers its declared response asks for: a JSON body without a media type of
+ * its own in the JSON media type declared (`application/vnd.api+json`, where no plain
+ * `application/json` is), and every header marked `required` that it does not carry (a `Location`
+ * a create sets itself), a value the header's schema allows, as `simple` style writes it.
  */
-function withRequiredHeaders(answer: Answer, operation: ContractOperation): Answer {
-  const required = answer.send ? undefined : declaredFor(operation, answer.status)?.requiredHeaders;
+function withDeclaredHeaders(answer: Answer, operation: ContractOperation): Answer {
+  const response = answer.send ? undefined : declaredFor(operation, answer.status);
+  if (!response) return answer;
+  const typed = answer.headers?.['content-type'] !== undefined || (answer.body === undefined && answer.stream === undefined);
+  if (!typed && !response.content.has('application/json')) {
+    const json = [...response.content.keys()].find((type) => isJsonMediaType(mediaEssence(type)));
+    if (json !== undefined) answer.headers = { ...answer.headers, 'content-type': json };
+  }
+  const required = response.requiredHeaders;
   if (!required?.size) return answer;
   const headers = { ...answer.headers };
   const has = new Set(Object.keys(headers).map((name) => name.toLowerCase()));

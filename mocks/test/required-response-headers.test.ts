@@ -1,7 +1,7 @@
 /**
  * Headers a response declares `required`: every answer in that response carries them — a
  * create's `Location` naming the new record, any other a value its schema allows — on stored,
- * generated and forced answers alike.
+ * generated and forced answers alike; and stored records in the JSON media type it declares.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -56,6 +56,39 @@ paths:
           content:
             application/json:
               schema: {$ref: '#/components/schemas/File'}
+  /notes:
+    get:
+      operationId: listNotes
+      responses:
+        '200':
+          description: ok
+          content:
+            application/vnd.api+json:
+              schema: {type: object, properties: {data: {type: array, items: {$ref: '#/components/schemas/File'}}}}
+    post:
+      operationId: createNote
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema: {$ref: '#/components/schemas/File'}
+      responses:
+        '201':
+          description: created
+          content:
+            application/hal+json:
+              schema: {$ref: '#/components/schemas/File'}
+  /notes/{name}:
+    get:
+      operationId: getNote
+      parameters:
+        - {name: name, in: path, required: true, schema: {type: string}}
+      responses:
+        '200':
+          description: ok
+          content:
+            application/hal+json:
+              schema: {$ref: '#/components/schemas/File'}
 components:
   headers:
     RetryAfter: {required: true, schema: {type: integer, minimum: 1}}
@@ -67,7 +100,7 @@ components:
         name: {type: string}
 `;
 
-describe('required response headers', () => {
+describe('headers the declared response asks for', () => {
   let dir: string;
   let mock: MockServer;
   beforeAll(async () => {
@@ -97,5 +130,14 @@ describe('required response headers', () => {
     const forced = await send(mock, '/files', undefined, { method: 'GET', contentType: null, headers: { prefer: 'code=429' } });
     expect(forced.status).toBe(429);
     expect(Number(forced.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+  });
+
+  it('answers stored records in the JSON media type the response declares when it is not application/json', async () => {
+    const created = await send(mock, '/notes', { name: 'n1' });
+    expect([created.status, created.headers.get('content-type'), created.json]).toEqual([201, 'application/hal+json', { name: 'n1' }]);
+    const listed = await send(mock, '/notes', undefined, { method: 'GET', contentType: null });
+    expect([listed.status, listed.headers.get('content-type'), listed.json]).toEqual([200, 'application/vnd.api+json', { data: [{ name: 'n1' }] }]);
+    const read = await send(mock, '/notes/n1', undefined, { method: 'GET', contentType: null });
+    expect([read.status, read.headers.get('content-type'), read.json]).toEqual([200, 'application/hal+json', { name: 'n1' }]);
   });
 });
