@@ -90,6 +90,8 @@ export interface SequenceStep {
   identity: string;
   /** The record's identity value as JSON text. */
   id?: string;
+  /** A list step's member of a wrapped answer holding the records (the spec's list schema names it). */
+  wrapper?: string;
   /** A read that follows a delete of the record sent without a credential: the record must still be there. */
   afterAnonymousDelete?: boolean;
   /** What a read must show: the record as last created or updated. */

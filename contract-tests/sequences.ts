@@ -40,6 +40,8 @@ export interface SequencePlan {
   filterDefaults?: ReadonlyMap<string, unknown>;
   /** The most records one list answer holds (the array's maxItems, or the default page size). */
   pageCap?: number;
+  /** The member of a wrapped list answer holding the records, as the spec's list schema says (it may declare other arrays). */
+  wrapper?: string;
   create: SuiteContract;
   read?: SuiteContract;
   list?: SuiteContract;
@@ -119,6 +121,7 @@ export function planSequences(compiled: CompiledContract, operations: readonly S
       ...optional('itemParameter', collection.itemParameter),
       ...optional('parent', parent),
       ...optional('pageCap', smallest(listPlan?.maxItems, listPlan?.paging.defaultSize)),
+      ...optional('wrapper', listPlan?.shape.kind === 'wrapped' ? listPlan.shape.property : undefined),
       create,
       ...optional('read', links.read?.operation ?? role('read')),
       ...optional('list', role('list')),
@@ -314,14 +317,15 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
     plan.read ? send({ operation: plan.read, step, description: description + (exchanges.has(id) ? via('read') : ''), expect, parameters: pathValue(id), anonymous }) : Promise.resolve(undefined);
   const list = async (step: SequenceStep, description: string, parameters: ReadonlyMap<string, string> = new Map()): Promise<void> => {
     if (!plan.list) return;
+    if (plan.wrapper !== undefined) step.wrapper = plan.wrapper;
     const first = await send({ operation: plan.list, step, description, expect: 'provider-choice', parameters });
     // Paging: a Link rel="next" header or a `next` URL in a wrapped answer, followed a bounded number of times.
-    const items = listItems(first.body);
+    const items = listItems(first.body, plan.wrapper);
     let next = nextPage(first);
     let walked = 1;
     for (; next && walked < MAX_PAGES && items; walked++) {
       const more = await context.fetchPage(plan.list, next);
-      items.push(...(listItems(more.body) ?? []));
+      items.push(...(listItems(more.body, plan.wrapper) ?? []));
       next = nextPage(more);
     }
     // Still a next link at the bound: the checks must know they judge the first pages only.
@@ -343,7 +347,7 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
           expect: 'provider-choice',
           parameters: new Map([...parameters, [byParameter, String(position)]]),
         });
-        const records = listItems(more.body) ?? [];
+        const records = listItems(more.body, plan.wrapper) ?? [];
         paged = true;
         // The same page again (the parameter ignored): nothing further to see.
         ended = JSON.stringify(records) === previous;
@@ -614,10 +618,12 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
-/** The records of a list answer: a bare array, or the one array member of a wrapping object (`items`, `data` …). */
-export function listItems(body: unknown): unknown[] | undefined {
+/** The records of a list answer: a bare array, the `wrapper` member the spec names, else the one array member of a wrapping object (`items`, `data` …). */
+export function listItems(body: unknown, wrapper?: string): unknown[] | undefined {
   if (Array.isArray(body)) return [...body];
   if (!isRecord(body)) return undefined;
+  const wrapped = wrapper === undefined ? undefined : body[wrapper];
+  if (Array.isArray(wrapped)) return [...wrapped];
   const arrays = Object.values(body).filter(Array.isArray);
   return arrays.length === 1 ? [...(arrays[0] as unknown[])] : undefined;
 }

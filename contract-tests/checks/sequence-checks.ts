@@ -20,7 +20,7 @@ function seenRecords(exchange: Exchange, step: SequenceStep): unknown[] | undefi
   if (step.seen) return step.seen;
   const response = answered(exchange);
   const parsed = response ? parseBody(response.body) : undefined;
-  return parsed?.ok ? listItems(parsed.value) : undefined;
+  return parsed?.ok ? listItems(parsed.value, step.wrapper) : undefined;
 }
 
 const filtered = (step: SequenceStep): string => (step.filter ? ` with ${step.filter.parameter}=${step.filter.values.join(',')}` : '');
@@ -44,7 +44,12 @@ export const ensureResourceAvailability: Check = {
     if (!step.contains?.length) return undefined;
     if (!isSuccess(response.status)) return [failure(`The list ${step.collection} answered ${response.status}; it must list the records just created (${step.contains.join(', ')}).`)];
     const records = seenRecords(exchange, step);
-    if (!records) return [failure(`The list ${step.collection} answered no array of records (bare, or wrapped in an object with one array member).`)];
+    if (!records)
+      return [
+        failure(
+          `The list ${step.collection} answered no array of records (bare, or wrapped in ${step.wrapper === undefined ? 'an object with one array member' : `an object's ${step.wrapper} member`}).`,
+        ),
+      ];
     const absent = step.contains.filter((id) => !records.some((record) => hasKey(record, step.identity, id)));
     if (!absent.length) return [];
     if (step.truncated) {
@@ -104,7 +109,7 @@ export const listHonoursParameters: Check = {
     const response = answered(exchange);
     if (!step || (!step.limit && !step.filter) || !response || !isSuccess(response.status)) return undefined;
     const parsed = parseBody(response.body);
-    const page = parsed.ok ? listItems(parsed.value) : undefined;
+    const page = parsed.ok ? listItems(parsed.value, step.wrapper) : undefined;
     if (!page) return undefined;
     const problems: Problem[] = [];
     if (step.limit && page.length > step.limit.value) {
@@ -141,7 +146,9 @@ export const useAfterFree: Check = {
     if (!step || !response) return undefined;
     if (step.kind === 'list') {
       if (!step.lacks?.length || !isSuccess(response.status)) return undefined;
-      const records = seenRecords(exchange, step) ?? [];
+      // No array of records to look in: ensure_resource_availability reports that list; this check cannot judge it.
+      const records = seenRecords(exchange, step);
+      if (!records) return undefined;
       const kept = step.lacks.filter((id) => records.some((record) => hasKey(record, step.identity, id)));
       if (kept.length) return [failure(`The list ${step.collection} still holds ${kept.map((id) => `${step.identity} ${id}`).join(', ')} after its delete was answered with success.`)];
       if (step.cutAfter !== undefined)
