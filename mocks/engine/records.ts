@@ -141,15 +141,28 @@ export function projection(value: Record<string, unknown>, properties: ReadonlyS
 
 /**
  * The JSON text of `stored` with the declared properties of `patch` applied (JSON merge patch,
- * RFC 7396, at the top level: null removes), every value carried over as exact text.
+ * RFC 7396: null removes, an object merges into the object there), every value carried over as exact text.
  */
 export function mergedJson(stored: Record<string, unknown>, patch: Record<string, unknown>, declared: ReadonlySet<string>): string {
+  return mergedObject(stored, patch, declared);
+}
+
+function mergedObject(target: Record<string, unknown>, patch: Record<string, unknown>, declared?: ReadonlySet<string>): string {
   const parts = new Map<string, string>();
-  for (const property of Object.keys(stored)) parts.set(property, exactJsonOf(stored, property));
+  for (const property of Object.keys(target)) parts.set(property, exactJsonOf(target, property));
   for (const property of Object.keys(patch)) {
-    if (!declared.has(property)) continue;
-    if (patch[property] === null) parts.delete(property);
-    else parts.set(property, exactJsonOf(patch, property));
+    if (declared && !declared.has(property)) continue;
+    const value = patch[property];
+    if (value === null) parts.delete(property);
+    else if (isPlainObject(value)) {
+      // Nested depth is bounded by the body parser's limit (MAX_JSON_DEPTH).
+      const current = target[property];
+      parts.set(property, mergedObject(isPlainObject(current) ? current : {}, value));
+    } else parts.set(property, exactJsonOf(patch, property));
   }
   return `{${[...parts].map(([property, json]) => `${JSON.stringify(property)}:${json}`).join(',')}}`;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }

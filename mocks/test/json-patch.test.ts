@@ -1,6 +1,7 @@
 /**
  * PATCH sent as `application/json-patch+json` (RFC 6902) on a stored record, beside the merge
- * patch the same operation takes: the operations applied in order, numbers exact, all or nothing.
+ * patch (RFC 7396, nested objects merged) the same operation takes: the operations applied in
+ * order, numbers exact, all or nothing.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -65,6 +66,13 @@ components:
         name: {type: string}
         serial: {type: integer, format: int64}
         tags: {type: array, items: {type: string}}
+        dims:
+          type: object
+          required: [w]
+          properties:
+            w: {type: integer, format: int64}
+            h: {type: integer}
+            unit: {type: [string, 'null']}
 `;
 
 const JSON_PATCH = 'application/json-patch+json';
@@ -129,5 +137,13 @@ describe('PATCH with a JSON Patch', () => {
     await send(mock, '/gadgets', { name: 'bulb', tags: ['x'] });
     const merged = await send(mock, '/gadgets/3', { tags: null, name: 'led' }, { method: 'PATCH', contentType: 'application/merge-patch+json' });
     expect([merged.status, merged.json]).toEqual([200, { id: 3, name: 'led' }]);
+  });
+
+  it('merges a merge patch into nested objects (RFC 7396), null removing a nested member', async () => {
+    await send(mock, '/gadgets', '{"name":"box","dims":{"w":9007199254740993,"h":2,"unit":"cm"}}');
+    const merged = await send(mock, '/gadgets/4', { dims: { h: 3, unit: null } }, { method: 'PATCH', contentType: 'application/merge-patch+json' });
+    const expected = '{"id":4,"name":"box","dims":{"w":9007199254740993,"h":3}}';
+    expect([merged.status, merged.text]).toEqual([200, expected]);
+    expect((await send(mock, '/gadgets/4', undefined, { method: 'GET', contentType: null })).text).toBe(expected);
   });
 });
