@@ -82,7 +82,19 @@ interface XmlPlan {
  * fields of its own (`error: {code, message}`); an array of one such object (`errors: [{msg,
  * field}]`), or of the message alone (`errors: ["…"]`).
  */
-type Source = 'status' | 'message' | 'phrase' | 'code' | 'problem-type' | 'field-name' | 'field-pointer' | 'messages' | { value: unknown } | { object: readonly Field[] } | { items: readonly Field[] };
+type Source =
+  | 'status'
+  | 'message'
+  | 'phrase'
+  | 'code'
+  | 'problem-type'
+  | 'field-name'
+  | 'field-pointer'
+  | 'messages'
+  | { value: unknown }
+  | { choices: readonly unknown[] }
+  | { object: readonly Field[] }
+  | { items: readonly Field[] };
 
 interface Field {
   name: string;
@@ -372,7 +384,8 @@ function propertyFields(declared: ReadonlyArray<readonly [string, Schema]>, requ
     if (source === 'message') messageGiven = true;
     if (source === undefined) {
       if (!required.has(name)) continue;
-      source = { value: sampleOf(schema) };
+      // An enum without a const or default: the value that names the status's side, chosen per answer.
+      source = Array.isArray(schema.enum) && schema.enum.length > 1 && !('const' in schema) && !('default' in schema) ? { choices: schema.enum } : { value: sampleOf(schema) };
     }
     fields.push({ name, source, maxLength: typeof schema.maxLength === 'number' ? schema.maxLength : undefined, schema, required: required.has(name) });
   }
@@ -459,6 +472,7 @@ function valueOf(field: Field, rejection: Pick<Rejection, 'status' | 'message' |
   const { source } = field;
   if (typeof source === 'object') {
     if ('value' in source) return structuredClone(source.value);
+    if ('choices' in source) return chosen(source.choices, rejection.status);
     if ('object' in source) return objectOf(source.object, rejection);
     return [objectOf(source.items, rejection)];
   }
@@ -482,6 +496,22 @@ function valueOf(field: Field, rejection: Pick<Rejection, 'status' | 'message' |
     case 'problem-type':
       return 'about:blank';
   }
+}
+
+/**
+ * Of an enum's values, the status itself, else one naming its side (`server` for a 5xx, `client`
+ * for a 4xx), else the first that is no other status: an error kind `[client, server]` does not
+ * call a 500 the client's.
+ */
+function chosen(choices: readonly unknown[], status: number): unknown {
+  const exact = choices.find((choice) => choice === status || choice === String(status));
+  if (exact !== undefined) return structuredClone(exact);
+  // Another status's value would misname this one.
+  const others = choices.filter((choice) => !/^[1-5]\d\d$/.test(String(choice)));
+  const candidates = others.length ? others : choices;
+  const side = status >= 500 ? /server|internal|fatal|unavailable/i : /client|invalid|request|validation|user/i;
+  const named = candidates.find((choice) => typeof choice === 'string' && side.test(choice));
+  return structuredClone(named ?? candidates[0]);
 }
 
 function valid(value: unknown, validate: ValidateFunction | undefined): boolean {
