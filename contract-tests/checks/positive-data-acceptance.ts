@@ -11,6 +11,9 @@ import { answered, failure, info, isSuccess, providerMessage, reportChoice, warn
 /** The smallest body a provider may refuse as too large (413) without failing: 16 KiB, many times any ordinary plant. */
 export const LARGE_BODY_BYTES = 16 * 1024;
 
+/** The request headers whose condition a provider answers 412 when it does not hold (RFC 9110 §13.1). */
+const PRECONDITIONS = new Set(['if-match', 'if-none-match', 'if-unmodified-since']);
+
 export const positiveDataAcceptance: Check = {
   name: 'positive_data_acceptance',
   proves: 'valid bodies (fixed and generated: every string class, ids at their range ends, unusual but legal JSON and credentials) are accepted',
@@ -50,6 +53,16 @@ export const positiveDataAcceptance: Check = {
       return [
         info(
           `Answered ${status}: ${contract.operationId} acts on a record the request names, which the provider may not have (or which the body contradicts); the stateful sequence judges it on a record it created.` +
+            providerMessage(response),
+        ),
+      ];
+    }
+    // A precondition the suite made up (RFC 9110 §13.1: If-Match holds the record's current ETag, which the suite cannot know) fails as it should.
+    const precondition = Object.keys(exchange.request.headers).find((name) => PRECONDITIONS.has(name.toLowerCase()));
+    if (status === 412 && precondition !== undefined) {
+      return [
+        info(
+          `Answered 412 (precondition failed): the request's ${precondition} holds a value the suite made up, not one of the record's current validators, so its condition could not hold (RFC 9110 §13.1).` +
             providerMessage(response),
         ),
       ];
