@@ -46,6 +46,8 @@ interface Served {
   fill: string | undefined;
   /** The same for each item of a list. */
   itemFill: string | undefined;
+  /** For a list: the response header it declares for the number of records (`X-Total-Count`), lower case. */
+  totalHeader: string | undefined;
   /** The collections and singletons nested under each collection: a deleted record's go with it. */
   nested: Nested;
 }
@@ -79,6 +81,7 @@ export function statefulHandlers(stateful: ReadonlyMap<string, StatefulOperation
       wholeItems: showsWhole(collection, list?.items),
       location: success?.headers.includes('location') === true,
       fill: media && fillOf(media.schema, contract.document, collection, answered),
+      totalHeader: list ? success?.headers.find((name) => TOTAL_HEADERS.has(name)) : undefined,
       itemFill: list && media ? fillOf(itemsSchemaOf(media.schema, list, contract.document), contract.document, collection, list.items) : undefined,
       collection,
       answered,
@@ -134,19 +137,25 @@ const ROLES: Record<CollectionRole, (served: Served) => MockHandler> = {
         const sent = c.request.parameterValues ?? query;
         const filters = plan.filters.size === 0 && !plan.memberFilters ? NO_FILTERS : activeFilters(plan, collection, sent, req.url ?? '');
         const window = windowOf(plan, query);
+        const { totalHeader } = served;
         if (plan.shape.kind === 'array' && filters.length === 0 && window.size === undefined && window.offset === 0) {
           // The first page is read before answering, so a store outage is still an error answer.
-          return continueWith(mock.store.page(name, { limit: LIST_PAGE }), (first): Answer => ({
+          const answer = (first: Page, total?: number): Answer => ({
             status: served.status,
             stream: listed(mock.store, name, first, served.wholeItems ? undefined : plan.items, served.itemFill),
-          }));
+            headers: totalHeader && total !== undefined ? { [totalHeader]: String(total) } : undefined,
+          });
+          const first = mock.store.page(name, { limit: LIST_PAGE });
+          if (!totalHeader) return continueWith(first, (page) => answer(page));
+          return continueWith(first, (page) => (page.next === undefined ? answer(page, page.records.length) : continueWith(mock.store.count(name), (total) => answer(page, total))));
         }
-        const needsTotal = plan.shape.kind === 'wrapped';
+        const needsTotal = plan.shape.kind === 'wrapped' || totalHeader !== undefined;
         return continueWith(selected(mock.store, name, served.wholeItems ? undefined : plan.items, filters, window, needsTotal), ({ pieces, total }): Answer => {
           const array = `[${(served.itemFill ? pieces.map((piece) => filled(piece, served.itemFill)) : pieces).join(',')}]`;
-          if (plan.shape.kind === 'array') return { status: served.status, body: array };
+          const headers = totalHeader ? { [totalHeader]: String(total) } : undefined;
+          if (plan.shape.kind === 'array') return { status: served.status, body: array, headers };
           const page = { url: req.url ?? '', origin: `http://${req.headers.host ?? 'localhost'}`, shown: pieces.length, total };
-          return { status: served.status, body: wrapped(served, plan, array, window, page) };
+          return { status: served.status, body: wrapped(served, plan, array, window, page), headers };
         });
       };
       if (!collection.parent) return listing();
@@ -488,6 +497,9 @@ function firstOf(value: unknown): unknown {
 }
 
 const LIST_PAGE = 1000;
+
+/** Response headers that carry a list's number of records, lower case. */
+const TOTAL_HEADERS = new Set(['x-total-count', 'x-total', 'total-count', 'x-count', 'x-result-count', 'x-total-results']);
 
 /** A whole collection as a JSON array, a store page at a time: memory stays one page whatever its size. */
 async function* listed(store: ResourceStore, collection: string, first: Page, properties: ReadonlySet<string> | undefined, fill: string | undefined): AsyncGenerator<string> {
