@@ -313,8 +313,21 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
   };
   /** ` (link X)` when the step follows one of the spec's links. */
   const via = (linked: LinkedStep): string => (plan.links?.[linked] ? ` (link ${plan.links[linked].name})` : '');
-  const read = (id: string, step: SequenceStep, description: string, expect: CaseExpectation = 'provider-choice', anonymous = false) =>
-    plan.read ? send({ operation: plan.read, step, description: description + (exchanges.has(id) ? via('read') : ''), expect, parameters: pathValue(id), anonymous }) : Promise.resolve(undefined);
+  /** The ETag each record's last successful read answered: an update or delete taking If-Match sends it (RFC 9110 §13.1.1). */
+  const etags = new Map<string, string>();
+  const read = async (id: string, step: SequenceStep, description: string, expect: CaseExpectation = 'provider-choice', anonymous = false) => {
+    if (!plan.read) return undefined;
+    const answer = await send({ operation: plan.read, step, description: description + (exchanges.has(id) ? via('read') : ''), expect, parameters: pathValue(id), anonymous });
+    const etag = answer.headers?.etag;
+    if (etag !== undefined && answer.status !== undefined && answer.status >= 200 && answer.status < 300) etags.set(id, etag);
+    return answer;
+  };
+  /** The path's parameters, and the record's ETag where the operation takes an If-Match header. */
+  const conditional = (operation: SuiteContract, id: string, linked: LinkedStep): ReadonlyMap<string, string> => {
+    const ifMatch = operation.parameters.find((p) => p.in === 'header' && p.name.toLowerCase() === 'if-match');
+    const etag = etags.get(id);
+    return ifMatch && etag !== undefined ? new Map([...pathValue(id, linked), [ifMatch.name, JSON.stringify(etag)]]) : pathValue(id, linked);
+  };
   const list = async (step: SequenceStep, description: string, parameters: ReadonlyMap<string, string> = new Map()): Promise<void> => {
     if (!plan.list) return;
     if (plan.wrapper !== undefined) step.wrapper = plan.wrapper;
@@ -447,7 +460,7 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
         description: `updates the first ${noun}${via('update')}`,
         expect: 'accepted',
         body: changed.text,
-        parameters: pathValue(first.id, 'update'),
+        parameters: conditional(plan.update, first.id, 'update'),
       });
       if (answer.status !== undefined && answer.status >= 200 && answer.status < 300) {
         // What the read must show: the updated properties a record keeps (a change body may carry others).
@@ -472,7 +485,7 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
         step: { kind: 'delete-anonymous', collection: plan.collection, identity: plan.identity, id: first.id },
         description: `deletes the first ${noun} without a credential${via('remove')}: it must be refused`,
         expect: 'unauthenticated',
-        parameters: pathValue(first.id, 'remove'),
+        parameters: conditional(plan.remove, first.id, 'remove'),
         anonymous: true,
       });
       await read(
@@ -487,7 +500,7 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
       step: { kind: 'delete', collection: plan.collection, identity: plan.identity, id: first.id },
       description: `deletes the first ${noun}${via('remove')}`,
       expect: 'accepted',
-      parameters: pathValue(first.id, 'remove'),
+      parameters: conditional(plan.remove, first.id, 'remove'),
     });
     if (answer.status !== undefined && answer.status >= 200 && answer.status < 300) {
       deleted = first.id;

@@ -2,7 +2,8 @@
  * An update may take an If-Match header (optimistic concurrency, RFC 9110 §13.1.1). The suite
  * cannot know a record's current ETag, so a 412 to a request carrying the If-Match value it made up
  * is the condition failing as it should (info); a 412 to a request without a precondition still
- * refuses a valid body and fails. Against a small pages provider of the test's own (node:http).
+ * refuses a valid body and fails. The stateful sequence's update sends the ETag the record's read
+ * answered, so a provider requiring If-Match (428 without it) is judged on its updates too. Against a small pages provider of the test's own (node:http).
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -15,7 +16,7 @@ import { runContractSuite, type ContractReport } from '../index.js';
 const page = { $ref: '#/components/schemas/Page' };
 const json = (schema: unknown) => ({ 'application/json': { schema } });
 const pageId = { name: 'pageId', in: 'path', required: true, schema: { type: 'integer', minimum: 1 } };
-const SPEC = {
+const specOf = (ifMatchRequired: boolean) => ({
   openapi: '3.1.0',
   info: { title: 'Pages', version: '1' },
   security: [],
@@ -35,21 +36,31 @@ const SPEC = {
       },
       put: {
         operationId: 'replacePage',
-        parameters: [pageId, { name: 'If-Match', in: 'header', required: false, schema: { type: 'string', minLength: 1 } }],
+        parameters: [pageId, { name: 'If-Match', in: 'header', required: ifMatchRequired, schema: { type: 'string', minLength: 1 } }],
         requestBody: { required: true, content: json(page) },
-        responses: { '200': { description: 'Replaced', content: json(page) }, '400': { description: 'Invalid' }, '404': { description: 'None' }, '412': { description: 'Changed since' } },
+        responses: {
+          '200': { description: 'Replaced', content: json(page) },
+          '400': { description: 'Invalid' },
+          '404': { description: 'None' },
+          '412': { description: 'Changed since' },
+          '428': { description: 'If-Match is required' },
+        },
       },
     },
   },
   components: {
     schemas: { Page: { type: 'object', required: ['title'], properties: { id: { type: 'integer', readOnly: true }, title: { type: 'string', minLength: 1, maxLength: 40 } } } },
   },
+});
+const specDir = mkdtempSync(join(tmpdir(), 'preconditions-'));
+const specFile = (ifMatchRequired: boolean): string => {
+  const file = join(specDir, ifMatchRequired ? 'pages-if-match-required.json' : 'pages.json');
+  writeFileSync(file, JSON.stringify(specOf(ifMatchRequired)));
+  return file;
 };
-const specFile = join(mkdtempSync(join(tmpdir(), 'preconditions-')), 'pages.json');
-writeFileSync(specFile, JSON.stringify(SPEC));
 
-/** `checks`: If-Match, when sent, must be the page's ETag; `always`: every replacement is answered 412. */
-async function runAgainst(ifMatch: 'checks' | 'always'): Promise<ContractReport> {
+/** `checks`: If-Match, when sent, must be the page's ETag; `requires`: and a replacement without it is 428; `always`: every replacement is answered 412. */
+async function runAgainst(ifMatch: 'checks' | 'requires' | 'always'): Promise<ContractReport> {
   const pages = new Map<number, { title: string; version: number }>();
   const server = createServer((request, response) => {
     const chunks: Buffer[] = [];
@@ -82,6 +93,7 @@ async function runAgainst(ifMatch: 'checks' | 'always'): Promise<ContractReport>
       if (request.method === 'GET') return answer(200, { id, title: stored.title }, { etag });
       if (request.method === 'PUT') {
         const condition = request.headers['if-match'];
+        if (ifMatch === 'requires' && condition === undefined) return answer(428);
         if (ifMatch === 'always' || (condition !== undefined && condition !== etag && condition !== '*')) return answer(412);
         stored.title = title as string;
         stored.version++;
@@ -92,7 +104,7 @@ async function runAgainst(ifMatch: 'checks' | 'always'): Promise<ContractReport>
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   try {
-    return await runContractSuite({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, spec: specFile, seed: 9, generated: { positive: 2, negative: 2 } });
+    return await runContractSuite({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, spec: specFile(ifMatch === 'requires'), seed: 9, generated: { positive: 2, negative: 2 } });
   } finally {
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
@@ -106,6 +118,13 @@ describe('an update taking If-Match', () => {
     const report = await runAgainst('checks');
     expect(failures(report)).toEqual([]);
     expect(report.findings.some((f) => f.severity === 'info' && /Answered 412 \(precondition failed\): the request's If-Match holds a value the suite made up/i.test(f.message))).toBe(true);
+    expect(report.ok).toBe(true);
+  });
+
+  it("passes a provider requiring If-Match: the sequence's update sends the ETag the record's read answered", async () => {
+    const report = await runAgainst('requires');
+    expect(failures(report)).toEqual([]);
+    expect(report.checks.find((c) => c.name === 'resource_consistency')?.judged).toBeGreaterThan(1);
     expect(report.ok).toBe(true);
   });
 
