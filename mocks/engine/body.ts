@@ -25,6 +25,11 @@ export type ParsedBody = { ok: true; value: unknown; text: string | undefined } 
 export function parseJsonBody(body: Buffer, plan: ExactPlan | undefined = READ_EVERY_NUMBER): ParsedBody {
   if (!isUtf8(body)) return { ok: false, rejection: reject('INVALID_ENCODING') };
   const text = body.toString('utf8');
+  // JSON.parse's own words would quote an invisible character.
+  if (text.startsWith('\uFEFF')) {
+    const detail = 'it starts with a byte order mark (U+FEFF), which networked JSON must not have (RFC 8259, section 8.1); send the bytes after it';
+    return { ok: false, rejection: reject('MALFORMED_JSON', { detail }) };
+  }
   try {
     // Repeated names are refused (RFC 8259 §4 leaves the reading to each parser): records are replayed elsewhere.
     return { ok: true, value: parseExactJson(text, plan, { refuseDuplicateNames: true }), text };

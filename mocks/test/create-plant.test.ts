@@ -188,6 +188,7 @@ describe('bodies that are not a valid NewPlant', () => {
     ['a string', '"plant"', /body must be a JSON object/],
     ['null', 'null', /body must be a JSON object, got null/],
     ['invalid UTF-8', Buffer.from([0x7b, 0xff, 0x7d]).toString('latin1'), /JSON|UTF-8/],
+    ['a byte order mark before the JSON', '\uFEFF{"id": 1, "name": "x"}', /starts with a byte order mark \(U\+FEFF\)/],
   ])('answers 400 for %s', async (_name, body, pattern) => {
     expect(expectError(await createPlant(mock.current, body), 400)).toMatch(pattern);
   });
