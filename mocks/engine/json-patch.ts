@@ -12,24 +12,41 @@ class NumberText {
 
 type Tree = null | boolean | string | NumberText | Tree[] | { [name: string]: Tree };
 
+/**
+ * The most values a patched record may hold, and the most values one patch may copy or compare:
+ * `copy` doubles what it copies into itself, and 30 such operations in a small body would
+ * otherwise build a billion values (and `test` compare them, again and again).
+ */
+export const MAX_PATCHED_VALUES = 100_000;
+const MAX_PATCH_WORK = 1_000_000;
+
+/** What a patch has built and spent so far. */
+interface Work {
+  size: number;
+  spent: number;
+}
+
 /** The patched value's JSON text, or the problem that stops the patch (no operation applied then). */
 export function appliedJsonPatch(record: Record<string, unknown>, operations: unknown): { json: string } | { problem: string } {
   if (!Array.isArray(operations)) return { problem: 'a JSON Patch is an array of operations' };
   let document: Tree = treeOf(record);
+  const work: Work = { size: sizeOf(document), spent: 0 };
   for (const [index, operation] of operations.entries()) {
-    const outcome = isRecord(operation) ? applied(document, operation) : 'is not an object';
+    const outcome = isRecord(operation) ? applied(document, operation, work) : 'is not an object';
     if (typeof outcome === 'string') return { problem: `operation ${index} (${describe(operation)}) ${outcome}` };
     document = outcome.document;
   }
   return { json: textOf(document) };
 }
 
-function applied(document: Tree, operation: Record<string, unknown>): { document: Tree } | string {
+function applied(document: Tree, operation: Record<string, unknown>, work: Work): { document: Tree } | string {
   const { op, path, from } = operation;
   if (typeof path !== 'string') return 'has no path';
   const needsValue = op === 'add' || op === 'replace' || op === 'test';
   if (needsValue && !('value' in operation)) return 'has no value';
   const value = needsValue ? treeOf(operation, 'value') : null;
+  // Values sent in the body are bounded by its size; what copy and test touch is counted here.
+  if (needsValue && op !== 'test') work.size += sizeOf(value);
   switch (op) {
     case 'add':
       return put(document, path, value, 'add');
@@ -40,7 +57,10 @@ function applied(document: Tree, operation: Record<string, unknown>): { document
     case 'test': {
       const found = at(document, path);
       if (found === undefined) return `tests ${path}, which the record does not hold`;
-      return textOf(found) === textOf(value) ? { document } : `failed: ${path} is ${textOf(found)}`;
+      work.spent += sizeOf(found) + sizeOf(value);
+      if (work.spent > MAX_PATCH_WORK) return `compares more than ${MAX_PATCH_WORK} values over the patch`;
+      const text = textOf(found);
+      return text === textOf(value) ? { document } : `failed: ${path || 'the record'} is ${text.length > 80 ? `${text.slice(0, 80)}…` : text}`;
     }
     case 'move':
     case 'copy': {
@@ -48,6 +68,8 @@ function applied(document: Tree, operation: Record<string, unknown>): { document
       const found = at(document, from);
       if (found === undefined) return `takes ${from}, which the record does not hold`;
       if (op === 'move' && (path === from || path.startsWith(`${from}/`))) return path === from ? { document } : 'moves a value into itself';
+      if (op === 'copy') work.size += sizeOf(found);
+      if (work.size > MAX_PATCHED_VALUES) return `would make the record hold more than ${MAX_PATCHED_VALUES} values`;
       const source = op === 'move' ? removed(document, from) : { document };
       return typeof source === 'string' ? source : put(source.document, path, copied(found), 'add');
     }
@@ -132,6 +154,19 @@ function treeOf(container: object, key?: string): Tree {
   const out: { [name: string]: Tree } = {};
   for (const name of Object.keys(value)) out[name] = treeOf(value, name);
   return out;
+}
+
+/** How many values a tree holds, counting stops past the limit. */
+function sizeOf(tree: Tree, limit = MAX_PATCHED_VALUES + 1): number {
+  let count = 0;
+  const pending: Tree[] = [tree];
+  while (pending.length > 0 && count < limit) {
+    const next = pending.pop() as Tree;
+    count++;
+    if (Array.isArray(next)) pending.push(...next);
+    else if (next !== null && typeof next === 'object' && !(next instanceof NumberText)) pending.push(...Object.values(next));
+  }
+  return count;
 }
 
 function copied(tree: Tree): Tree {

@@ -146,4 +146,19 @@ describe('PATCH with a JSON Patch', () => {
     expect([merged.status, merged.text]).toEqual([200, expected]);
     expect((await send(mock, '/gadgets/4', undefined, { method: 'GET', contentType: null })).text).toBe(expected);
   });
+
+  it('refuses a patch whose copies would grow the record past the bound, at once and changing nothing', async () => {
+    await send(mock, '/gadgets', { name: 'seed', tags: ['a'] });
+    const before = (await send(mock, '/gadgets/5', undefined, { method: 'GET', contentType: null })).text;
+    // Each copy of the array into itself doubles it: 40 of them would be a trillion values.
+    const doubling = Array.from({ length: 40 }, () => ({ op: 'copy', from: '/tags', path: '/tags/-' }));
+    const refused = await send(mock, '/gadgets/5', doubling, { method: 'PATCH', contentType: JSON_PATCH });
+    expect(refused.status).toBe(400);
+    expect(refused.json.message).toMatch(/operation \d+ \(copy \/tags\/-\) would make the record hold more than 100000 values/);
+    // A failed test quotes a bounded start of what it found.
+    const tested = await send(mock, '/gadgets/5', [...doubling.slice(0, 12), { op: 'test', path: '', value: {} }], { method: 'PATCH', contentType: JSON_PATCH });
+    expect(tested.status).toBe(400);
+    expect(tested.text.length).toBeLessThan(400);
+    expect((await send(mock, '/gadgets/5', undefined, { method: 'GET', contentType: null })).text).toBe(before);
+  });
 });
