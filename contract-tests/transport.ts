@@ -9,6 +9,13 @@ import type { ReceivedResponse } from './model.js';
 
 /** Bytes of a response body kept for the checks and the reports. */
 export const BODY_LIMIT = 1024 * 1024;
+/**
+ * Body bytes one transport keeps in all: every exchange stays in memory until the report, so a
+ * provider answering a megabyte to each of thousands of cases would otherwise exhaust the heap.
+ * Past it, an answer keeps SPENT_BODY_LIMIT bytes (cut, as the report says).
+ */
+export const BODY_BUDGET = 128 * 1024 * 1024;
+export const SPENT_BODY_LIMIT = 64 * 1024;
 
 export type Outcome =
   { outcome: 'response'; response: ReceivedResponse; elapsedMs: number } | { outcome: 'timeout'; timeoutMs: number; elapsedMs: number } | { outcome: 'dropped'; error: string; elapsedMs: number };
@@ -50,9 +57,11 @@ export function unsendable(request: Pick<OutgoingRequest, 'headers'>): string | 
   return undefined;
 }
 
-export function createTransport(options: { timeoutMs: number; concurrency: number }): Transport {
+export function createTransport(options: { timeoutMs: number; concurrency: number; bodyBudget?: number }): Transport {
   const agentOptions = { keepAlive: true, maxSockets: options.concurrency };
   const agents = { http: new http.Agent(agentOptions), https: new https.Agent(agentOptions) };
+  const budget = options.bodyBudget ?? BODY_BUDGET;
+  let kept = 0;
   const once = (request: OutgoingRequest): Promise<Outcome & { reusedSocket?: boolean }> =>
     new Promise((resolve) => {
       const started = performance.now();
@@ -83,15 +92,17 @@ export function createTransport(options: { timeoutMs: number; concurrency: numbe
         const chunks: Buffer[] = [];
         let size = 0;
         let truncated = false;
+        const limit = kept < budget ? BODY_LIMIT : SPENT_BODY_LIMIT;
         res.on('data', (chunk: Buffer) => {
-          if (size + chunk.length <= BODY_LIMIT) chunks.push(chunk);
+          if (size + chunk.length <= limit) chunks.push(chunk);
           else {
-            if (size < BODY_LIMIT) chunks.push(chunk.subarray(0, BODY_LIMIT - size));
+            if (size < limit) chunks.push(chunk.subarray(0, limit - size));
             truncated = true;
           }
           size += chunk.length;
         });
         res.on('end', () => {
+          kept += Math.min(size, limit);
           const response: ReceivedResponse = {
             status: res.statusCode ?? 0,
             statusText: res.statusMessage ?? '',
