@@ -19,18 +19,22 @@ type Tree = null | boolean | string | NumberText | Tree[] | { [name: string]: Tr
  */
 export const MAX_PATCHED_VALUES = 100_000;
 const MAX_PATCH_WORK = 1_000_000;
+/** The most array items one patch may shift (an insert at the front of 100 000 items shifts them all). */
+const MAX_PATCH_SHIFTS = 10_000_000;
+const tooManyShifts = `shifts more than ${MAX_PATCH_SHIFTS} array items over the patch`;
 
-/** What a patch has built and spent so far. */
+/** What a patch has built, compared and shifted so far. */
 interface Work {
   size: number;
   spent: number;
+  shifted: number;
 }
 
 /** The patched value's JSON text, or the problem that stops the patch (no operation applied then). */
 export function appliedJsonPatch(record: Record<string, unknown>, operations: unknown): { json: string } | { problem: string } {
   if (!Array.isArray(operations)) return { problem: 'a JSON Patch is an array of operations' };
   let document: Tree = treeOf(record);
-  const work: Work = { size: sizeOf(document), spent: 0 };
+  const work: Work = { size: sizeOf(document), spent: 0, shifted: 0 };
   for (const [index, operation] of operations.entries()) {
     const outcome = isRecord(operation) ? applied(document, operation, work) : 'is not an object';
     if (typeof outcome === 'string') return { problem: `operation ${index} (${describe(operation)}) ${outcome}` };
@@ -49,11 +53,11 @@ function applied(document: Tree, operation: Record<string, unknown>, work: Work)
   if (needsValue && op !== 'test') work.size += sizeOf(value);
   switch (op) {
     case 'add':
-      return put(document, path, value, 'add');
+      return put(document, path, value, 'add', work);
     case 'replace':
-      return put(document, path, value, 'replace');
+      return put(document, path, value, 'replace', work);
     case 'remove':
-      return removed(document, path);
+      return removed(document, path, work);
     case 'test': {
       const found = at(document, path);
       if (found === undefined) return `tests ${path}, which the record does not hold`;
@@ -70,15 +74,15 @@ function applied(document: Tree, operation: Record<string, unknown>, work: Work)
       if (op === 'move' && (path === from || path.startsWith(`${from}/`))) return path === from ? { document } : 'moves a value into itself';
       if (op === 'copy') work.size += sizeOf(found);
       if (work.size > MAX_PATCHED_VALUES) return `would make the record hold more than ${MAX_PATCHED_VALUES} values`;
-      const source = op === 'move' ? removed(document, from) : { document };
-      return typeof source === 'string' ? source : put(source.document, path, copied(found), 'add');
+      const source = op === 'move' ? removed(document, from, work) : { document };
+      return typeof source === 'string' ? source : put(source.document, path, copied(found), 'add', work);
     }
     default:
       return `has op ${JSON.stringify(op)}, not add, remove, replace, move, copy or test`;
   }
 }
 
-function put(document: Tree, path: string, value: Tree, mode: 'add' | 'replace'): { document: Tree } | string {
+function put(document: Tree, path: string, value: Tree, mode: 'add' | 'replace', work: Work): { document: Tree } | string {
   if (path === '') return { document: value };
   const located = parentOf(document, path);
   if (typeof located === 'string') return located;
@@ -86,6 +90,7 @@ function put(document: Tree, path: string, value: Tree, mode: 'add' | 'replace')
   if (Array.isArray(parent)) {
     const index = name === '-' && mode === 'add' ? parent.length : arrayIndex(name, mode === 'add' ? parent.length : parent.length - 1);
     if (index === undefined) return `names ${path}, which is past the array's end`;
+    if (mode === 'add' && (work.shifted += parent.length - index) > MAX_PATCH_SHIFTS) return tooManyShifts;
     parent.splice(index, mode === 'add' ? 0 : 1, value);
   } else {
     if (mode === 'replace' && !Object.hasOwn(parent, name)) return `replaces ${path}, which the record does not hold`;
@@ -94,7 +99,7 @@ function put(document: Tree, path: string, value: Tree, mode: 'add' | 'replace')
   return { document };
 }
 
-function removed(document: Tree, path: string): { document: Tree } | string {
+function removed(document: Tree, path: string, work: Work): { document: Tree } | string {
   if (path === '') return 'removes the whole record';
   const located = parentOf(document, path);
   if (typeof located === 'string') return located;
@@ -102,6 +107,7 @@ function removed(document: Tree, path: string): { document: Tree } | string {
   if (Array.isArray(parent)) {
     const index = arrayIndex(name, parent.length - 1);
     if (index === undefined) return `removes ${path}, which is past the array's end`;
+    if ((work.shifted += parent.length - index) > MAX_PATCH_SHIFTS) return tooManyShifts;
     parent.splice(index, 1);
   } else {
     if (!Object.hasOwn(parent, name)) return `removes ${path}, which the record does not hold`;

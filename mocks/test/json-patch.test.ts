@@ -161,4 +161,22 @@ describe('PATCH with a JSON Patch', () => {
     expect(tested.text.length).toBeLessThan(400);
     expect((await send(mock, '/gadgets/5', undefined, { method: 'GET', contentType: null })).text).toBe(before);
   });
+
+  it('refuses a patch that would shift more array items than the bound, changing nothing', async () => {
+    const created = await send(mock, '/gadgets', { name: 'long', tags: Array.from({ length: 100_000 }, () => 't') });
+    expect(created.status).toBe(201);
+    const id = String(created.json.id);
+    // Each insert at the front shifts every item: 200 of them, 20 million shifts.
+    const inserts = Array.from({ length: 200 }, () => ({ op: 'add', path: '/tags/0', value: 'x' }));
+    const refused = await send(mock, `/gadgets/${id}`, inserts, { method: 'PATCH', contentType: JSON_PATCH });
+    expect(refused.status).toBe(400);
+    expect(refused.json.message).toMatch(/operation \d+ \(add \/tags\/0\) shifts more than 10000000 array items/);
+    const appended = await send(
+      mock,
+      `/gadgets/${id}`,
+      inserts.map((op) => ({ ...op, path: '/tags/-' })),
+      { method: 'PATCH', contentType: JSON_PATCH },
+    );
+    expect([appended.status, appended.json.tags.length]).toEqual([200, 100_200]);
+  });
 });
