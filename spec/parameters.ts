@@ -11,7 +11,7 @@
  * A value that does not fit its style (`?point=1` for an object) is kept as the text it was, so
  * the validator explains what is wrong with it; nothing here refuses a request.
  */
-import { parseExactJson } from './exact-json.js';
+import { exactJsonText, holdsInexactNumbers, parseExactJson } from './exact-json.js';
 import { flattenObject, isObject, mergeAllOf, typesOf, type Schema } from './schema.js';
 
 /** What the deserializer needs of a parameter (spec/contract.ts's ContractParameter has it). */
@@ -282,7 +282,10 @@ export function coerce(value: unknown, schema: Schema | undefined, document: unk
   const merged = mergeAllOf(schema, document);
   if (Array.isArray(value)) {
     const items = isObject(merged.items) ? merged.items : undefined;
-    return value.map((item) => coerce(item, items, document, depth + 1));
+    return exactly(
+      value,
+      value.map((item) => coerce(item, items, document, depth + 1)),
+    );
   }
   if (isObject(value)) {
     // allOf parts' properties together (mergeAllOf keeps only the last part's `properties`).
@@ -293,9 +296,27 @@ export function coerce(value: unknown, schema: Schema | undefined, document: unk
       const own = properties[key];
       out[key] = coerce(inner, isObject(own) ? own : additional, document, depth + 1);
     }
-    return out;
+    return exactly(value, out);
   }
   return typeof value === 'string' ? coerceText(value, typesOf(merged)) : value;
+}
+
+/**
+ * `coerced` (the object or array coerced from the texts of `sent`) with its numbers exact: a
+ * number a double does not hold (an int64 id) is only exact as a member of a container
+ * `parseExactJson` read, so such a container is read again from its JSON text, literals as sent.
+ */
+function exactly<T extends object>(sent: T, coerced: T): T {
+  const entries = Object.entries(coerced);
+  const literal = (key: string, value: unknown): string | undefined => {
+    const text = (sent as Record<string, unknown>)[key];
+    return typeof value === 'number' && typeof text === 'string' && !SHORT_INTEGER.test(text) && NUMBER.test(text) ? text : undefined;
+  };
+  const inexact = entries.some(([key, value]) => literal(key, value) !== undefined || (value !== null && typeof value === 'object' && holdsInexactNumbers(value)));
+  if (!inexact) return coerced;
+  const member = ([key, value]: [string, unknown]): string => literal(key, value) ?? exactJsonText(value);
+  const text = Array.isArray(coerced) ? `[${entries.map(member).join(',')}]` : `{${entries.map((entry) => `${JSON.stringify(entry[0])}:${member(entry)}`).join(',')}}`;
+  return parseExactJson(text) as T;
 }
 
 /** A text as the first of `types` (a schema's) it reads as; itself when none. */

@@ -1,0 +1,81 @@
+/**
+ * Form bodies (urlencoded) carrying int64 numbers: read exactly, as JSON bodies are — stored and
+ * answered with every digit, and one past the range refused rather than rounded into it.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMockServer, type MockServer } from '../server.js';
+import { send } from './mock-under-test.js';
+
+const SPEC = `
+openapi: 3.0.3
+info: {title: Shelter, version: "1"}
+paths:
+  /pet:
+    post:
+      operationId: addPet
+      requestBody:
+        required: true
+        content:
+          application/x-www-form-urlencoded:
+            schema: {$ref: '#/components/schemas/Pet'}
+          application/json:
+            schema: {$ref: '#/components/schemas/Pet'}
+      responses:
+        '200':
+          description: ok
+          content:
+            application/json:
+              schema: {$ref: '#/components/schemas/Pet'}
+  /pet/{petId}:
+    get:
+      operationId: getPet
+      parameters:
+        - {name: petId, in: path, required: true, schema: {type: integer, format: int64}}
+      responses:
+        '200':
+          description: ok
+          content:
+            application/json:
+              schema: {$ref: '#/components/schemas/Pet'}
+components:
+  schemas:
+    Pet:
+      type: object
+      required: [id, name]
+      properties:
+        id: {type: integer, format: int64}
+        name: {type: string}
+        chips: {type: array, items: {type: integer, format: int64}}
+`;
+
+const FORM = 'application/x-www-form-urlencoded';
+
+describe('int64 numbers in a form body', () => {
+  let dir: string;
+  let mock: MockServer;
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'form-int64-'));
+    writeFileSync(join(dir, 'openapi.yaml'), SPEC);
+    mock = await createMockServer({ port: 0, logLevel: 'silent', spec: join(dir, 'openapi.yaml') });
+  });
+  afterAll(async () => {
+    await mock?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('stores and answers them with every digit', async () => {
+    const created = await send(mock, '/pet', 'id=9223372036854775807&name=Rex&chips=9007199254740993&chips=1', { contentType: FORM });
+    const expected = '{"id":9223372036854775807,"name":"Rex","chips":[9007199254740993,1]}';
+    expect([created.status, created.text]).toEqual([200, expected]);
+    expect((await send(mock, '/pet/9223372036854775807', undefined, { method: 'GET', contentType: null })).text).toBe(expected);
+  });
+
+  it('refuses one past the range instead of rounding it into it', async () => {
+    const refused = await send(mock, '/pet', 'id=9223372036854775808&name=Max', { contentType: FORM });
+    expect(refused.status).toBe(400);
+    expect(refused.json.message).toContain('id must be an integer from -9223372036854775808 to 9223372036854775807');
+  });
+});
