@@ -90,6 +90,8 @@ export interface SequenceStep {
   identity: string;
   /** The record's identity value as JSON text. */
   id?: string;
+  /** The delete before this step was answered 202 Accepted: it may not have completed yet. */
+  deletePending?: boolean;
   /** A list step's member of a wrapped answer holding the records (the spec's list schema names it). */
   wrapper?: string;
   /** A read that follows a delete of the record sent without a credential: the record must still be there. */

@@ -505,8 +505,10 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
     if (answer.status !== undefined && answer.status >= 200 && answer.status < 300) {
       deleted = first.id;
       created.splice(created.indexOf(first.id), 1);
-      await read(first.id, { kind: 'read-deleted', collection: plan.collection, identity: plan.identity, id: first.id }, `reads the ${noun} just deleted: it must be gone (404)`);
-      await list({ kind: 'list', collection: plan.collection, identity: plan.identity, lacks: [first.id] }, `lists the collection after the delete: the deleted ${noun} must not be in it`);
+      // 202: the delete was accepted, not done (RFC 9110 §15.3.3): the record may outlive it a while.
+      const pending = answer.status === 202 ? { deletePending: true } : {};
+      await read(first.id, { kind: 'read-deleted', collection: plan.collection, identity: plan.identity, id: first.id, ...pending }, `reads the ${noun} just deleted: it must be gone (404)`);
+      await list({ kind: 'list', collection: plan.collection, identity: plan.identity, lacks: [first.id], ...pending }, `lists the collection after the delete: the deleted ${noun} must not be in it`);
     }
   }
   const missing = freshId() ?? neverAssigned(plan, itemParameter(plan.read)?.schema ?? identityProperty?.schema ?? {}, context.ids, deleted);

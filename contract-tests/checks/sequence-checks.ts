@@ -6,7 +6,7 @@
 import type { Check, Exchange, Problem, SequenceStep } from '../model.js';
 import { parseBody } from '../spec-contract.js';
 import { hasKey, listItems } from '../sequences.js';
-import { answered, failure, isSuccess, warning } from './verdicts.js';
+import { answered, failure, info, isSuccess, warning } from './verdicts.js';
 
 const stepOf = (exchange: Exchange, ...kinds: SequenceStep['kind'][]): SequenceStep | undefined => {
   const step = exchange.case.sequence;
@@ -150,6 +150,12 @@ export const useAfterFree: Check = {
       const records = seenRecords(exchange, step);
       if (!records) return undefined;
       const kept = step.lacks.filter((id) => records.some((record) => hasKey(record, step.identity, id)));
+      if (kept.length && step.deletePending)
+        return [
+          info(
+            `The list ${step.collection} still holds ${kept.map((id) => `${step.identity} ${id}`).join(', ')}, but its delete was answered 202 Accepted: the deletion may not have completed yet (RFC 9110 §15.3.3).`,
+          ),
+        ];
       if (kept.length) return [failure(`The list ${step.collection} still holds ${kept.map((id) => `${step.identity} ${id}`).join(', ')} after its delete was answered with success.`)];
       if (step.cutAfter !== undefined)
         return [
@@ -159,6 +165,8 @@ export const useAfterFree: Check = {
         ];
       return [];
     }
+    if (isSuccess(response.status) && step.deletePending)
+      return [info(`Read ${step.collection}/${step.id} answered ${response.status}, but its delete was answered 202 Accepted: the deletion may not have completed yet (RFC 9110 §15.3.3).`)];
     if (isSuccess(response.status)) return [failure(`Read ${step.collection}/${step.id} answered ${response.status} after its delete was answered with success: the record was kept.`)];
     if (response.status === 404 || response.status === 410) return [];
     return [warning(`Read ${step.collection}/${step.id} after its delete answered ${response.status}; 404 (or 410) is the answer for a record that is gone.`)];
