@@ -9,7 +9,7 @@
 import { storeCollection, type Collection, type CollectionRole, type ListPlan, type Singleton, type StatefulOperation } from '../../spec/collections.js';
 import { PAGING_VALUES, type PagingValue } from '../../spec/collections.js';
 import { mediaEssence, successOf, type CompiledContract, type ContractMediaType, type ContractParameter, type Schema } from '../../spec/contract.js';
-import { parseExactJson } from '../../spec/exact-json.js';
+import { exactJsonOf, parseExactJson } from '../../spec/exact-json.js';
 import { flattenObject, mergeAllOf, typesOf as schemaTypes } from '../../spec/schema.js';
 import { describeProblems } from '../../spec/problems.js';
 import { reject } from '../errors.js';
@@ -206,17 +206,21 @@ const ROLES: Record<CollectionRole, (served: Served) => MockHandler> = {
     async (c, { mock }) => {
       const found = await storedAt(c, served.collection, mock);
       if (!('record' in found)) return found.answer;
-      const fields: Body = {};
+      // The fields as JSON text, then read exactly: a number is exact only inside the container it was read in (an int64 field).
+      const fields = new Map<string, string>();
       const query = c.request.query as Record<string, unknown>;
       for (const parameter of served.fields) {
         const value = firstOf(query[parameter.name]);
-        if (value !== undefined) fields[parameter.name] = typedField(value, served.collection.stored.get(parameter.name));
+        if (value !== undefined) fields.set(parameter.name, fieldJson(value, served.collection.stored.get(parameter.name)));
       }
       const body = c.request.requestBody;
       if (body !== null && typeof body === 'object' && !Array.isArray(body)) {
-        for (const [property, value] of Object.entries(body)) fields[property] = typedField(value, served.collection.stored.get(property));
+        for (const [property, value] of Object.entries(body)) {
+          fields.set(property, typeof value === 'string' ? fieldJson(value, served.collection.stored.get(property)) : exactJsonOf(body, property));
+        }
       }
-      return patched(served, found.record, fields, mock, c);
+      const text = `{${[...fields].map(([name, json]) => `${JSON.stringify(name)}:${json}`).join(',')}}`;
+      return patched(served, found.record, parseExactJson(text) as Body, mock, c);
     },
   delete: (served) => {
     const { collection } = served;
@@ -483,13 +487,14 @@ function identityMismatch(collection: Collection, key: string, body: Body): Answ
   return rejected(reject('IDENTITY_MISMATCH', { property, inPath: keyInWords(key, collection.identity), inBody: keyInWords(inBody, collection.identity) }));
 }
 
-/** A form or query field's text as the JSON type the stored schema gives it (numbers exact). */
-function typedField(value: unknown, schema: Schema | undefined): unknown {
-  if (typeof value !== 'string') return value;
+/** A form or query field's text as JSON of the type the stored schema gives it (a number as its literal, every digit kept). */
+function fieldJson(value: unknown, schema: Schema | undefined): string {
+  if (typeof value !== 'string') return JSON.stringify(value) ?? 'null';
   const types = Array.isArray(schema?.type) ? (schema?.type as unknown[]) : [schema?.type];
-  if ((types.includes('integer') || types.includes('number')) && /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/.test(value)) return parseExactJson(value);
-  if (types.includes('boolean') && (value === 'true' || value === 'false')) return value === 'true';
-  return value;
+  // JSON's number grammar: the literal is the number, every digit kept.
+  if ((types.includes('integer') || types.includes('number')) && /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/.test(value)) return value;
+  if (types.includes('boolean') && (value === 'true' || value === 'false')) return value;
+  return JSON.stringify(value);
 }
 
 function firstOf(value: unknown): unknown {

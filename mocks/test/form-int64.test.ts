@@ -1,6 +1,7 @@
 /**
- * Form bodies (urlencoded) carrying int64 numbers: read exactly, as JSON bodies are — stored and
- * answered with every digit, and one past the range refused rather than rounded into it.
+ * Form bodies (urlencoded) and form updates' query fields carrying int64 numbers: read exactly, as
+ * JSON bodies are — stored and answered with every digit, and one past the range refused rather
+ * than rounded into it.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -30,10 +31,20 @@ paths:
             application/json:
               schema: {$ref: '#/components/schemas/Pet'}
   /pet/{petId}:
+    parameters:
+      - {name: petId, in: path, required: true, schema: {type: integer, format: int64}}
+    post:
+      operationId: updatePetWithForm
+      parameters:
+        - {name: tag, in: query, schema: {type: integer, format: int64}}
+      responses:
+        '200':
+          description: ok
+          content:
+            application/json:
+              schema: {$ref: '#/components/schemas/Pet'}
     get:
       operationId: getPet
-      parameters:
-        - {name: petId, in: path, required: true, schema: {type: integer, format: int64}}
       responses:
         '200':
           description: ok
@@ -49,6 +60,7 @@ components:
         id: {type: integer, format: int64}
         name: {type: string}
         chips: {type: array, items: {type: integer, format: int64}}
+        tag: {type: integer, format: int64}
 `;
 
 const FORM = 'application/x-www-form-urlencoded';
@@ -77,5 +89,13 @@ describe('int64 numbers in a form body', () => {
     const refused = await send(mock, '/pet', 'id=9223372036854775808&name=Max', { contentType: FORM });
     expect(refused.status).toBe(400);
     expect(refused.json.message).toContain('id must be an integer from -9223372036854775808 to 9223372036854775807');
+  });
+
+  it('takes them exactly from the query of a form update (POST /pet/{petId}?tag=…)', async () => {
+    await send(mock, '/pet', 'id=5&name=Ivy', { contentType: FORM });
+    const updated = await send(mock, '/pet/5?tag=-9223372036854775807', undefined, { contentType: null });
+    const expected = '{"id":5,"name":"Ivy","tag":-9223372036854775807}';
+    expect([updated.status, updated.text]).toEqual([200, expected]);
+    expect((await send(mock, '/pet/5', undefined, { method: 'GET', contentType: null })).text).toBe(expected);
   });
 });
