@@ -9,7 +9,7 @@
 import { storeCollection, type Collection, type CollectionRole, type ListPlan, type Singleton, type StatefulOperation } from '../../spec/collections.js';
 import { PAGING_VALUES, type PagingValue } from '../../spec/collections.js';
 import { mediaEssence, successOf, type CompiledContract, type ContractMediaType, type ContractParameter, type Schema } from '../../spec/contract.js';
-import { exactJsonOf, parseExactJson } from '../../spec/exact-json.js';
+import { exactJsonOf, integerOfLiteral, parseExactJson } from '../../spec/exact-json.js';
 import { flattenObject, mergeAllOf, typesOf as schemaTypes } from '../../spec/schema.js';
 import { describeProblems } from '../../spec/problems.js';
 import { reject } from '../errors.js';
@@ -584,7 +584,9 @@ function activeFilters(plan: ListPlan, collection: Collection, query: Record<str
     // `?tags=a&tags=b` (form, exploded: an array parameter's default) where the query kept one value.
     repeated ??= new URLSearchParams(url.slice(url.indexOf('?') + 1));
     const all = repeated.getAll(parameter);
-    filter(property, all.length > 1 ? all : [String(value)]);
+    // A number as its literal says it (an int64 a double would round), in the digits a record holds.
+    const sent = typeof value === 'number' && all.length === 1 ? integerOfLiteral(all[0] as string)?.toString() : undefined;
+    filter(property, all.length > 1 ? all : [sent ?? String(value)]);
   }
   // `?filter[author]=Ada`: each member naming a stored property is one more filter.
   for (const [parameter, members] of plan.memberFilters ?? []) {
@@ -605,6 +607,14 @@ function matches(value: unknown, wanted: readonly string[]): boolean {
   return wanted.includes(String(value));
 }
 
+/** `matches` for `container[key]` of a record, its numbers by their exact digits. */
+function matchesAt(container: Record<string, unknown> | unknown[], key: string, wanted: readonly string[]): boolean {
+  const value = (container as Record<string, unknown>)[key];
+  if (typeof value === 'number') return wanted.includes(exactJsonOf(container, key));
+  if (Array.isArray(value)) return value.some((_, index) => matchesAt(value, String(index), wanted));
+  return matches(value, wanted);
+}
+
 /** The records a filtered or paged list shows, as JSON texts, and how many passed the filters. */
 function selected(
   store: ResourceStore,
@@ -623,7 +633,7 @@ function selected(
     for (;;) {
       for (const record of page.records) {
         const value = filters.length || items ? recordValue(record) : undefined;
-        if (value && !filters.every(([property, wanted, absent]) => matches(value[property] === undefined ? absent : value[property], wanted))) continue;
+        if (value && !filters.every(([property, wanted, absent]) => (value[property] === undefined ? matches(absent, wanted) : matchesAt(value, property, wanted)))) continue;
         if (passed >= window.offset && (window.size === undefined || pieces.length < window.size)) pieces.push(value && items ? projection(value, items) : record.json);
         passed++;
       }
