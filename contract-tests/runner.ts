@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { CREATE_PLANT_OPERATION, createIdSource, loadFixtures, type FixtureCase } from '../fixtures/index.js';
 import { fileCase } from './case-files.js';
 import { derivedCredentials, validCredentials } from './generators/auth.js';
-import { requestTarget } from './generators/parameters.js';
+import { requestTarget, validParameterValues } from './generators/parameters.js';
 import { planSequences, runSequences, validRecordBody, type SequencePlan, type StepRequest, type StepSender } from './sequences.js';
 import { freshIdentity, freshKeyMaker } from './generators/identity.js';
 import { exactInteger } from '../spec/exact-json.js';
@@ -172,6 +172,11 @@ function stepCase(step: StepRequest, options: ResolvedOptions, n: number): Contr
   for (const [name, literal] of step.parameters ?? []) {
     const parameter = operation.parameters.find((p) => p.name === name);
     if (parameter) values.set(parameter, literal);
+  }
+  // A required header, query or cookie parameter the step does not name (an X-Region): a valid value, or a correct provider refuses the step.
+  const sample = <T>(arbitrary: fc.Arbitrary<T>): T => fc.sample(arbitrary, { seed: (options.seed + 7_919 * (n + 1)) | 0, numRuns: 1 })[0] as T;
+  for (const [parameter, literal] of validParameterValues(operation, sample, false)) {
+    if (parameter.in !== 'path' && !values.has(parameter) && literal !== undefined) values.set(parameter, literal);
   }
   const credentials = step.anonymous ? { headers: {} } : validCredentials(operation.security, options.token, options.basic);
   const target = requestTarget(operation, values, { ...(credentials.query ? { query: credentials.query } : {}), ...(credentials.cookies ? { cookies: credentials.cookies } : {}) });
