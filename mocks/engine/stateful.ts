@@ -649,7 +649,25 @@ function selected(
 }
 
 /** Names a wrapper's count of every record the filters let through goes under. */
-const TOTAL_NAMES = new Set(['total', 'totalCount', 'total_count', 'totalItems', 'total_items', 'count']);
+const TOTAL_NAMES = new Set([
+  'total',
+  'totalCount',
+  'total_count',
+  'totalItems',
+  'total_items',
+  'count',
+  'totalElements',
+  'total_elements',
+  'totalResults',
+  'total_results',
+  'totalRecords',
+  'total_records',
+  'totalHits',
+  'total_hits',
+]);
+
+/** Integer members that count pages (Spring Data's `totalPages`). */
+const PAGE_COUNT_NAMES = new Set(['totalPages', 'total_pages', 'pageCount', 'page_count']);
 
 const LINK_NAMES = new Map<string, 'next' | 'prev'>([
   ['next', 'next'],
@@ -671,6 +689,8 @@ interface PageLink {
 interface WrapperPlan {
   /** Integer members named like a total (total, totalCount, count…). */
   totals: ReadonlySet<string>;
+  /** Integer members named like a page count (totalPages…): the pages the total makes at the size applied. */
+  pageCounts: ReadonlySet<string>;
   /** Number members named like a paging parameter (page, limit, offset…): the value in effect. */
   paging: ReadonlyMap<string, PagingValue>;
   links: readonly PageLink[];
@@ -683,6 +703,7 @@ interface WrapperPlan {
 
 function wrapperPlanOf(media: ContractMediaType, answered: ReadonlySet<string> | undefined): WrapperPlan {
   const totals = new Set<string>();
+  const pageCounts = new Set<string>();
   const paging = new Map<string, PagingValue>();
   const links: PageLink[] = [];
   const link = (at: string[], schema: unknown): void => {
@@ -694,6 +715,7 @@ function wrapperPlanOf(media: ContractMediaType, answered: ReadonlySet<string> |
     if (answered && !answered.has(name)) continue;
     const types = typesOf(schema);
     if (TOTAL_NAMES.has(name) && types.includes('integer')) totals.add(name);
+    else if (PAGE_COUNT_NAMES.has(name) && types.includes('integer')) pageCounts.add(name);
     else if (PAGING_VALUES.has(name) && (types.includes('integer') || types.includes('number'))) paging.set(name, PAGING_VALUES.get(name) as PagingValue);
     else if (types.includes('object') && schema.properties && typeof schema.properties === 'object') {
       for (const [member, inner] of Object.entries(schema.properties as Record<string, unknown>)) link([name, member], inner);
@@ -702,13 +724,13 @@ function wrapperPlanOf(media: ContractMediaType, answered: ReadonlySet<string> |
   const required = new Set(media.required);
   const more = new Set<string>();
   const samples = new Map<string, unknown>();
-  const filled = (name: string): boolean => totals.has(name) || paging.has(name) || links.some((l) => l.at[0] === name);
+  const filled = (name: string): boolean => totals.has(name) || pageCounts.has(name) || paging.has(name) || links.some((l) => l.at[0] === name);
   for (const [name, schema] of media.propertySchemas) {
     if ((answered && !answered.has(name)) || filled(name)) continue;
     if (MORE_NAMES.has(name) && typesOf(schema).includes('boolean')) more.add(name);
     else if (required.has(name)) samples.set(name, sampleOf(schema));
   }
-  return { totals, paging, links, required, more, samples };
+  return { totals, pageCounts, paging, links, required, more, samples };
 }
 
 const MORE_NAMES = new Set(['more', 'hasMore', 'has_more', 'hasNext', 'has_next', 'hasNextPage', 'has_next_page']);
@@ -747,6 +769,9 @@ function wrapped(served: Served, plan: ListPlan, array: string, window: ListWind
   for (const [name, value] of wrapper.samples) if (!members.has(name)) members.set(name, value);
   for (const name of wrapper.more) members.set(name, window.offset + shown.shown < shown.total);
   for (const name of wrapper.totals) members.set(name, shown.total);
+  // No size applied: every record on one page (none when there are none).
+  const pages = window.size ? Math.ceil(shown.total / window.size) : shown.total > 0 ? 1 : 0;
+  for (const name of wrapper.pageCounts) members.set(name, pages);
   for (const [name, value] of wrapper.paging) {
     // No size applied (every record answered): the number shown, only where the schema requires one.
     const size = window.size ?? (wrapper.required.has(name) ? shown.shown : undefined);
