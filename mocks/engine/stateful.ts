@@ -42,6 +42,8 @@ interface Served {
   wholeItems: boolean;
   /** Whether the success response declares a `Location` header (a create then names the new record there). */
   location: boolean;
+  /** For a PUT that declares 201: the status it answers when it creates the record it names. */
+  createdStatus: number | undefined;
   /** Members the answer's schema requires that no record holds (a readOnly `createdAt`), as JSON members to add. */
   fill: string | undefined;
   /** The same for each item of a list. */
@@ -80,6 +82,7 @@ export function statefulHandlers(stateful: ReadonlyMap<string, StatefulOperation
       nested,
       wholeItems: showsWhole(collection, list?.items),
       location: success?.headers.includes('location') === true,
+      createdStatus: (role === 'replace' || role === 'replace-in-body') && operation.responses.has(201) ? 201 : undefined,
       fill: media && fillOf(media.schema, contract.document, collection, answered),
       totalHeader: list ? success?.headers.find((name) => TOTAL_HEADERS.has(name)) : undefined,
       itemFill: list && media ? fillOf(itemsSchemaOf(media.schema, list, contract.document), contract.document, collection, list.items) : undefined,
@@ -302,9 +305,19 @@ async function replaced(served: Served, key: RecordKey, body: Body, mock: Engine
   const missing = await parentMissing(c, collection, mock);
   if (missing) return missing;
   const record = identified(body, key, collection);
-  const outcome = await mock.store.replace(storeCollection(collection, c.request.params as Record<string, string>), record);
-  if (outcome === 'missing') return notFound(collection, keyInWords(key, collection.identity), c.request.params);
-  return answerRecord(served, record);
+  const params = c.request.params as Record<string, string>;
+  const name = storeCollection(collection, params);
+  const outcome = await mock.store.replace(name, record);
+  if (outcome !== 'missing') return answerRecord(served, record);
+  // A PUT that declares 201 may create what it names (an upsert); one that does not is a 404.
+  if (served.createdStatus !== undefined) {
+    const created = await mock.store.create(name, record, parentRecord(collection, params));
+    if (created === 'created') return { ...answerRecord(served, record), status: served.createdStatus };
+    if (created === 'parent-missing') return parentGone(collection, params);
+    // Created by another request meanwhile: this one replaces it.
+    if ((await mock.store.replace(name, record)) !== 'missing') return answerRecord(served, record);
+  }
+  return notFound(collection, keyInWords(key, collection.identity), params);
 }
 
 async function patched(served: Served, stored: StoredRecord, patch: Body, mock: EngineContext, c: RequestContext): Promise<Answer> {
