@@ -5,12 +5,11 @@
  * OpenAPI 3.0) whose spec declares both.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runContractSuite, type ContractReport } from '../index.js';
+import type { ContractReport } from '../index.js';
+import { runSuiteAgainst } from './providers/small-provider.js';
 
 const job = { $ref: '#/components/schemas/Job' };
 const json = (schema: unknown) => ({ 'application/json': { schema } });
@@ -37,27 +36,17 @@ writeFileSync(specFile, JSON.stringify(SPEC));
 /** The provider's delete answers this status and keeps the job (a queue that runs after the suite's reads). */
 async function runAgainst(deleteStatus: 202 | 204): Promise<ContractReport> {
   const jobs = new Map<number, string>();
-  const server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const answer = (status: number, body?: unknown): void => {
-        if (body === undefined) response.writeHead(status).end();
-        else response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-      };
-      const url = new URL(request.url ?? '/', 'http://provider');
+  return runSuiteAgainst(
+    (request, answer) => {
+      const { url } = request;
       if (url.pathname === '/jobs' && request.method === 'GET')
         return answer(
           200,
           [...jobs].map(([id, task]) => ({ id, task })),
         );
       if (url.pathname === '/jobs' && request.method === 'POST') {
-        let body: unknown;
-        try {
-          body = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks)));
-        } catch {
-          return answer(400);
-        }
+        const body = request.json();
+        if (body === undefined) return answer(400);
         const task = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>).task : undefined;
         const length = typeof task === 'string' ? [...task].length : 0;
         if (!/^application\/json\s*(;|$)/i.test(request.headers['content-type'] ?? '') || typeof task !== 'string' || length < 1 || length > 30) return answer(400);
@@ -70,15 +59,9 @@ async function runAgainst(deleteStatus: 202 | 204): Promise<ContractReport> {
       if (request.method === 'GET') return answer(200, { id, task });
       if (request.method === 'DELETE') return answer(deleteStatus);
       answer(404);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  try {
-    return await runContractSuite({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, spec: specFile, seed: 4, generated: { positive: 2, negative: 2 } });
-  } finally {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  }
+    },
+    { spec: specFile, seed: 4, generated: { positive: 2, negative: 2 } },
+  );
 }
 
 const useAfterFree = (report: ContractReport, severity: 'failure' | 'info'): string[] => report.findings.filter((f) => f.check === 'use_after_free' && f.severity === severity).map((f) => f.message);

@@ -8,12 +8,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runContractSuite, type ContractReport } from '../index.js';
+import type { ContractReport } from '../index.js';
+import { runSuiteAgainst } from './providers/small-provider.js';
 
 const TOKEN = 'boards-token';
 const board = { $ref: '#/components/schemas/Board' };
@@ -53,17 +52,11 @@ type DeleteWithoutCredential = 'refuses' | 'deletes' | 'deletes-and-says-401';
 
 async function runAgainst(anonymousDelete: DeleteWithoutCredential): Promise<ContractReport> {
   const boards = new Map<string, string>();
-  const server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const answer = (status: number, body?: unknown): void => {
-        if (body === undefined) response.writeHead(status).end();
-        else response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-      };
+  return runSuiteAgainst(
+    (request, answer) => {
       const authorization = request.headers.authorization ?? '';
       const authorized = /^bearer +/i.test(authorization) && authorization.replace(/^bearer +/i, '') === TOKEN;
-      const url = new URL(request.url ?? '/', 'http://provider');
+      const { url } = request;
       const id = /^\/boards\/([^/]+)$/.exec(url.pathname)?.[1];
       if (id !== undefined && request.method === 'DELETE' && !authorized) {
         // Looks the record up before the credential, as the flawed providers do.
@@ -73,12 +66,8 @@ async function runAgainst(anonymousDelete: DeleteWithoutCredential): Promise<Con
       }
       if (!authorized) return answer(401, { message: 'a bearer token is required' });
       if (url.pathname === '/boards' && request.method === 'POST') {
-        let body: unknown;
-        try {
-          body = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks)));
-        } catch {
-          return answer(400, { message: 'not JSON' });
-        }
+        const body = request.json();
+        if (body === undefined) return answer(400, { message: 'not JSON' });
         const name = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>).name : undefined;
         const length = typeof name === 'string' ? [...name].length : 0;
         if (!/^application\/json\s*(;|$)/i.test(request.headers['content-type'] ?? '') || typeof name !== 'string' || length < 1 || length > 30)
@@ -95,15 +84,9 @@ async function runAgainst(anonymousDelete: DeleteWithoutCredential): Promise<Con
         return answer(204);
       }
       answer(404, { message: 'no such route' });
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  try {
-    return await runContractSuite({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, spec: specFile, token: TOKEN, seed: 21, generated: { positive: 2, negative: 2 } });
-  } finally {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  }
+    },
+    { spec: specFile, token: TOKEN, seed: 21, generated: { positive: 2, negative: 2 } },
+  );
 }
 
 const failures = (report: ContractReport): string[] => report.findings.filter((f) => f.severity === 'failure').map((f) => `${f.check}: ${f.message}`);

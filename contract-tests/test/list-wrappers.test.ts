@@ -5,12 +5,11 @@
  * a small labels provider of the test's own (node:http, OpenAPI 3.0, in memory).
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runContractSuite, type ContractReport } from '../index.js';
+import type { ContractReport } from '../index.js';
+import { runSuiteAgainst } from './providers/small-provider.js';
 
 const label = { $ref: '#/components/schemas/Label' };
 const json = (schema: unknown) => ({ 'application/json': { schema } });
@@ -58,15 +57,9 @@ async function runAgainst(flaw: Flaw): Promise<ContractReport> {
   const labels = new Map<number, string>();
   const deleted = new Map<number, string>();
   let lastId = 0;
-  const server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const answer = (status: number, body?: unknown): void => {
-        if (body === undefined) response.writeHead(status).end();
-        else response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-      };
-      const url = new URL(request.url ?? '/', 'http://provider');
+  return runSuiteAgainst(
+    (request, answer) => {
+      const { url } = request;
       if (url.pathname === '/labels' && request.method === 'GET') {
         const limit = url.searchParams.get('limit');
         if (limit !== null && !/^(100|[1-9]\d?)$/.test(limit)) return answer(400);
@@ -75,12 +68,8 @@ async function runAgainst(flaw: Flaw): Promise<ContractReport> {
         return answer(200, { warnings: ['labels are listed oldest first'], data });
       }
       if (url.pathname === '/labels' && request.method === 'POST') {
-        let body: unknown;
-        try {
-          body = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks)));
-        } catch {
-          return answer(400);
-        }
+        const body = request.json();
+        if (body === undefined) return answer(400);
         const text = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>).text : undefined;
         const length = typeof text === 'string' ? [...text].length : 0;
         if (!/^application\/json\s*(;|$)/i.test(request.headers['content-type'] ?? '') || typeof text !== 'string' || length < 1 || length > 30) return answer(400);
@@ -97,15 +86,9 @@ async function runAgainst(flaw: Flaw): Promise<ContractReport> {
         return answer(204);
       }
       answer(404);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  try {
-    return await runContractSuite({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, spec: specFile, seed: 3, generated: { positive: 2, negative: 2 } });
-  } finally {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  }
+    },
+    { spec: specFile, seed: 3, generated: { positive: 2, negative: 2 } },
+  );
 }
 
 const failures = (report: ContractReport): string[] => report.findings.filter((f) => f.severity === 'failure').map((f) => `${f.check}: ${f.message}`);
