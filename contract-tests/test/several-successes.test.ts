@@ -5,12 +5,11 @@
  * Against a small notes provider of the test's own (node:http, in memory).
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runContractSuite, type ContractReport } from '../index.js';
+import type { ContractReport } from '../index.js';
+import { runSuiteAgainst } from './providers/small-provider.js';
 
 const note = { $ref: '#/components/schemas/Note' };
 const json = (schema: unknown) => ({ 'application/json': { schema } });
@@ -57,23 +56,13 @@ interface Behaviour {
 
 async function runAgainst(behaviour: Behaviour): Promise<ContractReport> {
   const notes = new Map<number, string>();
-  const server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const answer = (status: number, body?: unknown): void => {
-        if (body === undefined) response.writeHead(status).end();
-        else response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-      };
-      const url = new URL(request.url ?? '/', 'http://provider');
+  return runSuiteAgainst(
+    (request, answer) => {
+      const { url } = request;
       const item = /^\/notes\/(\d+)$/.exec(url.pathname);
       if (url.pathname === '/notes' && request.method === 'POST') {
-        let body: unknown;
-        try {
-          body = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks)));
-        } catch {
-          return answer(400, { message: 'not JSON' });
-        }
+        const body = request.json();
+        if (body === undefined) return answer(400, { message: 'not JSON' });
         const title = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>).title : undefined;
         const length = typeof title === 'string' ? [...title].length : 0;
         if (!/^application\/json\s*(;|$)/i.test(request.headers['content-type'] ?? '') || typeof title !== 'string' || length < 1 || length > 60)
@@ -85,15 +74,9 @@ async function runAgainst(behaviour: Behaviour): Promise<ContractReport> {
       const stored = item && request.method === 'GET' ? notes.get(Number(item[1])) : undefined;
       if (item && stored !== undefined) return answer(200, { id: Number(item[1]), title: stored });
       answer(404);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  try {
-    return await runContractSuite({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, spec: specFile, seed: 12, generated: { positive: 2, negative: 2 } });
-  } finally {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  }
+    },
+    { spec: specFile, seed: 12, generated: { positive: 2, negative: 2 } },
+  );
 }
 
 const failed = (report: ContractReport, check: string): string[] => report.findings.filter((f) => f.severity === 'failure' && f.check === check).map((f) => f.message);

@@ -5,12 +5,11 @@
  * notes provider of the test's own (node:http, OpenAPI 3.1).
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runContractSuite, type ContractReport } from '../index.js';
+import type { ContractReport } from '../index.js';
+import { runSuiteAgainst } from './providers/small-provider.js';
 
 const memo = { $ref: '#/components/schemas/Memo' };
 const json = (schema: unknown) => ({ 'application/json': { schema } });
@@ -42,28 +41,18 @@ writeFileSync(specFile, JSON.stringify(SPEC));
 /** `forgets`: a memo is never found again after its create. */
 async function runAgainst(forgets: boolean): Promise<ContractReport> {
   const memos = new Map<number, string>();
-  const server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const answer = (status: number, body?: unknown): void => {
-        if (body === undefined) response.writeHead(status).end();
-        else response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-      };
+  return runSuiteAgainst(
+    (request, answer) => {
       if (request.headers['x-region'] !== 'eu' && request.headers['x-region'] !== 'us') return answer(400);
-      const url = new URL(request.url ?? '/', 'http://provider');
+      const { url } = request;
       if (url.pathname === '/memos' && request.method === 'GET')
         return answer(
           200,
           [...memos].map(([id, text]) => ({ id, text })),
         );
       if (url.pathname === '/memos' && request.method === 'POST') {
-        let body: unknown;
-        try {
-          body = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks)));
-        } catch {
-          return answer(400);
-        }
+        const body = request.json();
+        if (body === undefined) return answer(400);
         const text = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>).text : undefined;
         const length = typeof text === 'string' ? [...text].length : 0;
         if (!/^application\/json\s*(;|$)/i.test(request.headers['content-type'] ?? '') || typeof text !== 'string' || length < 1 || length > 30) return answer(400);
@@ -76,15 +65,9 @@ async function runAgainst(forgets: boolean): Promise<ContractReport> {
       const text = memos.get(id);
       if (request.method === 'GET' && text) return answer(200, { id, text });
       answer(404);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  try {
-    return await runContractSuite({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, spec: specFile, seed: 6, generated: { positive: 2, negative: 2 } });
-  } finally {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  }
+    },
+    { spec: specFile, seed: 6, generated: { positive: 2, negative: 2 } },
+  );
 }
 
 const failures = (report: ContractReport): string[] => report.findings.filter((f) => f.severity === 'failure').map((f) => `${f.check}: ${f.message}`);

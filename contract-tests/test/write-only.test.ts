@@ -4,12 +4,11 @@
  * the records of a list. Against a small accounts provider of the test's own (node:http, in memory).
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runContractSuite, type ContractReport } from '../index.js';
+import type { ContractReport } from '../index.js';
+import { runSuiteAgainst } from './providers/small-provider.js';
 
 const account = { $ref: '#/components/schemas/Account' };
 const json = (schema: unknown) => ({ 'application/json': { schema } });
@@ -57,27 +56,17 @@ type Leak = 'nowhere' | 'create' | 'list';
 async function runAgainst(leak: Leak): Promise<ContractReport> {
   const accounts = new Map<number, { login: string; password: string }>();
   const shown = (id: number, stored: { login: string; password: string }, leaks: boolean) => ({ id, login: stored.login, ...(leaks ? { password: stored.password } : {}) });
-  const server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const answer = (status: number, body?: unknown): void => {
-        if (body === undefined) response.writeHead(status).end();
-        else response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-      };
-      const url = new URL(request.url ?? '/', 'http://provider');
+  return runSuiteAgainst(
+    (request, answer) => {
+      const { url } = request;
       if (url.pathname === '/accounts' && request.method === 'GET')
         return answer(
           200,
           [...accounts].map(([id, stored]) => shown(id, stored, leak === 'list')),
         );
       if (url.pathname === '/accounts' && request.method === 'POST') {
-        let body: unknown;
-        try {
-          body = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks)));
-        } catch {
-          return answer(400);
-        }
+        const body = request.json();
+        if (body === undefined) return answer(400);
         const { login, password } = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
         const length = (text: unknown): number => (typeof text === 'string' ? [...text].length : -1);
         if (!/^application\/json\s*(;|$)/i.test(request.headers['content-type'] ?? '') || typeof login !== 'string' || typeof password !== 'string') return answer(400);
@@ -90,15 +79,9 @@ async function runAgainst(leak: Leak): Promise<ContractReport> {
       const stored = request.method === 'GET' ? accounts.get(id) : undefined;
       if (stored) return answer(200, shown(id, stored, false));
       answer(404);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  try {
-    return await runContractSuite({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, spec: specFile, seed: 5, generated: { positive: 2, negative: 2 } });
-  } finally {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  }
+    },
+    { spec: specFile, seed: 5, generated: { positive: 2, negative: 2 } },
+  );
 }
 
 const failures = (report: ContractReport): string[] => report.findings.filter((f) => f.severity === 'failure').map((f) => `${f.check} ${f.exchange.case.operationId}: ${f.message}`);
