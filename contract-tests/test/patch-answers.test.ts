@@ -5,12 +5,11 @@
  * of the test's own (node:http, in memory).
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runContractSuite, type ContractReport } from '../index.js';
+import type { ContractReport } from '../index.js';
+import { runSuiteAgainst } from './providers/small-provider.js';
 
 const card = { $ref: '#/components/schemas/Card' };
 const json = (schema: unknown) => ({ 'application/json': { schema } });
@@ -54,26 +53,16 @@ writeFileSync(specFile, JSON.stringify(SPEC));
 /** A patch's answer shows the patched `front` with a suffix (what is stored is right). */
 async function runAgainst(garblesPatchedFront: boolean): Promise<ContractReport> {
   const cards = new Map<number, { front: string; back: string }>();
-  const server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const answer = (status: number, body?: unknown): void => {
-        if (body === undefined) response.writeHead(status).end();
-        else response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-      };
-      const url = new URL(request.url ?? '/', 'http://provider');
+  return runSuiteAgainst(
+    (request, answer) => {
+      const { url } = request;
       const id = Number(/^\/cards\/(\d+)$/.exec(url.pathname)?.[1]);
       let body: Record<string, unknown> = {};
       if (request.method === 'POST' || request.method === 'PATCH') {
         const wanted = request.method === 'POST' ? 'application/json' : 'application/merge-patch+json';
-        try {
-          const parsed: unknown = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks)));
-          if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return answer(400);
-          body = parsed as Record<string, unknown>;
-        } catch {
-          return answer(400);
-        }
+        const parsed = request.json();
+        if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return answer(400);
+        body = parsed as Record<string, unknown>;
         const side = (name: string): boolean => !(name in body) || (typeof body[name] === 'string' && [...(body[name] as string)].length >= 1 && [...(body[name] as string)].length <= 20);
         const required = request.method === 'PATCH' || ('front' in body && 'back' in body);
         if (!(request.headers['content-type'] ?? '').toLowerCase().startsWith(wanted) || !side('front') || !side('back') || !required) return answer(400);
@@ -92,15 +81,9 @@ async function runAgainst(garblesPatchedFront: boolean): Promise<ContractReport>
         return answer(200, { id, ...stored, ...(garblesPatchedFront && 'front' in body ? { front: `${stored.front}!` } : {}) });
       }
       answer(404);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  try {
-    return await runContractSuite({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, spec: specFile, seed: 8, generated: { positive: 4, negative: 2 } });
-  } finally {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  }
+    },
+    { spec: specFile, seed: 8, generated: { positive: 4, negative: 2 } },
+  );
 }
 
 const echoes = (report: ContractReport, severity: 'failure' | 'warning'): string[] =>

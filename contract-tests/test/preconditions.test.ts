@@ -6,12 +6,11 @@
  * answered, so a provider requiring If-Match (428 without it) is judged on its updates too. Against a small pages provider of the test's own (node:http).
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runContractSuite, type ContractReport } from '../index.js';
+import type { ContractReport } from '../index.js';
+import { runSuiteAgainst } from './providers/small-provider.js';
 
 const page = { $ref: '#/components/schemas/Page' };
 const json = (schema: unknown) => ({ 'application/json': { schema } });
@@ -62,24 +61,15 @@ const specFile = (ifMatchRequired: boolean): string => {
 /** `checks`: If-Match, when sent, must be the page's ETag; `requires`: and a replacement without it is 428; `always`: every replacement is answered 412. */
 async function runAgainst(ifMatch: 'checks' | 'requires' | 'always'): Promise<ContractReport> {
   const pages = new Map<number, { title: string; version: number }>();
-  const server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const answer = (status: number, body?: unknown, headers: Record<string, string> = {}): void => {
-        if (body === undefined) response.writeHead(status, headers).end();
-        else response.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
-      };
-      const url = new URL(request.url ?? '/', 'http://provider');
+  return runSuiteAgainst(
+    (request, answer) => {
+      const { url } = request;
       const id = Number(/^\/pages\/(\d+)$/.exec(url.pathname)?.[1]);
       let title: unknown;
       if (request.method === 'POST' || request.method === 'PUT') {
-        try {
-          const body: unknown = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks)));
-          title = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>).title : undefined;
-        } catch {
-          return answer(400);
-        }
+        const body = request.json();
+        if (body === undefined) return answer(400);
+        title = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>).title : undefined;
         const length = typeof title === 'string' ? [...title].length : 0;
         if (!/^application\/json\s*(;|$)/i.test(request.headers['content-type'] ?? '') || typeof title !== 'string' || length < 1 || length > 40) return answer(400);
       }
@@ -100,15 +90,9 @@ async function runAgainst(ifMatch: 'checks' | 'requires' | 'always'): Promise<Co
         return answer(200, { id, title: stored.title });
       }
       answer(404);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  try {
-    return await runContractSuite({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, spec: specFile(ifMatch === 'requires'), seed: 9, generated: { positive: 2, negative: 2 } });
-  } finally {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  }
+    },
+    { spec: specFile(ifMatch === 'requires'), seed: 9, generated: { positive: 2, negative: 2 } },
+  );
 }
 
 const failures = (report: ContractReport): string[] => report.findings.filter((f) => f.severity === 'failure').map((f) => `${f.check} ${f.exchange.case.id}: ${f.message}`);
