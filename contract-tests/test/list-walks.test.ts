@@ -7,12 +7,11 @@
  * response_echoes_request for a created record's answer.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { formatReport, runContractSuite, type ContractReport } from '../index.js';
+import { startSmallProvider } from './providers/small-provider.js';
 
 const SEED = 31;
 /** A seed whose first task is open, so that the filter step asks for state=open, the default. */
@@ -121,68 +120,46 @@ async function startProvider(behaviour: Behaviour): Promise<{ url: string; listR
   const pageSize = behaviour.pageSize ?? 10;
   const shown = (task: Task): Task => (behaviour.omitDefault && task.state === 'open' ? { id: task.id, title: task.title } : task);
   const answered = (task: Task): Task => (behaviour.answersOmit === 'state' || (behaviour.answersOmit === 'default' && task.state === 'open') ? { id: task.id, title: task.title } : task);
-  const server: Server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const answer = (status: number, body?: unknown): void => {
-        if (body === undefined) response.writeHead(status).end();
-        else response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-      };
-      const url = new URL(request.url ?? '/', 'http://provider');
-      const item = /^\/tasks\/([^/]+)$/.exec(url.pathname);
-      if (url.pathname === '/tasks' && request.method === 'GET') {
-        lists++;
-        const state = url.searchParams.get('state');
-        const cursorText = url.searchParams.get(behaviour.byOffset ? 'offset' : 'cursor') ?? '0';
-        if ((state !== null && state !== 'open' && state !== 'done') || !/^\d+$/.test(cursorText)) return answer(400, { message: 'state is open or done, cursor (offset) a number' });
-        const cursor = Number(cursorText);
-        const matching = [...tasks.values()]
-          .filter((task) => !behaviour.listFillersOnly || task.id <= (behaviour.fillers ?? 0))
-          .filter((task) => behaviour.ignoreFilter || state === null || (task.state ?? 'open') === state);
-        if (behaviour.byOffset) return answer(200, { items: matching.slice(cursor, cursor + pageSize).map(shown) });
-        const items = matching.slice(cursor * pageSize, (cursor + 1) * pageSize).map(shown);
-        const more = behaviour.nextForever || (cursor + 1) * pageSize < matching.length;
-        const next = new URLSearchParams({ ...(state === null ? {} : { state }), cursor: String(cursor + 1) });
-        return answer(200, { items, ...(more ? { next: `/tasks?${next.toString()}` } : {}) });
-      }
-      if (url.pathname === '/tasks' && request.method === 'POST') {
-        if (!/^application\/json\b/i.test(request.headers['content-type'] ?? '')) return answer(415, { message: 'send application/json' });
-        let body: unknown;
-        try {
-          body = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks)));
-        } catch {
-          return answer(400, { message: 'not JSON text in UTF-8' });
-        }
-        const { title, state } = (body ?? {}) as Record<string, unknown>;
-        if (body === null || typeof body !== 'object' || Array.isArray(body) || typeof title !== 'string' || title === '' || (state !== 'open' && state !== 'done'))
-          return answer(400, { message: 'a task is {title, state: open | done}' });
-        const task: Task = { id: ++lastId, title, state };
-        tasks.set(task.id, task);
-        return answer(201, answered(task));
-      }
-      if (item && (request.method === 'GET' || request.method === 'DELETE')) {
-        if (!/^[1-9]\d{0,9}$/.test(item[1] ?? '')) return answer(400, { message: 'taskId is a positive integer' });
-        const task = tasks.get(Number(item[1]));
-        if (!task) return answer(404, { message: 'no such task' });
-        if (request.method === 'GET') return answer(200, answered(task));
-        tasks.delete(task.id);
-        return answer(204);
-      }
-      answer(404, { message: 'no such route' });
-    });
+  const provider = await startSmallProvider((request, answer) => {
+    const { url } = request;
+    const item = /^\/tasks\/([^/]+)$/.exec(url.pathname);
+    if (url.pathname === '/tasks' && request.method === 'GET') {
+      lists++;
+      const state = url.searchParams.get('state');
+      const cursorText = url.searchParams.get(behaviour.byOffset ? 'offset' : 'cursor') ?? '0';
+      if ((state !== null && state !== 'open' && state !== 'done') || !/^\d+$/.test(cursorText)) return answer(400, { message: 'state is open or done, cursor (offset) a number' });
+      const cursor = Number(cursorText);
+      const matching = [...tasks.values()]
+        .filter((task) => !behaviour.listFillersOnly || task.id <= (behaviour.fillers ?? 0))
+        .filter((task) => behaviour.ignoreFilter || state === null || (task.state ?? 'open') === state);
+      if (behaviour.byOffset) return answer(200, { items: matching.slice(cursor, cursor + pageSize).map(shown) });
+      const items = matching.slice(cursor * pageSize, (cursor + 1) * pageSize).map(shown);
+      const more = behaviour.nextForever || (cursor + 1) * pageSize < matching.length;
+      const next = new URLSearchParams({ ...(state === null ? {} : { state }), cursor: String(cursor + 1) });
+      return answer(200, { items, ...(more ? { next: `/tasks?${next.toString()}` } : {}) });
+    }
+    if (url.pathname === '/tasks' && request.method === 'POST') {
+      if (!/^application\/json\b/i.test(request.headers['content-type'] ?? '')) return answer(415, { message: 'send application/json' });
+      const body = request.json();
+      if (body === undefined) return answer(400, { message: 'not JSON text in UTF-8' });
+      const { title, state } = (body ?? {}) as Record<string, unknown>;
+      if (body === null || typeof body !== 'object' || Array.isArray(body) || typeof title !== 'string' || title === '' || (state !== 'open' && state !== 'done'))
+        return answer(400, { message: 'a task is {title, state: open | done}' });
+      const task: Task = { id: ++lastId, title, state };
+      tasks.set(task.id, task);
+      return answer(201, answered(task));
+    }
+    if (item && (request.method === 'GET' || request.method === 'DELETE')) {
+      if (!/^[1-9]\d{0,9}$/.test(item[1] ?? '')) return answer(400, { message: 'taskId is a positive integer' });
+      const task = tasks.get(Number(item[1]));
+      if (!task) return answer(404, { message: 'no such task' });
+      if (request.method === 'GET') return answer(200, answered(task));
+      tasks.delete(task.id);
+      return answer(204);
+    }
+    answer(404, { message: 'no such route' });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    listRequests: () => lists,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return { ...provider, listRequests: () => lists };
 }
 
 /** The same tasks, the list paged by `offset` instead of a cursor its next links carry. */
