@@ -7,8 +7,6 @@
  * cases still go out with the best body there is: a success to them fails.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,6 +16,7 @@ import { generateCases } from '../generated.js';
 import { compileSuiteContract, formatReport, runContractSuite, type ContractReport } from '../index.js';
 import { parseExactJson } from '../../spec/exact-json.js';
 import { load as parseYaml } from 'js-yaml';
+import { runSuiteAgainst } from './providers/small-provider.js';
 
 const TOKEN = 'till-token';
 const SEED = 4_711;
@@ -184,18 +183,8 @@ describe('composed bodies against providers', () => {
     expect(against.findings.some((f) => f.check === 'ignored_auth' && f.severity === 'info' && /may be the body's/.test(f.message))).toBe(true);
 
     // A provider that accepts every request, credential or not: the credential cases fail, invalid body or not.
-    const lax = createServer((request, response) => {
-      request.resume();
-      request.on('end', () => response.writeHead(202, { 'content-type': 'application/json' }).end('{"chargeId":"c1"}'));
-    });
-    await new Promise<void>((resolve) => lax.listen(0, '127.0.0.1', resolve));
-    try {
-      const { port } = lax.address() as AddressInfo;
-      const accepting = await runContractSuite({ baseUrl: `http://127.0.0.1:${port}`, token: TOKEN, spec, seed: SEED, generated: { positive: 5, negative: 5 } });
-      const failed = accepting.findings.filter((f) => f.check === 'ignored_auth' && f.severity === 'failure').map((f) => f.exchange.case.id);
-      expect(failed).toContain('generated:auth-no-credential');
-    } finally {
-      await new Promise((resolve) => lax.close(resolve));
-    }
+    const accepting = await runSuiteAgainst((_request, answer) => answer(202, { chargeId: 'c1' }), { token: TOKEN, spec, seed: SEED, generated: { positive: 5, negative: 5 } });
+    const failed = accepting.findings.filter((f) => f.check === 'ignored_auth' && f.severity === 'failure').map((f) => f.exchange.case.id);
+    expect(failed).toContain('generated:auth-no-credential');
   });
 });
