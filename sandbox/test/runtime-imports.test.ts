@@ -18,7 +18,8 @@ const BUILTIN = new Set(builtinModules);
 function packagesOf(text: string): Set<string> {
   const names = new Set<string>();
   const patterns = [
-    /\bfrom\s*['"]([^'"]+)['"]/g,
+    // `from` of an import or export statement, not the word in a string (`'has no from'`).
+    /\b(?:import|export)\b[^;'"`]*?\bfrom\s*['"]([^'"]+)['"]/g,
     /\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g,
     /\brequire\s*\(\s*['"]([^'"]+)['"]\s*\)/g,
     /\)\s*\(\s*['"]([^'"./][^'"]*)['"]\s*\)/g,
@@ -54,5 +55,7 @@ describe('the packed files', () => {
   it('finds an import of a devDependency where there is one (the scan can fail)', () => {
     expect(packagesOf(readFileSync(join(REPO_ROOT, 'dist/sandbox/verify-image.js'), 'utf8'))).toContain('testcontainers');
     expect(packagesOf("const { prettyFactory } = createRequire(import.meta.url)('pino-pretty');")).toEqual(new Set(['pino-pretty']));
+    expect(packagesOf('import {\n  a,\n  b as c,\n} from "ajv";\nexport * from "pino";')).toEqual(new Set(['ajv', 'pino']));
+    expect(packagesOf("if (typeof from !== 'string') return 'has no from';")).toEqual(new Set());
   });
 });
