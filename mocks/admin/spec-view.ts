@@ -8,12 +8,12 @@
  * page can poll it for reloads at the cost of a 304.
  */
 import { createHash } from 'node:crypto';
-import type { mock as mockFromSchemaFunction } from 'mock-json-schema';
 import type { ContractMediaType, ContractOperation, SecurityScheme } from '../../spec/contract.js';
 import type { Engine } from '../engine/engine.js';
 import type { Collection, Singleton } from '../../spec/collections.js';
 import type { ValidatingProxy } from '../proxy/proxy.js';
 import type { Answer } from '../http/answer.js';
+import { generatedRequestBody, type PrefillTools } from './body-prefill.js';
 import { ADMIN_PREFIX } from './prefix.js';
 
 /** A pre-filled body longer than this is cut to an empty editor: the spec's example is for reading, not this form. */
@@ -140,7 +140,8 @@ export async function describeSpec(engine: Engine, proxied: boolean): Promise<Sp
   // Loaded when the inspector first asks (it brings lodash): a mock that is never inspected starts without it.
   // module.exports is the default of a CommonJS package in Node and in the start bundle (which gives no named exports); vitest gives them by name.
   const loaded = await import('mock-json-schema');
-  const { mock: mockFromSchema } = loaded.default.mock === undefined ? loaded : loaded.default;
+  const { PatternStrings } = await import('../../spec/pattern-strings.js');
+  const tools: PrefillTools = { mock: (loaded.default.mock === undefined ? loaded : loaded.default).mock, patterns: new PatternStrings() };
   const operations: OperationView[] = [];
   for (const routed of engine.routes.operations) {
     const stateful = proxied ? undefined : engine.stateful.get(routed.operationId);
@@ -156,7 +157,7 @@ export async function describeSpec(engine: Engine, proxied: boolean): Promise<Sp
       ...(stateful ? { role: stateful.role, collection: stateful.collection.path } : {}),
       ...(singleton ? { role: singleton.role, singleton: singleton.singleton.path } : {}),
       parameters: parametersOf(routed.contract, raw),
-      ...bodyOf(routed.contract, raw, mockFromSchema),
+      ...bodyOf(routed.contract, contract.document, tools),
       security: routed.contract.security.map((requirement) => [...requirement]),
       forceable: [...routed.forceable],
       examples: Object.fromEntries(
@@ -239,22 +240,20 @@ function parametersOf(operation: ContractOperation, raw: Record<string, unknown>
   });
 }
 
-function bodyOf(operation: ContractOperation, raw: Record<string, unknown>, mockFromSchema: typeof mockFromSchemaFunction): Pick<OperationView, 'body'> {
+function bodyOf(operation: ContractOperation, document: unknown, tools: PrefillTools): Pick<OperationView, 'body'> {
   const content = operation.requestBody?.content;
   if (!content || content.size === 0) return {};
   const [mediaType, media] = [...content].find(([type]) => /json/i.test(type)) ?? ([...content][0] as [string, ContractMediaType]);
-  const rawMedia = record(record(record(raw.requestBody).content)[mediaType]);
   let example: string | undefined;
   let from: 'example' | 'schema' | 'none' = 'none';
   if (media.examples.length) {
     example = JSON.stringify(media.examples[0]?.value, null, 2);
     from = 'example';
-  } else if (rawMedia.schema) {
-    try {
-      example = JSON.stringify(withoutReadOnly(mockFromSchema(rawMedia.schema as Parameters<typeof mockFromSchema>[0]), record(rawMedia.schema)), null, 2);
+  } else {
+    const generated = generatedRequestBody(media, document, tools);
+    if (generated !== undefined) {
+      example = JSON.stringify(generated, null, 2);
       from = 'schema';
-    } catch {
-      // A schema the generator cannot walk (a cycle too deep): the editor starts empty.
     }
   }
   if (example === undefined || example.length > MAX_EXAMPLE_CHARS) {
@@ -262,20 +261,6 @@ function bodyOf(operation: ContractOperation, raw: Record<string, unknown>, mock
     from = 'none';
   }
   return { body: { mediaType, required: operation.requestBody?.required ?? false, example, from } };
-}
-
-/** A generated body without the properties the schema marks readOnly (the server's to set, an `id` it assigns). */
-function withoutReadOnly(value: unknown, schema: Record<string, unknown>): unknown {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
-  const parts = [schema, ...(Array.isArray(schema.allOf) ? schema.allOf.map(record) : [])];
-  const readOnly = new Set(
-    parts.flatMap((part) =>
-      Object.entries(record(part.properties))
-        .filter(([, property]) => record(property).readOnly === true)
-        .map(([name]) => name),
-    ),
-  );
-  return Object.fromEntries(Object.entries(value).filter(([name]) => !readOnly.has(name)));
 }
 
 function text<K extends string>(key: K, value: unknown): Partial<Record<K, string>> {

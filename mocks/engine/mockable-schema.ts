@@ -1,5 +1,6 @@
 /**
- * A response schema rewritten into what mock-json-schema (openapi-backend's generator) reads right.
+ * A schema rewritten into what mock-json-schema (openapi-backend's generator) reads right: a
+ * response's, for an answer generated from it, and a request body's, for the inspector's "Try it" form.
  * That generator knows OpenAPI 3.0's schemas and walks whatever it is given: handed the document's
  * 3.1 schemas it answers `{}` for a type list (`[string, 'null']`), a `const` or a union of a ref
  * and null, and it recurses without end into a recursive schema. So, before it runs:
@@ -12,7 +13,8 @@
  *   generator answers first), a `pattern` a string matching it (the Prism mock's PatternStrings), 3.1's `examples` its first (`example`), a numeric `exclusiveMinimum`
  *   /`exclusiveMaximum` a bound the generator reads, `anyOf`/`oneOf` the first branch that is not
  *   cut (not null when another is left) merged into the schema;
- * - a `writeOnly` property is left out (it is never answered).
+ * - a `writeOnly` property is left out of a response (it is never answered), a `readOnly` one out of
+ *   a request (the server's to set; the request's validator never requires it).
  *
  * The generated value is still judged by the response's validator (./generated-bodies.ts): what this
  * does not cover (patterns, `not`, `uniqueItems` …) is found there. Bounded: depth and size.
@@ -33,6 +35,8 @@ export interface MockableOptions {
   examples: boolean;
   /** A string matching a `pattern` (with the schema's lengths and format), which the generator cannot write; undefined when none was made. */
   patternString?: (keywords: { pattern: string; minLength?: number; maxLength?: number; format?: string }) => string | undefined;
+  /** What the value is (default response): which of `readOnly`/`writeOnly` properties it leaves out. */
+  direction?: 'request' | 'response';
 }
 
 /** `schema` as mock-json-schema reads it, or undefined when no finite valid value is reachable within the bounds. */
@@ -115,7 +119,7 @@ export function mockableSchema(schema: unknown, document: unknown, options: Mock
       const required = new Set(Array.isArray(node.required) ? node.required.map(String) : []);
       const properties: Schema = {};
       for (const [name, inner] of Object.entries(isObject(node.properties) ? node.properties : {})) {
-        if (isObject(inner) && inner.writeOnly === true && !required.has(name)) continue;
+        if (isObject(inner) && (options.direction === 'request' ? inner.readOnly === true : inner.writeOnly === true && !required.has(name))) continue;
         const adapted = adapt(inner, refs, depth + 1);
         if (adapted !== CUT) properties[name] = adapted;
         else if (required.has(name)) return CUT;

@@ -397,3 +397,46 @@ describe.skipIf(chromiumMissing)('a spec full of markup renders inert in the ins
     }
   });
 });
+
+describe.skipIf(chromiumMissing)('"Try it" on request bodies whose schemas refer to themselves (Chromium)', () => {
+  let mock: MockServer;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    const spec = fileURLToPath(new URL('../../fixtures/specs/recursive-bodies-3.1/openapi.yaml', import.meta.url));
+    [mock, browser] = await Promise.all([createMockServer({ port: 0, logLevel: 'silent', spec }), launchChromium()]);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await mock?.close();
+  });
+
+  it('starts the form with a finite body generated from the schema, which the mock takes as sent', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    page.setDefaultTimeout(5_000);
+    const seen = watchPage(page, mock.url);
+    try {
+      await page.goto(`${mock.url}/__mock/`);
+      await page.locator('#connection[data-state="live"]').waitFor();
+      for (const [operationId, expected] of [
+        ['createCategory', { name: expect.any(String), children: [] }],
+        ['createNode', { label: expect.any(String), children: [], next: null }],
+      ] as const) {
+        await page.selectOption('#try-operation', operationId);
+        await page.locator('#try-send', { hasText: /^Send POST / }).waitFor();
+        expect(await page.textContent('#try-body-media')).toContain('generated from the schema');
+        expect(JSON.parse(await page.inputValue('#try-body-text'))).toEqual(expected);
+        await page.click('#try-send');
+        await page.locator('#try-status', { hasText: /^201/ }).waitFor();
+      }
+      // No finite value: the editor starts empty.
+      await page.selectOption('#try-operation', 'createChain');
+      await page.locator('#try-send', { hasText: 'Send POST /chains' }).waitFor();
+      expect(await page.inputValue('#try-body-text')).toBe('');
+      expect(seen).toEqual({ dialogs: [], errors: [], outside: [], blocked: [] });
+    } finally {
+      await page.close();
+    }
+  });
+});

@@ -85,6 +85,26 @@ describe('/__mock/spec on a spec whose ids the mock assigns', () => {
   });
 });
 
+describe('/__mock/spec on request bodies whose schemas refer to themselves', () => {
+  const mock = useMock({ spec: fileURLToPath(new URL('../../fixtures/specs/recursive-bodies-3.1/openapi.yaml', import.meta.url)) });
+
+  it('pre-fills a finite body valid by the spec, the recursion cut where the schema allows it', async () => {
+    const { view } = await specOf(mock.current.url);
+    const body = (operationId: string) => view.operations.find((o) => o.operationId === operationId)?.body;
+    expect(body('createCategory')?.from).toBe('schema');
+    expect(JSON.parse(body('createCategory')?.example ?? '')).toEqual({ name: expect.any(String), children: [] });
+    expect(JSON.parse(body('createNode')?.example ?? '')).toEqual({ label: expect.any(String), children: [], next: null });
+    // No finite value exists: the editor starts empty rather than with a body the spec refuses.
+    expect(body('createChain')).toMatchObject({ example: '', from: 'none' });
+    // What the form starts with is what the mock takes.
+    for (const operationId of ['createCategory', 'createNode']) {
+      const operation = view.operations.find((o) => o.operationId === operationId);
+      const response = await fetch(`${mock.current.url}${operation?.path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: body(operationId)?.example });
+      expect(response.status, operationId).toBe(201);
+    }
+  });
+});
+
 describe('/__mock/spec follows --watch', () => {
   it('changes its ETag and content when the spec file changes', async () => {
     const path = join(mkdtempSync(join(tmpdir(), 'inspector-spec-')), 'openapi.yaml');
