@@ -9,7 +9,7 @@ import { CREATE_PLANT_OPERATION, createIdSource, loadFixtures, type FixtureCase 
 import { fileCase } from './case-files.js';
 import { derivedCredentials, validCredentials } from './generators/auth.js';
 import { requestTarget, validParameterValues } from './generators/parameters.js';
-import { planSequences, runSequences, validRecordBody, type SequencePlan, type StepRequest, type StepSender } from './sequences.js';
+import { createdKey, planSequences, runSequences, validRecordBody, type SequencePlan, type StepRequest, type StepSender } from './sequences.js';
 import { freshIdentity, freshKeyMaker } from './generators/identity.js';
 import { exactInteger } from '../spec/exact-json.js';
 import { CHECKS } from './checks/index.js';
@@ -207,7 +207,10 @@ async function cleanUp(exchanges: readonly Exchange[], options: ResolvedOptions,
       const parsed = typeof body === 'string' ? parseBody(body) : undefined;
       const sent = parsed?.ok && parsed.value !== null && typeof parsed.value === 'object' ? (parsed.value as Record<string, unknown>) : undefined;
       const answer = parseBody(exchange.response.body);
-      const id = keyText(sent, plan.identity) ?? keyText(answer.ok && answer.value !== null && typeof answer.value === 'object' ? (answer.value as Record<string, unknown>) : undefined, plan.identity);
+      const id =
+        keyText(sent, plan.identity) ??
+        keyText(answer.ok && answer.value !== null && typeof answer.value === 'object' ? (answer.value as Record<string, unknown>) : undefined, plan.identity) ??
+        createdKey({ headers: exchange.response.headers }, plan);
       // Two cases may create one id (a provider that overwrites): it is deleted once.
       if (id !== undefined && !targets.some((t) => t.plan === plan && t.id === id)) targets.push({ plan, id });
     }
@@ -294,7 +297,11 @@ async function pinRecords(options: ResolvedOptions, plans: readonly SequencePlan
     const outcome = await transport.send({ url: options.endpoint(contractCase.request.path), method: plan.create.method, headers: contractCase.request.headers, body: contractCase.request.body });
     if (outcome.outcome !== 'response' || outcome.response.status < 200 || outcome.response.status > 299) return undefined;
     const answer = parseBody(outcome.response.body);
-    return id ?? keyText(answer.ok && answer.value !== null && typeof answer.value === 'object' ? (answer.value as Record<string, unknown>) : undefined, plan.identity);
+    return (
+      id ??
+      keyText(answer.ok && answer.value !== null && typeof answer.value === 'object' ? (answer.value as Record<string, unknown>) : undefined, plan.identity) ??
+      createdKey({ headers: outcome.response.headers }, plan)
+    );
   };
   try {
     for (const plan of plans) {

@@ -30,6 +30,8 @@ export interface SequencePlan {
   identityType: 'integer' | 'string' | 'other';
   /** The provider assigns the identity (the create body does not declare it): the create sends none and reads it from the answer. */
   assigned: boolean;
+  /** No schema declares the identity: it shows only in the item path (a create's `Location`), so a list's records cannot be told apart. */
+  identityInPathOnly?: boolean;
   /** The list's page-size parameter (`limit`), and its filters: query parameter → record property. */
   limit?: string;
   /** The list's offset parameter (`offset`), or its page-number one (`page`) and the first page's number. */
@@ -113,6 +115,7 @@ export function planSequences(compiled: CompiledContract, operations: readonly S
       identity: collection.identity.property,
       identityType: collection.identity.type,
       assigned: collection.identity.assigned !== undefined,
+      ...optional('identityInPathOnly', collection.identity.inPathOnly),
       ...optional('limit', listPlan?.paging.size),
       ...optional('offset', listPlan?.paging.offset),
       ...optional('page', listPlan?.paging.page === undefined ? undefined : { parameter: listPlan.paging.page, first: listPlan.paging.firstPage }),
@@ -268,6 +271,8 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
   };
   const word = (): string => `w${sample(fc.stringMatching(/^[a-z]{6}$/))}`;
 
+  /** Which records a list must hold or lack, where its records show their identity (one only in the path cannot be looked for). */
+  const listed = <K extends 'contains' | 'lacks'>(member: K, ids: string[]): Partial<Record<K, string[]>> => (plan.identityInPathOnly ? {} : ({ [member]: ids } as Record<K, string[]>));
   const created: string[] = [];
   /** The create exchange of each record made, for the links' runtime expressions. */
   const exchanges = new Map<string, Exchange>();
@@ -283,9 +288,7 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
     });
     if (answer.status === undefined || answer.status < 200 || answer.status > 299) return undefined;
     const answered = isRecord(answer.body) ? answer.body[plan.identity] : undefined;
-    // A number's key is the digits the answer holds: String() of an id past 2^53 would name another record.
-    const key =
-      id ?? (answered === undefined ? undefined : typeof answered === 'string' ? JSON.stringify(answered) : (exactDigits(answer.body as Record<string, unknown>, plan.identity) ?? String(answered)));
+    const key = id ?? createdKey(answer, plan);
     if (key === undefined) return undefined;
     created.push(key);
     exchanges.set(key, {
@@ -416,8 +419,10 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
       'accepted',
     );
   await list(
-    { kind: 'list', collection: plan.collection, identity: plan.identity, contains: [first.id, ...others.map((o) => o.id)] },
-    `lists the ${plan.collection} collection: it must hold every ${noun} created`,
+    { kind: 'list', collection: plan.collection, identity: plan.identity, ...listed('contains', [first.id, ...others.map((o) => o.id)]) },
+    plan.identityInPathOnly
+      ? `lists the ${plan.collection} collection (its records show no ${plan.identity}: which ones it holds cannot be told)`
+      : `lists the ${plan.collection} collection: it must hold every ${noun} created`,
   );
   if (plan.list) {
     const limit = plan.list.parameters.find((p) => p.in === 'query' && p.name === plan.limit);
@@ -442,7 +447,7 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
           kind: 'list',
           collection: plan.collection,
           identity: plan.identity,
-          contains: [first.id],
+          ...listed('contains', [first.id]),
           filter: { parameter: parameter.name, property: property.name, values: [wanted], ...optional('absent', plan.filterDefaults?.get(property.name)) },
         },
         `lists with ${parameter.name}=${wanted}: only ${noun}s whose ${property.name} is ${wanted}, the first one among them`,
@@ -508,7 +513,11 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
       // 202: the delete was accepted, not done (RFC 9110 §15.3.3): the record may outlive it a while.
       const pending = answer.status === 202 ? { deletePending: true } : {};
       await read(first.id, { kind: 'read-deleted', collection: plan.collection, identity: plan.identity, id: first.id, ...pending }, `reads the ${noun} just deleted: it must be gone (404)`);
-      await list({ kind: 'list', collection: plan.collection, identity: plan.identity, lacks: [first.id], ...pending }, `lists the collection after the delete: the deleted ${noun} must not be in it`);
+      if (!plan.identityInPathOnly)
+        await list(
+          { kind: 'list', collection: plan.collection, identity: plan.identity, lacks: [first.id], ...pending },
+          `lists the collection after the delete: the deleted ${noun} must not be in it`,
+        );
     }
   }
   const missing = freshId() ?? neverAssigned(plan, itemParameter(plan.read)?.schema ?? identityProperty?.schema ?? {}, context.ids, deleted);
@@ -560,9 +569,42 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
       body: made.text,
     });
     if (answer.status === undefined || answer.status < 200 || answer.status > 299) return undefined;
-    const answered = isRecord(answer.body) ? answer.body[parent.identity] : undefined;
-    return id ?? (answered === undefined ? undefined : jsonText(answered));
+    return id ?? createdKey(answer, parent);
   }
+}
+
+/**
+ * The identity a create's answer gives the new record, as JSON text: the body's identity (a
+ * number's digits as the answer holds them: String() of an id past 2^53 would name another
+ * record), else the last segment of its `Location` header when the one before it is the
+ * collection's last (`/items/17` for `/items`, also absolute or under a base path); undefined when
+ * neither says.
+ */
+export function createdKey(answer: { body?: unknown; headers?: Record<string, string> }, plan: Pick<SequencePlan, 'collection' | 'identity' | 'identityType'>): string | undefined {
+  const answered = isRecord(answer.body) ? answer.body[plan.identity] : undefined;
+  if (typeof answered === 'string') return JSON.stringify(answered);
+  if (answered !== undefined) return exactDigits(answer.body as Record<string, unknown>, plan.identity) ?? jsonText(answered);
+  const location = answer.headers?.location;
+  if (location === undefined) return undefined;
+  let segments: string[];
+  try {
+    segments = new URL(location, 'http://provider.invalid').pathname.replace(/\/+$/, '').split('/');
+  } catch {
+    return undefined;
+  }
+  const collectionName = plan.collection.split('/').pop();
+  if (segments.length < 2 || segments[segments.length - 2] !== collectionName) return undefined;
+  let segment: string;
+  try {
+    segment = decodeURIComponent(segments[segments.length - 1] as string);
+  } catch {
+    return undefined;
+  }
+  if (segment === '') return undefined;
+  const integer = /^-?\d+$/.test(segment) ? BigInt(segment).toString() : undefined;
+  if (plan.identityType === 'integer') return integer;
+  if (plan.identityType === 'string') return JSON.stringify(segment);
+  return integer ?? JSON.stringify(segment);
 }
 
 /**

@@ -13,7 +13,9 @@
  * - The identity is, in order: the override for P (`--identity /user=username`) or for every
  *   collection (`--identity username`) when the stored schema declares it; the item path's
  *   parameter x when the stored schema declares x (`/user/{username}` → username); `id` when
- *   declared (`/pets/{petId}` → id); x without the record's noun (`/pets/{petName}` → name).
+ *   declared (`/pets/{petId}` → id); x without the record's noun (`/pets/{petName}` → name). Where
+ *   the stored schema declares none and the create answers a `Location` header, x itself: the
+ *   identity only in the URL (`/notes/{noteId}` → noteId, typed by the path parameter's schema).
  * - An identity the create body does not declare, or declares `readOnly`, is assigned by the
  *   mock: a sequence for integers, a UUID for `format: uuid`, a string otherwise.
  * - Over a collection: GET P lists when its success answer is an array, or an object with an
@@ -39,6 +41,12 @@ export interface Identity {
   type: 'integer' | 'string' | 'other';
   /** How the mock makes one when a create cannot send it (not in the create body, or readOnly); undefined: the client sends it. */
   assigned?: 'sequence' | 'uuid' | 'string' | undefined;
+  /**
+   * No schema declares it: the item path's parameter, of a create answering `Location` (often with
+   * no body), is the identity. The record keeps it; the item path and the Location are the only
+   * places an answer shows it (a list's items cannot be told apart by it).
+   */
+  inPathOnly?: true;
 }
 
 export interface Collection {
@@ -185,9 +193,11 @@ export function recogniseCollections(contract: CompiledContract, options: Recogn
     if (forPath !== undefined && !stored.has(forPath)) {
       throw new IdentityOverrideError(`--identity ${path}=${forPath}: the records of ${path} declare no property '${forPath}' (they declare ${[...stored.keys()].join(', ') || 'none'})`);
     }
-    const property = identityProperty(path, itemParameter, stored, overrides, noun);
+    const declaredIdentity = identityProperty(path, itemParameter, stored, overrides, noun);
+    const inPath = declaredIdentity === undefined ? identityInPath(create, operations, itemPath, itemParameter, forPath ?? overrides.everywhere) : undefined;
+    const property = declaredIdentity ?? inPath?.name;
     if (property === undefined) continue;
-    const identitySchema = representationSchema(property, create, read) ?? stored.get(property);
+    const identitySchema = inPath?.schema ?? representationSchema(property, create, read) ?? stored.get(property);
     const inBody = body.propertySchemas.get(property);
     const parent = parentOf(path, collections);
     if (/\{/.test(path) && !parent) continue;
@@ -202,6 +212,7 @@ export function recogniseCollections(contract: CompiledContract, options: Recogn
         property,
         type: jsonType(identitySchema),
         assigned: inBody === undefined || inBody.readOnly === true ? assignedKind(identitySchema) : undefined,
+        ...(inPath ? { inPathOnly: true as const } : {}),
       },
       create,
       body,
@@ -280,6 +291,24 @@ export function recogniseSingletons(
     if (remove) found.set(remove.operationId, { role: 'delete', singleton });
   }
   return found;
+}
+
+/**
+ * The identity of a create no schema declares one for, when the create names its new record by a
+ * `Location` header (a 201 without a body, the identity only in the URL): the item path's
+ * parameter, with its schema. Not when an `--identity` rule names a property (that one is wanted).
+ */
+function identityInPath(
+  create: ContractOperation,
+  operations: readonly ContractOperation[],
+  itemPath: string | undefined,
+  itemParameter: string | undefined,
+  override: string | undefined,
+): { name: string; schema: Schema | undefined } | undefined {
+  if (itemPath === undefined || itemParameter === undefined || override !== undefined) return undefined;
+  if (successOf(create)?.response.headers.includes('location') !== true) return undefined;
+  const parameter = operations.filter((o) => o.path === itemPath).flatMap((o) => o.parameters.filter((p) => p.in === 'path' && p.name === itemParameter))[0];
+  return { name: itemParameter, schema: parameter?.schema };
 }
 
 /** The identity property by the rule above; undefined when the stored schema declares none of the candidates. */
