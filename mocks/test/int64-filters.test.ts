@@ -2,12 +2,8 @@
  * A list filtered by an int64 query parameter: records are kept by the exact number, not by the
  * double both it and its neighbour round to.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMockServer, type MockServer } from '../server.js';
-import { send } from './mock-under-test.js';
+import { describe, expect, it } from 'vitest';
+import { send, sendGet, useMockForSpec } from './mock-under-test.js';
 
 const SPEC = `
 openapi: 3.1.0
@@ -59,23 +55,13 @@ components:
 `;
 
 describe('an int64 filter', () => {
-  let dir: string;
-  let mock: MockServer;
-  beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'int64-filters-'));
-    writeFileSync(join(dir, 'openapi.yaml'), SPEC);
-    mock = await createMockServer({ port: 0, logLevel: 'silent', spec: join(dir, 'openapi.yaml') });
-  });
-  afterAll(async () => {
-    await mock?.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const mock = useMockForSpec(SPEC);
 
   it('keeps only the record with that exact number', async () => {
     // 2^53 and 2^53 + 1: one double.
-    expect((await send(mock, '/parts', '{"serial":9007199254740992}')).status).toBe(201);
-    expect((await send(mock, '/parts', '{"serial":9007199254740993}')).status).toBe(201);
-    const list = async (query: string) => (await send(mock, `/parts${query}`, undefined, { method: 'GET', contentType: null })).text;
+    expect((await send(mock.current, '/parts', '{"serial":9007199254740992}')).status).toBe(201);
+    expect((await send(mock.current, '/parts', '{"serial":9007199254740993}')).status).toBe(201);
+    const list = async (query: string) => (await sendGet(mock.current, `/parts${query}`)).text;
     expect(await list('?serial=9007199254740993')).toBe('[{"id":2,"serial":9007199254740993}]');
     expect(await list('?serial=9007199254740992')).toBe('[{"id":1,"serial":9007199254740992}]');
     expect(await list('?serial=7')).toBe('[]');

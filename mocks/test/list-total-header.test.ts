@@ -2,12 +2,8 @@
  * A list whose success response declares `X-Total-Count`: every answer carries the number of
  * records the filters let through, whole lists (streamed) and pages alike.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMockServer, type MockServer } from '../server.js';
-import { send } from './mock-under-test.js';
+import { describe, expect, it } from 'vitest';
+import { send, sendGet, useMockForSpec } from './mock-under-test.js';
 
 const SPEC = `
 openapi: 3.1.0
@@ -63,22 +59,12 @@ components:
 `;
 
 describe('X-Total-Count on a list', () => {
-  let dir: string;
-  let mock: MockServer;
-  beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'list-total-'));
-    writeFileSync(join(dir, 'openapi.yaml'), SPEC);
-    mock = await createMockServer({ port: 0, logLevel: 'silent', spec: join(dir, 'openapi.yaml') });
-  });
-  afterAll(async () => {
-    await mock?.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const mock = useMockForSpec(SPEC);
 
   it('counts the records of the whole list, of a page, and of a filter', async () => {
-    const get = (query: string) => send(mock, `/books${query}`, undefined, { method: 'GET', contentType: null });
+    const get = (query: string) => sendGet(mock.current, `/books${query}`);
     expect((await get('')).headers.get('x-total-count')).toBe('0');
-    for (const genre of ['sf', 'sf', 'poetry']) expect((await send(mock, '/books', { genre })).status).toBe(201);
+    for (const genre of ['sf', 'sf', 'poetry']) expect((await send(mock.current, '/books', { genre })).status).toBe(201);
     const whole = await get('');
     expect([whole.json.length, whole.headers.get('x-total-count')]).toEqual([3, '3']);
     const page = await get('?limit=1');

@@ -1,4 +1,7 @@
 /** Starts the stateful mock in-process on port 0 for a test file, and speaks to it over HTTP. */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { loadContract } from '../../spec/contract.js';
 import { createMockServer, type MockOptions, type MockServer } from '../server.js';
@@ -13,6 +16,28 @@ export function useMock(options: MockOptions = {}): { readonly current: MockServ
   });
   afterAll(async () => {
     await holder.current?.close();
+  });
+  return holder;
+}
+
+/**
+ * A mock serving a spec written in the test file: `spec` is the document's text (YAML, or JSON) or
+ * the document itself (written as JSON). Before the file's tests it is written to a temp folder of
+ * its own (`specFile`, for a test that reads the contract) and a mock started on it; after them the
+ * mock is closed and the folder removed.
+ */
+export function useMockForSpec(spec: string | object, options: Omit<MockOptions, 'spec'> = {}): { readonly current: MockServer; readonly specFile: string } {
+  const holder = {} as { current: MockServer; specFile: string };
+  let dir: string | undefined;
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'mock-spec-'));
+    holder.specFile = join(dir, typeof spec === 'string' ? 'openapi.yaml' : 'openapi.json');
+    writeFileSync(holder.specFile, typeof spec === 'string' ? spec : JSON.stringify(spec));
+    holder.current = await createMockServer({ port: 0, logLevel: 'silent', ...options, spec: holder.specFile });
+  });
+  afterAll(async () => {
+    await holder.current?.close();
+    if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
   });
   return holder;
 }
@@ -49,6 +74,9 @@ export async function send(
   }
   return { status: response.status, headers: response.headers, text, json };
 }
+
+/** GET `path` with no body (a bearer token by default). */
+export const sendGet = (mock: MockServer, path: string, options: Omit<PostOptions, 'method' | 'contentType'> = {}) => send(mock, path, undefined, { ...options, method: 'GET', contentType: null });
 
 /** POST /plants. */
 export const createPlant = (mock: MockServer, body: unknown, options?: PostOptions) => send(mock, '/plants', body, options);

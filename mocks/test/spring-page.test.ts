@@ -2,12 +2,8 @@
  * A Spring Data style page (`{content, totalElements, totalPages}`): the total and the page count
  * are the store's, whatever the page asked for.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMockServer, type MockServer } from '../server.js';
-import { send } from './mock-under-test.js';
+import { describe, expect, it } from 'vitest';
+import { send, sendGet, useMockForSpec } from './mock-under-test.js';
 
 const SPEC = `
 openapi: 3.1.0
@@ -68,24 +64,14 @@ components:
 `;
 
 describe('a Spring Data style page', () => {
-  let dir: string;
-  let mock: MockServer;
-  beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'spring-page-'));
-    writeFileSync(join(dir, 'openapi.yaml'), SPEC);
-    mock = await createMockServer({ port: 0, logLevel: 'silent', spec: join(dir, 'openapi.yaml') });
-  });
-  afterAll(async () => {
-    await mock?.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const mock = useMockForSpec(SPEC);
 
   it('fills totalElements and totalPages from the store', async () => {
-    for (const item of ['a', 'b', 'c', 'd', 'e']) expect((await send(mock, '/orders', { item })).status).toBe(201);
-    const first = await send(mock, '/orders', undefined, { method: 'GET', contentType: null });
+    for (const item of ['a', 'b', 'c', 'd', 'e']) expect((await send(mock.current, '/orders', { item })).status).toBe(201);
+    const first = await sendGet(mock.current, '/orders');
     expect(first.json).toMatchObject({ totalElements: 5, totalPages: 3, size: 2 });
     expect(first.json.content).toHaveLength(2);
-    const last = await send(mock, '/orders?page=2&size=4', undefined, { method: 'GET', contentType: null });
+    const last = await sendGet(mock.current, '/orders?page=2&size=4');
     expect(last.json).toMatchObject({ totalElements: 5, totalPages: 2, size: 4, content: [] });
   });
 });
