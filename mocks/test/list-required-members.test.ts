@@ -3,13 +3,9 @@
  * spec gives no example of: each answer still carries them, valid against the schema, and a
  * "there is more" boolean says whether a page follows.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadContract } from '../../spec/contract.js';
-import { createMockServer, type MockServer } from '../server.js';
-import { send } from './mock-under-test.js';
+import { send, sendGet, useMockForSpec } from './mock-under-test.js';
 
 const SPEC = `
 openapi: 3.1.0
@@ -60,27 +56,15 @@ components:
 `;
 
 describe('a wrapped list with required members of its own', () => {
-  let dir: string;
-  let mock: MockServer;
-  let specFile: string;
-  beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'list-required-'));
-    specFile = join(dir, 'openapi.yaml');
-    writeFileSync(specFile, SPEC);
-    mock = await createMockServer({ port: 0, logLevel: 'silent', spec: specFile });
-  });
-  afterAll(async () => {
-    await mock?.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const mock = useMockForSpec(SPEC);
 
   it('answers every page valid against the schema, with hasMore saying whether a page follows', async () => {
-    for (const id of ['a', 'b', 'c']) expect((await send(mock, '/files', { id, kind: 'doc' })).status).toBe(201);
-    const operation = loadContract(specFile).operations.get('listFiles');
+    for (const id of ['a', 'b', 'c']) expect((await send(mock.current, '/files', { id, kind: 'doc' })).status).toBe(201);
+    const operation = loadContract(mock.specFile).operations.get('listFiles');
     const validate = operation?.responses.get(200)?.content.get('application/json')?.validate;
     expect(validate).toBeDefined();
-    const first = await send(mock, '/files', undefined, { method: 'GET', contentType: null });
-    const last = await send(mock, '/files?offset=2', undefined, { method: 'GET', contentType: null });
+    const first = await sendGet(mock.current, '/files');
+    const last = await sendGet(mock.current, '/files?offset=2');
     for (const page of [first, last]) {
       expect(page.status).toBe(200);
       expect(validate?.(page.json), JSON.stringify([page.json, validate?.errors])).toBe(true);

@@ -2,12 +2,8 @@
  * A PUT that declares 201 beside 200 creates the record it names when none is stored (an upsert),
  * answered 201, then read and listed; a PUT declaring no 201 still answers 404 for it.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMockServer, type MockServer } from '../server.js';
-import { send } from './mock-under-test.js';
+import { describe, expect, it } from 'vitest';
+import { send, sendGet, useMockForSpec } from './mock-under-test.js';
 
 const item = (put: string) => `
     parameters:
@@ -60,30 +56,20 @@ components:
 `;
 
 describe('PUT to an id not stored', () => {
-  let dir: string;
-  let mock: MockServer;
-  beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'put-upsert-'));
-    writeFileSync(join(dir, 'openapi.yaml'), SPEC);
-    mock = await createMockServer({ port: 0, logLevel: 'silent', spec: join(dir, 'openapi.yaml') });
-  });
-  afterAll(async () => {
-    await mock?.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const mock = useMockForSpec(SPEC);
 
   it('creates it with 201 where the PUT declares 201, then replaces it with 200', async () => {
-    const created = await send(mock, '/orders/9', { item: 'tea' }, { method: 'PUT' });
+    const created = await send(mock.current, '/orders/9', { item: 'tea' }, { method: 'PUT' });
     expect([created.status, created.json]).toEqual([201, { id: 9, item: 'tea' }]);
-    const replaced = await send(mock, '/orders/9', { item: 'coffee' }, { method: 'PUT' });
+    const replaced = await send(mock.current, '/orders/9', { item: 'coffee' }, { method: 'PUT' });
     expect([replaced.status, replaced.json]).toEqual([200, { id: 9, item: 'coffee' }]);
-    const listed = await send(mock, '/orders', undefined, { method: 'GET', contentType: null });
+    const listed = await sendGet(mock.current, '/orders');
     expect(listed.json).toEqual([{ id: 9, item: 'coffee' }]);
   });
 
   it('answers 404 where the PUT declares no 201', async () => {
-    const missing = await send(mock, '/carts/9', { item: 'tea' }, { method: 'PUT' });
+    const missing = await send(mock.current, '/carts/9', { item: 'tea' }, { method: 'PUT' });
     expect(missing.status).toBe(404);
-    expect((await send(mock, '/carts', undefined, { method: 'GET', contentType: null })).json).toEqual([]);
+    expect((await sendGet(mock.current, '/carts')).json).toEqual([]);
   });
 });

@@ -3,13 +3,9 @@
  * only the answer declares): every answer — create, read, list, replace — carries them, valid
  * against the schema it is answered under.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadContract } from '../../spec/contract.js';
-import { createMockServer, type MockServer } from '../server.js';
-import { send } from './mock-under-test.js';
+import { send, sendGet, useMockForSpec } from './mock-under-test.js';
 
 const SPEC = `
 openapi: 3.0.3
@@ -80,27 +76,15 @@ components:
 `;
 
 describe('required properties no create can give', () => {
-  let dir: string;
-  let specFile: string;
-  let mock: MockServer;
-  beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'required-read-only-'));
-    specFile = join(dir, 'openapi.yaml');
-    writeFileSync(specFile, SPEC);
-    mock = await createMockServer({ port: 0, logLevel: 'silent', spec: specFile });
-  });
-  afterAll(async () => {
-    await mock?.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const mock = useMockForSpec(SPEC);
 
   it('every answer of a record carries them, valid against its schema', async () => {
-    const operations = loadContract(specFile).operations;
+    const operations = loadContract(mock.specFile).operations;
     const validator = (operationId: string, status: number) => operations.get(operationId)?.responses.get(status)?.content.get('application/json')?.validate;
-    const created = await send(mock, '/keys', { kind: 'rsa', createdAt: '2020-01-01T00:00:00Z' });
-    const read = await send(mock, '/keys/1', undefined, { method: 'GET', contentType: null });
-    const replaced = await send(mock, '/keys/1', { kind: 'ec' }, { method: 'PUT' });
-    const listed = await send(mock, '/keys', undefined, { method: 'GET', contentType: null });
+    const created = await send(mock.current, '/keys', { kind: 'rsa', createdAt: '2020-01-01T00:00:00Z' });
+    const read = await sendGet(mock.current, '/keys/1');
+    const replaced = await send(mock.current, '/keys/1', { kind: 'ec' }, { method: 'PUT' });
+    const listed = await sendGet(mock.current, '/keys');
     const answers = [
       ['createKey', 201, created],
       ['getKey', 200, read],

@@ -3,12 +3,8 @@
  * create's `Location` naming the new record, any other a value its schema allows — on stored,
  * generated and forced answers alike; and stored records in the JSON media type it declares.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMockServer, type MockServer } from '../server.js';
-import { send } from './mock-under-test.js';
+import { describe, expect, it } from 'vitest';
+import { send, sendGet, useMockForSpec } from './mock-under-test.js';
 
 const SPEC = `
 openapi: 3.1.0
@@ -101,43 +97,33 @@ components:
 `;
 
 describe('headers the declared response asks for', () => {
-  let dir: string;
-  let mock: MockServer;
-  beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'required-headers-'));
-    writeFileSync(join(dir, 'openapi.yaml'), SPEC);
-    mock = await createMockServer({ port: 0, logLevel: 'silent', spec: join(dir, 'openapi.yaml') });
-  });
-  afterAll(async () => {
-    await mock?.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const mock = useMockForSpec(SPEC);
 
   it("a create's Location names the new record, readable there", async () => {
-    const created = await send(mock, '/files', { name: 'a b.txt' });
+    const created = await send(mock.current, '/files', { name: 'a b.txt' });
     expect(created.status).toBe(201);
     const location = created.headers.get('location');
     expect(location).toBe('/files/a%20b.txt');
-    const read = await send(mock, location ?? '', undefined, { method: 'GET', contentType: null });
+    const read = await sendGet(mock.current, location ?? '');
     expect([read.status, read.json]).toEqual([200, { name: 'a b.txt' }]);
   });
 
   it('a list and a forced error carry the headers their responses require, valid against the schema', async () => {
-    const listed = await send(mock, '/files', undefined, { method: 'GET', contentType: null });
+    const listed = await sendGet(mock.current, '/files');
     expect(listed.status).toBe(200);
     expect(listed.headers.get('x-request-id')).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
     expect(listed.headers.get('x-optional')).toBeNull();
-    const forced = await send(mock, '/files', undefined, { method: 'GET', contentType: null, headers: { prefer: 'code=429' } });
+    const forced = await sendGet(mock.current, '/files', { headers: { prefer: 'code=429' } });
     expect(forced.status).toBe(429);
     expect(Number(forced.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
   });
 
   it('answers stored records in the JSON media type the response declares when it is not application/json', async () => {
-    const created = await send(mock, '/notes', { name: 'n1' });
+    const created = await send(mock.current, '/notes', { name: 'n1' });
     expect([created.status, created.headers.get('content-type'), created.json]).toEqual([201, 'application/hal+json', { name: 'n1' }]);
-    const listed = await send(mock, '/notes', undefined, { method: 'GET', contentType: null });
+    const listed = await sendGet(mock.current, '/notes');
     expect([listed.status, listed.headers.get('content-type'), listed.json]).toEqual([200, 'application/vnd.api+json', { data: [{ name: 'n1' }] }]);
-    const read = await send(mock, '/notes/n1', undefined, { method: 'GET', contentType: null });
+    const read = await sendGet(mock.current, '/notes/n1');
     expect([read.status, read.headers.get('content-type'), read.json]).toEqual([200, 'application/hal+json', { name: 'n1' }]);
   });
 });
