@@ -2,12 +2,8 @@
  * An error schema whose required member is an enum naming the side at fault (`kind: [client,
  * server]`): the mock's own answers pick the value that fits their status, not the first listed.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMockServer, type MockServer } from '../server.js';
-import { send } from './mock-under-test.js';
+import { describe, expect, it } from 'vitest';
+import { sendGet, useMockForSpec } from './mock-under-test.js';
 
 const SPEC = `
 openapi: 3.0.3
@@ -37,17 +33,7 @@ paths:
 `;
 
 describe('an error enum naming the side at fault', () => {
-  let dir: string;
-  let mock: MockServer;
-  beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'error-enum-side-'));
-    writeFileSync(join(dir, 'openapi.yaml'), SPEC);
-    mock = await createMockServer({ port: 0, logLevel: 'silent', spec: join(dir, 'openapi.yaml') });
-  });
-  afterAll(async () => {
-    await mock?.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const mock = useMockForSpec(SPEC);
 
   it.each([
     [500, 'server', '500'],
@@ -55,7 +41,7 @@ describe('an error enum naming the side at fault', () => {
     [400, 'client', '400'],
     [429, 'client', 'other'],
   ])('a forced %i says kind %s, code %s', async (status, kind, code) => {
-    const answer = await send(mock, '/status', undefined, { method: 'GET', contentType: null, headers: { prefer: `code=${status}` } });
+    const answer = await sendGet(mock.current, '/status', { headers: { prefer: `code=${status}` } });
     expect(answer.status).toBe(status);
     expect(answer.json).toEqual({ kind, code, reason: expect.any(String) });
   });

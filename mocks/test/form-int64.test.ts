@@ -3,12 +3,8 @@
  * JSON bodies are — stored and answered with every digit, and one past the range refused rather
  * than rounded into it.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMockServer, type MockServer } from '../server.js';
-import { send } from './mock-under-test.js';
+import { describe, expect, it } from 'vitest';
+import { send, sendGet, useMockForSpec } from './mock-under-test.js';
 
 const SPEC = `
 openapi: 3.0.3
@@ -66,36 +62,26 @@ components:
 const FORM = 'application/x-www-form-urlencoded';
 
 describe('int64 numbers in a form body', () => {
-  let dir: string;
-  let mock: MockServer;
-  beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'form-int64-'));
-    writeFileSync(join(dir, 'openapi.yaml'), SPEC);
-    mock = await createMockServer({ port: 0, logLevel: 'silent', spec: join(dir, 'openapi.yaml') });
-  });
-  afterAll(async () => {
-    await mock?.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const mock = useMockForSpec(SPEC);
 
   it('stores and answers them with every digit', async () => {
-    const created = await send(mock, '/pet', 'id=9223372036854775807&name=Rex&chips=9007199254740993&chips=1', { contentType: FORM });
+    const created = await send(mock.current, '/pet', 'id=9223372036854775807&name=Rex&chips=9007199254740993&chips=1', { contentType: FORM });
     const expected = '{"id":9223372036854775807,"name":"Rex","chips":[9007199254740993,1]}';
     expect([created.status, created.text]).toEqual([200, expected]);
-    expect((await send(mock, '/pet/9223372036854775807', undefined, { method: 'GET', contentType: null })).text).toBe(expected);
+    expect((await sendGet(mock.current, '/pet/9223372036854775807')).text).toBe(expected);
   });
 
   it('refuses one past the range instead of rounding it into it', async () => {
-    const refused = await send(mock, '/pet', 'id=9223372036854775808&name=Max', { contentType: FORM });
+    const refused = await send(mock.current, '/pet', 'id=9223372036854775808&name=Max', { contentType: FORM });
     expect(refused.status).toBe(400);
     expect(refused.json.message).toContain('id must be an integer from -9223372036854775808 to 9223372036854775807');
   });
 
   it('takes them exactly from the query of a form update (POST /pet/{petId}?tag=…)', async () => {
-    await send(mock, '/pet', 'id=5&name=Ivy', { contentType: FORM });
-    const updated = await send(mock, '/pet/5?tag=-9223372036854775807', undefined, { contentType: null });
+    await send(mock.current, '/pet', 'id=5&name=Ivy', { contentType: FORM });
+    const updated = await send(mock.current, '/pet/5?tag=-9223372036854775807', undefined, { contentType: null });
     const expected = '{"id":5,"name":"Ivy","tag":-9223372036854775807}';
     expect([updated.status, updated.text]).toEqual([200, expected]);
-    expect((await send(mock, '/pet/5', undefined, { method: 'GET', contentType: null })).text).toBe(expected);
+    expect((await sendGet(mock.current, '/pet/5')).text).toBe(expected);
   });
 });

@@ -3,12 +3,8 @@
  * patch (RFC 7396, nested objects merged) the same operation takes: the operations applied in
  * order, numbers exact, all or nothing.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMockServer, type MockServer } from '../server.js';
-import { send } from './mock-under-test.js';
+import { describe, expect, it } from 'vitest';
+import { send, sendGet, useMockForSpec } from './mock-under-test.js';
 
 const SPEC = `
 openapi: 3.1.0
@@ -78,20 +74,10 @@ components:
 const JSON_PATCH = 'application/json-patch+json';
 
 describe('PATCH with a JSON Patch', () => {
-  let dir: string;
-  let mock: MockServer;
-  beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'json-patch-'));
-    writeFileSync(join(dir, 'openapi.yaml'), SPEC);
-    mock = await createMockServer({ port: 0, logLevel: 'silent', spec: join(dir, 'openapi.yaml') });
-  });
-  afterAll(async () => {
-    await mock?.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const mock = useMockForSpec(SPEC);
 
   it('applies the operations in order, int64 numbers exact, and serves the result back', async () => {
-    const created = await send(mock, '/gadgets', '{"name":"lamp","serial":9007199254740993,"tags":["a","c"]}');
+    const created = await send(mock.current, '/gadgets', '{"name":"lamp","serial":9007199254740993,"tags":["a","c"]}');
     expect(created.status).toBe(201);
     const operations = [
       { op: 'test', path: '/name', value: 'lamp' },
@@ -100,21 +86,21 @@ describe('PATCH with a JSON Patch', () => {
       { op: 'add', path: '/tags/-', value: 'd' },
       { op: 'remove', path: '/tags/0' },
     ];
-    const patched = await send(mock, '/gadgets/1', operations, { method: 'PATCH', contentType: JSON_PATCH });
+    const patched = await send(mock.current, '/gadgets/1', operations, { method: 'PATCH', contentType: JSON_PATCH });
     const expected = '{"id":1,"name":"desk lamp","serial":9007199254740993,"tags":["b","c","d"]}';
     expect([patched.status, patched.text]).toEqual([200, expected]);
-    const read = await send(mock, '/gadgets/1', undefined, { method: 'GET', contentType: null });
+    const read = await sendGet(mock.current, '/gadgets/1');
     expect(read.text).toBe(expected);
     // A number sent in an operation keeps its digits too.
-    const serial = await send(mock, '/gadgets/1', '[{"op":"replace","path":"/serial","value":9223372036854775807}]', { method: 'PATCH', contentType: JSON_PATCH });
+    const serial = await send(mock.current, '/gadgets/1', '[{"op":"replace","path":"/serial","value":9223372036854775807}]', { method: 'PATCH', contentType: JSON_PATCH });
     expect(serial.text).toContain('"serial":9223372036854775807');
   });
 
   it('refuses a patch whose test fails or whose path is not there, and changes nothing', async () => {
-    await send(mock, '/gadgets', { name: 'fan' });
-    const before = (await send(mock, '/gadgets/2', undefined, { method: 'GET', contentType: null })).text;
+    await send(mock.current, '/gadgets', { name: 'fan' });
+    const before = (await sendGet(mock.current, '/gadgets/2')).text;
     const failedTest = await send(
-      mock,
+      mock.current,
       '/gadgets/2',
       [
         { op: 'replace', path: '/name', value: 'x' },
@@ -124,55 +110,55 @@ describe('PATCH with a JSON Patch', () => {
     );
     expect(failedTest.status).toBe(400);
     expect(failedTest.json.message).toContain('operation 1 (test /name) failed');
-    const missing = await send(mock, '/gadgets/2', [{ op: 'replace', path: '/colour', value: 'x' }], { method: 'PATCH', contentType: JSON_PATCH });
+    const missing = await send(mock.current, '/gadgets/2', [{ op: 'replace', path: '/colour', value: 'x' }], { method: 'PATCH', contentType: JSON_PATCH });
     expect(missing.status).toBe(400);
     expect(missing.json.message).toContain('/colour');
-    const unnamed = await send(mock, '/gadgets/2', [{ op: 'remove', path: '/name' }], { method: 'PATCH', contentType: JSON_PATCH });
+    const unnamed = await send(mock.current, '/gadgets/2', [{ op: 'remove', path: '/name' }], { method: 'PATCH', contentType: JSON_PATCH });
     expect(unnamed.status).toBe(400);
     expect(unnamed.json.message).toContain('name is required');
-    expect((await send(mock, '/gadgets/2', undefined, { method: 'GET', contentType: null })).text).toBe(before);
+    expect((await sendGet(mock.current, '/gadgets/2')).text).toBe(before);
   });
 
   it('still takes a merge patch on the same operation', async () => {
-    await send(mock, '/gadgets', { name: 'bulb', tags: ['x'] });
-    const merged = await send(mock, '/gadgets/3', { tags: null, name: 'led' }, { method: 'PATCH', contentType: 'application/merge-patch+json' });
+    await send(mock.current, '/gadgets', { name: 'bulb', tags: ['x'] });
+    const merged = await send(mock.current, '/gadgets/3', { tags: null, name: 'led' }, { method: 'PATCH', contentType: 'application/merge-patch+json' });
     expect([merged.status, merged.json]).toEqual([200, { id: 3, name: 'led' }]);
   });
 
   it('merges a merge patch into nested objects (RFC 7396), null removing a nested member', async () => {
-    await send(mock, '/gadgets', '{"name":"box","dims":{"w":9007199254740993,"h":2,"unit":"cm"}}');
-    const merged = await send(mock, '/gadgets/4', { dims: { h: 3, unit: null } }, { method: 'PATCH', contentType: 'application/merge-patch+json' });
+    await send(mock.current, '/gadgets', '{"name":"box","dims":{"w":9007199254740993,"h":2,"unit":"cm"}}');
+    const merged = await send(mock.current, '/gadgets/4', { dims: { h: 3, unit: null } }, { method: 'PATCH', contentType: 'application/merge-patch+json' });
     const expected = '{"id":4,"name":"box","dims":{"w":9007199254740993,"h":3}}';
     expect([merged.status, merged.text]).toEqual([200, expected]);
-    expect((await send(mock, '/gadgets/4', undefined, { method: 'GET', contentType: null })).text).toBe(expected);
+    expect((await sendGet(mock.current, '/gadgets/4')).text).toBe(expected);
   });
 
   it('refuses a patch whose copies would grow the record past the bound, at once and changing nothing', async () => {
-    await send(mock, '/gadgets', { name: 'seed', tags: ['a'] });
-    const before = (await send(mock, '/gadgets/5', undefined, { method: 'GET', contentType: null })).text;
+    await send(mock.current, '/gadgets', { name: 'seed', tags: ['a'] });
+    const before = (await sendGet(mock.current, '/gadgets/5')).text;
     // Each copy of the array into itself doubles it: 40 of them would be a trillion values.
     const doubling = Array.from({ length: 40 }, () => ({ op: 'copy', from: '/tags', path: '/tags/-' }));
-    const refused = await send(mock, '/gadgets/5', doubling, { method: 'PATCH', contentType: JSON_PATCH });
+    const refused = await send(mock.current, '/gadgets/5', doubling, { method: 'PATCH', contentType: JSON_PATCH });
     expect(refused.status).toBe(400);
     expect(refused.json.message).toMatch(/operation \d+ \(copy \/tags\/-\) would make the record hold more than 100000 values/);
     // A failed test quotes a bounded start of what it found.
-    const tested = await send(mock, '/gadgets/5', [...doubling.slice(0, 12), { op: 'test', path: '', value: {} }], { method: 'PATCH', contentType: JSON_PATCH });
+    const tested = await send(mock.current, '/gadgets/5', [...doubling.slice(0, 12), { op: 'test', path: '', value: {} }], { method: 'PATCH', contentType: JSON_PATCH });
     expect(tested.status).toBe(400);
     expect(tested.text.length).toBeLessThan(400);
-    expect((await send(mock, '/gadgets/5', undefined, { method: 'GET', contentType: null })).text).toBe(before);
+    expect((await sendGet(mock.current, '/gadgets/5')).text).toBe(before);
   });
 
   it('refuses a patch that would shift more array items than the bound, changing nothing', async () => {
-    const created = await send(mock, '/gadgets', { name: 'long', tags: Array.from({ length: 100_000 }, () => 't') });
+    const created = await send(mock.current, '/gadgets', { name: 'long', tags: Array.from({ length: 100_000 }, () => 't') });
     expect(created.status).toBe(201);
     const id = String(created.json.id);
     // Each insert at the front shifts every item: 200 of them, 20 million shifts.
     const inserts = Array.from({ length: 200 }, () => ({ op: 'add', path: '/tags/0', value: 'x' }));
-    const refused = await send(mock, `/gadgets/${id}`, inserts, { method: 'PATCH', contentType: JSON_PATCH });
+    const refused = await send(mock.current, `/gadgets/${id}`, inserts, { method: 'PATCH', contentType: JSON_PATCH });
     expect(refused.status).toBe(400);
     expect(refused.json.message).toMatch(/operation \d+ \(add \/tags\/0\) shifts more than 10000000 array items/);
     const appended = await send(
-      mock,
+      mock.current,
       `/gadgets/${id}`,
       inserts.map((op) => ({ ...op, path: '/tags/-' })),
       { method: 'PATCH', contentType: JSON_PATCH },

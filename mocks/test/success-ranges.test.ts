@@ -2,12 +2,8 @@
  * Operations that declare their success only as a `2XX` range (and `default`): the mock answers
  * 200 in that range's shape, stores through them and lists through a wrapper the range declares.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMockServer, type MockServer } from '../server.js';
-import { send } from './mock-under-test.js';
+import { describe, expect, it } from 'vitest';
+import { send, sendGet, useMockForSpec } from './mock-under-test.js';
 
 const SPEC = `
 openapi: 3.0.3
@@ -80,31 +76,21 @@ components:
 `;
 
 describe('success declared only as 2XX', () => {
-  let dir: string;
-  let mock: MockServer;
-  beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'success-ranges-'));
-    writeFileSync(join(dir, 'openapi.yaml'), SPEC);
-    mock = await createMockServer({ port: 0, logLevel: 'silent', spec: join(dir, 'openapi.yaml') });
-  });
-  afterAll(async () => {
-    await mock?.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const mock = useMockForSpec(SPEC);
 
   it('creates with 200 and the record as the range declares it, then reads and lists it', async () => {
-    const created = await send(mock, '/gadgets', { name: 'lamp' });
+    const created = await send(mock.current, '/gadgets', { name: 'lamp' });
     expect(created.status).toBe(200);
     expect(created.headers.get('content-type')).toBe('application/json');
     expect(created.json).toEqual({ id: 1, name: 'lamp' });
-    const read = await send(mock, '/gadgets/1', undefined, { method: 'GET', contentType: null });
+    const read = await sendGet(mock.current, '/gadgets/1');
     expect([read.status, read.json]).toEqual([200, { id: 1, name: 'lamp' }]);
-    const listed = await send(mock, '/gadgets', undefined, { method: 'GET', contentType: null });
+    const listed = await sendGet(mock.current, '/gadgets');
     expect([listed.status, listed.json]).toEqual([200, { results: [{ id: 1, name: 'lamp' }] }]);
   });
 
   it('answers an operation from the spec with its 2XX, not the first error it declares', async () => {
-    const status = await send(mock, '/status', undefined, { method: 'GET', contentType: null });
+    const status = await sendGet(mock.current, '/status');
     expect(status.status).toBe(200);
     expect(status.json).toEqual({ up: expect.any(Boolean) });
   });
