@@ -4,13 +4,10 @@
  * schema's `xml.name` or its component's name, an `xml.attribute` member as an attribute), text
  * escaped and characters XML cannot carry replaced; the members valid against the declared schema.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createSpecAjv } from '../../spec/ajv.js';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMockServer, type MockServer } from '../server.js';
+import { describe, expect, it } from 'vitest';
+import { useMockForSpec } from './mock-under-test.js';
 
 const xmlError = (status: string, mediaType: string, ref: string) => ({ [status]: { description: 'error', content: { [mediaType]: { schema: { $ref: `#/components/schemas/${ref}` } } } } });
 const thing = { type: 'object', required: ['id', 'name'], properties: { id: { type: 'integer' }, name: { type: 'string', minLength: 1 } } };
@@ -49,19 +46,13 @@ const spec = {
   },
 };
 
-let mock: MockServer;
-beforeAll(async () => {
-  const file = join(mkdtempSync(join(tmpdir(), 'xml-errors-')), 'openapi.json');
-  writeFileSync(file, JSON.stringify(spec));
-  mock = await createMockServer({ port: 0, logLevel: 'silent', spec: file });
-});
-afterAll(() => mock?.close());
+const mock = useMockForSpec(spec);
 
 const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', parseTagValue: true, parseAttributeValue: true });
 const ajv = createSpecAjv();
 
 async function xmlAnswer(path: string, init: RequestInit, status: number, mediaType: string): Promise<{ text: string; parsed: Record<string, Record<string, unknown>> }> {
-  const response = await fetch(mock.url + path, init);
+  const response = await fetch(mock.current.url + path, init);
   const text = await response.text();
   expect(response.status, text).toBe(status);
   expect(response.headers.get('content-type')).toBe(mediaType);
@@ -85,7 +76,7 @@ describe('errors where the spec declares only XML', () => {
   });
 
   it("answers a missing record 404 in the range's +xml type, its component's name the root, markup in the path escaped", async () => {
-    expect((await fetch(`${mock.url}/things`, { method: 'POST', headers: { authorization: 'Bearer t', 'content-type': 'application/json' }, body: '{"id":1,"name":"a"}' })).status).toBe(201);
+    expect((await fetch(`${mock.current.url}/things`, { method: 'POST', headers: { authorization: 'Bearer t', 'content-type': 'application/json' }, body: '{"id":1,"name":"a"}' })).status).toBe(201);
     const { parsed } = await xmlAnswer('/things/2', { headers: { authorization: 'Bearer t' } }, 404, 'application/problem+xml');
     expect(parsed.Plain?.status).toBe(404);
     expect(ajv.validate(spec.components.schemas.Plain, parsed.Plain)).toBe(true);
