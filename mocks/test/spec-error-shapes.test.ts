@@ -7,9 +7,9 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startPrismMock } from '../prism/server.js';
-import { createMockServer, type MockServer } from '../server.js';
+import { useMockForSpec } from './mock-under-test.js';
 
 const apiError = { $ref: '#/components/schemas/ApiError' };
 const json = (schema: unknown, example?: unknown) => ({ 'application/json': { schema, ...(example === undefined ? {} : { example }) } });
@@ -101,18 +101,10 @@ const SPEC = {
 };
 
 describe("errors in a spec's own nested shapes, over HTTP", () => {
-  let mock: MockServer;
-  beforeAll(async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'spec-error-shapes-')), 'openapi.json');
-    writeFileSync(file, JSON.stringify(SPEC));
-    mock = await createMockServer({ port: 0, logLevel: 'silent', spec: file });
-  });
-  afterAll(async () => {
-    await mock?.close();
-  });
+  const mock = useMockForSpec(SPEC);
 
   async function call(method: string, path: string, headers: Record<string, string> = {}, body?: unknown) {
-    const response = await fetch(mock.url + path, {
+    const response = await fetch(mock.current.url + path, {
       method,
       headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
       body: body === undefined ? undefined : JSON.stringify(body),
@@ -120,8 +112,8 @@ describe("errors in a spec's own nested shapes, over HTTP", () => {
     const text = await response.text();
     return { status: response.status, headers: response.headers, text, json: text ? JSON.parse(text) : undefined };
   }
-  const isApiError = () => mock.engine.contract.componentValidator('ApiError');
-  const isProblem = () => mock.engine.contract.componentValidator('Problem');
+  const isApiError = () => mock.current.engine.contract.componentValidator('ApiError');
+  const isProblem = () => mock.current.engine.contract.componentValidator('Problem');
 
   describe('Preference-Applied on forced errors (QA item 9)', () => {
     it.each([
@@ -268,18 +260,10 @@ const SHOP = {
 };
 
 describe('the P3 corners over HTTP: the fallback shape, concrete hints, the title, API key challenges', () => {
-  let mock: MockServer;
+  const mock = useMockForSpec(SHOP);
   const key = { 'x-api-key': 'k' };
-  beforeAll(async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'spec-error-shapes-')), 'openapi.json');
-    writeFileSync(file, JSON.stringify(SHOP));
-    mock = await createMockServer({ port: 0, logLevel: 'silent', spec: file });
-  });
-  afterAll(async () => {
-    await mock?.close();
-  });
   const call = async (method: string, path: string, headers: Record<string, string> = key, body?: unknown) => {
-    const response = await fetch(mock.url + path, {
+    const response = await fetch(mock.current.url + path, {
       method,
       headers: body === undefined ? headers : { ...headers, 'content-type': 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),
@@ -314,7 +298,7 @@ describe('the P3 corners over HTTP: the fallback shape, concrete hints, the titl
   });
 
   it.each(['/items', '/items/3', '/items/999', '/items/3/parts/1'])('answers HEAD %s as GET without the body, its length and type kept', async (path) => {
-    const [get, head] = await Promise.all([fetch(mock.url + path, { headers: key }), fetch(mock.url + path, { method: 'HEAD', headers: key })]);
+    const [get, head] = await Promise.all([fetch(mock.current.url + path, { headers: key }), fetch(mock.current.url + path, { method: 'HEAD', headers: key })]);
     const body = await get.text();
     expect(head.status).toBe(get.status);
     expect(await head.text()).toBe('');
@@ -339,7 +323,7 @@ describe('the P3 corners over HTTP: the fallback shape, concrete hints, the titl
   });
 
   it('lists HEAD after GET in Allow, in a preflight and in a 405', async () => {
-    const options = await fetch(`${mock.url}/items`, { method: 'OPTIONS' });
+    const options = await fetch(`${mock.current.url}/items`, { method: 'OPTIONS' });
     expect(options.headers.get('allow')).toBe('GET, HEAD, POST, OPTIONS');
     const notAllowed = await call('DELETE', '/items');
     expect(notAllowed.status).toBe(405);
