@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { SpecView } from '../admin/spec-view.js';
 import type { MockServer } from '../server.js';
 import { call } from './corpus.js';
-import { useMockForSpec } from './mock-under-test.js';
+import { jsonOrUndefined, useMockForSpec } from './mock-under-test.js';
 
 const json = (schema: unknown, example?: unknown) => ({ content: { 'application/json': example === undefined ? { schema } : { schema, example } } });
 const user = { type: 'object', required: ['id', 'name'], properties: { id: { type: 'integer' }, name: { type: 'string' } } };
@@ -65,13 +65,7 @@ async function admin(mock: MockServer, method: string, path: string, body?: stri
   const sent = body === undefined ? headers : { 'content-type': 'application/json', ...headers };
   const response = await fetch(`${mock.url}/__mock${path}`, { method, headers: sent, body });
   const text = await response.text();
-  let parsed: unknown;
-  try {
-    parsed = text ? JSON.parse(text) : undefined;
-  } catch {
-    parsed = undefined;
-  }
-  return { status: response.status, headers: response.headers, text, json: parsed };
+  return { status: response.status, headers: response.headers, text, json: jsonOrUndefined(text) };
 }
 
 /** Our admin Error: `{error, message}`, the status in `error`. */

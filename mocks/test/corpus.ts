@@ -6,7 +6,7 @@ import { expect } from 'vitest';
 import { fileURLToPath } from 'node:url';
 import { mediaEssence } from '../../spec/contract.js';
 import type { MockServer } from '../server.js';
-import { TOKEN } from './mock-under-test.js';
+import { jsonOrUndefined, TOKEN } from './mock-under-test.js';
 
 export function corpusSpec(name: string, file = 'openapi.yaml'): string {
   return fileURLToPath(new URL(`../../fixtures/specs/${name}/${file}`, import.meta.url));
@@ -24,13 +24,7 @@ export async function call(mock: MockServer, method: string, path: string, body?
   if (body !== undefined) headers['content-type'] = contentType;
   const response = await fetch(mock.url + path, { method, headers, body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body) });
   const text = await response.text();
-  let json: unknown;
-  try {
-    json = text ? JSON.parse(text) : undefined;
-  } catch {
-    json = undefined;
-  }
-  return { status: response.status, mediaType: mediaEssence(response.headers.get('content-type') ?? ''), text, json };
+  return { status: response.status, mediaType: mediaEssence(response.headers.get('content-type') ?? ''), text, json: jsonOrUndefined(text) };
 }
 
 /** Asserts the answer is `status`, declared by the operation, in a declared media type, its body valid; returns its JSON. */

@@ -66,13 +66,16 @@ export async function send(
     body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
   });
   const text = await response.text();
-  let json: unknown;
+  return { status: response.status, headers: response.headers, text, json: jsonOrUndefined(text) };
+}
+
+/** An answer's body parsed, or undefined where it is empty or not JSON (a test then asserts on the text). */
+export function jsonOrUndefined(text: string): any {
   try {
-    json = text ? JSON.parse(text) : undefined;
+    return text ? JSON.parse(text) : undefined;
   } catch {
-    json = undefined;
+    return undefined;
   }
-  return { status: response.status, headers: response.headers, text, json };
 }
 
 /** GET `path` with no body (a bearer token by default). */
