@@ -71,7 +71,7 @@ export class GeneratedBodies {
       if (!validate || validate(value) === true) return { value };
       tried.push(errorsText(validate.errors));
     }
-    const reason = tried[0] ?? 'the generator reaches no finite value of the schema (every branch recurses, or it nests past the bound)';
+    const reason = tried[0] ?? 'the generator reaches no finite value of the schema (every branch recurses, it nests past the bound, or its value would pass 1 MiB of JSON)';
     return { problem: `the spec gives no example, and no body generated from the schema is valid against it (${reason}); add an example to the response` };
   }
 }

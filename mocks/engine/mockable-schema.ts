@@ -17,7 +17,10 @@
  *   a request (the server's to set; the request's validator never requires it).
  *
  * The generated value is still judged by the response's validator (./generated-bodies.ts): what this
- * does not cover (patterns, `not`, `uniqueItems` …) is found there. Bounded: depth and size.
+ * does not cover (patterns, `not`, `uniqueItems` …) is found there. Bounded: depth, schema nodes,
+ * and the size of the value itself: the generator honours `minItems` and `minLength` however large,
+ * so a schema asking for 10^8 items would hold the process and its memory; a part whose value would
+ * pass MAX_CHARACTERS is cut like a recursion (an optional property left out, an array left empty).
  */
 import { isObject, pointerTarget, type Schema } from '../../spec/schema.js';
 
@@ -29,6 +32,10 @@ type Adapted = Schema | typeof CUT;
 const MAX_DEPTH = 24;
 /** Schema nodes visited per answer: a document whose refs fan out cannot make one answer cost seconds. */
 const MAX_NODES = 20_000;
+/** JSON characters one generated answer may take (about the mock's default body limit, 1 MiB). */
+export const MAX_CHARACTERS = 1_048_576;
+/** What a number, boolean or null may take as JSON text, at most (`-1.7976931348623157e+308`). */
+const SCALAR_CHARACTERS = 24;
 
 export interface MockableOptions {
   /** Whether the schema's own `example`, `examples` and `default` are used; off for the second try. */
@@ -42,6 +49,14 @@ export interface MockableOptions {
 /** `schema` as mock-json-schema reads it, or undefined when no finite valid value is reachable within the bounds. */
 export function mockableSchema(schema: unknown, document: unknown, options: MockableOptions): Schema | undefined {
   let nodes = 0;
+  /** The JSON characters the generator writes for each adapted schema, at most (what `sized` recorded). */
+  const sizes = new WeakMap<Schema, number>();
+  const sized = (adapted: Schema, characters: number): Adapted => {
+    if (characters > MAX_CHARACTERS) return CUT;
+    sizes.set(adapted, characters);
+    return adapted;
+  };
+  const sizeOf = (adapted: Schema): number => sizes.get(adapted) ?? SCALAR_CHARACTERS;
   const adapt = (raw: unknown, refs: ReadonlySet<string>, depth: number): Adapted => {
     if (raw === false || depth > MAX_DEPTH || ++nodes > MAX_NODES) return CUT;
     if (!isObject(raw)) return {};
@@ -109,7 +124,7 @@ export function mockableSchema(schema: unknown, document: unknown, options: Mock
         ...numberKeyword(node, 'maxLength'),
         ...(typeof node.format === 'string' ? { format: node.format } : {}),
       });
-      if (made !== undefined) return { example: made };
+      if (made !== undefined) return sized({ example: made }, JSON.stringify(made).length);
     }
     if (type !== undefined) out.type = type;
     if (Array.isArray(node.enum) && node.enum.length > 0) out.enum = node.enum;
@@ -118,26 +133,38 @@ export function mockableSchema(schema: unknown, document: unknown, options: Mock
     if (type === 'object') {
       const required = new Set(Array.isArray(node.required) ? node.required.map(String) : []);
       const properties: Schema = {};
+      let characters = 2;
       for (const [name, inner] of Object.entries(isObject(node.properties) ? node.properties : {})) {
         if (isObject(inner) && (options.direction === 'request' ? inner.readOnly === true : inner.writeOnly === true && !required.has(name))) continue;
         const adapted = adapt(inner, refs, depth + 1);
-        if (adapted !== CUT) properties[name] = adapted;
-        else if (required.has(name)) return CUT;
+        const member = adapted === CUT ? Infinity : JSON.stringify(name).length + 2 + sizeOf(adapted);
+        if (adapted !== CUT && characters + member <= MAX_CHARACTERS) {
+          properties[name] = adapted;
+          characters += member;
+        } else if (required.has(name)) return CUT;
       }
       out.properties = properties;
+      return sized(out, characters);
     }
     if (type === 'array') {
       const items = node.items === undefined ? {} : adapt(node.items, refs, depth + 1);
       const minItems = typeof node.minItems === 'number' ? node.minItems : 0;
-      if (items !== CUT && node.maxItems !== 0) out.items = items;
+      // The generator writes minItems items, one when there is no minItems.
+      const characters = items === CUT ? Infinity : 2 + Math.max(minItems, 1) * (sizeOf(items) + 1);
+      if (items !== CUT && node.maxItems !== 0 && characters <= MAX_CHARACTERS) out.items = items;
       else if (minItems > 0) return CUT;
+      return sized(out, out.items === undefined ? 2 : characters);
     }
+    if (type === 'string') return sized(out, 2 + Math.max(typeof node.minLength === 'number' ? node.minLength : 0, FORMAT_CHARACTERS));
     return out;
   };
 
   const top = adapt(schema, new Set(), 0);
   return top === CUT ? undefined : top;
 }
+
+/** mock-json-schema's longest string short of minLength (its date-time example). */
+const FORMAT_CHARACTERS = 24;
 
 /** 3.1's numeric exclusive bounds as the inclusive `minimum`/`maximum` mock-json-schema reads. */
 function bounds(node: Schema, type: string | undefined): Schema {

@@ -7,6 +7,8 @@
  * a type list with null, a ref to one, a `const` and exclusive bounds are met. Where nothing valid
  * can be generated the mock says so (and logs it once) rather than answer a body that breaks the
  * spec; a schema Ajv cannot compile stops the start (exit 1) naming the document and the place.
+ * A schema asking for more than 1 MiB of JSON (`minItems: 100000000`) is answered without the part
+ * where it may be left out, else with that 500, never by holding the process.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -145,7 +147,13 @@ describe('where nothing valid can be generated', () => {
       'a schema whose every value recurses (a required self)',
       { $ref: '#/components/schemas/Loop' },
       { Loop: { type: 'object', required: ['self'], properties: { self: { $ref: '#/components/schemas/Loop' } } } },
-      /every branch recurses, or it nests past the bound/,
+      /every branch recurses, it nests past the bound, or/,
+    ],
+    [
+      'a required array of 10^8 items of 10^6 characters each (generating it held gigabytes, then the process died)',
+      { type: 'object', required: ['rows'], properties: { rows: { type: 'array', minItems: 100_000_000, items: { type: 'string', minLength: 1_000_000 } } } },
+      {},
+      /its value would pass 1 MiB of JSON/,
     ],
   ])('%s: a 500 saying so, and one warning in the log however often it is asked', async (_what, schema, schemas, reason) => {
     const out = new PassThrough();
@@ -172,6 +180,27 @@ describe('where nothing valid can be generated', () => {
     expect(warnings).toHaveLength(1);
     expect(warnings[0]?.msg).toMatch(/^GET \/things 200 \(application\/json\): the spec gives no example, and no body generated from the schema is valid against it/);
     expect(warnings[0]?.msg).toMatch(reason);
+  });
+
+  it('a part whose value would pass 1 MiB is left out where the schema allows it, and the rest answered', async () => {
+    const huge = { type: 'array', minItems: 100_000_000, items: { type: 'string' } };
+    const schema = {
+      type: 'object',
+      required: ['name', 'grid'],
+      properties: {
+        name: { type: 'string' },
+        tags: huge,
+        blob: { type: 'string', minLength: 2_000_000 },
+        grid: { type: 'array', items: { type: 'array', minItems: 5000, items: { type: 'string', minLength: 5000 } } },
+      },
+    };
+    const mock = await createMockServer({ port: 0, logLevel: 'silent', spec: write('huge-parts.json', answering(schema)) });
+    try {
+      const reply = await send(mock, { method: 'GET', path: '/things' });
+      expect([reply.status, JSON.parse(reply.text)]).toEqual([200, { name: 'string', grid: [] }]);
+    } finally {
+      await mock.close();
+    }
   });
 
   it('a schema Ajv cannot compile stops the start (exit 1), naming the document, the place and the reason', async () => {
