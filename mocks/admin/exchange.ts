@@ -8,7 +8,7 @@ import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage } from 'node:http';
 import type { Rejection } from '../errors.js';
 import type { Answer } from '../http/answer.js';
-import { hasBody } from '../http/request-body.js';
+import { hasBody, readBuffered } from '../http/request-body.js';
 import { COMMON_CREDENTIAL_HEADERS, COMMON_CREDENTIAL_QUERY, isKnownScheme, KnownSecrets, maskHeader, maskKnownSecrets, maskQuery, type CredentialPlaces } from '../http/credentials.js';
 import type { SecurityScheme } from '../../spec/contract.js';
 import type { Violation } from '../proxy/violations.js';
@@ -515,7 +515,7 @@ function requestBody(req: IncomingMessage, read: Buffer | undefined, policy: Jou
 /** A body answered before it was read (a 401, 415, 413) that had already arrived whole: it is still buffered. */
 function bufferedBody(req: IncomingMessage, policy: JournalPolicy): Buffer | undefined {
   if (req.complete && !req.readableFlowing && !req.readableEnded && req.readableLength > 0 && req.readableLength <= policy.bodyBytes * 16) {
-    return (req.read() as Buffer | null) ?? undefined;
+    return readBuffered(req);
   }
   return undefined;
 }

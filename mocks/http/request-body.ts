@@ -64,10 +64,31 @@ export function checkJsonMediaType(header: string | undefined, accepted: readonl
 export function takeBufferedBody(req: IncomingMessage, limit: number): Buffer | Rejection | undefined {
   if (!req.complete || req.destroyed || req.readableFlowing || req.readableEnded) return undefined;
   if (req.readableLength > limit) return reject('PAYLOAD_TOO_LARGE', { limit });
-  // read() without a size returns everything buffered, as one Buffer; null when nothing is.
-  return (req.read() as Buffer | null) ?? EMPTY;
+  return readBuffered(req) ?? EMPTY;
 }
 const EMPTY = Buffer.alloc(0);
+
+/**
+ * Everything a paused stream holds buffered, as one Buffer; undefined when it holds nothing.
+ * `read()` without a size returned all of it up to Node 24; Node 26 returns one chunk (about
+ * 64 KiB of a socket's) at a time, so it is read until what was buffered is taken (the caller
+ * bounds `readableLength` first).
+ */
+export function readBuffered(req: IncomingMessage): Buffer | undefined {
+  const buffered = req.readableLength;
+  const first = req.read() as Buffer | null;
+  if (first === null) return undefined;
+  if (first.length >= buffered) return first;
+  const chunks = [first];
+  let size = first.length;
+  while (size < buffered) {
+    const next = req.read() as Buffer | null;
+    if (next === null) break;
+    chunks.push(next);
+    size += next.length;
+  }
+  return Buffer.concat(chunks, size);
+}
 
 /** Whether a request carries a body at all (RFC 9112 §6.3: Content-Length or Transfer-Encoding). */
 export function hasBody(req: IncomingMessage): boolean {
