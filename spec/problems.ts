@@ -37,10 +37,13 @@ export function describeProblems(errors: readonly ErrorObject[] | null | undefin
   const sentences = new Set<string>();
   const fields: string[] = [];
   let more = 0;
+  const merged = mergedNumberErrors(errors ?? [], options);
   for (const error of errors ?? []) {
     // Branch summaries repeat what their leaves say.
     if (error.keyword === 'allOf' || error.keyword === 'if') continue;
-    const sentence = bounded((options.prefix ?? '') + describeError(error, options));
+    const group = merged.get(error);
+    if (group === null) continue;
+    const sentence = bounded((options.prefix ?? '') + (group ? describeIntegerRange(group, options) : describeError(error, options)));
     if (sentences.has(sentence)) continue;
     if (sentences.size < limit) {
       sentences.add(sentence);
@@ -98,6 +101,103 @@ function describeError(error: ErrorObject, options: DescribeOptions): string {
     default:
       return `${field} ${error.message ?? 'is invalid'}`;
   }
+}
+
+/** The keywords that bound a number; with `type: integer` and an int format, one sentence says them all. */
+const NUMBER_KEYWORDS = new Set(['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum']);
+const INTEGER_FORMATS: Record<string, readonly [bigint, bigint]> = {
+  int32: [-(2n ** 31n), 2n ** 31n - 1n],
+  int64: [-(2n ** 63n), 2n ** 63n - 1n],
+};
+
+/** An error that says the value must be an integer (its type or an int32/int64 format). */
+function isIntegerError(error: ErrorObject): boolean {
+  const params = error.params as Record<string, unknown>;
+  if (error.keyword === 'type') return String(params.type).split(',').includes('integer');
+  return error.keyword === 'format' && String(params.format) in INTEGER_FORMATS;
+}
+
+/**
+ * The errors of one value that say overlapping things about one integer (`must be <= 100` and
+ * `must be an integer from -2147483648 to 2147483647`, or `must be an integer, got 1.5` beside
+ * them): the first of each such group maps to the whole group, the others to null (said by it).
+ */
+function mergedNumberErrors(errors: readonly ErrorObject[], options: DescribeOptions): Map<ErrorObject, ErrorObject[] | null> {
+  const byPath = new Map<string, ErrorObject[]>();
+  for (const error of errors) {
+    if (!isIntegerError(error) && !NUMBER_KEYWORDS.has(error.keyword)) continue;
+    const group = byPath.get(error.instancePath);
+    if (group) group.push(error);
+    else byPath.set(error.instancePath, [error]);
+  }
+  const merged = new Map<ErrorObject, ErrorObject[] | null>();
+  for (const group of byPath.values()) {
+    if (group.length < 2 || !group.some(isIntegerError)) continue;
+    const range = integerRange(group);
+    if (range === undefined) continue;
+    const typeError = group.find((error) => error.keyword === 'type');
+    if (typeError && group.every((error) => error === typeError || error.keyword === 'format') && withinRange(typeError, range, options)) {
+      // A fraction the format's range holds (`1.5` for an int32): `must be an integer, got 1.5` says it all.
+      for (const error of group) if (error !== typeError) merged.set(error, null);
+      continue;
+    }
+    group.forEach((error, index) => merged.set(error, index === 0 ? group : null));
+  }
+  return merged;
+}
+
+/**
+ * The integers a group's schemas allow, from the int format's range and the bounds beside it
+ * (Ajv's `verbose` errors carry their schema); undefined when nothing is allowed or nothing known.
+ */
+function integerRange(group: readonly ErrorObject[]): { low: bigint | undefined; high: bigint | undefined } | undefined {
+  let low: bigint | undefined;
+  let high: bigint | undefined;
+  const raise = (bound: bigint): void => void (low = low === undefined || bound > low ? bound : low);
+  const lower = (bound: bigint): void => void (high = high === undefined || bound < high ? bound : high);
+  for (const error of group) {
+    const schema = error.parentSchema;
+    if (schema === undefined) return undefined;
+    const format = typeof schema.format === 'string' ? INTEGER_FORMATS[schema.format] : undefined;
+    if (format) {
+      raise(format[0]);
+      lower(format[1]);
+    }
+    const finite = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
+    if (finite(schema.minimum)) raise(BigInt(Math.ceil(schema.minimum)));
+    if (finite(schema.exclusiveMinimum)) raise(BigInt(Math.floor(schema.exclusiveMinimum)) + 1n);
+    if (finite(schema.maximum)) lower(BigInt(Math.floor(schema.maximum)));
+    if (finite(schema.exclusiveMaximum)) lower(BigInt(Math.ceil(schema.exclusiveMaximum)) - 1n);
+  }
+  if (low !== undefined && high !== undefined && low > high) return undefined;
+  return low === undefined && high === undefined ? undefined : { low, high };
+}
+
+/** Whether a number refused by its type lies inside `range` (read from the literal sent where the view holds a stand-in). */
+function withinRange(error: ErrorObject, { low, high }: { low: bigint | undefined; high: bigint | undefined }, options: DescribeOptions): boolean {
+  const literal = options.root !== undefined ? sentLiteral(options.root, error.instancePath) : undefined;
+  const value = literal !== undefined ? Number(literal) : error.data;
+  if (typeof value !== 'number' || !Number.isFinite(value)) return false;
+  return (low === undefined || value >= Number(low)) && (high === undefined || value <= Number(high));
+}
+
+/** One sentence for a group of `mergedNumberErrors`: `limit must be an integer from 1 to 100, got the number 1.5`. */
+function describeIntegerRange(group: readonly ErrorObject[], options: DescribeOptions): string {
+  const first = group[0] as ErrorObject;
+  const path = first.instancePath;
+  const field = path === '' ? 'the body' : pointerToField(path);
+  const { low, high } = integerRange(group) ?? {};
+  const range = low !== undefined && high !== undefined ? `from ${low} to ${high}` : low !== undefined ? `of at least ${low}` : `of at most ${String(high)}`;
+  const typeError = group.find((error) => error.keyword === 'type');
+  const orNull =
+    typeError &&
+    String((typeError.params as Record<string, unknown>).type)
+      .split(',')
+      .includes('null')
+      ? ' or null'
+      : '';
+  const got = typeError ? `, got ${describeValue(typeError.data, options.root !== undefined ? sentLiteral(options.root, path) : undefined)}` : '';
+  return `${field} must be an integer ${range}${orNull}${got}`;
 }
 
 /** The pointer of the field an error concerns: for a missing property, the property's own. */

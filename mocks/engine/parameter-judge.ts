@@ -27,7 +27,9 @@ export function parameterErrors(parameters: readonly ContractParameter[], source
     if (!parameter.validate) continue;
     if (!parameter.validate(value)) {
       const where = `/${parameter.in} parameter ${parameter.name}`;
-      for (const error of parameter.validate.errors ?? []) errors.push({ ...error, instancePath: where + error.instancePath });
+      const own = parameter.validate.errors ?? [];
+      if (sentMoreThanOnce(parameter, source, value, own)) errors.push(repeated(where));
+      else for (const error of own) errors.push({ ...error, instancePath: where + error.instancePath });
     }
   }
   return errors;
@@ -37,6 +39,27 @@ export function parameterErrors(parameters: readonly ContractParameter[], source
 export function parameterRejection(errors: readonly ErrorObject[] | null | undefined, sent: unknown): Rejection {
   const { sentences, more, fields } = describeProblems(errors, { root: sent });
   return reject('INVALID_PARAMETER', { problems: sentences, more, fields });
+}
+
+/**
+ * Whether a query parameter that takes one value was refused for being sent more than once: the
+ * reader hands `?limit=1&limit=2` on as the list it is, and its schema's refusal of a list (`must
+ * be an integer, got an array`) would not tell the client what went wrong.
+ */
+function sentMoreThanOnce(parameter: ContractParameter, source: ParameterSource, value: unknown, errors: readonly ErrorObject[]): boolean {
+  if (parameter.in !== 'query' || parameter.style === 'content' || !Array.isArray(value) || (source.query.get(parameter.name)?.length ?? 0) < 2) return false;
+  return errors.some(
+    (error) =>
+      error.keyword === 'type' &&
+      error.instancePath === '' &&
+      !String((error.params as Record<string, unknown>).type)
+        .split(',')
+        .includes('array'),
+  );
+}
+
+function repeated(where: string): ErrorObject {
+  return { keyword: 'repeated', instancePath: where, schemaPath: '', params: {}, message: 'was sent more than once but takes one value' } as ErrorObject;
 }
 
 function missing(location: string, name: string): ErrorObject {
