@@ -8,7 +8,7 @@
 import type { IdSource } from '../../fixtures/index.js';
 import { linearRegExp } from '../../spec/patterns.js';
 import type { JsonSchema, RequestProperty } from '../spec-contract.js';
-import { exponentForm, integerBounds, outsideAbout, outsideInteger } from './schema-values.js';
+import { exponentForm, integerBounds, LONGEST_STRING, outsideAbout, outsideInteger } from './schema-values.js';
 
 export interface IdentityValue {
   label: string;
@@ -139,6 +139,8 @@ export function freshKeyMaker(schema: JsonSchema, ids: IdSource): (() => string)
   if (Array.isArray(schema.enum) || 'const' in schema) return undefined;
   const minLength = typeof schema.minLength === 'number' ? schema.minLength : 0;
   const maxLength = typeof schema.maxLength === 'number' ? schema.maxLength : Infinity;
+  // A key padded to a minLength past LONGEST_STRING would be gigabytes per case: none is made.
+  if (minLength > LONGEST_STRING) return undefined;
   let pattern: { test(text: string): boolean } | undefined;
   try {
     pattern = typeof schema.pattern === 'string' ? linearRegExp(schema.pattern, 'u') : undefined;

@@ -4,6 +4,12 @@
  * required, minLength/maxLength, pattern, enum, minimum/maximum, their exclusive forms,
  * multipleOf). Each value is a JSON literal, so that a number keeps the digits the case wants on
  * the wire.
+ *
+ * Bounded in size: a spec may declare `maxLength: 2147483647` (common in generated specs) or
+ * `minItems: 100000000`, and a case written to the letter would hold gigabytes before it is sent.
+ * Length cases past LONGEST_STRING characters are not made; a valid value shares LITERAL_ROOM
+ * characters among its parts, and a part the schema requires larger is written empty, so the
+ * validator refuses it and the cases built on it are excluded and reported as such.
  */
 import fc from 'fast-check';
 import { INT64_MAX, INT64_MIN, SAFE_MAX } from '../../fixtures/index.js';
@@ -21,6 +27,11 @@ export interface BoundaryValue {
   valid: boolean;
   about: string;
 }
+
+/** The longest string a length case is made with (1 Mi characters). */
+export const LONGEST_STRING = 1_048_576;
+/** The characters (or items) one valid value's parts share at most (256 Ki: every case body repeats them). */
+const LITERAL_ROOM = 262_144;
 
 const INT_FORMATS: Record<string, readonly [bigint, bigint]> = {
   int32: [-(2n ** 31n), 2n ** 31n - 1n],
@@ -143,7 +154,7 @@ function anyString(minLength: number, maxLength: number): fc.Arbitrary<string> {
  * Valid values of a schema, as JSON literals. Length-bounded and capped so that a random body
  * stays small (the long strings are the domain walk's job).
  */
-export function validLiterals(schema: JsonSchema, depth = 0): fc.Arbitrary<string> {
+export function validLiterals(schema: JsonSchema, depth = 0, room = LITERAL_ROOM): fc.Arbitrary<string> {
   if ('const' in schema) return fc.constant(literal(schema.const));
   if (Array.isArray(schema.enum) && schema.enum.length) return fc.constantFrom(...schema.enum.map(literal));
   // A union: a value of one branch, with the schema around it (its properties, required names) merged in.
@@ -151,7 +162,7 @@ export function validLiterals(schema: JsonSchema, depth = 0): fc.Arbitrary<strin
   const branches = Array.isArray(schema.oneOf) ? schema.oneOf : Array.isArray(schema.anyOf) ? schema.anyOf : undefined;
   if (branches?.length && depth < 4) {
     const { oneOf: _oneOf, anyOf: _anyOf, discriminator: _discriminator, ...around } = schema;
-    return fc.oneof(...branches.map((branch) => validLiterals(mergeBranch(around, isRecord(branch) ? branch : {}), depth + 1)));
+    return fc.oneof(...branches.map((branch) => validLiterals(mergeBranch(around, isRecord(branch) ? branch : {}), depth + 1, room)));
   }
   const types = typesOf(schema);
   // No type: what the keywords describe (properties: an object; items: an array), else a string.
@@ -166,8 +177,12 @@ export function validLiterals(schema: JsonSchema, depth = 0): fc.Arbitrary<strin
   for (const type of inferred) {
     if (type === 'string') {
       const minLength = typeof schema.minLength === 'number' ? schema.minLength : 0;
+      if (minLength > room) {
+        options.push(fc.constant('""'));
+        continue;
+      }
       // minLength above maxLength allows no string: its length is minLength, and the cases built on it are excluded.
-      const maxLength = typeof schema.maxLength === 'number' ? Math.max(schema.maxLength, minLength) : minLength + 40;
+      const maxLength = typeof schema.maxLength === 'number' ? Math.max(Math.min(schema.maxLength, room), minLength) : minLength + 40;
       let strings: fc.Arbitrary<string>;
       if (typeof schema.pattern === 'string') {
         const matching = fc.stringMatching(new RegExp(schema.pattern, 'u'));
@@ -186,20 +201,28 @@ export function validLiterals(schema: JsonSchema, depth = 0): fc.Arbitrary<strin
     else if (type === 'null') options.push(fc.constant('null'));
     else if (type === 'array' && Array.isArray(schema.prefixItems) && schema.prefixItems.length && depth < 3) {
       // 3.1 tuples: one value per prefixItems schema, then (unless `items: false`) up to two more.
-      const head = fc.tuple(...schema.prefixItems.map((inner) => validLiterals(isRecord(inner) ? inner : {}, depth + 1)));
-      const rest = isRecord(schema.items) ? fc.array(validLiterals(schema.items, depth + 1), { maxLength: 2 }) : fc.constant<string[]>([]);
+      const share = Math.floor(room / (schema.prefixItems.length + 2));
+      const head = fc.tuple(...schema.prefixItems.map((inner) => validLiterals(isRecord(inner) ? inner : {}, depth + 1, share)));
+      const rest = isRecord(schema.items) ? fc.array(validLiterals(schema.items, depth + 1, share), { maxLength: 2 }) : fc.constant<string[]>([]);
       options.push(fc.tuple(head, rest).map(([first, more]) => `[${[...first, ...more].join(',')}]`));
     } else if (type === 'array') {
-      const items = depth < 3 && schema.items && typeof schema.items === 'object' ? validLiterals(schema.items as JsonSchema, depth + 1) : fc.constant('null');
       const minItems = typeof schema.minItems === 'number' ? schema.minItems : 0;
+      // Each item takes a character of the room at least (its comma).
+      if (minItems > room) {
+        options.push(fc.constant('[]'));
+        continue;
+      }
       const maxItems = typeof schema.maxItems === 'number' ? schema.maxItems : minItems + 3;
+      const share = Math.max(1, Math.floor(room / (minItems + 3)));
+      const items = depth < 3 && schema.items && typeof schema.items === 'object' ? validLiterals(schema.items as JsonSchema, depth + 1, share) : fc.constant('null');
       options.push(fc.array(items, { minLength: minItems, maxLength: Math.min(maxItems, minItems + 3) }).map((values) => `[${values.join(',')}]`));
     } else if (type === 'object') {
       const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
       const required = new Set(Array.isArray(schema.required) ? schema.required.map(String) : []);
       const entries = Object.entries(properties).filter(([name]) => depth < 3 || required.has(name));
+      const share = Math.max(1, Math.floor(room / Math.max(entries.length, 1)));
       options.push(
-        fc.record(Object.fromEntries(entries.map(([name, inner]) => [name, validLiterals(inner, depth + 1)])), { requiredKeys: entries.map(([n]) => n).filter((n) => required.has(n)) }).map(
+        fc.record(Object.fromEntries(entries.map(([name, inner]) => [name, validLiterals(inner, depth + 1, share)])), { requiredKeys: entries.map(([n]) => n).filter((n) => required.has(n)) }).map(
           (record) =>
             `{${Object.entries(record)
               .map(([k, v]) => `${JSON.stringify(k)}:${v}`)
@@ -338,14 +361,16 @@ function everyBoundaryValue(schema: JsonSchema, sample: <T>(arbitrary: fc.Arbitr
   if (types.includes('string')) {
     const minLength = typeof schema.minLength === 'number' ? schema.minLength : undefined;
     const maxLength = typeof schema.maxLength === 'number' ? schema.maxLength : undefined;
+    // Past LONGEST_STRING a length case is not made (a maxLength of 2^31 − 1 says "no limit" rather than asks for a 2 GB body).
+    const makes = (length: number | undefined): length is number => length !== undefined && length <= LONGEST_STRING;
     // Length cases are built from a valid sample when there is a pattern, else from letters.
     const unit = typeof schema.pattern === 'string' ? undefined : 'abcdefghijklmnopqrstuvwxyz';
     const build = (n: number): string => (unit ? ofLength(n, unit) : ofLength(n, sample(validLiterals(schema)).slice(1, -1) || 'a'));
-    if (minLength !== undefined) {
+    if (makes(minLength)) {
       out.push({ label: 'min-length', literal: JSON.stringify(build(minLength)), valid: true, about: `exactly minLength (${minLength}) characters` });
       if (minLength > 0) out.push({ label: 'below-min-length', literal: JSON.stringify(build(minLength - 1)), valid: false, about: `one character below minLength (${minLength})` });
     }
-    if (maxLength !== undefined) {
+    if (makes(maxLength)) {
       out.push({ label: 'max-length', literal: JSON.stringify(build(maxLength)), valid: true, about: `exactly maxLength (${maxLength}) characters` });
       out.push({ label: 'above-max-length', literal: JSON.stringify(build(maxLength + 1)), valid: false, about: `one character past maxLength (${maxLength})` });
       if (maxLength >= 16) {
