@@ -398,12 +398,22 @@ function bodyCases(options: GenerationOptions, body: RequestBody, _required: Par
     const types = typesOf(property.schema);
     if (!types.includes('string') || !plainText(property.schema)) continue;
     for (const sample of STRING_DOMAIN) {
+      // An empty key would name its record at `/users/`, not at the item path `/users/{username}`: a strict provider refuses it.
+      const emptyKey = property === key && body.keyInPath === true && sample.value === '';
       add(
         {
           family: 'string',
           label: `${property.name}-${sample.label}`,
-          description: `${property.name} is ${sample.about}; it must be accepted and come back exactly`,
-          expect: 'accepted',
+          description: `${property.name} is ${sample.about}${emptyKey ? '' : '; it must be accepted and come back exactly'}`,
+          ...(emptyKey
+            ? {
+                expect: 'provider-choice' as const,
+                choice: {
+                  check: 'positive_data_acceptance' as const,
+                  rule: `${property.name} names the record in its item path, where an empty value names none: the spec leaves accepting it unsaid`,
+                },
+              }
+            : { expect: 'accepted' as const }),
           body: objectText(withMember(base(), property.name, sample.literal ?? JSON.stringify(sample.value))),
           ...fixedKey(property),
         },

@@ -107,6 +107,8 @@ export interface RequestBody {
    * client): drawn fresh for every body, so that a provider that refuses repeats never sees one.
    */
   key?: RequestProperty;
+  /** The key names the record in the collection's item path (`/users/{username}`): an empty one would name none there. */
+  keyInPath?: true;
   /**
    * For an operation that takes only a form: how its bodies are written (a URL-encoded form or
    * multipart/form-data, the `files` as file parts) and read back as the server reads them.
@@ -267,7 +269,7 @@ function declared(response: ContractResponse, status: number | string, doc: unkn
 export function suiteContractOf(
   contract: CompiledContract,
   operationId: string,
-  stateful: ReadonlyMap<string, { role: string; collection: { identity: { property: string } } }> = recogniseCollections(contract).stateful,
+  stateful: ReadonlyMap<string, { role: string; collection: { identity: { property: string }; itemPath?: string | undefined } }> = recogniseCollections(contract).stateful,
 ): SuiteContract {
   const role = stateful.get(operationId);
   const collectionIdentity = role?.role === 'create' ? new Map([[operationId, role.collection.identity.property]]) : undefined;
@@ -316,6 +318,7 @@ export function suiteContractOf(
     const formSchema = media.schema;
     requestBody = {
       ...(key ? { key } : {}),
+      ...(key && role?.collection.itemPath !== undefined ? { keyInPath: true as const } : {}),
       ...(kind && !isJsonMediaType(mediaEssence(mediaType))
         ? {
             form: {

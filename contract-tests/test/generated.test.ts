@@ -271,3 +271,37 @@ describe('property names that make two case names alike', () => {
     expect(labels).toEqual(expect.arrayContaining(['value-stock-below-minimum', 'value-stock-below-minimum~2']));
   });
 });
+
+describe('an empty string identity', () => {
+  /** Codes keyed by a string the client sends, with an item path `/codes/{code}` or without one. */
+  const codes = (itemPath: boolean) => ({
+    openapi: '3.1.0',
+    info: { title: 'Codes', version: '1' },
+    paths: {
+      '/codes': {
+        post: {
+          operationId: 'createCode',
+          requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', required: ['code'], properties: { code: { type: 'string' }, label: { type: 'string' } } } } } },
+          responses: { '201': { description: 'created' } },
+        },
+      },
+      ...(itemPath
+        ? { '/codes/{code}': { get: { operationId: 'getCode', parameters: [{ name: 'code', in: 'path', required: true, schema: { type: 'string' } }], responses: { '200': { description: 'ok' } } } } }
+        : {}),
+    },
+  });
+  const emptyCase = (itemPath: boolean, property: string) =>
+    generateCases({ contract: compileSuiteContract(codes(itemPath), 'codes.json', 'createCode'), seed: 5, positive: 5, negative: 5, ids: createIdSource(), token: 't', invalidToken: 'x' }).cases.find(
+      (c) => c.family === 'string' && c.label === `${property}-empty`,
+    );
+
+  it('is the provider’s choice where it names the record in the item path (an empty one names none there)', () => {
+    expect(emptyCase(true, 'code')).toMatchObject({ expect: 'provider-choice', choice: { check: 'positive_data_acceptance' } });
+    // Any other string property empty must still be accepted.
+    expect(emptyCase(true, 'label')?.expect).toBe('accepted');
+  });
+
+  it('must be accepted where no path names the record', () => {
+    expect(emptyCase(false, 'code')?.expect).toBe('accepted');
+  });
+});

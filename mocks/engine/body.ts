@@ -11,7 +11,7 @@ import { DuplicateMemberName, exactPlanOfArray, JsonTooDeep, parseExactJson, REA
 import { describeProblems, describeType, DEFAULT_PROBLEM_LIMIT } from '../../spec/problems.js';
 import { reject, type Rejection } from '../errors.js';
 import type { RecordKey } from '../stores/store.js';
-import { keyOfBody } from './records.js';
+import { keyOfBody, unreachableKey } from './records.js';
 import type { Collection } from '../../spec/collections.js';
 
 /** `text`: the JSON text as received (kept by records); undefined for bodies decoded from another media type. */
@@ -115,15 +115,22 @@ export function seedRecords(value: unknown, collection: Collection): SeedItem[] 
   let more = 0;
   const records: SeedItem[] = [];
   value.forEach((item, index) => {
+    let unreachable: string | undefined;
     if (validate?.(item)) {
       const key = keyOfBody(item as Record<string, unknown>, collection.identity);
-      if (key !== undefined || collection.identity.assigned) {
+      unreachable = key === undefined ? undefined : unreachableKey(key, collection);
+      if ((key !== undefined || collection.identity.assigned) && unreachable === undefined) {
         records.push({ body: item as Record<string, unknown>, key });
         return;
       }
     }
     if (problems.length >= DEFAULT_PROBLEM_LIMIT) {
       more++;
+      return;
+    }
+    if (unreachable !== undefined) {
+      problems.push(`[${index}] ${unreachable}`);
+      fields.push(`/${index}/${collection.identity.property}`);
       return;
     }
     const found = describeProblems(validate?.errors, { root: item, prefix: `[${index}] `, pointerPrefix: `/${index}`, limit: DEFAULT_PROBLEM_LIMIT - problems.length });

@@ -22,6 +22,17 @@ export function keyOfBody(body: Record<string, unknown>, identity: Identity): Re
   return text;
 }
 
+/**
+ * Why a collection cannot store a record under `key`, or undefined when it can: an empty string
+ * (`""`) would name the record at `/codes/`, which is not its item path `/codes/{code}`, so it
+ * could never be read, replaced or deleted (a strict provider refuses it). Where the collection
+ * has no item path, no path names a record and the empty string is a key like any other.
+ */
+export function unreachableKey(key: RecordKey, collection: { identity: Identity; itemPath: string | undefined; noun: string }): string | undefined {
+  if (key !== '""' || collection.itemPath === undefined) return undefined;
+  return `${collection.identity.property} cannot be empty: it names the ${collection.noun} in the path ${collection.itemPath}`;
+}
+
 const JSON_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 
 /** The key a path segment names (`/plants/{id}`); undefined when it cannot be an identity value. */

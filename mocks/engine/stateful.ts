@@ -19,7 +19,7 @@ import type { EngineContext, MockHandler, RequestContext } from './context.js';
 import { continueWith, type Maybe } from '../maybe.js';
 import { sampleOf } from './error-answers.js';
 import { appliedJsonPatch } from './json-patch.js';
-import { identifiedRecord, keyInWords, keyOfBody, keyOfPathSegment, mergedJson, projection, recordValue } from './records.js';
+import { identifiedRecord, keyInWords, keyOfBody, keyOfPathSegment, mergedJson, projection, recordValue, unreachableKey } from './records.js';
 
 type Body = Record<string, unknown>;
 
@@ -116,6 +116,8 @@ const ROLES: Record<CollectionRole, (served: Served) => MockHandler> = {
         if (key === undefined) {
           return rejected(reject('INVALID_REQUEST_BODY', { schema: collection.resource, problems: [`${collection.identity.property} is required to store the record`] }));
         }
+        const unreachable = unreachableKey(key, collection);
+        if (unreachable !== undefined) return unreachableRefused(collection, unreachable);
         const text = c.request.bodyText;
         const record = identified(body, key, collection, text);
         const created = mock.store.create(name, record, parent);
@@ -311,6 +313,8 @@ async function replaced(served: Served, key: RecordKey, body: Body, mock: Engine
   if (outcome !== 'missing') return answerRecord(served, record);
   // A PUT that declares 201 may create what it names (an upsert); one that does not is a 404.
   if (served.createdStatus !== undefined) {
+    const unreachable = unreachableKey(key, collection);
+    if (unreachable !== undefined) return unreachableRefused(collection, unreachable);
     const created = await mock.store.create(name, record, parentRecord(collection, params));
     if (created === 'created') return { ...answerRecord(served, record), status: served.createdStatus };
     if (created === 'parent-missing') return parentGone(collection, params);
@@ -432,6 +436,11 @@ function showsWhole(collection: Collection, shown: ReadonlySet<string> | undefin
 function duplicate(collection: Collection, key: string, params: RequestContext['request']['params']): Answer {
   const listing = `/__mock${storeCollection(collection, params as Record<string, string>)}`;
   return rejected(reject('DUPLICATE_ID', { ids: [keyInWords(key, collection.identity)], noun: collection.noun, property: collection.identity.property, listing }));
+}
+
+/** The 400 of a create whose identity could name no item path (`unreachableKey`), pointing at the identity. */
+function unreachableRefused(collection: Collection, problem: string): Answer {
+  return rejected(reject('INVALID_REQUEST_BODY', { schema: collection.resource, problems: [problem], fields: [`/${collection.identity.property}`] }));
 }
 
 function identityRequired(collection: Collection): Answer {
