@@ -2,10 +2,12 @@
  * Cases from files in the fixture format (the bundled fixtures/cases, and files given with
  * --cases) made into the suite's cases for the spec under test. A case that no longer fits that
  * spec (a body its schema now judges otherwise, an Authorization value under an API key scheme,
- * an id the body cannot hold, another operation) is kept as a skipped case with the reason,
- * never a crash and never a case that would fail a correct provider.
+ * a security scheme the spec does not declare, an id the body cannot hold, another operation) is
+ * kept as a skipped case with the reason, never a crash and never a case that would fail a
+ * correct provider. A credential goes where its scheme says: the operation's (a header, the
+ * query or a cookie), or the one the case names by the spec's name for it.
  */
-import { bodyText, ID_RANGES, pathCarriesId, renderFixture, type FixtureCase, type IdSource, type RenderContext } from '../fixtures/index.js';
+import { bodyText, ID_RANGES, pathCarriesId, PLACEHOLDERS, renderFixture, type FixtureCase, type IdSource, type RenderContext, type SchemeCredential } from '../fixtures/index.js';
 import { matchingMedia } from '../spec/contract.js';
 import { DuplicateMemberName, parseExactJson } from '../spec/exact-json.js';
 import type { ContractCase } from './model.js';
@@ -29,13 +31,17 @@ export function fitFixture(fixture: FixtureCase, contract: SuiteContract): strin
     return `it is ${method} ${path}; the suite tests ${contract.operationId} (${contract.method} ${contract.path})`;
   }
   const { security, requestBody } = contract;
-  if (typeof request.auth === 'object' && security.kind !== 'bearer') {
+  const { auth } = request;
+  if (typeof auth === 'object' && 'scheme' in auth) {
+    const problem = namedSchemeProblem(fixture, auth, contract);
+    if (problem) return problem;
+  } else if (typeof auth === 'object' && security.kind !== 'bearer') {
     return `it sends an exact Authorization value, which only means something under a bearer scheme; ${security.kind === 'none' ? 'the spec declares no security' : `the spec's scheme ${security.name} is ${security.kind === 'basic' ? 'HTTP Basic' : `an API key in ${security.header}`}`}`;
   }
   if (fixture.expect === 'unauthenticated' && security.kind === 'none') return `${security.reason}`;
-  // A case without a credential goes out whatever the scheme: there is nothing to send.
-  if (request.auth !== 'none' && (security.kind === 'basic' || (security.kind === 'api-key' && security.in !== 'header'))) {
-    return `case files send the credential as a bearer token or an API key header; ${contract.operationId}'s scheme ${security.name} is ${security.kind === 'basic' ? 'HTTP Basic' : `an API key in the ${security.in}`}`;
+  // A case without a credential goes out whatever the scheme: there is nothing to send. One naming its scheme says what it sends.
+  if ((auth === 'bearer' || auth === 'invalid-token') && security.kind === 'basic') {
+    return `it sends the provider's token (${auth}), and ${contract.operationId}'s scheme ${security.name} is HTTP Basic: name the scheme and its user:password ({"scheme": "${security.name}", "value": "…"})`;
   }
   if (!requestBody) {
     // A recorded request without a body (a GET, a DELETE): it fits an operation that takes none.
@@ -61,6 +67,30 @@ export function fitFixture(fixture: FixtureCase, contract: SuiteContract): strin
   if (fixture.expect === 'unsupported-media-type' && named) return `its Content-Type ${contentType} is one the spec names for the request`;
   if (fixture.expect !== 'unsupported-media-type' && contentType !== null && !named) {
     return `its Content-Type ${contentType} is not one the spec names for the request (${requestBody.mediaTypes.join(', ')})`;
+  }
+  return undefined;
+}
+
+/**
+ * Why a case that names its security scheme (`{scheme, value}`) cannot run against `contract`: a
+ * scheme the spec does not declare; for an accepted case, one the operation does not take alone
+ * (API keys in headers its requirement names beside it come from --header); for an
+ * unauthenticated case, the provider's own token exactly where the operation takes it.
+ */
+function namedSchemeProblem(fixture: FixtureCase, auth: SchemeCredential, contract: SuiteContract): string | undefined {
+  if (!contract.schemes.has(auth.scheme)) {
+    const declared = [...contract.schemes.keys()];
+    return `it sends its credential as the security scheme ${auth.scheme}, which the spec does not declare as one a request can carry (${declared.length ? `it declares ${declared.join(', ')}` : 'it declares none'})`;
+  }
+  const alongside = (name: string): boolean => {
+    const place = contract.schemes.get(name);
+    return place?.kind === 'api-key' && place.in === 'header';
+  };
+  const taken = contract.requirements.length === 0 || contract.requirements.some((names) => names.every((name) => name === auth.scheme || alongside(name)));
+  const requirements = contract.requirements.map((names) => names.join(' + ') || 'none').join(' or ');
+  if (fixture.expect === 'accepted' && !taken) return `it sends its credential as ${auth.scheme}, which ${contract.operationId} does not take alone (it requires ${requirements})`;
+  if (fixture.expect === 'unauthenticated' && taken && auth.value === PLACEHOLDERS.token) {
+    return `it sends the provider's token as ${auth.scheme}, which ${contract.operationId} takes (it requires ${requirements}): the request is authenticated`;
   }
   return undefined;
 }
@@ -116,7 +146,9 @@ export function fileCase(given: FixtureCase, source: 'fixture' | 'cases', operat
     invalidToken: context.invalidToken,
     ids: context.ids,
     headers: context.headers,
-    credentials: contract.security.kind === 'api-key' ? { kind: 'api-key', header: contract.security.header } : { kind: contract.security.kind === 'none' ? 'none' : 'bearer' },
+    credentials:
+      contract.security.kind === 'api-key' ? { kind: 'api-key', header: contract.security.header, in: contract.security.in } : { kind: contract.security.kind === 'none' ? 'none' : 'bearer' },
+    schemes: contract.schemes,
     operation: { method: contract.method, path: contract.path },
     mediaType: contract.requestBody?.mediaType ?? 'application/json',
   };

@@ -7,6 +7,7 @@
  * else in the suite receives these objects as data.
  */
 import type { ValidateFunction } from 'ajv';
+import type { SchemePlace } from '../fixtures/index.js';
 import {
   compileContract,
   ContractError,
@@ -145,6 +146,10 @@ export interface SuiteContract {
   /** Statuses the spec declares, ascending, for messages. */
   declared: readonly number[];
   security: SecurityScheme;
+  /** The operation's security requirements as the spec writes them: alternatives, each the scheme names sent together (an empty one: none needed). */
+  requirements: ReadonlyArray<readonly string[]>;
+  /** Every security scheme of the spec the suite can send, by its name: where a case file's `{scheme, value}` goes. */
+  schemes: ReadonlyMap<string, SchemePlace>;
   parameters: readonly SuiteParameter[];
   /** The JSON request body; undefined when the operation takes none the suite can write. */
   requestBody?: RequestBody;
@@ -363,6 +368,8 @@ export function suiteContractOf(
     ...(fallback ? { fallback } : {}),
     declared: operation.declaredStatuses,
     security: securityOf(contract, operation.security, operationId),
+    requirements: operation.security.map((requirement) => [...requirement]),
+    schemes: schemePlaces(contract),
     parameters,
     ...(requestBody ? { requestBody } : {}),
     // A writeOnly property (a password) is sent and never answered.
@@ -445,6 +452,17 @@ export function isValidRequestBody(contract: SuiteContract, text: string): boole
     return false;
   }
   return contract.requestBody?.validate(value) === true;
+}
+
+/** Where each scheme the suite can send puts its credential (mutualTLS and unknown types are left out). */
+function schemePlaces(contract: CompiledContract): Map<string, SchemePlace> {
+  const places = new Map<string, SchemePlace>();
+  for (const [name, scheme] of contract.securitySchemes) {
+    if (scheme.kind === 'http-bearer' || scheme.kind === 'oauth-bearer') places.set(name, { kind: 'bearer' });
+    else if (scheme.kind === 'http-basic') places.set(name, { kind: 'basic' });
+    else if (scheme.kind === 'api-key') places.set(name, { kind: 'api-key', in: scheme.in, name: scheme.parameter });
+  }
+  return places;
 }
 
 function securityOf(contract: CompiledContract, requirements: readonly (readonly string[])[], operationId: string): SecurityScheme {

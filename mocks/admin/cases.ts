@@ -6,7 +6,9 @@
  * Each case's expectation is the mock's verdict (accepted, rejected-body, unauthenticated,
  * unsupported-media-type); the id is replaced by a fresh-id placeholder of the same kind (so a
  * case can run twice); credentials are never copied: the case says which kind of credential
- * was sent (the provider's, none, one it never issued, another scheme) and the suite supplies it.
+ * was sent (the provider's, none, one it never issued, another scheme; the scheme it went by where
+ * the operation takes several) and the suite supplies it, where that scheme puts it (an API key in
+ * the query is left out of the recorded query for that reason).
  * An id in an item path (`/plants/{id}`) becomes the placeholder too (`/plants/{{id}}`). In proxy
  * mode the expectation is what the spec's rules say of the request (the proxy's request verdict);
  * the upstream's answer decides only what the spec cannot (whether a well-formed credential is
@@ -20,6 +22,7 @@ import { isLosslessNumber, parse as parseLossless, stringify as stringifyLossles
 import { PLACEHOLDERS } from '../../fixtures/index.js';
 import { ID_RANGES, type IdKind } from '../../fixtures/ids.js';
 import { parseExactJson, integerOfLiteral } from '../../spec/exact-json.js';
+import type { SecurityScheme } from '../../spec/contract.js';
 import type { MockContext } from '../context.js';
 import type { Collection } from '../../spec/collections.js';
 import type { RoutedOperation } from '../engine/routes.js';
@@ -34,7 +37,7 @@ import type { JournalEntry, JournalQuery, RequestJournal, Verdict } from './jour
 type Expectation = 'accepted' | 'rejected-body' | 'unauthenticated' | 'unsupported-media-type';
 const EXPECTATIONS: ReadonlySet<Verdict> = new Set<Verdict>(['accepted', 'rejected-body', 'unauthenticated', 'unsupported-media-type']);
 
-type Auth = 'bearer' | 'none' | 'invalid-token' | { authorization: string };
+type Auth = 'bearer' | 'none' | 'invalid-token' | { authorization: string } | { scheme: string; value: string };
 type Body = { json: unknown } | { text: string } | { empty: true };
 
 export interface ExportedCase {
@@ -348,8 +351,10 @@ function caseOf(entry: JournalEntry, context: MockContext, source: CaseSource): 
   if (expect === 'unsupported-media-type') contentType = sentType ?? null;
   else if (sentType === undefined && !('empty' in exported.body)) contentType = null;
   else if (sentType !== undefined && !/^application\/json\s*(;|$)/i.test(sentType)) contentType = sentType;
-  const auth = authOf(verdict, header('authorization'));
-  const query = entry.query ? `?${entry.query}` : '';
+  const schemes = context.engine.contract.securitySchemes;
+  const auth = authOf(verdict, header('authorization'), namedScheme(entry, operation, schemes, header));
+  const kept = entry.query ? withoutQueryKeys(entry.query, operation, schemes) : '';
+  const query = kept ? `?${kept}` : '';
   const id = item ? idKindOf(item.id) : exported.id;
   // Keys in the order the bundled case files write them.
   const request: ExportedCase['request'] = {
@@ -391,16 +396,87 @@ function itemIdOf(entry: JournalEntry, operation: RoutedOperation): { id: bigint
   return { id: BigInt(value), path: sent.join('/') };
 }
 
-/** The credential the request carried, as the fixture format says it: never the credential itself. */
-function authOf(verdict: CaseVerdict, authorization: string | undefined): Auth {
-  if (verdict.expect !== 'unauthenticated') return 'bearer';
-  if (authorization === undefined || verdict.code === 'MISSING_CREDENTIALS' || verdict.code === 'MISSING_API_KEY') return 'none';
+/**
+ * The credential the request carried, as the fixture format says it: never the credential itself.
+ * `named` is the scheme it went by when the operation takes several alternatives (the suite would
+ * send the first): the case names it, so that the replay sends it there too.
+ */
+function authOf(verdict: CaseVerdict, authorization: string | undefined, named: SecurityScheme | undefined): Auth {
+  if (verdict.expect !== 'unauthenticated') return named ? { scheme: named.name, value: PLACEHOLDERS.token } : 'bearer';
+  // A key refused under one of several alternatives (the mock names the first alternative's fault): one it never issued, where it was sent.
+  if (named?.kind === 'api-key') return { scheme: named.name, value: PLACEHOLDERS.invalidToken };
+  if (verdict.code === 'MISSING_CREDENTIALS' || verdict.code === 'MISSING_API_KEY') return 'none';
+  // A key in a cookie or the query the mock does not accept is as never issued as a bearer token it does not.
   if (verdict.code === 'INVALID_TOKEN') return 'invalid-token';
+  if (authorization === undefined) return 'none';
   // The journal holds the scheme and a mask: keep the scheme, let the suite put its own token behind it.
   const scheme = /^\s*(\S+)/.exec(authorization)?.[1];
   if (verdict.code === 'EMPTY_TOKEN') return { authorization: scheme && isKnownScheme(scheme) ? `${scheme} ` : '' };
   if (scheme && isKnownScheme(scheme)) return { authorization: `${scheme} {{token}}` };
   return { authorization: '{{token}}' };
+}
+
+/**
+ * The security scheme a request's credential went by, when the operation takes several
+ * alternatives: the first alternative of one scheme whose credential the request carried (its
+ * Authorization scheme, its API key's header, query parameter or cookie).
+ */
+function namedScheme(entry: JournalEntry, operation: RoutedOperation, schemes: ReadonlyMap<string, SecurityScheme>, header: (name: string) => string | undefined): SecurityScheme | undefined {
+  const alternatives = operation.contract.security;
+  if (alternatives.length < 2) return undefined;
+  const authorization = /^\s*(\S+)/.exec(header('authorization') ?? '')?.[1]?.toLowerCase();
+  const carried = (scheme: SecurityScheme | undefined): boolean => {
+    switch (scheme?.kind) {
+      case 'http-bearer':
+      case 'oauth-bearer':
+        return authorization === 'bearer';
+      case 'http-basic':
+        return authorization === 'basic';
+      case 'api-key':
+        if (scheme.in === 'header') return header(scheme.parameter.toLowerCase()) !== undefined;
+        if (scheme.in === 'query') return queryNames(entry.query ?? '').has(scheme.parameter);
+        return cookieNames(header('cookie') ?? '').has(scheme.parameter);
+      default:
+        return false;
+    }
+  };
+  for (const names of alternatives) {
+    const scheme = names.length === 1 ? schemes.get(names[0] as string) : undefined;
+    if (carried(scheme)) return scheme;
+  }
+  return undefined;
+}
+
+/** The query without the API keys the operation takes there (the replay sends the provider's own), the rest as sent. */
+function withoutQueryKeys(query: string, operation: RoutedOperation, schemes: ReadonlyMap<string, SecurityScheme>): string {
+  const keys = new Set(
+    operation.contract.security.flat().flatMap((name) => {
+      const scheme = schemes.get(name);
+      return scheme?.kind === 'api-key' && scheme.in === 'query' ? [scheme.parameter] : [];
+    }),
+  );
+  if (keys.size === 0) return query;
+  return query
+    .split('&')
+    .filter((pair) => !keys.has(queryName(pair)))
+    .join('&');
+}
+
+function queryName(pair: string): string {
+  const name = pair.split('=', 1)[0] ?? '';
+  try {
+    return decodeURIComponent(name.replaceAll('+', ' '));
+  } catch {
+    return name;
+  }
+}
+
+function queryNames(query: string): Set<string> {
+  return new Set(query === '' ? [] : query.split('&').map(queryName));
+}
+
+function cookieNames(cookie: string): Set<string> {
+  return new Set(cookie.split(';').map((pair) => pair.split('=', 1)[0]?.trim() ?? ''));
 }
 
 /**
