@@ -427,6 +427,26 @@ export function storeCollection(collection: Pick<Collection, 'path' | 'parent'>,
   return collection.path.replace(/\{([^/{}]+)\}/g, (whole, name: string) => (params[name] === undefined ? whole : encodeURIComponent(params[name] as string)));
 }
 
+/**
+ * The spec's own paths below a collection that are no record's: those whose segment right after
+ * the collection's path is fixed (`/bookings/settings/display`, `/bookings/archive/{id}/tags` for
+ * `/bookings`), never `/bookings/{bookingId}/…`. What an admin clear of the collection keeps
+ * (store.ts, `clear`); the collection's path may itself hold templates (`/bookings/{b}/payments`).
+ */
+export function ownPathsBelow(collectionPath: string, paths: Iterable<string>): string[] {
+  const base = trimSlash(collectionPath).split('/');
+  const found = new Set<string>();
+  for (const raw of paths) {
+    const path = trimSlash(raw);
+    const segments = path.split('/');
+    const next = segments[base.length];
+    if (next === undefined || next.includes('{')) continue;
+    // The collection's own segments: equal, or both templates (parameters may be named otherwise on another path).
+    if (base.every((segment, i) => segment === segments[i] || (segment.includes('{') && (segments[i] as string).includes('{')))) found.add(path);
+  }
+  return [...found];
+}
+
 /** `/plants` for `/plants/{id}`: a path whose last segment is a single template. */
 function itemPathOf(path: string): string | undefined {
   const match = /^(.*)\/\{[^/{}]+\}\/?$/.exec(path);

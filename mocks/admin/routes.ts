@@ -11,7 +11,7 @@ import { storeSeed } from '../engine/seed.js';
 import { parentGone, parentMissing, parentRecord } from '../engine/stateful.js';
 import { contextOf } from '../engine/request-path.js';
 import { templateNames, templateValues } from '../engine/routes.js';
-import type { Collection } from '../../spec/collections.js';
+import { ownPathsBelow, type Collection } from '../../spec/collections.js';
 import { pathTemplatePattern } from '../../spec/contract.js';
 import { checkContentEncoding, checkJsonMediaType, readBody } from '../http/request-body.js';
 import { jsonAnswer, rejected, type Answer } from '../http/answer.js';
@@ -105,9 +105,16 @@ function collectionRoutes(collection: Collection, name: string): Record<string, 
       if (isRejection(query)) return rejected(query);
       return listingAnswer(store, name, route, query);
     },
-    // This collection's records and those nested under them, nothing else (POST /__mock/reset empties the store).
-    DELETE: async (_req, { store }) => {
-      await store.clear(name);
+    // This collection's records and those nested under them, nothing else (POST /__mock/reset empties the store):
+    // the spec's own paths below it (/bookings/settings/display) belong to no booking.
+    DELETE: async (_req, { store, engine }) => {
+      await store.clear(
+        name,
+        ownPathsBelow(
+          collection.path,
+          [...engine.contract.operations.values()].map((operation) => operation.path),
+        ),
+      );
       return { status: 204 };
     },
     POST: (req, context) => seed(req, context, collection, name),

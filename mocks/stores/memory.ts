@@ -253,9 +253,9 @@ export class MemoryStore implements ResourceStore {
     return 'deleted';
   }
 
-  clear(collection: string): void {
+  clear(collection: string, keep?: readonly string[]): void {
     for (const [name, records] of this.#collections) {
-      if (!isClearedBy(name, collection)) continue;
+      if (!isClearedBy(name, collection, keep)) continue;
       // As its deletes would: the highest number a key of it was stays known.
       for (const key of records.keys()) {
         const number = sequenceNumberOf(key);

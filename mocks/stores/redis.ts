@@ -176,8 +176,9 @@ end
 redis.call('UNLINK', KEYS[1], KEYS[2])
 return 0`;
 
-// KEYS: collections, deleted. ARGV: the collection, the records key and the order key of a collection without its name.
-// Forgets the collection and every one named `collection/…`, found in the registry of
+// KEYS: collections, deleted. ARGV: the collection, the records key and the order key of a collection without its
+// name, then the path templates whose collections stay (store.ts, `clear`'s keep).
+// Forgets the collection and every one named `collection/<key>/…`, found in the registry of
 // collections (no SCAN). Each one's highest key number goes into the deleted hash first, as its
 // deletes would have put it (a key of digits, or of digits in quotes, up to 15 of them), so no
 // assigned identity is given again. Every key is checked before anything is written.
@@ -190,11 +191,39 @@ local function refuseType(key, expected)
 end
 local refused = refuseType(KEYS[1], 'set') or refuseType(KEYS[2], 'hash')
 if refused then return refused end
+-- A name's segments, empty ones included ('/a//b' is '', 'a', '', 'b'): as split('/') in store.ts.
+local function segments(text)
+  local out, start = {}, 1
+  while true do
+    local at = string.find(text, '/', start, true)
+    if not at then
+      out[#out + 1] = string.sub(text, start)
+      return out
+    end
+    out[#out + 1] = string.sub(text, start, at - 1)
+    start = at + 1
+  end
+end
+-- As fitsTemplate (store.ts): a template segment holding a '{' stands for any one segment.
+local function fits(name, template)
+  local named, wanted = segments(name), segments(template)
+  if #named ~= #wanted then return false end
+  for i = 1, #wanted do
+    if named[i] ~= wanted[i] and not string.find(wanted[i], '{', 1, true) then return false end
+  end
+  return true
+end
+local function kept(name)
+  for i = 4, #ARGV do
+    if fits(name, ARGV[i]) then return true end
+  end
+  return false
+end
 local nested = ARGV[1] .. '/'
 local cleared = {}
 for _, collection in ipairs(redis.call('SMEMBERS', KEYS[1])) do
-  -- As isClearedBy (store.ts): a name one segment below (/users/me) is no record's.
-  if collection == ARGV[1] or (string.sub(collection, 1, #nested) == nested and string.find(collection, '/', #nested + 1, true)) then
+  -- As isClearedBy (store.ts): a name one segment below (/users/me), or fitting a kept template, is no record's.
+  if collection == ARGV[1] or (string.sub(collection, 1, #nested) == nested and string.find(collection, '/', #nested + 1, true) and not kept(collection)) then
     refused = refuseType(ARGV[2] .. collection, 'hash') or refuseType(ARGV[3] .. collection, 'zset')
     if refused then return refused end
     cleared[#cleared + 1] = collection
@@ -268,7 +297,7 @@ declare module 'ioredis' {
     unseedRecords(records: string, order: string, keys: string[], callback?: Callback<number>): Result<number, Context>;
     replaceRecord(records: string, key: string, json: string, callback?: Callback<number>): Result<number, Context>;
     deleteRecord(records: string, order: string, deleted: string, key: string, collection: string, number: string, callback?: Callback<number>): Result<number, Context>;
-    clearRecords(collections: string, deleted: string, collection: string, recordsPrefix: string, orderPrefix: string, callback?: Callback<number>): Result<number, Context>;
+    clearRecords(collections: string, deleted: string, collection: string, recordsPrefix: string, orderPrefix: string, ...keep: string[]): Result<number, Context>;
     resetRecords(collections: string, deleted: string, recordsPrefix: string, orderPrefix: string, callback?: Callback<number>): Result<number, Context>;
     pageRecords(records: string, order: string, after: string, limit: string, callback?: Callback<[string[], number, string]>): Result<[string[], number, string], Context>;
   }
@@ -465,9 +494,9 @@ export class RedisResourceStore implements ResourceStore {
    * cleared keys (for their highest number), so it holds Redis for as long as that takes: about a
    * second for a million records.
    */
-  async clear(collection: string): Promise<void> {
+  async clear(collection: string, keep: readonly string[] = []): Promise<void> {
     this.#sendCreates();
-    await this.#run(CHANGE, () => this.#client.clearRecords(`${this.#prefix}:collections`, `${this.#prefix}:deleted`, collection, this.#key('records', ''), this.#key('order', '')));
+    await this.#run(CHANGE, () => this.#client.clearRecords(`${this.#prefix}:collections`, `${this.#prefix}:deleted`, collection, this.#key('records', ''), this.#key('order', ''), ...keep));
   }
 
   async reset(): Promise<void> {

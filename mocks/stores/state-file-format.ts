@@ -14,7 +14,10 @@
  *   damaged byte costs one seeded record, not the seed;
  * - `{"op":"reset","e":E}`, where E is the new epoch;
  * - `{"op":"clear","e":E,"c":collection}`: forgets the collection's records and those of every
- *   collection named `collection/…` (store.ts, `clear`), keeping their highest deleted numbers.
+ *   collection named `collection/<key>/…` (store.ts, `clear`), keeping their highest deleted numbers;
+ *   `"k":[template, …]` when the clear kept collections fitting the spec's own paths below it
+ *   (`/bookings/settings/display`), so the replay keeps them too without the spec. A mock that
+ *   does not know the member forgets those as well: what it would have done itself.
  * `e` is the number of resets before the record (the epoch). A record whose epoch is past the
  * replay's shows that a reset was lost in damaged bytes, so the records it wiped stay wiped.
  *
@@ -64,9 +67,9 @@ export function seedLines(epoch: number, collection: string, records: readonly S
   return lines;
 }
 
-/** A clear of `collection` and the collections nested under it. */
-export function clearLine(epoch: number, collection: string): string {
-  return recordLine(`{"op":"clear","e":${epoch},"c":${JSON.stringify(collection)}}`);
+/** A clear of `collection` and the collections nested under it, but those fitting a template of `keep`. */
+export function clearLine(epoch: number, collection: string, keep: readonly string[] = []): string {
+  return recordLine(`{"op":"clear","e":${epoch},"c":${JSON.stringify(collection)}${keep.length ? `,"k":${JSON.stringify(keep)}` : ''}}`);
 }
 
 /** A reset, starting epoch `epoch`. */

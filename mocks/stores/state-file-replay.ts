@@ -256,9 +256,12 @@ class Replayer {
         }
         break;
       }
-      case 'clear':
-        replay.memory.clear(collection);
+      case 'clear': {
+        // Templates the clear kept (state-file-format.ts); a member that is not a list of strings keeps nothing more.
+        const keep = Array.isArray(record.k) ? record.k.filter((template): template is string => typeof template === 'string') : [];
+        replay.memory.clear(collection, keep);
         break;
+      }
       case 'delete': {
         if (typeof record.key !== 'string') return 'a delete record without a key';
         if (replay.memory.delete(collection, record.key) === 'missing') {

@@ -86,8 +86,8 @@ type Operation = {
   /** Records the line adds to the file (for compaction's count). */
   entries: number;
   reset: boolean;
-  /** The collection a clear forgets (with those nested under it), once on disk. */
-  clear?: string;
+  /** The collection a clear forgets (with those nested under it, but those fitting `keep`), once on disk. */
+  clear?: { collection: string; keep: readonly string[] };
 };
 
 /**
@@ -244,11 +244,12 @@ export class StateFileStore implements ResourceStore {
     return this.#behindBarrier(this.#enqueue({ line: resetLine(this.#epoch + 1), collection: '', reserved: [], entries: 1, reset: true }).written);
   }
 
-  clear(collection: string): Promise<void> {
+  clear(collection: string, keep: readonly string[] = []): Promise<void> {
     const refusal = this.#refusal();
     if (refusal) return Promise.reject(refusal);
-    if (this.#barrier) return this.#barrier.then(() => this.clear(collection));
-    return this.#behindBarrier(this.#enqueue({ line: clearLine(this.#epoch, collection), collection, reserved: [], entries: 1, reset: false, clear: collection }).written);
+    if (this.#barrier) return this.#barrier.then(() => this.clear(collection, keep));
+    const line = clearLine(this.#epoch, collection, keep);
+    return this.#behindBarrier(this.#enqueue({ line, collection, reserved: [], entries: 1, reset: false, clear: { collection, keep } }).written);
   }
 
   /** Holds later changes back until `done` (a reset, a clear) settles: memory forgets only once the disk has it. */
@@ -418,7 +419,7 @@ export class StateFileStore implements ResourceStore {
         this.#memory.reset();
         this.#epoch += 1;
       }
-      if (op.clear !== undefined) this.#memory.clear(op.clear);
+      if (op.clear !== undefined) this.#memory.clear(op.clear.collection, op.clear.keep);
       this.#stats.entries += op.entries;
     }
     batch.resolve();

@@ -98,11 +98,13 @@ export interface ResourceStore {
    * Forgets every record of the collection and of every collection nested under its records, whose
    * name starts with `${collection}/<key>/` (`/bookings/7/payments` and `/bookings/7/notes` for
    * `/bookings`; not `/bookingsX`, nor `/bookings/settings`: `isClearedBy`), in one atomic step;
-   * other collections are untouched. As a delete does, it
+   * other collections are untouched. `keep`: path templates of the spec's own below the
+   * collection that are no record's (`/bookings/settings/display`, `/bookings/archive/{id}/tags`):
+   * a collection whose name fits one stays. As a delete does, it
    * keeps each cleared collection's highest deleted number (`highestDeleted`), so no assigned
    * identity is given again after a clear.
    */
-  clear(collection: string): Maybe<void>;
+  clear(collection: string, keep?: readonly string[]): Maybe<void>;
   /** Forgets every record of every collection; keys may be reused after. */
   reset(): Maybe<void>;
   /** One page of a collection, in creation order. Throws a RangeError for a cursor this store never issues. */
@@ -134,8 +136,22 @@ export function sequenceNumberOf(key: RecordKey): number | undefined {
  * forgets): `collection/<key>/…`, two segments below or more. A name one segment below
  * (`/users/me`, `/bookings/settings`) is a path of the spec's own, no record's.
  */
-export function isClearedBy(name: string, collection: string): boolean {
-  return name === collection || (name.startsWith(`${collection}/`) && name.indexOf('/', collection.length + 1) !== -1);
+export function isClearedBy(name: string, collection: string, keep: readonly string[] = []): boolean {
+  if (name === collection) return true;
+  if (!name.startsWith(`${collection}/`) || name.indexOf('/', collection.length + 1) === -1) return false;
+  return !keep.some((template) => fitsTemplate(name, template));
+}
+
+/**
+ * Whether a store collection's name is a path template with its parameters filled in: segment by
+ * segment, a template segment holding a `{…}` stands for any one segment (a filled parameter never
+ * holds a `/`: storeCollection encodes it), any other must be equal. The Redis clear script
+ * matches the same way.
+ */
+export function fitsTemplate(name: string, template: string): boolean {
+  const named = name.split('/');
+  const wanted = template.split('/');
+  return named.length === wanted.length && wanted.every((segment, i) => segment === named[i] || segment.includes('{'));
 }
 
 /** What a store throws when it cannot keep a change; nothing of that change was stored (500). */

@@ -248,3 +248,117 @@ describe('DELETE /__mock/owners keeps a document one segment below /owners (/own
     await check(await openRedisStore({ url: redis.url, prefix: 'clear-me' }));
   });
 });
+
+/**
+ * Paths of the spec's own two segments or more below a collection (`/owners/settings/display`, a
+ * collection `/owners/archive/entries` and what is nested under its records) belong to no owner
+ * either: only `/owners/{ownerId}/…` is. By segment count alone (`/owners/<x>/<y>`) a clear could
+ * not tell `/owners/settings/display` from an owner's `/owners/1/profile`, and forgot both.
+ */
+const DEEP_SPEC = {
+  openapi: '3.1.0',
+  info: { title: 'Owners and their settings', version: '1' },
+  paths: {
+    '/owners': listAndCreate('Owners', []),
+    '/owners/{ownerId}': item('Owner', [ownerId]),
+    '/owners/{ownerId}/profile': document('Profile', [ownerId]),
+    '/owners/{ownerId}/pets': listAndCreate('Pets', [ownerId]),
+    '/owners/{ownerId}/pets/{petId}': item('Pet', [ownerId, { ...ownerId, name: 'petId' }]),
+    '/owners/settings/display': document('Display', []),
+    '/owners/archive/entries': listAndCreate('Entries', []),
+    '/owners/archive/entries/{entryId}': item('Entry', [{ ...ownerId, name: 'entryId' }]),
+    '/owners/archive/entries/{entryId}/tags': listAndCreate('Tags', [{ ...ownerId, name: 'entryId' }]),
+    '/owners/archive/entries/{entryId}/note': document('Note', [{ ...ownerId, name: 'entryId' }]),
+  },
+};
+
+describe("DELETE /__mock/owners keeps the spec's own paths two segments or more below /owners, which belong to no owner", () => {
+  let spec: string;
+  beforeAll(() => {
+    const dir = mkdtempSync(join(tmpdir(), 'admin-clear-deep-'));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    spec = join(dir, 'openapi.json');
+    writeFileSync(spec, JSON.stringify(DEEP_SPEC));
+  });
+
+  /** What the clear must have left, and what it must have forgotten. */
+  async function expectCleared(mock: MockServer): Promise<void> {
+    expect(await listed(mock, '/owners')).toEqual([]);
+    expect(await listed(mock, '/owners/1/pets')).toEqual([]);
+    expect((await send(mock, 'GET', '/__mock/owners/1/profile')).status).toBe(404);
+    expect((await send(mock, 'GET', '/__mock/owners/settings/display')).json).toEqual({ bio: 'wide' });
+    expect((await send(mock, 'GET', '/owners/settings/display')).json).toEqual({ bio: 'wide' });
+    expect(await listed(mock, '/owners/archive/entries')).toEqual([{ id: 1, name: 'old' }]);
+    expect(await listed(mock, '/owners/archive/entries/1/tags')).toEqual([{ id: 1, name: 'red' }]);
+    expect((await send(mock, 'GET', '/__mock/owners/archive/entries/1/note')).json).toEqual({ bio: 'kept' });
+  }
+
+  async function check(store: ResourceStore): Promise<void> {
+    const mock = await createMockServer({ port: 0, logLevel: 'silent', spec, store });
+    try {
+      expect(mock.engine.collections.map((c) => c.path).sort()).toEqual(['/owners', '/owners/archive/entries', '/owners/archive/entries/{entryId}/tags', '/owners/{ownerId}/pets']);
+      expect((await send(mock, 'POST', '/owners', { name: 'Ada' })).json).toEqual({ id: 1, name: 'Ada' });
+      expect((await send(mock, 'POST', '/owners/1/pets', { name: 'Rex' })).status).toBe(201);
+      expect((await send(mock, 'PUT', '/owners/1/profile', { bio: 'owner 1' })).status).toBe(200);
+      expect((await send(mock, 'PUT', '/owners/settings/display', { bio: 'wide' })).status).toBe(200);
+      expect((await send(mock, 'POST', '/owners/archive/entries', { name: 'old' })).status).toBe(201);
+      expect((await send(mock, 'POST', '/owners/archive/entries/1/tags', { name: 'red' })).status).toBe(201);
+      expect((await send(mock, 'PUT', '/owners/archive/entries/1/note', { bio: 'kept' })).status).toBe(200);
+      expect((await send(mock, 'DELETE', '/__mock/owners')).status).toBe(204);
+      await expectCleared(mock);
+      // The archive's own clear still takes what is nested under its entries.
+      expect((await send(mock, 'POST', '/owners/archive/entries', { name: 'new' })).status).toBe(201);
+      expect((await send(mock, 'POST', '/owners/archive/entries/2/tags', { name: 'blue' })).status).toBe(201);
+      expect((await send(mock, 'DELETE', '/__mock/owners/archive/entries')).status).toBe(204);
+      expect(await listed(mock, '/owners/archive/entries')).toEqual([]);
+      expect(await listed(mock, '/owners/archive/entries/2/tags')).toEqual([]);
+      expect((await send(mock, 'GET', '/__mock/owners/archive/entries/1/note')).status).toBe(404);
+      expect((await send(mock, 'GET', '/__mock/owners/settings/display')).json).toEqual({ bio: 'wide' });
+    } finally {
+      await mock.close();
+    }
+  }
+
+  it('memory', async () => {
+    await check(new MemoryStore());
+  });
+
+  it('state file, and replayed from it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'admin-clear-deep-state-'));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    await check(await openStateFile(join(dir, 'state.log')));
+    const mock = await createMockServer({ port: 0, logLevel: 'silent', spec, store: await openStateFile(join(dir, 'state.log')) });
+    cleanups.push(() => mock.close());
+    expect((await send(mock, 'GET', '/__mock/owners/settings/display')).json).toEqual({ bio: 'wide' });
+    expect(await listed(mock, '/owners/archive/entries')).toEqual([]);
+    expect((await send(mock, 'GET', '/__mock/owners/1/profile')).status).toBe(404);
+  });
+
+  it('state file replayed after the first clear only: what it kept is kept', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'admin-clear-deep-replay-'));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    const path = join(dir, 'state.log');
+    let mock = await createMockServer({ port: 0, logLevel: 'silent', spec, store: await openStateFile(path) });
+    try {
+      expect((await send(mock, 'POST', '/owners', { name: 'Ada' })).status).toBe(201);
+      expect((await send(mock, 'POST', '/owners/1/pets', { name: 'Rex' })).status).toBe(201);
+      expect((await send(mock, 'PUT', '/owners/1/profile', { bio: 'owner 1' })).status).toBe(200);
+      expect((await send(mock, 'PUT', '/owners/settings/display', { bio: 'wide' })).status).toBe(200);
+      expect((await send(mock, 'POST', '/owners/archive/entries', { name: 'old' })).status).toBe(201);
+      expect((await send(mock, 'POST', '/owners/archive/entries/1/tags', { name: 'red' })).status).toBe(201);
+      expect((await send(mock, 'PUT', '/owners/archive/entries/1/note', { bio: 'kept' })).status).toBe(200);
+      expect((await send(mock, 'DELETE', '/__mock/owners')).status).toBe(204);
+      await mock.close();
+      mock = await createMockServer({ port: 0, logLevel: 'silent', spec, store: await openStateFile(path) });
+      await expectCleared(mock);
+    } finally {
+      await mock.close();
+    }
+  });
+
+  it.skipIf(REDIS_SKIP_REASON)(`Redis${REDIS_SKIP_REASON ? ` (skipped: ${REDIS_SKIP_REASON})` : ''}`, async () => {
+    const redis = await RedisServer.start();
+    cleanups.push(() => redis.stop());
+    await check(await openRedisStore({ url: redis.url, prefix: 'clear-deep' }));
+  });
+});

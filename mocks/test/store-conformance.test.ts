@@ -29,7 +29,10 @@ const POTS = '/pots';
 const PLANT_POTS = '/plants/1/pots';
 const PLANTSX = '/plantsx';
 const PLANTS_ME = '/plants/me';
-const COLLECTIONS = [PLANTS, POTS, PLANT_POTS, PLANTSX, PLANTS_ME] as const;
+/** A collection of a spec path two segments below /plants (`/plants/shelf/{part}`), no plant's: every clear is told to keep what fits KEPT. */
+const PLANTS_SHELF = '/plants/shelf/pots';
+const KEPT = ['/plants/shelf/{part}'];
+const COLLECTIONS = [PLANTS, POTS, PLANT_POTS, PLANTSX, PLANTS_ME, PLANTS_SHELF] as const;
 
 /** The rules of a store, written the plainest way: per collection a Map in creation order, each record with its place in one sequence. */
 class Model {
@@ -197,18 +200,21 @@ const readOn = fc.integer({ min: 1, max: 4 }).map((limit) =>
   }),
 );
 
-/** Forgets the collection and those nested under its records (`/plants/<key>/…`, not `/plantsx` nor `/plants/me`), each keeping its highest deleted number as its deletes would. */
+/**
+ * Forgets the collection and those nested under its records (`/plants/<key>/…`, not `/plantsx`,
+ * `/plants/me` nor `/plants/shelf/<x>`, which fits KEPT), each keeping its highest deleted number as its deletes would.
+ */
 const clear = collectionArbitrary.map((cleared) =>
   command(`clear ${cleared}`, async (model, real) => {
     for (const [collection, records] of model.collections) {
-      if (collection !== cleared && !(collection.startsWith(`${cleared}/`) && collection.slice(cleared.length + 1).includes('/'))) continue;
+      if (collection !== cleared && !(collection.startsWith(`${cleared}/`) && collection.slice(cleared.length + 1).includes('/') && !/^\/plants\/shelf\/[^/]*$/.test(collection))) continue;
       for (const key of records.keys()) {
         const digits = /^(\d{1,15})$|^"(\d{1,15})"$/.exec(key);
         if (digits) model.deleted.set(collection, Math.max(model.deleted.get(collection) ?? 0, Number(digits[1] ?? digits[2])));
       }
       records.clear();
     }
-    await real.store.clear(cleared);
+    await real.store.clear(cleared, KEPT);
   }),
 );
 
@@ -372,8 +378,9 @@ function runClearChecks(name: string, open: () => Promise<ResourceStore>, reopen
       expect(await store.create(POTS, recordOf('41', 0))).toBe('created');
       expect(await store.create('/plant', recordOf('42', 0))).toBe('created');
       expect(await store.create(PLANTS_ME, recordOf('0', 0))).toBe('created');
+      expect(await store.create(PLANTS_SHELF, recordOf('7', 0))).toBe('created');
       expect(await store.delete(PLANTS, '2')).toBe('deleted');
-      await store.clear(PLANTS);
+      await store.clear(PLANTS, KEPT);
       const check = async (): Promise<void> => {
         for (const gone of [PLANTS, PLANT_POTS, '/plants/2/care']) {
           expect(await listAll(store, gone, 5)).toEqual([]);
@@ -384,6 +391,8 @@ function runClearChecks(name: string, open: () => Promise<ResourceStore>, reopen
         expect(await listAll(store, POTS, 5)).toEqual([recordOf('41', 0)]);
         expect(await listAll(store, '/plant', 5)).toEqual([recordOf('42', 0)]);
         expect(await listAll(store, PLANTS_ME, 5)).toEqual([recordOf('0', 0)]);
+        expect(await listAll(store, PLANTS_SHELF, 5)).toEqual([recordOf('7', 0)]);
+        expect(await store.highestDeleted(PLANTS_SHELF)).toBe(0);
         expect(await store.highestDeleted(PLANTS)).toBe(12);
         expect(await store.highestDeleted(PLANT_POTS)).toBe(5);
         expect(await store.highestDeleted(PLANTSX)).toBe(0);
