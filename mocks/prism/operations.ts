@@ -35,6 +35,10 @@ export async function loadPrismOperations(contract: CompiledContract, warn: (mes
   for (const operation of operations) {
     const request = operation.request;
     if (request) for (const place of PARAMETER_PLACES) delete request[place];
+    // Prism judges a body's patterns with V8's backtracking RegExp, where `^(a+)+$` takes seconds on 30
+    // characters: the edge judges them by the contract's linear-time validator (./server.ts) and Prism gets none.
+    const memoPatterns = new Map<object, unknown>();
+    for (const content of request?.body?.contents ?? []) if (content.schema) content.schema = withoutPatterns(content.schema, memoPatterns) as typeof content.schema;
     // An operation that declares no responses answers 204 without a body, as the stateful mock
     // answers it (engine/examples.ts); Prism, given none to pick, fails the request with a 500.
     if (operation.responses.length === 0) operation.responses.push({ id: `${operation.id}-no-responses`, code: '204', headers: [], contents: [] });
@@ -98,6 +102,24 @@ export function withoutWriteOnly(schema: unknown, memo: Map<object, unknown>): u
   for (const key of ONE_SCHEMA) if (key in node) copy[key] = withoutWriteOnly(node[key], memo);
   for (const key of SCHEMA_LISTS) if (Array.isArray(node[key])) copy[key] = (node[key] as unknown[]).map((inner) => withoutWriteOnly(inner, memo));
   if (dropped.size && Array.isArray(node.required)) copy.required = node.required.filter((name) => !dropped.has(name as string));
+  return copy;
+}
+
+/** `schema` without its `pattern` keywords, at any depth (a copy; `memo` keeps cycles finite). */
+export function withoutPatterns(schema: unknown, memo: Map<object, unknown>): unknown {
+  if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) return schema;
+  const known = memo.get(schema);
+  if (known !== undefined) return known;
+  const node = schema as Record<string, unknown>;
+  const { pattern: _pattern, ...copy } = node;
+  memo.set(schema, copy);
+  for (const key of SCHEMA_MAPS) {
+    const map = node[key];
+    if (map === null || typeof map !== 'object' || Array.isArray(map)) continue;
+    copy[key] = Object.fromEntries(Object.entries(map).map(([name, inner]) => [name, withoutPatterns(inner, memo)]));
+  }
+  for (const key of ONE_SCHEMA) if (key in node) copy[key] = withoutPatterns(node[key], memo);
+  for (const key of SCHEMA_LISTS) if (Array.isArray(node[key])) copy[key] = (node[key] as unknown[]).map((inner) => withoutPatterns(inner, memo));
   return copy;
 }
 

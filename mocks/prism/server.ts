@@ -6,7 +6,8 @@
  * by the stateful mock's own checks (./credentials.ts), before anything else; then it reads the
  * body, parses JSON losslessly so that an int64 id is judged on its real digits (Prism itself
  * would parse into doubles), answers a malformed or oversized body in the shape the spec declares
- * (engine/error-answers.ts) instead of Prism's crash, refuses parameters the spec's schemas refuse,
+ * (engine/error-answers.ts) instead of Prism's crash, refuses a body whose strings miss their
+ * `pattern` by the spec's linear-time validator (Prism would backtrack), refuses parameters the spec's schemas refuse,
  * judged exactly as the stateful mock judges them (./parameters.ts), and writes Prism's output. prism-http-server is not used because its edge lets a malformed JSON body
  * take the whole process down (so it does in 5.16).
  */
@@ -14,7 +15,9 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { createLogger } from '@stoplight/prism-core';
 import { createInstance, ProblemJsonError, type IHttpConfig, type IHttpRequest, type IHttpResponse } from '@stoplight/prism-http';
 import { parse as parseContentType } from 'content-type';
-import { isJsonMediaType, pathTemplatePattern, readContract, type CompiledContract, type ContractOperation } from '../../spec/contract.js';
+import { isJsonMediaType, matchingMedia, pathTemplatePattern, readContract, type CompiledContract, type ContractOperation } from '../../spec/contract.js';
+import { describeProblems } from '../../spec/problems.js';
+import { refName } from '../../spec/schema.js';
 import { DuplicateMemberName, parseExactJson } from '../../spec/exact-json.js';
 import { exactJson } from '../http/answer.js';
 import { applyCors, preflightHeaders, specCorsGrant, type CorsGrant } from '../http/cors.js';
@@ -139,6 +142,8 @@ async function answer(req: IncomingMessage, res: ServerResponse, context: PrismC
   if (isRejection(raw)) return send(res, raw, pathname, operation, context.errors);
   const body = requestBody(raw, req.headers['content-type']);
   if (isRejection(body)) return send(res, body, pathname, operation, context.errors);
+  const unmatched = operation && body !== undefined ? patternRefusal(operation, req.headers['content-type'], body) : undefined;
+  if (unmatched) return send(res, unmatched, pathname, operation, context.errors);
 
   // Parameters are judged exactly here, as the stateful mock judges them (./parameters.ts says why not by Prism).
   const refusal = operation && context.parameters.refusal(operation, pathname, search.slice(1), req.headers);
@@ -209,6 +214,24 @@ function requestBody(raw: Buffer, contentType: string | undefined): unknown {
 }
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/**
+ * The 400 a JSON body earns when the spec's validator refuses it for a string its `pattern` does
+ * not match, or undefined. Judged here in linear time (spec/patterns.ts) because Prism is given the
+ * body schemas without their patterns (./operations.ts): its V8 RegExp backtracks, and a spec's
+ * `^(a+)+$` against 31 characters held the process for 10 s. A body refused for anything else goes
+ * on to Prism's own verdict, as before.
+ */
+function patternRefusal(operation: ContractOperation, contentType: string | undefined, body: unknown): Rejection | undefined {
+  const content = operation.requestBody?.content;
+  if (!content || !contentType || typeof body === 'string') return undefined;
+  const key = matchingMedia(content.keys(), contentType);
+  const media = key === undefined ? undefined : content.get(key);
+  const validate = media?.validate;
+  if (!validate || validate(body) || !validate.errors?.some((error) => error.keyword === 'pattern')) return undefined;
+  const { sentences, more, fields } = describeProblems(validate.errors, { root: body });
+  return reject('INVALID_REQUEST_BODY', { schema: refName(media?.schema) ?? 'request body', problems: sentences, more, fields });
+}
 
 function declaresJson(header: string | undefined): boolean {
   if (!header) return false;
