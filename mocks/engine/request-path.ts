@@ -61,9 +61,10 @@ function decide(req: IncomingMessage, path: string, mock: EngineContext): Answer
 
 /**
  * The route of a request; a HEAD the spec does not declare takes the GET's route (RFC 9110
- * §9.3.2: the GET's answer without its body, its headers kept).
+ * §9.3.2: the GET's answer without its body, its headers kept). The proxy routes by it too, so
+ * the HEAD it forwards is judged as the GET the mock would answer.
  */
-function routeOf(mock: EngineContext, method: string, path: string): Route {
+export function routeOf(mock: EngineContext, method: string, path: string): Route {
   const found = mock.engine.routes.route(method, path);
   if (method !== 'HEAD' || found.kind !== 'method-not-allowed') return found;
   const get = mock.engine.routes.route('GET', path);

@@ -17,7 +17,7 @@ import type { TLSSocket } from 'node:tls';
 import type { ContractOperation } from '../../spec/contract.js';
 import type { EngineContext } from '../engine/context.js';
 import { parsePrefer } from '../engine/prefer.js';
-import { handleRequest } from '../engine/request-path.js';
+import { handleRequest, routeOf } from '../engine/request-path.js';
 import type { Route } from '../engine/routes.js';
 import { failureKind, reject, type Rejection } from '../errors.js';
 import type { Answer, SentAnswer } from '../http/answer.js';
@@ -85,7 +85,7 @@ export class ValidatingProxy {
   /** The answer to one request outside /__mock. */
   async forward(req: IncomingMessage, path: string, mock: EngineContext): Promise<Answer> {
     const method = req.method ?? 'GET';
-    const found = mock.engine.routes.route(method, path);
+    const found = routeOf(mock, method, path);
     const prefer = parsePrefer(req.headers.prefer as string | undefined);
     const local = this.#localAnswer(req, method, path, found, prefer.code !== undefined || prefer.problem !== undefined, mock);
     if (local) return local;

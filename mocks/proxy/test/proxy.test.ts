@@ -328,6 +328,25 @@ describe('a status the spec declares by range or by default', () => {
     expect(found).toMatchObject({ severity: 'error', code: 'UPSTREAM_UNDECLARED_STATUS' });
     expect(found?.message).toContain('(declared: 200, 404, 4XX, 5XX)');
   });
+
+  it("judges a HEAD at a path with a GET as that GET, as the mock answers it (RFC 9110 §9.3.2): no METHOD_NOT_ALLOWED, the GET's statuses", async () => {
+    const provider = await startProvider((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '9' });
+      res.end();
+    });
+    const mock = await proxyTo(provider.url, { spec });
+    const answer = await exchange(`${mock.url}/notes`, { method: 'HEAD' });
+    expect(answer.status).toBe(200);
+    expect(answer.headers['content-length']).toBe('9');
+    expect(violationsOf(answer)).toEqual([]);
+    expect(lastEntry(mock)).toMatchObject({ method: 'HEAD', operationId: 'listNotes', violations: [] });
+
+    provider.answer(answerJson(302, '', { location: '/elsewhere' }));
+    const [found, ...rest] = violationsOf(await exchange(`${mock.url}/notes`, { method: 'HEAD' }));
+    expect(rest).toEqual([]);
+    expect(found).toMatchObject({ in: 'response', severity: 'error', code: 'UPSTREAM_UNDECLARED_STATUS' });
+    expect(found?.message).toContain('listNotes (GET /notes)');
+  });
 });
 
 describe('--proxy-strict', () => {
