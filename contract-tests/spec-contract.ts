@@ -23,7 +23,7 @@ import { parseExactJson } from '../spec/exact-json.js';
 import { formObject, type ParameterReader } from '../spec/parameters.js';
 import { recogniseCollections } from '../spec/collections.js';
 import { describeProblems, problemsText } from '../spec/problems.js';
-import { flattenObject, inlineSchema, isObject, refName, resolveRef, typesOf, type Schema } from '../spec/schema.js';
+import { branchValues, discriminatorOf, flattenObject, inlineSchema, isObject, refName, resolveRef, typesOf, type Schema } from '../spec/schema.js';
 
 /** A JSON Schema object as the spec writes it (refs resolved where the suite reads it). */
 export type JsonSchema = Record<string, unknown>;
@@ -389,8 +389,8 @@ export function suiteContractOf(
 /**
  * The object shapes a valid body may take. A top-level `oneOf`/`anyOf` (refs followed, the allOf
  * around it merged) gives one per branch, each merged with the schema's own properties and
- * required names; with a `discriminator`, the branch's property is fixed to its mapping value (or
- * its component name, the implicit value). Which branch a value really matches, and that exactly
+ * required names; with a `discriminator`, the branch's property is fixed to the values that select
+ * it, read as the validator reads them (spec/discriminator.ts). Which branch a value really matches, and that exactly
  * one does for oneOf, is left to the compiled validator: the generators ask it of every body.
  */
 function bodyVariants(schema: unknown, doc: JsonSchema): BodyVariant[] {
@@ -402,8 +402,8 @@ function bodyVariants(schema: unknown, doc: JsonSchema): BodyVariant[] {
   const whole = variant(refName(schema) ?? 'request body', schema);
   const branchesRaw = isObject(raw) ? (Array.isArray(raw.oneOf) ? raw.oneOf : Array.isArray(raw.anyOf) ? raw.anyOf : undefined) : undefined;
   if (!isObject(raw) || !branchesRaw?.length) return [whole];
-  const discriminator = isObject(raw.discriminator) && typeof raw.discriminator.propertyName === 'string' ? raw.discriminator : undefined;
-  const mapping = discriminator && isObject(discriminator.mapping) ? Object.entries(discriminator.mapping) : [];
+  // The values the validator selects each branch by (spec/discriminator.ts: mapping, own const/enum, component name).
+  const discriminated = discriminatorOf(raw, doc);
   const { oneOf: _oneOf, anyOf: _anyOf, discriminator: _discriminator, ...around } = raw;
   const out: BodyVariant[] = [];
   branchesRaw.forEach((branch, i) => {
@@ -413,21 +413,18 @@ function bodyVariants(schema: unknown, doc: JsonSchema): BodyVariant[] {
     if (!isObject(inlined) || (inlined.type !== undefined && inlined.type !== 'object' && !isObject(inlined.properties))) return;
     const merged: JsonSchema = { allOf: [around, inlined] };
     const own = variant(component ?? `branch ${i + 1}`, merged);
-    if (discriminator) {
-      const property = String(discriminator.propertyName);
-      const ref = isObject(branch) ? branch.$ref : undefined;
-      const value = mapping.find(([, target]) => target === ref || (component !== undefined && target === component))?.[0] ?? component;
-      if (value !== undefined) {
-        const at = own.properties.findIndex((p) => p.name === property);
-        const existing = at === -1 ? { type: 'string' } : (own.properties[at] as RequestProperty).schema;
-        const { const: _const, ...rest } = existing;
-        const fixed: RequestProperty = { name: property, required: true, schema: { ...rest, enum: [value] } };
-        const properties = [...own.properties];
-        if (at === -1) properties.unshift(fixed);
-        else properties[at] = fixed;
-        out.push({ name: own.name, properties, required: new Set([...own.required, property]) });
-        return;
-      }
+    const values = branchValues(discriminated, i);
+    if (discriminated && values.length > 0) {
+      const property = discriminated.propertyName;
+      const at = own.properties.findIndex((p) => p.name === property);
+      const existing = at === -1 ? { type: 'string' } : (own.properties[at] as RequestProperty).schema;
+      const { const: _const, ...rest } = existing;
+      const fixed: RequestProperty = { name: property, required: true, schema: { ...rest, enum: values } };
+      const properties = [...own.properties];
+      if (at === -1) properties.unshift(fixed);
+      else properties[at] = fixed;
+      out.push({ name: own.name, properties, required: new Set([...own.required, property]) });
+      return;
     }
     out.push(own);
   });

@@ -12,6 +12,7 @@
 import type { ValidateFunction } from 'ajv';
 import { CONTRACT_AJV_OPTIONS, createSpecAjv } from './ajv.js';
 import { ajvRefusal } from './ajv-refusals.js';
+import { discriminatorsAsConditions } from './discriminator.js';
 import { META_SCHEMA_ID, validateMetaSchema } from './meta-schema.gen.js';
 import { refusedPatterns } from './patterns.js';
 import { exactPlanDeclaring, exactPlanOf, READ_EVERY_NUMBER, type ExactPlan } from './exact-json.js';
@@ -265,7 +266,7 @@ class SchemaCompiler {
     const components = isObject(document.components) ? document.components : {};
     const schemas = isObject(components.schemas) ? components.schemas : {};
     this.#defs = {};
-    for (const [name, schema] of Object.entries(schemas)) this.#defs[name] = this.#rewrite(schema);
+    for (const [name, schema] of Object.entries(schemas)) this.#defs[name] = this.#prepare(schema);
     // A broken component is refused at load, with its pointer, whether or not an operation uses it.
     this.#defsId('');
   }
@@ -276,7 +277,7 @@ class SchemaCompiler {
    */
   compile(schema: Schema, where: string, direction?: Direction): ValidateFunction {
     try {
-      const rewritten = this.#rewrite(schema);
+      const rewritten = this.#prepare(schema);
       // Rewriting may add defs (bundled schemas): they are registered (and checked) before use.
       const id = this.#defsId(direction ?? '');
       const own = retarget(direction === undefined ? rewritten : unrequired(rewritten, FLAG[direction]), id);
@@ -320,7 +321,7 @@ class SchemaCompiler {
 
   /** Throws, at `where`, when `schema` does not follow the JSON Schema meta-schema or holds what Ajv refuses to compile. */
   #checkSchema(schema: Schema, where: string): void {
-    const rewritten = this.#rewrite(schema);
+    const rewritten = this.#prepare(schema);
     const problem = this.#schemaProblem(rewritten);
     if (problem !== undefined) throw ContractError.at(this.source, where, `the schema cannot be compiled: schema is invalid: ${problem}`);
     const refusal = ajvRefusal(rewritten, { $defs: this.#defs });
@@ -354,6 +355,11 @@ class SchemaCompiler {
     return `${unescaped.startsWith('@') ? unescaped.slice(1) : jsonPointer('components', 'schemas', unescaped)}${rest}`;
   }
 
+  /** A schema of the document as Ajv is given it: discriminated unions as conditions (spec/discriminator.ts), refs into the `$defs`. */
+  #prepare(schema: unknown): any {
+    return this.#rewrite(discriminatorsAsConditions(schema, this.document));
+  }
+
   /**
    * A schema with its refs pointed into the registered `$defs`:
    * `#/components/schemas/X…` → `#/$defs/X…`; any other local pointer (a bundled file's schema
@@ -375,7 +381,7 @@ class SchemaCompiler {
     const name = `@${ref.slice(1)}`;
     if (!Object.hasOwn(this.#defs, name)) {
       this.#defs[name] = true; // placeholder while rewriting: a cycle refers back to this def
-      this.#defs[name] = this.#rewrite(pointerTarget(this.document, ref) ?? {});
+      this.#defs[name] = this.#prepare(pointerTarget(this.document, ref) ?? {});
     }
     return `#/$defs/${escapePointerToken(name)}`;
   }

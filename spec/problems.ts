@@ -7,6 +7,7 @@
  * were, so a body with a million faults costs a few lines, not megabytes.
  */
 import type { ErrorObject } from 'ajv';
+import { choiceNote, type ChoiceNote } from './discriminator.js';
 import { literalBehindStandIn } from './exact-json.js';
 
 /** Sentences shown by default; the rest are counted. */
@@ -38,12 +39,16 @@ export function describeProblems(errors: readonly ErrorObject[] | null | undefin
   const fields: string[] = [];
   let more = 0;
   const merged = mergedNumberErrors(errors ?? [], options);
-  for (const error of errors ?? []) {
+  // Which schema a discriminator chose is said before what that schema finds wrong (Ajv reports it after).
+  const chosen = (error: ErrorObject): ChoiceNote | undefined => (error.keyword === 'if' ? choiceNote(error.parentSchema) : undefined);
+  const ordered = [...(errors ?? [])].sort((a, b) => Number(chosen(b) !== undefined) - Number(chosen(a) !== undefined));
+  for (const error of ordered) {
+    const choice = chosen(error);
     // Branch summaries repeat what their leaves say.
-    if (error.keyword === 'allOf' || error.keyword === 'if') continue;
+    if ((error.keyword === 'allOf' || error.keyword === 'if') && !choice) continue;
     const group = merged.get(error);
     if (group === null) continue;
-    const sentence = bounded((options.prefix ?? '') + (group ? describeIntegerRange(group, options) : describeError(error, options)));
+    const sentence = bounded((options.prefix ?? '') + (choice ? describeChoice(error, choice) : group ? describeIntegerRange(group, options) : describeError(error, options)));
     if (sentences.has(sentence)) continue;
     if (sentences.size < limit) {
       sentences.add(sentence);
@@ -101,6 +106,13 @@ function describeError(error: ErrorObject, options: DescribeOptions): string {
     default:
       return `${field} ${error.message ?? 'is invalid'}`;
   }
+}
+
+/** The schema a discriminator's value chose, which the value does not match: `petType is "dog", so the body must be a valid Dog`. */
+function describeChoice(error: ErrorObject, { propertyName, value, schema }: ChoiceNote): string {
+  const path = error.instancePath;
+  const holder = path === '' ? 'the body' : pointerToField(path);
+  return `${path === '' ? '' : `${holder}.`}${propertyName} is ${JSON.stringify(value)}, so ${holder} must be a valid ${schema}`;
 }
 
 /** The keywords that bound a number; with `type: integer` and an int format, one sentence says them all. */

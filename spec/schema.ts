@@ -226,10 +226,23 @@ export function inlineSchema(schema: unknown, document: unknown, depth = 0, expa
   for (const [key, value] of Object.entries(node)) {
     if (key === 'properties' && isObject(value)) out[key] = Object.fromEntries(Object.entries(value).map(([name, inner]) => [name, inlineSchema(inner, document, depth + 1, active)]));
     else if ((key === 'items' || key === 'additionalProperties' || key === 'not') && isObject(value)) out[key] = inlineSchema(value, document, depth + 1, active);
-    else if ((key === 'anyOf' || key === 'oneOf' || key === 'prefixItems') && Array.isArray(value)) out[key] = value.map((inner) => inlineSchema(inner, document, depth + 1, active));
+    else if ((key === 'anyOf' || key === 'oneOf') && Array.isArray(value)) {
+      // A discriminated union's branches carry the values that select them, as the validator reads them.
+      const discriminated = discriminatorOf(node, document);
+      out[key] = value.map((inner, index) => pinned(inlineSchema(inner, document, depth + 1, active), discriminated, index));
+    } else if (key === 'prefixItems' && Array.isArray(value)) out[key] = value.map((inner) => inlineSchema(inner, document, depth + 1, active));
     else out[key] = value;
   }
   return out;
+}
+
+/** An inlined branch of a discriminated union with its property allowed only the values that select it. */
+function pinned(branch: Schema, discriminated: Discriminated | undefined, index: number): Schema {
+  const values = branchValues(discriminated, index);
+  if (discriminated === undefined || values.length === 0) return branch;
+  const property = discriminated.propertyName;
+  const { const: _const, ...own } = isObject(branch.properties) && isObject(branch.properties[property]) ? branch.properties[property] : {};
+  return mergeObjectParts(branch, { properties: { [property]: { ...own, enum: values } }, required: [property] });
 }
 
 /** Two allOf parts as one: later keywords win, except properties (merged by name) and required (united). */
@@ -237,4 +250,93 @@ function mergeObjectParts(earlier: Schema, later: Schema): Schema {
   const properties = { ...(isObject(earlier.properties) ? earlier.properties : {}), ...(isObject(later.properties) ? later.properties : {}) };
   const required = [...new Set([...(Array.isArray(earlier.required) ? earlier.required : []), ...(Array.isArray(later.required) ? later.required : [])])];
   return { ...earlier, ...later, properties, required };
+}
+
+/*
+ * OpenAPI's `discriminator`, read once for every consumer: which value of the discriminating
+ * property selects which schema, so that the validators (spec/discriminator.ts) judge a body by the
+ * schema its value selects and the generators (inlineSchema, the mock's, the contract suite's)
+ * write each branch with a value that selects it.
+ */
+
+/** One value of the discriminating property and the schema it selects. */
+export interface DiscriminatorChoice {
+  value: string;
+  /** The schema the value selects: a `{$ref}` (as the document writes it) or an inline branch. */
+  schema: Schema;
+  /** Its name for messages: the component's, else the branch's title or place. */
+  name: string;
+  /** The `oneOf`/`anyOf` branch it is; undefined for a mapping to a schema outside the list. */
+  branch: number | undefined;
+}
+
+export interface Discriminated {
+  propertyName: string;
+  /** Every value that selects a schema, in order: the mapping's, then the implicit ones. */
+  choices: readonly DiscriminatorChoice[];
+}
+
+/**
+ * What a schema's `discriminator` says, or undefined when it has none, or when it cannot tell its
+ * branches apart (a branch no value selects: an inline one without a `const`/`enum` for the
+ * property; a mapping to a schema the document lacks): such a union is judged as written.
+ *
+ * Values: each `mapping` entry (a schema name or a local ref); then, for each branch no entry
+ * maps to, the values its own schema gives the property (`const`, `enum`) or, for a component,
+ * its name (OpenAPI's implicit mapping). The first to claim a value keeps it.
+ */
+export function discriminatorOf(schema: unknown, document: unknown): Discriminated | undefined {
+  if (!isObject(schema) || !isObject(schema.discriminator)) return undefined;
+  const propertyName = schema.discriminator.propertyName;
+  const branches = Array.isArray(schema.oneOf) ? schema.oneOf : Array.isArray(schema.anyOf) ? schema.anyOf : undefined;
+  if (typeof propertyName !== 'string' || !branches?.length) return undefined;
+  const keyword = Array.isArray(schema.oneOf) ? 'oneOf' : 'anyOf';
+  const choices: DiscriminatorChoice[] = [];
+  const claimed = new Set<string>();
+  const add = (choice: DiscriminatorChoice): void => {
+    if (claimed.has(choice.value)) return;
+    claimed.add(choice.value);
+    choices.push(choice);
+  };
+  const mapped = new Set<number>();
+  const mapping = isObject(schema.discriminator.mapping) ? Object.entries(schema.discriminator.mapping) : [];
+  for (const [value, target] of mapping) {
+    if (typeof target !== 'string') return undefined;
+    const ref = mappingRef(target);
+    if (pointerTarget(document, ref) === undefined) return undefined;
+    const index = branches.findIndex((branch) => isObject(branch) && branch.$ref === ref);
+    if (index !== -1) mapped.add(index);
+    add({ value, schema: { $ref: ref }, name: refName({ $ref: ref }) ?? ref, branch: index === -1 ? undefined : index });
+  }
+  for (const [index, branch] of branches.entries()) {
+    if (mapped.has(index)) continue;
+    if (!isObject(branch)) return undefined;
+    const own = ownValues(branch, propertyName, document);
+    const component = typeof branch.$ref === 'string' && branch.$ref.startsWith('#/components/schemas/') ? refName(branch) : undefined;
+    const values = own ?? (component === undefined ? [] : [component]);
+    if (values.length === 0) return undefined;
+    const { title } = mergeAllOf(branch, document);
+    const name = component ?? (typeof title === 'string' ? title : `${keyword} branch ${index + 1}`);
+    for (const value of values) add({ value, schema: branch, name, branch: index });
+  }
+  return { propertyName, choices };
+}
+
+/** A mapping value as a local ref: a schema name names a component (OpenAPI 3.x, Discriminator Object). */
+function mappingRef(target: string): string {
+  return target.includes('#') || target.includes('/') ? target : `#/components/schemas/${target}`;
+}
+
+/** The string values a branch allows the discriminating property (its `const` or `enum`, allOf parts merged), if it says. */
+function ownValues(branch: Schema, propertyName: string, document: unknown): string[] | undefined {
+  const property = flattenObject(branch, document).properties.get(propertyName);
+  if (property === undefined) return undefined;
+  if (typeof property.const === 'string') return [property.const];
+  if (Array.isArray(property.enum) && property.enum.length > 0 && property.enum.every((value) => typeof value === 'string')) return property.enum as string[];
+  return undefined;
+}
+
+/** The values that select branch `index` of a discriminated union (empty when none, or no discriminator). */
+export function branchValues(discriminated: Discriminated | undefined, index: number): string[] {
+  return discriminated ? discriminated.choices.filter((choice) => choice.branch === index).map((choice) => choice.value) : [];
 }

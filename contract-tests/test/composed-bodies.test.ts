@@ -85,7 +85,62 @@ components:
         label: {type: [string, 'null'], maxLength: 5}
 `;
 
+/**
+ * A home whose resident is a discriminated union inside the body (3.0: no mapping, so each
+ * component's name selects it; Cat and Dog overlap, so a plain oneOf of them refuses a body that is
+ * both), and whose pet is an anyOf with a mapping to one branch and the other branch's own enum.
+ */
+const HOMES = `
+openapi: 3.0.3
+info: {title: Homes, version: '1'}
+paths:
+  /homes:
+    post:
+      operationId: addHome
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              type: object
+              required: [resident, pet]
+              properties:
+                resident:
+                  oneOf: [{$ref: '#/components/schemas/Cat'}, {$ref: '#/components/schemas/Dog'}]
+                  discriminator: {propertyName: kind}
+                pet:
+                  anyOf: [{$ref: '#/components/schemas/Cat'}, {$ref: '#/components/schemas/Fish'}]
+                  discriminator: {propertyName: kind, mapping: {moggy: Cat}}
+      responses:
+        '201': {description: ok, content: {application/json: {schema: {type: object}}}}
+components:
+  schemas:
+    Cat:
+      type: object
+      required: [kind]
+      properties: {kind: {type: string}, lives: {type: integer, minimum: 1, maximum: 9}}
+    Dog:
+      type: object
+      required: [kind]
+      properties: {kind: {type: string}, bones: {type: integer, minimum: 0}}
+    Fish:
+      type: object
+      required: [kind, water]
+      properties: {kind: {type: string, enum: [trout, carp]}, water: {type: string, enum: [fresh, salt]}}
+`;
+
 describe('generated bodies for composed schemas', () => {
+  it('a discriminated union inside the body: valid bodies of every branch, each with a value that selects it (implicit names, a mapping, a branch enum)', () => {
+    const contract = compileSuiteContract(parseYaml(HOMES), 'homes.yaml', 'addHome');
+    const generation = generateCases({ contract, seed: SEED, positive: 40, negative: 10, ids: createIdSource(), token: '', invalidToken: 'nope' });
+    const valid = generation.cases.filter((c) => c.family === 'random-valid').map((c) => JSON.parse(c.body as string) as { resident: { kind: string }; pet: { kind: string } });
+    expect(valid).toHaveLength(40);
+    for (const body of valid) expect(contract.requestBody?.validate(body), JSON.stringify(body)).toBe(true);
+    expect(new Set(valid.map((body) => body.resident.kind))).toEqual(new Set(['Cat', 'Dog']));
+    expect(new Set(valid.map((body) => body.pet.kind))).toEqual(new Set(['moggy', 'trout', 'carp']));
+    expect(generation.excluded.filter((x) => /validator rejects/.test(x.reason)).map((x) => x.case.label)).toEqual([]);
+  });
+
   it('a oneOf with a discriminator: valid bodies of both branches, each with its mapping value, the auth cases not excluded', () => {
     const contract = compileSuiteContract(JSON.parse(tillSpec('bearer')), 'till.json', 'charge');
     const generation = generateCases({ contract, seed: SEED, positive: 30, negative: 10, ids: createIdSource(), token: TOKEN, invalidToken: 'nope' });
@@ -152,6 +207,14 @@ describe('composed bodies against providers', () => {
     const failed = careless.findings.filter((f) => f.check === 'ignored_auth' && f.severity === 'failure').map((f) => f.exchange.case.id);
     expect(failed).toContain('generated:auth-no-credential');
     expect(careless.ok).toBe(false);
+  });
+
+  it('discriminated unions inside the body: the mock passes, every valid body accepted', async () => {
+    const mock = await start(write('homes.yaml', HOMES));
+    const report = await runContractSuite({ baseUrl: mock.url, token: '', spec: join(dir, 'homes.yaml'), seed: SEED, generated: { positive: 10, negative: 10 } });
+    expect(report.findings.filter((f) => f.severity === 'failure').map((f) => `${f.check} ${f.exchange.case.id}: ${f.message}`)).toEqual([]);
+    expect(check(report, 'positive_data_acceptance')?.judged).toBeGreaterThan(5);
+    expect(report.ok).toBe(true);
   });
 
   it('a 3.1 const: the stateful sequence runs against the mock', async () => {

@@ -12,7 +12,8 @@
  * - a type list becomes its first type other than null, a `const` the value (as `example`, which the
  *   generator answers first), a `pattern` a string matching it (the Prism mock's PatternStrings), 3.1's `examples` its first (`example`), a numeric `exclusiveMinimum`
  *   /`exclusiveMaximum` a bound the generator reads, `anyOf`/`oneOf` the first branch that is not
- *   cut (not null when another is left) merged into the schema;
+ *   cut (not null when another is left) merged into the schema, with a `discriminator` its property
+ *   fixed to a value that selects that branch (spec/discriminator.ts);
  * - a `writeOnly` property is left out of a response (it is never answered), a `readOnly` one out of
  *   a request (the server's to set; the request's validator never requires it).
  *
@@ -22,7 +23,7 @@
  * so a schema asking for 10^8 items would hold the process and its memory; a part whose value would
  * pass MAX_CHARACTERS is cut like a recursion (an optional property left out, an array left empty).
  */
-import { isObject, pointerTarget, type Schema } from '../../spec/schema.js';
+import { branchValues, discriminatorOf, isObject, pointerTarget, type Schema } from '../../spec/schema.js';
 
 /** Where nothing valid can be generated: the caller leaves the property out, the array empty, or cuts itself. */
 const CUT = Symbol('cut');
@@ -110,7 +111,19 @@ export function mockableSchema(schema: unknown, document: unknown, options: Mock
       const branches = node[key];
       if (!Array.isArray(branches)) continue;
       const { [key]: _branches, ...rest } = node;
-      const kept = branches.map((branch) => (isObject(branch) ? flatten(branch, refs, 0) : branch === true ? { node: {}, seen: refs } : CUT)).filter((flat) => flat !== CUT);
+      // Each branch written with a value of the discriminating property that selects it, as the validator judges it.
+      const discriminated = discriminatorOf(node, document);
+      const pinned = (flat: { node: Schema; seen: ReadonlySet<string> }, index: number): { node: Schema; seen: ReadonlySet<string> } => {
+        const value = branchValues(discriminated, index)[0];
+        if (discriminated === undefined || value === undefined) return flat;
+        return { ...flat, node: merge(flat.node, { properties: { [discriminated.propertyName]: { const: value } }, required: [discriminated.propertyName] }) };
+      };
+      const kept = branches
+        .map((branch, index) => {
+          const flat = isObject(branch) ? flatten(branch, refs, 0) : branch === true ? { node: {}, seen: refs } : CUT;
+          return flat === CUT ? CUT : pinned(flat, index);
+        })
+        .filter((flat) => flat !== CUT);
       const chosen = kept.find((flat) => !isNullOnly(flat.node)) ?? kept[0];
       if (!chosen) return CUT;
       return shape(merge(rest, chosen.node), chosen.seen, depth);

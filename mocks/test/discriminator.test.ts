@@ -1,0 +1,140 @@
+/**
+ * A `oneOf` told apart by a `discriminator`, over HTTP against the mock, in a 3.0 and a 3.1
+ * document: a body is judged by the schema its discriminating value selects (`mapping`, else the
+ * component's name), a 400 names that value and that schema, an unknown value is a 400 naming the
+ * known ones, and the answers the mock generates for such a schema pick a branch with its own value.
+ * Before, the discriminator was not read: a body with Dog's value and Cat's properties was a Cat.
+ */
+import { describe, expect, it } from 'vitest';
+import { expectError, send, useMockForSpec } from './mock-under-test.js';
+
+/** Pets: Cat, Dog (mapped from `dog`) and Lizard (its name, implicitly), plus an inline union in a property. */
+const petSpec = (version: '3.0.3' | '3.1.0'): string => `
+openapi: ${version}
+info: {title: Pets, version: "1"}
+paths:
+  /pets:
+    post:
+      operationId: addPet
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema: {$ref: '#/components/schemas/Pet'}
+      responses:
+        '201':
+          description: created
+          content:
+            application/json:
+              schema: {$ref: '#/components/schemas/Pet'}
+  /homes:
+    post:
+      operationId: addHome
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              type: object
+              required: [resident]
+              properties:
+                resident:
+                  oneOf:
+                    - {$ref: '#/components/schemas/Cat'}
+                    - {$ref: '#/components/schemas/Dog'}
+                  discriminator: {propertyName: petType, mapping: {cat: Cat, dog: '#/components/schemas/Dog'}}
+      responses:
+        '200': {description: ok}
+components:
+  schemas:
+    Pet:
+      oneOf:
+        - {$ref: '#/components/schemas/Cat'}
+        - {$ref: '#/components/schemas/Dog'}
+        - {$ref: '#/components/schemas/Lizard'}
+      discriminator:
+        propertyName: petType
+        mapping:
+          dog: '#/components/schemas/Dog'
+    Base:
+      type: object
+      required: [petType, name]
+      properties:
+        petType: {type: string}
+        name: {type: string}
+    Cat:
+      allOf:
+        - {$ref: '#/components/schemas/Base'}
+        - type: object
+          required: [meows]
+          properties:
+            meows: {type: boolean}
+    Dog:
+      allOf:
+        - {$ref: '#/components/schemas/Base'}
+        - type: object
+          required: [barks]
+          properties:
+            barks: {type: boolean}
+    Lizard:
+      type: object
+      required: [petType, name]
+      properties:
+        petType: {type: string}
+        name: {type: string}
+        cold: {type: boolean}
+`;
+
+describe.each(['3.0.3', '3.1.0'] as const)('a discriminated oneOf in an OpenAPI %s document', (version) => {
+  const mock = useMockForSpec(petSpec(version));
+  const post = (path: string, body: unknown) => send(mock.current, path, body);
+
+  it('judges a body by the schema its value maps to, and says which', async () => {
+    // Cat's properties under Dog's value: as a oneOf alone it was a valid Cat.
+    const message = expectError(await post('/pets', { petType: 'dog', name: 'Rex', meows: true }), 400);
+    expect(message).toBe('The request body is not a valid Pet: petType is "dog", so the body must be a valid Dog; barks is required.');
+  });
+
+  it('takes a body of the schema its value selects, by mapping or by component name', async () => {
+    for (const body of [
+      { petType: 'dog', name: 'Rex', barks: true },
+      { petType: 'Cat', name: 'Tom', meows: false },
+      { petType: 'Lizard', name: 'Liz' },
+    ]) {
+      const answer = await post('/pets', body);
+      expect(answer.status, answer.text).toBe(201);
+    }
+  });
+
+  it('judges by the implicit mapping too: a Lizard value with only a Cat would be refused as a Lizard', async () => {
+    // {petType: 'Lizard', name, meows} matches both Cat and Lizard: a plain oneOf refuses it for matching two.
+    const answer = await post('/pets', { petType: 'Lizard', name: 'Liz', meows: true });
+    expect(answer.status, answer.text).toBe(201);
+    expect(expectError(await post('/pets', { petType: 'Cat', name: 'Tom', barks: true }), 400)).toContain('petType is "Cat", so the body must be a valid Cat; meows is required');
+  });
+
+  it('refuses a value no schema is selected by, naming the known ones', async () => {
+    for (const petType of ['bird', 'Dog', 5]) {
+      const message = expectError(await post('/pets', { petType, name: 'x', barks: true }), 400);
+      expect(message).toBe('The request body is not a valid Pet: petType must be one of "dog", "Cat", "Lizard".');
+    }
+    expect(expectError(await post('/pets', { name: 'x', barks: true }), 400)).toBe('The request body is not a valid Pet: petType is required.');
+    expect(expectError(await post('/pets', '"Rex"'), 400)).toBe('The request body is not a valid Pet: the body must be a JSON object, got the string "Rex".');
+  });
+
+  it('judges a discriminated property inside a body, mapped by schema name and by ref', async () => {
+    expect((await post('/homes', { resident: { petType: 'cat', name: 'Tom', meows: true } })).status).toBe(200);
+    const message = expectError(await post('/homes', { resident: { petType: 'cat', name: 'Tom', barks: true } }), 400);
+    expect(message).toContain('resident.petType is "cat", so resident must be a valid Cat; resident.meows is required');
+    expect(expectError(await post('/homes', { resident: { petType: 'Cat', name: 'Tom', meows: true } }), 400)).toContain('resident.petType must be one of "cat", "dog"');
+  });
+
+  it('answers with a generated Pet whose value selects the branch it was written from', async () => {
+    const answer = await post('/pets', { petType: 'dog', name: 'Rex', barks: true });
+    expect(answer.status, answer.text).toBe(201);
+    const pet = answer.json as Record<string, unknown>;
+    const selected = { dog: 'barks', Cat: 'meows', Lizard: 'name' }[String(pet.petType)];
+    expect(selected, answer.text).toBeDefined();
+    expect(pet).toHaveProperty(selected as string);
+  });
+});
