@@ -184,10 +184,11 @@ export class ValidatingProxy {
 
   /** Preflights, `Prefer: code=` and unusable preferences: the mock's own answers. */
   #localAnswer(req: IncomingMessage, method: string, path: string, found: Route, preferred: boolean, mock: EngineContext): Promise<Answer> | Answer | undefined {
-    if (method === 'OPTIONS' && found.kind === 'method-not-allowed') return handleRequest(req, path, mock);
-    if (method === 'OPTIONS' && found.kind === 'not-found') {
-      const requested = req.headers['access-control-request-method'];
-      if (typeof requested === 'string' && /^[A-Za-z]{1,20}$/.test(requested)) return { status: 204, headers: preflightHeaders(`${requested.toUpperCase()}, OPTIONS`, mock.engine.cors) };
+    // A CORS preflight names the method it asks for (Fetch); any other OPTIONS is the real service's to answer.
+    const requested = method === 'OPTIONS' ? req.headers['access-control-request-method'] : undefined;
+    if (typeof requested === 'string' && found.kind === 'method-not-allowed') return handleRequest(req, path, mock);
+    if (typeof requested === 'string' && found.kind === 'not-found' && /^[A-Za-z]{1,20}$/.test(requested)) {
+      return { status: 204, headers: preflightHeaders(`${requested.toUpperCase()}, OPTIONS`, mock.engine.cors) };
     }
     if (found.kind === 'operation' && preferred) return handleRequest(req, path, mock);
     // --proxy names this mock itself (or a chain that leads back to it): forwarding again would never end.

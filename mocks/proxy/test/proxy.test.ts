@@ -525,6 +525,22 @@ describe("the mock's own answers in front of the proxy", () => {
     expect(provider.received).toEqual([]);
   });
 
+  it('forwards an OPTIONS that is not a CORS preflight (no Access-Control-Request-Method): the real service answers it', async () => {
+    const provider = await startProvider((_req, res) => {
+      res.writeHead(200, { allow: 'POST, OPTIONS, TRACE', 'x-served-by': 'upstream', 'content-length': '0' });
+      res.end();
+    });
+    const mock = await proxyTo(provider.url);
+    for (const headers of [{}, { origin: 'https://app.example' }] as Record<string, string>[]) {
+      const answer = await exchange(`${mock.url}/plants`, { method: 'OPTIONS', headers });
+      expect(answer.status).toBe(200);
+      expect(answer.headers['x-served-by']).toBe('upstream');
+      expect(answer.headers.allow).toBe('POST, OPTIONS, TRACE');
+      expect(violationsOf(answer)).toEqual([]);
+    }
+    expect(provider.received.map((r) => `${r.method} ${r.url}`)).toEqual(['OPTIONS /plants', 'OPTIONS /plants']);
+  });
+
   it('answers Prefer: code=N itself, as the mock does, and forwards nothing', async () => {
     const provider = await startProvider();
     const mock = await proxyTo(provider.url);
