@@ -1,4 +1,8 @@
-/** The error catalogue stays honest: every entry yields a body in the spec's Error shape. */
+/**
+ * The error catalogue stays honest: every entry yields a body in the spec's Error shape, and
+ * docs/errors.md lists exactly its codes with their statuses.
+ */
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { loadContract } from '../../spec/contract.js';
 import { errorBody, errorCatalogue, FORCEABLE_STATUSES, forcedRejection, reject, type ErrorCode } from '../errors.js';
@@ -139,5 +143,26 @@ describe('INVALID_PREFER of a header with many bad parts', () => {
     const problem = parsePrefer(Array.from({ length: 500 }, (_, i) => `code=x${i}`).join(', ')).problem as string;
     expect(problem.length).toBeLessThan(300);
     expect(problem).toContain('(497 more)');
+  });
+});
+
+describe('docs/errors.md', () => {
+  // Its table rows: | `CODE` | status | when | what to do |
+  const rows = [...readFileSync(new URL('../../docs/errors.md', import.meta.url), 'utf8').matchAll(/^\| `([A-Z0-9_]+)` *\| *([^|]+?) *\|/gm)].map(
+    ([, code, status]) => [code as string, (status as string).trim()] as const,
+  );
+
+  it('lists every code of the catalogue once, and no other', () => {
+    const listed = rows.map(([code]) => code);
+    expect(new Set(listed).size, 'a code listed twice').toBe(listed.length);
+    expect([...listed].sort()).toEqual(Object.keys(errorCatalogue).sort());
+  });
+
+  it("gives each code the catalogue's status", () => {
+    for (const [code, status] of rows) {
+      const fixed = errorCatalogue[code as ErrorCode].status;
+      // FORCED answers whatever status Prefer asked for (its entry says 0).
+      expect(status, code).toBe(fixed === 0 ? 'the status asked' : String(fixed));
+    }
   });
 });
