@@ -596,8 +596,17 @@ function bodyCases(options: GenerationOptions, body: RequestBody, _required: Par
       requiredKeys: own.filter((p) => p.required && p.name !== identity?.name).map((p) => p.name),
     });
   const record = recordOf(properties);
+  // The key as in base(): a fresh one where the generators draw it (random strings repeat, "" most of all, and a repeat is a 409).
   const randomBody = (values: Record<string, string>, own: readonly RequestProperty[] = properties): Member[] =>
-    own.flatMap((p) => (p.name === identity?.name ? [[p.name, idLiteral()] as const] : values[p.name] === undefined ? [] : [[p.name, values[p.name] as string] as const]));
+    own.flatMap((p) =>
+      p.name === identity?.name
+        ? [[p.name, idLiteral()] as const]
+        : p.name === key?.name && freshKeys && values[p.name] !== undefined
+          ? [[p.name, keyLiteral()] as const]
+          : values[p.name] === undefined
+            ? []
+            : [[p.name, values[p.name] as string] as const],
+    );
   // Every branch of a oneOf/anyOf body takes its turn.
   const variants = body.variants.length > 1 ? body.variants.map((v) => v.properties.filter((p) => p.schema.readOnly !== true)) : [properties];
   const randoms = options.positive > 0 ? fc.sample(fc.oneof(...variants.map((own) => recordOf(own).map((values) => randomBody(values, own)))), { seed: options.seed, numRuns: options.positive }) : [];

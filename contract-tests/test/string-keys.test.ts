@@ -104,3 +104,50 @@ describe('string keys against providers', () => {
     expect(failed.length).toBeGreaterThan(20);
   });
 });
+
+/** A key without constraints (`/users/{username}`): fast-check's random strings repeat ("" most of all), and the domain walk sends "" too. */
+const USER = { type: 'object', required: ['username'], additionalProperties: false, properties: { username: { type: 'string' }, nick: { type: ['string', 'null'] } } };
+const USERS = {
+  openapi: '3.1.0',
+  info: { title: 'Users', version: '1' },
+  paths: {
+    '/users': {
+      post: {
+        operationId: 'createUser',
+        requestBody: { required: true, content: { 'application/json': { schema: USER } } },
+        responses: { '201': { description: 'created', content: { 'application/json': { schema: USER } } }, '409': { description: 'taken' } },
+      },
+    },
+    '/users/{username}': {
+      parameters: [{ name: 'username', in: 'path', required: true, schema: { type: 'string' } }],
+      get: { operationId: 'getUser', responses: { '200': { description: 'ok', content: { 'application/json': { schema: USER } } }, '404': { description: 'missing' } } },
+    },
+  },
+};
+
+describe('a string key without constraints', () => {
+  it('every random valid body gets a username of its own, none a fixed case already sent', () => {
+    const contract = compileSuiteContract(USERS, 'users.json', 'createUser');
+    const generation = generateCases({ contract, seed: SEED, positive: 40, negative: 5, ids: createIdSource(), token: '', invalidToken: 'x' });
+    const sent = (c: { body?: unknown }) => (JSON.parse(c.body as string) as { username: string }).username;
+    const fixed = new Set(generation.cases.filter((c) => c.expect === 'accepted' && c.fixedId && typeof c.body === 'string' && c.body.startsWith('{')).map(sent));
+    const randoms = generation.cases.filter((c) => c.family === 'random-valid').map(sent);
+    expect(randoms.length).toBe(40);
+    expect(new Set(randoms).size).toBe(randoms.length);
+    expect(randoms.filter((name) => fixed.has(name))).toEqual([]);
+  });
+
+  it('the mock, refusing a repeated username with 409, passes', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'string-keys-users-'));
+    const spec = join(dir, 'users.json');
+    writeFileSync(spec, JSON.stringify(USERS));
+    const mock = await createMockServer({ port: 0, logLevel: 'silent', spec });
+    try {
+      const report = await runContractSuite({ baseUrl: mock.url, token: '', spec, seed: 466_963_833, generated: { positive: 40, negative: 5 } });
+      expect(report.findings.filter((f) => f.severity === 'failure').map((f) => `${f.check} ${f.exchange.case.id}: ${f.message}`)).toEqual([]);
+      expect(report.ok).toBe(true);
+    } finally {
+      await mock.close();
+    }
+  });
+});
