@@ -43,7 +43,9 @@ export interface AnswerVerdict {
   /**
    * Whether making it up again may help. Not when a string breaks its pattern: that is a pattern
    * no string was made for at start (spec/pattern-strings.ts), one json-schema-faker could take
-   * without bound to expand (`^((a{1000}){1000}){1000}$`); Prism's value is kept.
+   * without bound to expand (`^((a{1000}){1000}){1000}$`); Prism's value is kept. Nor when an
+   * array or string is shorter than its minItems or minLength: both samplers honour those, so it
+   * is one ./operations.ts bounded (`minItems: 100000000`), and every try would be as short.
    */
   remake: boolean;
 }
@@ -55,6 +57,6 @@ export function judgeAnswer(media: ContractMediaType, output: IHttpResponse): An
   const { sentences, more } = describeProblems(errors, { root: value });
   return {
     problems: [...sentences.map((sentence) => `Response body ${sentence}`), ...(more ? [`and ${more} more`] : [])],
-    remake: !(errors ?? []).some((error) => error.keyword === 'pattern'),
+    remake: !(errors ?? []).some((error) => error.keyword === 'pattern' || error.keyword === 'minItems' || error.keyword === 'minLength'),
   };
 }

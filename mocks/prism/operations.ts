@@ -54,6 +54,8 @@ export async function loadPrismOperations(contract: CompiledContract, warn: (mes
         content.schema = withoutWriteOnly(content.schema, memo) as typeof content.schema;
         // Neither sampler reads a numeric exclusive bound (3.1's, and 3.0's once upgraded): the answers' are made inclusive.
         insideExclusiveBounds(content.schema, seenBounds);
+        // Both samplers honour minItems and minLength however large: bounded here, an answer stays small.
+        boundAnswerSize(content.schema, ANSWER_ROOM, new Map(), 0);
         // The same static sampler writes "string" for a string whose pattern refuses it: such strings get an example made from the pattern.
         exemplifyPatterns(content.schema, strings, seen);
       }
@@ -103,6 +105,39 @@ export function withoutWriteOnly(schema: unknown, memo: Map<object, unknown>): u
   for (const key of SCHEMA_LISTS) if (Array.isArray(node[key])) copy[key] = (node[key] as unknown[]).map((inner) => withoutWriteOnly(inner, memo));
   if (dropped.size && Array.isArray(node.required)) copy.required = node.required.filter((name) => !dropped.has(name as string));
   return copy;
+}
+
+/** The characters (or items) one made-up answer may take (json-schema-faker takes about 20 ms per thousand items). */
+const ANSWER_ROOM = 16_384;
+/** Deeper than an answer a person reads; a recursive schema's cycle ends here. */
+const ANSWER_DEPTH = 32;
+
+/**
+ * Lowers, in place (on withoutWriteOnly's copy), each `minItems` and `minLength` so that an answer
+ * made up from `schema` holds at most `room` characters or items: an array's items share its room
+ * (its minItems at most the room), an object's properties share theirs. Prism's samplers honour
+ * these keywords whatever their size: `minItems: 100000000` cost 1.7 s per request for a 500
+ * (json-schema-sampler) and held the process without end (json-schema-faker, `--dynamic`). An
+ * answer so bounded breaks its schema: the edge judges it (./answers.ts) and says so in
+ * `sl-violations`, as for any answer that does. `rooms` keeps the smallest room each schema was
+ * given, so a schema met again is walked again only for a smaller one.
+ */
+export function boundAnswerSize(schema: unknown, room: number, rooms: Map<object, number>, depth: number): void {
+  if (schema === null || typeof schema !== 'object' || Array.isArray(schema) || depth > ANSWER_DEPTH) return;
+  if ((rooms.get(schema) ?? Infinity) <= room) return;
+  rooms.set(schema, room);
+  const node = schema as Record<string, unknown>;
+  if (typeof node.minLength === 'number' && node.minLength > room) node.minLength = room;
+  if (typeof node.minItems === 'number' && node.minItems > room) node.minItems = room;
+  const items = typeof node.minItems === 'number' ? Math.max(node.minItems, 1) : 1;
+  for (const key of ['items', 'contains', 'additionalProperties', 'unevaluatedItems']) boundAnswerSize(node[key], Math.floor(room / items), rooms, depth + 1);
+  for (const key of ['allOf', 'anyOf', 'oneOf']) if (Array.isArray(node[key])) for (const inner of node[key] as unknown[]) boundAnswerSize(inner, room, rooms, depth + 1);
+  if (Array.isArray(node.prefixItems)) for (const inner of node.prefixItems as unknown[]) boundAnswerSize(inner, Math.floor(room / (node.prefixItems as unknown[]).length), rooms, depth + 1);
+  const properties = node.properties;
+  if (properties !== null && typeof properties === 'object' && !Array.isArray(properties)) {
+    const share = Math.floor(room / Math.max(Object.keys(properties).length, 1));
+    for (const inner of Object.values(properties)) boundAnswerSize(inner, share, rooms, depth + 1);
+  }
 }
 
 /** `schema` without its `pattern` keywords, at any depth (a copy; `memo` keeps cycles finite). */
