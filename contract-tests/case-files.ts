@@ -16,6 +16,8 @@ import { isValidRequestBody, type SuiteContract } from './spec-contract.js';
 export interface CaseFileContext {
   token: string;
   invalidToken: string;
+  /** --basic `user:password` ('' when not given). */
+  basic: string;
   ids: IdSource;
   headers: Readonly<Record<string, string>>;
 }
@@ -95,6 +97,14 @@ function namedSchemeProblem(fixture: FixtureCase, auth: SchemeCredential, contra
   return undefined;
 }
 
+/** Why a case sending the provider's Basic credentials (`{"scheme": <a Basic scheme>, "value": "{{token}}"}`) cannot go out: no --basic to send. */
+function basicProblem(fixture: FixtureCase, contract: SuiteContract, basic: string): string | undefined {
+  const { auth } = fixture.request;
+  if (basic !== '' || typeof auth !== 'object' || !('scheme' in auth) || auth.value !== PLACEHOLDERS.token) return undefined;
+  if (contract.schemes.get(auth.scheme)?.kind !== 'basic') return undefined;
+  return `it sends the provider's HTTP Basic credentials as ${auth.scheme}: pass --basic user:password`;
+}
+
 /** Whether a recorded path (`/orders/{{id}}/lines`, `/orders/7`) is the spec's path template (`/orders/{orderId}/lines`). */
 function pathMatches(template: string, path: string): boolean {
   if (template === path) return true;
@@ -140,10 +150,11 @@ export function fileCase(given: FixtureCase, source: 'fixture' | 'cases', operat
   const list = Array.isArray(operations) ? operations : [operations as SuiteContract];
   const contract = operationOf(given, list);
   const fixture = withoutDrawnId(given, contract);
-  const unfit = fitFixture(fixture, contract);
+  const unfit = fitFixture(fixture, contract) ?? basicProblem(fixture, contract, context.basic);
   const renderContext: RenderContext = {
     token: context.token,
     invalidToken: context.invalidToken,
+    basic: context.basic,
     ids: context.ids,
     headers: context.headers,
     credentials:

@@ -415,7 +415,7 @@ export function buildCases(
 ): { cases: ContractCase[]; unfit: Array<{ case: ContractCase; reason: string }>; notOffered: number } {
   const { operations } = options;
   const ids = createIdSource();
-  const context = { token: options.token, invalidToken: options.invalidToken, ids, headers: options.headers };
+  const context = { token: options.token, invalidToken: options.invalidToken, basic: options.basic, ids, headers: options.headers };
   const cases: ContractCase[] = [];
   const unfit: Array<{ case: ContractCase; reason: string }> = [];
   const files: Array<[FixtureCase, 'fixture' | 'cases']> = [
