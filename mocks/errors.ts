@@ -48,11 +48,13 @@ export function quoted(text: string): string {
 }
 
 export const errorCatalogue = {
-  ROUTE_NOT_FOUND: define<{ method: string; path: string; api: string; operations: string }>(
+  ROUTE_NOT_FOUND: define<{ method: string; path: string; api: string; operations: string; under?: { base: string; path: string } }>(
     404,
     // A title that ends in API (`Shop API`) is not made `Shop API API`.
-    ({ method, path, api, operations }) =>
-      `No route matches ${quoted(method)} ${quoted(path)}. The ${/\bAPI$/i.test(api.trim()) ? api.trim() : `${api} API`} has ${operations}; the mock's own routes are under /__mock/.`,
+    ({ method, path, api, operations, under }) =>
+      under
+        ? `No route matches ${quoted(method)} ${quoted(path)}: the spec's servers put the API under ${quoted(under.base)}, and the mock serves its paths from its own root, as Prism does. Send ${quoted(method)} ${quoted(under.path)} (a client's base URL is the mock's address alone).`
+        : `No route matches ${quoted(method)} ${quoted(path)}. The ${/\bAPI$/i.test(api.trim()) ? api.trim() : `${api} API`} has ${operations}; the mock's own routes are under /__mock/.`,
   ),
   METHOD_NOT_ALLOWED: define<{ method: string; path: string; allow: string }>(
     405,

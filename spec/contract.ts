@@ -621,6 +621,35 @@ export function pathTemplatePattern(template: string): RegExp {
 }
 
 /** A media type or range without its parameters, in lower case: `Application/JSON; charset=utf-8` → `application/json`. */
+/**
+ * The base paths the document's `servers` put the API under (`/api/v3`, or the path of
+ * `https://{env}.example.com/base/{version}` with each variable at its default), without a
+ * trailing slash; a server at a root names none. The mocks serve the paths from their own root, as
+ * Prism does: this is what a request that took the servers at their word looks like.
+ */
+export function serverBasePaths(document: unknown): string[] {
+  const servers = (document as { servers?: unknown }).servers;
+  if (!Array.isArray(servers)) return [];
+  const paths = new Set<string>();
+  for (const server of servers as unknown[]) {
+    if (server === null || typeof server !== 'object' || typeof (server as { url?: unknown }).url !== 'string') continue;
+    const variables = (server as { variables?: Record<string, { default?: unknown }> }).variables ?? {};
+    const url = (server as { url: string }).url.replace(/\{([^}]*)\}/g, (whole, name: string) => {
+      const fallback = variables[name]?.default;
+      return typeof fallback === 'string' ? fallback : whole;
+    });
+    let path: string;
+    try {
+      path = new URL(url, 'http://server.invalid').pathname;
+    } catch {
+      continue;
+    }
+    const base = path.replace(/\/+$/, '');
+    if (base !== '' && !base.includes('{')) paths.add(base);
+  }
+  return [...paths];
+}
+
 export function mediaEssence(mediaType: string): string {
   return (mediaType.split(';')[0] ?? '').trim().toLowerCase();
 }

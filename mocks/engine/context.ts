@@ -36,6 +36,8 @@ export interface Engine {
   identities: AssignedIdentities;
   /** `POST /plants` … for messages. */
   operationList: string;
+  /** The base paths the spec's servers name (`/api/v3`), which the mock does not serve under: a 404 there says so. */
+  basePaths: readonly string[];
   /** Security schemes the mock cannot check (mutualTLS …): they are treated as satisfied. */
   unchecked: readonly string[];
   /** The realm of the API's 401 challenges, from the spec's title. */

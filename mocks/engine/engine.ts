@@ -4,7 +4,7 @@
  * resources it serves from the store, and the route table compiled from the contract's operations.
  * Built once per spec (again on --watch); nothing in it depends on a request.
  */
-import { readContract, type CompiledContract } from '../../spec/contract.js';
+import { readContract, serverBasePaths, type CompiledContract } from '../../spec/contract.js';
 import { ErrorAnswers, realmOf } from './error-answers.js';
 import { GeneratedBodies, type Warn } from './generated-bodies.js';
 import { hookHandlers } from './handlers.js';
@@ -62,6 +62,7 @@ export async function buildEngine(contract: CompiledContract, options: EngineOpt
     primary: collections[0],
     identities: new AssignedIdentities(),
     operationList: routes.operations.map((o) => `${o.method} ${o.path}`).join(', ') || 'no operations',
+    basePaths: serverBasePaths(contract.document),
     unchecked,
     realm,
     errors: new ErrorAnswers(contract),

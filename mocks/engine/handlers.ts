@@ -20,8 +20,14 @@ export type { Exchange, MockHandler, MockValidation } from './context.js';
 /** The hooks every mock registers, whatever the spec. */
 export function hookHandlers(): Record<string, MockHandler> {
   const hooks: Record<string, MockHandler> = {
-    notFound: (_c, { mock, route }) =>
-      rejected(reject('ROUTE_NOT_FOUND', { method: route?.method ?? '', path: route?.path ?? '', api: mock.engine.contract.title, operations: mock.engine.operationList })),
+    notFound: (_c, { mock, route }) => {
+      const method = route?.method ?? '';
+      const path = route?.path ?? '';
+      // A client that took the spec's servers at their word (`/api/v3/pets`): say where the path is served.
+      const base = mock.engine.basePaths.find((prefix) => path.startsWith(`${prefix}/`) && mock.engine.routes.route(method, path.slice(prefix.length)).kind !== 'not-found');
+      const under = base === undefined ? {} : { under: { base, path: path.slice(base.length) } };
+      return rejected(reject('ROUTE_NOT_FOUND', { method, path, api: mock.engine.contract.title, operations: mock.engine.operationList, ...under }));
+    },
     methodNotAllowed: (_c, { mock, route }) => {
       const allow = route?.allow ?? 'OPTIONS';
       if (route?.method === 'OPTIONS') return { status: 204, headers: preflightHeaders(allow, mock.engine.cors) };
