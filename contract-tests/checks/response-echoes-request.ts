@@ -31,10 +31,10 @@ export const responseEchoesRequest: Check = {
       if (had && !has && sent[name] === null && contract.method === 'PATCH') continue;
       // A value equal to the schema's default may be left out: the answer still says it.
       if (had && !has && contract.echoDefaults.has(name) && sameValue(sent, { [name]: contract.echoDefaults.get(name) }, name)) continue;
-      if (had && !has) problems.push(failure(`The answer has no ${name}, but the request sent ${name} ${show(sent[name])}.`));
-      else if (had && !sameValue(sent, got, name)) problems.push(failure(difference(name, sent[name], got[name])));
+      if (had && !has) problems.push(failure(`The answer has no ${name}, but the request sent ${name} ${show(sent, name)}.`));
+      else if (had && !sameValue(sent, got, name)) problems.push(failure(difference(name, sent, got)));
       // A PATCH answers the whole record: a property it did not send is the record's own, not an invention.
-      else if (!had && has && contract.method !== 'PATCH') problems.push(warning(`The answer has ${name} ${show(got[name])}, but the request sent no ${name}.`));
+      else if (!had && has && contract.method !== 'PATCH') problems.push(warning(`The answer has ${name} ${show(got, name)}, but the request sent no ${name}.`));
     }
     return problems;
   },
@@ -51,12 +51,18 @@ function sameValue(sent: Record<string, unknown>, got: Record<string, unknown>, 
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
-function show(value: unknown): string {
-  return typeof value === 'string' ? abbreviate(value) : (JSON.stringify(value)?.slice(0, 80) ?? String(value));
+/** A member's value for messages; an integer by its exact digits (as a double, 9007199254740993 and 9007199254740992 read the same). */
+function show(container: Record<string, unknown>, name: string): string {
+  const value = container[name];
+  if (typeof value === 'string') return abbreviate(value);
+  if (typeof value === 'number') return String(exactInteger(container, name) ?? value);
+  return JSON.stringify(value)?.slice(0, 80) ?? String(value);
 }
 
 /** Where two values part, in words: for strings, the first code point that differs. */
-function difference(name: string, sent: unknown, got: unknown): string {
+function difference(name: string, sentBody: Record<string, unknown>, gotBody: Record<string, unknown>): string {
+  const sent = sentBody[name];
+  const got = gotBody[name];
   if (typeof sent === 'string' && typeof got === 'string') {
     const a = [...sent];
     const b = [...got];
@@ -68,5 +74,5 @@ function difference(name: string, sent: unknown, got: unknown): string {
       `they part at character ${at + 1} (sent ${codePoint(a[at])}, got ${codePoint(b[at])}; ${a.length} characters sent, ${b.length} returned).`
     );
   }
-  return `The answer's ${name} is ${show(got)}, but the request sent ${show(sent)}.`;
+  return `The answer's ${name} is ${show(gotBody, name)}, but the request sent ${show(sentBody, name)}.`;
 }
