@@ -66,7 +66,9 @@ export function upstreamRequestHeaders(req: IncomingMessage, basic: string | und
  * CORS fields (the browser talks to the mock, so CORS is the mock's policy: see `send.ts`).
  */
 export function clientResponseHeaders(res: IncomingMessage): Record<string, string | string[]> {
-  return endToEnd(res, (name) => name.startsWith('access-control-'));
+  // A 1xx or 204 has no body and must not say a length (RFC 9110 §8.6); an upstream's is dropped. A 304's stays: it is the cached one's.
+  const lengthless = res.statusCode === 204 || (res.statusCode ?? 200) < 200;
+  return endToEnd(res, (name) => name.startsWith('access-control-') || (lengthless && name === 'content-length'));
 }
 
 /** An address as a Forwarded node (RFC 7239 §6): IPv6 in brackets and quotes. */

@@ -157,6 +157,26 @@ describe('a correct provider', () => {
     expect(violationsOf(answer)[0]?.message).toContain('name must be a string, got the number 5');
   });
 
+  it("drops a 204's Content-Length, which a 204 must not carry (RFC 9110 §8.6), and keeps a 304's (the length of what is cached)", async () => {
+    const provider = await startProvider((_req, res) => {
+      res.writeHead(204, { 'content-length': '5', 'x-request-id': 'r-2' });
+      res.end();
+    });
+    const mock = await proxyTo(provider.url);
+    const noContent = await exchange(`${mock.url}/plants`, { headers: JSON_AUTH, body: '{"name":"Monstera"}' });
+    expect(noContent.status).toBe(204);
+    expect(noContent.headers['x-request-id']).toBe('r-2');
+    expect(noContent.headers).not.toHaveProperty('content-length');
+
+    provider.answer((_req, res) => {
+      res.writeHead(304, { 'content-length': '57', etag: '"v1"' });
+      res.end();
+    });
+    const notModified = await exchange(`${mock.url}/plants`, { headers: JSON_AUTH, body: '{"name":"Monstera"}' });
+    expect(notModified.status).toBe(304);
+    expect(notModified.headers['content-length']).toBe('57');
+  });
+
   it('answers HEAD with the upstream fields and no body', async () => {
     const provider = await startProvider((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': '1234' });
