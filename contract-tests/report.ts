@@ -186,7 +186,7 @@ export function describeExchange(exchange: Exchange, excerptLength = 500, replay
  * The stand-ins a masked request may hold for the token and its forms: shell expressions that
  * compute them from $PLANT_STORE_TOKEN (runner.ts `secrets`), so a replay runs as printed.
  */
-const TOKEN_STAND_INS = /<token>|\$\{PLANT_STORE_TOKEN(?:~~|%\?)?\}|\$\(printf '%s:' "\$PLANT_STORE_TOKEN" \| base64 -w0\)/g;
+const TOKEN_STAND_INS = /<token>|\$\{PLANT_STORE_TOKEN(?:~~|%\?)?\}|\$\(printf '%s:' "\$PLANT_STORE_TOKEN" \| base64 -w0\)|\$\(printf %s (?:'[^']*'|\\'|"\$PLANT_STORE_TOKEN")+ \| base64 -w0\)/g;
 
 /** A shell word for text holding token stand-ins: each stand-in in double quotes (`<token>` as `${PLANT_STORE_TOKEN}`), the text between quoted exactly. */
 function withTokenVariable(text: string): string {

@@ -526,9 +526,9 @@ async function sendAll(
 }
 
 /** Secrets the run must never show: the token, every form of it the auth cases send, and the --header values, longest first. */
-export function secrets(options: Pick<ResolvedOptions, 'token' | 'headers'> & { basic?: string }): Array<[string, string]> {
+export function secrets(options: Pick<ResolvedOptions, 'token' | 'headers'> & { basic?: string; extraCases?: readonly FixtureCase[] }): Array<[string, string]> {
   const list: Array<[string, string]> = [];
-  if (options.token) list.push([options.token, '<token>'], ...derivedCredentials(options.token));
+  if (options.token) list.push([options.token, '<token>'], ...derivedCredentials(options.token), ...caseCredentialForms(options.extraCases ?? [], options.token));
   if (options.basic) {
     const password = options.basic.slice(options.basic.indexOf(':') + 1);
     list.push([Buffer.from(options.basic).toString('base64'), '<the --basic credentials>']);
@@ -536,6 +536,24 @@ export function secrets(options: Pick<ResolvedOptions, 'token' | 'headers'> & { 
   }
   for (const value of Object.values(options.headers)) if (value.length >= 4) list.push([value, '<value given with --header>']);
   return list.sort((a, b) => b[0].length - a[0].length);
+}
+
+/**
+ * The base64 forms of the credentials case files build from the token (`{"scheme": "login", "value":
+ * "ann:{{token}}"}`, sent as HTTP Basic): the token inside them escapes its plain forms. Each stand-in
+ * computes the same bytes from $PLANT_STORE_TOKEN (report.ts reads it back for the curl line).
+ */
+function caseCredentialForms(cases: readonly FixtureCase[], token: string): Array<[string, string]> {
+  const forms = new Map<string, string>();
+  for (const { request } of cases) {
+    const { auth } = request;
+    if (typeof auth !== 'object' || !('scheme' in auth) || auth.value === '{{token}}' || !auth.value.includes('{{token}}')) continue;
+    const pieces = auth.value.split('{{token}}');
+    const sent = pieces.join(token);
+    const quoted = pieces.map((piece) => (piece === '' ? '' : `'${piece.replaceAll("'", "'\\''")}'`)).join('"$PLANT_STORE_TOKEN"');
+    forms.set(Buffer.from(sent).toString('base64'), `$(printf %s ${quoted} | base64 -w0)`);
+  }
+  return [...forms];
 }
 
 const TOKEN_CHAR = 'A-Za-z0-9\\-._~+/=';

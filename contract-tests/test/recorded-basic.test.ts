@@ -4,14 +4,16 @@
  * suite replays it with the provider's own Basic credentials (--basic), never with the token
  * base64-encoded as if it were a user:password (a credential the provider never issued, which the
  * reports' masking did not know: the token leaked in the failure's request and its curl line).
- * Without --basic such a case is not sent, and says why.
+ * Without --basic such a case is not sent, and says why. A case file's own Basic value built from
+ * the token (`"ann:{{token}}"`) is masked in the reports too, its curl line computing it from
+ * $PLANT_STORE_TOKEN.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createMockServer, type MockServer } from '../../mocks/server.js';
-import { formatReport, runContractSuite } from '../index.js';
+import { formatReport, harLog, junitXml, runContractSuite } from '../index.js';
 import type { Exchange } from '../model.js';
 
 const TOKEN = 'provider-bearer-token';
@@ -92,5 +94,30 @@ describe('a recorded request that went by an HTTP Basic scheme', () => {
     const text = formatReport(report);
     expect(text).not.toContain(Buffer.from(TOKEN).toString('base64'));
     expect(text).toContain('pass --basic user:password');
+  });
+
+  it("masks a case file's Basic credentials built from the token in every report, and the curl line computes them", async () => {
+    const cases = join(dir, 'ann.cases.json');
+    const ann = {
+      name: 'ann-login',
+      description: 'ann, with the token as her password',
+      expect: 'accepted',
+      request: { auth: { scheme: 'login', value: 'ann:{{token}}' }, id: 'safe-positive', body: { json: { text: 'tea' } } },
+    };
+    writeFileSync(cases, JSON.stringify({ description: 'a login made of the token', cases: [ann] }));
+    // The provider does not know ann: the case fails, and its request is printed.
+    const provider = await createMockServer({ port: 0, logLevel: 'silent', spec, tokens: [TOKEN, PROVIDER_LOGIN] });
+    closing.push(provider);
+    const report = await runContractSuite({ ...options, basic: PROVIDER_LOGIN, cases: [cases], baseUrl: provider.url });
+    const [sent] = fromFile(report.exchanges);
+    const encoded = Buffer.from(`ann:${TOKEN}`).toString('base64');
+    expect(sent?.case.request.headers.authorization).toBe(`Basic ${encoded}`);
+    const text = formatReport(report);
+    expect(text).toContain('ann-login');
+    for (const shown of [text, JSON.stringify(harLog(report)), junitXml(report)]) {
+      expect(shown).not.toContain(encoded);
+      expect(shown).not.toContain(TOKEN);
+    }
+    expect(text).toContain(`-H 'authorization: Basic '"$(printf %s 'ann:'"$PLANT_STORE_TOKEN" | base64 -w0)"`);
   });
 });
