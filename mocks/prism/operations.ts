@@ -13,6 +13,7 @@
 import { getHttpOperationsFromSpec } from '@stoplight/prism-http';
 import type { CompiledContract } from '../../spec/contract.js';
 import { LONGEST, PatternStrings } from '../../spec/pattern-strings.js';
+import { isObject, pointerTarget } from '../../spec/schema.js';
 
 export type HttpOperations = Awaited<ReturnType<typeof getHttpOperationsFromSpec>>;
 
@@ -21,6 +22,12 @@ export type HttpOperations = Awaited<ReturnType<typeof getHttpOperationsFromSpec
  * `warn` hears, once, of the patterns no string was made for.
  */
 export async function loadPrismOperations(contract: CompiledContract, warn: (message: string) => void = () => undefined): Promise<HttpOperations> {
+  const widest = widestAllOf(contract.document);
+  if (widest && widest.alternatives > MAX_ALTERNATIVES) {
+    throw new Error(
+      `${contract.source}#${widest.pointer}: its allOf merges oneOf/anyOf branches into ${widest.alternatives >= ALTERNATIVES_CAP ? 'more than a million' : widest.alternatives} alternatives, and Prism's validator (json-schema-merge-allof) expands every one before it answers (4 096 held it past 15 s), so the Prism mock cannot serve this document; the stateful mock (npm start) can.`,
+    );
+  }
   // Prism dereferences the document in place: give it a copy.
   const document = structuredClone(contract.document);
   keepDeclaredBounds(document, new Set());
@@ -73,6 +80,54 @@ export async function loadPrismOperations(contract: CompiledContract, warn: (mes
 }
 
 const PARAMETER_PLACES = ['path', 'query', 'headers', 'cookie'] as const;
+
+/** The alternatives an allOf may merge into: 256 took Prism about 1.6 s, once per schema; past that, seconds or hours. */
+const MAX_ALTERNATIVES = 256;
+const ALTERNATIVES_CAP = 1_000_000;
+/** Subtrees holding data rather than schemas. */
+const DATA_KEYS = new Set(['example', 'examples', 'default', 'enum', 'const', 'x-examples']);
+
+/**
+ * The allOf under `paths` that json-schema-merge-allof (Prism's body validator merges every allOf
+ * with it) expands into the most alternatives, and its JSON pointer: the product of the branch
+ * counts of each oneOf/anyOf it merges, its parts' and theirs at any depth of allOf (refs
+ * followed). `allOf: [Base, {oneOf: [A, B]}]` is 2; six oneOfs of four branches side by side, 4 096.
+ */
+export function widestAllOf(document: unknown): { pointer: string; alternatives: number } | undefined {
+  const resolve = (node: unknown, pointer: string): { node: unknown; pointer: string } => {
+    for (let hops = 0; isObject(node) && typeof node.$ref === 'string' && node.$ref.startsWith('#') && hops < 32; hops++) {
+      pointer = node.$ref.slice(1);
+      node = pointerTarget(document, pointer);
+    }
+    return { node, pointer };
+  };
+  const alternatives = (node: unknown, merged: Set<object>): number => {
+    if (!isObject(node) || merged.has(node)) return 1;
+    merged.add(node);
+    let product = 1;
+    for (const key of ['oneOf', 'anyOf']) if (Array.isArray(node[key])) product *= Math.max((node[key] as unknown[]).length, 1);
+    if (Array.isArray(node.allOf)) for (const part of node.allOf as unknown[]) product *= alternatives(resolve(part, '').node, merged);
+    return Math.min(product, ALTERNATIVES_CAP);
+  };
+  let widest: { pointer: string; alternatives: number } | undefined;
+  const seen = new Set<object>();
+  const pending: Array<{ node: unknown; pointer: string }> = [{ node: (document as { paths?: unknown }).paths, pointer: '/paths' }];
+  while (pending.length > 0) {
+    const next = pending.pop() as { node: unknown; pointer: string };
+    const { node, pointer } = resolve(next.node, next.pointer);
+    if (node === null || typeof node !== 'object' || seen.has(node)) continue;
+    seen.add(node);
+    if (!Array.isArray(node) && Array.isArray((node as Record<string, unknown>).allOf)) {
+      const count = alternatives(node, new Set());
+      if (!widest || count > widest.alternatives) widest = { pointer, alternatives: count };
+    }
+    for (const [key, value] of Object.entries(node)) {
+      if (!Array.isArray(node) && DATA_KEYS.has(key)) continue;
+      pending.push({ node: value, pointer: `${pointer}/${key.replaceAll('~', '~0').replaceAll('/', '~1')}` });
+    }
+  }
+  return widest;
+}
 
 /** Keywords whose value is a subschema, an array of them, or a map of them (JSON Schema 2020-12 applicators). */
 const ONE_SCHEMA = ['additionalProperties', 'items', 'not', 'if', 'then', 'else', 'contains', 'unevaluatedItems', 'unevaluatedProperties', 'propertyNames'];
