@@ -48,12 +48,22 @@ export function hookHandlers(): Record<string, MockHandler> {
   return hooks;
 }
 
-/** The 401 of the first requirement that failed, in the spec's order (the Prism mock's edge answers it too). */
+/** What a scheme says when the request did not send its credential at all (another alternative's may have been). */
+const NOT_SENT = new Set(['MISSING_CREDENTIALS', 'MISSING_API_KEY', 'WRONG_AUTH_SCHEME']);
+
+/**
+ * The 401 of the first requirement that failed, in the spec's order, preferring one whose credential
+ * was sent: a refused API key is told so, not to send the Authorization header of the first
+ * alternative (the Prism mock's edge answers it too).
+ */
 export function firstSecurityFailure(c: RequestContext, realm: string): Rejection {
+  let first: Rejection | undefined;
   for (const [name, result] of Object.entries(c.security ?? {})) {
     if (name === 'authorized') continue;
     const error = (result as SecurityOutcome | undefined)?.error;
-    if (isRejection(error)) return error;
+    if (!isRejection(error)) continue;
+    if (!NOT_SENT.has(error.code)) return error;
+    first ??= error;
   }
-  return reject('MISSING_CREDENTIALS', { realm, scheme: 'Bearer', expected: "'Authorization: Bearer <token>'" });
+  return first ?? reject('MISSING_CREDENTIALS', { realm, scheme: 'Bearer', expected: "'Authorization: Bearer <token>'" });
 }
