@@ -31,6 +31,12 @@ type Adapted = Schema | typeof CUT;
 
 /** Deeper than any answer a person reads; past it the branch is cut like a recursion. */
 const MAX_DEPTH = 24;
+/**
+ * Refs and allOf parts followed into one schema: a chain of them (`Admin` allOf `User` allOf
+ * `Entity` …) makes no answer deeper, so it gets more room than the value's depth; the bound only
+ * keeps the recursion off the stack's end.
+ */
+const MAX_HOPS = 128;
 /** Schema nodes visited per answer: a document whose refs fan out cannot make one answer cost seconds. */
 const MAX_NODES = 20_000;
 /** JSON characters one generated answer may take (about the mock's default body limit, 1 MiB). */
@@ -69,7 +75,7 @@ export function mockableSchema(schema: unknown, document: unknown, options: Mock
 
   /** The schema with its ref followed and its allOf parts merged (the refs on the way remembered). */
   const flatten = (raw: Schema, refs: ReadonlySet<string>, hops: number): { node: Schema; seen: ReadonlySet<string> } | typeof CUT => {
-    if (hops > MAX_DEPTH || ++nodes > MAX_NODES) return CUT;
+    if (hops > MAX_HOPS || ++nodes > MAX_NODES) return CUT;
     let seen = refs;
     let node: Schema = raw;
     if (typeof raw.$ref === 'string') {

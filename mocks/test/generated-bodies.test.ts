@@ -203,6 +203,22 @@ describe('where nothing valid can be generated', () => {
     }
   });
 
+  it('a chain of 40 schemas each extending the next by allOf: one flat object with every part', async () => {
+    const schemas = Object.fromEntries(
+      Array.from({ length: 40 }, (_, i) => [
+        `Level${i}`,
+        { allOf: [...(i < 39 ? [{ $ref: `#/components/schemas/Level${i + 1}` }] : []), { type: 'object', required: [`p${i}`], properties: { [`p${i}`]: { type: 'integer', minimum: i } } }] },
+      ]),
+    );
+    const mock = await createMockServer({ port: 0, logLevel: 'silent', spec: write('allof-chain.json', answering({ $ref: '#/components/schemas/Level0' }, schemas)) });
+    try {
+      const reply = await send(mock, { method: 'GET', path: '/things' });
+      expect([reply.status, JSON.parse(reply.text)]).toEqual([200, Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`p${i}`, i]).reverse())]);
+    } finally {
+      await mock.close();
+    }
+  });
+
   it('a schema Ajv cannot compile stops the start (exit 1), naming the document, the place and the reason', async () => {
     const spec = write('uncompilable.json', {
       openapi: '3.1.0',
