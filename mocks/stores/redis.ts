@@ -179,7 +179,7 @@ return 0`;
 // KEYS: collections, deleted. ARGV: the collection, the records key and the order key of a collection without its
 // name, then the path templates whose collections stay (store.ts, `clear`'s keep).
 // Forgets the collection and every one named `collection/<key>/…`, found in the registry of
-// collections (no SCAN). Each one's highest key number goes into the deleted hash first, as its
+// collections (no SCAN). Each one's highest key number goes into the deleted hash, as its
 // deletes would have put it (a key of digits, or of digits in quotes, up to 15 of them), so no
 // assigned identity is given again. Every key is checked before anything is written.
 const CLEAR = `
@@ -229,20 +229,26 @@ for _, collection in ipairs(redis.call('SMEMBERS', KEYS[1])) do
     cleared[#cleared + 1] = collection
   end
 end
+local raised = {}
 for _, collection in ipairs(cleared) do
   local highest = tonumber(redis.call('HGET', KEYS[2], collection) or '0') or 0
-  local raised = false
+  local higher = false
   for _, key in ipairs(redis.call('HKEYS', ARGV[2] .. collection)) do
     local digits = string.match(key, '^(%d+)$') or string.match(key, '^"(%d+)"$')
     if digits and #digits <= 15 and tonumber(digits) > highest then
       highest = tonumber(digits)
-      raised = true
+      higher = true
     end
   end
-  if raised then redis.call('HSET', KEYS[2], collection, string.format('%.0f', highest)) end
+  if higher then raised[#raised + 1] = {collection, string.format('%.0f', highest)} end
+end
+-- The deletes go first: Redis out of memory (maxmemory, noeviction) refuses a script whose first
+-- write may grow it (HSET), not one that has begun by freeing, and a clear is how a full store is freed.
+for _, collection in ipairs(cleared) do
   redis.call('UNLINK', ARGV[2] .. collection, ARGV[3] .. collection)
   redis.call('SREM', KEYS[1], collection)
 end
+for _, mark in ipairs(raised) do redis.call('HSET', KEYS[2], mark[1], mark[2]) end
 return #cleared`;
 
 // KEYS: records, order. ARGV: lowest score (exclusive '(N', or '-inf'), limit.

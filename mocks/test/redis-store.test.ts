@@ -454,6 +454,33 @@ describe.skipIf(REDIS_SKIP_REASON)(`the mock on a Redis out of memory${REDIS_SKI
   });
 });
 
+describe.skipIf(REDIS_SKIP_REASON)(`a clear on a Redis past its maxmemory${REDIS_SKIP_REASON ? ` (skipped: ${REDIS_SKIP_REASON})` : ''}`, () => {
+  // Redis refuses a script whose first write may grow it (HSET) while it is past maxmemory, not one
+  // that begins by freeing: a clear must free a full store, whatever the memory is at that moment.
+  it('forgets the collection and still keeps its highest id, then takes creates again', async () => {
+    const server = await RedisServer.start({ args: ['--maxmemory-policy', 'noeviction'] });
+    const admin = new Redis(server.url);
+    try {
+      const mock = await startMockProcess(['--store', server.url, '--store-prefix', 'full', '--log-level', 'warn']);
+      for (const id of [5, 9]) {
+        const created = await fetch(`${mock.url}/plants`, { method: 'POST', headers: { authorization: 'Bearer t', 'content-type': 'application/json' }, body: JSON.stringify({ id, name: 'Fern' }) });
+        expect(created.status).toBe(200);
+      }
+      await admin.config('SET', 'maxmemory', '1'); // past it from now on, whatever is stored
+      const refused = await fetch(`${mock.url}/plants`, { method: 'POST', headers: { authorization: 'Bearer t', 'content-type': 'application/json' }, body: JSON.stringify({ id: 11, name: 'Fern' }) });
+      expect(refused.status).toBe(503);
+      const cleared = await fetch(`${mock.url}/__mock/plants`, { method: 'DELETE' });
+      expect(cleared.status, await cleared.text()).toBe(204);
+      expect(await admin.hget('full:deleted', '/plants')).toBe('9');
+      await admin.config('SET', 'maxmemory', '0');
+      expect(await (await fetch(`${mock.url}/__mock/plants`)).json()).toEqual([]);
+    } finally {
+      admin.disconnect();
+      await server.stop();
+    }
+  });
+});
+
 describe.skipIf(REDIS_SKIP_REASON)(`the mock on a Redis holding garbage${REDIS_SKIP_REASON ? ` (skipped: ${REDIS_SKIP_REASON})` : ''}`, () => {
   it('answers a key of the wrong type planted by another program with a 500 about Redis (not the disk), stores nothing, serves once the key is gone, and a record that is not JSON is a 500 too (issue 24)', async () => {
     const server = await RedisServer.start();
