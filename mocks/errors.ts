@@ -99,6 +99,13 @@ export const errorCatalogue = {
         ? `Send the body as JSON with 'Content-Type: ${accepted}' (fetch sends a string body as text/plain unless you set the header).`
         : `Send the body with 'Content-Type: ${accepted}', as the operation declares.`),
   ),
+  NOT_ACCEPTABLE: define<{ accept: string; method: string; path: string; available: readonly string[]; notFromStore: readonly string[] }>(
+    406,
+    ({ accept, method, path, available, notFromStore }) =>
+      `Accept '${quoted(accept)}' admits none of the media types ${quoted(method)} ${quoted(path)} answers in: ${available.map(quoted).join(', ') || 'none'}. ` +
+      (notFromStore.length > 0 ? `The mock writes stored records as JSON only; the spec also declares ${notFromStore.map(quoted).join(', ')}, which it does not write from the store. ` : '') +
+      `Ask for one of them, or send 'Accept: */*'.`,
+  ),
   UNSUPPORTED_CHARSET: define<{ charset: string }>(415, ({ charset }) => `The body is declared as charset=${quoted(charset)}; JSON bodies must be UTF-8 ('application/json; charset=utf-8').`),
   PAYLOAD_TOO_LARGE: define<{ limit: number }>(
     413,
@@ -324,13 +331,14 @@ export function errorBody(rejection: Pick<Rejection, 'status' | 'message'>): str
  * Error statuses `Prefer: code=N` can force on any operation: every rejection of the mock's own
  * table. An operation's declared statuses are forceable too (see engine/prefer.ts).
  */
-export const FORCEABLE_STATUSES = [400, 401, 404, 405, 409, 413, 415, 500, 502, 503, 504] as const;
+export const FORCEABLE_STATUSES = [400, 401, 404, 405, 406, 409, 413, 415, 500, 502, 503, 504] as const;
 
 const forcedTitles: Record<number, string> = {
   400: 'the request would be rejected as invalid',
   401: 'the request would be rejected as unauthenticated',
   404: 'the route would not be found',
   405: 'the method would not be allowed',
+  406: 'no media type the request accepts would be answered',
   409: 'the plant would conflict with one already stored',
   413: 'the body would be too large',
   415: 'the content type would be unsupported',

@@ -158,6 +158,8 @@ export interface Exchange {
   prefer: Preferences;
   /** The routed operation (undefined for notFound / methodNotAllowed). */
   operation?: RoutedOperation;
+  /** The declared media type `Accept` chose for the answer (./negotiate.ts); undefined: the default. */
+  mediaType?: string;
   /** For notFound / methodNotAllowed. */
   route?: { method: string; path: string; allow?: string };
 }

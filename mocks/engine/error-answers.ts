@@ -1,5 +1,5 @@
 /**
- * The mock's own answers (every rejection of ../errors.ts: 400, 401, 404, 405, 409, 413, 415,
+ * The mock's own answers (every rejection of ../errors.ts: 400, 401, 404, 405, 406, 409, 413, 415,
  * 500, 502, 503, 504 …) in the shape the spec declares for them. The catalogue decides the status,
  * the message and the headers; this module decides the body and its media type.
  *

@@ -20,6 +20,8 @@ export interface ExampleRequest {
   status?: number;
   /** The example's name (`Prefer: example=`). */
   example?: string;
+  /** The declared media type to answer in, as `Accept` chose it (./negotiate.ts); the first JSON one, else the first, when undefined. */
+  mediaType?: string;
   /** What a forced error of the mock's own table needs when the spec declares no response for it. */
   route: { allow: string; challengeScheme: string | undefined; realm: string };
 }
@@ -31,7 +33,7 @@ export async function exampleAnswer(bodies: GeneratedBodies, operation: Contract
   const response = declaredFor(operation, status);
   const forced = (): Answer => rejected(forcedRejection(status, request.route));
   if (!response) return forced();
-  const media = jsonContent(response.content) ?? response.content.values().next().value;
+  const media = (request.mediaType === undefined ? undefined : response.content.get(request.mediaType)) ?? jsonContent(response.content) ?? response.content.values().next().value;
   if (!media) return status >= 400 ? forced() : { status };
   // openapi-backend falls back to another example silently; an example that is not there is the client's mistake.
   const chosen = request.example === undefined ? media.examples[0] : media.examples.find((example) => example.name === request.example);

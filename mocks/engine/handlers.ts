@@ -40,9 +40,9 @@ export function hookHandlers(): Record<string, MockHandler> {
       const { sentences, more, fields } = describeProblems(validation.errors, { root: validation.root });
       return rejected(reject('INVALID_REQUEST_BODY', { schema: operation?.body?.schemaName ?? 'request body', problems: sentences, more, fields }));
     },
-    notImplemented: async (_c, { mock, operation, prefer }) => {
+    notImplemented: async (_c, { mock, operation, prefer, mediaType }) => {
       const routed = operation as RoutedOperation;
-      return { ...(await exampleAnswer(mock.engine.bodies, routed.contract, { status: prefer.code, example: prefer.example, route: routed })), stateful: false };
+      return { ...(await exampleAnswer(mock.engine.bodies, routed.contract, { status: prefer.code, example: prefer.example, mediaType, route: routed })), stateful: false };
     },
   };
   return hooks;

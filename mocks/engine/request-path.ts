@@ -17,6 +17,7 @@ import { bodyKind, parseJsonBody, parseOtherBody } from './body.js';
 import { declaredFor, isJsonMediaType, mediaEssence, type ContractOperation } from '../../spec/contract.js';
 import { sampleOf } from './error-answers.js';
 import type { EngineContext, Exchange, MockValidation, RequestContext, Route, RoutedOperation } from './context.js';
+import { negotiate } from './negotiate.js';
 import { exampleAnswer } from './examples.js';
 import { continueWith } from '../maybe.js';
 import { parameterErrors } from './parameter-judge.js';
@@ -93,11 +94,17 @@ function decided(verdict: Verdict, found: Route, prefer: Preferences, mock: Engi
   if (refusal) return delayed(refusal);
 
   if (prefer.problem !== undefined) return labelled(rejected(reject('INVALID_PREFER', { problem: prefer.problem })));
-  if (prefer.code !== undefined) {
-    const problem = forceProblem(prefer.code, operation.forceable, operation.contract);
+  const code = prefer.code;
+  if (code !== undefined) {
+    const problem = forceProblem(code, operation.forceable, operation.contract);
     if (problem) return labelled(rejected(reject('INVALID_PREFER', { problem })));
-    const code = prefer.code;
-    return continueWith(exampleAnswer(mock.engine.bodies, operation.contract, { status: code, example: prefer.example, route: operation }), (forced) => {
+  }
+  // Before the handler: a create refused for its Accept stores nothing.
+  const negotiated = negotiate(c.request.headers.accept, operation.contract, code, operation.stateful && code === undefined);
+  if ('refusal' in negotiated) return delayed(rejected(negotiated.refusal));
+  exchange.mediaType = negotiated.mediaType;
+  if (code !== undefined) {
+    return continueWith(exampleAnswer(mock.engine.bodies, operation.contract, { status: code, example: prefer.example, mediaType: negotiated.mediaType, route: operation }), (forced) => {
       forced.headers = { ...forced.headers, 'preference-applied': `code=${code}` };
       return delayed({ ...forced, stateful: false });
     });

@@ -54,7 +54,7 @@ const ROLES: Record<SingletonRole, (singleton: Singleton, shown: Shown) => MockH
     if (stored) return answer(shown, stored);
     // Never written: what the spec's examples say, as a stateless operation answers.
     const routed = exchange.operation as RoutedOperation;
-    return { ...(await exampleAnswer(mock.engine.bodies, routed.contract, { example: exchange.prefer.example, route: routed })), stateful: false };
+    return { ...(await exampleAnswer(mock.engine.bodies, routed.contract, { example: exchange.prefer.example, mediaType: exchange.mediaType, route: routed })), stateful: false };
   },
   replace:
     (singleton, shown) =>
