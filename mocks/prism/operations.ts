@@ -42,8 +42,9 @@ export async function loadPrismOperations(contract: CompiledContract, warn: (mes
   for (const operation of operations) {
     const request = operation.request;
     if (request) for (const place of PARAMETER_PLACES) delete request[place];
-    // Prism judges a body's patterns with V8's backtracking RegExp, where `^(a+)+$` takes seconds on 30
-    // characters: the edge judges them by the contract's linear-time validator (./server.ts) and Prism gets none.
+    // Prism judges a body's patterns (a string's, an object's keys') with V8's backtracking RegExp, where
+    // `^(a+)+$` takes seconds on 30 characters: the edge judges them by the contract's linear-time
+    // validator (./server.ts) and Prism gets none.
     const memoPatterns = new Map<object, unknown>();
     for (const content of request?.body?.contents ?? []) if (content.schema) content.schema = withoutPatterns(content.schema, memoPatterns) as typeof content.schema;
     // An operation that declares no responses answers 204 without a body, as the stateful mock
@@ -195,20 +196,30 @@ export function boundAnswerSize(schema: unknown, room: number, rooms: Map<object
   }
 }
 
-/** `schema` without its `pattern` keywords, at any depth (a copy; `memo` keeps cycles finite). */
+/**
+ * `schema` without its `pattern` keywords and `patternProperties`, at any depth (a copy; `memo`
+ * keeps cycles finite). An object that had `patternProperties` also loses its `additionalProperties`
+ * and `unevaluatedProperties`: which keys those cover depends on the patterns, which Prism no longer
+ * sees (the edge judges all three, ./server.ts).
+ */
 export function withoutPatterns(schema: unknown, memo: Map<object, unknown>): unknown {
   if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) return schema;
   const known = memo.get(schema);
   if (known !== undefined) return known;
   const node = schema as Record<string, unknown>;
-  const { pattern: _pattern, ...copy } = node;
+  const { pattern: _pattern, patternProperties, ...copy } = node;
+  const keysByPattern = patternProperties !== undefined;
+  if (keysByPattern) {
+    delete copy.additionalProperties;
+    delete copy.unevaluatedProperties;
+  }
   memo.set(schema, copy);
   for (const key of SCHEMA_MAPS) {
     const map = node[key];
-    if (map === null || typeof map !== 'object' || Array.isArray(map)) continue;
+    if (key === 'patternProperties' || map === null || typeof map !== 'object' || Array.isArray(map)) continue;
     copy[key] = Object.fromEntries(Object.entries(map).map(([name, inner]) => [name, withoutPatterns(inner, memo)]));
   }
-  for (const key of ONE_SCHEMA) if (key in node) copy[key] = withoutPatterns(node[key], memo);
+  for (const key of ONE_SCHEMA) if (key in copy) copy[key] = withoutPatterns(node[key], memo);
   for (const key of SCHEMA_LISTS) if (Array.isArray(node[key])) copy[key] = (node[key] as unknown[]).map((inner) => withoutPatterns(inner, memo));
   return copy;
 }

@@ -15,6 +15,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { createLogger } from '@stoplight/prism-core';
 import { createInstance, ProblemJsonError, type IHttpConfig, type IHttpRequest, type IHttpResponse } from '@stoplight/prism-http';
 import { parse as parseContentType } from 'content-type';
+import type { ErrorObject } from 'ajv';
 import { isJsonMediaType, matchingMedia, pathTemplatePattern, readContract, type CompiledContract, type ContractOperation } from '../../spec/contract.js';
 import { describeProblems } from '../../spec/problems.js';
 import { refName } from '../../spec/schema.js';
@@ -216,11 +217,12 @@ function requestBody(raw: Buffer, contentType: string | undefined): unknown {
 const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /**
- * The 400 a JSON body earns when the spec's validator refuses it for a string its `pattern` does
- * not match, or undefined. Judged here in linear time (spec/patterns.ts) because Prism is given the
- * body schemas without their patterns (./operations.ts): its V8 RegExp backtracks, and a spec's
- * `^(a+)+$` against 31 characters held the process for 10 s. A body refused for anything else goes
- * on to Prism's own verdict, as before.
+ * The 400 a JSON body earns when the spec's validator refuses it for what Prism no longer judges, or
+ * undefined: a string its `pattern` does not match, a property under `patternProperties`, or a key
+ * left to `additionalProperties`/`unevaluatedProperties` beside them. Judged here in linear time
+ * (spec/patterns.ts) because Prism is given the body schemas without those (./operations.ts): its V8
+ * RegExp backtracks, and a spec's `^(a+)+$` against 31 characters held the process for 10 s, against
+ * a 33-character key for 90 s. A body refused for anything else goes on to Prism's own verdict.
  */
 function patternRefusal(operation: ContractOperation, contentType: string | undefined, body: unknown): Rejection | undefined {
   const content = operation.requestBody?.content;
@@ -228,9 +230,16 @@ function patternRefusal(operation: ContractOperation, contentType: string | unde
   const key = matchingMedia(content.keys(), contentType);
   const media = key === undefined ? undefined : content.get(key);
   const validate = media?.validate;
-  if (!validate || validate(body) || !validate.errors?.some((error) => error.keyword === 'pattern')) return undefined;
+  if (!validate || validate(body) || !validate.errors?.some(judgedByPattern)) return undefined;
   const { sentences, more, fields } = describeProblems(validate.errors, { root: body });
   return reject('INVALID_REQUEST_BODY', { schema: refName(media?.schema) ?? 'request body', problems: sentences, more, fields });
+}
+
+/** Whether Ajv's `error` is one Prism cannot see, its schema having lost patterns (./operations.ts `withoutPatterns`). */
+function judgedByPattern(error: ErrorObject): boolean {
+  if (error.keyword === 'pattern' || error.schemaPath.includes('/patternProperties/')) return true;
+  const parent = error.parentSchema as Record<string, unknown> | undefined;
+  return (error.keyword === 'additionalProperties' || error.keyword === 'unevaluatedProperties') && parent?.patternProperties !== undefined;
 }
 
 function declaresJson(header: string | undefined): boolean {

@@ -32,6 +32,10 @@ components:
         code: {type: string, pattern: '^(a+)+$'}
         kind: {type: string, enum: [x, y]}
         tags: {type: array, items: {type: string, pattern: '^(b|bb)+$'}}
+        labels:
+          type: object
+          patternProperties: {'^(c+)+$': {type: string}}
+          additionalProperties: false
 `;
 
 let dir: string;
@@ -60,8 +64,17 @@ describe("a body's pattern at the Prism mock", () => {
     expect([status, json]).toEqual([400, { error: 400, message: expect.stringContaining(problem) }]);
   });
 
+  it.each([
+    ['a key that no patternProperties pattern matches, where no other is allowed', { [`${'c'.repeat(32)}!`]: 'v' }, `labels must not have the property "${'c'.repeat(32)}!"`],
+    ['a key a pattern matches, its value of the wrong type', { cc: 5 }, 'labels.cc must be a string'],
+  ])('%s: a 400 naming it, judged in linear time', async (_what, labels, problem) => {
+    const { status, json } = await post({ code: 'a', kind: 'x', labels });
+    expect([status, json]).toEqual([400, { error: 400, message: expect.stringContaining(problem) }]);
+  });
+
   it('a valid body: Prism answers it', async () => {
     expect(await post({ code: 'aaaa', kind: 'x', tags: ['bbb'] })).toEqual({ status: 201, json: { code: 'aaa', kind: 'x' } });
+    expect(await post({ code: 'aaaa', kind: 'x', labels: { ccc: 'v', c: '' } })).toEqual({ status: 201, json: { code: 'aaa', kind: 'x' } });
   });
 
   it('a body wrong in another way: Prism refuses it, as before', async () => {
