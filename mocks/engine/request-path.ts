@@ -82,7 +82,7 @@ function decided(verdict: Verdict, found: Route, prefer: Preferences, mock: Engi
     answer.requestText = c.request.bodyText;
     answer.operationId = operation.operationId;
     if (answer.stateful === undefined) answer.stateful = operation.stateful;
-    return withDeclaredHeaders(answer, operation.contract);
+    return withDeclaredHeaders(answer, operation.contract, exchange.mediaType);
   };
   // Prefer: delay applies to every answer of an operation, rejections included, unless the Prefer header itself is refused.
   const delayed = (answer: Answer): Answer => {
@@ -351,11 +351,14 @@ function emptyBody(operation: RoutedOperation) {
  * `application/json` is), and every header marked `required` that it does not carry (a `Location`
  * a create sets itself), a value the header's schema allows, as `simple` style writes it.
  */
-function withDeclaredHeaders(answer: Answer, operation: ContractOperation): Answer {
+function withDeclaredHeaders(answer: Answer, operation: ContractOperation, negotiated: string | undefined): Answer {
   const response = answer.send ? undefined : declaredFor(operation, answer.status);
   if (!response) return answer;
   const typed = answer.headers?.['content-type'] !== undefined || (answer.body === undefined && answer.stream === undefined);
-  if (!typed && !response.content.has('application/json')) {
+  // A stored record in the JSON type Accept chose (application/vnd.api+json where plain JSON is declared too).
+  if (!typed && negotiated !== undefined && !answer.rejection && response.content.has(negotiated) && isJsonMediaType(mediaEssence(negotiated))) {
+    answer.headers = { ...answer.headers, 'content-type': negotiated };
+  } else if (!typed && !response.content.has('application/json')) {
     const json = [...response.content.keys()].find((type) => isJsonMediaType(mediaEssence(type)));
     if (json !== undefined) answer.headers = { ...answer.headers, 'content-type': json };
   }

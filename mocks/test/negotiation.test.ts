@@ -58,6 +58,20 @@ const SPEC = {
         responses: { '200': { description: 'notes', content: { 'application/json': { schema: { type: 'array', items: NOTE } } } }, ...problems },
       },
     },
+    '/things': {
+      post: {
+        operationId: 'createThing',
+        requestBody: { required: true, content: { 'application/json': { schema: NOTE } } },
+        responses: { '201': { description: 'created', content: { 'application/json': { schema: NOTE }, 'application/vnd.api+json': { schema: NOTE } } }, ...problems },
+      },
+    },
+    '/things/{id}': {
+      get: {
+        operationId: 'getThing',
+        parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'integer' } }],
+        responses: { '200': { description: 'a thing', content: { 'application/json': { schema: NOTE }, 'application/vnd.api+json': { schema: NOTE } } }, ...problems },
+      },
+    },
     '/notes/{id}': {
       get: {
         operationId: 'getNote',
@@ -143,6 +157,22 @@ describe('Accept chooses among the declared media types', () => {
     const id = (created.json as { id: number }).id;
     expect((await sendGet(mock.current, `/notes/${id}`, { headers: { accept: 'application/json' } })).json).toEqual({ id, text: 'kept' });
     expect((await sendGet(mock.current, `/notes/${id}`, { headers: { accept: 'text/html' } })).status).toBe(406);
+  });
+});
+
+describe('a stored record in the JSON type Accept chose', () => {
+  const mock = useMockForSpec(SPEC);
+
+  it('answers a create and a read in application/vnd.api+json when asked for it, application/json otherwise', async () => {
+    const vnd = { headers: { accept: 'application/vnd.api+json' } };
+    const created = await send(mock.current, '/things', { text: 'a thing' }, vnd);
+    expect([created.status, created.headers.get('content-type')], created.text).toEqual([201, 'application/vnd.api+json']);
+    const id = (created.json as { id: number }).id;
+    const read = await sendGet(mock.current, `/things/${id}`, vnd);
+    expect([read.status, read.headers.get('content-type'), read.json]).toEqual([200, 'application/vnd.api+json', { id, text: 'a thing' }]);
+    const plain = await rawGet(`${mock.current.url}/things/${id}`, {});
+    expect([plain.status, plain.type]).toEqual([200, 'application/json']);
+    expect((await sendGet(mock.current, `/things/${id}`, { headers: { accept: 'application/json' } })).headers.get('content-type')).toBe('application/json');
   });
 });
 
