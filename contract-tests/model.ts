@@ -9,6 +9,7 @@ export const CHECK_NAMES = [
   'not_a_server_error',
   'status_code_conformance',
   'content_type_conformance',
+  'response_headers_conformance',
   'response_schema_conformance',
   'positive_data_acceptance',
   'response_echoes_request',

@@ -44,6 +44,8 @@ export interface DeclaredResponse {
   validate?: ValidateFunction;
   /** The properties the body's schema declares (allOf parts included). */
   properties: readonly string[];
+  /** The headers the spec marks `required` for this answer, lower case (never Content-Type, which OpenAPI says to ignore). */
+  requiredHeaders: readonly string[];
   /** The body's schema with refs followed and allOf merged at every depth (inlineSchema), for reading its keywords. */
   schema?: Schema;
 }
@@ -261,6 +263,7 @@ function declared(response: ContractResponse, status: number | string, doc: unkn
     status,
     mediaTypes: [...response.content.keys()],
     properties: media?.properties ?? [],
+    requiredHeaders: [...(response.requiredHeaders?.keys() ?? [])].filter((name) => name !== 'content-type'),
     ...(media ? { schemaName: refName(media.schema) } : {}),
   };
   // The contract compiles response validators on first use; keep that lazy.

@@ -7,6 +7,7 @@ import { notAServerError } from './not-a-server-error.js';
 import { positiveDataAcceptance } from './positive-data-acceptance.js';
 import { responseEchoesRequest } from './response-echoes-request.js';
 import { ensureResourceAvailability, listHonoursParameters, missingResourceNotFound, resourceConsistency, useAfterFree } from './sequence-checks.js';
+import { responseHeadersConformance } from './response-headers-conformance.js';
 import { responseSchemaConformance } from './response-schema-conformance.js';
 import { statusCodeConformance } from './status-code-conformance.js';
 
@@ -14,6 +15,7 @@ export const CHECKS: readonly Check[] = [
   notAServerError,
   statusCodeConformance,
   contentTypeConformance,
+  responseHeadersConformance,
   responseSchemaConformance,
   positiveDataAcceptance,
   responseEchoesRequest,
