@@ -84,8 +84,10 @@ const HEAVY = { timeout: 10 * PATIENT_MS };
 
 describe.skipIf(procMissing)('one client cannot exhaust the heap through rejections and the journal', () => {
   it('keeps serving 1 MiB seeds of {} and 1 MiB strings well past its heap, the journal within its byte bound', HEAVY, async () => {
-    // 64 MiB of heap: each attack body is 1 MiB, 160 of them are more than twice what the heap could keep.
-    const mock = await startMock([], 64);
+    // 128 MiB of heap: the 160 attack bodies of 1 MiB are more than it could keep, their parsed
+    // seeds (20 MiB each) far more. Not less: one JSON.parse of a seed briefly takes about 40 MiB
+    // beside the process's own 15 and the journal's 8, and at 64 MiB Node 24 ran out during one.
+    const mock = await startMock([], 128);
     const body = `[${Array(349_000).fill('{}').join(',')}]`;
     expect(Buffer.byteLength(body)).toBeGreaterThan(MIB - 2000);
     let peak = rssOf(mock);
