@@ -17,6 +17,7 @@ import {
   mediaEssence,
   type CompiledContract,
   type ContractOperation,
+  type ContractParameter,
   type ContractResponse,
 } from '../spec/contract.js';
 import { parseExactJson } from '../spec/exact-json.js';
@@ -46,6 +47,8 @@ export interface DeclaredResponse {
   properties: readonly string[];
   /** The headers the spec marks `required` for this answer, lower case (never Content-Type, which OpenAPI says to ignore). */
   requiredHeaders: readonly string[];
+  /** Every header it declares but Content-Type, read by its style and judged by its schema (spec/contract.ts). */
+  headerParameters: readonly ContractParameter[];
   /** The body's schema with refs followed and allOf merged at every depth (inlineSchema), for reading its keywords. */
   schema?: Schema;
 }
@@ -264,6 +267,7 @@ function declared(response: ContractResponse, status: number | string, doc: unkn
     mediaTypes: [...response.content.keys()],
     properties: media?.properties ?? [],
     requiredHeaders: [...(response.requiredHeaders?.keys() ?? [])].filter((name) => name !== 'content-type'),
+    headerParameters: response.headerParameters ?? [],
     ...(media ? { schemaName: refName(media.schema) } : {}),
   };
   // The contract compiles response validators on first use; keep that lazy.
@@ -523,8 +527,8 @@ export function parseBody(text: string): ParsedBody {
   }
 }
 
-/** The spec's verdict on a body in words (spec/problems.ts), empty when it fits the schema. */
-export function schemaProblems(validate: ValidateFunction, value: unknown): string {
+/** The spec's verdict on a value in words (spec/problems.ts), empty when it fits the schema; `subject` names the value (`the body` unless said). */
+export function schemaProblems(validate: ValidateFunction, value: unknown, subject?: string): string {
   if (validate(value)) return '';
-  return problemsText(describeProblems(validate.errors, { root: value }));
+  return problemsText(describeProblems(validate.errors, { root: value, ...(subject === undefined ? {} : { subject }) }));
 }

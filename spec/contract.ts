@@ -107,6 +107,12 @@ export interface ContractResponse {
   headers: readonly string[];
   /** The headers it declares `required`, lower case, with their schemas (refs followed at the top). */
   requiredHeaders?: ReadonlyMap<string, Schema>;
+  /**
+   * Every header it declares but Content-Type (which OpenAPI says to ignore), read as a header
+   * parameter is (a Header Object is a Parameter Object without name and in): style simple,
+   * coerced to its schema, its validator compiled on first use.
+   */
+  headerParameters?: readonly ContractParameter[];
 }
 
 export interface ContractOperation {
@@ -456,7 +462,7 @@ function readSecurity(raw: unknown, source: string, where: string, schemes: Read
   });
 }
 
-function readParameters(raw: readonly { value: unknown; pointer: string }[], compiler: SchemaCompiler): ContractParameter[] {
+function readParameters(raw: readonly { value: unknown; pointer: string }[], compiler: SchemaCompiler, direction?: Direction): ContractParameter[] {
   const byKey = new Map<string, ContractParameter>();
   for (const { value, pointer } of raw) {
     const parameter = compiler.resolve(value, pointer);
@@ -483,7 +489,7 @@ function readParameters(raw: readonly { value: unknown; pointer: string }[], com
       validate: undefined,
       read: () => undefined,
     });
-    compiler.compileLazily(byKey.get(key) as ContractParameter, schema, `${pointer}/${content ? `content/${escapePointerToken(content[0])}/schema` : 'schema'}`);
+    compiler.compileLazily(byKey.get(key) as ContractParameter, schema, `${pointer}/${content ? `content/${escapePointerToken(content[0])}/schema` : 'schema'}`, direction);
   }
   const parameters = [...byKey.values()];
   const claimed = new Set(parameters.filter((p) => p.in === 'query').map((p) => p.name));
@@ -516,6 +522,7 @@ function readResponses(raw: unknown, compiler: SchemaCompiler, where: string): P
       content: readContent(response.content, compiler, `${where}/${code}/content`, 'response'),
       headers: Object.keys(isObject(response.headers) ? response.headers : {}).map((name) => name.toLowerCase()),
       requiredHeaders: requiredHeadersOf(response.headers, compiler, `${where}/${code}/headers`),
+      headerParameters: headerParametersOf(response.headers, compiler, `${where}/${code}/headers`),
     };
     if (range !== undefined) ranges.set(range, read);
     else responses.set(status as number | 'default', read);
@@ -533,6 +540,17 @@ function requiredHeadersOf(raw: unknown, compiler: SchemaCompiler, where: string
     required.set(name.toLowerCase(), isObject(schema) ? schema : {});
   }
   return required;
+}
+
+function headerParametersOf(raw: unknown, compiler: SchemaCompiler, where: string): ContractParameter[] {
+  const headers: { value: unknown; pointer: string }[] = [];
+  for (const [name, entry] of Object.entries(isObject(raw) ? raw : {})) {
+    if (name.toLowerCase() === 'content-type') continue;
+    const pointer = `${where}/${escapePointerToken(name)}`;
+    const header = compiler.resolve(entry, pointer);
+    if (isObject(header)) headers.push({ value: { ...header, name, in: 'header' }, pointer });
+  }
+  return readParameters(headers, compiler, 'response');
 }
 
 function readContent(raw: unknown, compiler: SchemaCompiler, where: string, direction: 'request' | 'response'): Map<string, ContractMediaType> {

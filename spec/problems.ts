@@ -30,6 +30,8 @@ export interface DescribeOptions {
   /** Put before every field's pointer (`/3` for the fourth item of a seed). */
   pointerPrefix?: string;
   limit?: number;
+  /** What the value itself is called where a problem concerns it whole (`the body` unless said). */
+  subject?: string;
 }
 
 /** The words for a validator's errors. */
@@ -48,7 +50,7 @@ export function describeProblems(errors: readonly ErrorObject[] | null | undefin
     if ((error.keyword === 'allOf' || error.keyword === 'if') && !choice) continue;
     const group = merged.get(error);
     if (group === null) continue;
-    const sentence = bounded((options.prefix ?? '') + (choice ? describeChoice(error, choice) : group ? describeIntegerRange(group, options) : describeError(error, options)));
+    const sentence = bounded((options.prefix ?? '') + (choice ? describeChoice(error, choice, options) : group ? describeIntegerRange(group, options) : describeError(error, options)));
     if (sentences.has(sentence)) continue;
     if (sentences.size < limit) {
       sentences.add(sentence);
@@ -72,7 +74,7 @@ export function problemsText({ sentences, more }: Problems): string {
 
 function describeError(error: ErrorObject, options: DescribeOptions): string {
   const path = error.instancePath;
-  const field = path === '' ? 'the body' : pointerToField(path);
+  const field = path === '' ? (options.subject ?? 'the body') : pointerToField(path);
   const params = error.params as Record<string, unknown>;
   switch (error.keyword) {
     case 'required':
@@ -109,9 +111,9 @@ function describeError(error: ErrorObject, options: DescribeOptions): string {
 }
 
 /** The schema a discriminator's value chose, which the value does not match: `petType is "dog", so the body must be a valid Dog`. */
-function describeChoice(error: ErrorObject, { propertyName, value, schema }: ChoiceNote): string {
+function describeChoice(error: ErrorObject, { propertyName, value, schema }: ChoiceNote, options: DescribeOptions): string {
   const path = error.instancePath;
-  const holder = path === '' ? 'the body' : pointerToField(path);
+  const holder = path === '' ? (options.subject ?? 'the body') : pointerToField(path);
   return `${path === '' ? '' : `${holder}.`}${propertyName} is ${JSON.stringify(value)}, so ${holder} must be a valid ${schema}`;
 }
 
@@ -197,7 +199,7 @@ function withinRange(error: ErrorObject, { low, high }: { low: bigint | undefine
 function describeIntegerRange(group: readonly ErrorObject[], options: DescribeOptions): string {
   const first = group[0] as ErrorObject;
   const path = first.instancePath;
-  const field = path === '' ? 'the body' : pointerToField(path);
+  const field = path === '' ? (options.subject ?? 'the body') : pointerToField(path);
   const { low, high } = integerRange(group) ?? {};
   const range = low !== undefined && high !== undefined ? `from ${low} to ${high}` : low !== undefined ? `of at least ${low}` : `of at most ${String(high)}`;
   const typeError = group.find((error) => error.keyword === 'type');

@@ -1,24 +1,44 @@
 /**
  * response_headers_conformance: an answer with a status the spec declares carries every header the
- * spec marks `required` for it (a create's `Location`, a rate limit), in any letter case. Headers
- * the spec declares but does not require, and undeclared statuses, are not this check's business.
+ * spec marks `required` for it (a create's `Location`, a rate limit), in any letter case, and each
+ * header it declares for that status that the answer carries is what its schema says, read as
+ * OpenAPI writes a header (style simple: `"5"` an integer, `a,b` an array). Undeclared headers and
+ * undeclared statuses are not this check's business.
  */
-import type { Check } from '../model.js';
-import { declaredResponse } from '../spec-contract.js';
+import type { Check, Problem } from '../model.js';
+import { declaredResponse, schemaProblems } from '../spec-contract.js';
 import { answered, failure } from './verdicts.js';
+
+const NO_QUERY: ReadonlyMap<string, readonly string[]> = new Map();
+/** How much of a provider's header value a report quotes. */
+const QUOTED = 80;
 
 export const responseHeadersConformance: Check = {
   name: 'response_headers_conformance',
-  proves: 'answers with a declared status carry every header the spec marks required for that status',
+  proves: "answers with a declared status carry every header the spec marks required for that status, each declared header's value valid against its schema",
   judge(exchange, { contract }) {
     const response = answered(exchange);
     const declared = response && declaredResponse(contract, response.status);
     // Judged wherever a status is declared, required headers or none: a spec whose only required
     // header is on a status the suite never meets still has this check pass rather than go unjudged.
     if (!response || !declared) return undefined;
+    const problems: Problem[] = [];
     const missing = declared.requiredHeaders.filter((name) => response.headers[name] === undefined);
-    if (missing.length === 0) return [];
-    const names = missing.map((name) => `'${name}'`).join(', ');
-    return [failure(`The ${response.status} answer has no ${names} header${missing.length > 1 ? 's' : ''}; the spec marks ${missing.length > 1 ? 'them' : 'it'} required for ${declared.status}.`)];
+    if (missing.length) {
+      const names = missing.map((name) => `'${name}'`).join(', ');
+      problems.push(
+        failure(`The ${response.status} answer has no ${names} header${missing.length > 1 ? 's' : ''}; the spec marks ${missing.length > 1 ? 'them' : 'it'} required for ${declared.status}.`),
+      );
+    }
+    for (const header of declared.headerParameters) {
+      const text = response.headers[header.name];
+      const validate = header.validate;
+      if (text === undefined || !validate) continue;
+      const wrong = schemaProblems(validate, header.read({ path: {}, query: NO_QUERY, headers: response.headers }), 'the value');
+      if (!wrong) continue;
+      const quoted = JSON.stringify(text.length > QUOTED ? `${text.slice(0, QUOTED)}…` : text);
+      problems.push(failure(`The ${response.status} answer's '${header.name}' header ${quoted} is not what the spec declares for ${declared.status}: ${wrong}.`));
+    }
+    return problems;
   },
 };

@@ -368,10 +368,19 @@ function withDeclaredHeaders(answer: Answer, operation: ContractOperation, negot
   const has = new Set(Object.keys(headers).map((name) => name.toLowerCase()));
   for (const [name, schema] of required) {
     if (has.has(name) || name === 'content-type' || name === 'content-length') continue;
-    const value = sampleOf(schema);
-    if (value !== null && typeof value === 'object' && !Array.isArray(value)) continue;
-    headers[name] = Array.isArray(value) ? value.map(String).join(',') : String(value);
+    const declared = response.headerParameters?.find((header) => header.name === name);
+    headers[name] = headerText(sampleOf(schema), declared?.style === 'content', declared?.explode === true);
   }
   answer.headers = headers;
   return answer;
+}
+
+/** A header's value as OpenAPI writes it: style simple (`a,b`; an object `k,v` or, exploded, `k=v`), or JSON for a `content` header. */
+function headerText(value: unknown, content: boolean, explode: boolean): string {
+  if (content) return JSON.stringify(value);
+  if (Array.isArray(value)) return value.map(String).join(',');
+  if (value === null || typeof value !== 'object') return String(value);
+  return Object.entries(value)
+    .map(([key, inner]) => (explode ? `${key}=${String(inner)}` : `${key},${String(inner)}`))
+    .join(',');
 }
