@@ -45,9 +45,7 @@ export interface DeclaredResponse {
   validate?: ValidateFunction;
   /** The properties the body's schema declares (allOf parts included). */
   properties: readonly string[];
-  /** The headers the spec marks `required` for this answer, lower case (never Content-Type, which OpenAPI says to ignore). */
-  requiredHeaders: readonly string[];
-  /** Every header it declares but Content-Type, read by its style and judged by its schema (spec/contract.ts). */
+  /** Every header it declares but Content-Type (which OpenAPI says to ignore), with its schema: spec/response-headers.ts judges them. */
   headerParameters: readonly ContractParameter[];
   /** The body's schema with refs followed and allOf merged at every depth (inlineSchema), for reading its keywords. */
   schema?: Schema;
@@ -266,7 +264,6 @@ function declared(response: ContractResponse, status: number | string, doc: unkn
     status,
     mediaTypes: [...response.content.keys()],
     properties: media?.properties ?? [],
-    requiredHeaders: [...(response.requiredHeaders?.keys() ?? [])].filter((name) => name !== 'content-type'),
     headerParameters: response.headerParameters ?? [],
     ...(media ? { schemaName: refName(media.schema) } : {}),
   };
@@ -527,8 +524,8 @@ export function parseBody(text: string): ParsedBody {
   }
 }
 
-/** The spec's verdict on a value in words (spec/problems.ts), empty when it fits the schema; `subject` names the value (`the body` unless said). */
-export function schemaProblems(validate: ValidateFunction, value: unknown, subject?: string): string {
+/** The spec's verdict on a body in words (spec/problems.ts), empty when it fits the schema. */
+export function schemaProblems(validate: ValidateFunction, value: unknown): string {
   if (validate(value)) return '';
-  return problemsText(describeProblems(validate.errors, { root: value, ...(subject === undefined ? {} : { subject }) }));
+  return problemsText(describeProblems(validate.errors, { root: value }));
 }

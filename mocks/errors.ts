@@ -252,6 +252,16 @@ export const errorCatalogue = {
     502,
     ({ operation, status, schema, problems, more }) => `The upstream's ${status} answer to ${operation} is not a valid ${schema}: ${listed(problems, more)}.`,
   ),
+  UPSTREAM_MISSING_HEADER: define<{ operation: string; status: number; headers: string[] }>(
+    502,
+    ({ operation, status, headers }) =>
+      `The upstream's ${status} answer to ${operation} has no ${headers.map((name) => `'${name}'`).join(', ')} header${headers.length > 1 ? 's' : ''}; the spec marks ${headers.length > 1 ? 'them' : 'it'} required for ${status}.`,
+  ),
+  UPSTREAM_INVALID_HEADER: define<{ operation: string; status: number; header: string; value: string; problems: string[]; more?: number }>(
+    502,
+    ({ operation, status, header, value, problems, more }) =>
+      `The upstream's ${status} answer to ${operation} has the '${header}' header ${value}, which the spec's schema for it refuses: ${listed(problems, more)}.`,
+  ),
   NOT_VALIDATED: define<{ what: string; reason: string }>(502, ({ what, reason }) => `The ${what} was not checked against the spec (${reason}); it was passed on unchanged.`),
   UPSTREAM_VIOLATION: define<{ violation: string; more: number }>(
     502,

@@ -2,14 +2,15 @@
  * response_headers_conformance: an answer with a status the spec declares carries every header the
  * spec marks `required` for it (a create's `Location`, a rate limit), in any letter case, and each
  * header it declares for that status that the answer carries is what its schema says, read as
- * OpenAPI writes a header (style simple: `"5"` an integer, `a,b` an array). Undeclared headers and
- * undeclared statuses are not this check's business.
+ * OpenAPI writes a header (style simple: `"5"` an integer, `a,b` an array; spec/response-headers.ts).
+ * Undeclared headers and undeclared statuses are not this check's business.
  */
+import { problemsText } from '../../spec/problems.js';
+import { judgeHeaders } from '../../spec/response-headers.js';
 import type { Check, Problem } from '../model.js';
-import { declaredResponse, schemaProblems } from '../spec-contract.js';
+import { declaredResponse } from '../spec-contract.js';
 import { answered, failure } from './verdicts.js';
 
-const NO_QUERY: ReadonlyMap<string, readonly string[]> = new Map();
 /** How much of a provider's header value a report quotes. */
 const QUOTED = 80;
 
@@ -22,22 +23,17 @@ export const responseHeadersConformance: Check = {
     // Judged wherever a status is declared, required headers or none: a spec whose only required
     // header is on a status the suite never meets still has this check pass rather than go unjudged.
     if (!response || !declared) return undefined;
+    const { missing, invalid } = judgeHeaders(declared.headerParameters, response.headers);
     const problems: Problem[] = [];
-    const missing = declared.requiredHeaders.filter((name) => response.headers[name] === undefined);
     if (missing.length) {
       const names = missing.map((name) => `'${name}'`).join(', ');
       problems.push(
         failure(`The ${response.status} answer has no ${names} header${missing.length > 1 ? 's' : ''}; the spec marks ${missing.length > 1 ? 'them' : 'it'} required for ${declared.status}.`),
       );
     }
-    for (const header of declared.headerParameters) {
-      const text = response.headers[header.name];
-      const validate = header.validate;
-      if (text === undefined || !validate) continue;
-      const wrong = schemaProblems(validate, header.read({ path: {}, query: NO_QUERY, headers: response.headers }), 'the value');
-      if (!wrong) continue;
-      const quoted = JSON.stringify(text.length > QUOTED ? `${text.slice(0, QUOTED)}…` : text);
-      problems.push(failure(`The ${response.status} answer's '${header.name}' header ${quoted} is not what the spec declares for ${declared.status}: ${wrong}.`));
+    for (const { name, value, problems: wrong } of invalid) {
+      const quoted = JSON.stringify(value.length > QUOTED ? `${value.slice(0, QUOTED)}…` : value);
+      problems.push(failure(`The ${response.status} answer's '${name}' header ${quoted} is not what the spec declares for ${declared.status}: ${problemsText(wrong)}.`));
     }
     return problems;
   },

@@ -138,6 +138,7 @@ export class ValidatingProxy {
         status: upstream.statusCode ?? 0,
         contentType: upstream.headers['content-type'],
         contentLength: upstream.headers['content-length'] === undefined ? undefined : Number(upstream.headers['content-length']),
+        headers: upstream.headers,
       };
       const verdict = operation ? judgeResponseHead(operation.contract, head) : { violations: [], body: undefined };
       violations.push(...verdict.violations);

@@ -13,7 +13,9 @@ import { parse as parseContentType } from 'content-type';
 import type { ContractMediaType, ContractOperation, ContractResponse } from '../../spec/contract.js';
 import { isJsonMediaType, matchingMedia } from '../../spec/contract.js';
 import { parseExactJson } from '../../spec/exact-json.js';
+import type { ParameterSource } from '../../spec/parameters.js';
 import { describeProblems } from '../../spec/problems.js';
+import { judgeHeaders } from '../../spec/response-headers.js';
 import { declaredFor } from '../engine/error-answers.js';
 import { reject } from '../errors.js';
 import { violation, type Violation } from './violations.js';
@@ -26,6 +28,8 @@ export interface ResponseHead {
   contentType: string | undefined;
   /** Content-Length when the upstream sent one. */
   contentLength: number | undefined;
+  /** Every header, lower case (node's), to judge those the spec declares for the status. */
+  headers: ParameterSource['headers'];
 }
 
 /** The body check an answer still needs once its head is judged. */
@@ -46,7 +50,7 @@ export function operationLabel(operation: ContractOperation): string {
   return `${operation.operationId} (${operation.method.toUpperCase()} ${operation.path})`;
 }
 
-/** Judges the status and the media type; says whether the body needs a schema check. */
+/** Judges the status, the declared headers and the media type; says whether the body needs a schema check. */
 export function judgeResponseHead(operation: ContractOperation, head: ResponseHead): HeadVerdict {
   const label = operationLabel(operation);
   const { status } = head;
@@ -56,6 +60,32 @@ export function judgeResponseHead(operation: ContractOperation, head: ResponseHe
     const rejection = reject('UPSTREAM_UNDECLARED_STATUS', { operation: label, status, declared: declaredList(operation) });
     return { violations: [violation('response', rejection, status >= 400 && status < 500 ? 'warning' : 'error')], body: undefined };
   }
+  const headers = headerViolations(label, status, declared, head.headers);
+  const verdict = judgeMediaType(label, declared, head);
+  return headers.length ? { ...verdict, violations: [...headers, ...verdict.violations] } : verdict;
+}
+
+/** The headers the spec declares for the status: the required ones present, each one sent valid (spec/response-headers.ts). */
+function headerViolations(label: string, status: number, declared: ContractResponse, headers: ResponseHead['headers']): Violation[] {
+  if (!declared.headerParameters?.length) return [];
+  const { missing, invalid } = judgeHeaders(declared.headerParameters, headers);
+  const violations = missing.length ? [violation('response', reject('UPSTREAM_MISSING_HEADER', { operation: label, status, headers: missing }))] : [];
+  for (const { name, value, problems } of invalid) {
+    violations.push(violation('response', reject('UPSTREAM_INVALID_HEADER', { operation: label, status, header: name, value: quoted(value), problems: problems.sentences, more: problems.more })));
+  }
+  return violations;
+}
+
+/** How much of an upstream's header value a message quotes. */
+const QUOTED = 80;
+
+function quoted(value: string): string {
+  return JSON.stringify(value.length > QUOTED ? `${value.slice(0, QUOTED)}…` : value);
+}
+
+/** The media type of a declared status; whether the body needs a schema check. */
+function judgeMediaType(label: string, declared: ContractResponse, head: ResponseHead): HeadVerdict {
+  const { status } = head;
   if (!mayHaveBody(head)) return { violations: [], body: undefined };
   if (declared.content.size === 0) {
     // A body the spec does not describe; an empty one (Content-Length: 0) is no body at all.

@@ -62,6 +62,9 @@ const sampleParams = {
   reasons: ["2 requests to the mock's own routes"],
   member: 'id',
   pointer: '/id',
+  headers: ['retry-after'],
+  header: 'x-total-count',
+  value: '"many"',
 };
 
 describe('error catalogue', () => {

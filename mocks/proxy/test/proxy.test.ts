@@ -369,6 +369,49 @@ describe('a status the spec declares by range or by default', () => {
   });
 });
 
+describe('headers the spec declares for a status', () => {
+  // response-headers-3.1: listNotes' 200 requires X-Total-Count (an integer ≥ 0) and may carry X-Page-Tags (new, old, pinned); its 4XX requires Retry-After.
+  const spec = fileURLToPath(new URL('./specs/response-headers-3.1.yaml', import.meta.url));
+
+  it.each([
+    ['every declared header right', 200, { 'x-total-count': '3', 'x-page-tags': 'new,pinned' }, []],
+    ['them in its own letter case, spaced after a comma, beside its own (Content-Type never judged)', 200, { 'X-TOTAL-COUNT': '0', 'X-Page-Tags': 'old, new', 'x-served-by': 'notes-1' }, []],
+    ['a 200 without its required X-Total-Count', 200, { 'x-page-tags': 'new' }, ['response error UPSTREAM_MISSING_HEADER']],
+    ['an X-Total-Count that is no integer', 200, { 'x-total-count': 'many' }, ['response error UPSTREAM_INVALID_HEADER']],
+    ['an X-Total-Count under its minimum', 200, { 'x-total-count': '-1' }, ['response error UPSTREAM_INVALID_HEADER']],
+    ['an optional X-Page-Tags with a tag its enum lacks', 200, { 'x-total-count': '2', 'x-page-tags': 'new,archived' }, ['response error UPSTREAM_INVALID_HEADER']],
+    ['a 429 by its 4XX range, with Retry-After', 429, { 'retry-after': '30' }, []],
+    ['a 429 by its 4XX range, without Retry-After (a $ref to components)', 429, {}, ['response error UPSTREAM_MISSING_HEADER']],
+  ])('judges %s', async (_what, status, headers, expected) => {
+    const text = status === 200 ? '["a"]' : '{}';
+    const provider = await startProvider(answerJson(status, text, headers));
+    const mock = await proxyTo(provider.url, { spec });
+    const answer = await exchange(`${mock.url}/notes`, { method: 'GET' });
+    expect(answer.status).toBe(status);
+    expect(answer.body.toString()).toBe(text);
+    for (const [name, value] of Object.entries(headers)) expect(answer.headers[name.toLowerCase()]).toBe(value);
+    expect(codes(violationsOf(answer))).toEqual(expected);
+    expect(codes(lastEntry(mock).violations)).toEqual(expected);
+  });
+
+  it('names the header, quotes its value and says what its schema refuses; --proxy-strict replaces the answer', async () => {
+    const provider = await startProvider(answerJson(200, '["a"]', { 'x-total-count': 'many' }));
+    const mock = await proxyTo(provider.url, { spec });
+    const [invalid] = violationsOf(await exchange(`${mock.url}/notes`, { method: 'GET' }));
+    expect(invalid?.message).toBe(
+      `The upstream's 200 answer to listNotes (GET /notes) has the 'x-total-count' header "many", which the spec's schema for it refuses: the value must be a JSON integer, got the string "many".`,
+    );
+    provider.answer(answerJson(429, '{}'));
+    const [missing] = violationsOf(await exchange(`${mock.url}/notes`, { method: 'GET' }));
+    expect(missing?.message).toBe(`The upstream's 429 answer to listNotes (GET /notes) has no 'retry-after' header; the spec marks it required for 429.`);
+    const strict = await proxyTo(provider.url, { spec, strict: true });
+    const replaced = await exchange(`${strict.url}/notes`, { method: 'GET' });
+    expect(replaced.status).toBe(502);
+    expect(replaced.body.toString()).toContain("has no 'retry-after' header");
+    expect(codes(violationsOf(replaced))).toEqual(['response error UPSTREAM_MISSING_HEADER']);
+  });
+});
+
 describe('--proxy-strict', () => {
   it('replaces an answer that breaks the spec with a 502 Error naming the violation', async () => {
     const provider = await startProvider(answerJson(400, '{"error":400}'));

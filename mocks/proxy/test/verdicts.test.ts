@@ -35,7 +35,14 @@ const variant = compileContract(
   'variant.yaml',
 ).operations.get('getThing') as ContractOperation;
 
-const head = (status: number, contentType: string | undefined, more: Partial<ResponseHead> = {}): ResponseHead => ({ method: 'POST', status, contentType, contentLength: undefined, ...more });
+const head = (status: number, contentType: string | undefined, more: Partial<ResponseHead> = {}): ResponseHead => ({
+  method: 'POST',
+  status,
+  contentType,
+  contentLength: undefined,
+  headers: {},
+  ...more,
+});
 
 describe('judging the head of an answer', () => {
   it('asks for a body check of a declared JSON answer, charset allowed', () => {

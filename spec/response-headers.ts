@@ -1,0 +1,37 @@
+/**
+ * An answer's headers judged against what the spec declares for its status: every header marked
+ * `required` present (any letter case), and each declared header it carries valid against its
+ * schema, read as OpenAPI writes a header (a Header Object is a header parameter without name and
+ * in: style simple, coerced; spec/parameters.ts). One judge for the contract suite's
+ * response_headers_conformance and the proxy's verdict on an upstream's answer.
+ */
+import type { ContractParameter } from './contract.js';
+import type { ParameterSource } from './parameters.js';
+import { describeProblems, type Problems } from './problems.js';
+
+export interface HeaderVerdict {
+  /** Required headers the answer lacks, lower case. */
+  missing: string[];
+  /** Headers it carries that their schemas refuse: the name (lower case), the value as sent, the problems. */
+  invalid: { name: string; value: string; problems: Problems }[];
+}
+
+const NO_QUERY: ParameterSource['query'] = new Map();
+
+/** `headers`: lower-case names, as node and fetch give them (repeated headers joined by `, ` or as a list). */
+export function judgeHeaders(declared: readonly ContractParameter[], headers: ParameterSource['headers']): HeaderVerdict {
+  const verdict: HeaderVerdict = { missing: [], invalid: [] };
+  const source: ParameterSource = { path: {}, query: NO_QUERY, headers };
+  for (const header of declared) {
+    const raw = headers[header.name];
+    if (raw === undefined) {
+      if (header.required) verdict.missing.push(header.name);
+      continue;
+    }
+    const validate = header.validate;
+    const value = header.read(source);
+    if (!validate || validate(value)) continue;
+    verdict.invalid.push({ name: header.name, value: Array.isArray(raw) ? raw.join(', ') : raw, problems: describeProblems(validate.errors, { root: value, subject: 'the value' }) });
+  }
+  return verdict;
+}
