@@ -272,7 +272,7 @@ class SchemaCompiler {
     const components = isObject(document.components) ? document.components : {};
     const schemas = isObject(components.schemas) ? components.schemas : {};
     this.#defs = {};
-    for (const [name, schema] of Object.entries(schemas)) this.#defs[name] = this.#prepare(schema);
+    for (const [name, schema] of Object.entries(schemas)) this.#defs[name] = this.#prepare(schema, name);
     // A broken component is refused at load, with its pointer, whether or not an operation uses it.
     this.#defsId('');
   }
@@ -362,8 +362,8 @@ class SchemaCompiler {
   }
 
   /** A schema of the document as Ajv is given it: discriminated unions as conditions (spec/discriminator.ts), refs into the `$defs`. */
-  #prepare(schema: unknown): any {
-    return this.#rewrite(discriminatorsAsConditions(schema, this.document));
+  #prepare(schema: unknown, component?: string): any {
+    return this.#rewrite(discriminatorsAsConditions(schema, this.document, component));
   }
 
   /**

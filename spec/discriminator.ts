@@ -11,7 +11,7 @@
  * of the known values, and for each value an `if` (the property is that value) `then` (the schema it
  * selects). The document itself is left as written (generators and the inspector read it).
  */
-import { discriminatorOf, isObject, type Discriminated, type Schema } from './schema.js';
+import { discriminatorOf, escapePointerToken, isObject, pointerTarget, refName, type Discriminated, type Schema } from './schema.js';
 
 /**
  * The annotation on each `if`/`then` of a rewritten union: what the message of a body the selected
@@ -38,7 +38,7 @@ const MAX_DEPTH = 512;
  * whose branches overlap no longer refuses it for matching two), an unknown value is refused
  * naming the known ones. Returns new objects where it rewrites; the rest is shared.
  */
-export function discriminatorsAsConditions(schema: unknown, document: unknown): unknown {
+export function discriminatorsAsConditions(schema: unknown, document: unknown, component?: string): unknown {
   const visit = (node: unknown, depth: number): unknown => {
     if (!isObject(node) || depth > MAX_DEPTH) return node;
     let out: Schema | undefined;
@@ -65,9 +65,78 @@ export function discriminatorsAsConditions(schema: unknown, document: unknown): 
     }
     const current = out ?? node;
     const discriminated = discriminatorOf(node, document);
-    return discriminated ? asConditions(current, discriminated) : current;
+    if (discriminated) return asConditions(current, discriminated);
+    return depth === 0 && component !== undefined ? asInherited(current, component, document) : current;
   };
   return visit(schema, 0);
+}
+
+/**
+ * A component whose `discriminator` stands without a union: OpenAPI's inheritance form, where
+ * each schema the property's value names (`mapping`, else a component's own name) is an `allOf`
+ * of this base and parts of its own. A body is judged by the base and, where its value names such
+ * a schema, by that schema's own parts too: `petType: Dog` must bark. The parts are the selected
+ * schema without the base (through every level of `allOf` between them), so that judging never
+ * comes back to the base for the same value. A value that names no schema is judged by the base
+ * alone: here the base is itself a schema a body may be.
+ */
+function asInherited(node: Schema, component: string, document: unknown): Schema {
+  const discriminator = node.discriminator;
+  const propertyName = isObject(discriminator) ? discriminator.propertyName : undefined;
+  if (typeof propertyName !== 'string') return node;
+  const base = `${COMPONENTS}${escapePointerToken(component)}`;
+  const choices = new Map<string, string>();
+  const mapping = isObject(discriminator) && isObject(discriminator.mapping) ? discriminator.mapping : {};
+  for (const [value, target] of Object.entries(mapping)) {
+    if (typeof target === 'string') choices.set(value, target.includes('#') || target.includes('/') ? target : `${COMPONENTS}${escapePointerToken(target)}`);
+  }
+  const components = isObject(document) && isObject(document.components) && isObject(document.components.schemas) ? document.components.schemas : {};
+  for (const name of Object.keys(components)) {
+    const ref = `${COMPONENTS}${escapePointerToken(name)}`;
+    if (ref !== base && ![...choices.values()].includes(ref) && !choices.has(name) && inherits(ref, base, document, 0)) choices.set(name, ref);
+  }
+  const conditions: Schema[] = [];
+  for (const [value, ref] of choices) {
+    if (ref === base) continue;
+    const own = ownParts(ref, base, document, 0);
+    if (own === undefined) continue;
+    conditions.push({
+      if: { type: 'object', required: [propertyName], properties: { [propertyName]: { const: value } } },
+      then: own,
+      [DISCRIMINATOR_CHOICE]: { propertyName, value, schema: refName({ $ref: ref }) ?? ref } satisfies ChoiceNote,
+    });
+  }
+  if (!conditions.length) return node;
+  return { ...node, allOf: [...(Array.isArray(node.allOf) ? node.allOf : []), ...conditions] };
+}
+
+const COMPONENTS = '#/components/schemas/';
+/** How many `allOf` levels lie between a base and a schema that inherits from it, at most. */
+const MAX_INHERITANCE = 16;
+
+/** Whether the schema at `ref` is an `allOf` of `base`, directly or through schemas that are. */
+function inherits(ref: string, base: string, document: unknown, depth: number): boolean {
+  const target = pointerTarget(document, ref);
+  if (depth > MAX_INHERITANCE || !isObject(target) || !Array.isArray(target.allOf)) return false;
+  return target.allOf.some((part) => isObject(part) && typeof part.$ref === 'string' && (part.$ref === base || inherits(part.$ref, base, document, depth + 1)));
+}
+
+/**
+ * The schema at `ref` without `base`: its `allOf` parts but the base, a part that inherits from the
+ * base replaced by its own parts in turn. Undefined when the ref names nothing.
+ */
+function ownParts(ref: string, base: string, document: unknown, depth: number): Schema | undefined {
+  const target = pointerTarget(document, ref);
+  if (!isObject(target) || depth > MAX_INHERITANCE) return undefined;
+  if (!inherits(ref, base, document, 0)) return { $ref: ref };
+  const parts: unknown[] = [];
+  for (const part of target.allOf as unknown[]) {
+    const inner = isObject(part) && typeof part.$ref === 'string' ? part.$ref : undefined;
+    if (inner === base) continue;
+    parts.push(inner !== undefined && inherits(inner, base, document, 0) ? (ownParts(inner, base, document, depth + 1) ?? {}) : part);
+  }
+  const { allOf: _allOf, discriminator: _discriminator, ...rest } = target;
+  return { ...rest, allOf: parts };
 }
 
 /** `node` (its branches rewritten already) as the parts described at discriminatorsAsConditions. */

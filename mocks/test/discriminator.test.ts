@@ -138,3 +138,106 @@ describe.each(['3.0.3', '3.1.0'] as const)('a discriminated oneOf in an OpenAPI 
     expect(pet).toHaveProperty(selected as string);
   });
 });
+
+/**
+ * OpenAPI's inheritance form: the discriminator on the base, each kind an `allOf` of the base and
+ * parts of its own (Dog mapped from `dog`, Cat by its name, Puppy two levels down through Dog).
+ */
+const inheritedSpec = (version: '3.0.3' | '3.1.0'): string => `
+openapi: ${version}
+info: {title: Pets by inheritance, version: "1"}
+paths:
+  /pets:
+    post:
+      operationId: addPet
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema: {$ref: '#/components/schemas/Pet'}
+      responses:
+        '201':
+          description: created
+          content:
+            application/json:
+              schema: {$ref: '#/components/schemas/Pet'}
+  /dogs:
+    post:
+      operationId: addDog
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema: {$ref: '#/components/schemas/Dog'}
+      responses:
+        '200': {description: ok}
+components:
+  schemas:
+    Pet:
+      type: object
+      required: [petType, name]
+      properties:
+        petType: {type: string}
+        name: {type: string}
+      discriminator:
+        propertyName: petType
+        mapping: {dog: Dog}
+    Dog:
+      allOf:
+        - {$ref: '#/components/schemas/Pet'}
+        - type: object
+          required: [barks]
+          properties:
+            barks: {type: boolean}
+    Cat:
+      description: a cat
+      allOf:
+        - {$ref: '#/components/schemas/Pet'}
+        - type: object
+          required: [meows]
+          properties:
+            meows: {type: boolean}
+    Puppy:
+      allOf:
+        - {$ref: '#/components/schemas/Dog'}
+        - type: object
+          required: [ageInWeeks]
+          properties:
+            ageInWeeks: {type: integer, maximum: 52}
+`;
+
+describe.each(['3.0.3', '3.1.0'] as const)('a discriminator on a base schema that kinds inherit by allOf, in an OpenAPI %s document', (version) => {
+  const mock = useMockForSpec(inheritedSpec(version));
+  const post = (path: string, body: unknown) => send(mock.current, path, body);
+
+  it("judges a Pet by the kind its value names too: by mapping, by a component's name, two levels down", async () => {
+    // Before, a Pet was judged by the base alone: each of these was a 201.
+    expect(expectError(await post('/pets', { petType: 'dog', name: 'Rex' }), 400)).toBe('The request body is not a valid Pet: petType is "dog", so the body must be a valid Dog; barks is required.');
+    expect(expectError(await post('/pets', { petType: 'Cat', name: 'Tom', barks: true }), 400)).toBe(
+      'The request body is not a valid Pet: petType is "Cat", so the body must be a valid Cat; meows is required.',
+    );
+    expect(expectError(await post('/pets', { petType: 'Puppy', name: 'Bit', barks: true, ageInWeeks: 60 }), 400)).toContain('petType is "Puppy", so the body must be a valid Puppy');
+    expect(expectError(await post('/pets', { petType: 'Puppy', name: 'Bit', ageInWeeks: 6 }), 400)).toContain('barks is required');
+    // The base's own rules still hold under every value.
+    expect(expectError(await post('/pets', { petType: 'dog', barks: true }), 400)).toContain('name is required');
+  });
+
+  it('takes a body of the kind its value names, and a value that names no kind as a plain Pet', async () => {
+    for (const body of [
+      { petType: 'dog', name: 'Rex', barks: true },
+      { petType: 'Cat', name: 'Tom', meows: false },
+      { petType: 'Puppy', name: 'Bit', barks: true, ageInWeeks: 6 },
+      { petType: 'hamster', name: 'Ham' },
+    ]) {
+      const answer = await post('/pets', body);
+      expect(answer.status, answer.text).toBe(201);
+    }
+  });
+
+  it('judges a kind taken on its own the same way, without going round from the kind to the base and back', async () => {
+    expect((await post('/dogs', { petType: 'dog', name: 'Rex', barks: true })).status).toBe(200);
+    expect(expectError(await post('/dogs', { petType: 'dog', name: 'Rex' }), 400)).toContain('barks is required');
+    // A Dog whose value says Cat is judged as a Cat too (the discriminator is the base's).
+    expect(expectError(await post('/dogs', { petType: 'Cat', name: 'Rex', barks: true }), 400)).toContain('petType is "Cat", so the body must be a valid Cat; meows is required');
+  });
+});
