@@ -13,6 +13,7 @@ import type { ValidateFunction } from 'ajv';
 import { CONTRACT_AJV_OPTIONS, createSpecAjv } from './ajv.js';
 import { ajvRefusal } from './ajv-refusals.js';
 import { discriminatorsAsConditions } from './discriminator.js';
+import { defPointers, endlessRound } from './schema-cycles.js';
 import { META_SCHEMA_ID, validateMetaSchema } from './meta-schema.gen.js';
 import { refusedPatterns } from './patterns.js';
 import { exactPlanDeclaring, exactPlanOf, READ_EVERY_NUMBER, type ExactPlan } from './exact-json.js';
@@ -339,6 +340,15 @@ class SchemaCompiler {
     if (validateMetaSchema({ $defs: this.#defs })) {
       const refusal = ajvRefusal({ $defs: this.#defs }, { $defs: this.#defs });
       if (refusal) throw ContractError.at(this.source, this.#defPointer(refusal.pointer), `the schema cannot be compiled: ${this.#documentRefs(refusal.reason)}`);
+      const round = endlessRound({ $defs: this.#defs }, defPointers(this.#defs));
+      if (round) {
+        const through = [round.pointer, ...round.through].map((pointer) => this.#defPointer(pointer)).join(' → ');
+        throw ContractError.at(
+          this.source,
+          this.#defPointer(round.pointer),
+          `the schema comes back to itself (${through}) without descending into a property or an item: judging any value by it would never end`,
+        );
+      }
       return;
     }
     const whole = this.#ajv.errorsText(validateMetaSchema.errors);

@@ -65,7 +65,7 @@ export function discriminatorsAsConditions(schema: unknown, document: unknown, c
     }
     const current = out ?? node;
     const discriminated = discriminatorOf(node, document);
-    if (discriminated) return asConditions(current, discriminated);
+    if (discriminated) return asConditions(current, discriminated, depth === 0 ? component : undefined, document);
     return depth === 0 && component !== undefined ? asInherited(current, component, document) : current;
   };
   return visit(schema, 0);
@@ -140,7 +140,8 @@ function ownParts(ref: string, base: string, document: unknown, depth: number): 
 }
 
 /** `node` (its branches rewritten already) as the parts described at discriminatorsAsConditions. */
-function asConditions(node: Schema, { propertyName, choices }: Discriminated): Schema {
+function asConditions(node: Schema, { propertyName, choices }: Discriminated, component: string | undefined, document: unknown): Schema {
+  const base = component === undefined ? undefined : `${COMPONENTS}${escapePointerToken(component)}`;
   const { oneOf: _oneOf, anyOf: _anyOf, discriminator: _discriminator, ...around } = node;
   const branches = (Array.isArray(node.oneOf) ? node.oneOf : Array.isArray(node.anyOf) ? node.anyOf : []) as unknown[];
   const tag: Schema = { required: [propertyName], properties: { [propertyName]: { enum: choices.map((choice) => choice.value) } } };
@@ -148,10 +149,22 @@ function asConditions(node: Schema, { propertyName, choices }: Discriminated): S
   if (around.type === undefined) tag.type = 'object';
   const conditions = choices.map((choice) => ({
     if: { type: 'object', required: [propertyName], properties: { [propertyName]: { const: choice.value } } },
-    then: choice.branch === undefined ? choice.schema : branches[choice.branch],
+    then: selected(choice.branch === undefined ? choice.schema : branches[choice.branch], base, document),
     [DISCRIMINATOR_CHOICE]: { propertyName, value: choice.value, schema: choice.name } satisfies ChoiceNote,
   }));
   return { ...around, allOf: [...(Array.isArray(around.allOf) ? around.allOf : []), tag, ...conditions] };
+}
+
+/**
+ * What a union's value selects: the branch, or, where the branch is a component that inherits from
+ * the union's own component (`Pet: {oneOf: [Dog]}`, `Dog: {allOf: [Pet, …]}`), its own parts, the
+ * union's other keywords being judged beside them already. As written it would lead back to the
+ * union for the same value without end.
+ */
+function selected(branch: unknown, base: string | undefined, document: unknown): unknown {
+  const ref = isObject(branch) && typeof branch.$ref === 'string' ? branch.$ref : undefined;
+  if (base === undefined || ref === undefined || !inherits(ref, base, document, 0)) return branch;
+  return ownParts(ref, base, document, 0) ?? branch;
 }
 
 /** The note of a rewritten union's `if`/`then` (see DISCRIMINATOR_CHOICE) a validator error's schema carries, if it does. */

@@ -175,4 +175,35 @@ describe('a broken schema is refused at load with its pointer and the reason', (
     expect(refused(named('https://json-schema.org/draft/2020-12/schema#'))).toMatch(/: schema is invalid: data\/required must be array$/);
     expect(() => compileContract(named('http://json-schema.org/draft-07/schema#'), 'broken.yaml')).toThrow(/no schema with key or ref "http:\/\/json-schema\.org\/draft-07\/schema#"/);
   });
+  // spec/schema-cycles.ts: before, such a document loaded and every request it met failed with a 500 (a RangeError, the stack overflowed).
+  it.each([
+    [
+      'a union whose branch is an allOf of the union',
+      { Pet: { oneOf: [{ $ref: '#/components/schemas/Dog' }] }, Dog: { allOf: [{ $ref: '#/components/schemas/Pet' }, { required: ['barks'] }] } },
+      'Pet',
+      'Pet → Dog → Pet',
+    ],
+    ['a ref to itself', { Loop: { $ref: '#/components/schemas/Loop' } }, 'Loop', 'Loop → Loop'],
+    ['a round through not and if', { A: { not: { $ref: '#/components/schemas/B' } }, B: { if: { $ref: '#/components/schemas/A' } } }, 'A', 'A → B → A'],
+  ])('a schema that comes back to itself without descending into the value: %s', (_what, schemas, at, round) => {
+    const pointer = (name: string) => `/components/schemas/${name}`;
+    expect(refused(document({ requestBody: body({ $ref: pointer(at) }) }, schemas))).toBe(
+      `broken.yaml#${pointer(at)}: the schema comes back to itself (${round.split(' → ').map(pointer).join(' → ')}) without descending into a property or an item: judging any value by it would never end`,
+    );
+  });
+
+  it('a recursive schema that descends into the value each turn (a tree) loads, and judges a deep value', () => {
+    const contract = compileContract(
+      document(
+        { requestBody: body({ $ref: '#/components/schemas/Node' }) },
+        { Node: { type: 'object', properties: { children: { type: 'array', items: { allOf: [{ $ref: '#/components/schemas/Node' }] } } } } },
+      ),
+      'tree.yaml',
+    );
+    const validate = contract.operations.get('create')?.requestBody?.content.get('application/json')?.validate;
+    let tree: unknown = {};
+    for (let depth = 0; depth < 50; depth++) tree = { children: [tree] };
+    expect(validate?.(tree)).toBe(true);
+    expect(validate?.({ children: [{ children: 5 }] })).toBe(false);
+  });
 });
