@@ -69,12 +69,17 @@ export function mockableSchema(schema: unknown, document: unknown, options: Mock
     if (!isObject(raw)) return {};
     const flat = flatten(raw, refs, 0);
     if (flat === CUT) return CUT;
-    const { node, seen } = flat;
-    return shape(node, seen, depth);
+    const { node, seen, self } = flat;
+    return shape(node, seen, depth, self);
   };
 
-  /** The schema with its ref followed and its allOf parts merged (the refs on the way remembered). */
-  const flatten = (raw: Schema, refs: ReadonlySet<string>, hops: number): { node: Schema; seen: ReadonlySet<string> } | typeof CUT => {
+  /**
+   * The schema with its ref followed and its allOf parts merged (the refs on the way remembered;
+   * `self`, the ref it was reached by). An allOf part that is `skip` is left out: a union's branch
+   * that inherits from the union's own schema (`Pet: {oneOf: [Dog]}`, `Dog: {allOf: [Pet, …]}`)
+   * is its own parts beside the union's other keywords, as spec/discriminator.ts judges it.
+   */
+  const flatten = (raw: Schema, refs: ReadonlySet<string>, hops: number, skip?: string): Flat | typeof CUT => {
     if (hops > MAX_HOPS || ++nodes > MAX_NODES) return CUT;
     let seen = refs;
     let node: Schema = raw;
@@ -84,7 +89,7 @@ export function mockableSchema(schema: unknown, document: unknown, options: Mock
       const target = pointerTarget(document, raw.$ref);
       if (target === false) return CUT;
       const { $ref: _ref, ...siblings } = raw;
-      const resolved = isObject(target) ? flatten(target, seen, hops + 1) : { node: {}, seen };
+      const resolved = isObject(target) ? flatten(target, seen, hops + 1, skip) : { node: {}, seen };
       if (resolved === CUT) return CUT;
       seen = resolved.seen;
       node = merge(resolved.node, siblings);
@@ -94,18 +99,18 @@ export function mockableSchema(schema: unknown, document: unknown, options: Mock
       let merged: Schema = {};
       for (const part of allOf as unknown[]) {
         if (part === false) return CUT;
-        if (!isObject(part)) continue;
-        const flat = flatten(part, seen, hops + 1);
+        if (!isObject(part) || (skip !== undefined && part.$ref === skip)) continue;
+        const flat = flatten(part, seen, hops + 1, skip);
         if (flat === CUT) return CUT;
         seen = new Set([...seen, ...flat.seen]);
         merged = merge(merged, flat.node);
       }
       node = merge(merged, own);
     }
-    return { node, seen };
+    return typeof raw.$ref === 'string' ? { node, seen, self: raw.$ref } : { node, seen };
   };
 
-  const shape = (node: Schema, refs: ReadonlySet<string>, depth: number): Adapted => {
+  const shape = (node: Schema, refs: ReadonlySet<string>, depth: number, self?: string): Adapted => {
     const out: Schema = {};
     if ('const' in node) return { example: node.const };
     if (options.examples) {
@@ -119,14 +124,14 @@ export function mockableSchema(schema: unknown, document: unknown, options: Mock
       const { [key]: _branches, ...rest } = node;
       // Each branch written with a value of the discriminating property that selects it, as the validator judges it.
       const discriminated = discriminatorOf(node, document);
-      const pinned = (flat: { node: Schema; seen: ReadonlySet<string> }, index: number): { node: Schema; seen: ReadonlySet<string> } => {
+      const pinned = (flat: Flat, index: number): Flat => {
         const value = branchValues(discriminated, index)[0];
         if (discriminated === undefined || value === undefined) return flat;
         return { ...flat, node: merge(flat.node, { properties: { [discriminated.propertyName]: { const: value } }, required: [discriminated.propertyName] }) };
       };
       const kept = branches
         .map((branch, index) => {
-          const flat = isObject(branch) ? flatten(branch, refs, 0) : branch === true ? { node: {}, seen: refs } : CUT;
+          const flat = isObject(branch) ? flatten(branch, refs, 0, self) : branch === true ? { node: {}, seen: refs } : CUT;
           return flat === CUT ? CUT : pinned(flat, index);
         })
         .filter((flat) => flat !== CUT);
@@ -180,6 +185,12 @@ export function mockableSchema(schema: unknown, document: unknown, options: Mock
 
   const top = adapt(schema, new Set(), 0);
   return top === CUT ? undefined : top;
+}
+
+interface Flat {
+  node: Schema;
+  seen: ReadonlySet<string>;
+  self?: string;
 }
 
 /** mock-json-schema's longest string short of minLength (its date-time example). */
