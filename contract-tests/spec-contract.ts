@@ -404,11 +404,15 @@ function bodyVariants(schema: unknown, doc: JsonSchema): BodyVariant[] {
   };
   const raw = resolveRef(schema, doc);
   const whole = variant(refName(schema) ?? 'request body', schema);
-  const branchesRaw = isObject(raw) ? (Array.isArray(raw.oneOf) ? raw.oneOf : Array.isArray(raw.anyOf) ? raw.anyOf : undefined) : undefined;
-  if (!isObject(raw) || !branchesRaw?.length) return [whole];
+  const unionOf = (node: JsonSchema): unknown[] | undefined => (Array.isArray(node.oneOf) ? node.oneOf : Array.isArray(node.anyOf) ? node.anyOf : undefined);
+  if (!isObject(raw)) return [whole];
+  // Unions only inside allOf parts (a payment's oneOf beside a delivery's): their branches paired and merged (inlineSchema).
+  const source = unionOf(raw)?.length ? raw : inlineSchema(schema, doc);
+  const branchesRaw = unionOf(source);
+  if (!branchesRaw?.length) return [whole];
   // The values the validator selects each branch by (spec/discriminator.ts: mapping, own const/enum, component name).
-  const discriminated = discriminatorOf(raw, doc);
-  const { oneOf: _oneOf, anyOf: _anyOf, discriminator: _discriminator, ...around } = raw;
+  const discriminated = discriminatorOf(source, doc);
+  const { oneOf: _oneOf, anyOf: _anyOf, discriminator: _discriminator, ...around } = source;
   const out: BodyVariant[] = [];
   branchesRaw.forEach((branch, i) => {
     const component = refName(branch);

@@ -245,12 +245,30 @@ function pinned(branch: Schema, discriminated: Discriminated | undefined, index:
   return mergeObjectParts(branch, { properties: { [property]: { ...own, enum: values } }, required: [property] });
 }
 
-/** Two allOf parts as one: later keywords win, except properties (merged by name) and required (united). */
+/**
+ * Two allOf parts as one: later keywords win, except properties (merged by name), required
+ * (united) and a union in both (`allOf: [{oneOf: [Card, Iban]}, {oneOf: [Pickup, Address]}]`),
+ * which becomes one union of each pair of branches merged (Card and Pickup, Card and Address…), so
+ * that a generator writing one branch writes a value of both. Past MAX_COMBINED pairs the later
+ * union wins, as any other keyword does. The branches were pinned to their discriminator's values
+ * already (inlineSchema inlines a part before merging it), so the merged one keeps no discriminator.
+ */
 function mergeObjectParts(earlier: Schema, later: Schema): Schema {
   const properties = { ...(isObject(earlier.properties) ? earlier.properties : {}), ...(isObject(later.properties) ? later.properties : {}) };
   const required = [...new Set([...(Array.isArray(earlier.required) ? earlier.required : []), ...(Array.isArray(later.required) ? later.required : [])])];
-  return { ...earlier, ...later, properties, required };
+  const merged: Schema = { ...earlier, ...later, properties, required };
+  for (const key of ['oneOf', 'anyOf'] as const) {
+    const first = earlier[key];
+    const second = later[key];
+    if (!Array.isArray(first) || !Array.isArray(second) || first.length * second.length > MAX_COMBINED) continue;
+    merged[key] = first.flatMap((a) => second.map((b) => mergeObjectParts(isObject(a) ? a : {}, isObject(b) ? b : {})));
+    delete merged.discriminator;
+  }
+  return merged;
 }
+
+/** How many branches a union of two allOf parts' unions may have (their pairs); a generator tries each. */
+const MAX_COMBINED = 64;
 
 /*
  * OpenAPI's `discriminator`, read once for every consumer: which value of the discriminating

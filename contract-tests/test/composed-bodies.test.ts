@@ -129,6 +129,38 @@ components:
       properties: {kind: {type: string, enum: [trout, carp]}, water: {type: string, enum: [fresh, salt]}}
 `;
 
+/** A charge paid by the discriminated card or bank (a oneOf) and delivered by pickup or to an address (another oneOf): both unions inside one allOf. */
+const PAID_AND_DELIVERED = {
+  type: 'object',
+  required: ['item'],
+  properties: { item: { type: 'string', minLength: 1 } },
+  allOf: [
+    DISCRIMINATED,
+    {
+      oneOf: [
+        { type: 'object', required: ['pickup'], properties: { pickup: { type: 'boolean' } } },
+        { type: 'object', required: ['address'], properties: { address: { type: 'string', minLength: 3 } } },
+      ],
+    },
+  ],
+};
+
+/** What a provider of PAID_AND_DELIVERED finds in a charge: how it is paid and how delivered, or undefined for a body that is no valid charge. */
+function paidAndDelivered(body: unknown): string | undefined {
+  if (typeof body !== 'object' || body === null) return undefined;
+  const charge = body as Record<string, unknown>;
+  const paid =
+    charge.method === 'card' && typeof charge.pan === 'string' && /^[0-9]{12}$/.test(charge.pan)
+      ? 'card'
+      : charge.method === 'transfer' && typeof charge.account === 'string' && charge.account.length >= 4
+        ? 'transfer'
+        : undefined;
+  const pickup = typeof charge.pickup === 'boolean';
+  const address = typeof charge.address === 'string' && charge.address.length >= 3;
+  if (typeof charge.item !== 'string' || charge.item === '' || paid === undefined || pickup === address) return undefined;
+  return `${paid} ${pickup ? 'pickup' : 'address'}`;
+}
+
 describe('generated bodies for composed schemas', () => {
   it('a discriminated union inside the body: valid bodies of every branch, each with a value that selects it (implicit names, a mapping, a branch enum)', () => {
     const contract = compileSuiteContract(parseYaml(HOMES), 'homes.yaml', 'addHome');
@@ -224,6 +256,31 @@ describe('composed bodies against providers', () => {
     expect(check(report, 'ensure_resource_availability')?.judged).toBeGreaterThan(0);
     expect(check(report, 'resource_consistency')?.judged).toBeGreaterThan(0);
     expect(report.ok).toBe(true);
+  });
+
+  it('two unions inside one allOf: valid bodies of every pairing are sent, a provider refusing one pairing fails, one taking all passes', async () => {
+    // Before, the allOf's second union replaced the first when the parts were merged: no valid body was made, positive_data_acceptance was not judged.
+    const spec = write('till-delivered.json', tillSpec('none', PAID_AND_DELIVERED));
+    const seen = new Set<string>();
+    const options = { token: TOKEN, spec, seed: SEED, generated: { positive: 30, negative: 5 } };
+    const honestProvider = await runSuiteAgainst((request, answer) => {
+      const kind = paidAndDelivered(request.json());
+      if (kind) seen.add(kind);
+      answer(kind ? 202 : 400, kind ? { chargeId: 'c1' } : { message: 'no' });
+    }, options);
+    expect(honestProvider.findings.filter((f) => f.severity === 'failure').map((f) => `${f.check} ${f.exchange.case.id}: ${f.message}`)).toEqual([]);
+    expect(check(honestProvider, 'positive_data_acceptance')?.judged).toBeGreaterThan(10);
+    expect([...seen].sort()).toEqual(['card address', 'card pickup', 'transfer address', 'transfer pickup']);
+    const noTransfersToAddresses = await runSuiteAgainst((request, answer) => {
+      const kind = paidAndDelivered(request.json());
+      answer(kind && kind !== 'transfer address' ? 202 : 400, { message: 'no' });
+    }, options);
+    expect(noTransfersToAddresses.findings.some((f) => f.check === 'positive_data_acceptance' && f.severity === 'failure')).toBe(true);
+    expect(noTransfersToAddresses.ok).toBe(false);
+    const mock = await start(spec);
+    const report = await runContractSuite({ ...options, baseUrl: mock.url, token: '' });
+    expect(report.findings.filter((f) => f.severity === 'failure').map((f) => `${f.check} ${f.exchange.case.id}: ${f.message}`)).toEqual([]);
+    expect(check(report, 'positive_data_acceptance')?.judged).toBeGreaterThan(10);
   });
 
   it('no valid body to be had: positive_data_acceptance is not judged (the run fails), and a success without a credential still fails', async () => {
