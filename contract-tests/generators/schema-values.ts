@@ -151,6 +151,17 @@ function anyString(minLength: number, maxLength: number): fc.Arbitrary<string> {
 }
 
 /**
+ * How deep a valid value is written where the schema requires it (a required property, a union's
+ * branch, an array's minItems): as deep as inlineSchema expands a schema. Past depth 3 only what
+ * is required is written, so a random body stays small.
+ */
+const DEEPEST = 13;
+
+function minItemsOf(schema: JsonSchema): number {
+  return typeof schema.minItems === 'number' ? schema.minItems : 0;
+}
+
+/**
  * Valid values of a schema, as JSON literals. Length-bounded and capped so that a random body
  * stays small (the long strings are the domain walk's job).
  */
@@ -160,7 +171,7 @@ export function validLiterals(schema: JsonSchema, depth = 0, room = LITERAL_ROOM
   // A union: a value of one branch, with the schema around it (its properties, required names) merged in.
   // Whether it matches exactly one branch (oneOf) is the validator's to say: the cases built on one that does not are excluded.
   const branches = Array.isArray(schema.oneOf) ? schema.oneOf : Array.isArray(schema.anyOf) ? schema.anyOf : undefined;
-  if (branches?.length && depth < 4) {
+  if (branches?.length && depth < DEEPEST) {
     const { oneOf: _oneOf, anyOf: _anyOf, discriminator: _discriminator, ...around } = schema;
     return fc.oneof(...branches.map((branch) => validLiterals(mergeBranch(around, isRecord(branch) ? branch : {}), depth + 1, room)));
   }
@@ -199,22 +210,25 @@ export function validLiterals(schema: JsonSchema, depth = 0, room = LITERAL_ROOM
       options.push(numberLiterals(schema, type === 'integer'));
     } else if (type === 'boolean') options.push(fc.boolean().map(String));
     else if (type === 'null') options.push(fc.constant('null'));
-    else if (type === 'array' && Array.isArray(schema.prefixItems) && schema.prefixItems.length && depth < 3) {
+    else if (type === 'array' && Array.isArray(schema.prefixItems) && schema.prefixItems.length && (depth < 3 || (minItemsOf(schema) > 0 && depth < DEEPEST))) {
       // 3.1 tuples: one value per prefixItems schema, then (unless `items: false`) up to two more.
       const share = Math.floor(room / (schema.prefixItems.length + 2));
       const head = fc.tuple(...schema.prefixItems.map((inner) => validLiterals(isRecord(inner) ? inner : {}, depth + 1, share)));
       const rest = isRecord(schema.items) ? fc.array(validLiterals(schema.items, depth + 1, share), { maxLength: 2 }) : fc.constant<string[]>([]);
       options.push(fc.tuple(head, rest).map(([first, more]) => `[${[...first, ...more].join(',')}]`));
     } else if (type === 'array') {
-      const minItems = typeof schema.minItems === 'number' ? schema.minItems : 0;
+      const minItems = minItemsOf(schema);
       // Each item takes a character of the room at least (its comma).
       if (minItems > room) {
         options.push(fc.constant('[]'));
         continue;
       }
-      const maxItems = typeof schema.maxItems === 'number' ? schema.maxItems : minItems + 3;
+      // Deep down, only the items a valid array needs (minItems), so a required list far inside a body is still written.
+      const deep = depth >= 3;
+      const maxItems = deep ? minItems : typeof schema.maxItems === 'number' ? schema.maxItems : minItems + 3;
       const share = Math.max(1, Math.floor(room / (minItems + 3)));
-      const items = depth < 3 && schema.items && typeof schema.items === 'object' ? validLiterals(schema.items as JsonSchema, depth + 1, share) : fc.constant('null');
+      const items =
+        (!deep || (minItems > 0 && depth < DEEPEST)) && schema.items && typeof schema.items === 'object' ? validLiterals(schema.items as JsonSchema, depth + 1, share) : fc.constant('null');
       options.push(fc.array(items, { minLength: minItems, maxLength: Math.min(maxItems, minItems + 3) }).map((values) => `[${values.join(',')}]`));
     } else if (type === 'object') {
       const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;

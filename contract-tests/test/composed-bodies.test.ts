@@ -145,6 +145,33 @@ const PAID_AND_DELIVERED = {
   ],
 };
 
+/** A charge whose required list of address lines, each a text or a code (a oneOf), sits five objects deep. */
+const nested = (inner: unknown, ...names: string[]): unknown => names.reduceRight<unknown>((schema, name) => ({ type: 'object', required: [name], properties: { [name]: schema } }), inner);
+const DEEP_LINES = nested(
+  {
+    type: 'array',
+    minItems: 1,
+    items: {
+      oneOf: [
+        { type: 'object', required: ['text'], properties: { text: { type: 'string', minLength: 1 } }, additionalProperties: false },
+        { type: 'object', required: ['code'], properties: { code: { type: 'integer', minimum: 1 } }, additionalProperties: false },
+      ],
+    },
+  },
+  'order',
+  'delivery',
+  'customer',
+  'address',
+  'lines',
+);
+
+/** The address lines of a DEEP_LINES charge, or undefined where there are none. */
+function deepLines(body: unknown): unknown[] | undefined {
+  let at: unknown = body;
+  for (const name of ['order', 'delivery', 'customer', 'address', 'lines']) at = typeof at === 'object' && at !== null ? (at as Record<string, unknown>)[name] : undefined;
+  return Array.isArray(at) && at.length > 0 ? at : undefined;
+}
+
 /** What a provider of PAID_AND_DELIVERED finds in a charge: how it is paid and how delivered, or undefined for a body that is no valid charge. */
 function paidAndDelivered(body: unknown): string | undefined {
   if (typeof body !== 'object' || body === null) return undefined;
@@ -281,6 +308,23 @@ describe('composed bodies against providers', () => {
     const report = await runContractSuite({ ...options, baseUrl: mock.url, token: '' });
     expect(report.findings.filter((f) => f.severity === 'failure').map((f) => `${f.check} ${f.exchange.case.id}: ${f.message}`)).toEqual([]);
     expect(check(report, 'positive_data_acceptance')?.judged).toBeGreaterThan(10);
+  });
+
+  it('a required list five objects deep, its items a union: valid bodies are sent, a provider refusing every body fails', async () => {
+    // Before, past three levels an array's items were written as null (and a union not expanded): no valid body, positive_data_acceptance not judged.
+    const spec = write('till-deep.json', tillSpec('none', DEEP_LINES as Record<string, unknown>));
+    const options = { token: TOKEN, spec, seed: SEED, generated: { positive: 20, negative: 5 } };
+    let lines = 0;
+    const honestProvider = await runSuiteAgainst((request, answer) => {
+      const found = deepLines(request.json());
+      lines += found?.length ?? 0;
+      answer(found ? 202 : 400, found ? { chargeId: 'c1' } : { message: 'no' });
+    }, options);
+    expect(honestProvider.findings.filter((f) => f.severity === 'failure').map((f) => `${f.check} ${f.exchange.case.id}: ${f.message}`)).toEqual([]);
+    expect(check(honestProvider, 'positive_data_acceptance')?.judged).toBeGreaterThan(10);
+    expect(lines).toBeGreaterThan(10);
+    const refusing = await runSuiteAgainst((_request, answer) => answer(400, { message: 'no' }), options);
+    expect(refusing.findings.some((f) => f.check === 'positive_data_acceptance' && f.severity === 'failure')).toBe(true);
   });
 
   it('no valid body to be had: positive_data_acceptance is not judged (the run fails), and a success without a credential still fails', async () => {
