@@ -106,12 +106,10 @@ export interface ContractResponse {
   content: ReadonlyMap<string, ContractMediaType>;
   /** Headers the response declares, lower case. */
   headers: readonly string[];
-  /** The headers it declares `required`, lower case, with their schemas (refs followed at the top). */
-  requiredHeaders?: ReadonlyMap<string, Schema>;
   /**
-   * Every header it declares but Content-Type (which OpenAPI says to ignore), read as a header
-   * parameter is (a Header Object is a Parameter Object without name and in): style simple,
-   * coerced to its schema, its validator compiled on first use.
+   * Every header it declares but Content-Type (which OpenAPI says to ignore), lower case, read as a
+   * header parameter is (a Header Object is a Parameter Object without name and in): style simple,
+   * coerced to its schema (refs followed at the top), its validator compiled on first use.
    */
   headerParameters?: readonly ContractParameter[];
 }
@@ -531,7 +529,6 @@ function readResponses(raw: unknown, compiler: SchemaCompiler, where: string): P
       description: String(response.description ?? ''),
       content: readContent(response.content, compiler, `${where}/${code}/content`, 'response'),
       headers: Object.keys(isObject(response.headers) ? response.headers : {}).map((name) => name.toLowerCase()),
-      requiredHeaders: requiredHeadersOf(response.headers, compiler, `${where}/${code}/headers`),
       headerParameters: headerParametersOf(response.headers, compiler, `${where}/${code}/headers`),
     };
     if (range !== undefined) ranges.set(range, read);
@@ -541,24 +538,15 @@ function readResponses(raw: unknown, compiler: SchemaCompiler, where: string): P
   return { responses, ranges, declaredStatuses, successStatus: declaredStatuses.find((status) => status >= 200 && status < 300) };
 }
 
-function requiredHeadersOf(raw: unknown, compiler: SchemaCompiler, where: string): Map<string, Schema> {
-  const required = new Map<string, Schema>();
-  for (const [name, entry] of Object.entries(isObject(raw) ? raw : {})) {
-    const header = compiler.resolve(entry, `${where}/${escapePointerToken(name)}`);
-    if (!isObject(header) || header.required !== true) continue;
-    const schema = isObject(header.schema) ? compiler.resolve(header.schema, `${where}/${escapePointerToken(name)}/schema`) : undefined;
-    required.set(name.toLowerCase(), isObject(schema) ? schema : {});
-  }
-  return required;
-}
-
 function headerParametersOf(raw: unknown, compiler: SchemaCompiler, where: string): ContractParameter[] {
   const headers: { value: unknown; pointer: string }[] = [];
   for (const [name, entry] of Object.entries(isObject(raw) ? raw : {})) {
     if (name.toLowerCase() === 'content-type') continue;
     const pointer = `${where}/${escapePointerToken(name)}`;
     const header = compiler.resolve(entry, pointer);
-    if (isObject(header)) headers.push({ value: { ...header, name, in: 'header' }, pointer });
+    if (!isObject(header)) continue;
+    const schema = isObject(header.schema) ? compiler.resolve(header.schema, `${pointer}/schema`) : undefined;
+    headers.push({ value: { ...header, ...(isObject(schema) ? { schema } : {}), name, in: 'header' }, pointer });
   }
   return readParameters(headers, compiler, 'response');
 }

@@ -362,16 +362,17 @@ function withDeclaredHeaders(answer: Answer, operation: ContractOperation, negot
     const json = [...response.content.keys()].find((type) => isJsonMediaType(mediaEssence(type)));
     if (json !== undefined) answer.headers = { ...answer.headers, 'content-type': json };
   }
-  const required = response.requiredHeaders;
-  if (!required?.size) return answer;
-  const headers = { ...answer.headers };
-  const has = new Set(Object.keys(headers).map((name) => name.toLowerCase()));
-  for (const [name, schema] of required) {
-    if (has.has(name) || name === 'content-type' || name === 'content-length') continue;
-    const declared = response.headerParameters?.find((header) => header.name === name);
-    headers[name] = headerText(sampleOf(schema), declared?.style === 'content', declared?.explode === true);
+  const declared = response.headerParameters;
+  if (!declared?.length) return answer;
+  let headers: typeof answer.headers;
+  let has: Set<string> | undefined;
+  for (const header of declared) {
+    if (!header.required || header.name === 'content-length') continue;
+    headers ??= { ...answer.headers };
+    has ??= new Set(Object.keys(headers).map((name) => name.toLowerCase()));
+    if (!has.has(header.name)) headers[header.name] = headerText(sampleOf(header.schema ?? {}), header.style === 'content', header.explode);
   }
-  answer.headers = headers;
+  if (headers) answer.headers = headers;
   return answer;
 }
 
