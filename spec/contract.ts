@@ -545,8 +545,16 @@ function headerParametersOf(raw: unknown, compiler: SchemaCompiler, where: strin
     const pointer = `${where}/${escapePointerToken(name)}`;
     const header = compiler.resolve(entry, pointer);
     if (!isObject(header)) continue;
-    const schema = isObject(header.schema) ? compiler.resolve(header.schema, `${pointer}/schema`) : undefined;
-    headers.push({ value: { ...header, ...(isObject(schema) ? { schema } : {}), name, in: 'header' }, pointer });
+    const resolved = (schema: unknown, at: string): Schema | undefined => {
+      const target = isObject(schema) ? compiler.resolve(schema, at) : undefined;
+      return isObject(target) ? target : undefined;
+    };
+    const schema = resolved(header.schema, `${pointer}/schema`);
+    // A `content` header's schema is its media type's (JSON, in practice).
+    const [mediaType, media] = isObject(header.content) ? (Object.entries(header.content)[0] ?? []) : [];
+    const contentSchema = mediaType !== undefined && isObject(media) ? resolved(media.schema, `${pointer}/content/${escapePointerToken(mediaType)}/schema`) : undefined;
+    const content = contentSchema && mediaType !== undefined ? { content: { [mediaType]: { ...(media as Schema), schema: contentSchema } } } : {};
+    headers.push({ value: { ...header, ...(schema ? { schema } : {}), ...content, name, in: 'header' }, pointer });
   }
   return readParameters(headers, compiler, 'response');
 }

@@ -31,6 +31,7 @@ const specFile = writeNotesSpec('response-headers', {
       description: 'The note',
       headers: {
         'X-Rate-Limit': { required: true, schema: { type: 'integer', minimum: 1 } },
+        'X-Quota': { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/Note' } } } },
         'X-Window': {
           required: true,
           explode: true,
@@ -44,14 +45,15 @@ const specFile = writeNotesSpec('response-headers', {
 });
 const OPTIONS = { spec: specFile, seed: 5, generated: { positive: 3, negative: 3 } };
 
-const RIGHT = { location: 'Location', requestId: '0b6f7a0e-3c1d-4f3e-9a51-7d2b1c4e5f60', rateLimit: '100', window: 'limit=100, remaining=99' };
+const RIGHT = { location: 'Location', requestId: '0b6f7a0e-3c1d-4f3e-9a51-7d2b1c4e5f60', rateLimit: '100', window: 'limit=100, remaining=99', quota: '{"id": 1, "title": "daily"}' };
 
 /** The notes provider sending these headers (a name: the letter case it sends it in; undefined: left out). */
-function runAgainst(headers: { location?: string; requestId?: string; rateLimit?: string; window?: string; rateLimitName?: string }): Promise<ContractReport> {
-  const { location, requestId, rateLimit, window, rateLimitName = 'X-Rate-Limit' } = headers;
+function runAgainst(headers: { location?: string; requestId?: string; rateLimit?: string; window?: string; quota?: string; rateLimitName?: string }): Promise<ContractReport> {
+  const { location, requestId, rateLimit, window, quota, rateLimitName = 'X-Rate-Limit' } = headers;
   const read: Record<string, string> = {};
   if (rateLimit !== undefined) read[rateLimitName] = rateLimit;
   if (window !== undefined) read['x-window'] = window;
+  if (quota !== undefined) read['x-quota'] = quota;
   return runSuiteAgainst(
     notesProvider({
       createdHeaders: (id) => ({
@@ -101,6 +103,10 @@ describe('response_headers_conformance', () => {
     const unexploded = failed(await runAgainst({ ...RIGHT, window: 'limit,100,remaining,99' }));
     expect(unexploded.length).toBeGreaterThan(0);
     expect(unexploded.every((message) => message.includes(`The 200 answer's 'x-window' header "limit,100,remaining,99"`))).toBe(true);
+    // A `content` header is a JSON document of its schema (a component, by $ref).
+    const quota = failed(await runAgainst({ ...RIGHT, quota: '{"id": "one", "title": "daily"}' }));
+    expect(quota.length).toBeGreaterThan(0);
+    expect(quota.every((message) => message.includes(`The 200 answer's 'x-quota' header`) && message.includes('id must be'))).toBe(true);
   });
 
   it('passes the stateful mock serving the same spec', async () => {
