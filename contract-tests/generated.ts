@@ -20,12 +20,16 @@ import { freshIdentity, freshKeyMaker, identityValues } from './generators/ident
 import { abbreviate, literal, objectText, withMember, type Member } from './generators/json-text.js';
 import { asForm, formUrlencoded, MULTIPART_BOUNDARY, multipartFormData, notUtf8, xmlDocument } from './generators/encodings.js';
 import { syntaxCases } from './generators/json-syntax.js';
+import { plainRawBody, rawBodies } from './generators/raw-bodies.js';
 import { boundaryValues, validLiterals, wrongTypes } from './generators/schema-values.js';
 import { STRING_DOMAIN } from './generators/strings.js';
 import type { CaseExpectation, CheckName } from './model.js';
 import { isValidRequestBody, typesOf, type JsonSchema, type RequestBody, type RequestProperty, type SuiteContract } from './spec-contract.js';
 
-export type Family = 'media-type' | 'string' | 'value' | 'required' | 'identity' | 'syntax' | 'auth' | 'shape' | 'random-valid' | 'random-invalid' | 'probe' | 'parameter' | 'request';
+/** Random bodies sent to an operation whose body has no schema, beside the plain one (at most; --generated N if fewer). */
+const RAW_BODIES = 5;
+
+export type Family = 'media-type' | 'string' | 'value' | 'required' | 'identity' | 'syntax' | 'auth' | 'shape' | 'random-valid' | 'random-invalid' | 'probe' | 'parameter' | 'request' | 'raw-body';
 
 export interface GeneratedCase {
   family: Family;
@@ -100,6 +104,12 @@ export function generateCases(options: GenerationOptions): Generation {
   const sample = <T>(arbitrary: fc.Arbitrary<T>): T => fc.sample(arbitrary, { seed: (options.seed + 7919 * ++draws) | 0, numRuns: 1 })[0] as T;
   const required = pinned(validParameterValues(contract, sample, false), contract, options.record);
   const generation: Generation = contract.requestBody ? bodyCases(options, contract.requestBody, required) : { cases: [], excluded: [] };
+  // A body the spec gives only a media type for (an upload): bytes of that type, every one to be accepted.
+  if (contract.rawBody) {
+    for (const raw of rawBodies(contract.rawBody.kind, Math.min(options.positive, RAW_BODIES), sample)) {
+      generation.cases.push({ family: 'raw-body', label: raw.label, description: `${raw.description} as ${contract.rawBody.mediaType}`, expect: 'accepted', body: raw.body });
+    }
+  }
   for (const kase of generation.cases) kase.parameters ??= required;
   for (const { case: kase } of generation.excluded) kase.parameters ??= required;
   parameterCases(options, required, sample, generation);
@@ -110,7 +120,7 @@ export function generateCases(options: GenerationOptions): Generation {
         label: auth.label,
         description: auth.about,
         expect: auth.expect,
-        body: undefined,
+        body: contract.rawBody ? plainRawBody(contract.rawBody.kind) : undefined,
         parameters: required,
         credentials: auth.credentials,
         ...(auth.omit ? { omit: auth.omit } : {}),
@@ -225,7 +235,7 @@ function writeAsForm(generation: Generation, body: RequestBody): void {
  */
 function parameterCases(options: GenerationOptions, required: ParameterValues, sample: <T>(arbitrary: fc.Arbitrary<T>) => T, generation: Generation): void {
   const { contract } = options;
-  const body = contract.requestBody ? bodyText(contract.requestBody) : undefined;
+  const body = contract.requestBody ? bodyText(contract.requestBody) : contract.rawBody ? plainRawBody(contract.rawBody.kind) : undefined;
   const all = pinned(validParameterValues(contract, sample, true), contract, options.record);
   // The valid request, for an operation without a body (a body operation's walk has many).
   if (!contract.requestBody) {
@@ -234,7 +244,7 @@ function parameterCases(options: GenerationOptions, required: ParameterValues, s
       label: 'required-parameters',
       description: contract.parameters.some((p) => p.required) ? 'a valid request with only the required parameters' : 'a valid request',
       expect: 'accepted',
-      body: undefined,
+      body,
       parameters: required,
     });
   }

@@ -461,7 +461,8 @@ function generatedCase(generated: GeneratedCase, options: ResolvedOptions, contr
   });
   const headers: Record<string, string | string[]> = { ...options.headers, ...target.headers, ...credentials.headers };
   for (const name of generated.omit ?? []) delete headers[name];
-  if (generated.body !== undefined && contract.requestBody) headers['content-type'] = generated.contentType ?? contract.requestBody.mediaType;
+  const declaredType = contract.requestBody?.mediaType ?? contract.rawBody?.mediaType;
+  if (generated.body !== undefined && declaredType !== undefined) headers['content-type'] = generated.contentType ?? declaredType;
   return {
     id: `generated:${named ? `${contract.operationId}/` : ''}${generated.family}-${generated.label}`,
     operationId: contract.operationId,

@@ -22,6 +22,7 @@ import {
 } from '../spec/contract.js';
 import { parseExactJson } from '../spec/exact-json.js';
 import { formObject, type ParameterReader } from '../spec/parameters.js';
+import { rawKindOf, type RawKind } from './generators/raw-bodies.js';
 import { recogniseCollections } from '../spec/collections.js';
 import { describeProblems, problemsText } from '../spec/problems.js';
 import { branchValues, discriminatorOf, flattenObject, inlineSchema, isObject, refName, resolveRef, typesOf, type Schema } from '../spec/schema.js';
@@ -90,6 +91,12 @@ export interface SuiteParameter {
   read?: ParameterReader;
 }
 
+export interface RawBody {
+  /** The media type the bytes are sent as: the first declared that takes any bytes of its kind. */
+  mediaType: string;
+  kind: RawKind;
+}
+
 export interface RequestBody {
   mediaTypes: readonly string[];
   /** The media type the suite sends valid bodies as (the first JSON one the spec names). */
@@ -156,6 +163,12 @@ export interface SuiteContract {
   parameters: readonly SuiteParameter[];
   /** The JSON request body; undefined when the operation takes none the suite can write. */
   requestBody?: RequestBody;
+  /**
+   * A required body the spec gives no JSON or form schema for (an upload in
+   * `application/octet-stream`, an image, a text): the suite sends bytes in its first media type
+   * (./generators/raw-bodies.ts), which only the provider can judge.
+   */
+  rawBody?: RawBody;
   /** The properties a declared 2xx response declares that the request also sends: what it must echo (where the status answered declares it). */
   echoed: readonly string[];
   /** The request schema's `default` of each echoed property that declares one: an answer leaving it out says it has that value. */
@@ -309,10 +322,16 @@ export function suiteContractOf(
     mediaEssence(key) === 'application/x-www-form-urlencoded' ? 'form' : mediaEssence(key) === 'multipart/form-data' ? 'multipart' : undefined;
   const mediaType = keys.find((key) => isJsonMediaType(mediaEssence(key))) ?? keys.find((key) => formKind(key) !== undefined && content?.get(key)?.schema !== undefined);
   const media = mediaType === undefined ? undefined : content?.get(mediaType);
+  let rawBody: RawBody | undefined;
   if (content?.size && operation.requestBody?.required && (mediaType === undefined || !media?.schema || !media.validate)) {
-    throw new SpecError(
-      `${source}: ${operationId} requires a request body in ${[...content.keys()].join(', ')}, with no JSON or form schema; the suite writes JSON, URL-encoded and multipart bodies.`,
-    );
+    // Bytes in a type that takes any (an octet stream, a text, schema-less JSON or form); the first such type declared.
+    const raw = keys.find((key) => rawKindOf(key) !== undefined);
+    if (raw === undefined) {
+      throw new SpecError(
+        `${source}: ${operationId} requires a request body in ${keys.join(', ')}, with no JSON or form schema; the suite writes JSON, URL-encoded and multipart bodies of a schema, and bytes in application/octet-stream or text.`,
+      );
+    }
+    rawBody = { mediaType: raw, kind: rawKindOf(raw) as RawKind };
   }
   let requestBody: RequestBody | undefined;
   if (mediaType !== undefined && media?.schema && media.validate) {
@@ -376,6 +395,7 @@ export function suiteContractOf(
     schemes: schemePlaces(contract),
     parameters,
     ...(requestBody ? { requestBody } : {}),
+    ...(rawBody ? { rawBody } : {}),
     // A writeOnly property (a password) is sent and never answered.
     // A readOnly property a client sends is ignored, so it is not echoed either.
     // Only an operation that stores what it is sent (the CRUD rule's create, replace, patch) answers with it:

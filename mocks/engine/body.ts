@@ -42,20 +42,25 @@ export function parseJsonBody(body: Buffer, plan: ExactPlan | undefined = READ_E
   }
 }
 
-/** How a request body of a declared media type is read: JSON exactly, forms decoded to the schema, anything else kept as text. */
-export type BodyKind = 'json' | 'form' | 'multipart' | 'text';
+/**
+ * How a request body of a declared media type is read: JSON exactly, forms decoded to the schema,
+ * text (`text/*`, XML) as UTF-8 text, and anything else (an octet stream, an image, a PDF) as its
+ * bytes, which no character encoding judges.
+ */
+export type BodyKind = 'json' | 'form' | 'multipart' | 'text' | 'bytes';
 
 export function bodyKind(essence: string): BodyKind {
   if (isJsonMediaType(essence)) return 'json';
   if (essence === 'application/x-www-form-urlencoded') return 'form';
   if (essence === 'multipart/form-data') return 'multipart';
-  return 'text';
+  if (essence.startsWith('text/') || essence === 'application/xml' || essence.endsWith('+xml')) return 'text';
+  return 'bytes';
 }
 
 /**
  * A body of a non-JSON media type the operation declares: a urlencoded or multipart form as the
  * object its schema describes (fields coerced to their properties' types; a file part's content
- * as text), anything else (XML, text/plain …) as its UTF-8 text.
+ * as text), text (XML, text/plain …) as its UTF-8 text, any other type as its bytes (one character each).
  */
 export function parseOtherBody(body: Buffer, kind: Exclude<BodyKind, 'json'>, contentType: string, schema: Schema | undefined, document: unknown, schemaName: string): ParsedBody {
   if (kind === 'multipart') {
@@ -67,6 +72,8 @@ export function parseOtherBody(body: Buffer, kind: Exclude<BodyKind, 'json'>, co
     const fields = parts.map((part): [string, string] => [part.name ?? '', part.data.toString('utf8')]);
     return { ok: true, value: formObject(fields, schema, document), text: undefined };
   }
+  // One character a byte (latin1): a string schema's maxLength counts the bytes.
+  if (kind === 'bytes') return { ok: true, value: body.toString('latin1'), text: undefined };
   if (!isUtf8(body)) return { ok: false, rejection: reject('INVALID_ENCODING') };
   const text = body.toString('utf8');
   if (kind === 'form') return { ok: true, value: formObject(new URLSearchParams(text), schema, document), text: undefined };

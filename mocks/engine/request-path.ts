@@ -237,8 +237,8 @@ export function acceptBody(c: RequestContext, operation: RoutedOperation, raw: B
   if (!parsed.ok) return parsed.rejection;
   c.request.requestBody = parsed.value;
   c.request.bodyText = parsed.text;
-  // Text of another kind (XML …) is only judged by a schema that takes a string.
-  c.request.bodyValidate = kind === 'text' && media.type !== 'string' ? undefined : media.validate;
+  // Text of another kind (XML …) and bytes (an upload) are only judged by a schema that takes a string.
+  c.request.bodyValidate = (kind === 'text' || kind === 'bytes') && media.type !== 'string' ? undefined : media.validate;
   return undefined;
 }
 

@@ -51,6 +51,20 @@ describe('request media types', () => {
     expect(answer.text).toMatch(message);
   });
 
+  it('takes an upload as its bytes, whatever they are, and judges their number by the string schema; text must still be UTF-8', async () => {
+    // Bytes that are no UTF-8 (an image's, a zip's): before, a 400 "not valid UTF-8 text" for an octet stream.
+    const bytes = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0xff, 0xfe, 0x00, 0x81, 0xc3]);
+    const upload = (body: Buffer) =>
+      fetch(`${mock.current.url}/uploads`, { method: 'PUT', headers: { authorization: 'Bearer t', 'content-type': 'application/octet-stream' }, body: new Uint8Array(body) });
+    expect((await upload(bytes)).status).toBe(204);
+    const large = await upload(Buffer.alloc(1025, 0xff));
+    expect(large.status).toBe(400);
+    expect(await large.text()).toMatch(/at most 1024 characters/);
+    const notText = await fetch(`${mock.current.url}/notes`, { method: 'POST', headers: { authorization: 'Bearer t', 'content-type': 'text/plain' }, body: new Uint8Array(bytes) });
+    expect(notText.status).toBe(400);
+    expect(await notText.text()).toMatch(/UTF-8/);
+  });
+
   it('answers 415 for a type the operation does not declare, naming the declared ones', async () => {
     const undeclared = await post('title,pages\nSeeds,1', 'text/csv');
     expect(undeclared.status, undeclared.text).toBe(415);
