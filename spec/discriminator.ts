@@ -91,14 +91,15 @@ function asInherited(node: Schema, component: string, document: unknown): Schema
     if (typeof target === 'string') choices.set(value, target.includes('#') || target.includes('/') ? target : `${COMPONENTS}${escapePointerToken(target)}`);
   }
   const components = isObject(document) && isObject(document.components) && isObject(document.components.schemas) ? document.components.schemas : {};
+  const inherits = inheritance(base, document);
   for (const name of Object.keys(components)) {
     const ref = `${COMPONENTS}${escapePointerToken(name)}`;
-    if (ref !== base && ![...choices.values()].includes(ref) && !choices.has(name) && inherits(ref, base, document, 0)) choices.set(name, ref);
+    if (ref !== base && ![...choices.values()].includes(ref) && !choices.has(name) && inherits(ref)) choices.set(name, ref);
   }
   const conditions: Schema[] = [];
   for (const [value, ref] of choices) {
     if (ref === base) continue;
-    const own = ownParts(ref, base, document, 0);
+    const own = ownParts(ref, base, document, inherits, { left: MAX_OWN_PARTS }, 0);
     if (own === undefined) continue;
     conditions.push({
       if: { type: 'object', required: [propertyName], properties: { [propertyName]: { const: value } } },
@@ -113,35 +114,61 @@ function asInherited(node: Schema, component: string, document: unknown): Schema
 const COMPONENTS = '#/components/schemas/';
 /** How many `allOf` levels lie between a base and a schema that inherits from it, at most. */
 const MAX_INHERITANCE = 16;
+/**
+ * How many schemas one kind's own parts gather, at most: a document whose kinds inherit through
+ * many parts at many levels would otherwise make parts without end. Past it the kind is judged as
+ * written (a union that then leads back to itself is refused at load, spec/schema-cycles.ts).
+ */
+const MAX_OWN_PARTS = 256;
 
-/** Whether the schema at `ref` is an `allOf` of `base`, directly or through schemas that are. */
-function inherits(ref: string, base: string, document: unknown, depth: number): boolean {
-  const target = pointerTarget(document, ref);
-  if (depth > MAX_INHERITANCE || !isObject(target) || !Array.isArray(target.allOf)) return false;
-  return target.allOf.some((part) => isObject(part) && typeof part.$ref === 'string' && (part.$ref === base || inherits(part.$ref, base, document, depth + 1)));
+/**
+ * Whether the schema at a ref is an `allOf` of `base`, directly or through schemas that are;
+ * remembered per ref, so a document of many schemas each an allOf of many costs each one once
+ * (a ref being looked at, in a round of allOf, counts as not inheriting).
+ */
+function inheritance(base: string, document: unknown): (ref: string) => boolean {
+  const known = new Map<string, boolean>();
+  const inherits = (ref: string, depth: number): boolean => {
+    const remembered = known.get(ref);
+    if (remembered !== undefined) return remembered;
+    const target = pointerTarget(document, ref);
+    if (depth > MAX_INHERITANCE || !isObject(target) || !Array.isArray(target.allOf)) return false;
+    known.set(ref, false);
+    const found = target.allOf.some((part) => isObject(part) && typeof part.$ref === 'string' && (part.$ref === base || inherits(part.$ref, depth + 1)));
+    known.set(ref, found);
+    return found;
+  };
+  return (ref) => inherits(ref, 0);
 }
 
 /**
  * The schema at `ref` without `base`: its `allOf` parts but the base, a part that inherits from the
- * base replaced by its own parts in turn. Undefined when the ref names nothing.
+ * base replaced by its own parts in turn. Undefined when the ref names nothing or past the budget.
  */
-function ownParts(ref: string, base: string, document: unknown, depth: number): Schema | undefined {
+function ownParts(ref: string, base: string, document: unknown, inherits: (ref: string) => boolean, budget: { left: number }, depth: number): Schema | undefined {
   const target = pointerTarget(document, ref);
-  if (!isObject(target) || depth > MAX_INHERITANCE) return undefined;
-  if (!inherits(ref, base, document, 0)) return { $ref: ref };
+  if (!isObject(target) || depth > MAX_INHERITANCE || --budget.left < 0) return undefined;
+  if (!inherits(ref)) return { $ref: ref };
   const parts: unknown[] = [];
   for (const part of target.allOf as unknown[]) {
     const inner = isObject(part) && typeof part.$ref === 'string' ? part.$ref : undefined;
     if (inner === base) continue;
-    parts.push(inner !== undefined && inherits(inner, base, document, 0) ? (ownParts(inner, base, document, depth + 1) ?? {}) : part);
+    if (inner === undefined || !inherits(inner)) {
+      parts.push(part);
+      continue;
+    }
+    const own = ownParts(inner, base, document, inherits, budget, depth + 1);
+    if (own === undefined) return undefined;
+    parts.push(own);
   }
   const { allOf: _allOf, discriminator: _discriminator, ...rest } = target;
-  return { ...rest, allOf: parts };
+  return parts.length ? { ...rest, allOf: parts } : rest;
 }
 
 /** `node` (its branches rewritten already) as the parts described at discriminatorsAsConditions. */
 function asConditions(node: Schema, { propertyName, choices }: Discriminated, component: string | undefined, document: unknown): Schema {
   const base = component === undefined ? undefined : `${COMPONENTS}${escapePointerToken(component)}`;
+  const inherits = base === undefined ? undefined : inheritance(base, document);
   const { oneOf: _oneOf, anyOf: _anyOf, discriminator: _discriminator, ...around } = node;
   const branches = (Array.isArray(node.oneOf) ? node.oneOf : Array.isArray(node.anyOf) ? node.anyOf : []) as unknown[];
   const tag: Schema = { required: [propertyName], properties: { [propertyName]: { enum: choices.map((choice) => choice.value) } } };
@@ -149,7 +176,7 @@ function asConditions(node: Schema, { propertyName, choices }: Discriminated, co
   if (around.type === undefined) tag.type = 'object';
   const conditions = choices.map((choice) => ({
     if: { type: 'object', required: [propertyName], properties: { [propertyName]: { const: choice.value } } },
-    then: selected(choice.branch === undefined ? choice.schema : branches[choice.branch], base, document),
+    then: selected(choice.branch === undefined ? choice.schema : branches[choice.branch], base, document, inherits),
     [DISCRIMINATOR_CHOICE]: { propertyName, value: choice.value, schema: choice.name } satisfies ChoiceNote,
   }));
   return { ...around, allOf: [...(Array.isArray(around.allOf) ? around.allOf : []), tag, ...conditions] };
@@ -161,10 +188,10 @@ function asConditions(node: Schema, { propertyName, choices }: Discriminated, co
  * union's other keywords being judged beside them already. As written it would lead back to the
  * union for the same value without end.
  */
-function selected(branch: unknown, base: string | undefined, document: unknown): unknown {
+function selected(branch: unknown, base: string | undefined, document: unknown, inherits: ((ref: string) => boolean) | undefined): unknown {
   const ref = isObject(branch) && typeof branch.$ref === 'string' ? branch.$ref : undefined;
-  if (base === undefined || ref === undefined || !inherits(ref, base, document, 0)) return branch;
-  return ownParts(ref, base, document, 0) ?? branch;
+  if (base === undefined || inherits === undefined || ref === undefined || !inherits(ref)) return branch;
+  return ownParts(ref, base, document, inherits, { left: MAX_OWN_PARTS }, 0) ?? branch;
 }
 
 /** The note of a rewritten union's `if`/`then` (see DISCRIMINATOR_CHOICE) a validator error's schema carries, if it does. */

@@ -192,6 +192,15 @@ describe('a broken schema is refused at load with its pointer and the reason', (
     );
   });
 
+  it('a discriminator on a base that forty levels of schemas inherit from, each through ten parts, loads (before, the search for its kinds never ended)', () => {
+    const schemas: Record<string, unknown> = { Base: { type: 'object', properties: { kind: { type: 'string' } }, discriminator: { propertyName: 'kind' } } };
+    for (let level = 1; level <= 40; level++) schemas[`L${level}`] = { allOf: Array.from({ length: 10 }, () => ({ $ref: `#/components/schemas/${level === 1 ? 'Base' : `L${level - 1}`}` })) };
+    const contract = compileContract(document({ requestBody: body({ $ref: '#/components/schemas/Base' }) }, schemas), 'kinds.json');
+    const validate = contract.operations.get('create')?.requestBody?.content.get('application/json')?.validate;
+    expect(validate?.({ kind: 'L1' })).toBe(true);
+    expect(validate?.({ kind: 5 })).toBe(false);
+  });
+
   it('a recursive schema that descends into the value each turn (a tree) loads, and judges a deep value', () => {
     const contract = compileContract(
       document(
