@@ -12,11 +12,13 @@ import { describeProblems, type Problems } from './problems.js';
 export interface HeaderVerdict {
   /** Required headers the answer lacks, lower case. */
   missing: string[];
-  /** Headers it carries that their schemas refuse: the name (lower case), the value as sent, the problems. */
-  invalid: { name: string; value: string; problems: Problems }[];
+  /** Headers it carries that their schemas refuse: the name (lower case), the value as sent quoted (its first 80 characters), the problems. */
+  invalid: { name: string; quoted: string; problems: Problems }[];
 }
 
 const NO_QUERY: ParameterSource['query'] = new Map();
+/** How much of a header's value a message quotes: it comes from the other side. */
+const QUOTED = 80;
 
 /** `headers`: lower-case names, as node and fetch give them (repeated headers joined by `, ` or as a list). */
 export function judgeHeaders(declared: readonly ContractParameter[], headers: ParameterSource['headers']): HeaderVerdict {
@@ -31,7 +33,9 @@ export function judgeHeaders(declared: readonly ContractParameter[], headers: Pa
     const validate = header.validate;
     const value = header.read(source);
     if (!validate || validate(value)) continue;
-    verdict.invalid.push({ name: header.name, value: Array.isArray(raw) ? raw.join(', ') : raw, problems: describeProblems(validate.errors, { root: value, subject: 'the value' }) });
+    const sent = Array.isArray(raw) ? raw.join(', ') : raw;
+    const quoted = JSON.stringify(sent.length > QUOTED ? `${sent.slice(0, QUOTED)}…` : sent);
+    verdict.invalid.push({ name: header.name, quoted, problems: describeProblems(validate.errors, { root: value, subject: 'the value' }) });
   }
   return verdict;
 }

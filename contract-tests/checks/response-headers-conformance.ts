@@ -11,9 +11,6 @@ import type { Check, Problem } from '../model.js';
 import { declaredResponse } from '../spec-contract.js';
 import { answered, failure } from './verdicts.js';
 
-/** How much of a provider's header value a report quotes. */
-const QUOTED = 80;
-
 export const responseHeadersConformance: Check = {
   name: 'response_headers_conformance',
   proves: "answers with a declared status carry every header the spec marks required for that status, each declared header's value valid against its schema",
@@ -31,8 +28,7 @@ export const responseHeadersConformance: Check = {
         failure(`The ${response.status} answer has no ${names} header${missing.length > 1 ? 's' : ''}; the spec marks ${missing.length > 1 ? 'them' : 'it'} required for ${declared.status}.`),
       );
     }
-    for (const { name, value, problems: wrong } of invalid) {
-      const quoted = JSON.stringify(value.length > QUOTED ? `${value.slice(0, QUOTED)}…` : value);
+    for (const { name, quoted, problems: wrong } of invalid) {
       problems.push(failure(`The ${response.status} answer's '${name}' header ${quoted} is not what the spec declares for ${declared.status}: ${problemsText(wrong)}.`));
     }
     return problems;

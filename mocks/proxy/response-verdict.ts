@@ -70,17 +70,10 @@ function headerViolations(label: string, status: number, declared: ContractRespo
   if (!declared.headerParameters?.length) return [];
   const { missing, invalid } = judgeHeaders(declared.headerParameters, headers);
   const violations = missing.length ? [violation('response', reject('UPSTREAM_MISSING_HEADER', { operation: label, status, headers: missing }))] : [];
-  for (const { name, value, problems } of invalid) {
-    violations.push(violation('response', reject('UPSTREAM_INVALID_HEADER', { operation: label, status, header: name, value: quoted(value), problems: problems.sentences, more: problems.more })));
+  for (const { name, quoted, problems } of invalid) {
+    violations.push(violation('response', reject('UPSTREAM_INVALID_HEADER', { operation: label, status, header: name, value: quoted, problems: problems.sentences, more: problems.more })));
   }
   return violations;
-}
-
-/** How much of an upstream's header value a message quotes. */
-const QUOTED = 80;
-
-function quoted(value: string): string {
-  return JSON.stringify(value.length > QUOTED ? `${value.slice(0, QUOTED)}…` : value);
 }
 
 /** The media type of a declared status; whether the body needs a schema check. */
