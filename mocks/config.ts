@@ -9,7 +9,7 @@ import { parseExactJson } from '../spec/exact-json.js';
 import { parseIdentityOverrides, type IdentityOverrides } from '../spec/collections.js';
 import { hostnameOf, type AllowedHosts } from './http/allowed-hosts.js';
 import { DEFAULT_HOST, DEFAULT_MAX_BODY, DEFAULT_MAX_CONNECTIONS, DEFAULT_PORT, type MockOptions } from './server.js';
-import { DEFAULT_PROXY_CONNECT_TIMEOUT_MS, DEFAULT_PROXY_TIMEOUT_MS, parseUpstreamUrl } from './proxy/upstream.js';
+import { DEFAULT_PROXY_CONNECT_TIMEOUT_MS, DEFAULT_PROXY_TIMEOUT_MS, parseUpstreamUrl } from './proxy/upstream-url.js';
 import { DEFAULT_STORE_PREFIX, parseRedisUrl, parseStorePrefix } from './stores/redis-target.js';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];

@@ -5,7 +5,6 @@ import { createLogger, logListening, stdoutDrained } from './http/logger.js';
 import { createMockServer, defaultReplicaName, SeedError } from './server.js';
 import { startSummary, summaryLines } from './start-summary.js';
 import { maskUrl } from './stores/redis-target.js';
-import { openStateFile } from './stores/state-file.js';
 
 async function main(): Promise<void> {
   const options = parsedOrExit(() => parseMockArgs(process.argv.slice(2), mockCommand()));
@@ -13,6 +12,8 @@ async function main(): Promise<void> {
   if (seedFile) serverOptions.seed = readSeedFile(seedFile);
   if (stateFile) {
     const logger = (serverOptions.logger = createLogger(serverOptions.logLevel ?? 'info'));
+    // Loaded only for a state file (its format, its lock, zlib's checksum), as Redis's client below.
+    const { openStateFile } = await import('./stores/state-file.js');
     const store = (serverOptions.store = await openStateFile(stateFile, { logger }));
     // Lost records are worth more than a log line: whoever started the mock reads stderr.
     if (store.damage) process.stderr.write(`plant-store-mock: ${store.damage}\n`);

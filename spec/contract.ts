@@ -263,6 +263,8 @@ class SchemaCompiler {
   /** The registered `$defs` schema per direction ('' when undirected), and how many defs it holds. */
   readonly #registered = new Map<Direction | '', { size: number; id: string }>();
   #checkedSize = -1;
+  /** Each schema's declared properties, found once: a spec's Error or Member is the answer of many operations. */
+  readonly #declared = new Map<object, ReadonlyMap<string, Schema>>();
 
   constructor(
     readonly document: Record<string, unknown>,
@@ -432,8 +434,12 @@ class SchemaCompiler {
   }
 
   /** The properties a schema declares, through refs, allOf and union branches, with their schemas. */
-  properties(schema: Schema | undefined): Map<string, Schema> {
-    return declaredProperties(schema, this.document);
+  properties(schema: Schema | undefined): ReadonlyMap<string, Schema> {
+    const node = resolveRef(schema, this.document);
+    if (!isObject(node)) return declaredProperties(node, this.document);
+    let found = this.#declared.get(node);
+    if (found === undefined) this.#declared.set(node, (found = declaredProperties(node, this.document)));
+    return found;
   }
 }
 

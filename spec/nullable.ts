@@ -47,21 +47,29 @@ const MAX_DEPTH = 512;
  */
 export function nullableAsNullAlternative(document: Record<string, unknown>): string[] {
   const rewritten: string[] = [];
-  const walk = (value: unknown, tokens: string[], namesHere: boolean): void => {
+  // One path, pushed and popped as the walk goes: a pointer is only built for a schema rewritten.
+  const tokens: string[] = [];
+  const walk = (value: unknown, namesHere: boolean): void => {
     if (tokens.length > MAX_DEPTH) return;
     if (Array.isArray(value)) {
-      value.forEach((item, index) => walk(item, [...tokens, String(index)], false));
+      for (let index = 0; index < value.length; index++) {
+        tokens.push(String(index));
+        walk(value[index], false);
+        tokens.pop();
+      }
       return;
     }
     if (!isObject(value)) return;
     if (!namesHere && typeof value.nullable === 'boolean' && rewrite(value)) rewritten.push(jsonPointer(...tokens));
-    for (const [key, inner] of Object.entries(value)) {
+    for (const key of Object.keys(value)) {
       // Data and extensions hold no schemas of the document's; a member of a map of names may be called anything.
       if (!namesHere && (DATA_KEYS.has(key) || key.startsWith('x-'))) continue;
-      walk(inner, [...tokens, key], !namesHere && NAME_MAPS.has(key));
+      tokens.push(key);
+      walk(value[key], !namesHere && NAME_MAPS.has(key));
+      tokens.pop();
     }
   };
-  walk(document, [], false);
+  walk(document, false);
   return rewritten;
 }
 

@@ -34,6 +34,8 @@ export function pointerTokens(pointer: string): string[] {
     .slice(1)
     .split('/')
     .map((token) => {
+      // Most tokens are plain names: nothing to decode or unescape.
+      if (!token.includes('%') && !token.includes('~')) return token;
       let decoded = token;
       try {
         decoded = decodeURIComponent(token);

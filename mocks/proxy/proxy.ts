@@ -27,10 +27,9 @@ import { clientResponseHeaders, upstreamRequestHeaders, viaOf } from './headers.
 import { judgeRequest } from './request-verdict.js';
 import { decodedForJudging, judgeResponseBody, judgeResponseHead, type BodyCheck, type ResponseHead } from './response-verdict.js';
 import { flatHeaders, sendProxied, withCors, type ProxiedBody } from './send.js';
-import { parseUpstreamUrl, Upstream, DEFAULT_PROXY_CONNECT_TIMEOUT_MS, DEFAULT_PROXY_TIMEOUT_MS, DEFAULT_UPSTREAM_SOCKETS } from './upstream.js';
+import { Upstream, DEFAULT_UPSTREAM_SOCKETS } from './upstream.js';
+import { parseUpstreamUrl, DEFAULT_PROXY_CONNECT_TIMEOUT_MS, DEFAULT_PROXY_TIMEOUT_MS } from './upstream-url.js';
 import { responseErrors, violation, VIOLATIONS_HEADER, violationsHeader, type Violation } from './violations.js';
-
-export { DEFAULT_PROXY_CONNECT_TIMEOUT_MS, DEFAULT_PROXY_TIMEOUT_MS } from './upstream.js';
 
 export interface ProxyOptions {
   /** Base URL of the real service: `http(s)://[user:password@]host[:port][/path prefix]`. */

@@ -37,14 +37,18 @@ function startMock(args: string[]): Promise<Server> {
 }
 
 const NOT_AT_START = ['openapi-backend', 'pino-pretty', 'fast-xml-parser', 'lodash', 'ioredis', '@stoplight/prism-http', '@stoplight/prism-core', '@apidevtools/json-schema-ref-parser'];
+/** Node's modules only the proxy (HTTPS to its upstream) and the state file (its checksum) need. */
+const NODE_NOT_AT_START = ['node:https', 'node:tls', 'node:zlib'];
 
 describe('start-up', () => {
-  it('starts a mock in memory without openapi-backend, the Redis client or Prism, and loads its generator for the first answer generated from a schema', async () => {
+  it("starts a mock in memory without openapi-backend, the Redis client, Prism or Node's HTTPS and zlib, and loads its generator for the first answer generated from a schema", async () => {
     const server = await startMock(['--spec', WORKSHOP, '--stateless', 'createTool']);
     const atStart = await loadedPackages(server);
     // The probe sees the packages the mock does need.
     expect(atStart).toEqual(expect.arrayContaining(['ajv', 'pino']));
     for (const name of NOT_AT_START) expect(atStart, name).not.toContain(name);
+    expect(atStart).toContain('node:http');
+    for (const name of NODE_NOT_AT_START) expect(atStart, name).not.toContain(name);
 
     const response = await fetch(`${server.url}/tools`, {
       method: 'POST',
