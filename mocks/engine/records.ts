@@ -73,8 +73,23 @@ export function keyInWords(key: RecordKey, identity: Identity): string {
  * was parsed): nothing to write again.
  */
 export function recordOf(body: Record<string, unknown>, key: RecordKey, declared: ReadonlySet<string>, text?: string): StoredRecord {
-  if (text !== undefined && keptAsSent(text) && onlyDeclared(body, declared)) return { key, json: text.trim() };
-  return { key, json: projection(body, declared) };
+  return madeOf(body, key, declared, text).record;
+}
+
+/**
+ * A record made from a body, and the value it reads back as when that is the body itself: a
+ * body stored as its own text (every number in it exact as a plain parse reads it) parses back
+ * to what the body is, so its answer need not parse the record again. Undefined when the record
+ * was written anew.
+ */
+export interface MadeRecord {
+  record: StoredRecord;
+  value: Record<string, unknown> | undefined;
+}
+
+function madeOf(body: Record<string, unknown>, key: RecordKey, declared: ReadonlySet<string>, text: string | undefined): MadeRecord {
+  if (text !== undefined && keptAsSent(text) && onlyDeclared(body, declared)) return { record: { key, json: text.trim() }, value: body };
+  return { record: { key, json: projection(body, declared) }, value: undefined };
 }
 
 /**
@@ -83,11 +98,16 @@ export function recordOf(body: Record<string, unknown>, key: RecordKey, declared
  * or named by the path). The key is the identity's JSON text already.
  */
 export function identifiedRecord(body: Record<string, unknown>, key: RecordKey, identity: Identity, declared: ReadonlySet<string>, text?: string): StoredRecord {
+  return madeRecord(body, key, identity, declared, text).record;
+}
+
+/** `identifiedRecord`, with the value the record reads back as when that is the body (see MadeRecord). */
+export function madeRecord(body: Record<string, unknown>, key: RecordKey, identity: Identity, declared: ReadonlySet<string>, text?: string): MadeRecord {
   const { property } = identity;
-  if (declared.has(property) && body[property] !== undefined) return recordOf(body, key, declared, text);
+  if (declared.has(property) && body[property] !== undefined) return madeOf(body, key, declared, text);
   const rest = projection(body, declared);
   const head = `${JSON.stringify(property)}:${key}`;
-  return { key, json: rest === '{}' ? `{${head}}` : `{${head},${rest.slice(1)}` };
+  return { record: { key, json: rest === '{}' ? `{${head}}` : `{${head},${rest.slice(1)}` }, value: undefined };
 }
 
 /**

@@ -19,7 +19,7 @@ import type { EngineContext, MockHandler, RequestContext } from './context.js';
 import { continueWith, type Maybe } from '../maybe.js';
 import { sampleOf } from './error-answers.js';
 import { appliedJsonPatch } from './json-patch.js';
-import { identifiedRecord, keyInWords, keyOfBody, keyOfPathSegment, mergedJson, projection, recordValue, unreachableKey } from './records.js';
+import { identifiedRecord, keyInWords, keyOfBody, keyOfPathSegment, madeRecord, mergedJson, projection, recordValue, unreachableKey } from './records.js';
 
 type Body = Record<string, unknown>;
 
@@ -118,11 +118,10 @@ const ROLES: Record<CollectionRole, (served: Served) => MockHandler> = {
         }
         const unreachable = unreachableKey(key, collection);
         if (unreachable !== undefined) return unreachableRefused(collection, unreachable);
-        const text = c.request.bodyText;
-        const record = identified(body, key, collection, text);
+        const { record, value } = madeRecord(body, key, collection.identity, collection.declared, c.request.bodyText);
         const created = mock.store.create(name, record, parent);
         const answer = (outcome: CreateOutcome): Answer =>
-          outcome === 'duplicate' ? duplicate(collection, key, params) : outcome === 'parent-missing' ? parentGone(collection, params) : answerCreated(served, record, name);
+          outcome === 'duplicate' ? duplicate(collection, key, params) : outcome === 'parent-missing' ? parentGone(collection, params) : answerCreated(served, record, name, value);
         return typeof created === 'string' ? answer(created) : created.then(answer);
       };
       if (!collection.parent) return create() as Answer;
@@ -366,8 +365,8 @@ async function updated(served: Served, stored: StoredRecord, value: Body, mock: 
   return answerRecord(served, record);
 }
 
-function identified(body: Body, key: RecordKey, collection: Collection, text?: string): StoredRecord {
-  return identifiedRecord(body, key, collection.identity, collection.declared, text);
+function identified(body: Body, key: RecordKey, collection: Collection): StoredRecord {
+  return identifiedRecord(body, key, collection.identity, collection.declared);
 }
 
 function withoutIdentity(value: Body, collection: Collection): Body {
@@ -380,9 +379,10 @@ function withoutIdentity(value: Body, collection: Collection): Body {
  * The success answer for a stored record: the spec's success status, with exactly the properties
  * its schema declares (writeOnly ones never) — the record's own text when the schema shows all it holds.
  */
-function answerRecord(served: Served, record: StoredRecord): Answer {
+/** `value`: what the record reads back as, when the caller holds it (a create's body stored as sent). */
+function answerRecord(served: Served, record: StoredRecord, value?: Body): Answer {
   if (!served.answered) return { status: served.status };
-  return { status: served.status, body: filled(served.whole ? record.json : projection(recordValue(record), served.answered), served.fill) };
+  return { status: served.status, body: filled(served.whole ? record.json : projection(value ?? recordValue(record), served.answered), served.fill) };
 }
 
 /** A record's JSON object with the members `fill` adds. */
@@ -421,8 +421,8 @@ function itemsSchemaOf(schema: Schema | undefined, list: ListPlan, document: unk
 }
 
 /** A create's answer, with a `Location` naming the new record where the success response declares one. */
-function answerCreated(served: Served, record: StoredRecord, name: string): Answer {
-  const answer = answerRecord(served, record);
+function answerCreated(served: Served, record: StoredRecord, name: string, value?: Body): Answer {
+  const answer = answerRecord(served, record, value);
   if (served.location) answer.headers = { ...answer.headers, location: `${name}/${encodeURIComponent(keyInWords(record.key, served.collection.identity))}` };
   return answer;
 }
