@@ -195,19 +195,29 @@ const NAMES_SCANNED = 16;
  * is cheaper than a regex.
  */
 export function needsExactParse(text: string): boolean {
-  return scanJson(text, false) === true;
+  return needsExact(scanJson(text, false) as Scan);
 }
 
 /**
- * The pass of needsExactParse; with `unique`, it also finds the first repeated member name and
- * returns it instead of a boolean (the text is then still checked by a parse, so that malformed
- * text is reported as such first). The names seen are kept per nesting level in arrays reused by
- * the siblings that follow, so a body of small objects allocates no Set.
+ * What one pass over a JSON text found, as one number (a result object would be the pass's only
+ * allocation): whether a number needs exact reading (the low bit) and how many members its
+ * objects have in all, one `:` outside strings each (the rest).
  */
-function scanJson(text: string, unique: boolean): boolean | DuplicateMemberName {
+type Scan = number;
+const needsExact = (scan: Scan): boolean => scan % 2 === 1;
+const membersIn = (scan: Scan): number => Math.floor(scan / 2);
+
+/**
+ * The pass of needsExactParse; with `unique`, it also finds the first repeated member name and
+ * returns it instead (the text is then still checked by a parse, so that malformed text is
+ * reported as such first). The names seen are kept per nesting level in arrays reused by the
+ * siblings that follow, so a body of small objects allocates no Set.
+ */
+function scanJson(text: string, unique: boolean): Scan | DuplicateMemberName {
   let digits = 0;
   let depth = 0;
   let exact = false;
+  let members = 0;
   const length = text.length;
   // Only with `unique` (the request path's other scan of every body goes without, and allocates
   // nothing): per open container, whether it is an object, the names it has, the path to it.
@@ -244,12 +254,36 @@ function scanJson(text: string, unique: boolean): boolean | DuplicateMemberName 
     } else if (c === 93 || c === 125) {
       depth--;
       expectName = false;
+    } else if (c === 58) {
+      members++;
     } else if (open && c === 44) {
       if (open.isObject[depth]) expectName = true;
       else open.path[depth] = (open.path[depth] as number) + 1;
     }
   }
-  return duplicate ?? exact;
+  return duplicate ?? members * 2 + (exact ? 1 : 0);
+}
+
+/**
+ * How many members the objects of a parsed value have in all. A parse keeps one member of each
+ * name, so a value with fewer than its text's members (`membersIn`) was given a name twice.
+ * Iterative; a flat object allocates nothing.
+ */
+function membersOf(value: unknown): number {
+  let count = 0;
+  let pending: object[] | undefined;
+  for (let node: unknown = value; ; node = pending.pop()) {
+    if (Array.isArray(node)) {
+      for (const item of node) if (item !== null && typeof item === 'object') (pending ??= []).push(item);
+    } else if (node !== null && typeof node === 'object') {
+      for (const key in node) {
+        count++;
+        const inner = (node as Record<string, unknown>)[key];
+        if (inner !== null && typeof inner === 'object') (pending ??= []).push(inner);
+      }
+    }
+    if (pending === undefined || pending.length === 0) return count;
+  }
 }
 
 /** What a scan for repeated names keeps per open container, by depth. */
@@ -293,19 +327,24 @@ function duplicateAt(name: string, path: (string | number)[], depth: number): Du
  * Never recursive: nesting costs no stack.
  */
 export function parseExactJson(text: string, plan: ExactPlan | undefined = READ_EVERY_NUMBER, options?: ExactJsonOptions): unknown {
-  const scanned = scanJson(text, options?.refuseDuplicateNames === true);
-  if (typeof scanned !== 'boolean') {
-    JSON.parse(text); // malformed text is reported as such, before its repeated names
-    throw scanned;
+  const scanned = scanJson(text, false) as Scan;
+  let value: unknown;
+  if (!needsExact(scanned) || plan === undefined) value = JSON.parse(text);
+  else {
+    try {
+      value = readPlanned(text, plan);
+    } catch (error) {
+      // JSON.parse words every syntax error the same way, with its position in the whole text.
+      if (error instanceof SyntaxError) JSON.parse(text);
+      throw error;
+    }
   }
-  if (!scanned || plan === undefined) return JSON.parse(text);
-  try {
-    return readPlanned(text, plan);
-  } catch (error) {
-    // JSON.parse words every syntax error the same way, with its position in the whole text.
-    if (error instanceof SyntaxError) JSON.parse(text);
-    throw error;
+  // Counting finds that a name repeats; only then is the text scanned again for which, and where.
+  if (options?.refuseDuplicateNames === true && membersOf(value) !== membersIn(scanned)) {
+    const duplicate = scanJson(text, true);
+    if (duplicate instanceof DuplicateMemberName) throw duplicate;
   }
+  return value;
 }
 
 /**

@@ -60,26 +60,29 @@ describe('parseExactJson', () => {
 
   it('refuses a repeated member name when asked, naming the first repeat by its pointer, on both paths', () => {
     // Documents as entry lists, so that names may repeat; the oracle walks them in text order.
-    type Doc = number | Doc[] | { entries: [string, Doc][] };
+    // Names and strings holding ':' (each member of the text is counted by its ':' outside strings), names a parse puts first ('0', '10') and '__proto__'.
+    type Doc = number | string | Doc[] | { entries: [string, Doc][] };
     const { doc } = fc.letrec<{ doc: Doc }>((tie) => ({
       doc: fc.oneof(
         { depthSize: 'small', withCrossShrink: true },
-        fc.constantFrom(1, 2 ** 63), // the double nearest int64's maximum
+        fc.constantFrom(1, 2 ** 63, 'x:y', ':'), // 2 ** 63: the double nearest int64's maximum
         fc.array(tie('doc'), { maxLength: 3 }),
-        fc.record({ entries: fc.array(fc.tuple(fc.constantFrom('a', 'b', 'a/b', '~', 'id'), tie('doc')), { maxLength: 20 }) }),
+        fc.record({ entries: fc.array(fc.tuple(fc.constantFrom('a', 'b', 'a/b', '~', 'id', 'a:b', '0', '10', '__proto__'), tie('doc')), { maxLength: 20 }) }),
       ),
     }));
     const text = (d: Doc): string =>
-      typeof d === 'number'
-        ? d > 2 ** 53
-          ? '9223372036854775807'
-          : String(d)
-        : Array.isArray(d)
-          ? `[${d.map(text).join(',')}]`
-          : `{${d.entries.map(([name, value]) => `${JSON.stringify(name)}:${text(value)}`).join(',')}}`;
+      typeof d === 'string'
+        ? JSON.stringify(d)
+        : typeof d === 'number'
+          ? d > 2 ** 53
+            ? '9223372036854775807'
+            : String(d)
+          : Array.isArray(d)
+            ? `[${d.map(text).join(',')}]`
+            : `{${d.entries.map(([name, value]) => `${JSON.stringify(name)}:${text(value)}`).join(',')}}`;
     const escape = (name: string | number) => String(name).replace(/~/g, '~0').replace(/\//g, '~1');
     const firstRepeat = (d: Doc, at: string): string | undefined => {
-      if (typeof d === 'number') return undefined;
+      if (typeof d !== 'object') return undefined;
       if (Array.isArray(d)) {
         for (const [i, item] of d.entries()) {
           const found = firstRepeat(item, `${at}/${i}`);
