@@ -2,12 +2,18 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
+import { satisfies } from 'semver';
+import { packageFile } from '../spec/package-root.js';
 
 export interface MachineInfo {
   cpu: string;
   cores: number;
   memoryGiB: number;
   node: string;
+  /** The Node versions the package supports (`engines.node` of package.json). */
+  supportedNode: string;
+  /** Whether `node` is one of them: a run on another Node does not measure what users run. */
+  nodeSupported: boolean;
   wrk: string | undefined;
   kernel: string;
 }
@@ -19,9 +25,19 @@ export function describeMachine(): MachineInfo {
     cores: cpus().length,
     memoryGiB: Math.round(totalmem() / 2 ** 30),
     node: process.version,
+    supportedNode: SUPPORTED_NODE,
+    nodeSupported: nodeSupported(process.version),
     wrk: wrkVersion(),
     kernel,
   };
+}
+
+/** `engines.node` of the package: the versions users run it on. */
+export const SUPPORTED_NODE = (JSON.parse(readFileSync(packageFile('package.json'), 'utf8')) as { engines: { node: string } }).engines.node;
+
+/** Whether a Node version (`v24.21.0`) is one the package supports. */
+export function nodeSupported(version: string, range: string = SUPPORTED_NODE): boolean {
+  return satisfies(version, range);
 }
 
 /** `wrk 4.1.0 ...`, or undefined when wrk is not installed. */

@@ -37,7 +37,7 @@ export function renderTable(report: ReportForDoc): string {
   const { machine, options } = report;
   const lines = [
     `Measured ${report.date.slice(0, 16).replace('T', ' ')} UTC on ${machine.cpu} (${machine.cores} cores, ${machine.memoryGiB} GiB), ` +
-      `${machine.kernel}, Node ${machine.node}, ${machine.wrk ?? 'wrk'}; load average ${report.loadAverage.before} → ${report.loadAverage.after}` +
+      `${machine.kernel}, Node ${machine.node}${machine.nodeSupported === false ? ` (not one the package supports: engines ${machine.supportedNode})` : ''}, ${machine.wrk ?? 'wrk'}; load average ${report.loadAverage.before} → ${report.loadAverage.after}` +
       `${report.stealPercent === undefined ? '' : `, ${report.stealPercent} % of CPU stolen by the host`}. ` +
       `${options.rounds} alternating rounds of ${options.duration} s per server and scenario, ${options.connections} connections, ` +
       `${options.pinned === false ? 'servers and wrk not pinned (taskset missing)' : 'server and wrk pinned to different cores'}; medians over rounds, each ratio taken within its round.`,

@@ -106,6 +106,8 @@ async function main(): Promise<void> {
   const loadBefore = load1();
   const countersBefore = cpuCounters();
   log(`bench: ${machine.cpu}, ${machine.cores} cores, Node ${machine.node}, ${machine.wrk}; load average ${loadBefore}`);
+  // Every server runs on this Node (process.execPath); on one the package does not support, the figures are not what users get.
+  if (!machine.nodeSupported) log(`bench: Node ${machine.node} is not one the package supports (engines: ${machine.supportedNode}); run the bench on a supported Node (docs/benchmarks.md says how).`);
 
   const work = mkdtempSync(join(tmpdir(), 'plant-bench-'));
   // One redis-server for the targets on Redis, AOF with an fsync every second as in the compose

@@ -10,7 +10,7 @@ import { PATIENT_MS } from '../../mocks/test/processes.js';
 import { createMockServer } from '../../mocks/server.js';
 import { REDIS_SERVER_PATH, REDIS_SKIP_REASON, RedisServer } from '../../mocks/test/redis-server.js';
 import { countErrors, mergeLoads, runLoad, runLoads, type LoadResult } from '../load.js';
-import { wrkVersion } from '../machine.js';
+import { describeMachine, nodeSupported, SUPPORTED_NODE, wrkVersion } from '../machine.js';
 import { cpuSeconds, rssBytes } from '../process-stats.js';
 import { evaluateGoals, roundRatio, summarise, type RunRecord } from '../summary.js';
 import { measureProxyLatency } from '../proxy.js';
@@ -252,5 +252,16 @@ describe('start-up', () => {
     expect(results.map((r) => r.target)).toEqual(['limit', 'memory-50']);
     expect(results[1]?.samplesMs[0]).toBeGreaterThan(0);
     expect(results[1]?.ratioToLimit).toBe(Math.round(((results[1]?.samplesMs[0] as number) / (results[0]?.samplesMs[0] as number)) * 100) / 100);
+  });
+});
+
+describe('the Node a run measures', () => {
+  it("knows which Node versions the package supports, from package.json's engines", () => {
+    expect(SUPPORTED_NODE).toMatch(/\d/);
+    expect(nodeSupported('v20.20.2', '>=24.18')).toBe(false);
+    expect(nodeSupported('v24.17.9', '>=24.18')).toBe(false);
+    expect(nodeSupported('v24.21.0', '>=24.18')).toBe(true);
+    expect(nodeSupported('v26.12.1', '>=24.18')).toBe(true);
+    expect(describeMachine().nodeSupported).toBe(nodeSupported(process.version));
   });
 });
