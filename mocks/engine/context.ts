@@ -15,6 +15,7 @@ import type { Answer } from '../http/answer.js';
 import type { CorsGrant } from '../http/cors.js';
 import type { ResourceStore } from '../stores/store.js';
 import type { ErrorAnswers } from './error-answers.js';
+import type { HeaderValues } from './declared-headers.js';
 import type { GeneratedBodies } from './generated-bodies.js';
 import type { AssignedIdentities } from './identities.js';
 import type { Preferences } from './prefer.js';
@@ -48,6 +49,8 @@ export interface Engine {
   cors: CorsGrant;
   /** Bodies generated from a response's schema where the spec gives no example, each checked against it. */
   bodies: GeneratedBodies;
+  /** The value of each header the spec requires in an answer, for the answers that do not carry it. */
+  headerValues: HeaderValues;
   /** The handlers registered in openapi-backend, by operationId and hook name (typed: the registry keeps its own Context type). */
   handlers: Readonly<Record<string, MockHandler>>;
 }

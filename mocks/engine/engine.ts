@@ -17,6 +17,7 @@ import type { Engine, MockHandler, SecurityCheck } from './context.js';
 import { compileRoutes } from './routes.js';
 import { securityCheck, type CredentialSource } from './security.js';
 import { specCorsGrant } from '../http/cors.js';
+import { declaredHeaderValues } from './declared-headers.js';
 
 export interface EngineOptions extends RecognitionOptions {
   /** The OpenAPI document (default: the bundled spec). */
@@ -68,6 +69,7 @@ export async function buildEngine(contract: CompiledContract, options: EngineOpt
     errors: new ErrorAnswers(contract),
     cors: specCorsGrant(contract),
     bodies: new GeneratedBodies(contract.document, options.warn),
+    headerValues: await declaredHeaderValues(contract, options.warn),
     handlers,
   };
 }

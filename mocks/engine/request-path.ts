@@ -15,7 +15,7 @@ import { rejected, type Answer } from '../http/answer.js';
 import { checkContentEncoding, checkJsonMediaType, hasBody, readBody, takeBufferedBody } from '../http/request-body.js';
 import { bodyKind, parseJsonBody, parseOtherBody } from './body.js';
 import { declaredFor, isJsonMediaType, mediaEssence, type ContractOperation } from '../../spec/contract.js';
-import { sampleOf } from './error-answers.js';
+import type { HeaderValues } from './declared-headers.js';
 import type { EngineContext, Exchange, MockValidation, RequestContext, Route, RoutedOperation } from './context.js';
 import { negotiate } from './negotiate.js';
 import { exampleAnswer } from './examples.js';
@@ -82,7 +82,7 @@ function decided(verdict: Verdict, found: Route, prefer: Preferences, mock: Engi
     answer.requestText = c.request.bodyText;
     answer.operationId = operation.operationId;
     if (answer.stateful === undefined) answer.stateful = operation.stateful;
-    return withDeclaredHeaders(answer, operation.contract, exchange.mediaType);
+    return withDeclaredHeaders(answer, operation.contract, exchange.mediaType, mock.engine.headerValues);
   };
   // Prefer: delay applies to every answer of an operation, rejections included, unless the Prefer header itself is refused.
   const delayed = (answer: Answer): Answer => {
@@ -351,7 +351,7 @@ function emptyBody(operation: RoutedOperation) {
  * `application/json` is), and every header marked `required` that it does not carry (a `Location`
  * a create sets itself), a value the header's schema allows, as `simple` style writes it.
  */
-function withDeclaredHeaders(answer: Answer, operation: ContractOperation, negotiated: string | undefined): Answer {
+function withDeclaredHeaders(answer: Answer, operation: ContractOperation, negotiated: string | undefined, values: HeaderValues): Answer {
   const response = answer.send ? undefined : declaredFor(operation, answer.status);
   if (!response) return answer;
   const typed = answer.headers?.['content-type'] !== undefined || (answer.body === undefined && answer.stream === undefined);
@@ -367,21 +367,12 @@ function withDeclaredHeaders(answer: Answer, operation: ContractOperation, negot
   let headers: typeof answer.headers;
   let has: Set<string> | undefined;
   for (const header of declared) {
-    if (!header.required || header.name === 'content-length') continue;
+    const value = header.required && header.name !== 'content-length' ? values.get(header) : undefined;
+    if (value === undefined) continue;
     headers ??= { ...answer.headers };
     has ??= new Set(Object.keys(headers).map((name) => name.toLowerCase()));
-    if (!has.has(header.name)) headers[header.name] = headerText(sampleOf(header.schema ?? {}), header.style === 'content', header.explode);
+    if (!has.has(header.name)) headers[header.name] = value;
   }
   if (headers) answer.headers = headers;
   return answer;
-}
-
-/** A header's value as OpenAPI writes it: style simple (`a,b`; an object `k,v` or, exploded, `k=v`), or JSON for a `content` header. */
-function headerText(value: unknown, content: boolean, explode: boolean): string {
-  if (content) return JSON.stringify(value);
-  if (Array.isArray(value)) return value.map(String).join(',');
-  if (value === null || typeof value !== 'object') return String(value);
-  return Object.entries(value)
-    .map(([key, inner]) => (explode ? `${key}=${String(inner)}` : `${key},${String(inner)}`))
-    .join(',');
 }

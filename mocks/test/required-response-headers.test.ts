@@ -1,7 +1,8 @@
 /**
  * Headers a response declares `required`: every answer in that response carries them — a
- * create's `Location` naming the new record, any other a value its schema allows — on stored,
- * generated and forced answers alike; and stored records in the JSON media type it declares.
+ * create's `Location` naming the new record, any other a value its schema allows (its pattern
+ * too) — on stored, generated and forced answers alike; and stored records in the JSON media type
+ * it declares.
  */
 import { describe, expect, it } from 'vitest';
 import { send, sendGet, useMockForSpec } from './mock-under-test.js';
@@ -19,6 +20,9 @@ paths:
           headers:
             X-Request-Id: {required: true, schema: {type: string, format: uuid}}
             X-Optional: {schema: {type: string}}
+            X-Trace: {required: true, schema: {type: string, pattern: '^trace-[0-9a-f]{8}$'}}
+            X-Region: {required: true, schema: {type: string, pattern: '^[A-Z]{2}$', example: EU}}
+            X-Banner: {required: true, schema: {type: string, example: "two\\nlines"}}
           content:
             application/json:
               schema: {type: array, items: {$ref: '#/components/schemas/File'}}
@@ -113,6 +117,11 @@ describe('headers the declared response asks for', () => {
     expect(listed.status).toBe(200);
     expect(listed.headers.get('x-request-id')).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
     expect(listed.headers.get('x-optional')).toBeNull();
+    // A pattern the plain sample breaks gets a string made from it; the spec's own example stays where it has one.
+    expect(listed.headers.get('x-trace')).toMatch(/^trace-[0-9a-f]{8}$/);
+    expect(listed.headers.get('x-region')).toBe('EU');
+    // An example no header can carry (a line break) is left out, not a failed answer.
+    expect(listed.headers.get('x-banner')).toBeNull();
     const forced = await sendGet(mock.current, '/files', { headers: { prefer: 'code=429' } });
     expect(forced.status).toBe(429);
     expect(Number(forced.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
