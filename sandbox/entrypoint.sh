@@ -8,9 +8,9 @@ app=$(cd "$(dirname "$0")/.." && pwd)
 command=${1:-mock}
 [ "$#" -gt 0 ] && shift
 case "$command" in
-  mock) exec node --no-memory-reducer "$app/dist/start/cli.js" "$@" ;;
+  mock) exec node --no-memory-reducer --max-semi-space-size=24 "$app/dist/start/cli.js" "$@" ;;
   contract) exec node "$app/dist/contract-tests/cli.js" "$@" ;;
   prism) exec node "$app/dist/mocks/prism/cli.js" "$@" ;;
-  -*) exec node --no-memory-reducer "$app/dist/start/cli.js" "$command" "$@" ;;
+  -*) exec node --no-memory-reducer --max-semi-space-size=24 "$app/dist/start/cli.js" "$command" "$@" ;;
   *) exec "$command" "$@" ;;
 esac

@@ -39,7 +39,7 @@ const image = readRuntimeImage();
 
 /** The entrypoint's modes (`mock) exec node [flags] "$app/dist/…"`), each with the built file it runs (`npm test` builds them). */
 const modes = new Map(
-  [...readFileSync(join(REPO_ROOT, 'sandbox/entrypoint.sh'), 'utf8').matchAll(/^\s*(\w+)\) exec node (?:--[\w-]+ )*"\$app\/dist\/([^"]+)\.js"/gm)].map(([, mode, file]) => [
+  [...readFileSync(join(REPO_ROOT, 'sandbox/entrypoint.sh'), 'utf8').matchAll(/^\s*(\w+)\) exec node (?:--[\w=-]+ )*"\$app\/dist\/([^"]+)\.js"/gm)].map(([, mode, file]) => [
     mode as string,
     `dist/${file}.js`,
   ]),
