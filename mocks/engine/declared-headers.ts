@@ -57,7 +57,7 @@ function takes(header: ContractParameter, text: string): boolean {
 }
 
 /** A header's value as OpenAPI writes it: style simple (`a,b`; an object `k,v` or, exploded, `k=v`), or JSON for a `content` header. */
-export function headerText(value: unknown, content: boolean, explode: boolean): string {
+function headerText(value: unknown, content: boolean, explode: boolean): string {
   if (content) return JSON.stringify(value);
   if (Array.isArray(value)) return value.map(String).join(',');
   if (value === null || typeof value !== 'object') return String(value);
