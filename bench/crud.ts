@@ -12,7 +12,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MOCK_NODE_FLAGS, MOCK_START } from '../mocks/node-flags.js';
-import { packageFile } from '../spec/package-root.js';
+import { packageFile } from '../package/root.js';
 import { runLoad, type LoadResult } from './load.js';
 import { median } from './summary.js';
 import { getText, ROOT, startTarget, type RunningTarget, type TargetSpec } from './targets.js';

@@ -5,7 +5,7 @@
  * share Node's per-request costs and cap the bare-node:http limit it is meant to measure.
  */
 import { spawn } from 'node:child_process';
-import { packageFile } from '../spec/package-root.js';
+import { packageFile } from '../package/root.js';
 import { cpuSeconds } from './process-stats.js';
 import { BENCH_TOKEN } from './targets.js';
 

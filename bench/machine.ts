@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { satisfies } from 'semver';
-import { packageFile } from '../spec/package-root.js';
+import { packageFile } from '../package/root.js';
 
 export interface MachineInfo {
   cpu: string;

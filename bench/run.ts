@@ -15,7 +15,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { commaList, wholeNumber } from '../spec/command-line.js';
+import { commaList, wholeNumber } from '../package/command-line.js';
 import { DEFAULT_JOURNAL_SIZE } from '../mocks/admin/journal.js';
 import { measureContractSuite, type ContractResult } from './contract.js';
 import { measureCrud, writeCrudDoc, type CrudResult } from './crud.js';

@@ -10,7 +10,7 @@ import type { Writable } from 'node:stream';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { MOCK_NODE_FLAGS, MOCK_START } from '../mocks/node-flags.js';
-import { PACKAGE_ROOT } from '../spec/package-root.js';
+import { PACKAGE_ROOT } from '../package/root.js';
 
 export type TargetId = 'limit' | 'memory' | 'state-file' | 'redis' | 'redis-2' | 'prism' | 'prism-cli' | 'baseline' | 'proxy' | 'memory-50' | 'image';
 

@@ -8,8 +8,8 @@
  * query or a cookie), or the one the case names by the spec's name for it.
  */
 import { bodyText, ID_RANGES, pathCarriesId, PLACEHOLDERS, renderFixture, type FixtureCase, type IdSource, type RenderContext, type SchemeCredential } from '../fixtures/index.js';
-import { matchingMedia } from '../spec/contract.js';
-import { DuplicateMemberName, parseExactJson } from '../spec/exact-json.js';
+import { matchingMedia } from '../openapi/media-types.js';
+import { DuplicateMemberName, parseExactJson } from '../openapi/schema/exact-json.js';
 import type { ContractCase } from './model.js';
 import { isValidRequestBody, type SuiteContract } from './spec-contract.js';
 

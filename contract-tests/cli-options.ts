@@ -3,7 +3,7 @@
  * parsed with commander. Pure, so tests call it directly; cli.ts runs it.
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { wholeNumber } from '../spec/command-line.js';
+import { wholeNumber } from '../package/command-line.js';
 import { DEFAULT_GENERATED, DEFAULT_TIMEOUT_MS, PROFILES, type ContractOptions, type ProfileName } from './options.js';
 
 export interface ContractCommandLine extends ContractOptions {

@@ -11,7 +11,8 @@ import { UnreachableTargetError } from './reachability.js';
 import { formatReport } from './report.js';
 import { runResolved } from './runner.js';
 import { terminalSafeLines } from './terminal-text.js';
-import { ContractError, readContract } from '../spec/contract.js';
+import { ContractError } from '../openapi/document/load.js';
+import { readContract } from '../openapi/operations/compile.js';
 import { SpecError, suiteSpecOf } from './spec-contract.js';
 
 /** Everything the CLI prints goes through here: nothing a provider or a file sent reaches the terminal unescaped. */
@@ -23,7 +24,7 @@ async function main(): Promise<number> {
   let resolved: ResolvedOptions;
   try {
     options = parseContractArgs(process.argv.slice(2), contractCommand());
-    // Read asynchronously: a spec may refer to sibling files (bundled by spec/document.ts).
+    // Read asynchronously: a spec may refer to sibling files (bundled by openapi/document/load.ts).
     if (options.spec !== undefined) options = { ...options, contract: suiteSpecOf(await readContract(options.spec)) };
     // Resolved once, before anything is sent, so that the seed is printed even if the run dies.
     resolved = resolveOptions(options);

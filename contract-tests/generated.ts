@@ -12,7 +12,7 @@
  * The seed reproduces every case; ids are drawn fresh on every run.
  */
 import fc from 'fast-check';
-import { parseExactJson } from '../spec/exact-json.js';
+import { parseExactJson } from '../openapi/schema/exact-json.js';
 import type { IdSource } from '../fixtures/index.js';
 import { authCases, type CredentialParts } from './generators/auth.js';
 import { validParameterValues, verdict, write, type ParameterValues } from './generators/parameters.js';

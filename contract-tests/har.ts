@@ -7,7 +7,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Entry, Har, Header } from 'har-format';
-import { packageFile } from '../spec/package-root.js';
+import { packageFile } from '../package/root.js';
 import type { ContractReport, Exchange } from './model.js';
 
 const CREATOR_VERSION: string = (() => {

@@ -2,7 +2,7 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { FixtureError, loadFixtures, type FixtureCase } from '../fixtures/index.js';
 import { CHECK_NAMES, type CheckName, type Exchange, type SkipRule } from './model.js';
-import type { CompiledContract } from '../spec/contract.js';
+import type { CompiledContract } from '../openapi/operations/model.js';
 import { ContractUsageError } from './errors.js';
 import { planSequences, type SequencePlan } from './sequences.js';
 import { selectOperations, type OperationFilter } from './operations.js';

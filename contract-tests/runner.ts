@@ -11,19 +11,20 @@ import { derivedCredentials, validCredentials } from './generators/auth.js';
 import { requestTarget, validParameterValues } from './generators/parameters.js';
 import { createdKey, planSequences, runSequences, validRecordBody, type SequencePlan, type StepRequest, type StepSender } from './sequences.js';
 import { freshIdentity, freshKeyMaker } from './generators/identity.js';
-import { exactInteger } from '../spec/exact-json.js';
+import { exactInteger } from '../openapi/schema/exact-json.js';
 import { CHECKS } from './checks/index.js';
 import { EXCLUDED_VALID, generateCases, type GeneratedCase, type PinnedRecord } from './generated.js';
 import type { CheckResult, ContractCase, ContractReport, Exchange, Finding, OperationResult, RunContext, SentRequest } from './model.js';
 import { ContractUsageError, resolveOptions, ruleTakes, type ContractOptions, type ResolvedOptions } from './options.js';
-import { ContractError, readContract } from '../spec/contract.js';
+import { ContractError } from '../openapi/document/load.js';
+import { readContract } from '../openapi/operations/compile.js';
 import { assertReachable } from './reachability.js';
 import { parseBody, SpecError, suiteSpecOf, type SuiteContract, type SuiteParameter } from './spec-contract.js';
 import { createTransport, unsendable, type Transport } from './transport.js';
 
 /** Runs the suite against `options.baseUrl`. Rejects with ContractUsageError or UnreachableTargetError. */
 export async function runContractSuite(options: ContractOptions): Promise<ContractReport> {
-  // A spec file is read asynchronously: it may refer to sibling files (bundled by spec/document.ts).
+  // A spec file is read asynchronously: it may refer to sibling files (bundled by openapi/document/load.ts).
   let given = options;
   if (options.spec !== undefined && options.contract === undefined) {
     try {

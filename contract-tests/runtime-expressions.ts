@@ -5,8 +5,8 @@
  * strings embedding them in braces (`/pets/{$response.body#/id}`). Plain functions of
  * (expression, exchange); nothing is fetched.
  */
-import { exactInteger } from '../spec/exact-json.js';
-import { isObject, jsonPointer, pointerTarget, pointerTokens } from '../spec/schema.js';
+import { exactInteger } from '../openapi/schema/exact-json.js';
+import { isObject, jsonPointer, pointerTarget, pointerTokens } from '../openapi/schema/resolve.js';
 
 /** The exchange an expression is read against. Header names in any case. */
 export interface Exchange {

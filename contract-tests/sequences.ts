@@ -1,6 +1,6 @@
 /**
  * Stateful sequences: for each collection of the spec — found by the same CRUD rule the mock
- * serves (spec/collections.ts: a POST taking a JSON object body, the GET list on its path,
+ * serves (openapi/operations/collections.ts: a POST taking a JSON object body, the GET list on its path,
  * GET/PUT/PATCH/DELETE on its item path, the identity sent or assigned) — create a record, read it back, find it in the
  * list (paging followed), list with the list's limit and filters, update it and read the update,
  * delete it, then read it (404) and list it (absent); and read an id never created (404). Each
@@ -10,10 +10,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
-import { recogniseCollections } from '../spec/collections.js';
-import type { CompiledContract } from '../spec/contract.js';
-import { exactInteger, parseExactJson } from '../spec/exact-json.js';
-import { jsonPointer, pointerTarget, pointerTokens, resolveRef } from '../spec/schema.js';
+import { recogniseCollections } from '../openapi/operations/collections.js';
+import type { CompiledContract } from '../openapi/operations/model.js';
+import { exactInteger, parseExactJson } from '../openapi/schema/exact-json.js';
+import { jsonPointer, pointerTarget, pointerTokens, resolveRef } from '../openapi/schema/resolve.js';
 import { INT64_MAX, type IdSource } from '../fixtures/index.js';
 import { freshIdentity, freshKeyMaker } from './generators/identity.js';
 import { integerBounds, validLiterals } from './generators/schema-values.js';

@@ -1,5 +1,5 @@
 /**
- * The suite's view of the project's compiled contract (spec/contract.ts): for every operation it
+ * The suite's view of the project's compiled contract (openapi/operations/compile.ts): for every operation it
  * tests — method and path, the success status, every declared response (exact statuses, `4XX`
  * ranges and `default`: media types, body validator, declared properties), the security scheme it
  * sends, the parameters (schema, style, explode) and the request body (media types, validator,
@@ -8,24 +8,17 @@
  */
 import type { ValidateFunction } from 'ajv';
 import type { SchemePlace } from '../fixtures/index.js';
-import {
-  compileContract,
-  ContractError,
-  coveringResponse,
-  isJsonMediaType,
-  loadContract,
-  mediaEssence,
-  type CompiledContract,
-  type ContractOperation,
-  type ContractParameter,
-  type ContractResponse,
-} from '../spec/contract.js';
-import { parseExactJson } from '../spec/exact-json.js';
-import { formObject, type ParameterReader } from '../spec/parameters.js';
+import { compileContract, loadContract } from '../openapi/operations/compile.js';
+import { ContractError } from '../openapi/document/load.js';
+import { coveringResponse, type CompiledContract, type ContractOperation, type ContractParameter, type ContractResponse } from '../openapi/operations/model.js';
+import { isJsonMediaType, mediaEssence } from '../openapi/media-types.js';
+import { parseExactJson } from '../openapi/schema/exact-json.js';
+import { formObject, type ParameterReader } from '../openapi/operations/parameters.js';
 import { rawKindOf, type RawKind } from './generators/raw-bodies.js';
-import { recogniseCollections } from '../spec/collections.js';
-import { describeProblems, problemsText } from '../spec/problems.js';
-import { branchValues, discriminatorOf, flattenObject, inlineSchema, isObject, refName, resolveRef, typesOf, type Schema } from '../spec/schema.js';
+import { recogniseCollections } from '../openapi/operations/collections.js';
+import { describeProblems, problemsText } from '../openapi/schema/problems.js';
+import { branchValues, discriminatorOf, flattenObject, inlineSchema, typesOf } from '../openapi/schema/shape.js';
+import { isObject, refName, resolveRef, type Schema } from '../openapi/schema/resolve.js';
 
 /** A JSON Schema object as the spec writes it (refs resolved where the suite reads it). */
 export type JsonSchema = Record<string, unknown>;
@@ -46,7 +39,7 @@ export interface DeclaredResponse {
   validate?: ValidateFunction;
   /** The properties the body's schema declares (allOf parts included). */
   properties: readonly string[];
-  /** Every header it declares but Content-Type (which OpenAPI says to ignore), with its schema: spec/response-headers.ts judges them. */
+  /** Every header it declares but Content-Type (which OpenAPI says to ignore), with its schema: openapi/operations/response-headers.ts judges them. */
   headerParameters: readonly ContractParameter[];
   /** The body's schema with refs followed and allOf merged at every depth (inlineSchema), for reading its keywords. */
   schema?: Schema;
@@ -87,7 +80,7 @@ export interface SuiteParameter {
   style: string;
   explode: boolean;
   validate?: ValidateFunction;
-  /** Reads the parameter back from a request as the mock does (spec/parameters.ts). */
+  /** Reads the parameter back from a request as the mock does (openapi/operations/parameters.ts). */
   read?: ParameterReader;
 }
 
@@ -254,10 +247,10 @@ export function compileSuiteContract(document: unknown, source: string, operatio
   return suiteContractOf(contract, operationId ?? primaryOperation(contract));
 }
 
-/** The CRUD roles (spec/collections.ts) of operations that store the body they are sent. */
+/** The CRUD roles (openapi/operations/collections.ts) of operations that store the body they are sent. */
 const STORES: ReadonlySet<string> = new Set(['create', 'replace', 'patch', 'replace-in-body', 'patch-in-body', 'form-update']);
 
-/** Whether a CRUD role (spec/collections.ts) acts on an existing record. */
+/** Whether a CRUD role (openapi/operations/collections.ts) acts on an existing record. */
 function onRecord(role: string | undefined): boolean {
   return role !== undefined && role !== 'create' && role !== 'list';
 }
@@ -414,7 +407,7 @@ export function suiteContractOf(
  * The object shapes a valid body may take. A top-level `oneOf`/`anyOf` (refs followed, the allOf
  * around it merged) gives one per branch, each merged with the schema's own properties and
  * required names; with a `discriminator`, the branch's property is fixed to the values that select
- * it, read as the validator reads them (spec/discriminator.ts). Which branch a value really matches, and that exactly
+ * it, read as the validator reads them (openapi/schema/discriminator.ts). Which branch a value really matches, and that exactly
  * one does for oneOf, is left to the compiled validator: the generators ask it of every body.
  */
 function bodyVariants(schema: unknown, doc: JsonSchema): BodyVariant[] {
@@ -430,7 +423,7 @@ function bodyVariants(schema: unknown, doc: JsonSchema): BodyVariant[] {
   const source = unionOf(raw)?.length ? raw : inlineSchema(schema, doc);
   const branchesRaw = unionOf(source);
   if (!branchesRaw?.length) return [whole];
-  // The values the validator selects each branch by (spec/discriminator.ts: mapping, own const/enum, component name).
+  // The values the validator selects each branch by (openapi/schema/discriminator.ts: mapping, own const/enum, component name).
   const discriminated = discriminatorOf(source, doc);
   const { oneOf: _oneOf, anyOf: _anyOf, discriminator: _discriminator, ...around } = source;
   const out: BodyVariant[] = [];
@@ -548,7 +541,7 @@ export function parseBody(text: string): ParsedBody {
   }
 }
 
-/** The spec's verdict on a body in words (spec/problems.ts), empty when it fits the schema. */
+/** The spec's verdict on a body in words (openapi/schema/problems.ts), empty when it fits the schema. */
 export function schemaProblems(validate: ValidateFunction, value: unknown): string {
   if (validate(value)) return '';
   return problemsText(describeProblems(validate.errors, { root: value }));

@@ -5,7 +5,7 @@
  * compiling every module again (docs/benchmarks.md, start-up).
  */
 import module from 'node:module';
-import { packageFile } from '../spec/package-root.js';
+import { packageFile } from '../package/root.js';
 
 // Beside the package's own dependencies, not in the shared temporary directory another user could write to.
 const CACHE = packageFile('node_modules', '.cache', 'plant-store-mock');

@@ -4,9 +4,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { commaList as list, port, wholeNumber as integer } from '../spec/command-line.js';
-import { parseExactJson } from '../spec/exact-json.js';
-import { parseIdentityOverrides, type IdentityOverrides } from '../spec/collections.js';
+import { commaList as list, port, wholeNumber as integer } from '../package/command-line.js';
+import { parseExactJson } from '../openapi/schema/exact-json.js';
+import { parseIdentityOverrides, type IdentityOverrides } from '../openapi/operations/collections.js';
 import { hostnameOf, type AllowedHosts } from './http/allowed-hosts.js';
 import { DEFAULT_HOST, DEFAULT_MAX_BODY, DEFAULT_MAX_CONNECTIONS, DEFAULT_PORT, type MockOptions } from './server.js';
 import { DEFAULT_PROXY_CONNECT_TIMEOUT_MS, DEFAULT_PROXY_TIMEOUT_MS, parseUpstreamUrl } from './proxy/upstream-url.js';

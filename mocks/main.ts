@@ -1,5 +1,5 @@
 /** What `npm start` runs (through ./cli.ts): runs the stateful mock until SIGINT, SIGTERM or SIGHUP, then shuts down gracefully. */
-import { parsedOrExit } from '../spec/command-line.js';
+import { parsedOrExit } from '../package/command-line.js';
 import { mockCommand, parseMockArgs, readSeedFile } from './config.js';
 import { createLogger, logListening, stdoutDrained } from './http/logger.js';
 import { createMockServer, defaultReplicaName, SeedError } from './server.js';

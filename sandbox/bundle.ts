@@ -10,7 +10,7 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build, type Metafile } from 'esbuild';
-import { PACKAGE_ROOT } from '../spec/package-root.js';
+import { PACKAGE_ROOT } from '../package/root.js';
 
 /** Where the bundle goes; its entry is `cli.js`, what `npm start` runs. */
 export const START_DIR = join(PACKAGE_ROOT, 'dist', 'start');

@@ -13,7 +13,7 @@ import { spawn } from 'node:child_process';
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { parsedOrExit, wholeNumber as whole } from '../spec/command-line.js';
+import { parsedOrExit, wholeNumber as whole } from '../package/command-line.js';
 import type { StartedTestContainer } from 'testcontainers';
 
 export const CONTRACT_CLI = fileURLToPath(new URL('../contract-tests/cli.js', import.meta.url));

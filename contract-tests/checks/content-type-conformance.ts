@@ -4,7 +4,7 @@
  * application/problem+json) are the spec's silence, not this check's business.
  */
 import type { Check } from '../model.js';
-import { matchingMedia } from '../../spec/contract.js';
+import { matchingMedia } from '../../openapi/media-types.js';
 import { declaredResponse } from '../spec-contract.js';
 import { answered, failure } from './verdicts.js';
 

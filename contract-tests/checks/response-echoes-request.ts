@@ -4,7 +4,7 @@
  * character for character; a property sent with its schema's `default` may be left out. A declared
  * property that was not sent but comes back is a warning, except in a PATCH's answer (the whole record).
  */
-import { exactInteger } from '../../spec/exact-json.js';
+import { exactInteger } from '../../openapi/schema/exact-json.js';
 import { abbreviate } from '../generators/json-text.js';
 import type { Check, Problem } from '../model.js';
 import { parseBody } from '../spec-contract.js';

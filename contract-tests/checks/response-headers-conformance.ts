@@ -2,11 +2,11 @@
  * response_headers_conformance: an answer with a status the spec declares carries every header the
  * spec marks `required` for it (a create's `Location`, a rate limit), in any letter case, and each
  * header it declares for that status that the answer carries is what its schema says, read as
- * OpenAPI writes a header (style simple: `"5"` an integer, `a,b` an array; spec/response-headers.ts).
+ * OpenAPI writes a header (style simple: `"5"` an integer, `a,b` an array; openapi/operations/response-headers.ts).
  * Undeclared headers and undeclared statuses are not this check's business.
  */
-import { problemsText } from '../../spec/problems.js';
-import { judgeHeaders } from '../../spec/response-headers.js';
+import { problemsText } from '../../openapi/schema/problems.js';
+import { judgeHeaders } from '../../openapi/operations/response-headers.js';
 import type { Check, Problem } from '../model.js';
 import { declaredResponse } from '../spec-contract.js';
 import { answered, failure } from './verdicts.js';

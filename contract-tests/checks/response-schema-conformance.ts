@@ -4,9 +4,9 @@
  * int32 or int64 is judged on its real digits. Extra fields are allowed where the schema allows them.
  */
 import { parse as parseLossless } from 'lossless-json';
-import { isJsonMediaType, matchingMedia, mediaEssence } from '../../spec/contract.js';
+import { isJsonMediaType, matchingMedia, mediaEssence } from '../../openapi/media-types.js';
 import type { Check } from '../model.js';
-import { escapePointerToken, isObject, type Schema } from '../../spec/schema.js';
+import { escapePointerToken, isObject, type Schema } from '../../openapi/schema/resolve.js';
 import { declaredResponse, parseBody, schemaProblems } from '../spec-contract.js';
 import { answered, failure } from './verdicts.js';
 

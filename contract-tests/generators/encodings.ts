@@ -7,7 +7,7 @@
  */
 import { createRequire } from 'node:module';
 import type { XMLBuilder } from 'fast-xml-parser';
-import { parseExactJson } from '../../spec/exact-json.js';
+import { parseExactJson } from '../../openapi/schema/exact-json.js';
 import { literal, type Member } from './json-text.js';
 
 /** Each member as the text values a form sends (an array: one value per item); undefined when one cannot be. */

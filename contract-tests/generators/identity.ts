@@ -6,7 +6,7 @@
  * earlier run is answered like the duplicate probe, and the checks read it that way).
  */
 import type { IdSource } from '../../fixtures/index.js';
-import { linearRegExp } from '../../spec/patterns.js';
+import { linearRegExp } from '../../openapi/schema/patterns.js';
 import type { JsonSchema, RequestProperty } from '../spec-contract.js';
 import { exponentForm, integerBounds, LONGEST_STRING, outsideAbout, outsideInteger } from './schema-values.js';
 

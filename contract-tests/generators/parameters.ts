@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { serializeArrayParam, serializeObjectParam } from 'openapi-fetch';
 import type { SuiteContract, SuiteParameter } from '../spec-contract.js';
 import { typesOf } from '../spec-contract.js';
-import { queryValues } from '../../spec/parameters.js';
+import { queryValues } from '../../openapi/operations/parameters.js';
 import { validLiterals } from './schema-values.js';
 
 /** A value as JSON text (what the schema generators produce), or absent. */
@@ -145,7 +145,7 @@ function scalarText(value: unknown, literal?: string): string {
 /**
  * What the spec makes of a parameter as written: true valid, false invalid, undefined when the
  * value cannot be read back at all. It is read back by the reader the mock uses
- * (spec/parameters.ts: style, explode, coercion to the schema's types), so the suite and the mock
+ * (openapi/operations/parameters.ts: style, explode, coercion to the schema's types), so the suite and the mock
  * never disagree on what a request says.
  */
 export function verdict(parameter: SuiteParameter, written: string | undefined): boolean | undefined {

@@ -6,7 +6,7 @@
  * a PDF) are the provider's to judge, and the suite does not test such an operation.
  */
 import fc from 'fast-check';
-import { isJsonMediaType, mediaEssence } from '../../spec/contract.js';
+import { isJsonMediaType, mediaEssence } from '../../openapi/media-types.js';
 
 export type RawKind = 'bytes' | 'text' | 'json' | 'form';
 

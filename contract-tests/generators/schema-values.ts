@@ -13,7 +13,7 @@
  */
 import fc from 'fast-check';
 import { INT64_MAX, INT64_MIN, SAFE_MAX } from '../../fixtures/index.js';
-import { linearRegExp } from '../../spec/patterns.js';
+import { linearRegExp } from '../../openapi/schema/patterns.js';
 import { typesOf, type JsonSchema } from '../spec-contract.js';
 import { literal } from './json-text.js';
 import { ofLength } from './strings.js';

@@ -14,7 +14,7 @@ import { createMockServer, type MockServer } from '../../mocks/server.js';
 import { createIdSource } from '../../fixtures/index.js';
 import { generateCases } from '../generated.js';
 import { compileSuiteContract, formatReport, runContractSuite, type ContractReport } from '../index.js';
-import { parseExactJson } from '../../spec/exact-json.js';
+import { parseExactJson } from '../../openapi/schema/exact-json.js';
 import { load as parseYaml } from 'js-yaml';
 import { runSuiteAgainst } from './providers/small-provider.js';
 

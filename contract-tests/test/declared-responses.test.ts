@@ -1,10 +1,11 @@
 /**
- * Which declared response covers an answered status is one rule (spec/contract.ts `coveringResponse`:
+ * Which declared response covers an answered status is one rule (openapi/operations/compile.ts `coveringResponse`:
  * the status, else its range, else `default`), used by the suite's checks (`declaredResponse`) and
  * by the mock's error answers (`declaredFor`): both pick the same response for every status.
  */
 import { describe, expect, it } from 'vitest';
-import { compileContract, declaredFor } from '../../spec/contract.js';
+import { compileContract } from '../../openapi/operations/compile.js';
+import { declaredFor } from '../../openapi/operations/model.js';
 import { declaredResponse, suiteContractOf } from '../spec-contract.js';
 
 const response = (description: string) => ({ description, content: { 'application/json': { schema: { type: 'object' } } } });

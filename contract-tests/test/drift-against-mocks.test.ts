@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMockServer, type MockServer } from '../../mocks/server.js';
-import { SPEC_VARIANTS, writeSpecVariant, type SpecVariant } from '../../spec/test/variants.js';
+import { SPEC_VARIANTS, writeSpecVariant, type SpecVariant } from '../../openapi/test/variants.js';
 import { formatReport, runContractSuite, type CheckName, type ContractReport } from '../index.js';
 
 const TOKEN = 'drift-suite-token';

@@ -7,13 +7,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createIdSource } from '../../fixtures/index.js';
-import { exactInteger, parseExactJson } from '../../spec/exact-json.js';
+import { exactInteger, parseExactJson } from '../../openapi/schema/exact-json.js';
 import { generateCases, type GeneratedCase } from '../generated.js';
 import { validLiterals } from '../generators/schema-values.js';
 import { STRING_DOMAIN } from '../generators/strings.js';
 import { readFileSync } from 'node:fs';
 import { load as parseYaml } from 'js-yaml';
-import { SPEC_PATH } from '../../spec/index.js';
+import { SPEC_PATH } from '../../openapi/plant-store.js';
 import { compileSuiteContract, loadSuiteContract } from '../spec-contract.js';
 
 const contract = loadSuiteContract();

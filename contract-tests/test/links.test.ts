@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { load as parseYaml } from 'js-yaml';
-import { compileContract } from '../../spec/contract.js';
+import { compileContract } from '../../openapi/operations/compile.js';
 import { planSequences } from '../sequences.js';
 import { suiteContractOf } from '../spec-contract.js';
 import { editJson, mockBehindProxies, type Tamper } from './providers/mock-proxy.js';

@@ -6,7 +6,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { loadContract } from '../../spec/contract.js';
+import { loadContract } from '../../openapi/operations/compile.js';
 import { planSequences } from '../sequences.js';
 import { suiteContractOf } from '../spec-contract.js';
 import { editJson, mockBehindProxies, type Tamper } from './providers/mock-proxy.js';

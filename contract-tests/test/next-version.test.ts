@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileSuiteSpec, formatReport, runContractSuite, type ContractReport } from '../index.js';
-import { loadContract } from '../../spec/contract.js';
+import { loadContract } from '../../openapi/operations/compile.js';
 import { suiteSpecOf } from '../spec-contract.js';
 import { NEXT_FLAWS, NEXT_LEGAL, NEXT_REFERENCE, NEXT_SPEC, startNextProvider, type NextBehaviour } from './providers/next-provider.js';
 import type { Provider } from './providers/provider.js';

@@ -1,6 +1,6 @@
 /** OpenAPI runtime expressions (contract-tests/runtime-expressions.ts), as a link's parameters use them. */
 import { describe, expect, it } from 'vitest';
-import { parseExactJson } from '../../spec/exact-json.js';
+import { parseExactJson } from '../../openapi/schema/exact-json.js';
 import { evaluateExpression, evaluateLinkValue, type Exchange } from '../runtime-expressions.js';
 
 const exchange: Exchange = {

@@ -13,7 +13,7 @@ import { load as parseYaml } from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PATIENT_MS } from '../../mocks/test/processes.js';
 import { createIdSource } from '../../fixtures/index.js';
-import { SPEC_PATH } from '../../spec/index.js';
+import { SPEC_PATH } from '../../openapi/plant-store.js';
 import { generateCases } from '../generated.js';
 import { resolveOptions } from '../options.js';
 import { compileSuiteContract, formatReport, runContractSuite, type CheckName, type ContractReport, type SuiteContract } from '../index.js';

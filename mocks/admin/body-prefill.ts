@@ -14,8 +14,8 @@
  * itself) there is none.
  */
 import type { mock as mockFunction } from 'mock-json-schema';
-import type { ContractMediaType } from '../../spec/contract.js';
-import type { PatternStrings } from '../../spec/pattern-strings.js';
+import type { ContractMediaType } from '../../openapi/operations/model.js';
+import type { PatternStrings } from '../../openapi/schema/pattern-strings.js';
 import { mockableSchema } from '../engine/mockable-schema.js';
 
 export interface PrefillTools {

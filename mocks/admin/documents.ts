@@ -1,5 +1,5 @@
 /**
- * The admin routes of a singleton document (spec/collections.ts, `recogniseSingletons`) at
+ * The admin routes of a singleton document (openapi/operations/collections.ts, `recogniseSingletons`) at
  * `/__mock` + its concrete path (`/__mock/users/7/profile`, `/__mock/settings`): GET the document
  * exactly as stored (404 while never written: the API then answers the spec's example), PUT one
  * (judged by the API's PUT: its body's media type read and its schema checked by the request
@@ -7,7 +7,7 @@
  * admin route and the API name the same document by the same ids.
  */
 import type { IncomingMessage } from 'node:http';
-import { storeCollection, type Singleton } from '../../spec/collections.js';
+import { storeCollection, type Singleton } from '../../openapi/operations/collections.js';
 import type { RoutedOperation } from '../engine/context.js';
 import type { Engine } from '../engine/engine.js';
 import { parsePrefer } from '../engine/prefer.js';

@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { packageFile } from '../../spec/package-root.js';
+import { packageFile } from '../../package/root.js';
 import type { Answer } from '../http/answer.js';
 
 export const INSPECTOR_DIR = `${packageFile('mocks', 'admin', 'inspector')}/`;

@@ -3,7 +3,7 @@
  * named, the rest counted, so a query of thousands of unknown names costs a sentence, not a copy
  * of the query. Every admin route that reads a query collects its problems here.
  */
-import { DEFAULT_PROBLEM_LIMIT } from '../../spec/problems.js';
+import { DEFAULT_PROBLEM_LIMIT } from '../../openapi/schema/problems.js';
 import { reject, type Rejection } from '../errors.js';
 
 export class QueryProblems {

@@ -8,9 +8,9 @@
  * page can poll it for reloads at the cost of a 304.
  */
 import { createHash } from 'node:crypto';
-import type { ContractMediaType, ContractOperation, SecurityScheme } from '../../spec/contract.js';
+import type { ContractMediaType, ContractOperation, SecurityScheme } from '../../openapi/operations/model.js';
 import type { Engine } from '../engine/engine.js';
-import type { Collection, Singleton } from '../../spec/collections.js';
+import type { Collection, Singleton } from '../../openapi/operations/collections.js';
 import type { ValidatingProxy } from '../proxy/proxy.js';
 import type { Answer } from '../http/answer.js';
 import { generatedRequestBody, type PrefillTools } from './body-prefill.js';
@@ -79,7 +79,7 @@ export interface CollectionView {
   operations: string[];
 }
 
-/** A singleton document (spec/collections.ts): one per concrete path, at `/__mock` + that path. */
+/** A singleton document (openapi/operations/collections.ts): one per concrete path, at `/__mock` + that path. */
 export interface SingletonView {
   /** The path as the spec writes it: `/users/{id}/profile`, `/settings`. */
   path: string;
@@ -140,7 +140,7 @@ export async function describeSpec(engine: Engine, proxied: boolean): Promise<Sp
   // Loaded when the inspector first asks (it brings lodash): a mock that is never inspected starts without it.
   // module.exports is the default of a CommonJS package in Node and in the start bundle (which gives no named exports); vitest gives them by name.
   const loaded = await import('mock-json-schema');
-  const { PatternStrings } = await import('../../spec/pattern-strings.js');
+  const { PatternStrings } = await import('../../openapi/schema/pattern-strings.js');
   const tools: PrefillTools = { mock: (loaded.default.mock === undefined ? loaded : loaded.default).mock, patterns: new PatternStrings() };
   const operations: OperationView[] = [];
   for (const routed of engine.routes.operations) {

@@ -5,14 +5,15 @@
 import { isUtf8 } from 'node:buffer';
 import { parse as parseContentType } from 'content-type';
 import { parse as parseMultipart } from 'parse-multipart-data';
-import { isJsonMediaType, type Schema } from '../../spec/contract.js';
-import { formObject } from '../../spec/parameters.js';
-import { DuplicateMemberName, exactPlanOfArray, JsonTooDeep, parseExactJson, READ_EVERY_NUMBER, type ExactPlan } from '../../spec/exact-json.js';
-import { describeProblems, describeType, DEFAULT_PROBLEM_LIMIT } from '../../spec/problems.js';
+import { isJsonMediaType } from '../../openapi/media-types.js';
+import { type Schema } from '../../openapi/schema/resolve.js';
+import { formObject } from '../../openapi/operations/parameters.js';
+import { DuplicateMemberName, exactPlanOfArray, JsonTooDeep, parseExactJson, READ_EVERY_NUMBER, type ExactPlan } from '../../openapi/schema/exact-json.js';
+import { describeProblems, describeType, DEFAULT_PROBLEM_LIMIT } from '../../openapi/schema/problems.js';
 import { reject, type Rejection } from '../errors.js';
 import type { RecordKey } from '../stores/store.js';
 import { keyOfBody, unreachableKey } from './records.js';
-import type { Collection } from '../../spec/collections.js';
+import type { Collection } from '../../openapi/operations/collections.js';
 
 /** `text`: the JSON text as received (kept by records); undefined for bodies decoded from another media type. */
 export type ParsedBody = { ok: true; value: unknown; text: string | undefined } | { ok: false; rejection: Rejection };

@@ -8,9 +8,10 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import type { Collection, Singleton, SingletonRole, StatefulOperation } from '../../spec/collections.js';
-import type { QueryValues } from '../../spec/parameters.js';
-import type { CompiledContract, ContractMediaType, ContractOperation, ContractParameter, MediaMatcher } from '../../spec/contract.js';
+import type { Collection, Singleton, SingletonRole, StatefulOperation } from '../../openapi/operations/collections.js';
+import type { QueryValues } from '../../openapi/operations/parameters.js';
+import type { CompiledContract, ContractMediaType, ContractOperation, ContractParameter } from '../../openapi/operations/model.js';
+import type { MediaMatcher } from '../../openapi/media-types.js';
 import type { Answer } from '../http/answer.js';
 import type { CorsGrant } from '../http/cors.js';
 import type { ResourceStore } from '../stores/store.js';
@@ -29,7 +30,7 @@ export interface Engine {
   routes: Router;
   collections: readonly Collection[];
   stateful: ReadonlyMap<string, StatefulOperation>;
-  /** The singleton documents' operations by operationId, each with its role and document (spec/collections.ts). */
+  /** The singleton documents' operations by operationId, each with its role and document (openapi/operations/collections.ts). */
   singletons: ReadonlyMap<string, { role: SingletonRole; singleton: Singleton }>;
   /** The collection the admin seed and `--seed` fill: the first the spec declares. */
   primary: Collection | undefined;

@@ -4,12 +4,12 @@
  * value is its schema's own sample (its const, default, first enum value or example, else a plain
  * value of its type: error-answers.ts sampleOf), written as OpenAPI writes a header. Where that
  * sample is a string the schema's `pattern` refuses (`x` for `^req-[0-9a-f]{8}$`), the value is a
- * string made from the pattern (spec/pattern-strings.ts, loaded only for such a header), so the
+ * string made from the pattern (openapi/schema/pattern-strings.ts, loaded only for such a header), so the
  * answer passes the spec's own contract suite. A value Node cannot send as a header (a line break,
  * a character past Latin-1) is never written: the header is left out, and the log says so once.
  */
-import type { CompiledContract, ContractParameter } from '../../spec/contract.js';
-import type { PatternStrings } from '../../spec/pattern-strings.js';
+import type { CompiledContract, ContractParameter } from '../../openapi/operations/model.js';
+import type { PatternStrings } from '../../openapi/schema/pattern-strings.js';
 import { sampleOf } from './error-answers.js';
 import type { Warn } from './generated-bodies.js';
 
@@ -29,7 +29,7 @@ export async function declaredHeaderValues(contract: CompiledContract, warn?: Wa
         let value = headerText(sampleOf(header.schema ?? {}), header.style === 'content', header.explode);
         const pattern = header.style === 'content' ? undefined : header.schema?.pattern;
         if (typeof pattern === 'string' && !takes(header, value)) {
-          patterns ??= new (await import('../../spec/pattern-strings.js')).PatternStrings();
+          patterns ??= new (await import('../../openapi/schema/pattern-strings.js')).PatternStrings();
           const { minLength, maxLength, format } = header.schema ?? {};
           const made = patterns.stringFor({
             pattern,

@@ -4,14 +4,16 @@
  * resources it serves from the store, and the route table compiled from the contract's operations.
  * Built once per spec (again on --watch); nothing in it depends on a request.
  */
-import { readContract, serverBasePaths, type CompiledContract } from '../../spec/contract.js';
+import { readContract } from '../../openapi/operations/compile.js';
+import { serverBasePaths } from '../../openapi/operations/paths.js';
+import { type CompiledContract } from '../../openapi/operations/model.js';
 import { ErrorAnswers, realmOf } from './error-answers.js';
 import { GeneratedBodies, type Warn } from './generated-bodies.js';
 import { hookHandlers } from './handlers.js';
 import { AssignedIdentities } from './identities.js';
 import { HandlerRegistry } from './registry.js';
 import { statefulHandlers } from './stateful.js';
-import { recogniseCollections, recogniseSingletons, type RecognitionOptions } from '../../spec/collections.js';
+import { recogniseCollections, recogniseSingletons, type RecognitionOptions } from '../../openapi/operations/collections.js';
 import { singletonHandlers } from './singletons.js';
 import type { Engine, MockHandler, SecurityCheck } from './context.js';
 import { compileRoutes } from './routes.js';

@@ -36,18 +36,12 @@ import { STATUS_CODES } from 'node:http';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { createRequire } from 'node:module';
 import type { XMLBuilder } from 'fast-xml-parser';
-import {
-  declaredFor,
-  isJsonMediaType,
-  mediaEssence,
-  pathTemplatePattern,
-  type CompiledContract,
-  type ContractMediaType,
-  type ContractOperation,
-  type ContractResponse,
-  type Schema,
-} from '../../spec/contract.js';
-import { flattenObject, isObject as isSchemaObject, refName, resolveRef, typesOf } from '../../spec/schema.js';
+import { declaredFor, type CompiledContract, type ContractMediaType, type ContractOperation, type ContractResponse } from '../../openapi/operations/model.js';
+import { isJsonMediaType, mediaEssence } from '../../openapi/media-types.js';
+import { pathTemplatePattern } from '../../openapi/operations/paths.js';
+import { type Schema } from '../../openapi/schema/resolve.js';
+import { flattenObject, typesOf } from '../../openapi/schema/shape.js';
+import { isObject as isSchemaObject, refName, resolveRef } from '../../openapi/schema/resolve.js';
 import { errorBody, type Rejection } from '../errors.js';
 import type { Answer } from '../http/answer.js';
 

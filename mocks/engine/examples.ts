@@ -8,10 +8,11 @@
  * mock's own rejection saying it was forced, rendered in the declared shape by the request path
  * (error-answers.ts). An operation that declares no responses answers 204.
  */
-import { isJsonMediaType, mediaEssence, successOf, type ContractOperation } from '../../spec/contract.js';
+import { isJsonMediaType, mediaEssence } from '../../openapi/media-types.js';
+import { successOf, type ContractOperation } from '../../openapi/operations/model.js';
 import { forcedRejection, quoted, reject } from '../errors.js';
 import { rejected, type Answer } from '../http/answer.js';
-import { jsonContent } from '../../spec/collections.js';
+import { jsonContent } from '../../openapi/operations/collections.js';
 import { declaredFor } from './error-answers.js';
 import type { GeneratedBodies } from './generated-bodies.js';
 

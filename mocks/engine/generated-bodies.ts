@@ -10,8 +10,8 @@
  */
 import type { ErrorObject } from 'ajv';
 import type { mock as mockFunction } from 'mock-json-schema';
-import type { ContractMediaType } from '../../spec/contract.js';
-import type { PatternStrings } from '../../spec/pattern-strings.js';
+import type { ContractMediaType } from '../../openapi/operations/model.js';
+import type { PatternStrings } from '../../openapi/schema/pattern-strings.js';
 import { mockableSchema } from './mockable-schema.js';
 
 /** What the engine's owner logs with: a structured warning (pino's argument order). */
@@ -85,7 +85,7 @@ async function loadTools(): Promise<Tools> {
   // Loaded on the first generated answer (mock-json-schema brings lodash): a mock that never generates one starts without them.
   // module.exports is the default of a CommonJS package in Node and in the start bundle (which gives no named exports); vitest gives them by name.
   const loaded = await import('mock-json-schema');
-  const { PatternStrings } = await import('../../spec/pattern-strings.js');
+  const { PatternStrings } = await import('../../openapi/schema/pattern-strings.js');
   return { mock: (loaded.default.mock === undefined ? loaded : loaded.default).mock, patterns: new PatternStrings() };
 }
 

@@ -6,7 +6,7 @@
  * the request's context (./context.ts: openapi-backend's Context fits it) and the exchange the
  * request path built.
  */
-import { describeProblems } from '../../spec/problems.js';
+import { describeProblems } from '../../openapi/schema/problems.js';
 import { isRejection, reject, type Rejection } from '../errors.js';
 import { rejected } from '../http/answer.js';
 import { preflightHeaders } from '../http/cors.js';

@@ -1,5 +1,5 @@
 /**
- * Identities the mock assigns (spec/collections.ts says when): a sequence for an integer
+ * Identities the mock assigns (openapi/operations/collections.ts says when): a sequence for an integer
  * identity, a UUID for `format: uuid`, the sequence's digits as a string otherwise. A sequence
  * starts past the collection's record count and the highest key the store says was deleted
  * (`highestDeleted`), and a taken value is skipped on creation (the store answers 'duplicate'), so
@@ -7,7 +7,7 @@
  * sharing one, without the store knowing of sequences.
  */
 import { randomUUID } from 'node:crypto';
-import type { Collection } from '../../spec/collections.js';
+import type { Collection } from '../../openapi/operations/collections.js';
 import type { RecordKey, ResourceStore } from '../stores/store.js';
 import { continueWith, type Maybe } from '../maybe.js';
 

@@ -3,7 +3,7 @@
  * `application/json-patch+json`. Numbers stay exact: every number of the record and of the
  * operations is carried as its JSON text while the operations move things around.
  */
-import { exactJsonOf } from '../../spec/exact-json.js';
+import { exactJsonOf } from '../../openapi/schema/exact-json.js';
 
 /** A number held as the JSON text it was sent or stored as (int64 digits, `1.0` …). */
 class NumberText {

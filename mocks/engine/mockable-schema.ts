@@ -13,7 +13,7 @@
  *   generator answers first), a `pattern` a string matching it (the Prism mock's PatternStrings), 3.1's `examples` its first (`example`), a numeric `exclusiveMinimum`
  *   /`exclusiveMaximum` a bound the generator reads, `anyOf`/`oneOf` the first branch that is not
  *   cut (not null when another is left) merged into the schema, with a `discriminator` its property
- *   fixed to a value that selects that branch (spec/discriminator.ts);
+ *   fixed to a value that selects that branch (openapi/schema/discriminator.ts);
  * - a `writeOnly` property is left out of a response (it is never answered), a `readOnly` one out of
  *   a request (the server's to set; the request's validator never requires it).
  *
@@ -23,7 +23,8 @@
  * so a schema asking for 10^8 items would hold the process and its memory; a part whose value would
  * pass MAX_CHARACTERS is cut like a recursion (an optional property left out, an array left empty).
  */
-import { branchValues, discriminatorOf, isObject, pointerTarget, type Schema } from '../../spec/schema.js';
+import { branchValues, discriminatorOf } from '../../openapi/schema/shape.js';
+import { isObject, pointerTarget, type Schema } from '../../openapi/schema/resolve.js';
 
 /** Where nothing valid can be generated: the caller leaves the property out, the array empty, or cuts itself. */
 const CUT = Symbol('cut');
@@ -77,7 +78,7 @@ export function mockableSchema(schema: unknown, document: unknown, options: Mock
    * The schema with its ref followed and its allOf parts merged (the refs on the way remembered;
    * `self`, the ref it was reached by). An allOf part that is `skip` is left out: a union's branch
    * that inherits from the union's own schema (`Pet: {oneOf: [Dog]}`, `Dog: {allOf: [Pet, …]}`)
-   * is its own parts beside the union's other keywords, as spec/discriminator.ts judges it.
+   * is its own parts beside the union's other keywords, as openapi/schema/discriminator.ts judges it.
    */
   const flatten = (raw: Schema, refs: ReadonlySet<string>, hops: number, skip?: string): Flat | typeof CUT => {
     if (hops > MAX_HOPS || ++nodes > MAX_NODES) return CUT;

@@ -6,7 +6,8 @@
  * answers. Answers from the store are JSON, so for them only the JSON types count.
  */
 import Negotiator from 'negotiator';
-import { declaredFor, isJsonMediaType, mediaEssence, successOf, type ContractOperation } from '../../spec/contract.js';
+import { declaredFor, successOf, type ContractOperation } from '../../openapi/operations/model.js';
+import { isJsonMediaType, mediaEssence } from '../../openapi/media-types.js';
 import { reject, type Rejection } from '../errors.js';
 
 /** What negotiation settled: the media type to answer in (undefined: the default), or the 406. */

@@ -1,14 +1,14 @@
 /**
  * A request's parameters against the spec: each read by its style and explode and coerced to its
- * schema's types (spec/parameters.ts), then judged by its compiled validator (spec/contract.ts:
+ * schema's types (openapi/operations/parameters.ts), then judged by its compiled validator (openapi/operations/compile.ts:
  * exact int32/int64). One judge for both mocks: the stateful mock's request path (./request-path.ts)
  * and the Prism mock's edge (../prism/server.ts), which judges here first because Prism reads
  * numbers into doubles and an empty value as absent.
  */
 import type { ErrorObject } from 'ajv';
-import type { ContractParameter } from '../../spec/contract.js';
-import type { ParameterSource } from '../../spec/parameters.js';
-import { describeProblems } from '../../spec/problems.js';
+import type { ContractParameter } from '../../openapi/operations/model.js';
+import type { ParameterSource } from '../../openapi/operations/parameters.js';
+import { describeProblems } from '../../openapi/schema/problems.js';
 import { reject, type Rejection } from '../errors.js';
 
 /**

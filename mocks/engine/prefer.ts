@@ -4,7 +4,7 @@
  * ignored, as RFC 7240 asks. Which statuses an operation can be forced to answer is decided by
  * `forceableStatuses`, from the spec.
  */
-import type { ContractOperation } from '../../spec/contract.js';
+import type { ContractOperation } from '../../openapi/operations/model.js';
 import { FORCEABLE_STATUSES, quoted } from '../errors.js';
 
 /** The longest delay `Prefer: delay` may ask for, in milliseconds. */

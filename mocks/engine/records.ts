@@ -5,8 +5,8 @@
  * exactly the properties their own response schema declares. Nothing here names a field: the
  * spec does.
  */
-import { exactJsonOf, holdsInexactNumbers, integerOfLiteral, needsExactParse, parseExactJson } from '../../spec/exact-json.js';
-import type { Identity } from '../../spec/collections.js';
+import { exactJsonOf, holdsInexactNumbers, integerOfLiteral, needsExactParse, parseExactJson } from '../../openapi/schema/exact-json.js';
+import type { Identity } from '../../openapi/operations/collections.js';
 import type { RecordKey, StoredRecord } from '../stores/store.js';
 
 /** The key of a parsed body's identity value; undefined when the body has none. */

@@ -9,12 +9,13 @@
  * request and writes the answer.
  */
 import type { IncomingMessage } from 'node:http';
-import { queryValues, type ParameterSource, type QueryValues } from '../../spec/parameters.js';
+import { queryValues, type ParameterSource, type QueryValues } from '../../openapi/operations/parameters.js';
 import { isRejection, reject, type Rejection } from '../errors.js';
 import { rejected, type Answer } from '../http/answer.js';
 import { checkContentEncoding, checkJsonMediaType, hasBody, readBody, takeBufferedBody } from '../http/request-body.js';
 import { bodyKind, parseJsonBody, parseOtherBody } from './body.js';
-import { declaredFor, isJsonMediaType, mediaEssence, type ContractOperation } from '../../spec/contract.js';
+import { declaredFor, type ContractOperation } from '../../openapi/operations/model.js';
+import { isJsonMediaType, mediaEssence } from '../../openapi/media-types.js';
 import type { HeaderValues } from './declared-headers.js';
 import type { EngineContext, Exchange, MockValidation, RequestContext, Route, RoutedOperation } from './context.js';
 import { negotiate } from './negotiate.js';

@@ -10,11 +10,13 @@
  * The registry stays openapi-backend's: handlers keyed by operationId, security handlers keyed
  * by scheme name, its hooks for not found, method not allowed, unauthorized and validation fail.
  */
-import type { CompiledContract, ContractMediaType, ContractOperation } from '../../spec/contract.js';
-import { isJsonMediaType, MediaMatcher, mediaEssence, pathTemplatePattern, successOf } from '../../spec/contract.js';
+import type { CompiledContract, ContractMediaType, ContractOperation } from '../../openapi/operations/model.js';
+import { isJsonMediaType, MediaMatcher, mediaEssence } from '../../openapi/media-types.js';
+import { pathTemplatePattern } from '../../openapi/operations/paths.js';
+import { successOf } from '../../openapi/operations/model.js';
 import { forceableStatuses } from './prefer.js';
-import { refName } from '../../spec/schema.js';
-import { jsonContent } from '../../spec/collections.js';
+import { refName } from '../../openapi/schema/resolve.js';
+import { jsonContent } from '../../openapi/operations/collections.js';
 import { challengeScheme } from './security.js';
 import { realmOf } from './error-answers.js';
 import type { MockHandler, Route, RoutedOperation, Router, SecurityCheck } from './context.js';

@@ -5,7 +5,7 @@
  * cookie. `--tokens` restricts whichever credential the scheme carries. Each check is a plain
  * function; `securityHandler` makes one an openapi-backend security handler for its scheme name.
  */
-import type { SecurityScheme } from '../../spec/contract.js';
+import type { SecurityScheme } from '../../openapi/operations/model.js';
 import { reject, type CredentialsHint, type Rejection } from '../errors.js';
 import { isKnownScheme } from '../http/credentials.js';
 

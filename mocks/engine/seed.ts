@@ -5,7 +5,7 @@
  * All or nothing, like every seed (a nested seed's parent included): when an assigned key is already stored, the whole seed is
  * assigned again past it (a bounded number of times); a key the seed names itself stays a 409.
  */
-import type { Collection } from '../../spec/collections.js';
+import type { Collection } from '../../openapi/operations/collections.js';
 import type { ParentRecord, RecordKey, ResourceStore } from '../stores/store.js';
 import type { SeedItem } from './body.js';
 import type { AssignedIdentities } from './identities.js';

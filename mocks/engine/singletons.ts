@@ -1,15 +1,15 @@
 /**
- * The handlers of singleton documents (spec/collections.ts, `recogniseSingletons`): one document
+ * The handlers of singleton documents (openapi/operations/collections.ts, `recogniseSingletons`): one document
  * per concrete path (`/users/7/profile`), kept in the store under that path. Until a client writes
  * it, a read answers the spec's examples as any stateless operation does; after a PUT (or PATCH),
  * what was written, shown as the read's success schema declares (never a writeOnly property);
  * DELETE forgets it. Under a record, the record must exist (404 otherwise, checked again by the
  * store's create of the document) and its deletion takes the document with it (./stateful.ts).
  */
-import { storeCollection, type Singleton, type SingletonRole } from '../../spec/collections.js';
-import { successOf, type CompiledContract, type ContractOperation } from '../../spec/contract.js';
-import { parseExactJson } from '../../spec/exact-json.js';
-import { describeProblems } from '../../spec/problems.js';
+import { storeCollection, type Singleton, type SingletonRole } from '../../openapi/operations/collections.js';
+import { successOf, type CompiledContract, type ContractOperation } from '../../openapi/operations/model.js';
+import { parseExactJson } from '../../openapi/schema/exact-json.js';
+import { describeProblems } from '../../openapi/schema/problems.js';
 import { reject } from '../errors.js';
 import { rejected, type Answer } from '../http/answer.js';
 import type { ParentRecord, ResourceStore, StoredRecord } from '../stores/store.js';

@@ -1,17 +1,19 @@
 /**
  * The handlers of the operations the mock serves from its store, one per role the CRUD rule
- * (spec/collections.ts) gives an operation: create, list, read, replace, patch, delete, the
+ * (openapi/operations/collections.ts) gives an operation: create, list, read, replace, patch, delete, the
  * updates at the collection path with the identity in the body, and form updates. A record
  * belongs to the store collection its path names (`/bookings/7/payments` for a nested one, whose
  * parent record must exist, checked again by the store's create itself); answers show what the
  * operation's success schema declares, never a writeOnly property.
  */
-import { storeCollection, type Collection, type CollectionRole, type ListPlan, type Singleton, type StatefulOperation } from '../../spec/collections.js';
-import { PAGING_VALUES, type PagingValue } from '../../spec/collections.js';
-import { mediaEssence, successOf, type CompiledContract, type ContractMediaType, type ContractParameter, type Schema } from '../../spec/contract.js';
-import { exactJsonOf, integerOfLiteral, parseExactJson } from '../../spec/exact-json.js';
-import { flattenObject, mergeAllOf, typesOf as schemaTypes } from '../../spec/schema.js';
-import { describeProblems } from '../../spec/problems.js';
+import { storeCollection, type Collection, type CollectionRole, type ListPlan, type Singleton, type StatefulOperation } from '../../openapi/operations/collections.js';
+import { PAGING_VALUES, type PagingValue } from '../../openapi/operations/collections.js';
+import { mediaEssence } from '../../openapi/media-types.js';
+import { successOf, type CompiledContract, type ContractMediaType, type ContractParameter } from '../../openapi/operations/model.js';
+import { type Schema } from '../../openapi/schema/resolve.js';
+import { exactJsonOf, integerOfLiteral, parseExactJson } from '../../openapi/schema/exact-json.js';
+import { flattenObject, mergeAllOf, typesOf as schemaTypes } from '../../openapi/schema/shape.js';
+import { describeProblems } from '../../openapi/schema/problems.js';
 import { reject } from '../errors.js';
 import { rejected, type Answer } from '../http/answer.js';
 import type { CreateOutcome, Page, ParentRecord, RecordKey, ResourceStore, StoredRecord } from '../stores/store.js';

@@ -10,7 +10,7 @@
  * inspector) and clients that send no Origin (curl, scripts) otherwise.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { CompiledContract } from '../../spec/contract.js';
+import type { CompiledContract } from '../../openapi/operations/model.js';
 
 /** The request headers every answer of ours may need: credentials, bodies, `Prefer`. */
 const OUR_REQUEST_HEADERS = ['authorization', 'content-type', 'prefer'];

@@ -6,9 +6,10 @@
  */
 import type { IHttpResponse } from '@stoplight/prism-http';
 import { parse as parseContentType } from 'content-type';
-import { isJsonMediaType, matchingMedia, type ContractMediaType, type ContractOperation } from '../../spec/contract.js';
-import { parseExactJson } from '../../spec/exact-json.js';
-import { describeProblems } from '../../spec/problems.js';
+import { isJsonMediaType, matchingMedia } from '../../openapi/media-types.js';
+import { type ContractMediaType, type ContractOperation } from '../../openapi/operations/model.js';
+import { parseExactJson } from '../../openapi/schema/exact-json.js';
+import { describeProblems } from '../../openapi/schema/problems.js';
 import { declaredFor } from '../engine/error-answers.js';
 import { exactJson } from '../http/answer.js';
 
@@ -42,7 +43,7 @@ export interface AnswerVerdict {
   problems: string[];
   /**
    * Whether making it up again may help. Not when a string breaks its pattern: that is a pattern
-   * no string was made for at start (spec/pattern-strings.ts), one json-schema-faker could take
+   * no string was made for at start (openapi/schema/pattern-strings.ts), one json-schema-faker could take
    * without bound to expand (`^((a{1000}){1000}){1000}$`); Prism's value is kept. Nor when an
    * array or string is shorter than its minItems or minLength: both samplers honour those, so it
    * is one ./operations.ts bounded (`minItems: 100000000`), and every try would be as short.

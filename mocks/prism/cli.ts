@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 /** `npm run mock:prism`: the stateless Prism mock until SIGINT, SIGTERM or SIGHUP. */
 import { Command, Option } from 'commander';
-import { parsedOrExit, port } from '../../spec/command-line.js';
-import { readContract, type CompiledContract } from '../../spec/contract.js';
+import { parsedOrExit, port } from '../../package/command-line.js';
+import { readContract } from '../../openapi/operations/compile.js';
+import { type CompiledContract } from '../../openapi/operations/model.js';
 import { DEFAULT_HOST } from '../http/listen.js';
 import { DEFAULT_PRISM_PORT, startPrismMock, type PrismMockOptions } from './server.js';
 

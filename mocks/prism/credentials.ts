@@ -7,7 +7,7 @@
  * of its own.
  */
 import type { IncomingMessage } from 'node:http';
-import type { CompiledContract, ContractOperation } from '../../spec/contract.js';
+import type { CompiledContract, ContractOperation } from '../../openapi/operations/model.js';
 import type { SecurityCheck } from '../engine/context.js';
 import { realmOf } from '../engine/error-answers.js';
 import { firstSecurityFailure } from '../engine/handlers.js';

@@ -8,12 +8,12 @@
  * parameters are left out: the edge judges them. An operation without responses gets a 204, the
  * answers' schemas lose their writeOnly properties, their exclusive bounds become inclusive ones
  * just inside (which the samplers read), and their strings with a pattern and no example get one
- * that matches it (spec/pattern-strings.ts).
+ * that matches it (openapi/schema/pattern-strings.ts).
  */
 import { getHttpOperationsFromSpec } from '@stoplight/prism-http';
-import type { CompiledContract } from '../../spec/contract.js';
-import { LONGEST, PatternStrings } from '../../spec/pattern-strings.js';
-import { isObject, pointerTarget } from '../../spec/schema.js';
+import type { CompiledContract } from '../../openapi/operations/model.js';
+import { LONGEST, PatternStrings } from '../../openapi/schema/pattern-strings.js';
+import { isObject, pointerTarget } from '../../openapi/schema/resolve.js';
 
 export type HttpOperations = Awaited<ReturnType<typeof getHttpOperationsFromSpec>>;
 

@@ -6,8 +6,9 @@
  * contract's own readers and validators (../engine/parameter-judge.ts): one judge for both mocks.
  */
 import type { IncomingHttpHeaders } from 'node:http';
-import { pathTemplatePattern, type CompiledContract, type ContractOperation } from '../../spec/contract.js';
-import { queryValues } from '../../spec/parameters.js';
+import { pathTemplatePattern } from '../../openapi/operations/paths.js';
+import { type CompiledContract, type ContractOperation } from '../../openapi/operations/model.js';
+import { queryValues } from '../../openapi/operations/parameters.js';
 import { parameterErrors, parameterRejection } from '../engine/parameter-judge.js';
 import { templateNames, templateValues } from '../engine/routes.js';
 import type { Rejection } from '../errors.js';

@@ -16,10 +16,13 @@ import { createLogger } from '@stoplight/prism-core';
 import { createInstance, ProblemJsonError, type IHttpConfig, type IHttpRequest, type IHttpResponse } from '@stoplight/prism-http';
 import { parse as parseContentType } from 'content-type';
 import type { ErrorObject } from 'ajv';
-import { isJsonMediaType, matchingMedia, pathTemplatePattern, readContract, type CompiledContract, type ContractOperation } from '../../spec/contract.js';
-import { describeProblems } from '../../spec/problems.js';
-import { refName } from '../../spec/schema.js';
-import { DuplicateMemberName, parseExactJson } from '../../spec/exact-json.js';
+import { isJsonMediaType, matchingMedia } from '../../openapi/media-types.js';
+import { pathTemplatePattern } from '../../openapi/operations/paths.js';
+import { readContract } from '../../openapi/operations/compile.js';
+import { type CompiledContract, type ContractOperation } from '../../openapi/operations/model.js';
+import { describeProblems } from '../../openapi/schema/problems.js';
+import { refName } from '../../openapi/schema/resolve.js';
+import { DuplicateMemberName, parseExactJson } from '../../openapi/schema/exact-json.js';
 import { exactJson } from '../http/answer.js';
 import { applyCors, preflightHeaders, specCorsGrant, type CorsGrant } from '../http/cors.js';
 import { ErrorAnswers } from '../engine/error-answers.js';
@@ -220,7 +223,7 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
  * The 400 a JSON body earns when the spec's validator refuses it for what Prism no longer judges, or
  * undefined: a string its `pattern` does not match, a property under `patternProperties`, or a key
  * left to `additionalProperties`/`unevaluatedProperties` beside them. Judged here in linear time
- * (spec/patterns.ts) because Prism is given the body schemas without those (./operations.ts): its V8
+ * (openapi/schema/patterns.ts) because Prism is given the body schemas without those (./operations.ts): its V8
  * RegExp backtracks, and a spec's `^(a+)+$` against 31 characters held the process for 10 s, against
  * a 33-character key for 90 s. A body refused for anything else goes on to Prism's own verdict.
  */

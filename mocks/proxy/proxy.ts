@@ -14,7 +14,7 @@
 import { randomBytes } from 'node:crypto';
 import type { ClientRequest, IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
-import type { ContractOperation } from '../../spec/contract.js';
+import type { ContractOperation } from '../../openapi/operations/model.js';
 import type { EngineContext } from '../engine/context.js';
 import { parsePrefer } from '../engine/prefer.js';
 import { handleRequest, routeOf } from '../engine/request-path.js';

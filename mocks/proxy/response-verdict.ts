@@ -10,12 +10,12 @@
 import { isUtf8 } from 'node:buffer';
 import { brotliDecompressSync, gunzipSync, inflateRawSync, inflateSync } from 'node:zlib';
 import { parse as parseContentType } from 'content-type';
-import type { ContractMediaType, ContractOperation, ContractResponse } from '../../spec/contract.js';
-import { isJsonMediaType, matchingMedia } from '../../spec/contract.js';
-import { parseExactJson } from '../../spec/exact-json.js';
-import type { ParameterSource } from '../../spec/parameters.js';
-import { describeProblems } from '../../spec/problems.js';
-import { judgeHeaders } from '../../spec/response-headers.js';
+import type { ContractMediaType, ContractOperation, ContractResponse } from '../../openapi/operations/model.js';
+import { isJsonMediaType, matchingMedia } from '../../openapi/media-types.js';
+import { parseExactJson } from '../../openapi/schema/exact-json.js';
+import type { ParameterSource } from '../../openapi/operations/parameters.js';
+import { describeProblems } from '../../openapi/schema/problems.js';
+import { judgeHeaders } from '../../openapi/operations/response-headers.js';
 import { declaredFor } from '../engine/error-answers.js';
 import { reject } from '../errors.js';
 import { violation, type Violation } from './violations.js';
@@ -65,7 +65,7 @@ export function judgeResponseHead(operation: ContractOperation, head: ResponseHe
   return headers.length ? { ...verdict, violations: [...headers, ...verdict.violations] } : verdict;
 }
 
-/** The headers the spec declares for the status: the required ones present, each one sent valid (spec/response-headers.ts). */
+/** The headers the spec declares for the status: the required ones present, each one sent valid (openapi/operations/response-headers.ts). */
 function headerViolations(label: string, status: number, declared: ContractResponse, headers: ResponseHead['headers']): Violation[] {
   if (!declared.headerParameters?.length) return [];
   const { missing, invalid } = judgeHeaders(declared.headerParameters, headers);

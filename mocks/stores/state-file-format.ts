@@ -30,7 +30,7 @@
  * Both are read and rewritten as 4.
  */
 import { crc32 } from 'node:zlib';
-import { parseExactJson } from '../../spec/exact-json.js';
+import { parseExactJson } from '../../openapi/schema/exact-json.js';
 import type { RecordKey, StoredRecord } from './store.js';
 
 export const STATE_FILE_FORMAT = 'plant-store-mock-state';

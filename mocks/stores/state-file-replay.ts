@@ -14,7 +14,7 @@
  *   parts were partly lost keeps the parts that are intact. A seed cut off by the end of the file
  *   was never answered and is not applied at all.
  */
-import { exactInteger, exactJsonOf, isInt64 } from '../../spec/exact-json.js';
+import { exactInteger, exactJsonOf, isInt64 } from '../../openapi/schema/exact-json.js';
 import { MemoryStore } from './memory.js';
 import { headerLine, looksLikeRecord, READABLE_VERSIONS, readRecord, recordStartsIn, STATE_FILE_FORMAT, STATE_FILE_VERSION } from './state-file-format.js';
 import type { RecordKey, StoredRecord } from './store.js';

@@ -7,8 +7,9 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { mock } from 'mock-json-schema';
-import { loadContract, type CompiledContract, type ContractMediaType } from '../../spec/contract.js';
-import { PatternStrings } from '../../spec/pattern-strings.js';
+import { loadContract } from '../../openapi/operations/compile.js';
+import { type CompiledContract, type ContractMediaType } from '../../openapi/operations/model.js';
+import { PatternStrings } from '../../openapi/schema/pattern-strings.js';
 import { generatedRequestBody, type PrefillTools } from '../admin/body-prefill.js';
 
 const specPath = (name: string): string => fileURLToPath(new URL(`../../fixtures/specs/${name}/openapi.yaml`, import.meta.url));

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createIdSource, loadFixtures, renderFixture, type FixtureCase } from '../../fixtures/index.js';
-import { writeSpecVariant } from '../../spec/test/variants.js';
+import { writeSpecVariant } from '../../openapi/test/variants.js';
 import { idKindOf } from '../admin/cases.js';
 import { maskSecret } from '../http/credentials.js';
 import { createMockServer } from '../server.js';

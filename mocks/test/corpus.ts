@@ -4,7 +4,7 @@
  */
 import { expect } from 'vitest';
 import { fileURLToPath } from 'node:url';
-import { mediaEssence } from '../../spec/contract.js';
+import { mediaEssence } from '../../openapi/media-types.js';
 import type { MockServer } from '../server.js';
 import { jsonOrUndefined, TOKEN } from './mock-under-test.js';
 

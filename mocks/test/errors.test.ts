@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { loadContract } from '../../spec/contract.js';
+import { loadContract } from '../../openapi/operations/compile.js';
 import { errorBody, errorCatalogue, FORCEABLE_STATUSES, forcedRejection, reject, type ErrorCode } from '../errors.js';
 import { forceableStatuses, forceProblem, parsePrefer } from '../engine/prefer.js';
 

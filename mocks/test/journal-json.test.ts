@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { credentialPlaces, DEFAULT_EXCHANGE_BOUNDS, recordExchange, Repeats, type JournalPolicy, type WireExchange } from '../admin/exchange.js';
 import { entryJson, isPendingRecord, IsoTimes, type JournalRecord, type PendingRecord } from '../admin/journal.js';
-import type { SecurityScheme } from '../../spec/contract.js';
+import type { SecurityScheme } from '../../openapi/operations/model.js';
 import { reject } from '../errors.js';
 import { rejected } from '../http/answer.js';
 

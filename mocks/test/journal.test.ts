@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_EXCHANGE_BOUNDS } from '../admin/exchange.js';
 import { MemoryJournal, type JournalEntry, type JournalPage, type JournalSelection, type JournalQuery, type JournalRecord, type JournalStats, type RequestJournal } from '../admin/journal.js';
 import { maskAuthorization, maskCookies, maskSecret } from '../http/credentials.js';
-import { writeSpecVariant } from '../../spec/test/variants.js';
+import { writeSpecVariant } from '../../openapi/test/variants.js';
 import { createMockServer, type MockServer } from '../server.js';
 import { createPlant, expectError, freshId, send, useMock } from './mock-under-test.js';
 import { rawExchange, statusesOf } from './raw-http.js';

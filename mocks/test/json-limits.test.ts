@@ -4,7 +4,7 @@
  * internal message such as "Maximum call stack size exceeded".
  */
 import { describe, expect, it } from 'vitest';
-import { MAX_JSON_DEPTH } from '../../spec/exact-json.js';
+import { MAX_JSON_DEPTH } from '../../openapi/schema/exact-json.js';
 import { createPlant, expectError, freshId, listedPlantsText, send, useMock } from './mock-under-test.js';
 
 const nested = (depth: number, inner = '0') => `${'['.repeat(depth)}${inner}${']'.repeat(depth)}`;

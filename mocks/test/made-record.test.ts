@@ -6,8 +6,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Identity } from '../../spec/collections.js';
-import { exactPlanOf, parseExactJson } from '../../spec/exact-json.js';
+import type { Identity } from '../../openapi/operations/collections.js';
+import { exactPlanOf, parseExactJson } from '../../openapi/schema/exact-json.js';
 import { keyOfBody, madeRecord, projection, recordValue } from '../engine/records.js';
 
 /** Number literals as clients write them: the ones a double holds, and the ones it does not. */

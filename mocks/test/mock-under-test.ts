@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { loadContract } from '../../spec/contract.js';
+import { loadContract } from '../../openapi/operations/compile.js';
 import { createMockServer, type MockOptions, type MockServer } from '../server.js';
 
 export const TOKEN = 'test-token';

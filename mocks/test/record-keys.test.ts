@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Identity } from '../../spec/collections.js';
-import { integerOfLiteral } from '../../spec/exact-json.js';
+import type { Identity } from '../../openapi/operations/collections.js';
+import { integerOfLiteral } from '../../openapi/schema/exact-json.js';
 import { isCanonicalInteger, keyOfBody, keyOfPathSegment } from '../engine/records.js';
 
 // A record created with a body must be found again at the item path that names it.

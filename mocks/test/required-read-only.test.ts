@@ -4,7 +4,7 @@
  * against the schema it is answered under.
  */
 import { describe, expect, it } from 'vitest';
-import { loadContract } from '../../spec/contract.js';
+import { loadContract } from '../../openapi/operations/compile.js';
 import { send, sendGet, useMockForSpec } from './mock-under-test.js';
 
 const SPEC = `

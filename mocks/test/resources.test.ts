@@ -3,7 +3,7 @@
  * read, replaced, merged and deleted at /plants/{id} — served from the same store, ids exact.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeSpecVariant } from '../../spec/test/variants.js';
+import { writeSpecVariant } from '../../openapi/test/variants.js';
 import { createMockServer, type MockServer } from '../server.js';
 import { expectError, freshId, listedPlantsText, send } from './mock-under-test.js';
 

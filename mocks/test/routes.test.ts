@@ -6,7 +6,7 @@
  */
 import { OpenAPIBackend, type Document } from 'openapi-backend';
 import { describe, expect, it } from 'vitest';
-import { compileContract } from '../../spec/contract.js';
+import { compileContract } from '../../openapi/operations/compile.js';
 import { compileRoutes } from '../engine/routes.js';
 
 type Outcome = { operationId: string; params: Record<string, string> } | 404 | 405 | 'throws';

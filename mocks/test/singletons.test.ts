@@ -1,5 +1,5 @@
 /**
- * Singleton documents over real HTTP (spec/collections.ts `recogniseSingletons`, engine/singletons.ts):
+ * Singleton documents over real HTTP (openapi/operations/collections.ts `recogniseSingletons`, engine/singletons.ts):
  * a path with GET and PUT and no collection answers the spec's example until written, then what was
  * written (PUT, merge PATCH), the example again after DELETE; under a record it is that record's:
  * 404 while the record does not exist, gone with it.

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startPrismMock, type PrismMock } from '../prism/server.js';
 import { createLogger } from '../http/logger.js';
 import { createMockServer, type MockServer } from '../server.js';
-import { SPEC_VARIANTS, writeSpecVariant, type SpecVariant } from '../../spec/test/variants.js';
+import { SPEC_VARIANTS, writeSpecVariant, type SpecVariant } from '../../openapi/test/variants.js';
 import { expectError, freshId, listedPlantsText, send } from './mock-under-test.js';
 import { PATIENT_MS } from './processes.js';
 

@@ -8,9 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { dump, load } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
-import { SPEC_PATH } from '../../spec/index.js';
-import { compileContract, ContractError } from '../../spec/contract.js';
-import { patternProblem, refusedPatterns } from '../../spec/patterns.js';
+import { SPEC_PATH } from '../../openapi/plant-store.js';
+import { compileContract } from '../../openapi/operations/compile.js';
+import { ContractError } from '../../openapi/document/load.js';
+import { patternProblem, refusedPatterns } from '../../openapi/schema/patterns.js';
 import { run, MOCK_CLI, startMockProcess } from './processes.js';
 
 type Document = Record<string, any>;

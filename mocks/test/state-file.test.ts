@@ -10,7 +10,7 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-import { exactInteger, parseExactJson } from '../../spec/exact-json.js';
+import { exactInteger, parseExactJson } from '../../openapi/schema/exact-json.js';
 import type { StoredRecord } from '../stores/store.js';
 import { createMockServer, type MockServer } from '../server.js';
 import { openStateFile, STATE_FILE_VERSION, type StateFileLogger, type StateFileOptions, type StateFileStore } from '../stores/state-file.js';

@@ -23,7 +23,7 @@ import { REDIS_SKIP_REASON, RedisServer } from './redis-server.js';
 const PLANTS = '/plants';
 const POTS = '/pots';
 /**
- * A collection nested under /plants (as spec/collections.ts names one), one whose name /plants is a
+ * A collection nested under /plants (as openapi/operations/collections.ts names one), one whose name /plants is a
  * prefix of but not nested under it, and one a segment below /plants that is no plant's (a spec path `/plants/me`).
  */
 const PLANT_POTS = '/plants/1/pots';

@@ -4,7 +4,7 @@
  * schema's `xml.name` or its component's name, an `xml.attribute` member as an attribute), text
  * escaped and characters XML cannot carry replaced; the members valid against the declared schema.
  */
-import { createSpecAjv } from '../../spec/ajv.js';
+import { createSpecAjv } from '../../openapi/schema/ajv.js';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
 import { useMockForSpec } from './mock-under-test.js';

@@ -9,7 +9,7 @@ import type { Metafile } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 import { MOCK_CLI, startMockProcess } from '../../mocks/test/processes.js';
 import { MOCK_START } from '../../mocks/node-flags.js';
-import { packageFile } from '../../spec/package-root.js';
+import { packageFile } from '../../package/root.js';
 import { OUTSIDE_THE_BUNDLE, START_METAFILE, staticClosure } from '../bundle.js';
 
 const metafile = JSON.parse(readFileSync(START_METAFILE, 'utf8')) as Metafile;

@@ -3,7 +3,7 @@
  * mistake real services make, and names the one check that must catch it and words its report
  * must contain. docs/contract-mutations.md lists them (a test keeps the two in step).
  */
-import { parseExactJson } from '../../../spec/exact-json.js';
+import { parseExactJson } from '../../../openapi/schema/exact-json.js';
 import type { CheckName } from '../../model.js';
 import { Crash, rawHeaderValues, REFERENCE, type Behaviour } from './provider.js';
 

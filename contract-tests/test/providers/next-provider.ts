@@ -8,8 +8,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { loadContract } from '../../../spec/contract.js';
-import { exactInteger, parseExactJson } from '../../../spec/exact-json.js';
+import { loadContract } from '../../../openapi/operations/compile.js';
+import { exactInteger, parseExactJson } from '../../../openapi/schema/exact-json.js';
 import type { CheckName } from '../../model.js';
 import { REFERENCE, rawHeaderValues, type Provider } from './provider.js';
 

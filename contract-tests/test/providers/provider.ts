@@ -6,9 +6,9 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { describeProblems, problemsText } from '../../../spec/problems.js';
-import { exactInteger, parseExactJson } from '../../../spec/exact-json.js';
-import { loadContract } from '../../../spec/contract.js';
+import { describeProblems, problemsText } from '../../../openapi/schema/problems.js';
+import { exactInteger, parseExactJson } from '../../../openapi/schema/exact-json.js';
+import { loadContract } from '../../../openapi/operations/compile.js';
 
 const validateNewPlant = loadContract().componentValidator('NewPlant');
 

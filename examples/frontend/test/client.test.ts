@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import openapiTS, { astToString, COMMENT_HEADER } from 'openapi-typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SPEC_PATH } from '../../../spec/index.js';
+import { SPEC_PATH } from '../../../openapi/plant-store.js';
 import { createMockServer, type MockServer } from '../../../mocks/server.js';
 import { createPlant, createPlantStoreClient, type NewPlant } from '../src/plant-store-client.js';
 

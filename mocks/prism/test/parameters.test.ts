@@ -7,7 +7,7 @@
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PATIENT_MS, startServer, type Server } from '../../test/processes.js';
-import { loadContract } from '../../../spec/contract.js';
+import { loadContract } from '../../../openapi/operations/compile.js';
 
 const PRISM_CLI = fileURLToPath(new URL('../../../dist/mocks/prism/cli.js', import.meta.url));
 const SPEC = fileURLToPath(new URL('../../../fixtures/specs/petstore-expanded-3.0/openapi.yaml', import.meta.url));

@@ -8,9 +8,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadContract, type CompiledContract } from '../../../spec/contract.js';
+import { loadContract } from '../../../openapi/operations/compile.js';
+import { type CompiledContract } from '../../../openapi/operations/model.js';
 import { loadPrismOperations } from '../operations.js';
-import { LONGEST, PatternStrings } from '../../../spec/pattern-strings.js';
+import { LONGEST, PatternStrings } from '../../../openapi/schema/pattern-strings.js';
 import { startPrismMock, type PrismMock } from '../server.js';
 
 // 1,800 characters at least: the linear-time engine takes it (no count past 1,000), the bound does not.

@@ -7,7 +7,7 @@ import { request } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PATIENT_MS, run, startMockProcess, startServer } from '../../test/processes.js';
-import { loadContract } from '../../../spec/contract.js';
+import { loadContract } from '../../../openapi/operations/compile.js';
 import { startPrismMock, type PrismMock } from '../server.js';
 
 let prism: PrismMock;

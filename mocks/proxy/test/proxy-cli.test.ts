@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { SPEC_PATH } from '../../../spec/index.js';
+import { SPEC_PATH } from '../../../openapi/plant-store.js';
 import { MOCK_CLI, run, startMockProcess, startServer } from '../../test/processes.js';
 import { createMockServer } from '../../server.js';
 import { answerJson, closedPort, exchange, JSON_AUTH, startProvider } from './providers.js';

@@ -8,7 +8,7 @@ import { request as httpRequest } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadContract } from '../../../spec/contract.js';
+import { loadContract } from '../../../openapi/operations/compile.js';
 import { entrySize, type JournalEntry, type JournalPage } from '../../admin/journal.js';
 import { createMockServer, type MockServer } from '../../server.js';
 import type { ProxyOptions } from '../proxy.js';

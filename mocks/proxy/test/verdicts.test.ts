@@ -5,8 +5,9 @@
  */
 import { deflateRawSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { compileContract, type ContractOperation } from '../../../spec/contract.js';
-import { loadContract } from '../../../spec/contract.js';
+import { compileContract } from '../../../openapi/operations/compile.js';
+import { type ContractOperation } from '../../../openapi/operations/model.js';
+import { loadContract } from '../../../openapi/operations/compile.js';
 import { describeFailure } from '../proxy.js';
 import { decodedForJudging, judgeResponseBody, judgeResponseHead, type ResponseHead } from '../response-verdict.js';
 import { MAX_VIOLATIONS_HEADER_BYTES, violationsHeader, type Violation } from '../violations.js';

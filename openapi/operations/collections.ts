@@ -1,0 +1,528 @@
+/**
+ * The collections a spec implies, and what each of its operations does to them: one CRUD rule
+ * shared by the mock (which serves them from its store) and the contract suite (which checks a
+ * provider against them). Pure: a compiled contract in, collections and roles out.
+ *
+ * The rules (README, "Your own copy of the spec", says them with examples):
+ * - A collection is a path P (not ending in a template) with a POST taking a JSON object body:
+ *   that POST creates records. Its item path is P/{x}, when the spec has one.
+ * - A record stores what the create body declares (its `readOnly` properties left out) plus the
+ *   identity; an answer shows what the answer's schema declares, never a `writeOnly` property.
+ *   The stored schema is the create body's properties together with those of the record's
+ *   representation (the create's and the item read's success answers).
+ * - The identity is, in order: the override for P (`--identity /user=username`) or for every
+ *   collection (`--identity username`) when the stored schema declares it; the item path's
+ *   parameter x when the stored schema declares x (`/user/{username}` → username); `id` when
+ *   declared (`/pets/{petId}` → id); x without the record's noun (`/pets/{petName}` → name). Where
+ *   the stored schema declares none and the create answers a `Location` header, x itself: the
+ *   identity only in the URL (`/notes/{noteId}` → noteId, typed by the path parameter's schema).
+ * - An identity the create body does not declare, or declares `readOnly`, is assigned by the
+ *   mock: a sequence for integers, a UUID for `format: uuid`, a string otherwise.
+ * - Over a collection: GET P lists when its success answer is an array, or an object with an
+ *   array property (the one whose items declare the identity, else the only one); GET, PUT,
+ *   PATCH, DELETE P/{x} read, replace, merge and delete; PUT/PATCH P with the identity in the
+ *   body replace and merge it; POST P/{x} is a form update (query or form fields merged).
+ * - A collection whose path has templates (`/bookings/{bookingId}/payments`) belongs to the
+ *   collection whose item path is its prefix: its records live under the parent record.
+ * - A singleton is a path not ending in a template, with a GET and a PUT taking a JSON object body,
+ *   that is no collection's (`/users/{id}/profile`, `/settings`): one document per concrete path,
+ *   answered from the spec's examples until written (PUT, PATCH), deleted by DELETE. Under an item
+ *   path it belongs to that record as a nested collection does.
+ */
+import { typesOf } from '../schema/shape.js';
+import { isJsonMediaType, mediaEssence } from '../media-types.js';
+import { successOf, type CompiledContract, type ContractMediaType, type ContractOperation, type ContractParameter } from './model.js';
+import { type Schema } from '../schema/resolve.js';
+
+export type CollectionRole = 'create' | 'list' | 'read' | 'replace' | 'patch' | 'delete' | 'replace-in-body' | 'patch-in-body' | 'form-update';
+
+/** Which property identifies a record, and how its values become keys. */
+export interface Identity {
+  property: string;
+  /** The identity's JSON type as the stored schema declares it. */
+  type: 'integer' | 'string' | 'other';
+  /** How the mock makes one when a create cannot send it (not in the create body, or readOnly); undefined: the client sends it. */
+  assigned?: 'sequence' | 'uuid' | 'string' | undefined;
+  /**
+   * No schema declares it: the item path's parameter, of a create answering `Location` (often with
+   * no body), is the identity. The record keeps it; the item path and the Location are the only
+   * places an answer shows it (a list's items cannot be told apart by it).
+   */
+  inPathOnly?: true;
+}
+
+export interface Collection {
+  /** The collection path as the spec writes it, `/plants` or `/bookings/{bookingId}/payments`; a top-level one is also the store's collection name. */
+  path: string;
+  /** The item path, `/plants/{id}`, when the spec has one. */
+  itemPath: string | undefined;
+  /** The item path's template parameter (`id` of `/plants/{id}`). */
+  itemParameter: string | undefined;
+  /** For a nested collection: the collection its records belong to, and the path parameter naming the parent record. */
+  parent: { collection: Collection; parameter: string } | undefined;
+  /** The create body schema's name (`NewPlant`), or the path's last word: what a valid body is called. */
+  resource: string;
+  /** What a person calls one record: the path's last word in the singular (`plant`). */
+  noun: string;
+  identity: Identity;
+  create: ContractOperation;
+  /** The create body's JSON media type: its validator and the properties a record keeps. */
+  body: ContractMediaType;
+  /** The properties a record keeps from a client's body: the create body's, without its readOnly ones. */
+  declared: ReadonlySet<string>;
+  /** Every property of the stored schema, with its schema (the create body's and the representation's). */
+  stored: ReadonlyMap<string, Schema>;
+  /** Properties never answered. */
+  writeOnly: ReadonlySet<string>;
+}
+
+/** How a list answer carries the records. */
+export type ListShape = { kind: 'array' } | { kind: 'wrapped'; property: string };
+
+export interface ListPlan {
+  shape: ListShape;
+  /** The item properties an answer shows. */
+  items: ReadonlySet<string>;
+  /**
+   * The declared paging parameters: page size, offset and page number, each with its `default`,
+   * and whether pages count from 0 or 1.
+   */
+  paging: { size?: string; defaultSize?: number; offset?: string; defaultOffset?: number; page?: string; defaultPage?: number; firstPage: 0 | 1 };
+  /**
+   * Query parameters naming a stored property: parameter name → property. A parameter names a
+   * property by its exact name, else by its singular (`tags` → `tag`), else as the singular of
+   * an array property's name (`tag` → `tags`).
+   */
+  filters: ReadonlyMap<string, string>;
+  /** deepObject (object) query parameters whose members name stored properties: parameter → member → property. */
+  memberFilters?: ReadonlyMap<string, ReadonlyMap<string, string>>;
+  /** The array's `maxItems`: no answer holds more. */
+  maxItems: number | undefined;
+}
+
+export interface StatefulOperation {
+  role: CollectionRole;
+  collection: Collection;
+  /** For a list. */
+  list?: ListPlan;
+}
+
+export interface RecognitionOptions {
+  /**
+   * Identity overrides: a property for every collection whose stored schema declares it
+   * (`username`), and/or one per collection path (`/user` → `username`).
+   */
+  identity?: string | IdentityOverrides;
+  /** operationIds answered from examples even when recognised; `all` turns every stateful answer off. */
+  stateless?: ReadonlySet<string> | 'all';
+}
+
+/** An `--identity /path=property` rule that names no collection, or a property its records do not declare: refused at start. */
+export class IdentityOverrideError extends Error {
+  override name = 'IdentityOverrideError';
+}
+
+export interface IdentityOverrides {
+  everywhere?: string;
+  byPath?: ReadonlyMap<string, string>;
+}
+
+/** The paging parameter names recognised, in the order they are looked for. */
+export const PAGE_SIZE_NAMES = ['limit', 'size', 'per_page', 'perPage', 'page_size', 'pageSize'] as const;
+export const OFFSET_NAMES = ['offset', 'skip', 'start'] as const;
+export const PAGE_NUMBER_NAMES = ['page', 'page_number', 'pageNumber'] as const;
+
+/** Which paging value a member of a list's answer named like a paging parameter holds. */
+export type PagingValue = 'page' | 'size' | 'offset';
+export const PAGING_VALUES: ReadonlyMap<string, PagingValue> = new Map<string, PagingValue>([
+  ...PAGE_NUMBER_NAMES.map((name): [string, PagingValue] => [name, 'page']),
+  ...PAGE_SIZE_NAMES.map((name): [string, PagingValue] => [name, 'size']),
+  ...OFFSET_NAMES.map((name): [string, PagingValue] => [name, 'offset']),
+]);
+
+/**
+ * Reads `--identity`'s value: comma-separated entries, each `property` (every collection) or
+ * `/path=property` (that collection). Throws a RangeError naming a malformed entry.
+ */
+export function parseIdentityOverrides(text: string): IdentityOverrides {
+  const byPath = new Map<string, string>();
+  let everywhere: string | undefined;
+  for (const raw of text.split(',')) {
+    const entry = raw.trim();
+    if (entry === '') continue;
+    const equals = entry.indexOf('=');
+    if (equals === -1) {
+      if (everywhere !== undefined && everywhere !== entry) throw new RangeError(`two identities for every collection: ${everywhere} and ${entry}`);
+      everywhere = entry;
+      continue;
+    }
+    const path = entry
+      .slice(0, equals)
+      .trim()
+      .replace(/(.)\/$/, '$1');
+    const property = entry.slice(equals + 1).trim();
+    if (!path.startsWith('/') || property === '') throw new RangeError(`'${entry}' is not /collection-path=property`);
+    byPath.set(path, property);
+  }
+  return { everywhere, byPath };
+}
+
+/** The stateful operations of a contract, by operationId, and the collections they serve. */
+export function recogniseCollections(contract: CompiledContract, options: RecognitionOptions = {}): { collections: Collection[]; stateful: Map<string, StatefulOperation> } {
+  const overrides: IdentityOverrides = typeof options.identity === 'string' ? { everywhere: options.identity } : (options.identity ?? {});
+  const stateless = options.stateless ?? new Set<string>();
+  const off = (operation: ContractOperation): boolean => stateless === 'all' || stateless.has(operation.operationId);
+  const collections: Collection[] = [];
+  const stateful = new Map<string, StatefulOperation>();
+  const operations = [...contract.operations.values()];
+  // Parents before their nested collections: shorter paths first.
+  const creates = operations.filter((o) => o.method === 'post' && !off(o) && !/\}\/?$/.test(o.path)).sort((a, b) => segments(a.path) - segments(b.path));
+  for (const create of creates) {
+    const body = jsonContent(create.requestBody?.content);
+    if (body?.schema === undefined || !isObjectMedia(body)) continue;
+    const path = trimSlash(create.path);
+    if (collections.some((c) => c.path === path)) continue;
+    const itemPath = operations.find((o) => itemPathOf(o.path) === path)?.path;
+    const itemParameter = itemPath === undefined ? undefined : lastTemplate(itemPath);
+    const read = itemPath === undefined ? undefined : operations.find((o) => o.method === 'get' && o.path === itemPath);
+    const stored = new Map<string, Schema>(body.propertySchemas);
+    for (const answer of [successMedia(create), read && successMedia(read)]) {
+      if (answer && isObjectMedia(answer)) for (const [name, schema] of answer.propertySchemas) if (!stored.has(name)) stored.set(name, schema);
+    }
+    const noun = singular(lastWord(path));
+    const forPath = overrides.byPath?.get(path);
+    // Skipping the collection would silently turn it stateless: a typo in a flag must say so at start.
+    if (forPath !== undefined && !stored.has(forPath)) {
+      throw new IdentityOverrideError(`--identity ${path}=${forPath}: the records of ${path} declare no property '${forPath}' (they declare ${[...stored.keys()].join(', ') || 'none'})`);
+    }
+    const declaredIdentity = identityProperty(path, itemParameter, stored, overrides, noun);
+    const inPath = declaredIdentity === undefined ? identityInPath(create, operations, itemPath, itemParameter, forPath ?? overrides.everywhere) : undefined;
+    const property = declaredIdentity ?? inPath?.name;
+    if (property === undefined) continue;
+    const identitySchema = inPath?.schema ?? representationSchema(property, create, read) ?? stored.get(property);
+    const inBody = body.propertySchemas.get(property);
+    const parent = parentOf(path, collections);
+    if (/\{/.test(path) && !parent) continue;
+    const collection: Collection = {
+      path,
+      itemPath,
+      itemParameter,
+      parent,
+      resource: schemaName(create) ?? lastWord(path),
+      noun,
+      identity: {
+        property,
+        type: jsonType(identitySchema),
+        assigned: inBody === undefined || inBody.readOnly === true ? assignedKind(identitySchema) : undefined,
+        ...(inPath ? { inPathOnly: true as const } : {}),
+      },
+      create,
+      body,
+      declared: new Set([...body.propertySet].filter((name) => body.propertySchemas.get(name)?.readOnly !== true)),
+      stored,
+      writeOnly: new Set([...stored].filter(([, schema]) => schema.writeOnly === true).map(([name]) => name)),
+    };
+    collections.push(collection);
+    stateful.set(create.operationId, { role: 'create', collection });
+    for (const operation of operations) {
+      if (off(operation) || stateful.has(operation.operationId)) continue;
+      const recognised = roleOf(operation, collection);
+      if (recognised) stateful.set(operation.operationId, recognised);
+    }
+  }
+  // A rule for a path the spec creates nothing at is a typo too (a collection left stateless by --stateless is no mistake).
+  const creatable = new Set(operations.filter((o) => o.method === 'post').map((o) => trimSlash(o.path)));
+  for (const [path, property] of overrides.byPath ?? []) {
+    if (!creatable.has(path)) {
+      throw new IdentityOverrideError(`--identity ${path}=${property}: ${path} is not a collection (${collections.map((c) => c.path).join(', ') || 'the spec has none'})`);
+    }
+  }
+  return { collections, stateful };
+}
+
+export type SingletonRole = 'read' | 'replace' | 'patch' | 'delete';
+
+export interface Singleton {
+  /** The path as the spec writes it: `/users/{id}/profile`. */
+  path: string;
+  /** The record it belongs to: the collection whose item path is its prefix, and that path's parameter. */
+  parent: Collection['parent'];
+  /** The PUT's JSON body: what a written document is checked against. */
+  body: ContractMediaType;
+  /** The properties a document keeps from a client's body: the PUT body's, without its readOnly ones. */
+  declared: ReadonlySet<string>;
+  /** Properties never answered. */
+  writeOnly: ReadonlySet<string>;
+}
+
+/** The singleton operations (by operationId) of the paths no collection serves, by the rule above. */
+export function recogniseSingletons(
+  contract: CompiledContract,
+  recognised: { collections: readonly Collection[]; stateful: ReadonlyMap<string, StatefulOperation> },
+  options: Pick<RecognitionOptions, 'stateless'> = {},
+): Map<string, { role: SingletonRole; singleton: Singleton }> {
+  const stateless = options.stateless ?? new Set<string>();
+  const off = (operation: ContractOperation): boolean => stateless === 'all' || stateless.has(operation.operationId);
+  const found = new Map<string, { role: SingletonRole; singleton: Singleton }>();
+  const byPath = new Map<string, ContractOperation[]>();
+  for (const operation of contract.operations.values()) byPath.set(operation.path, [...(byPath.get(operation.path) ?? []), operation]);
+  for (const [path, operations] of byPath) {
+    if (/\}\/?$/.test(path) || recognised.collections.some((c) => c.path === trimSlash(path))) continue;
+    if (operations.some((o) => recognised.stateful.has(o.operationId))) continue;
+    const read = operations.find((o) => o.method === 'get' && !off(o));
+    const put = operations.find((o) => o.method === 'put' && !off(o));
+    const body = put && jsonContent(put.requestBody?.content);
+    if (!read || !put || body?.schema === undefined || !isObjectMedia(body)) continue;
+    const parent = parentOf(trimSlash(path), recognised.collections);
+    if (/\{/.test(path) && !parent) continue;
+    const stored = new Map<string, Schema>(body.propertySchemas);
+    const answer = successMedia(read);
+    for (const [name, schema] of answer?.propertySchemas ?? []) if (!stored.has(name)) stored.set(name, schema);
+    const singleton: Singleton = {
+      path: trimSlash(path),
+      parent,
+      body,
+      declared: new Set([...body.propertySet].filter((name) => body.propertySchemas.get(name)?.readOnly !== true)),
+      writeOnly: new Set([...stored].filter(([, schema]) => schema.writeOnly === true).map(([name]) => name)),
+    };
+    found.set(read.operationId, { role: 'read', singleton });
+    found.set(put.operationId, { role: 'replace', singleton });
+    const patch = operations.find((o) => o.method === 'patch' && !off(o) && jsonContent(o.requestBody?.content));
+    if (patch) found.set(patch.operationId, { role: 'patch', singleton });
+    const remove = operations.find((o) => o.method === 'delete' && !off(o));
+    if (remove) found.set(remove.operationId, { role: 'delete', singleton });
+  }
+  return found;
+}
+
+/**
+ * The identity of a create no schema declares one for, when the create names its new record by a
+ * `Location` header (a 201 without a body, the identity only in the URL): the item path's
+ * parameter, with its schema. Not when an `--identity` rule names a property (that one is wanted).
+ */
+function identityInPath(
+  create: ContractOperation,
+  operations: readonly ContractOperation[],
+  itemPath: string | undefined,
+  itemParameter: string | undefined,
+  override: string | undefined,
+): { name: string; schema: Schema | undefined } | undefined {
+  if (itemPath === undefined || itemParameter === undefined || override !== undefined) return undefined;
+  if (successOf(create)?.response.headers.includes('location') !== true) return undefined;
+  const parameter = operations.filter((o) => o.path === itemPath).flatMap((o) => o.parameters.filter((p) => p.in === 'path' && p.name === itemParameter))[0];
+  return { name: itemParameter, schema: parameter?.schema };
+}
+
+/** The identity property by the rule above; undefined when the stored schema declares none of the candidates. */
+export function identityProperty(path: string, itemParameter: string | undefined, stored: ReadonlyMap<string, unknown>, overrides: IdentityOverrides, noun: string): string | undefined {
+  const candidates = [overrides.byPath?.get(path), overrides.everywhere, itemParameter, 'id'];
+  if (itemParameter !== undefined && itemParameter.toLowerCase().startsWith(noun.toLowerCase()) && itemParameter.length > noun.length) {
+    const rest = itemParameter.slice(noun.length).replace(/^[_-]/, '');
+    candidates.push(rest, rest.charAt(0).toLowerCase() + rest.slice(1));
+  }
+  // An override for this path that the schema does not declare is a mistake worth refusing, not skipping.
+  const forPath = overrides.byPath?.get(path);
+  if (forPath !== undefined && !stored.has(forPath)) return undefined;
+  return candidates.find((name): name is string => name !== undefined && stored.has(name));
+}
+
+function roleOf(operation: ContractOperation, collection: Collection): StatefulOperation | undefined {
+  const path = trimSlash(operation.path);
+  const onItem = collection.itemPath !== undefined && operation.path === collection.itemPath;
+  if (path === collection.path) {
+    if (operation.method === 'get') {
+      const list = listPlanOf(operation, collection);
+      return list && { role: 'list', collection, list };
+    }
+    const body = jsonContent(operation.requestBody?.content);
+    if (!body?.propertySchemas.has(collection.identity.property)) return undefined;
+    if (operation.method === 'put') return { role: 'replace-in-body', collection };
+    if (operation.method === 'patch') return { role: 'patch-in-body', collection };
+    return undefined;
+  }
+  if (!onItem) return undefined;
+  switch (operation.method) {
+    case 'get':
+      return { role: 'read', collection };
+    case 'put':
+      return jsonContent(operation.requestBody?.content) ? { role: 'replace', collection } : undefined;
+    case 'patch':
+      return jsonContent(operation.requestBody?.content) ? { role: 'patch', collection } : undefined;
+    case 'delete':
+      return { role: 'delete', collection };
+    case 'post':
+      return { role: 'form-update', collection };
+    default:
+      return undefined;
+  }
+}
+
+/** How GET P answers a list, or undefined when its success answer holds no array of records. */
+function listPlanOf(operation: ContractOperation, collection: Collection): ListPlan | undefined {
+  const media = successMedia(operation);
+  if (!media) return undefined;
+  let shape: ListShape;
+  let items: ReadonlySet<string>;
+  let maxItems: number | undefined;
+  if (media.type === 'array') {
+    shape = { kind: 'array' };
+    items = media.itemProperties ?? collection.declared;
+    maxItems = media.maxItems;
+  } else {
+    const arrays = [...media.arrayProperties];
+    const chosen = arrays.find(([, properties]) => properties.has(collection.identity.property)) ?? (arrays.length === 1 ? arrays[0] : undefined);
+    if (!chosen) return undefined;
+    shape = { kind: 'wrapped', property: chosen[0] };
+    items = chosen[1];
+    const max = media.propertySchemas.get(chosen[0])?.maxItems;
+    maxItems = typeof max === 'number' ? max : undefined;
+  }
+  const query = operation.parameters.filter((p) => p.in === 'query');
+  const named = (names: readonly string[]): ContractParameter | undefined => names.map((n) => query.find((p) => p.name === n)).find(Boolean);
+  const page = named(PAGE_NUMBER_NAMES);
+  const size = named(PAGE_SIZE_NAMES);
+  const offset = named(OFFSET_NAMES);
+  const integer = (parameter: ContractParameter | undefined): number | undefined => {
+    const value = parameter?.schema?.default;
+    return Number.isSafeInteger(value) && (value as number) >= 0 ? (value as number) : undefined;
+  };
+  const paging = {
+    size: size?.name,
+    defaultSize: typeof size?.schema?.default === 'number' ? size.schema.default : undefined,
+    offset: offset?.name,
+    page: page?.name,
+    firstPage: (page?.schema?.minimum === 0 ? 0 : 1) as 0 | 1,
+    ...(integer(offset) === undefined ? {} : { defaultOffset: integer(offset) }),
+    ...(integer(page) === undefined ? {} : { defaultPage: integer(page) }),
+  };
+  const pagingNames = new Set([paging.size, paging.offset, paging.page]);
+  const filters = new Map<string, string>();
+  const memberFilters = new Map<string, ReadonlyMap<string, string>>();
+  for (const parameter of query) {
+    if (pagingNames.has(parameter.name)) continue;
+    const property = filteredProperty(parameter.name, collection);
+    if (property !== undefined) filters.set(parameter.name, property);
+    else if (parameter.style === 'deepObject') {
+      const members = new Map<string, string>();
+      for (const member of Object.keys((parameter.schema?.properties as Record<string, unknown> | undefined) ?? {})) {
+        const named = filteredProperty(member, collection);
+        if (named !== undefined) members.set(member, named);
+      }
+      if (members.size) memberFilters.set(parameter.name, members);
+    }
+  }
+  const plan: ListPlan = { shape, items: new Set([...items].filter((name) => !collection.writeOnly.has(name))), paging, filters, maxItems };
+  return memberFilters.size ? { ...plan, memberFilters } : plan;
+}
+
+/** The stored property a filter named `name` keeps records by: its own name, its singular (`tags` → `tag`), or an array property it is the singular of (`tag` → `tags`). */
+function filteredProperty(name: string, collection: Collection): string | undefined {
+  const readable = (property: string): boolean => collection.stored.has(property) && !collection.writeOnly.has(property);
+  const own = [name, singular(name)].find(readable);
+  if (own !== undefined) return own;
+  return [...collection.stored].find(([property, schema]) => property !== name && singular(property) === name && readable(property) && typesOf(schema).includes('array'))?.[0];
+}
+
+/** The store's collection name for a request: the path with the parent records' ids (`/bookings/7/payments`). */
+export function storeCollection(collection: Pick<Collection, 'path' | 'parent'>, params: Readonly<Record<string, string>>): string {
+  if (!collection.parent) return collection.path;
+  return collection.path.replace(/\{([^/{}]+)\}/g, (whole, name: string) => (params[name] === undefined ? whole : encodeURIComponent(params[name] as string)));
+}
+
+/**
+ * The spec's own paths below a collection that are no record's: those whose segment right after
+ * the collection's path is fixed (`/bookings/settings/display`, `/bookings/archive/{id}/tags` for
+ * `/bookings`), never `/bookings/{bookingId}/…`. What an admin clear of the collection keeps
+ * (store.ts, `clear`); the collection's path may itself hold templates (`/bookings/{b}/payments`).
+ */
+export function ownPathsBelow(collectionPath: string, paths: Iterable<string>): string[] {
+  const base = trimSlash(collectionPath).split('/');
+  const found = new Set<string>();
+  for (const raw of paths) {
+    const path = trimSlash(raw);
+    const segments = path.split('/');
+    const next = segments[base.length];
+    if (next === undefined || next.includes('{')) continue;
+    // The collection's own segments: equal, or both templates (parameters may be named otherwise on another path).
+    if (base.every((segment, i) => segment === segments[i] || (segment.includes('{') && (segments[i] as string).includes('{')))) found.add(path);
+  }
+  return [...found];
+}
+
+/** `/plants` for `/plants/{id}`: a path whose last segment is a single template. */
+function itemPathOf(path: string): string | undefined {
+  const match = /^(.*)\/\{[^/{}]+\}\/?$/.exec(path);
+  return match?.[1];
+}
+
+function lastTemplate(path: string): string {
+  return (/\{([^/{}]+)\}\/?$/.exec(path) as RegExpExecArray)[1] as string;
+}
+
+function parentOf(path: string, collections: readonly Collection[]): Collection['parent'] {
+  const parentItem = /^(.*\/\{[^/{}]+\})\/[^/{}]+$/.exec(path)?.[1];
+  const collection = parentItem === undefined ? undefined : collections.find((c) => c.itemPath !== undefined && trimSlash(c.itemPath) === parentItem);
+  return collection && { collection, parameter: collection.itemParameter as string };
+}
+
+/** The first JSON media type of a content map. */
+export function jsonContent(content: ReadonlyMap<string, ContractMediaType> | undefined): ContractMediaType | undefined {
+  for (const [mediaType, entry] of content ?? []) if (isJsonMediaType(mediaEssence(mediaType))) return entry;
+  return undefined;
+}
+
+function successMedia(operation: ContractOperation): ContractMediaType | undefined {
+  return jsonContent(successOf(operation)?.response.content);
+}
+
+function isObjectMedia(media: ContractMediaType): boolean {
+  return media.type === 'object' || (media.type === undefined && media.properties.length > 0);
+}
+
+/** The identity's schema as the answers declare it (where a server-assigned id is described). */
+function representationSchema(property: string, create: ContractOperation, read: ContractOperation | undefined): Schema | undefined {
+  return successMedia(create)?.propertySchemas.get(property) ?? (read && successMedia(read)?.propertySchemas.get(property));
+}
+
+function jsonType(schema: Schema | undefined): Identity['type'] {
+  const types = Array.isArray(schema?.type) ? (schema?.type as unknown[]).filter((t) => t !== 'null') : [schema?.type];
+  return types.length === 1 && types[0] === 'integer' ? 'integer' : types.length === 1 && types[0] === 'string' ? 'string' : 'other';
+}
+
+function assignedKind(schema: Schema | undefined): Identity['assigned'] {
+  const type = jsonType(schema);
+  if (type === 'integer') return 'sequence';
+  if (type === 'string' && schema?.format === 'uuid') return 'uuid';
+  return 'string';
+}
+
+function segments(path: string): number {
+  return path.split('/').length;
+}
+
+function trimSlash(path: string): string {
+  return path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+}
+
+function lastWord(path: string): string {
+  return (
+    path
+      .split('/')
+      .filter((s) => s !== '' && !s.startsWith('{'))
+      .pop() ?? path
+  );
+}
+
+/** `plant` for `plants`, `category` for `categories`, `box` for `boxes`: enough for messages. */
+export function singular(word: string): string {
+  if (/ies$/.test(word)) return `${word.slice(0, -3)}y`;
+  if (/(s|x|z|ch|sh)es$/.test(word)) return word.slice(0, -2);
+  if (/[^s]s$/.test(word)) return word.slice(0, -1);
+  return word;
+}
+
+/** The component name of the create body schema (`NewPlant`), when it is a plain $ref. */
+function schemaName(operation: ContractOperation): string | undefined {
+  const ref = jsonContent(operation.requestBody?.content)?.schema?.$ref;
+  return typeof ref === 'string' ? ref.split('/').pop() : undefined;
+}

@@ -1,0 +1,160 @@
+/**
+ * The compiled model of an OpenAPI document that every tool receives: each operation by
+ * operationId with its parameters, security, request body and responses per status, range and
+ * default (openapi/operations/compile.ts builds it), and the one rule for which response covers a status.
+ */
+import type { ValidateFunction } from 'ajv';
+import type { HTTP_METHODS } from '../document/load.js';
+import type { ParameterReader, ParameterStyle } from './parameters.js';
+import type { Schema } from '../schema/resolve.js';
+import type { ExactPlan } from '../schema/exact-json.js';
+
+export type HttpMethod = (typeof HTTP_METHODS)[number];
+
+/** How a security scheme asks for credentials, as far as a mock and a suite can check them. */
+export type SecurityScheme =
+  | { name: string; kind: 'http-bearer' }
+  | { name: string; kind: 'http-basic' }
+  | { name: string; kind: 'api-key'; in: 'header' | 'query' | 'cookie'; parameter: string }
+  /** oauth2 and openIdConnect send `Authorization: Bearer <access token>` too (RFC 6750). */
+  | { name: string; kind: 'oauth-bearer' }
+  /** mutualTLS and anything unknown: nothing a request header can satisfy. */
+  | { name: string; kind: 'unsupported'; type: string };
+
+/**
+ * One way to satisfy an operation's security: every scheme named must be satisfied. An empty
+ * requirement (`{}` in the document) is satisfied by any request.
+ */
+export type SecurityRequirement = readonly string[];
+
+export interface ContractParameter {
+  name: string;
+  in: 'path' | 'query' | 'header' | 'cookie';
+  required: boolean;
+  /** The parameter's schema (for `content` parameters, the media type's). */
+  schema: Schema | undefined;
+  /** How the value is written (OpenAPI 4.8.12.4); `content` for a parameter declared by media type. */
+  style: ParameterStyle;
+  explode: boolean;
+  /** For a `content` parameter: its media type. */
+  mediaType: string | undefined;
+  validate: ValidateFunction | undefined;
+  /** Reads the parameter from a request by its style and explode, coerced to its schema's types (openapi/operations/parameters.ts). */
+  read: ParameterReader;
+}
+
+export interface ContractMediaType {
+  mediaType: string;
+  schema: Schema | undefined;
+  /** The schema compiled; undefined when the media type declares none. */
+  validate: ValidateFunction | undefined;
+  /** The property names the schema declares (allOf parts, refs and union branches included). */
+  properties: readonly string[];
+  /** Each declared property's own schema (the first declaration found), refs followed. */
+  propertySchemas: ReadonlyMap<string, Schema>;
+  /** The properties the schema requires at its top level (its own `required` and its allOf parts', refs followed). */
+  required: readonly string[];
+  /** The schema's top-level `type`, refs followed. */
+  type: string | undefined;
+  /** For an array schema: the properties its items declare. */
+  itemProperties: ReadonlySet<string> | undefined;
+  /** For an array schema: its `maxItems`, when it has one. */
+  maxItems: number | undefined;
+  /** For an object schema: each array-typed property's item properties (what a wrapped list holds). */
+  arrayProperties: ReadonlyMap<string, ReadonlySet<string>>;
+  /** `properties` as a set, for projections. */
+  propertySet: ReadonlySet<string>;
+  /** The examples the document gives, in document order (`example` first, then `examples`). */
+  examples: readonly ContractExample[];
+  /**
+   * Which numbers of a body of this type `parseExactJson` reads from their literal: the integers
+   * of the schema and every number of a declared property (kept as received); the rest, fields
+   * the schema does not declare, as JSON.parse reads them.
+   */
+  exactPlan: ExactPlan | undefined;
+}
+
+export interface ContractExample {
+  name: string;
+  value: unknown;
+}
+
+export interface ContractResponse {
+  /** A three-digit status, or `default`. */
+  status: number | 'default';
+  description: string;
+  /** By media type, in document order; empty for a response without a body. */
+  content: ReadonlyMap<string, ContractMediaType>;
+  /** Headers the response declares, lower case. */
+  headers: readonly string[];
+  /**
+   * Every header it declares but Content-Type (which OpenAPI says to ignore), lower case, read as a
+   * header parameter is (a Header Object is a Parameter Object without name and in): style simple,
+   * coerced to its schema (refs followed at the top), its validator compiled on first use.
+   */
+  headerParameters?: readonly ContractParameter[];
+}
+
+export interface ContractOperation {
+  operationId: string;
+  method: HttpMethod;
+  /** The path template as the document writes it (`/plants/{id}`). */
+  path: string;
+  parameters: readonly ContractParameter[];
+  /** Alternatives: any one satisfied suffices; none at all means no credentials are needed. */
+  security: readonly SecurityRequirement[];
+  requestBody: { required: boolean; content: ReadonlyMap<string, ContractMediaType> } | undefined;
+  /** By status; `default` under the key 'default'. */
+  responses: ReadonlyMap<number | 'default', ContractResponse>;
+  /** Responses declared for a range of statuses, by `1XX` … `5XX` (upper case). */
+  ranges?: ReadonlyMap<string, ContractResponse>;
+  /** The statuses declared, ascending. */
+  declaredStatuses: readonly number[];
+  /** The lowest declared 2xx: what a request that succeeds is answered. */
+  successStatus: number | undefined;
+}
+
+/**
+ * The one rule for which declared response covers an answered status, whatever holds the
+ * responses: the status itself, else its range (`4XX`), else `default` (OpenAPI 3.x: an explicit
+ * code wins over a range, a range over `default`).
+ */
+export function coveringResponse<R>(status: number, declared: { exact: (status: number) => R | undefined; range: (range: string) => R | undefined; fallback: () => R | undefined }): R | undefined {
+  return declared.exact(status) ?? declared.range(`${Math.floor(status / 100)}XX`) ?? declared.fallback();
+}
+
+/**
+ * What a request that succeeds is answered: the lowest declared 2xx and its response, else, for an
+ * operation that declares its success only as `2XX`, 200 with that range's response.
+ */
+export function successOf(operation: ContractOperation): { status: number; response: ContractResponse } | undefined {
+  if (operation.successStatus !== undefined) {
+    const response = operation.responses.get(operation.successStatus);
+    return response && { status: operation.successStatus, response };
+  }
+  const range = operation.ranges?.get('2XX');
+  return range && { status: 200, response: range };
+}
+
+/** The response an operation declares for `status`: exact, its range, or `default`. */
+export function declaredFor(operation: ContractOperation, status: number): ContractResponse | undefined {
+  return coveringResponse(status, { exact: (code) => operation.responses.get(code), range: (range) => operation.ranges?.get(range), fallback: () => operation.responses.get('default') });
+}
+
+export interface CompiledContract {
+  /** Where the document was read from. */
+  source: string;
+  /** OpenAPI 3.1, bundled (every ref local), every operation with an operationId (openapi/document/load.ts). */
+  document: Record<string, unknown>;
+  /** The version the file declared (`3.0.3` when it was upgraded). */
+  declaredVersion: string;
+  /** What loading changed or left alone, for the log. */
+  notes: readonly string[];
+  title: string;
+  version: string;
+  /** Every operation, by operationId (generated where the document gives none), in document order. */
+  operations: ReadonlyMap<string, ContractOperation>;
+  securitySchemes: ReadonlyMap<string, SecurityScheme>;
+  /** A component schema compiled as a standalone validator (for tests and tools). */
+  componentValidator(name: string): ValidateFunction;
+}

@@ -1,0 +1,276 @@
+/**
+ * What a schema says about the values it takes, read through refs: the properties it declares,
+ * its `allOf` parts merged, readOnly and writeOnly properties, its types, a schema inlined, the
+ * discriminated union it is.
+ */
+import { isObject, MAX_REF_CHAIN, pointerTarget, pointerTokens, refName, resolveRef, type Schema } from './resolve.js';
+
+/**
+ * The properties a schema declares, through refs, `allOf` parts and `anyOf`/`oneOf` branches,
+ * each with its own schema (the first declaration found, refs followed), in declaration order.
+ */
+export function declaredProperties(schema: unknown, document: unknown): Map<string, Schema> {
+  const names = new Map<string, Schema>();
+  const seen = new Set<unknown>();
+  const visit = (raw: unknown): void => {
+    const node = resolveRef(raw, document);
+    if (!isObject(node) || seen.has(node)) return;
+    seen.add(node);
+    if (isObject(node.properties)) {
+      for (const [key, inner] of Object.entries(node.properties)) {
+        if (names.has(key)) continue;
+        const resolved = resolveRef(inner, document);
+        names.set(key, isObject(resolved) ? resolved : {});
+      }
+    }
+    for (const keyword of ['allOf', 'anyOf', 'oneOf']) {
+      const parts = node[keyword];
+      if (Array.isArray(parts)) for (const part of parts) visit(part);
+    }
+  };
+  visit(schema);
+  return names;
+}
+
+/** An object schema with its `allOf` parts merged in (see `flattenObject`). */
+export interface FlatObject {
+  /** Each property's schema, refs followed and allOf parts merged (later keywords win). */
+  properties: Map<string, Schema>;
+  /** Required by the schema or by any allOf part. */
+  required: Set<string>;
+  /** False when the schema or a part says `additionalProperties: false` or `unevaluatedProperties: false`. */
+  additionalProperties: boolean;
+}
+
+/** An object schema's properties and required names, refs followed and `allOf` parts merged (union branches are not: they are alternatives). */
+export function flattenObject(schema: unknown, document: unknown): FlatObject {
+  const flat: FlatObject = { properties: new Map(), required: new Set(), additionalProperties: true };
+  const seen = new Set<unknown>();
+  const visit = (raw: unknown): void => {
+    const part = resolveRef(raw, document);
+    if (!isObject(part) || seen.has(part)) return;
+    seen.add(part);
+    for (const [name, property] of Object.entries(isObject(part.properties) ? part.properties : {})) {
+      flat.properties.set(name, mergeAllOf(property, document, flat.properties.get(name)));
+    }
+    for (const name of Array.isArray(part.required) ? part.required : []) flat.required.add(String(name));
+    if (part.additionalProperties === false || part.unevaluatedProperties === false) flat.additionalProperties = false;
+    for (const inner of Array.isArray(part.allOf) ? part.allOf : []) visit(inner);
+  };
+  visit(schema);
+  return flat;
+}
+
+/**
+ * A schema with refs followed and its `allOf` parts merged into one object (later keywords win),
+ * on top of `earlier` when given. For reading constraints (type, format, bounds), not for
+ * validating: validation compiles the schema as written.
+ */
+export function mergeAllOf(schema: unknown, document: unknown, earlier?: Schema, depth = 0): Schema {
+  const part = resolveRef(schema, document);
+  if (!isObject(part) || depth > MAX_REF_CHAIN) return earlier ?? {};
+  let merged: Schema = { ...(earlier ?? {}) };
+  for (const inner of Array.isArray(part.allOf) ? part.allOf : []) merged = mergeAllOf(inner, document, merged, depth + 1);
+  const { allOf: _allOf, $ref: _ref, ...own } = part;
+  return { ...merged, ...own };
+}
+
+/** The declared properties marked `readOnly: true` (server-assigned: a client's value is ignored). */
+export function readOnlyProperties(schema: unknown, document: unknown): Set<string> {
+  return propertiesMarked(schema, document, 'readOnly');
+}
+
+/** The declared properties marked `writeOnly: true` (stored, never answered). */
+export function writeOnlyProperties(schema: unknown, document: unknown): Set<string> {
+  return propertiesMarked(schema, document, 'writeOnly');
+}
+
+function propertiesMarked(schema: unknown, document: unknown, keyword: 'readOnly' | 'writeOnly'): Set<string> {
+  const marked = new Set<string>();
+  for (const [name, property] of declaredProperties(schema, document)) {
+    if (mergeAllOf(property, document)[keyword] === true) marked.add(name);
+  }
+  return marked;
+}
+
+/** The JSON types a schema admits (`type` may be a list; an enum or const tells them too; none means any). */
+export function typesOf(schema: Schema): string[] {
+  if (typeof schema.type === 'string') return [schema.type];
+  if (Array.isArray(schema.type)) return schema.type.map(String);
+  if (Array.isArray(schema.enum)) return [...new Set(schema.enum.map(jsonType))];
+  if ('const' in schema) return [jsonType(schema.const)];
+  return [];
+}
+
+function jsonType(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
+  return typeof value;
+}
+
+/** How deep `inlineSchema` expands nested schemas before it stops (a bound on hostile nesting). */
+const MAX_INLINE_DEPTH = 12;
+
+/**
+ * A schema with every local `$ref` inside it followed and `allOf` parts merged, at every depth
+ * (properties, items, additionalProperties, not, anyOf/oneOf/prefixItems), so value generators see
+ * what the validator sees. A ref already being expanded (a recursive schema) becomes `{}`, as does
+ * anything past the depth bound. For generating and reading values, never for validating.
+ */
+export function inlineSchema(schema: unknown, document: unknown, depth = 0, expanding: ReadonlySet<string> = new Set()): Schema {
+  if (!isObject(schema)) return {};
+  let node: Schema = schema;
+  let active = expanding;
+  if (typeof node.$ref === 'string') {
+    const ref = node.$ref;
+    if (active.has(ref) || depth > MAX_INLINE_DEPTH) return {};
+    active = new Set([...active, ref]);
+    const target = resolveRef(node, document);
+    const { $ref: _ref, ...siblings } = node;
+    node = { ...(isObject(target) ? target : {}), ...siblings };
+  }
+  if (Array.isArray(node.allOf)) {
+    const { allOf, ...own } = node;
+    let merged: Schema = {};
+    for (const part of allOf as unknown[]) merged = mergeObjectParts(merged, inlineSchema(part, document, depth + 1, active));
+    node = mergeObjectParts(merged, own);
+    if (isObject(node.properties) && Object.keys(node.properties).length === 0) delete node.properties;
+    if (Array.isArray(node.required) && node.required.length === 0) delete node.required;
+  }
+  const out: Schema = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (key === 'properties' && isObject(value)) out[key] = Object.fromEntries(Object.entries(value).map(([name, inner]) => [name, inlineSchema(inner, document, depth + 1, active)]));
+    else if ((key === 'items' || key === 'additionalProperties' || key === 'not') && isObject(value)) out[key] = inlineSchema(value, document, depth + 1, active);
+    else if ((key === 'anyOf' || key === 'oneOf') && Array.isArray(value)) {
+      // A discriminated union's branches carry the values that select them, as the validator reads them.
+      const discriminated = discriminatorOf(node, document);
+      out[key] = value.map((inner, index) => pinned(inlineSchema(inner, document, depth + 1, active), discriminated, index));
+    } else if (key === 'prefixItems' && Array.isArray(value)) out[key] = value.map((inner) => inlineSchema(inner, document, depth + 1, active));
+    else out[key] = value;
+  }
+  return out;
+}
+
+/** An inlined branch of a discriminated union with its property allowed only the values that select it. */
+function pinned(branch: Schema, discriminated: Discriminated | undefined, index: number): Schema {
+  const values = branchValues(discriminated, index);
+  if (discriminated === undefined || values.length === 0) return branch;
+  const property = discriminated.propertyName;
+  const { const: _const, ...own } = isObject(branch.properties) && isObject(branch.properties[property]) ? branch.properties[property] : {};
+  return mergeObjectParts(branch, { properties: { [property]: { ...own, enum: values } }, required: [property] });
+}
+
+/**
+ * Two allOf parts as one: later keywords win, except properties (merged by name), required
+ * (united) and a union in both (`allOf: [{oneOf: [Card, Iban]}, {oneOf: [Pickup, Address]}]`),
+ * which becomes one union of each pair of branches merged (Card and Pickup, Card and Address…), so
+ * that a generator writing one branch writes a value of both. Past MAX_COMBINED pairs the later
+ * union wins, as any other keyword does. The branches were pinned to their discriminator's values
+ * already (inlineSchema inlines a part before merging it), so the merged one keeps no discriminator.
+ */
+function mergeObjectParts(earlier: Schema, later: Schema): Schema {
+  const properties = { ...(isObject(earlier.properties) ? earlier.properties : {}), ...(isObject(later.properties) ? later.properties : {}) };
+  const required = [...new Set([...(Array.isArray(earlier.required) ? earlier.required : []), ...(Array.isArray(later.required) ? later.required : [])])];
+  const merged: Schema = { ...earlier, ...later, properties, required };
+  for (const key of ['oneOf', 'anyOf'] as const) {
+    const first = earlier[key];
+    const second = later[key];
+    if (!Array.isArray(first) || !Array.isArray(second) || first.length * second.length > MAX_COMBINED) continue;
+    merged[key] = first.flatMap((a) => second.map((b) => mergeObjectParts(isObject(a) ? a : {}, isObject(b) ? b : {})));
+    delete merged.discriminator;
+  }
+  return merged;
+}
+
+/** How many branches a union of two allOf parts' unions may have (their pairs); a generator tries each. */
+const MAX_COMBINED = 64;
+
+/*
+ * OpenAPI's `discriminator`, read once for every consumer: which value of the discriminating
+ * property selects which schema, so that the validators (openapi/schema/discriminator.ts) judge a body by the
+ * schema its value selects and the generators (inlineSchema, the mock's, the contract suite's)
+ * write each branch with a value that selects it.
+ */
+
+/** One value of the discriminating property and the schema it selects. */
+export interface DiscriminatorChoice {
+  value: string;
+  /** The schema the value selects: a `{$ref}` (as the document writes it) or an inline branch. */
+  schema: Schema;
+  /** Its name for messages: the component's, else the branch's title or place. */
+  name: string;
+  /** The `oneOf`/`anyOf` branch it is; undefined for a mapping to a schema outside the list. */
+  branch: number | undefined;
+}
+
+export interface Discriminated {
+  propertyName: string;
+  /** Every value that selects a schema, in order: the mapping's, then the implicit ones. */
+  choices: readonly DiscriminatorChoice[];
+}
+
+/**
+ * What a schema's `discriminator` says, or undefined when it has none, or when it cannot tell its
+ * branches apart (a branch no value selects: an inline one without a `const`/`enum` for the
+ * property; a mapping to a schema the document lacks): such a union is judged as written.
+ *
+ * Values: each `mapping` entry (a schema name or a local ref); then, for each branch no entry
+ * maps to, the values its own schema gives the property (`const`, `enum`) or, for a component,
+ * its name (OpenAPI's implicit mapping). The first to claim a value keeps it.
+ */
+export function discriminatorOf(schema: unknown, document: unknown): Discriminated | undefined {
+  if (!isObject(schema) || !isObject(schema.discriminator)) return undefined;
+  const propertyName = schema.discriminator.propertyName;
+  const branches = Array.isArray(schema.oneOf) ? schema.oneOf : Array.isArray(schema.anyOf) ? schema.anyOf : undefined;
+  if (typeof propertyName !== 'string' || !branches?.length) return undefined;
+  const keyword = Array.isArray(schema.oneOf) ? 'oneOf' : 'anyOf';
+  const choices: DiscriminatorChoice[] = [];
+  const claimed = new Set<string>();
+  const add = (choice: DiscriminatorChoice): void => {
+    if (claimed.has(choice.value)) return;
+    claimed.add(choice.value);
+    choices.push(choice);
+  };
+  const mapped = new Set<number>();
+  const mapping = isObject(schema.discriminator.mapping) ? Object.entries(schema.discriminator.mapping) : [];
+  for (const [value, target] of mapping) {
+    if (typeof target !== 'string') return undefined;
+    const ref = mappingRef(target);
+    if (pointerTarget(document, ref) === undefined) return undefined;
+    const index = branches.findIndex((branch) => isObject(branch) && branch.$ref === ref);
+    if (index !== -1) mapped.add(index);
+    add({ value, schema: { $ref: ref }, name: refName({ $ref: ref }) ?? ref, branch: index === -1 ? undefined : index });
+  }
+  for (const [index, branch] of branches.entries()) {
+    if (mapped.has(index)) continue;
+    if (!isObject(branch)) return undefined;
+    const own = ownValues(branch, propertyName, document);
+    const component = typeof branch.$ref === 'string' && branch.$ref.startsWith('#/components/schemas/') ? refName(branch) : undefined;
+    const values = own ?? (component === undefined ? [] : [component]);
+    if (values.length === 0) return undefined;
+    const { title } = mergeAllOf(branch, document);
+    const name = component ?? (typeof title === 'string' ? title : `${keyword} branch ${index + 1}`);
+    for (const value of values) add({ value, schema: branch, name, branch: index });
+  }
+  return { propertyName, choices };
+}
+
+/** A mapping value as a local ref: a schema name names a component (OpenAPI 3.x, Discriminator Object). */
+function mappingRef(target: string): string {
+  return target.includes('#') || target.includes('/') ? target : `#/components/schemas/${target}`;
+}
+
+/** The string values a branch allows the discriminating property (its `const` or `enum`, allOf parts merged), if it says. */
+function ownValues(branch: Schema, propertyName: string, document: unknown): string[] | undefined {
+  const property = flattenObject(branch, document).properties.get(propertyName);
+  if (property === undefined) return undefined;
+  if (typeof property.const === 'string') return [property.const];
+  if (Array.isArray(property.enum) && property.enum.length > 0 && property.enum.every((value) => typeof value === 'string')) return property.enum as string[];
+  return undefined;
+}
+
+/** The values that select branch `index` of a discriminated union (empty when none, or no discriminator). */
+export function branchValues(discriminated: Discriminated | undefined, index: number): string[] {
+  return discriminated ? discriminated.choices.filter((choice) => choice.branch === index).map((choice) => choice.value) : [];
+}
