@@ -19,7 +19,7 @@ import { refusedPatterns } from '../schema/patterns.js';
 import { exactPlanDeclaring, exactPlanOf, READ_EVERY_NUMBER, type ExactPlan } from '../schema/exact-json.js';
 import { completeDocument, ContractError, HTTP_METHODS, loadDocument, loadDocumentSync, type LoadedDocument } from '../document/load.js';
 import { SPEC_PATH } from '../plant-store.js';
-import { parameterReader, type ParameterReader, type ParameterStyle } from './parameters.js';
+import { parameterReader, type ParameterStyle } from './parameters.js';
 import type { CompiledContract, ContractExample, ContractMediaType, ContractOperation, ContractParameter, ContractResponse, SecurityRequirement, SecurityScheme } from './model.js';
 import { declaredProperties, flattenObject } from '../schema/shape.js';
 import { escapePointerToken, isObject, jsonPointer, pointerTarget, refProblem, resolveRef, type Schema } from '../schema/resolve.js';

@@ -3,7 +3,7 @@
  * its `allOf` parts merged, readOnly and writeOnly properties, its types, a schema inlined, the
  * discriminated union it is.
  */
-import { isObject, MAX_REF_CHAIN, pointerTarget, pointerTokens, refName, resolveRef, type Schema } from './resolve.js';
+import { isObject, MAX_REF_CHAIN, pointerTarget, refName, resolveRef, type Schema } from './resolve.js';
 
 /**
  * The properties a schema declares, through refs, `allOf` parts and `anyOf`/`oneOf` branches,
