@@ -44,6 +44,8 @@ export interface LoadResult extends WrkReport {
   requestsPerSecond: number;
   /** Server CPU seconds per wall second during the run (1 = one core busy all the time). */
   serverCpu: number | undefined;
+  /** Server CPU seconds used during the run (user + system, every replica's summed). */
+  serverCpuSeconds?: number;
   /** Load generator CPU seconds per wall second: near 1 would mean wrk, not the server, was the limit. */
   loadGeneratorCpu: number | undefined;
   /** redis-server CPU seconds per wall second, for a target on Redis. */
@@ -96,11 +98,13 @@ export function runLoad(options: LoadOptions): Promise<LoadResult> {
       }
       const report = parseWrkReport(line);
       const serverCpuAfter = options.serverPid ? cpuSeconds(options.serverPid) : undefined;
+      const serverCpuUsed = serverCpuBefore !== undefined && serverCpuAfter !== undefined ? serverCpuAfter - serverCpuBefore : undefined;
       resolve({
         ...report,
         scenario: options.scenario,
         requestsPerSecond: report.requests / (report.durationUs / 1e6),
-        serverCpu: serverCpuBefore !== undefined && serverCpuAfter !== undefined ? round((serverCpuAfter - serverCpuBefore) / wallSeconds, 2) : undefined,
+        serverCpu: serverCpuUsed === undefined ? undefined : round(serverCpuUsed / wallSeconds, 2),
+        serverCpuSeconds: serverCpuUsed === undefined ? undefined : round(serverCpuUsed, 2),
         loadGeneratorCpu: wrkCpu === undefined ? undefined : round(wrkCpu / (report.durationUs / 1e6), 2),
       });
     });
@@ -182,6 +186,7 @@ export function mergeLoads(results: readonly LoadResult[]): LoadResult {
     statuses,
     requestsPerSecond: sum((r) => r.requestsPerSecond),
     serverCpu: sumDefined((r) => r.serverCpu),
+    serverCpuSeconds: sumDefined((r) => r.serverCpuSeconds),
     loadGeneratorCpu: sumDefined((r) => r.loadGeneratorCpu),
   };
 }

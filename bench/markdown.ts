@@ -56,14 +56,24 @@ export function renderTable(report: ReportForDoc): string {
   }
   for (const m of report.missing) lines.push(`| ${TARGET_LABELS[m.id]} | not run: ${m.why} | | | | | | | |`);
   if (report.summaries.some((s) => s.target === 'redis' || s.target === 'redis-2')) {
+    const pinned = options.pinned !== false;
+    const pair = report.summaries.some((s) => s.target === 'redis-2');
+    const memory = report.summaries.find((s) => s.target === 'memory' && s.scenario === 'valid');
     lines.push(
       '',
-      `On Redis: one redis-server (AOF, \`appendfsync everysec\`) ${options.pinned === false ? 'unpinned' : 'on the core of wrk'}; one replica ${options.pinned === false ? '' : "on the servers' core "}under one wrk; ` +
-        `two replicas ${options.pinned === false ? '' : 'one on each core (the second beside Redis and the wrk processes) '}each under its own wrk of ${options.connections} connections at once: ` +
-        'their req/s summed, their p50 and p99 the worse of the two runs. ' +
+      `On Redis: one redis-server (AOF, \`appendfsync everysec\`) ${pinned ? 'on the core of wrk' : 'unpinned'}; one replica ${pinned ? "on the servers' core " : ''}under one wrk` +
+        (pair
+          ? `; two replicas ${pinned ? 'one on each core (the second beside Redis and the wrk processes) ' : ''}each under its own wrk of ${options.connections} connections at once: ` +
+            'their req/s summed, their p50 and p99 the worse of the two runs'
+          : '') +
+        ". A replica's CPU per request is the CPU its process used over a run (user + system, from /proc) ÷ the requests it answered; " +
+        `the in-memory mock's, taken the same way: ${memory?.cpuPerRequestUs ?? '?'} µs (valid load, median). ` +
         report.summaries
           .filter((s) => s.scenario === 'valid' && (s.target === 'redis' || s.target === 'redis-2'))
-          .map((s) => `${TARGET_LABELS[s.target]}: replica CPU ${s.serverCpu ?? '?'} cores, wrk ${s.loadGeneratorCpu ?? '?'}, Redis ${s.redisCpu ?? '?'} (valid load, medians).`)
+          .map(
+            (s) =>
+              `${TARGET_LABELS[s.target]}: replica CPU ${s.serverCpu ?? '?'} cores, ${s.cpuPerRequestUs ?? '?'} µs a request, wrk ${s.loadGeneratorCpu ?? '?'}, Redis ${s.redisCpu ?? '?'} (valid load, medians).`,
+          )
           .join(' '),
     );
   }
@@ -95,7 +105,7 @@ export function renderTable(report: ReportForDoc): string {
     if (report.imageSkipped) lines.push(`| ${TARGET_LABELS.image} | not run: ${report.imageSkipped} | | |`);
   }
   lines.push('', '| goal | target | measured | |', '|---|---|---|---|');
-  for (const g of report.goals) lines.push(`| ${g.goal} | ${g.target} | ${g.measured} | ${g.met === undefined ? '–' : g.met ? 'met' : '**missed**'} |`);
+  for (const g of report.goals) lines.push(`| ${g.goal} | ${g.target} | ${g.measured} | ${g.met === undefined ? '–' : g.accepted ? `accepted: ${g.accepted}` : g.met ? 'met' : '**missed**'} |`);
   if (report.memory.length) {
     lines.push('', `RSS per plant: ${report.options.plants} plants (short unique names, no tag) seeded through \`POST /__mock/plants\` in batches of 10 000; RSS from /proc before and after.`);
   }

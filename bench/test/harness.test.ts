@@ -12,7 +12,8 @@ import { REDIS_SERVER_PATH, REDIS_SKIP_REASON, RedisServer } from '../../mocks/t
 import { countErrors, mergeLoads, runLoad, runLoads, type LoadResult } from '../load.js';
 import { describeMachine, nodeSupported, SUPPORTED_NODE, wrkVersion } from '../machine.js';
 import { cpuSeconds, rssBytes } from '../process-stats.js';
-import { evaluateGoals, roundRatio, summarise, type RunRecord } from '../summary.js';
+import { evaluateGoals, roundRatio, summarise, type Goal, type RunRecord } from '../summary.js';
+import { renderTable } from '../markdown.js';
 import { measureProxyLatency } from '../proxy.js';
 import { measureStartup, roundRatios } from '../startup.js';
 import { availableTargets, fiftyOperationsTarget, getText, postPlant, proxyTarget, startTarget } from '../targets.js';
@@ -122,6 +123,7 @@ describe.skipIf(REDIS_TARGETS_SKIP)(`targets on Redis${REDIS_TARGETS_SKIP ? ` (s
         expect(result.statuses).toEqual({ 200: result.requests }); // no 409: the two wrk never send one id
         expect(countErrors(result, 'valid')).toBe(0);
         expect(result.serverCpu).toBeGreaterThan(0);
+        expect(result.serverCpuSeconds).toBeGreaterThan(0);
         const listings = await Promise.all(two.urls.map((url) => getText(`${url}/__mock/plants`)));
         expect(listings[0]?.text).toBe(listings[1]?.text);
         // Every 200 is a stored plant (plus the two start-up probes and any answered after wrk stopped).
@@ -170,9 +172,10 @@ describe('the proxy pair', () => {
 });
 
 describe('summary', () => {
-  const result = (scenario: 'valid' | 'mixed', requestsPerSecond: number): LoadResult => ({
+  const result = (scenario: 'valid' | 'mixed', requestsPerSecond: number, serverCpuSeconds?: number): LoadResult => ({
     scenario,
     requestsPerSecond,
+    serverCpuSeconds,
     requests: requestsPerSecond,
     durationUs: 1e6,
     bytes: 0,
@@ -193,39 +196,111 @@ describe('summary', () => {
   ];
 
   it('adds up the load of replicas run at once: requests and req/s summed, each latency the worse of the runs', () => {
-    const a = { ...result('valid', 100), latencyUs: { p50: 1000, p90: 2000, p99: 9000, max: 20000, mean: 1000 }, statuses: { 200: 90, 409: 10 } };
-    const b = { ...result('valid', 300), latencyUs: { p50: 3000, p90: 4000, p99: 5000, max: 6000, mean: 3000 }, statuses: { 200: 300 } };
+    const a = { ...result('valid', 100, 1.25), latencyUs: { p50: 1000, p90: 2000, p99: 9000, max: 20000, mean: 1000 }, statuses: { 200: 90, 409: 10 } };
+    const b = { ...result('valid', 300, 2.5), latencyUs: { p50: 3000, p90: 4000, p99: 5000, max: 6000, mean: 3000 }, statuses: { 200: 300 } };
     const merged = mergeLoads([a, b]);
     expect(merged.requests).toBe(400);
     expect(merged.requestsPerSecond).toBe(400);
     expect(merged.statuses).toEqual({ 200: 390, 409: 10 });
     expect(merged.latencyUs).toEqual({ p50: 3000, p90: 4000, p99: 9000, max: 20000, mean: 2500 });
     expect(merged.serverCpu).toBe(2);
+    expect(merged.serverCpuSeconds).toBe(3.75);
     expect(mergeLoads([a])).toBe(a);
   });
 
-  it('judges the Redis goals within each round: one replica against the in-memory mock, two against one', () => {
+  const noOtherFigures = {
+    connections: 50,
+    spawnMedianMs: {},
+    bytesPerPlant: undefined,
+    journalEntries: undefined,
+    journalCapacity: undefined,
+    contractSeconds: undefined,
+    contractPassed: undefined,
+    durable: undefined,
+  };
+  const goalsOf = (goalRuns: RunRecord[], bytesPerPlant?: number) => evaluateGoals({ ...noOtherFigures, runs: goalRuns, summaries: summarise(goalRuns), bytesPerPlant });
+  const named = (goals: Goal[], prefix: string) => goals.find((g) => g.goal.startsWith(prefix));
+
+  it("judges the Redis goals within each round: one replica's req/s and its CPU per request against the in-memory mock's", () => {
+    // CPU per request, µs (memory / redis): 30 / 45, 20 / 40, 25 / 25. Within each round 1.5, 2, 1:
+    // median 1.5; a ratio of the medians (40 ÷ 25) would give 1.6.
     const redisRuns: RunRecord[] = [
+      { round: 1, target: 'memory', result: result('valid', 100_000, 3), errors: 0 },
+      { round: 1, target: 'redis', result: result('valid', 60_000, 2.7), errors: 0 },
+      { round: 2, target: 'memory', result: result('valid', 100_000, 2), errors: 0 },
+      { round: 2, target: 'redis', result: result('valid', 50_000, 2), errors: 0 },
+      { round: 3, target: 'memory', result: result('valid', 100_000, 2.5), errors: 0 },
+      { round: 3, target: 'redis', result: result('valid', 70_000, 1.75), errors: 0 },
+    ];
+    const goals = goalsOf(redisRuns);
+    expect(named(goals, 'one replica on Redis ÷ in-memory')).toMatchObject({ target: '≥ 0.5', measured: '0.60', met: true });
+    expect(named(goals, 'one replica on Redis, p99')).toMatchObject({ target: '≤ 15 ms', measured: '3.0 ms', met: true });
+    expect(named(goals, 'replica CPU per request on Redis')).toMatchObject({ target: '≤ 1.6', measured: '1.50 (40 µs against 25 µs a request)', met: true });
+    // The pair was not run: its ratio is no goal, and nothing says "not measured" for it.
+    expect(goals.filter((g) => g.goal.includes('two replicas'))).toEqual([]);
+
+    const dearer = redisRuns.map((run) => (run.target === 'redis' ? { ...run, result: { ...run.result, serverCpuSeconds: (run.result.serverCpuSeconds ?? 0) * 1.2 } } : run));
+    expect(named(goalsOf(dearer), 'replica CPU per request on Redis')).toMatchObject({ measured: '1.80 (48 µs against 25 µs a request)', met: false });
+    const unread = redisRuns.map((run) => ({ ...run, result: { ...run.result, serverCpuSeconds: undefined } }));
+    expect(named(goalsOf(unread), 'replica CPU per request on Redis')).toMatchObject({ measured: 'not measured', met: undefined });
+  });
+
+  it('reports two replicas on one Redis against one when the pair ran, as a figure and no longer a goal', () => {
+    const pairRuns: RunRecord[] = [
       { round: 1, target: 'memory', result: result('valid', 100), errors: 0 },
       { round: 1, target: 'redis', result: result('valid', 60), errors: 0 },
       { round: 1, target: 'redis-2', result: result('valid', 84), errors: 0 },
     ];
-    const goals = evaluateGoals({
-      runs: redisRuns,
-      summaries: summarise(redisRuns),
-      connections: 50,
-      spawnMedianMs: {},
-      bytesPerPlant: undefined,
-      journalEntries: undefined,
-      journalCapacity: undefined,
-      contractSeconds: undefined,
-      contractPassed: undefined,
-      durable: undefined,
+    expect(named(goalsOf(pairRuns), 'two replicas on one Redis')).toMatchObject({ target: 'reported', measured: '1.40', met: undefined });
+  });
+
+  it('meets ÷ the Prism CLI at 15, accepts 14.9 while the RSS goal the cap buys holds, and misses below', () => {
+    const vsPrism = (memory: number, bytesPerPlant?: number): Goal | undefined =>
+      named(
+        goalsOf(
+          [
+            { round: 1, target: 'memory', result: result('valid', memory), errors: 0 },
+            { round: 1, target: 'prism-cli', result: result('valid', 100), errors: 0 },
+          ],
+          bytesPerPlant,
+        ),
+        'in-memory req/s ÷ Prism (stock',
+      );
+    expect(vsPrism(1500, 292)).toEqual(expect.objectContaining({ target: '≥ 15 (14.9 accepted for RSS ≤ 300 B a plant)', measured: '15.0', met: true }));
+    expect(vsPrism(1500, 292)?.accepted).toBeUndefined();
+    // Judged as printed: 14.86 is the 14.9 the table shows.
+    expect(vsPrism(1486, 292)).toMatchObject({ measured: '14.9', met: true, accepted: "the young generation's cap trades it for RSS ≤ 300 B a plant" });
+    expect(vsPrism(1490)).toMatchObject({ measured: '14.9', met: true, accepted: expect.stringContaining('RSS not measured in this run') });
+    expect(vsPrism(1490, 320)).toMatchObject({ measured: '14.9', met: false });
+    expect(vsPrism(1480, 292)).toMatchObject({ measured: '14.8', met: false });
+    expect(vsPrism(1480, 292)?.accepted).toBeUndefined();
+  });
+
+  it("writes the table's goals with an accepted figure as accepted and why, and the Redis note with both CPUs per request", () => {
+    const tableRuns: RunRecord[] = [
+      { round: 1, target: 'memory', result: result('valid', 1490, 0.05), errors: 0 },
+      { round: 1, target: 'prism-cli', result: result('valid', 100), errors: 0 },
+      { round: 1, target: 'redis', result: result('valid', 1000, 0.04), errors: 0 },
+    ];
+    const summaries = summarise(tableRuns);
+    const table = renderTable({
+      date: '2026-11-28T10:00:00.000Z',
+      machine: describeMachine(),
+      loadAverage: { before: 0.1, after: 0.2 },
+      options: { rounds: 1, duration: 1, connections: 50, spawns: 0, plants: 0 },
+      summaries,
+      goals: evaluateGoals({ ...noOtherFigures, runs: tableRuns, summaries, bytesPerPlant: 292 }),
+      startup: [],
+      memory: [],
+      contract: undefined,
+      missing: [],
     });
-    const goal = (prefix: string) => goals.find((g) => g.goal.startsWith(prefix));
-    expect(goal('one replica on Redis ÷ in-memory')).toMatchObject({ target: '≥ 0.5', measured: '0.60', met: true });
-    expect(goal('one replica on Redis, p99')).toMatchObject({ target: '≤ 15 ms', measured: '3.0 ms', met: true });
-    expect(goal('two replicas on one Redis')).toMatchObject({ target: '≥ 1.5', measured: '1.40', met: false });
+    expect(table).toContain(
+      "| in-memory req/s ÷ Prism (stock `prism mock`) | ≥ 15 (14.9 accepted for RSS ≤ 300 B a plant) | 14.9 | accepted: the young generation's cap trades it for RSS ≤ 300 B a plant |",
+    );
+    expect(table).toContain("the in-memory mock's, taken the same way: 33.6 µs (valid load, median)");
+    expect(table).toContain('mock on Redis, one replica (`--store redis://…`): replica CPU 1 cores, 40 µs a request');
+    expect(table).not.toContain('two replicas');
   });
 
   it('takes each ratio within its round, then the median over rounds', () => {
