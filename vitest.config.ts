@@ -13,7 +13,8 @@ export default defineConfig({
     expect: { poll: { timeout: 60_000 } },
     // Two workers at least: vitest's default (a worker per core but one) is one on a 2-core
     // machine, and most files spend their time waiting on the mocks, redis-server and Chromium they
-    // start, not on a core: two files at once took a run here from 383 s to 238 s (three: 227 s).
+    // start, not on a core, so two files at once take a run well under one's time (the figures:
+    // docs/benchmarks.md, "Figures behind the code").
     maxWorkers: Math.max(2, availableParallelism() - 1),
   },
 });

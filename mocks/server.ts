@@ -215,7 +215,7 @@ export async function createMockServer(options: MockOptions = {}): Promise<MockS
             : handleRequest(req, path, context));
       // Awaited even when decided at once: the requests of a loop turn are then all decided before
       // any answer is written, and the answers leave together; writing each as soon as it was
-      // decided cost 18–22 % more CPU per request (docs/benchmarks.md, multi-operation workload).
+      // decided cost more CPU per request (docs/benchmarks.md, "Figures behind the code").
       answer = await deciding;
     } catch (error) {
       if (!res.socket || res.socket.destroyed) return; // the client went away mid-request: nobody to answer
@@ -256,8 +256,8 @@ export async function createMockServer(options: MockOptions = {}): Promise<MockS
     }
     const durationMs = Math.round((performance.now() - started) * 100) / 100;
     // The journal entry and the log line wait for the other answers of this loop turn: those are
-    // then written back to back, which cost 5–11 % less CPU per request than writing each between
-    // the journaling of the others (docs/benchmarks.md, multi-operation workload). Both are done
+    // then written back to back, which costs less CPU per request than writing each between the
+    // journaling of the others (docs/benchmarks.md, "Figures behind the code"). Both are done
     // before the loop reads anything new, so a client that asks the journal next still finds it.
     await Promise.resolve();
     const rejection = answer.rejection;

@@ -42,8 +42,8 @@ export class Connections {
   /**
    * `maxConnections` (`--max-connections`): beyond it a new connection closes the oldest one that
    * is idle (no answer owed); when every one is owed an answer, the new one is closed. Idle
-   * connections then never lock new clients out until a timeout frees them (the fd limit once did,
-   * for about 90 s).
+   * connections then never lock new clients out until a timeout frees them (the fd limit once did:
+   * docs/security.md, "Idle connections never lock new clients out").
    */
   constructor(readonly maxConnections = Number.POSITIVE_INFINITY) {}
 

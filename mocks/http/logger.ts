@@ -1,12 +1,13 @@
 /**
  * Structured logs: pino's NDJSON on stdout, one line per request plus start, shutdown and failures.
  *
- * Two things here are about the cost of the per-request line (docs/benchmarks.md has the figures):
+ * Two things here are about the cost of the per-request line (docs/benchmarks.md, "Figures behind
+ * the code", has the figures):
  * - Lines wait, at most LINE_WAIT_MS after the first of them or until LINE_BATCH_CHARS are
  *   waiting, and leave in one write. Under load one write then carries hundreds of lines rather
- *   than the few of one event-loop turn (5–7 % more requests a second); a person reading a quiet
- *   mock's log never sees the wait. pino's own destination (sonic-boom) measures the whole
- *   pending text again on every line it buffers.
+ *   than the few of one event-loop turn, and the mock answers more requests a second; a person
+ *   reading a quiet mock's log never sees the wait. pino's own destination (sonic-boom) measures
+ *   the whole pending text again on every line it buffers.
  * - The request line is written by `requestLogger` directly in the format pino would give it
  *   (a test compares the two), without pino's generic serializer.
  *

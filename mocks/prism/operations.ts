@@ -43,8 +43,8 @@ export async function loadPrismOperations(contract: CompiledContract, warn: (mes
     const request = operation.request;
     if (request) for (const place of PARAMETER_PLACES) delete request[place];
     // Prism judges a body's patterns (a string's, an object's keys') with V8's backtracking RegExp, where
-    // `^(a+)+$` takes seconds on 30 characters: the edge judges them by the contract's linear-time
-    // validator (./server.ts) and Prism gets none.
+    // `^(a+)+$` takes exponential time on a short string: the edge judges them by the contract's
+    // linear-time validator (./server.ts) and Prism gets none.
     const memoPatterns = new Map<object, unknown>();
     for (const content of request?.body?.contents ?? []) if (content.schema) content.schema = withoutPatterns(content.schema, memoPatterns) as typeof content.schema;
     // An operation that declares no responses answers 204 without a body, as the stateful mock
@@ -82,7 +82,7 @@ export async function loadPrismOperations(contract: CompiledContract, warn: (mes
 
 const PARAMETER_PLACES = ['path', 'query', 'headers', 'cookie'] as const;
 
-/** The alternatives an allOf may merge into: 256 took Prism about 1.6 s, once per schema; past that, seconds or hours. */
+/** The alternatives an allOf may merge into: Prism expands each once per schema, and past this many it holds the process for seconds or hours (docs/benchmarks.md, "Figures behind the code"). */
 const MAX_ALTERNATIVES = 256;
 const ALTERNATIVES_CAP = 1_000_000;
 /** Subtrees holding data rather than schemas. */
@@ -163,7 +163,7 @@ export function withoutWriteOnly(schema: unknown, memo: Map<object, unknown>): u
   return copy;
 }
 
-/** The characters (or items) one made-up answer may take (json-schema-faker takes about 20 ms per thousand items). */
+/** The characters (or items) one made-up answer may take: json-schema-faker's time grows with the items it makes (docs/benchmarks.md, "Figures behind the code"). */
 const ANSWER_ROOM = 16_384;
 /** Deeper than an answer a person reads; a recursive schema's cycle ends here. */
 const ANSWER_DEPTH = 32;
@@ -172,7 +172,7 @@ const ANSWER_DEPTH = 32;
  * Lowers, in place (on withoutWriteOnly's copy), each `minItems` and `minLength` so that an answer
  * made up from `schema` holds at most `room` characters or items: an array's items share its room
  * (its minItems at most the room), an object's properties share theirs. Prism's samplers honour
- * these keywords whatever their size: `minItems: 100000000` cost 1.7 s per request for a 500
+ * these keywords whatever their size: a huge `minItems` made every request wait long for a 500
  * (json-schema-sampler) and held the process without end (json-schema-faker, `--dynamic`). An
  * answer so bounded breaks its schema: the edge judges it (./answers.ts) and says so in
  * `sl-violations`, as for any answer that does. `rooms` keeps the smallest room each schema was

@@ -224,8 +224,9 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
  * undefined: a string its `pattern` does not match, a property under `patternProperties`, or a key
  * left to `additionalProperties`/`unevaluatedProperties` beside them. Judged here in linear time
  * (openapi/schema/patterns.ts) because Prism is given the body schemas without those (./operations.ts): its V8
- * RegExp backtracks, and a spec's `^(a+)+$` against 31 characters held the process for 10 s, against
- * a 33-character key for 90 s. A body refused for anything else goes on to Prism's own verdict.
+ * RegExp backtracks, and a spec's `^(a+)+$` against a short string or key held the process for
+ * seconds to minutes (docs/benchmarks.md, "Figures behind the code"). A body refused for anything
+ * else goes on to Prism's own verdict.
  */
 function patternRefusal(operation: ContractOperation, contentType: string | undefined, body: unknown): Rejection | undefined {
   const content = operation.requestBody?.content;

@@ -429,8 +429,8 @@ export class RedisResourceStore implements ResourceStore {
   }
 
   /**
-   * A seed, in chunks: Redis runs a script alone, and one script for a 1 MiB seed held every other
-   * replica's commands for about a second. Keys taken or repeated are found first (reads in
+   * A seed, in chunks: Redis runs a script alone, and one script for a large seed held every other
+   * replica's commands back (docs/security.md). Keys taken or repeated are found first (reads in
    * chunks) and refuse the seed whole; a key another replica takes meanwhile refuses the chunk
    * that holds it, and the chunks stored before it are taken back. Readers may see part of a seed
    * while it is applied. A nested seed's every chunk checks the parent in its script, as a create
