@@ -3,7 +3,7 @@
  * parsing the document in the browser — its title and version, the collections the mock serves
  * from its store (each nested one under its parent), its singleton documents, and every operation with what its "Try it"
  * form needs: parameters, a body pre-filled from the spec's example (or one generated from the
- * schema, as openapi-backend generates its mock answers), the security schemes it takes and what
+ * schema, as the mock generates its answers: openapi/schema/sample.ts), the security schemes it takes and what
  * `Prefer` may ask of it. Built once per engine (`--watch` makes a new one) with an ETag, so a
  * page can poll it for reloads at the cost of a 304.
  */
@@ -13,7 +13,8 @@ import type { Engine } from '../engine/engine.js';
 import type { Collection, Singleton } from '../../openapi/operations/collections.js';
 import type { ValidatingProxy } from '../proxy/proxy.js';
 import type { Answer } from '../http/answer.js';
-import { generatedRequestBody, type PrefillTools } from './body-prefill.js';
+import { generatedRequestBody } from './body-prefill.js';
+import type { PatternStrings } from '../../openapi/schema/pattern-strings.js';
 import { ADMIN_PREFIX } from './prefix.js';
 
 /** A pre-filled body longer than this is cut to an empty editor: the spec's example is for reading, not this form. */
@@ -137,11 +138,9 @@ export async function describeSpec(engine: Engine, proxied: boolean): Promise<Sp
   const { contract } = engine;
   const info = record(contract.document.info);
   const collections = proxied ? [] : engine.collections;
-  // Loaded when the inspector first asks (it brings lodash): a mock that is never inspected starts without it.
-  // module.exports is the default of a CommonJS package in Node and in the start bundle (which gives no named exports); vitest gives them by name.
-  const loaded = await import('mock-json-schema');
+  // Loaded when the inspector first asks (randexp, for a pattern): a mock that is never inspected starts without it.
   const { PatternStrings } = await import('../../openapi/schema/pattern-strings.js');
-  const tools: PrefillTools = { mock: (loaded.default.mock === undefined ? loaded : loaded.default).mock, patterns: new PatternStrings() };
+  const patterns = new PatternStrings();
   const operations: OperationView[] = [];
   for (const routed of engine.routes.operations) {
     const stateful = proxied ? undefined : engine.stateful.get(routed.operationId);
@@ -157,7 +156,7 @@ export async function describeSpec(engine: Engine, proxied: boolean): Promise<Sp
       ...(stateful ? { role: stateful.role, collection: stateful.collection.path } : {}),
       ...(singleton ? { role: singleton.role, singleton: singleton.singleton.path } : {}),
       parameters: parametersOf(routed.contract, raw),
-      ...bodyOf(routed.contract, contract.document, tools),
+      ...bodyOf(routed.contract, contract.document, patterns),
       security: routed.contract.security.map((requirement) => [...requirement]),
       forceable: [...routed.forceable],
       examples: Object.fromEntries(
@@ -240,7 +239,7 @@ function parametersOf(operation: ContractOperation, raw: Record<string, unknown>
   });
 }
 
-function bodyOf(operation: ContractOperation, document: unknown, tools: PrefillTools): Pick<OperationView, 'body'> {
+function bodyOf(operation: ContractOperation, document: unknown, patterns: PatternStrings): Pick<OperationView, 'body'> {
   const content = operation.requestBody?.content;
   if (!content || content.size === 0) return {};
   const [mediaType, media] = [...content].find(([type]) => /json/i.test(type)) ?? ([...content][0] as [string, ContractMediaType]);
@@ -250,7 +249,7 @@ function bodyOf(operation: ContractOperation, document: unknown, tools: PrefillT
     example = JSON.stringify(media.examples[0]?.value, null, 2);
     from = 'example';
   } else {
-    const generated = generatedRequestBody(media, document, tools);
+    const generated = generatedRequestBody(media, document, patterns);
     if (generated !== undefined) {
       example = JSON.stringify(generated, null, 2);
       from = 'schema';

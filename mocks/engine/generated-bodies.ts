@@ -1,18 +1,16 @@
 /**
- * The body of an answer the spec gives no example for, generated from its schema by openapi-backend's
- * generator (mock-json-schema) on the schema as ./mockable-schema.ts rewrites it, and judged by the
- * response's own validator before it is answered: a generated body that breaks its schema is never
- * sent. Tried in order, the first valid one kept: with the schema's own examples and defaults (as
- * the generator answers them), then without them (an example that breaks its own schema sinks
- * only the first try). When neither is valid the log says why, once per response, and the answer
+ * The body of an answer the spec gives no example for, made from its schema by the core's sampler
+ * (openapi/schema/sample.ts), and judged by the response's own validator before it is answered: a
+ * generated body that breaks its schema is never sent. Tried in order, the first valid one kept:
+ * with the schema's own examples and defaults, then without them (an example that breaks its own
+ * schema sinks only the first try). When neither is valid the log says why, once per response, and the answer
  * says so (NO_VALID_BODY) rather than send a body that breaks the spec. One per engine; the
  * outcome is kept per response media type (the same schema gives the same body).
  */
 import type { ErrorObject } from 'ajv';
-import type { mock as mockFunction } from 'mock-json-schema';
 import type { ContractMediaType } from '../../openapi/operations/model.js';
 import type { PatternStrings } from '../../openapi/schema/pattern-strings.js';
-import { mockableSchema } from './mockable-schema.js';
+import { samples } from '../../openapi/schema/sample.js';
 
 /** What the engine's owner logs with: a structured warning (pino's argument order). */
 export type Warn = (details: Record<string, unknown>, message: string) => void;
@@ -24,7 +22,7 @@ export class GeneratedBodies {
   readonly #warn: Warn | undefined;
   /** Promises, so that requests arriving together before the first is generated share it (and its one warning). */
   readonly #made = new WeakMap<ContractMediaType, Promise<GeneratedBody>>();
-  #tools: Promise<Tools> | undefined;
+  #patterns: Promise<PatternStrings> | undefined;
 
   constructor(document: Record<string, unknown>, warn: Warn | undefined) {
     this.#document = document;
@@ -52,41 +50,18 @@ export class GeneratedBodies {
     } catch (error) {
       return { problem: `the spec gives no example and its schema cannot be compiled, so no body can be checked: ${(error as Error).message}` };
     }
-    const { mock, patterns } = await (this.#tools ??= loadTools());
+    // Loaded on the first generated answer (randexp, for a pattern): a mock that never generates one starts without it.
+    const patterns = await (this.#patterns ??= import('../../openapi/schema/pattern-strings.js').then(({ PatternStrings }) => new PatternStrings()));
     const tried: string[] = [];
-    const candidates = function* (document: Record<string, unknown>, schema: unknown): Generator<unknown> {
-      for (const examples of [true, false]) {
-        const mockable = mockableSchema(schema, document, { examples, patternString: (keywords) => patterns.stringFor(keywords) });
-        if (mockable === undefined) continue;
-        try {
-          yield mock(mockable as Parameters<typeof mock>[0]);
-        } catch (error) {
-          tried.push(`the generator failed: ${(error as Error).message}`);
-        }
-      }
-    };
-    for (const candidate of candidates(this.#document, media.schema)) {
+    for (const candidate of samples(media.schema, { document: this.#document, patternString: (keywords) => patterns.stringFor(keywords) })) {
       // Judged as it is sent: JSON text read back (an undefined member dropped, as on the wire).
       const value = candidate === undefined ? null : (JSON.parse(JSON.stringify(candidate)) as unknown);
       if (!validate || validate(value) === true) return { value };
       tried.push(errorsText(validate.errors));
     }
-    const reason = tried[0] ?? 'the generator reaches no finite value of the schema (every branch recurses, it nests past the bound, or its value would pass 1 MiB of JSON)';
+    const reason = tried[0] ?? 'the sampler reaches no finite value of the schema (every branch recurses, it nests past the bound, or its value would pass 1 MiB of JSON)';
     return { problem: `the spec gives no example, and no body generated from the schema is valid against it (${reason}); add an example to the response` };
   }
-}
-
-interface Tools {
-  mock: typeof mockFunction;
-  patterns: PatternStrings;
-}
-
-async function loadTools(): Promise<Tools> {
-  // Loaded on the first generated answer (mock-json-schema brings lodash): a mock that never generates one starts without them.
-  // module.exports is the default of a CommonJS package in Node and in the start bundle (which gives no named exports); vitest gives them by name.
-  const loaded = await import('mock-json-schema');
-  const { PatternStrings } = await import('../../openapi/schema/pattern-strings.js');
-  return { mock: (loaded.default.mock === undefined ? loaded : loaded.default).mock, patterns: new PatternStrings() };
 }
 
 function errorsText(errors: ErrorObject[] | null | undefined): string {

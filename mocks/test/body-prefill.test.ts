@@ -6,11 +6,10 @@
  */
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { mock } from 'mock-json-schema';
 import { loadContract } from '../../openapi/operations/compile.js';
 import { type CompiledContract, type ContractMediaType } from '../../openapi/operations/model.js';
 import { PatternStrings } from '../../openapi/schema/pattern-strings.js';
-import { generatedRequestBody, type PrefillTools } from '../admin/body-prefill.js';
+import { generatedRequestBody } from '../admin/body-prefill.js';
 
 const specPath = (name: string): string => fileURLToPath(new URL(`../../fixtures/specs/${name}/openapi.yaml`, import.meta.url));
 
@@ -22,8 +21,8 @@ function bodyMedia(contract: CompiledContract, operationId: string): ContractMed
 
 describe('the "Try it" body generated from a request schema', () => {
   const contract = loadContract(specPath('recursive-bodies-3.1'));
-  const tools: PrefillTools = { mock, patterns: new PatternStrings() };
-  const generate = (operationId: string): unknown => generatedRequestBody(bodyMedia(contract, operationId), contract.document, tools);
+  const patterns = new PatternStrings();
+  const generate = (operationId: string): unknown => generatedRequestBody(bodyMedia(contract, operationId), contract.document, patterns);
 
   it('cuts Category.children (Category[]) to an empty list and leaves the optional parent and the readOnly id out', () => {
     const body = generate('createCategory');
@@ -44,7 +43,7 @@ describe('the "Try it" body generated from a request schema', () => {
   it('generates the recursive tree of an OpenAPI 3.0 spec too, its readOnly id left out and the body valid', () => {
     const older = loadContract(specPath('generated-bodies-3.0'));
     const media = bodyMedia(older, 'createWidget');
-    const body = generatedRequestBody(media, older.document, tools);
+    const body = generatedRequestBody(media, older.document, patterns);
     expect(body).toMatchObject({ name: expect.any(String) });
     expect(body).not.toHaveProperty('id');
     expect(media.validate?.(body)).toBe(true);

@@ -1,7 +1,7 @@
 /**
  * Start-up loads only what a run needs (issue 26): a mock in memory starts without the Redis
- * client, without Prism and without openapi-backend; the generator (mock-json-schema, with
- * lodash) is loaded by the first answer generated from a schema. docs/benchmarks.md ("Start-up") has what each of these cost.
+ * client, without Prism and without openapi-backend; what makes a string for a schema's pattern
+ * (randexp) is loaded by the first answer generated from a schema. docs/benchmarks.md ("Start-up") has what each of these cost.
  * Run on tsc's build, module by module, where Node reports each package it loads; the start bundle
  * keeps the same parts apart (sandbox/test/bundle.test.ts).
  */
@@ -36,7 +36,7 @@ function startMock(args: string[]): Promise<Server> {
   return startServer(process.execPath, ['-r', PRELOAD, MOCK_CLI_MODULES, '--port', '0', '--log-level', 'warn', ...args]);
 }
 
-const NOT_AT_START = ['openapi-backend', 'pino-pretty', 'fast-xml-parser', 'lodash', 'ioredis', '@stoplight/prism-http', '@stoplight/prism-core', '@apidevtools/json-schema-ref-parser'];
+const NOT_AT_START = ['openapi-backend', 'pino-pretty', 'fast-xml-parser', 'lodash', 'randexp', 'ioredis', '@stoplight/prism-http', '@stoplight/prism-core', '@apidevtools/json-schema-ref-parser'];
 /**
  * Node's HTTPS client, which only the proxy needs (its upstream may be https). Not tls or zlib: on
  * Node 24 and 26 importing `node:http` as an ES module loads both (and http2) whatever the mock does.
@@ -44,7 +44,7 @@ const NOT_AT_START = ['openapi-backend', 'pino-pretty', 'fast-xml-parser', 'loda
 const NODE_NOT_AT_START = ['node:https'];
 
 describe('start-up', () => {
-  it("starts a mock in memory without openapi-backend, the Redis client, Prism or Node's HTTPS client, and loads its generator for the first answer generated from a schema", async () => {
+  it("starts a mock in memory without openapi-backend, the Redis client, Prism or Node's HTTPS client, and loads randexp for the first answer generated from a schema with a pattern", async () => {
     const server = await startMock(['--spec', WORKSHOP, '--stateless', 'createTool']);
     const atStart = await loadedPackages(server);
     // The probe sees the packages the mock does need.
@@ -59,9 +59,12 @@ describe('start-up', () => {
       body: JSON.stringify({ name: 'Band saw', assetTag: 'T-0042', category: 'power' }),
     });
     expect(response.status).toBe(201);
-    // Generated from the Tool schema (no example declared): every required property, of its type.
-    expect(await response.json()).toMatchObject({ id: expect.any(String), name: expect.any(String), assetTag: expect.any(String), category: 'hand' });
-    expect(await loadedPackages(server)).toEqual(expect.arrayContaining(['mock-json-schema', 'lodash']));
+    // Generated from the Tool schema (no example declared): every required property, of its type, the assetTag matching its pattern.
+    expect(await response.json()).toMatchObject({ id: expect.any(String), name: expect.any(String), assetTag: expect.stringMatching(/^T-[0-9]{4}$/), category: 'hand' });
+    const after = await loadedPackages(server);
+    expect(after).toContain('randexp');
+    // The sampler is the mock's own (openapi/schema/sample.ts): no generator package, and not openapi-backend's lodash.
+    for (const name of ['mock-json-schema', 'lodash']) expect(after, name).not.toContain(name);
   });
 
   it('reads the linear-time pattern engine only for a spec that declares patterns', async () => {

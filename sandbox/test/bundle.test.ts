@@ -73,7 +73,7 @@ describe('the start bundle', () => {
 
   // The packages it imports only when first needed are CommonJS, and a bundle gives their
   // dynamic import no named exports (tsc's build does): each is used here through the bundle.
-  it('loads the parts it imports later and uses them: openapi-backend for answers from examples, mock-json-schema for the inspector', async () => {
+  it('loads the parts it imports later and uses them: openapi-backend for the inspector', async () => {
     const mock = await startMockProcess(['--spec', packageFile('fixtures/specs/petstore-expanded-3.0/openapi.yaml'), '--stateless', 'findPets']);
     const spec = await fetch(`${mock.url}/__mock/spec`);
     expect(spec.status).toBe(200);
