@@ -1,16 +1,17 @@
 /**
  * The values the mock writes for the headers a spec requires in an answer when no handler wrote
  * them, found once per header when the engine is built rather than for every answer. A header's
- * value is its schema's own sample (its const, default, first enum value or example, else a plain
- * value of its type: error-answers.ts sampleOf), written as OpenAPI writes a header. Where that
- * sample is a string the schema's `pattern` refuses (`x` for `^req-[0-9a-f]{8}$`), the value is a
- * string made from the pattern (openapi/schema/pattern-strings.ts, loaded only for such a header), so the
- * answer passes the spec's own contract suite. A value Node cannot send as a header (a line break,
- * a character past Latin-1) is never written: the header is left out, and the log says so once.
+ * value is its schema's sample (the core's sampler, openapi/schema/sample.ts: its const, example,
+ * default or first enum value, else a plain value of its type, a string when it says no type),
+ * written as OpenAPI writes a header. Where the schema has a `pattern`, a string made from it
+ * (openapi/schema/pattern-strings.ts, loaded only for such a header) is what the sampler writes,
+ * so the answer passes the spec's own contract suite. A value Node cannot send as a header (a line
+ * break, a character past Latin-1) is never written: the header is left out, and the log says so once.
  */
 import type { CompiledContract, ContractParameter } from '../../openapi/operations/model.js';
 import type { PatternStrings } from '../../openapi/schema/pattern-strings.js';
-import { sampleOf } from './error-answers.js';
+import { isObject, resolveRef, type Schema } from '../../openapi/schema/resolve.js';
+import { leastSample, sample } from '../../openapi/schema/sample.js';
 import type { Warn } from './generated-bodies.js';
 
 /** Each required response header's value, by its declaration; a header without one is left out of answers. */
@@ -26,18 +27,17 @@ export async function declaredHeaderValues(contract: CompiledContract, warn?: Wa
     for (const response of [...operation.responses.values(), ...(operation.ranges?.values() ?? [])]) {
       for (const header of response.headerParameters ?? []) {
         if (!header.required || values.has(header)) continue;
-        let value = headerText(sampleOf(header.schema ?? {}), header.style === 'content', header.explode);
-        const pattern = header.style === 'content' ? undefined : header.schema?.pattern;
-        if (typeof pattern === 'string' && !takes(header, value)) {
-          patterns ??= new (await import('../../openapi/schema/pattern-strings.js')).PatternStrings();
-          const { minLength, maxLength, format } = header.schema ?? {};
-          const made = patterns.stringFor({
-            pattern,
-            minLength: typeof minLength === 'number' ? minLength : undefined,
-            maxLength: typeof maxLength === 'number' ? maxLength : undefined,
-            format: typeof format === 'string' ? format : undefined,
-          });
-          if (made !== undefined && SENDABLE.test(made)) value = made;
+        // A header is text: a schema that says no type is sampled as a string.
+        const declared = resolveRef(header.schema, contract.document);
+        const schema: Schema = isObject(declared) ? ('type' in declared ? declared : { type: 'string', ...declared }) : { type: 'string' };
+        let value = headerText(leastSample(schema, contract.document), header.style === 'content', header.explode);
+        if (header.style !== 'content' && typeof schema.pattern === 'string' && !takes(header, value)) {
+          const strings = (patterns ??= new (await import('../../openapi/schema/pattern-strings.js')).PatternStrings());
+          const made = sample(schema, { document: contract.document, least: true, patternString: (keywords) => strings.stringFor(keywords) });
+          if (made !== undefined) {
+            const text = headerText(made.value, false, header.explode);
+            if (SENDABLE.test(text)) value = text;
+          }
         }
         if (SENDABLE.test(value)) values.set(header, value);
         else

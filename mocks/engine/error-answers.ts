@@ -23,8 +23,8 @@
  * strings, its JSON pointer into `pointer` (and, inside a list of errors, `path`). An object or an
  * array of objects (`error: {code, message}`, `errors: [{msg, field}]`) is filled the same way,
  * one item, when it is required or the body has no string for the message; an array of strings
- * gets the message as its one item. Other required properties get a value their schema allows (const, default, enum,
- * example, a value of the format, the smallest of the type). The body is validated against the
+ * gets the message as its one item. Other required properties get a value their schema allows
+ * (the core's sampler, openapi/schema/sample.ts, with only what the schema requires). The body is validated against the
  * schema; what fails is replaced by the response's example's value or removed, and a body that
  * still fails is the response's example itself. A response declared without content is answered
  * without a body; a `text/*` one with the message as text. A response declaring XML and no JSON
@@ -40,6 +40,7 @@ import { declaredFor, type CompiledContract, type ContractMediaType, type Contra
 import { isJsonMediaType, mediaEssence } from '../../openapi/media-types.js';
 import { pathTemplatePattern } from '../../openapi/operations/paths.js';
 import { type Schema } from '../../openapi/schema/resolve.js';
+import { leastSample } from '../../openapi/schema/sample.js';
 import { flattenObject, typesOf } from '../../openapi/schema/shape.js';
 import { isObject as isSchemaObject, refName, resolveRef } from '../../openapi/schema/resolve.js';
 import { errorBody, type Rejection } from '../errors.js';
@@ -60,7 +61,17 @@ export type ErrorShape =
   | { kind: 'ours' }
   | { kind: 'empty' }
   | { kind: 'text'; mediaType: string }
-  | { kind: 'json'; mediaType: string; media: ContractMediaType; fields: readonly Field[]; example: unknown; whole: 'object' | 'string' | 'integer'; xml?: XmlPlan };
+  | {
+      kind: 'json';
+      mediaType: string;
+      media: ContractMediaType;
+      fields: readonly Field[];
+      example: unknown;
+      whole: 'object' | 'string' | 'integer';
+      xml?: XmlPlan;
+      /** Where the schema's refs point: a member mended after the fact is sampled there. */
+      document?: unknown;
+    };
 
 /** How an error body becomes XML: the root element's name and each member's element or attribute name. */
 interface XmlPlan {
@@ -259,7 +270,7 @@ export function shapeOf(response: ContractResponse | undefined, document?: unkno
   if (media.type === 'string') return { kind: 'json', mediaType: media.mediaType, media, fields: [], example, whole: 'string' };
   if (media.type === 'integer' || media.type === 'number') return { kind: 'json', mediaType: media.mediaType, media, fields: [], example, whole: 'integer' };
   if (media.schema === undefined) return { kind: 'json', mediaType: media.mediaType, media, fields: OUR_FIELDS, example, whole: 'object' };
-  return { kind: 'json', mediaType: media.mediaType, media, fields: fieldsOf(media, document), example, whole: 'object' };
+  return { kind: 'json', mediaType: media.mediaType, media, fields: fieldsOf(media, document), example, whole: 'object', document };
 }
 
 function isXmlMediaType(essence: string): boolean {
@@ -278,7 +289,7 @@ function xmlShape(media: ContractMediaType, document: unknown): ErrorShape {
     names.set(field.name, isSchemaObject(xml) && xml.attribute === true ? `@_${elementName(name)}` : elementName(name));
   }
   const example = media.examples[0]?.value;
-  return { kind: 'json', mediaType: media.mediaType, media, fields, example, whole: 'object', xml: { builder: xmlBuilder(), root: elementName(root), names } };
+  return { kind: 'json', mediaType: media.mediaType, media, fields, example, whole: 'object', xml: { builder: xmlBuilder(), root: elementName(root), names }, document };
 }
 
 function xmlName(xml: unknown): string | undefined {
@@ -379,7 +390,7 @@ function propertyFields(declared: ReadonlyArray<readonly [string, Schema]>, requ
     if (source === undefined) {
       if (!required.has(name)) continue;
       // An enum without a const or default: the value that names the status's side, chosen per answer.
-      source = Array.isArray(schema.enum) && schema.enum.length > 1 && !('const' in schema) && !('default' in schema) ? { choices: schema.enum } : { value: sampleOf(schema) };
+      source = Array.isArray(schema.enum) && schema.enum.length > 1 && !('const' in schema) && !('default' in schema) ? { choices: schema.enum } : { value: leastSample(schema, context.document) };
     }
     fields.push({ name, source, maxLength: typeof schema.maxLength === 'number' ? schema.maxLength : undefined, schema, required: required.has(name) });
   }
@@ -526,7 +537,7 @@ function repaired(body: Record<string, unknown>, validate: ValidateFunction, sha
         delete body[String(error.params.additionalProperty)];
         continue;
       }
-      if (mendNested(body, error, shape.fields)) continue;
+      if (mendNested(body, error, shape)) continue;
       const name = error.instancePath === '' ? (error.keyword === 'required' ? String(error.params.missingProperty) : undefined) : topProperty(error.instancePath);
       if (name === undefined) continue;
       if (!replaced.has(name) && name in example) {
@@ -535,7 +546,7 @@ function repaired(body: Record<string, unknown>, validate: ValidateFunction, sha
       } else if (!required.has(name)) delete body[name];
       else {
         const schema = shape.media.propertySchemas.get(name);
-        body[name] = schema ? sampleOf(schema) : null;
+        body[name] = schema ? leastSample(schema, shape.document) : null;
       }
     }
     if (validate(body)) return body;
@@ -548,7 +559,7 @@ function repaired(body: Record<string, unknown>, validate: ValidateFunction, sha
  * a property it forbids or that fails and is optional is left out, a required one sampled. False
  * when the error is not about such a property (the caller mends at the top).
  */
-function mendNested(body: Record<string, unknown>, error: ErrorObject, fields: readonly Field[]): boolean {
+function mendNested(body: Record<string, unknown>, error: ErrorObject, { fields, document }: Extract<ErrorShape, { kind: 'json' }>): boolean {
   const tokens =
     error.instancePath === ''
       ? []
@@ -575,80 +586,13 @@ function mendNested(body: Record<string, unknown>, error: ErrorObject, fields: r
   if (!isObject(container)) return false;
   const field = level?.find((f) => f.name === leaf);
   if (error.keyword === 'additionalProperties' || (error.keyword !== 'required' && !field?.required)) delete container[leaf];
-  else container[leaf] = field?.schema ? sampleOf(field.schema) : null;
+  else container[leaf] = field?.schema ? leastSample(field.schema, document) : null;
   return true;
 }
 
 function topProperty(pointer: string): string {
   const end = pointer.indexOf('/', 1);
   return (end === -1 ? pointer.slice(1) : pointer.slice(1, end)).replaceAll('~1', '/').replaceAll('~0', '~');
-}
-
-const FORMAT_SAMPLES: Record<string, string> = {
-  'date-time': '1970-01-01T00:00:00Z',
-  date: '1970-01-01',
-  time: '00:00:00Z',
-  uri: 'about:blank',
-  'uri-reference': 'about:blank',
-  iri: 'about:blank',
-  'iri-reference': 'about:blank',
-  url: 'about:blank',
-  email: 'mock@example.invalid',
-  'idn-email': 'mock@example.invalid',
-  hostname: 'example.invalid',
-  'idn-hostname': 'example.invalid',
-  ipv4: '127.0.0.1',
-  ipv6: '::1',
-  uuid: '00000000-0000-0000-0000-000000000000',
-  duration: 'PT0S',
-  byte: '',
-};
-
-/** A value `schema` allows, without search: const, default, enum, example, the format's, the type's smallest. */
-export function sampleOf(schema: Schema, depth = 0): unknown {
-  if ('const' in schema) return schema.const;
-  if ('default' in schema) return schema.default;
-  if (Array.isArray(schema.enum) && schema.enum.length) return schema.enum[0];
-  if (Array.isArray(schema.examples) && schema.examples.length) return schema.examples[0];
-  if ('example' in schema) return schema.example;
-  const types = typesOf(schema);
-  const type = types.find((t) => t !== 'null') ?? types[0] ?? 'string';
-  switch (type) {
-    case 'null':
-      return null;
-    case 'boolean':
-      return false;
-    case 'integer':
-    case 'number': {
-      const low = typeof schema.minimum === 'number' ? schema.minimum : typeof schema.exclusiveMinimum === 'number' ? schema.exclusiveMinimum + 1 : undefined;
-      const high = typeof schema.maximum === 'number' ? schema.maximum : typeof schema.exclusiveMaximum === 'number' ? schema.exclusiveMaximum - 1 : undefined;
-      const value = low ?? (high !== undefined && high < 0 ? high : 0);
-      return type === 'integer' ? Math.ceil(value) : value;
-    }
-    case 'array': {
-      const count = typeof schema.minItems === 'number' ? Math.min(schema.minItems, 8) : 0;
-      const items = isObject(schema.items) ? schema.items : {};
-      return Array.from({ length: count }, () => (depth < 4 ? sampleOf(items, depth + 1) : null));
-    }
-    case 'object': {
-      const out: Record<string, unknown> = {};
-      const properties = isObject(schema.properties) ? schema.properties : {};
-      if (depth < 4 && Array.isArray(schema.required)) {
-        for (const name of schema.required) {
-          if (typeof name !== 'string') continue;
-          const inner = properties[name];
-          out[name] = isObject(inner) ? sampleOf(inner, depth + 1) : null;
-        }
-      }
-      return out;
-    }
-    default: {
-      const format = typeof schema.format === 'string' ? FORMAT_SAMPLES[schema.format] : undefined;
-      if (format !== undefined) return format;
-      const min = typeof schema.minLength === 'number' ? Math.min(schema.minLength, 1024) : 0;
-      return 'x'.repeat(Math.max(min, typeof schema.maxLength === 'number' ? Math.min(1, schema.maxLength) : 1));
-    }
-  }
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -12,6 +12,7 @@ import { mediaEssence } from '../../openapi/media-types.js';
 import { successOf, type CompiledContract, type ContractMediaType, type ContractParameter } from '../../openapi/operations/model.js';
 import { type Schema } from '../../openapi/schema/resolve.js';
 import { exactJsonOf, integerOfLiteral, parseExactJson } from '../../openapi/schema/exact-json.js';
+import { leastSample } from '../../openapi/schema/sample.js';
 import { flattenObject, mergeAllOf, typesOf as schemaTypes } from '../../openapi/schema/shape.js';
 import { describeProblems } from '../../openapi/schema/problems.js';
 import { reject } from '../errors.js';
@@ -19,7 +20,6 @@ import { rejected, type Answer } from '../http/answer.js';
 import type { CreateOutcome, Page, ParentRecord, RecordKey, ResourceStore, StoredRecord } from '../stores/store.js';
 import type { EngineContext, MockHandler, RequestContext } from './context.js';
 import { continueWith, type Maybe } from '../maybe.js';
-import { sampleOf } from './error-answers.js';
 import { appliedJsonPatch } from './json-patch.js';
 import { identifiedRecord, keyInWords, keyOfBody, keyOfPathSegment, madeRecord, mergedJson, projection, recordValue, unreachableKey } from './records.js';
 
@@ -95,7 +95,7 @@ export function statefulHandlers(stateful: ReadonlyMap<string, StatefulOperation
       list,
       fields: operation.parameters.filter((p) => p.in === 'query' && collection.declared.has(p.name)),
       example: media?.examples[0]?.value,
-      wrapper: list?.shape.kind === 'wrapped' && media ? wrapperPlanOf(media, answered) : undefined,
+      wrapper: list?.shape.kind === 'wrapped' && media ? wrapperPlanOf(media, answered, contract.document) : undefined,
     });
   }
   return handlers;
@@ -410,7 +410,7 @@ export function fillOf(
   for (const name of flat.required) {
     if (name === held.identity?.property || held.declared.has(name) || held.writeOnly.has(name) || (shown && !shown.has(name))) continue;
     const property = flat.properties.get(name);
-    if (property) members.push(`${JSON.stringify(name)}:${JSON.stringify(sampleOf(property) ?? null)}`);
+    if (property) members.push(`${JSON.stringify(name)}:${JSON.stringify(leastSample(property, document))}`);
   }
   return members.length ? members.join(',') : undefined;
 }
@@ -725,7 +725,7 @@ interface WrapperPlan {
   samples: ReadonlyMap<string, unknown>;
 }
 
-function wrapperPlanOf(media: ContractMediaType, answered: ReadonlySet<string> | undefined): WrapperPlan {
+function wrapperPlanOf(media: ContractMediaType, answered: ReadonlySet<string> | undefined, document: unknown): WrapperPlan {
   const totals = new Set<string>();
   const pageCounts = new Set<string>();
   const paging = new Map<string, PagingValue>();
@@ -752,7 +752,7 @@ function wrapperPlanOf(media: ContractMediaType, answered: ReadonlySet<string> |
   for (const [name, schema] of media.propertySchemas) {
     if ((answered && !answered.has(name)) || filled(name)) continue;
     if (MORE_NAMES.has(name) && typesOf(schema).includes('boolean')) more.add(name);
-    else if (required.has(name)) samples.set(name, sampleOf(schema));
+    else if (required.has(name)) samples.set(name, leastSample(schema, document));
   }
   return { totals, pageCounts, paging, links, required, more, samples };
 }

@@ -29,7 +29,7 @@
  * - a type list is its first type other than null; an object has every property (`least`: the
  *   required ones only), a `writeOnly` one left out of a response (it is never answered), a
  *   `readOnly` one out of a request (the server's to set); an array `minItems` items, at least one
- *   unless `least`, after its `prefixItems`; a number 0 moved inside its bounds (3.1's exclusive ones
+ *   unless `least`, after its `prefixItems`; a boolean true (`least`: false); a number 0 moved inside its bounds (3.1's exclusive ones
  *   too) and onto its `multipleOf`; a string its format's sample, a string matching its `pattern`
  *   (given by `patternString`), else "string" cut or repeated to its lengths.
  *
@@ -48,7 +48,10 @@ export interface SampleOptions {
   document: unknown;
   /** Whether the schema's own `examples`, `example` and `default` are answered (default: yes). */
   examples?: boolean;
-  /** Only what the schema requires: its required properties, `minItems` items (default: every property, at least one item). */
+  /**
+   * Only what the schema requires: its required properties, `minItems` items, false for a boolean
+   * (an error answer's `success` or `valid` says no). Default: every property, at least one item, true.
+   */
   least?: boolean;
   /** What the value is (default response): which of `readOnly`/`writeOnly` properties it leaves out. */
   direction?: 'request' | 'response';
@@ -85,6 +88,14 @@ type Outcome = Made | typeof CUT;
 export function sample(schema: unknown, options: SampleOptions): { value: unknown } | undefined {
   const made = new Walk(options).value(schema, new Set(), 0);
   return made === CUT ? undefined : { value: made.value };
+}
+
+/**
+ * The least value a required member takes: only the required parts of `schema` (`least`), null
+ * when it has none within the bounds. For the members the mock's own answers must carry.
+ */
+export function leastSample(schema: unknown, document: unknown): unknown {
+  return sample(schema, { document, least: true })?.value ?? null;
 }
 
 /**
@@ -201,7 +212,7 @@ class Walk {
       case 'number':
         return made(numberOf(node, type));
       case 'boolean':
-        return made(true);
+        return made(!this.#options.least);
       case 'null':
         return made(null);
       default:
