@@ -1,8 +1,8 @@
 /**
  * Strings that match their schema's `pattern`, for the answers made up from a schema: the Prism
- * mock's and the stateful mock's (mocks/engine/generated-bodies.ts). Neither generator honours a
- * pattern (Prism's static sampler writes `"string"` for every string without an example), so the
- * spec's own contract suite would fail both mocks. A string made here by randexp from the
+ * mock's and the stateful mock's (./sample.ts, given them as its `patternString`). Prism's static
+ * sampler writes `"string"` for every string without an example, so without them the spec's own
+ * contract suite would fail both mocks. A string made here by randexp from the
  * pattern, and kept only when the spec's own validator (openapi/schema/ajv.ts: linear-time patterns, every
  * format) takes it with the schema's lengths and format, is given to the schema as its example.
  *

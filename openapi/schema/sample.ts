@@ -1,43 +1,40 @@
 /**
- * A representative value of a schema, for every tool that makes one up: the mock's answers
- * generated from a response schema (mocks/engine/generated-bodies.ts), the inspector's "Try it"
- * body (mocks/admin/body-prefill.ts), the members the mock's own answers must carry (the required
- * properties of an error body, mocks/engine/error-answers.ts; of a record or a list page,
- * mocks/engine/stateful.ts) and the value of a header a response requires
+ * A representative value of a schema, for everything the mock makes up: answers generated from a
+ * response schema (mocks/engine/generated-bodies.ts), the inspector's "Try it" body
+ * (mocks/admin/body-prefill.ts), the required members of its own error bodies, records and list
+ * pages (mocks/engine/error-answers.ts, stateful.ts) and required response headers
  * (mocks/engine/declared-headers.ts). The contract suite draws many values per schema with
- * fast-check (contract-tests/generators/schema-values.ts): a different job, kept there.
+ * fast-check (contract-tests/generators/schema-values.ts), a different job; the Prism mock keeps
+ * Prism's own sampler, as being Prism is its job.
  *
- * Why ours and not a library: mock-json-schema (openapi-backend's generator, used here before)
- * reads OpenAPI 3.0 only: a type list, `const`, `prefixItems`, 3.1's numeric exclusive bounds and
- * refs are lost on it, and it recurses without end into a recursive schema, so the mock rewrote
- * every schema into its terms first and kept a second, smaller sampler beside it for error
- * answers. @stoplight/json-schema-sampler (Prism's, installed with it) is draft 7 (no
- * `prefixItems`, no discriminator, no pattern) and keeps its refs in module-global state. What a
- * valid value needs here is the walk (refs, allOf, unions, recursion, size), and that walk is
- * this module; the values it writes at the leaves are a short table.
+ * Why ours and not a library: mock-json-schema (openapi-backend's generator, used before) reads
+ * OpenAPI 3.0 only (a type list, `const`, `prefixItems`, 3.1's exclusive bounds and refs are lost
+ * on it, and it recurses without end into a recursive schema), so the mock rewrote every schema
+ * into its terms first and kept a second, smaller sampler for error answers.
+ * @stoplight/json-schema-sampler (Prism's) is draft 7 (no `prefixItems`, discriminator or
+ * pattern) and keeps its refs in module-global state. A valid value needs the walk (refs, allOf,
+ * unions, recursion, size), which is this module; the leaves are a short table.
  *
  * How a value is made:
  * - refs are followed and `allOf` parts merged; a ref met again inside itself (`Node.children:
  *   [Node]`) is cut where the schema allows it: an optional property is left out, an array without
  *   `minItems` left empty, a union keeps its other branches; where it does not (a required
- *   property), the cut goes up to the nearest place that does, so the value is the shallowest valid one;
- * - `const` is answered, then (unless `examples` is off) the first of 3.1's `examples`, `example`,
- *   `default`; then the first `enum` value;
- * - `anyOf`/`oneOf`: the first branch that is not cut (not null when another is left) merged into
- *   the schema, with a `discriminator` its property fixed to a value that selects that branch
- *   (openapi/schema/discriminator.ts);
- * - a type list is its first type other than null; an object has every property (`least`: the
- *   required ones only), a `writeOnly` one left out of a response (it is never answered), a
- *   `readOnly` one out of a request (the server's to set); an array `minItems` items, at least one
- *   unless `least`, after its `prefixItems`; a boolean true (`least`: false); a number 0 moved inside its bounds (3.1's exclusive ones
- *   too) and onto its `multipleOf`; a string its format's sample, a string matching its `pattern`
- *   (given by `patternString`), else "string" cut or repeated to its lengths.
+ *   property), the cut goes up to the nearest place that does: the shallowest valid value;
+ * - `const`, then (unless `examples` is off) the first of `examples`, `example`, `default`; then
+ *   the first `enum` value;
+ * - `anyOf`/`oneOf`: the first branch not cut (not null when another is left) merged into the
+ *   schema, a `discriminator`'s property fixed to a value that selects it (./discriminator.ts);
+ * - a type list: its first type other than null. An object: every property (`least`: the required
+ *   ones), a `writeOnly` one left out of a response, a `readOnly` one out of a request. An array:
+ *   its `prefixItems`, then items up to `minItems` (at least one unless `least`). A boolean: true
+ *   (`least`: false). A number: 0 moved inside its bounds and onto its `multipleOf`. A string: its
+ *   format's sample, one matching its `pattern` (by `patternString`), else "string" cut or
+ *   repeated to its lengths.
  *
- * A value is still judged by the schema's own validator where it is used: what this does not read
- * (`not`, `uniqueItems`, `if` …) is found there. Bounded: depth, schema nodes, and the size of the
- * value itself: `minItems` and `minLength` are honoured however large, so a schema asking for 10^8
- * items would hold the process and its memory; a part whose value would pass MAX_CHARACTERS is cut
- * like a recursion (an optional property left out, an array left empty).
+ * Where a value is used it is still judged by the schema's validator: what this does not read
+ * (`not`, `uniqueItems`, `if` …) is found there. Bounded: depth, schema nodes, and the value's
+ * size: `minItems` and `minLength` are honoured however large, so a part whose value would pass
+ * MAX_CHARACTERS is cut like a recursion rather than hold the process and its memory.
  */
 import type { StringKeywords } from './pattern-strings.js';
 import { isObject, pointerTarget, type Schema } from './resolve.js';
@@ -250,12 +247,12 @@ class Walk {
     let characters = 2;
     const add = (item: Made, count: number): boolean => {
       if (characters + count * (item.characters + 1) > MAX_CHARACTERS) return false;
-      // Each its own copy: a caller may change one item of the value it is given.
-      for (let i = 0; i < count; i++) values.push(i === 0 || !isContainer(item.value) ? item.value : structuredClone(item.value));
+      // The same value each time (a caller copies before changing it, as `sample` says).
+      for (let i = 0; i < count; i++) values.push(item.value);
       characters += count * (item.characters + 1);
       return true;
     };
-    const wanted = Math.min(maxItems, Math.max(minItems, this.#options.least ? 0 : 1, this.#options.least ? 0 : prefix.length));
+    const wanted = Math.min(maxItems, Math.max(minItems, this.#options.least ? 0 : Math.max(1, prefix.length)));
     for (const [index, inner] of prefix.entries()) {
       if (index >= wanted) break;
       const item = this.value(inner, refs, depth + 1);
@@ -358,10 +355,6 @@ function made(value: unknown): Outcome {
   }
   const characters = text === undefined ? 4 : text.length;
   return characters > MAX_CHARACTERS ? CUT : { value, characters };
-}
-
-function isContainer(value: unknown): boolean {
-  return typeof value === 'object' && value !== null;
 }
 
 function numberKeyword(node: Schema, key: 'minLength' | 'maxLength'): Partial<Record<typeof key, number>> {
