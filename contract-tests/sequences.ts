@@ -13,7 +13,6 @@ import fc from 'fast-check';
 import { recogniseCollections } from '../openapi/operations/collections.js';
 import type { CompiledContract } from '../openapi/operations/model.js';
 import { exactInteger, parseExactJson } from '../openapi/schema/exact-json.js';
-import { jsonPointer, pointerTarget, pointerTokens, resolveRef } from '../openapi/schema/resolve.js';
 import { INT64_MAX, type IdSource } from '../fixtures/index.js';
 import { freshIdentity, freshKeyMaker } from './generators/identity.js';
 import { integerBounds, validLiterals } from './generators/schema-values.js';
@@ -141,49 +140,31 @@ type LinkedStep = 'read' | 'update' | 'remove';
 
 /**
  * The OpenAPI `links` of an operation's 2xx answers that lead to an operation under test, by the
- * step they serve (GET: read, PUT/PATCH: update, DELETE: remove; the first link per step). A link
- * names its target by operationId or by operationRef (a local pointer to a path item's method).
+ * step they serve (GET: read, PUT/PATCH: update, DELETE: remove; the first link per step). The
+ * compiled model names each link's target (by operationId or operationRef: openapi/operations/links.ts).
  */
 export function createLinks(compiled: CompiledContract, operationId: string, operations: readonly SuiteContract[]): Partial<Record<LinkedStep, PlanLink & { operation: SuiteContract }>> {
   const found: Partial<Record<LinkedStep, PlanLink & { operation: SuiteContract }>> = {};
   const operation = compiled.operations.get(operationId);
   if (!operation) return found;
-  const document = compiled.document;
-  const raw = resolveRef(pointerTarget(document, `#${jsonPointer('paths', operation.path, operation.method.toLowerCase())}`), document);
-  const responses = isRecord(raw) ? resolveRef(raw.responses, document) : undefined;
-  if (!isRecord(responses)) return found;
-  for (const [status, response] of Object.entries(responses)) {
-    if (!/^2(\d\d|XX)$/i.test(status)) continue;
-    const answer = resolveRef(response, document);
-    const links = isRecord(answer) ? resolveRef(answer.links, document) : undefined;
-    if (!isRecord(links)) continue;
-    for (const [name, value] of Object.entries(links)) {
-      const link = resolveRef(value, document);
-      if (!isRecord(link)) continue;
-      const target = linkTarget(link, operations, document);
-      const step: LinkedStep | undefined = target ? STEP_OF_METHOD[target.method] : undefined;
-      if (!target || !step || found[step]) continue;
-      const parameters = new Map<string, unknown>();
-      for (const [key, expression] of Object.entries(isRecord(link.parameters) ? link.parameters : {})) {
-        // `path.id` names the location too (a name used in two places); the suite's parameters are by name.
-        const qualified = /^(path|query|header|cookie)\.(.+)$/.exec(key);
-        parameters.set(qualified?.[2] ?? key, expression);
-      }
-      found[step] = { name, parameters, operation: target };
+  // Exact statuses ascending, then the 2XX range: the order a document's keys are read in.
+  const successes = [...[...operation.responses].flatMap(([status, response]) => (typeof status === 'number' && status >= 200 && status < 300 ? [response] : [])), operation.ranges?.get('2XX')];
+  for (const link of successes.flatMap((response) => response?.links ?? [])) {
+    const target = operations.find((o) => o.operationId === link.operationId);
+    const step: LinkedStep | undefined = target ? STEP_OF_METHOD[target.method] : undefined;
+    if (!target || !step || found[step]) continue;
+    const parameters = new Map<string, unknown>();
+    for (const [key, expression] of link.parameters) {
+      // `path.id` names the location too (a name used in two places); the suite's parameters are by name.
+      const qualified = /^(path|query|header|cookie)\.(.+)$/.exec(key);
+      parameters.set(qualified?.[2] ?? key, expression);
     }
+    found[step] = { name: link.name, parameters, operation: target };
   }
   return found;
 }
 
 const STEP_OF_METHOD: Readonly<Record<string, LinkedStep>> = { GET: 'read', PUT: 'update', PATCH: 'update', DELETE: 'remove' };
-
-function linkTarget(link: Record<string, unknown>, operations: readonly SuiteContract[], document: unknown): SuiteContract | undefined {
-  if (typeof link.operationId === 'string') return operations.find((o) => o.operationId === link.operationId);
-  if (typeof link.operationRef !== 'string' || !link.operationRef.startsWith('#/paths/')) return undefined;
-  const [, path, method] = pointerTokens(link.operationRef);
-  if (path === undefined || method === undefined || pointerTarget(document, link.operationRef) === undefined) return undefined;
-  return operations.find((o) => o.path === path && o.method === method.toUpperCase());
-}
 
 /** The declared `default` of each filtered property that has one; undefined when none does. */
 function defaultsOf(stored: ReadonlyMap<string, { default?: unknown }>, filters: ReadonlyMap<string, string> | undefined): ReadonlyMap<string, unknown> | undefined {

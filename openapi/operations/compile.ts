@@ -20,6 +20,7 @@ import { exactPlanDeclaring, exactPlanOf, READ_EVERY_NUMBER, type ExactPlan } fr
 import { completeDocument, ContractError, HTTP_METHODS, loadDocument, loadDocumentSync, type LoadedDocument } from '../document/load.js';
 import { SPEC_PATH } from '../plant-store.js';
 import { parameterReader, type ParameterStyle } from './parameters.js';
+import { readLinks } from './links.js';
 import type { CompiledContract, ContractExample, ContractMediaType, ContractOperation, ContractParameter, ContractResponse, SecurityRequirement, SecurityScheme } from './model.js';
 import { declaredProperties, flattenObject } from '../schema/shape.js';
 import { escapePointerToken, isObject, jsonPointer, pointerTarget, refProblem, resolveRef, type Schema } from '../schema/resolve.js';
@@ -54,6 +55,12 @@ function compileLoaded({ document, source, notes, declaredVersion }: LoadedDocum
   const securitySchemes = readSecuritySchemes(document, source);
   const globalSecurity = readSecurity(document.security, source, '/security', securitySchemes);
   const operations = new Map<string, ContractOperation>();
+  // A link's operationRef names an operation by where it stands, which may come later in the document.
+  const operationAt = (path: string, method: string): string | undefined => {
+    const item = Object.hasOwn(paths, path) ? resolveRef(paths[path], document) : undefined;
+    const operation = isObject(item) && (HTTP_METHODS as readonly string[]).includes(method) ? item[method] : undefined;
+    return isObject(operation) && typeof operation.operationId === 'string' ? operation.operationId : undefined;
+  };
   for (const [path, rawItem] of Object.entries(paths)) {
     const item = compiler.resolve(rawItem, jsonPointer('paths', path));
     if (!isObject(item)) continue;
@@ -72,7 +79,7 @@ function compileLoaded({ document, source, notes, declaredVersion }: LoadedDocum
         parameters: readParameters([...own, ...shared], compiler),
         security: raw.security === undefined ? globalSecurity : readSecurity(raw.security, source, `${where}/security`, securitySchemes),
         requestBody: readRequestBody(raw.requestBody, compiler, `${where}/requestBody`),
-        ...readResponses(raw.responses, compiler, `${where}/responses`),
+        ...readResponses(raw.responses, compiler, `${where}/responses`, operationAt),
       });
     }
   }
@@ -363,7 +370,12 @@ function readRequestBody(raw: unknown, compiler: SchemaCompiler, where: string):
   return { required: body.required === true, content: readContent(body.content, compiler, `${where}/content`, 'request') };
 }
 
-function readResponses(raw: unknown, compiler: SchemaCompiler, where: string): Pick<ContractOperation, 'responses' | 'ranges' | 'declaredStatuses' | 'successStatus'> {
+function readResponses(
+  raw: unknown,
+  compiler: SchemaCompiler,
+  where: string,
+  operationAt: (path: string, method: string) => string | undefined,
+): Pick<ContractOperation, 'responses' | 'ranges' | 'declaredStatuses' | 'successStatus'> {
   const responses = new Map<number | 'default', ContractResponse>();
   const ranges = new Map<string, ContractResponse>();
   for (const [code, entry] of Object.entries(isObject(raw) ? raw : {})) {
@@ -379,6 +391,7 @@ function readResponses(raw: unknown, compiler: SchemaCompiler, where: string): P
       content: readContent(response.content, compiler, `${where}/${code}/content`, 'response'),
       headers: Object.keys(isObject(response.headers) ? response.headers : {}).map((name) => name.toLowerCase()),
       headerParameters: headerParametersOf(response.headers, compiler, `${where}/${code}/headers`),
+      links: readLinks(response.links, compiler.document, operationAt),
     };
     if (range !== undefined) ranges.set(range, read);
     else responses.set(status as number | 'default', read);

@@ -93,6 +93,17 @@ export interface ContractResponse {
    * coerced to its schema (refs followed at the top), its validator compiled on first use.
    */
   headerParameters?: readonly ContractParameter[];
+  /** Its OpenAPI `links`, in document order (openapi/operations/links.ts). */
+  links: readonly ContractLink[];
+}
+
+/** A link of a response: the operation it leads to, and what it passes there. */
+export interface ContractLink {
+  name: string;
+  /** The operation it leads to: the operationId it names, or the operation its operationRef points at; undefined when neither names one. */
+  operationId: string | undefined;
+  /** The parameters it passes, keyed as written (`id`, `path.id`): runtime expressions or constants. */
+  parameters: ReadonlyMap<string, unknown>;
 }
 
 export interface ContractOperation {
