@@ -10,15 +10,15 @@ import type { ValidateFunction } from 'ajv';
 import type { SchemePlace } from '../fixtures/index.js';
 import { compileContract, loadContract } from '../openapi/operations/compile.js';
 import { ContractError } from '../openapi/document/load.js';
-import { coveringResponse, type CompiledContract, type ContractOperation, type ContractParameter, type ContractResponse } from '../openapi/operations/model.js';
+import { coveringResponse, type BodyVariant, type CompiledContract, type ContractOperation, type ContractParameter, type ContractResponse, type VariantProperty } from '../openapi/operations/model.js';
 import { isJsonMediaType, mediaEssence } from '../openapi/media-types.js';
 import { parseExactJson } from '../openapi/schema/exact-json.js';
-import { formObject, type ParameterReader } from '../openapi/operations/parameters.js';
+import type { ParameterReader } from '../openapi/operations/parameters.js';
 import { rawKindOf, type RawKind } from './generators/raw-bodies.js';
 import { recogniseCollections } from '../openapi/operations/collections.js';
 import { describeProblems, problemsText } from '../openapi/schema/problems.js';
-import { branchValues, discriminatorOf, flattenObject, inlineSchema, typesOf } from '../openapi/schema/shape.js';
-import { isObject, refName, resolveRef, type Schema } from '../openapi/schema/resolve.js';
+import { typesOf } from '../openapi/schema/shape.js';
+import { isObject, refName, type Schema } from '../openapi/schema/resolve.js';
 
 /** A JSON Schema object as the spec writes it (refs resolved where the suite reads it). */
 export type JsonSchema = Record<string, unknown>;
@@ -64,12 +64,8 @@ export type SecurityScheme =
   | { kind: 'api-key'; name: string; in: 'header' | 'query' | 'cookie'; header: string; alongside: readonly AlongsideKey[] }
   | { kind: 'none'; reason: string };
 
-export interface RequestProperty {
-  name: string;
-  required: boolean;
-  /** The property's schema, refs resolved and allOf parts merged. */
-  schema: JsonSchema;
-}
+/** A property of a request body variant: its schema with refs followed and allOf merged at every depth. */
+export type RequestProperty = VariantProperty;
 
 export interface SuiteParameter {
   name: string;
@@ -124,13 +120,7 @@ export interface RequestBody {
   required: boolean;
 }
 
-/** One shape a valid body may take: a branch of a top-level oneOf/anyOf, or the whole object. */
-export interface BodyVariant {
-  /** The branch's component name, or `branch N`; the body's own name when it has no branches. */
-  name: string;
-  properties: readonly RequestProperty[];
-  required: ReadonlySet<string>;
-}
+export type { BodyVariant };
 
 /** What the suite needs of one operation. */
 export interface SuiteContract {
@@ -264,7 +254,7 @@ function primaryOperation(contract: CompiledContract): string {
   return first.operationId;
 }
 
-function declared(response: ContractResponse, status: number | string, doc: unknown): DeclaredResponse {
+function declared(response: ContractResponse, status: number | string): DeclaredResponse {
   const media = [...response.content.values()].find((m) => m.schema !== undefined);
   const out: DeclaredResponse = {
     status,
@@ -275,8 +265,7 @@ function declared(response: ContractResponse, status: number | string, doc: unkn
   };
   // The contract compiles response validators on first use; keep that lazy.
   if (media) Object.defineProperty(out, 'validate', { enumerable: true, get: () => media.validate });
-  let inlined: Schema | undefined;
-  if (media) Object.defineProperty(out, 'schema', { enumerable: true, get: () => (inlined ??= inlineSchema(media.schema, doc)) });
+  if (media) Object.defineProperty(out, 'schema', { enumerable: true, get: () => media.inlined });
   return out;
 }
 
@@ -293,15 +282,14 @@ export function suiteContractOf(
   if (!operation) {
     throw new SpecError(`${source} has no operation ${operationId} (it has: ${[...contract.operations.keys()].join(', ') || 'none'}).`);
   }
-  const doc = contract.document as JsonSchema;
   const responses = new Map<number, DeclaredResponse>();
   let fallback: DeclaredResponse | undefined;
   for (const [status, response] of operation.responses) {
-    if (status === 'default') fallback = declared(response, 'default', doc);
-    else responses.set(status, declared(response, status, doc));
+    if (status === 'default') fallback = declared(response, 'default');
+    else responses.set(status, declared(response, status));
   }
   const ranges = new Map<number, DeclaredResponse>();
-  for (const [code, response] of operation.ranges ?? []) ranges.set(Number(code[0]), declared(response, code, doc));
+  for (const [code, response] of operation.ranges ?? []) ranges.set(Number(code[0]), declared(response, code));
   const successStatus = operation.successStatus;
   // No responses at all (OpenAPI requires them, yet documents omit them): any 2xx is success.
   if (successStatus === undefined && !ranges.has(2) && !fallback && (responses.size > 0 || ranges.size > 0))
@@ -328,15 +316,13 @@ export function suiteContractOf(
   }
   let requestBody: RequestBody | undefined;
   if (mediaType !== undefined && media?.schema && media.validate) {
-    const variants = bodyVariants(media.schema, doc);
-    const flat = flattenObject(media.schema, doc);
+    const variants = media.variants;
     const properties = (variants[0] as BodyVariant).properties;
     // A readOnly id is the server's: a client's value is ignored, so it is no identity the client sends.
     const identity = properties.find((p) => p.name === 'id' && typesOf(p.schema).includes('integer') && p.schema.readOnly !== true);
     const keyName = collectionIdentity?.get(operationId);
     const key = properties.find((p) => p !== identity && p.name === keyName && typesOf(p.schema).includes('string') && p.schema.readOnly !== true);
     const kind = formKind(mediaType);
-    const formSchema = media.schema;
     requestBody = {
       ...(key ? { key } : {}),
       ...(key && role?.collection.itemPath !== undefined ? { keyInPath: true as const } : {}),
@@ -344,7 +330,7 @@ export function suiteContractOf(
         ? {
             form: {
               kind,
-              read: (fields: Iterable<readonly [string, string]>) => formObject(fields, formSchema, doc),
+              read: media.readForm,
               files: new Set(properties.filter((p) => p.schema.format === 'binary' || p.schema.contentMediaType !== undefined).map((p) => p.name)),
             },
           }
@@ -356,7 +342,7 @@ export function suiteContractOf(
       properties,
       variants,
       ...(identity ? { identity } : {}),
-      additionalProperties: flat.additionalProperties,
+      additionalProperties: media.object.additionalProperties,
       required: operation.requestBody?.required === true,
     };
   }
@@ -364,7 +350,7 @@ export function suiteContractOf(
     name: p.name,
     in: p.in,
     required: p.required,
-    schema: p.schema ? inlineSchema(p.schema, doc) : {},
+    schema: p.inlined,
     style: p.style,
     explode: p.explode,
     ...(p.validate ? { validate: p.validate } : {}),
@@ -401,55 +387,6 @@ export function suiteContractOf(
     echoDefaults: new Map(requestBody?.properties.flatMap((p) => (isObject(p.schema) && 'default' in p.schema ? [[p.name, p.schema.default] as const] : [])) ?? []),
     actsOnRecord: onRecord(stateful.get(operationId)?.role),
   };
-}
-
-/**
- * The object shapes a valid body may take. A top-level `oneOf`/`anyOf` (refs followed, the allOf
- * around it merged) gives one per branch, each merged with the schema's own properties and
- * required names; with a `discriminator`, the branch's property is fixed to the values that select
- * it, read as the validator reads them (openapi/schema/discriminator.ts). Which branch a value really matches, and that exactly
- * one does for oneOf, is left to the compiled validator: the generators ask it of every body.
- */
-function bodyVariants(schema: unknown, doc: JsonSchema): BodyVariant[] {
-  const variant = (name: string, object: unknown): BodyVariant => {
-    const flat = flattenObject(object, doc);
-    return { name, properties: [...flat.properties].map(([n, s]) => ({ name: n, required: flat.required.has(n), schema: inlineSchema(s, doc) })), required: flat.required };
-  };
-  const raw = resolveRef(schema, doc);
-  const whole = variant(refName(schema) ?? 'request body', schema);
-  const unionOf = (node: JsonSchema): unknown[] | undefined => (Array.isArray(node.oneOf) ? node.oneOf : Array.isArray(node.anyOf) ? node.anyOf : undefined);
-  if (!isObject(raw)) return [whole];
-  // Unions only inside allOf parts (a payment's oneOf beside a delivery's): their branches paired and merged (inlineSchema).
-  const source = unionOf(raw)?.length ? raw : inlineSchema(schema, doc);
-  const branchesRaw = unionOf(source);
-  if (!branchesRaw?.length) return [whole];
-  // The values the validator selects each branch by (openapi/schema/discriminator.ts: mapping, own const/enum, component name).
-  const discriminated = discriminatorOf(source, doc);
-  const { oneOf: _oneOf, anyOf: _anyOf, discriminator: _discriminator, ...around } = source;
-  const out: BodyVariant[] = [];
-  branchesRaw.forEach((branch, i) => {
-    const component = refName(branch);
-    const inlined = inlineSchema(branch, doc);
-    // Only object branches are written member by member; a scalar branch is left to the validator.
-    if (!isObject(inlined) || (inlined.type !== undefined && inlined.type !== 'object' && !isObject(inlined.properties))) return;
-    const merged: JsonSchema = { allOf: [around, inlined] };
-    const own = variant(component ?? `branch ${i + 1}`, merged);
-    const values = branchValues(discriminated, i);
-    if (discriminated && values.length > 0) {
-      const property = discriminated.propertyName;
-      const at = own.properties.findIndex((p) => p.name === property);
-      const existing = at === -1 ? { type: 'string' } : (own.properties[at] as RequestProperty).schema;
-      const { const: _const, ...rest } = existing;
-      const fixed: RequestProperty = { name: property, required: true, schema: { ...rest, enum: values } };
-      const properties = [...own.properties];
-      if (at === -1) properties.unshift(fixed);
-      else properties[at] = fixed;
-      out.push({ name: own.name, properties, required: new Set([...own.required, property]) });
-      return;
-    }
-    out.push(own);
-  });
-  return out.length ? out : [whole];
 }
 
 function asSpecError<T>(compile: () => T): T {

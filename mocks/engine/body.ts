@@ -6,14 +6,13 @@ import { isUtf8 } from 'node:buffer';
 import { parse as parseContentType } from 'content-type';
 import { parse as parseMultipart } from 'parse-multipart-data';
 import { isJsonMediaType } from '../../openapi/media-types.js';
-import { type Schema } from '../../openapi/schema/resolve.js';
-import { formObject } from '../../openapi/operations/parameters.js';
 import { DuplicateMemberName, exactPlanOfArray, JsonTooDeep, parseExactJson, READ_EVERY_NUMBER, type ExactPlan } from '../../openapi/schema/exact-json.js';
 import { describeProblems, describeType, DEFAULT_PROBLEM_LIMIT } from '../../openapi/schema/problems.js';
 import { reject, type Rejection } from '../errors.js';
 import type { RecordKey } from '../stores/store.js';
 import { keyOfBody, unreachableKey } from './records.js';
 import type { Collection } from '../../openapi/operations/collections.js';
+import type { ContractMediaType } from '../../openapi/operations/model.js';
 
 /** `text`: the JSON text as received (kept by records); undefined for bodies decoded from another media type. */
 export type ParsedBody = { ok: true; value: unknown; text: string | undefined } | { ok: false; rejection: Rejection };
@@ -63,7 +62,7 @@ export function bodyKind(essence: string): BodyKind {
  * object its schema describes (fields coerced to their properties' types; a file part's content
  * as text), text (XML, text/plain …) as its UTF-8 text, any other type as its bytes (one character each).
  */
-export function parseOtherBody(body: Buffer, kind: Exclude<BodyKind, 'json'>, contentType: string, schema: Schema | undefined, document: unknown, schemaName: string): ParsedBody {
+export function parseOtherBody(body: Buffer, kind: Exclude<BodyKind, 'json'>, contentType: string, media: Pick<ContractMediaType, 'readForm'>, schemaName: string): ParsedBody {
   if (kind === 'multipart') {
     const boundary = boundaryOf(contentType);
     if (!boundary) return { ok: false, rejection: reject('INVALID_REQUEST_BODY', { schema: schemaName, problems: ['the multipart/form-data Content-Type names no boundary'] }) };
@@ -71,13 +70,13 @@ export function parseOtherBody(body: Buffer, kind: Exclude<BodyKind, 'json'>, co
     // RFC 7578 §5.1: a text field (no filename) is UTF-8 unless a charset says otherwise; a file's bytes are its own.
     if (parts.some((part) => part.filename === undefined && !isUtf8(part.data))) return { ok: false, rejection: reject('INVALID_ENCODING') };
     const fields = parts.map((part): [string, string] => [part.name ?? '', part.data.toString('utf8')]);
-    return { ok: true, value: formObject(fields, schema, document), text: undefined };
+    return { ok: true, value: media.readForm(fields), text: undefined };
   }
   // One character a byte (latin1): a string schema's maxLength counts the bytes.
   if (kind === 'bytes') return { ok: true, value: body.toString('latin1'), text: undefined };
   if (!isUtf8(body)) return { ok: false, rejection: reject('INVALID_ENCODING') };
   const text = body.toString('utf8');
-  if (kind === 'form') return { ok: true, value: formObject(new URLSearchParams(text), schema, document), text: undefined };
+  if (kind === 'form') return { ok: true, value: media.readForm(new URLSearchParams(text)), text: undefined };
   return { ok: true, value: text, text: undefined };
 }
 

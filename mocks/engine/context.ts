@@ -108,8 +108,6 @@ export interface RoutedOperation {
         content: ReadonlyMap<string, ContractMediaType>;
         /** Which of `content`'s keys a Content-Type falls under (compiled once). */
         matcher: MediaMatcher;
-        /** The document the schemas belong to (forms are coerced through its refs). */
-        document: unknown;
       }
     | undefined;
   parameters: readonly ContractParameter[];

@@ -234,7 +234,7 @@ export function acceptBody(c: RequestContext, operation: RoutedOperation, raw: B
   const declared = body.matcher.match(contentType);
   const media = (declared === undefined ? undefined : body.content.get(declared)) ?? body.media;
   const kind = bodyKind(contentType === '' ? media.mediaType : body.matcher.essence(contentType));
-  const parsed = kind === 'json' ? parseJsonBody(raw, media.exactPlan) : parseOtherBody(raw, kind, contentType, media.schema, body.document, body.schemaName);
+  const parsed = kind === 'json' ? parseJsonBody(raw, media.exactPlan) : parseOtherBody(raw, kind, contentType, media, body.schemaName);
   if (!parsed.ok) return parsed.rejection;
   c.request.requestBody = parsed.value;
   c.request.bodyText = parsed.text;

@@ -147,7 +147,7 @@ export function compileRoutes(contract: CompiledContract, stateful: ReadonlySet<
       challengeScheme: scheme ? challengeScheme(scheme) : undefined,
       realm,
       allow: '',
-      body: requestBodyOf(operation, contract.document),
+      body: requestBodyOf(operation),
       parameters: operation.parameters,
       successMedia: jsonContent(successOf(operation)?.response.content),
       forceable: forceableStatuses(operation.declaredStatuses),
@@ -164,7 +164,7 @@ export function securityRequirements(operation: ContractOperation, checks: Reado
   return operation.security.map((requirement) => requirement.map((name) => ({ name, check: checks.get(name) ?? SATISFIED })));
 }
 
-function requestBodyOf(operation: ContractOperation, document: unknown): RoutedOperation['body'] {
+function requestBodyOf(operation: ContractOperation): RoutedOperation['body'] {
   const content = operation.requestBody?.content;
   if (!content || content.size === 0) return undefined;
   // Matched by essence: a spec may declare `application/json; charset=utf-8`; a request's parameters are checked apart.
@@ -175,7 +175,7 @@ function requestBodyOf(operation: ContractOperation, document: unknown): RoutedO
   const accepted = [...new Set(ordered.map(mediaEssence))].filter((essence) => !essence.includes('*'));
   const media = content.get(ordered[0] as string) as ContractMediaType;
   const schemaName = refName(media.schema) ?? 'request body';
-  return { required: operation.requestBody?.required ?? false, accepted, media, schemaName, content, matcher: new MediaMatcher(keys), document };
+  return { required: operation.requestBody?.required ?? false, accepted, media, schemaName, content, matcher: new MediaMatcher(keys) };
 }
 
 /** The path without its trailing slashes (all of them, as openapi-backend's ignoreTrailingSlashes). */

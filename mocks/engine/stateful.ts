@@ -9,11 +9,11 @@
 import { storeCollection, type Collection, type CollectionRole, type ListPlan, type Singleton, type StatefulOperation } from '../../openapi/operations/collections.js';
 import { PAGING_VALUES, type PagingValue } from '../../openapi/operations/collections.js';
 import { mediaEssence } from '../../openapi/media-types.js';
-import { successOf, type CompiledContract, type ContractMediaType, type ContractParameter } from '../../openapi/operations/model.js';
+import { successOf, type CompiledContract, type ContractMediaType, type ContractParameter, type ObjectShape } from '../../openapi/operations/model.js';
 import { type Schema } from '../../openapi/schema/resolve.js';
 import { exactJsonOf, integerOfLiteral, parseExactJson } from '../../openapi/schema/exact-json.js';
 import { leastSample } from '../../openapi/schema/sample.js';
-import { flattenObject, mergeAllOf, typesOf as schemaTypes } from '../../openapi/schema/shape.js';
+import { typesOf as schemaTypes } from '../../openapi/schema/shape.js';
 import { describeProblems } from '../../openapi/schema/problems.js';
 import { reject } from '../errors.js';
 import { rejected, type Answer } from '../http/answer.js';
@@ -85,9 +85,9 @@ export function statefulHandlers(stateful: ReadonlyMap<string, StatefulOperation
       wholeItems: showsWhole(collection, list?.items),
       location: success?.headers.includes('location') === true,
       createdStatus: (role === 'replace' || role === 'replace-in-body') && operation.responses.has(201) ? 201 : undefined,
-      fill: media && fillOf(media.schema, contract.document, collection, answered),
+      fill: media && fillOf(media.object, collection, answered),
       totalHeader: list ? success?.headers.find((name) => TOTAL_HEADERS.has(name)) : undefined,
-      itemFill: list && media ? fillOf(itemsSchemaOf(media.schema, list, contract.document), contract.document, collection, list.items) : undefined,
+      itemFill: list && media ? fillOf(media.itemObject(list.shape.kind === 'wrapped' ? list.shape.property : undefined), collection, list.items) : undefined,
       collection,
       answered,
       // No responses declared at all: 204, as for an operation answered from the spec (examples.ts).
@@ -399,13 +399,11 @@ export function filled(json: string, fill: string | undefined): string {
  * schema allows, the same on every answer, so every answer is valid against its schema.
  */
 export function fillOf(
-  schema: Schema | undefined,
-  document: unknown,
+  flat: ObjectShape | undefined,
   held: Pick<Collection, 'declared' | 'writeOnly'> & { identity?: Collection['identity'] },
   shown: ReadonlySet<string> | undefined,
 ): string | undefined {
-  if (schema === undefined) return undefined;
-  const flat = flattenObject(schema, document);
+  if (flat === undefined) return undefined;
   const members: string[] = [];
   for (const name of flat.required) {
     if (name === held.identity?.property || held.declared.has(name) || held.writeOnly.has(name) || (shown && !shown.has(name))) continue;
@@ -413,13 +411,6 @@ export function fillOf(
     if (property) members.push(`${JSON.stringify(name)}:${JSON.stringify(leastSample(property, document))}`);
   }
   return members.length ? members.join(',') : undefined;
-}
-
-/** The schema of a list answer's items: the array's, or its wrapper's array property's. */
-function itemsSchemaOf(schema: Schema | undefined, list: ListPlan, document: unknown): Schema | undefined {
-  const array = list.shape.kind === 'wrapped' ? flattenObject(schema, document).properties.get(list.shape.property) : mergeAllOf(schema, document);
-  const items = array?.items;
-  return items !== null && typeof items === 'object' && !Array.isArray(items) ? (items as Schema) : undefined;
 }
 
 /** A create's answer, with a `Location` naming the new record where the success response declares one. */

@@ -21,6 +21,7 @@ import { completeDocument, ContractError, HTTP_METHODS, loadDocument, loadDocume
 import { SPEC_PATH } from '../plant-store.js';
 import { parameterReader, type ParameterStyle } from './parameters.js';
 import { readLinks } from './links.js';
+import { withSchemaShapes } from './body-shapes.js';
 import type { CompiledContract, ContractExample, ContractMediaType, ContractOperation, ContractParameter, ContractResponse, SecurityRequirement, SecurityScheme } from './model.js';
 import { declaredProperties, flattenObject } from '../schema/shape.js';
 import { escapePointerToken, isObject, jsonPointer, pointerTarget, refProblem, resolveRef, type Schema } from '../schema/resolve.js';
@@ -341,19 +342,24 @@ function readParameters(raw: readonly { value: unknown; pointer: string }[], com
     const contentSchema = content && isObject(content[1]) && isObject(content[1].schema) ? content[1].schema : undefined;
     const schema = isObject(parameter.schema) ? parameter.schema : contentSchema;
     const style = content ? 'content' : typeof parameter.style === 'string' ? parameter.style : DEFAULT_STYLE[location];
-    byKey.set(key, {
-      name,
-      in: location,
-      required: location === 'path' || parameter.required === true,
+    const compiled = withSchemaShapes<Omit<ContractParameter, 'inlined'>>(
+      {
+        name,
+        in: location,
+        required: location === 'path' || parameter.required === true,
+        schema,
+        style: style as ParameterStyle,
+        // OpenAPI 3.1, 4.8.12.4: explode defaults to true for form, false for every other style.
+        explode: typeof parameter.explode === 'boolean' ? parameter.explode : style === 'form',
+        mediaType: content?.[0],
+        validate: undefined,
+        read: () => undefined,
+      },
       schema,
-      style: style as ParameterStyle,
-      // OpenAPI 3.1, 4.8.12.4: explode defaults to true for form, false for every other style.
-      explode: typeof parameter.explode === 'boolean' ? parameter.explode : style === 'form',
-      mediaType: content?.[0],
-      validate: undefined,
-      read: () => undefined,
-    });
-    compiler.compileLazily(byKey.get(key) as ContractParameter, schema, `${pointer}/${content ? `content/${escapePointerToken(content[0])}/schema` : 'schema'}`, direction);
+      compiler.document,
+    );
+    byKey.set(key, compiled);
+    compiler.compileLazily(compiled, schema, `${pointer}/${content ? `content/${escapePointerToken(content[0])}/schema` : 'schema'}`, direction);
   }
   const parameters = [...byKey.values()];
   const claimed = new Set(parameters.filter((p) => p.in === 'query').map((p) => p.name));
@@ -436,21 +442,25 @@ function readContent(raw: unknown, compiler: SchemaCompiler, where: string, dire
       const resolved = compiler.resolve(example, `${at}/examples/${escapePointerToken(name)}`);
       if (isObject(resolved) && 'value' in resolved) examples.push({ name, value: resolved.value });
     }
-    const media = {
-      mediaType: mediaType.toLowerCase(),
+    const media = withSchemaShapes(
+      {
+        mediaType: mediaType.toLowerCase(),
+        schema,
+        validate: undefined as ValidateFunction | undefined,
+        properties: [...properties.keys()],
+        propertySchemas: properties,
+        required: compiler.required(schema),
+        type,
+        itemProperties: type === 'array' && isObject(resolved) && isObject(resolved.items) ? new Set(compiler.properties(resolved.items).keys()) : undefined,
+        propertySet: new Set(properties.keys()),
+        maxItems: type === 'array' && isObject(resolved) && typeof resolved.maxItems === 'number' ? resolved.maxItems : undefined,
+        arrayProperties: arrayPropertiesOf(properties, compiler),
+        examples,
+        exactPlan: compiler.exactPlan(schema, properties.keys()),
+      },
       schema,
-      validate: undefined as ValidateFunction | undefined,
-      properties: [...properties.keys()],
-      propertySchemas: properties,
-      required: compiler.required(schema),
-      type,
-      itemProperties: type === 'array' && isObject(resolved) && isObject(resolved.items) ? new Set(compiler.properties(resolved.items).keys()) : undefined,
-      propertySet: new Set(properties.keys()),
-      maxItems: type === 'array' && isObject(resolved) && typeof resolved.maxItems === 'number' ? resolved.maxItems : undefined,
-      arrayProperties: arrayPropertiesOf(properties, compiler),
-      examples,
-      exactPlan: compiler.exactPlan(schema, properties.keys()),
-    };
+      compiler.document,
+    );
     compiler.compileLazily(media, schema, `${at}/schema`, direction);
     content.set(media.mediaType, media);
   }

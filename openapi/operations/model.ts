@@ -27,7 +27,46 @@ export type SecurityScheme =
  */
 export type SecurityRequirement = readonly string[];
 
-export interface ContractParameter {
+/** An object schema read through refs, its `allOf` parts merged (union branches are not: they are alternatives). */
+export interface ObjectShape {
+  /** Each property's schema, refs followed and allOf parts merged (later keywords win). */
+  readonly properties: ReadonlyMap<string, Schema>;
+  /** Required by the schema or by any allOf part. */
+  readonly required: ReadonlySet<string>;
+  /** False when the schema or a part says `additionalProperties: false` or `unevaluatedProperties: false`. */
+  readonly additionalProperties: boolean;
+}
+
+/** A property of a body variant: its schema with refs followed and allOf merged at every depth. */
+export interface VariantProperty {
+  name: string;
+  required: boolean;
+  schema: Schema;
+}
+
+/** One shape a valid body may take: a branch of a top-level oneOf/anyOf, or the whole object. */
+export interface BodyVariant {
+  /** The branch's component name, or `branch N`; the body's own name when it has no branches. */
+  name: string;
+  properties: readonly VariantProperty[];
+  required: ReadonlySet<string>;
+}
+
+/** What a schema says read member by member, each computed on first use (openapi/operations/body-shapes.ts). */
+export interface SchemaShapes {
+  /** The schema as one object. */
+  readonly object: ObjectShape;
+  /** The object each item is of the schema's array, or (`property`) of its array property; undefined when that is no array of objects. */
+  itemObject(property?: string): ObjectShape | undefined;
+  /** The schema with every local ref followed and allOf merged at every depth, for reading its keywords (`{}` when there is none). */
+  readonly inlined: Schema;
+  /** The object shapes a valid body may take: one per object branch of a top-level oneOf/anyOf (a discriminator's value fixed), else the whole. */
+  readonly variants: readonly BodyVariant[];
+  /** A form's fields (URL-encoded or multipart, in order) as the object the schema describes, coerced to its types. */
+  readForm(fields: Iterable<readonly [string, string]>): Record<string, unknown>;
+}
+
+export interface ContractParameter extends Pick<SchemaShapes, 'inlined'> {
   name: string;
   in: 'path' | 'query' | 'header' | 'cookie';
   required: boolean;
@@ -43,7 +82,7 @@ export interface ContractParameter {
   read: ParameterReader;
 }
 
-export interface ContractMediaType {
+export interface ContractMediaType extends SchemaShapes {
   mediaType: string;
   schema: Schema | undefined;
   /** The schema compiled; undefined when the media type declares none. */

@@ -1,0 +1,96 @@
+/**
+ * What a schema of the compiled model says when it is read member by member, for whoever writes or
+ * reads values of it (the mock's answers and forms, the suite's cases): the object it is, the
+ * object its array items are, the shapes a valid body may take, the schema inlined, a form read
+ * by it. Each is read through the document's refs on first use and kept, so that consumers read
+ * the model and never the document.
+ */
+import type { BodyVariant, ObjectShape, SchemaShapes, VariantProperty } from './model.js';
+import { formObject } from './parameters.js';
+import { branchValues, discriminatorOf, flattenObject, inlineSchema, mergeAllOf } from '../schema/shape.js';
+import { isObject, refName, resolveRef, type Schema } from '../schema/resolve.js';
+
+/** `target` with the shapes of `schema` (read in `document`) as properties computed on first use. */
+export function withSchemaShapes<T extends object>(target: T, schema: Schema | undefined, document: unknown): T & SchemaShapes {
+  let object: ObjectShape | undefined;
+  let inlined: Schema | undefined;
+  let variants: readonly BodyVariant[] | undefined;
+  let items: Map<string, ObjectShape | undefined> | undefined;
+  const objectOf = (): ObjectShape => (object ??= flattenObject(schema, document));
+  const shapes: SchemaShapes = {
+    get object() {
+      return objectOf();
+    },
+    get inlined() {
+      return (inlined ??= schema ? inlineSchema(schema, document) : {});
+    },
+    get variants() {
+      return (variants ??= bodyVariants(schema, document));
+    },
+    itemObject: (property) => {
+      items ??= new Map();
+      const key = property ?? '';
+      if (!items.has(key)) items.set(key, itemObjectOf(schema, document, property, objectOf));
+      return items.get(key);
+    },
+    readForm: (fields) => formObject(fields, schema, document),
+  };
+  return Object.defineProperties(target, Object.getOwnPropertyDescriptors(shapes)) as T & SchemaShapes;
+}
+
+/** The object an array's items are: the schema's own (refs followed, allOf merged), or its array property's. */
+function itemObjectOf(schema: Schema | undefined, document: unknown, property: string | undefined, objectOf: () => ObjectShape): ObjectShape | undefined {
+  if (schema === undefined) return undefined;
+  const array = property === undefined ? mergeAllOf(schema, document) : objectOf().properties.get(property);
+  const items = array?.items;
+  return isObject(items) ? flattenObject(items, document) : undefined;
+}
+
+/**
+ * The object shapes a valid body may take. A top-level `oneOf`/`anyOf` (refs followed, the allOf
+ * around it merged) gives one per branch, each merged with the schema's own properties and
+ * required names; with a `discriminator`, the branch's property is fixed to the values that select
+ * it, read as the validator reads them (openapi/schema/discriminator.ts). Which branch a value really matches, and that exactly
+ * one does for oneOf, is left to the compiled validator: the generators ask it of every body.
+ */
+function bodyVariants(schema: Schema | undefined, doc: unknown): BodyVariant[] {
+  const variant = (name: string, object: unknown): BodyVariant => {
+    const flat = flattenObject(object, doc);
+    return { name, properties: [...flat.properties].map(([n, s]) => ({ name: n, required: flat.required.has(n), schema: inlineSchema(s, doc) })), required: flat.required };
+  };
+  const raw = resolveRef(schema, doc);
+  const whole = variant(refName(schema) ?? 'request body', schema);
+  const unionOf = (node: Schema): unknown[] | undefined => (Array.isArray(node.oneOf) ? node.oneOf : Array.isArray(node.anyOf) ? node.anyOf : undefined);
+  if (!isObject(raw)) return [whole];
+  // Unions only inside allOf parts (a payment's oneOf beside a delivery's): their branches paired and merged (inlineSchema).
+  const source = unionOf(raw)?.length ? raw : inlineSchema(schema, doc);
+  const branchesRaw = unionOf(source);
+  if (!branchesRaw?.length) return [whole];
+  // The values the validator selects each branch by (openapi/schema/discriminator.ts: mapping, own const/enum, component name).
+  const discriminated = discriminatorOf(source, doc);
+  const { oneOf: _oneOf, anyOf: _anyOf, discriminator: _discriminator, ...around } = source;
+  const out: BodyVariant[] = [];
+  branchesRaw.forEach((branch, i) => {
+    const component = refName(branch);
+    const inlined = inlineSchema(branch, doc);
+    // Only object branches are written member by member; a scalar branch is left to the validator.
+    if (!isObject(inlined) || (inlined.type !== undefined && inlined.type !== 'object' && !isObject(inlined.properties))) return;
+    const merged: Schema = { allOf: [around, inlined] };
+    const own = variant(component ?? `branch ${i + 1}`, merged);
+    const values = branchValues(discriminated, i);
+    if (discriminated && values.length > 0) {
+      const property = discriminated.propertyName;
+      const at = own.properties.findIndex((p) => p.name === property);
+      const existing = at === -1 ? { type: 'string' } : (own.properties[at] as VariantProperty).schema;
+      const { const: _const, ...rest } = existing;
+      const fixed: VariantProperty = { name: property, required: true, schema: { ...rest, enum: values } };
+      const properties = [...own.properties];
+      if (at === -1) properties.unshift(fixed);
+      else properties[at] = fixed;
+      out.push({ name: own.name, properties, required: new Set([...own.required, property]) });
+      return;
+    }
+    out.push(own);
+  });
+  return out.length ? out : [whole];
+}
