@@ -136,7 +136,6 @@ export async function specAnswer(engine: Engine, proxy: ValidatingProxy | undefi
 /** The spec being served as the inspector shows it (in proxy mode: no collections, nothing stateful). */
 export async function describeSpec(engine: Engine, proxied: boolean): Promise<SpecView> {
   const { contract } = engine;
-  const info = record(contract.document.info);
   const collections = proxied ? [] : engine.collections;
   // Loaded when the inspector first asks (randexp, for a pattern): a mock that is never inspected starts without it.
   const { PatternStrings } = await import('../../openapi/schema/pattern-strings.js');
@@ -171,7 +170,7 @@ export async function describeSpec(engine: Engine, proxied: boolean): Promise<Sp
     title: contract.title,
     version: contract.version,
     source: contract.source,
-    ...text('description', info.description),
+    ...text('description', contract.description),
     collections: collections.map((collection) => collectionView(collection, engine)),
     singletons: proxied ? [] : singletonViews(engine),
     operations,

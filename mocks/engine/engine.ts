@@ -5,7 +5,6 @@
  * Built once per spec (again on --watch); nothing in it depends on a request.
  */
 import { readContract } from '../../openapi/operations/compile.js';
-import { serverBasePaths } from '../../openapi/operations/paths.js';
 import { type CompiledContract } from '../../openapi/operations/model.js';
 import { ErrorAnswers, realmOf } from './error-answers.js';
 import { GeneratedBodies, type Warn } from './generated-bodies.js';
@@ -65,7 +64,7 @@ export async function buildEngine(contract: CompiledContract, options: EngineOpt
     primary: collections[0],
     identities: new AssignedIdentities(),
     operationList: routes.operations.map((o) => `${o.method} ${o.path}`).join(', ') || 'no operations',
-    basePaths: serverBasePaths(contract.document),
+    basePaths: contract.basePaths,
     unchecked,
     realm,
     errors: new ErrorAnswers(contract),

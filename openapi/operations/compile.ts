@@ -21,6 +21,7 @@ import { completeDocument, ContractError, HTTP_METHODS, loadDocument, loadDocume
 import { SPEC_PATH } from '../plant-store.js';
 import { parameterReader, type ParameterStyle } from './parameters.js';
 import { readLinks } from './links.js';
+import { serverBasePaths } from './paths.js';
 import { withSchemaShapes } from './body-shapes.js';
 import type { CompiledContract, ContractExample, ContractMediaType, ContractOperation, ContractParameter, ContractResponse, SecurityRequirement, SecurityScheme } from './model.js';
 import { declaredProperties, flattenObject } from '../schema/shape.js';
@@ -92,6 +93,8 @@ function compileLoaded({ document, source, notes, declaredVersion }: LoadedDocum
     notes,
     title: String(info.title ?? ''),
     version: String(info.version ?? ''),
+    description: typeof info.description === 'string' ? info.description : undefined,
+    basePaths: serverBasePaths(document),
     operations,
     securitySchemes,
     componentValidator: (name) => compiler.compile({ $ref: `#/components/schemas/${name}` }, jsonPointer('components', 'schemas', name)),

@@ -202,6 +202,10 @@ export interface CompiledContract {
   notes: readonly string[];
   title: string;
   version: string;
+  /** The document's `info.description`, when it gives one. */
+  description: string | undefined;
+  /** The base paths its `servers` put the API under (openapi/operations/paths.ts). */
+  basePaths: readonly string[];
   /** Every operation, by operationId (generated where the document gives none), in document order. */
   operations: ReadonlyMap<string, ContractOperation>;
   securitySchemes: ReadonlyMap<string, SecurityScheme>;
