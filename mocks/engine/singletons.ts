@@ -25,7 +25,7 @@ export function singletonHandlers(singletons: ReadonlyMap<string, { role: Single
   const handlers: Record<string, MockHandler> = {};
   for (const [operationId, { role, singleton }] of singletons) {
     const operation = contract.operations.get(operationId);
-    if (operation) handlers[operationId] = ROLES[role](singleton, answering(operation, singleton));
+    if (operation) handlers[operationId] = ROLES[role](singleton, answering(operation, singleton, contract.document));
   }
   return handlers;
 }
@@ -38,11 +38,11 @@ interface Shown {
   fill: string | undefined;
 }
 
-function answering(operation: ContractOperation, singleton: Singleton): Shown {
+function answering(operation: ContractOperation, singleton: Singleton, document: unknown): Shown {
   const success = successOf(operation);
   const media = [...(success?.response.content.values() ?? [])].find((m) => /json$/.test(m.mediaType.split(';')[0] ?? ''));
   const properties = media && new Set([...media.propertySet].filter((name) => !singleton.writeOnly.has(name)));
-  return { status: success?.status ?? 204, properties, fill: media && fillOf(media.object, singleton, properties) };
+  return { status: success?.status ?? 204, properties, fill: media && fillOf(media.object, document, singleton, properties) };
 }
 
 const ROLES: Record<SingletonRole, (singleton: Singleton, shown: Shown) => MockHandler> = {

@@ -85,9 +85,9 @@ export function statefulHandlers(stateful: ReadonlyMap<string, StatefulOperation
       wholeItems: showsWhole(collection, list?.items),
       location: success?.headers.includes('location') === true,
       createdStatus: (role === 'replace' || role === 'replace-in-body') && operation.responses.has(201) ? 201 : undefined,
-      fill: media && fillOf(media.object, collection, answered),
+      fill: media && fillOf(media.object, contract.document, collection, answered),
       totalHeader: list ? success?.headers.find((name) => TOTAL_HEADERS.has(name)) : undefined,
-      itemFill: list && media ? fillOf(media.itemObject(list.shape.kind === 'wrapped' ? list.shape.property : undefined), collection, list.items) : undefined,
+      itemFill: list && media ? fillOf(media.itemObject(list.shape.kind === 'wrapped' ? list.shape.property : undefined), contract.document, collection, list.items) : undefined,
       collection,
       answered,
       // No responses declared at all: 204, as for an operation answered from the spec (examples.ts).
@@ -400,6 +400,8 @@ export function filled(json: string, fill: string | undefined): string {
  */
 export function fillOf(
   flat: ObjectShape | undefined,
+  /** The document the properties' refs point into. */
+  document: unknown,
   held: Pick<Collection, 'declared' | 'writeOnly'> & { identity?: Collection['identity'] },
   shown: ReadonlySet<string> | undefined,
 ): string | undefined {
