@@ -12,6 +12,7 @@
  * The seed reproduces every case; ids are drawn fresh on every run.
  */
 import fc from 'fast-check';
+import { isXmlMediaType, mediaEssence } from '../openapi/media-types.js';
 import { parseExactJson } from '../openapi/schema/exact-json.js';
 import type { IdSource } from '../fixtures/index.js';
 import { authCases, type CredentialParts } from './generators/auth.js';
@@ -514,7 +515,7 @@ function bodyCases(options: GenerationOptions, body: RequestBody, _required: Par
 
   // Spellings RFC 9110 §8.3.1 makes equal to the declared media type (case-insensitive type, subtype and
   // parameter names; a quoted parameter value is the same value; RFC 8259 §11: charset is meaningless but harmless).
-  const essence = body.mediaType.split(';')[0]?.trim().toLowerCase() ?? 'application/json';
+  const essence = mediaEssence(body.mediaType);
   const [type = 'application', subtype = 'json'] = essence.split('/');
   const spellings: Array<[string, string, string]> = [
     ['charset', `${essence}; charset=utf-8`, 'a charset=utf-8 parameter'],
@@ -535,7 +536,7 @@ function bodyCases(options: GenerationOptions, body: RequestBody, _required: Par
     );
   }
   // A real form body where the spec declares only JSON: a form parser behind the JSON route would store it.
-  if (!body.mediaTypes.some((m) => m.toLowerCase().startsWith('application/x-www-form-urlencoded'))) {
+  if (!body.mediaTypes.some((m) => mediaEssence(m) === 'application/x-www-form-urlencoded')) {
     const form = new URLSearchParams(base().map(([name, literal]): [string, string] => [name, literal.startsWith('"') ? (JSON.parse(literal) as string) : literal])).toString();
     add(
       {
@@ -557,13 +558,13 @@ function bodyCases(options: GenerationOptions, body: RequestBody, _required: Par
     const text = firstString ? validBase.find(([name]) => name === firstString.name)?.[1] : undefined;
     const marker = text?.startsWith('"') && (JSON.parse(text) as string).length > 0 ? (JSON.parse(text) as string).charAt(0) : undefined;
     for (const declared of body.mediaTypes) {
-      const essence = declared.split(';')[0]?.trim().toLowerCase() ?? '';
+      const essence = mediaEssence(declared);
       const written =
         essence === 'application/x-www-form-urlencoded'
           ? { label: 'form', text: formUrlencoded(validBase), contentType: declared, about: 'a URL-encoded form' }
           : essence === 'multipart/form-data'
             ? { label: 'multipart', text: multipartFormData(validBase), contentType: `${essence}; boundary=${MULTIPART_BOUNDARY}`, about: 'multipart/form-data (RFC 7578)' }
-            : essence === 'application/xml' || essence === 'text/xml' || essence.endsWith('+xml')
+            : isXmlMediaType(essence)
               ? { label: 'xml', text: xmlDocument(validBase, body.schemaName), contentType: declared, about: `XML, one <${body.schemaName}> element` }
               : undefined;
       if (!written?.text) continue;

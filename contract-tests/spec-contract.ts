@@ -248,7 +248,7 @@ function onRecord(role: string | undefined): boolean {
 /** The first operation that takes a JSON body, else the first operation. */
 function primaryOperation(contract: CompiledContract): string {
   const operations = [...contract.operations.values()];
-  const withBody = operations.find((o) => [...(o.requestBody?.content.keys() ?? [])].some((key) => isJsonMediaType(mediaEssence(key))));
+  const withBody = operations.find((o) => [...(o.requestBody?.content.keys() ?? [])].some((key) => isJsonMediaType(key)));
   const first = withBody ?? operations[0];
   if (!first) throw new SpecError(`${contract.source} has no operation with an operationId; there is nothing to test.`);
   return first.operationId;
@@ -301,7 +301,7 @@ export function suiteContractOf(
   const keys = [...(content?.keys() ?? [])];
   const formKind = (key: string): 'form' | 'multipart' | undefined =>
     mediaEssence(key) === 'application/x-www-form-urlencoded' ? 'form' : mediaEssence(key) === 'multipart/form-data' ? 'multipart' : undefined;
-  const mediaType = keys.find((key) => isJsonMediaType(mediaEssence(key))) ?? keys.find((key) => formKind(key) !== undefined && content?.get(key)?.schema !== undefined);
+  const mediaType = keys.find((key) => isJsonMediaType(key)) ?? keys.find((key) => formKind(key) !== undefined && content?.get(key)?.schema !== undefined);
   const media = mediaType === undefined ? undefined : content?.get(mediaType);
   let rawBody: RawBody | undefined;
   if (content?.size && operation.requestBody?.required && (mediaType === undefined || !media?.schema || !media.validate)) {
@@ -326,7 +326,7 @@ export function suiteContractOf(
     requestBody = {
       ...(key ? { key } : {}),
       ...(key && role?.collection.itemPath !== undefined ? { keyInPath: true as const } : {}),
-      ...(kind && !isJsonMediaType(mediaEssence(mediaType))
+      ...(kind && !isJsonMediaType(mediaType)
         ? {
             form: {
               kind,

@@ -6,6 +6,7 @@
  */
 
 import { STATUS_CODES } from 'node:http';
+import { isJsonMediaType } from '../openapi/media-types.js';
 
 /** The realm of the admin routes' challenge (the API's realm comes from the spec's title). */
 export const ADMIN_REALM = 'plant-store-admin';
@@ -95,7 +96,7 @@ export const errorCatalogue = {
     ({ contentType, accepted = 'application/json' }) =>
       `${contentType === undefined ? 'The request has no Content-Type' : `Content-Type '${quoted(contentType)}' is not supported`}. ` +
       // The fetch hint is for JSON alone: a form or multipart body is sent by a FormData, whose type the browser sets.
-      (accepted.split("' or '").every((name) => /json$/.test(name))
+      (accepted.split("' or '").every(isJsonMediaType)
         ? `Send the body as JSON with 'Content-Type: ${accepted}' (fetch sends a string body as text/plain unless you set the header).`
         : `Send the body with 'Content-Type: ${accepted}', as the operation declares.`),
   ),

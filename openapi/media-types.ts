@@ -1,8 +1,21 @@
-/** Media types: one reading of a Content-Type against the content map a spec declares. */
+/**
+ * Media types: the one place a Content-Type (or a content key of the spec) is read, matched
+ * against the content map a spec declares, and classed as JSON or XML. Parsing is the
+ * `content-type` package's (RFC 9110 §8.3: type and subtype case-insensitive, parameters after
+ * `;`, quoted values unquoted); it never throws, so a header that is not a media type simply
+ * matches nothing. Negotiating an `Accept` stays `negotiator`'s (mocks/engine/negotiate.ts).
+ */
+import { parse } from 'content-type';
 
 /** A media type or range without its parameters, in lower case: `Application/JSON; charset=utf-8` → `application/json`. */
 export function mediaEssence(mediaType: string): string {
-  return (mediaType.split(';')[0] ?? '').trim().toLowerCase();
+  return parse(mediaType, { parameters: false }).type;
+}
+
+/** A media type read whole: its essence and its parameters by lower-case name (`charset`, `boundary`), values unquoted. */
+export function parseMediaType(mediaType: string): { essence: string; parameters: Readonly<Record<string, string | undefined>> } {
+  const { type, parameters } = parse(mediaType);
+  return { essence: type, parameters };
 }
 
 /**
@@ -42,7 +55,27 @@ export class MediaMatcher {
   }
 }
 
-/** Whether a media type is JSON (`application/json` or a `+json` suffix type). */
+/**
+ * Whether a media type (parameters and letter case allowed) is JSON: `application/json`, or an
+ * `application/…+json` structured-syntax type (RFC 6839 §3.1: `application/problem+json`,
+ * `application/vnd.api+json`, `application/merge-patch+json`). A type that merely ends in `json`
+ * is not: `application/x-ndjson` is a stream of JSON texts, not one JSON document.
+ */
 export function isJsonMediaType(mediaType: string): boolean {
-  return mediaType === 'application/json' || /^application\/[a-z0-9.+-]+\+json$/.test(mediaType);
+  const essence = mediaType === 'application/json' ? mediaType : mediaEssence(mediaType);
+  return essence === 'application/json' || JSON_SUFFIXED.test(essence);
+}
+/** RFC 6838 §4.2's restricted-name characters before the `+json` suffix. */
+const JSON_SUFFIXED = /^application\/[a-z0-9!#$&^_.+-]+\+json$/;
+
+/** Whether a media type is XML: `application/xml`, `text/xml` or a `+xml` structured-syntax type (RFC 7303). */
+export function isXmlMediaType(mediaType: string): boolean {
+  const essence = mediaEssence(mediaType);
+  return essence === 'application/xml' || essence === 'text/xml' || essence.endsWith('+xml');
+}
+
+/** The entry of a content map's first JSON media type (in the spec's order); undefined when it declares none. */
+export function firstJson<T>(content: ReadonlyMap<string, T> | undefined): T | undefined {
+  for (const [mediaType, entry] of content ?? []) if (isJsonMediaType(mediaType)) return entry;
+  return undefined;
 }

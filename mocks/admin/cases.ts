@@ -21,6 +21,7 @@ import { createHash } from 'node:crypto';
 import { isLosslessNumber, parse as parseLossless, stringify as stringifyLossless, type LosslessNumber } from 'lossless-json';
 import { PLACEHOLDERS } from '../../fixtures/index.js';
 import { ID_RANGES, type IdKind } from '../../fixtures/ids.js';
+import { mediaEssence } from '../../openapi/media-types.js';
 import { parseExactJson, integerOfLiteral } from '../../openapi/schema/exact-json.js';
 import type { SecurityScheme } from '../../openapi/operations/model.js';
 import type { MockContext } from '../context.js';
@@ -350,7 +351,7 @@ function caseOf(entry: JournalEntry, context: MockContext, source: CaseSource): 
   const sentType = header('content-type');
   if (expect === 'unsupported-media-type') contentType = sentType ?? null;
   else if (sentType === undefined && !('empty' in exported.body)) contentType = null;
-  else if (sentType !== undefined && !/^application\/json\s*(;|$)/i.test(sentType)) contentType = sentType;
+  else if (sentType !== undefined && mediaEssence(sentType) !== 'application/json') contentType = sentType;
   const schemes = context.engine.contract.securitySchemes;
   const auth = authOf(verdict, header('authorization'), namedScheme(entry, operation, schemes, header));
   const kept = entry.query ? withoutQueryKeys(entry.query, operation, schemes) : '';

@@ -8,6 +8,7 @@
  * page can poll it for reloads at the cost of a 304.
  */
 import { createHash } from 'node:crypto';
+import { isJsonMediaType } from '../../openapi/media-types.js';
 import type { ContractMediaType, ContractOperation, SecurityScheme } from '../../openapi/operations/model.js';
 import type { Engine } from '../engine/engine.js';
 import type { Collection, Singleton } from '../../openapi/operations/collections.js';
@@ -241,7 +242,7 @@ function parametersOf(operation: ContractOperation, raw: Record<string, unknown>
 function bodyOf(operation: ContractOperation, document: unknown, patterns: PatternStrings): Pick<OperationView, 'body'> {
   const content = operation.requestBody?.content;
   if (!content || content.size === 0) return {};
-  const [mediaType, media] = [...content].find(([type]) => /json/i.test(type)) ?? ([...content][0] as [string, ContractMediaType]);
+  const [mediaType, media] = [...content].find(([type]) => isJsonMediaType(type)) ?? ([...content][0] as [string, ContractMediaType]);
   let example: string | undefined;
   let from: 'example' | 'schema' | 'none' = 'none';
   if (media.examples.length) {

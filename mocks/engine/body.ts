@@ -3,9 +3,8 @@
  * range, and — for the admin seed and `--seed` — turned into records, validated all or nothing.
  */
 import { isUtf8 } from 'node:buffer';
-import { parse as parseContentType } from 'content-type';
 import { parse as parseMultipart } from 'parse-multipart-data';
-import { isJsonMediaType } from '../../openapi/media-types.js';
+import { isJsonMediaType, isXmlMediaType, parseMediaType } from '../../openapi/media-types.js';
 import { DuplicateMemberName, exactPlanOfArray, JsonTooDeep, parseExactJson, READ_EVERY_NUMBER, type ExactPlan } from '../../openapi/schema/exact-json.js';
 import { describeProblems, describeType, DEFAULT_PROBLEM_LIMIT } from '../../openapi/schema/problems.js';
 import { reject, type Rejection } from '../errors.js';
@@ -53,7 +52,7 @@ export function bodyKind(essence: string): BodyKind {
   if (isJsonMediaType(essence)) return 'json';
   if (essence === 'application/x-www-form-urlencoded') return 'form';
   if (essence === 'multipart/form-data') return 'multipart';
-  if (essence.startsWith('text/') || essence === 'application/xml' || essence.endsWith('+xml')) return 'text';
+  if (essence.startsWith('text/') || isXmlMediaType(essence)) return 'text';
   return 'bytes';
 }
 
@@ -64,7 +63,7 @@ export function bodyKind(essence: string): BodyKind {
  */
 export function parseOtherBody(body: Buffer, kind: Exclude<BodyKind, 'json'>, contentType: string, media: Pick<ContractMediaType, 'readForm'>, schemaName: string): ParsedBody {
   if (kind === 'multipart') {
-    const boundary = boundaryOf(contentType);
+    const boundary = parseMediaType(contentType).parameters.boundary;
     if (!boundary) return { ok: false, rejection: reject('INVALID_REQUEST_BODY', { schema: schemaName, problems: ['the multipart/form-data Content-Type names no boundary'] }) };
     const parts = parseMultipart(body, boundary);
     // RFC 7578 §5.1: a text field (no filename) is UTF-8 unless a charset says otherwise; a file's bytes are its own.
@@ -78,14 +77,6 @@ export function parseOtherBody(body: Buffer, kind: Exclude<BodyKind, 'json'>, co
   const text = body.toString('utf8');
   if (kind === 'form') return { ok: true, value: media.readForm(new URLSearchParams(text)), text: undefined };
   return { ok: true, value: text, text: undefined };
-}
-
-function boundaryOf(contentType: string): string | undefined {
-  try {
-    return parseContentType(contentType).parameters.boundary || undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /**

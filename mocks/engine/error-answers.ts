@@ -37,7 +37,7 @@ import type { ErrorObject, ValidateFunction } from 'ajv';
 import { createRequire } from 'node:module';
 import type { XMLBuilder } from 'fast-xml-parser';
 import { declaredFor, type CompiledContract, type ContractMediaType, type ContractOperation, type ContractResponse } from '../../openapi/operations/model.js';
-import { isJsonMediaType, mediaEssence } from '../../openapi/media-types.js';
+import { firstJson, isXmlMediaType, mediaEssence } from '../../openapi/media-types.js';
 import { pathTemplatePattern } from '../../openapi/operations/paths.js';
 import { type Schema } from '../../openapi/schema/resolve.js';
 import { leastSample } from '../../openapi/schema/sample.js';
@@ -258,9 +258,9 @@ export function shapeOf(response: ContractResponse | undefined, document?: unkno
   if (!response) return OURS;
   if (response.content.size === 0) return EMPTY;
   const entries = [...response.content.values()];
-  const media = entries.find((m) => mediaEssence(m.mediaType) === 'application/problem+json') ?? entries.find((m) => isJsonMediaType(mediaEssence(m.mediaType)));
+  const media = entries.find((m) => mediaEssence(m.mediaType) === 'application/problem+json') ?? firstJson(response.content);
   if (!media) {
-    const xml = entries.find((m) => isXmlMediaType(mediaEssence(m.mediaType)));
+    const xml = entries.find((m) => isXmlMediaType(m.mediaType));
     if (xml) return xmlShape(xml, document);
     const text = entries.find((m) => mediaEssence(m.mediaType).startsWith('text/'));
     // Other declared types (binary, CSV …): our Error stays JSON rather than a body that only pretends to be of that type.
@@ -271,10 +271,6 @@ export function shapeOf(response: ContractResponse | undefined, document?: unkno
   if (media.type === 'integer' || media.type === 'number') return { kind: 'json', mediaType: media.mediaType, media, fields: [], example, whole: 'integer' };
   if (media.schema === undefined) return { kind: 'json', mediaType: media.mediaType, media, fields: OUR_FIELDS, example, whole: 'object' };
   return { kind: 'json', mediaType: media.mediaType, media, fields: fieldsOf(media, document), example, whole: 'object', document };
-}
-
-function isXmlMediaType(essence: string): boolean {
-  return essence === 'application/xml' || essence === 'text/xml' || essence.endsWith('+xml');
 }
 
 /** The members an XML error carries, filled as a JSON one's are, and where each goes in the document. */

@@ -8,11 +8,10 @@
  * mock's own rejection saying it was forced, rendered in the declared shape by the request path
  * (error-answers.ts). An operation that declares no responses answers 204.
  */
-import { isJsonMediaType, mediaEssence } from '../../openapi/media-types.js';
+import { firstJson, isJsonMediaType } from '../../openapi/media-types.js';
 import { successOf, type ContractOperation } from '../../openapi/operations/model.js';
 import { forcedRejection, quoted, reject } from '../errors.js';
 import { rejected, type Answer } from '../http/answer.js';
-import { jsonContent } from '../../openapi/operations/collections.js';
 import { declaredFor } from './error-answers.js';
 import type { GeneratedBodies } from './generated-bodies.js';
 
@@ -34,7 +33,7 @@ export async function exampleAnswer(bodies: GeneratedBodies, operation: Contract
   const response = declaredFor(operation, status);
   const forced = (): Answer => rejected(forcedRejection(status, request.route));
   if (!response) return forced();
-  const media = (request.mediaType === undefined ? undefined : response.content.get(request.mediaType)) ?? jsonContent(response.content) ?? response.content.values().next().value;
+  const media = (request.mediaType === undefined ? undefined : response.content.get(request.mediaType)) ?? firstJson(response.content) ?? response.content.values().next().value;
   if (!media) return status >= 400 ? forced() : { status };
   // openapi-backend falls back to another example silently; an example that is not there is the client's mistake.
   const chosen = request.example === undefined ? media.examples[0] : media.examples.find((example) => example.name === request.example);
@@ -51,7 +50,7 @@ export async function exampleAnswer(bodies: GeneratedBodies, operation: Contract
     if ('problem' in generated) return rejected(reject('NO_VALID_BODY', { status, contentType: media.mediaType }));
     value = generated.value;
   }
-  const body = typeof value === 'string' && !isJsonMediaType(mediaEssence(media.mediaType)) ? value : JSON.stringify(value ?? null);
+  const body = typeof value === 'string' && !isJsonMediaType(media.mediaType) ? value : JSON.stringify(value ?? null);
   const headers: Record<string, string> = { 'content-type': media.mediaType };
   // A forced 401 still says how to authenticate (RFC 7235), and a forced 405 what is allowed.
   if (status === 401 || status === 405) Object.assign(headers, forcedRejection(status, request.route).headers);

@@ -7,7 +7,7 @@
  */
 import Negotiator from 'negotiator';
 import { declaredFor, successOf, type ContractOperation } from '../../openapi/operations/model.js';
-import { isJsonMediaType, mediaEssence } from '../../openapi/media-types.js';
+import { isJsonMediaType } from '../../openapi/media-types.js';
 import { reject, type Rejection } from '../errors.js';
 
 /** What negotiation settled: the media type to answer in (undefined: the default), or the 406. */
@@ -28,9 +28,9 @@ export function negotiate(accept: string | string[] | undefined, operation: Cont
   const response = forcedStatus === undefined ? successOf(operation)?.response : declaredFor(operation, forcedStatus);
   if (!response || response.content.size === 0) return DEFAULT; // no body: nothing to negotiate
   const declared = [...response.content.keys()];
-  const producible = fromStore ? declared.filter(isJson) : declared;
+  const producible = fromStore ? declared.filter(isJsonMediaType) : declared;
   // JSON first, so that a wildcard (a browser's `text/html, */*;q=0.8`) keeps the mock's default.
-  const available = [...producible.filter(isJson), ...producible.filter((type) => !isJson(type))];
+  const available = [...producible.filter(isJsonMediaType), ...producible.filter((type) => !isJsonMediaType(type))];
   const chosen = new Negotiator({ headers: { accept: text } }).mediaTypes(available)[0] ?? jsonAskedAsPlainJson(text, available);
   if (chosen !== undefined) return { mediaType: chosen };
   return {
@@ -44,10 +44,6 @@ export function negotiate(accept: string | string[] | undefined, operation: Cont
   };
 }
 
-function isJson(mediaType: string): boolean {
-  return isJsonMediaType(mediaEssence(mediaType));
-}
-
 /**
  * A client asking for `application/json` of an operation that declares only a `+json` type
  * (`application/hal+json`, `application/vnd.api+json`) gets that type: it is JSON, and clients
@@ -56,5 +52,5 @@ function isJson(mediaType: string): boolean {
  */
 function jsonAskedAsPlainJson(accept: string, available: readonly string[]): string | undefined {
   const asksJson = new Negotiator({ headers: { accept } }).mediaTypes(['application/json']).length > 0;
-  return asksJson ? available.find((type) => mediaEssence(type).endsWith('+json')) : undefined;
+  return asksJson ? available.find(isJsonMediaType) : undefined;
 }

@@ -357,10 +357,10 @@ function withDeclaredHeaders(answer: Answer, operation: ContractOperation, negot
   if (!response) return answer;
   const typed = answer.headers?.['content-type'] !== undefined || (answer.body === undefined && answer.stream === undefined);
   // A stored record in the JSON type Accept chose (application/vnd.api+json where plain JSON is declared too).
-  if (!typed && negotiated !== undefined && !answer.rejection && response.content.has(negotiated) && isJsonMediaType(mediaEssence(negotiated))) {
+  if (!typed && negotiated !== undefined && !answer.rejection && response.content.has(negotiated) && isJsonMediaType(negotiated)) {
     answer.headers = { ...answer.headers, 'content-type': negotiated };
   } else if (!typed && !response.content.has('application/json')) {
-    const json = [...response.content.keys()].find((type) => isJsonMediaType(mediaEssence(type)));
+    const json = [...response.content.keys()].find(isJsonMediaType);
     if (json !== undefined) answer.headers = { ...answer.headers, 'content-type': json };
   }
   const declared = response.headerParameters;

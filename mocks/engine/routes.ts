@@ -11,12 +11,11 @@
  * by scheme name, its hooks for not found, method not allowed, unauthorized and validation fail.
  */
 import type { CompiledContract, ContractMediaType, ContractOperation } from '../../openapi/operations/model.js';
-import { isJsonMediaType, MediaMatcher, mediaEssence } from '../../openapi/media-types.js';
+import { firstJson, isJsonMediaType, MediaMatcher, mediaEssence } from '../../openapi/media-types.js';
 import { pathTemplatePattern } from '../../openapi/operations/paths.js';
 import { successOf } from '../../openapi/operations/model.js';
 import { forceableStatuses } from './prefer.js';
 import { refName } from '../../openapi/schema/resolve.js';
-import { jsonContent } from '../../openapi/operations/collections.js';
 import { challengeScheme } from './security.js';
 import { realmOf } from './error-answers.js';
 import type { MockHandler, Route, RoutedOperation, Router, SecurityCheck } from './context.js';
@@ -149,7 +148,7 @@ export function compileRoutes(contract: CompiledContract, stateful: ReadonlySet<
       allow: '',
       body: requestBodyOf(operation),
       parameters: operation.parameters,
-      successMedia: jsonContent(successOf(operation)?.response.content),
+      successMedia: firstJson(successOf(operation)?.response.content),
       forceable: forceableStatuses(operation.declaredStatuses),
     });
   }
@@ -169,7 +168,7 @@ function requestBodyOf(operation: ContractOperation): RoutedOperation['body'] {
   if (!content || content.size === 0) return undefined;
   // Matched by essence: a spec may declare `application/json; charset=utf-8`; a request's parameters are checked apart.
   const keys = [...content.keys()];
-  const json = keys.filter((key) => isJsonMediaType(mediaEssence(key)));
+  const json = keys.filter(isJsonMediaType);
   // JSON first: the media type a stateful handler, the cases and the messages speak of.
   const ordered = [...json, ...keys.filter((key) => !json.includes(key))];
   const accepted = [...new Set(ordered.map(mediaEssence))].filter((essence) => !essence.includes('*'));

@@ -6,6 +6,7 @@
  * DELETE forgets it. Under a record, the record must exist (404 otherwise, checked again by the
  * store's create of the document) and its deletion takes the document with it (./stateful.ts).
  */
+import { firstJson } from '../../openapi/media-types.js';
 import { storeCollection, type Singleton, type SingletonRole } from '../../openapi/operations/collections.js';
 import { successOf, type CompiledContract, type ContractOperation } from '../../openapi/operations/model.js';
 import { parseExactJson } from '../../openapi/schema/exact-json.js';
@@ -40,7 +41,7 @@ interface Shown {
 
 function answering(operation: ContractOperation, singleton: Singleton, document: unknown): Shown {
   const success = successOf(operation);
-  const media = [...(success?.response.content.values() ?? [])].find((m) => /json$/.test(m.mediaType.split(';')[0] ?? ''));
+  const media = firstJson(success?.response.content);
   const properties = media && new Set([...media.propertySet].filter((name) => !singleton.writeOnly.has(name)));
   return { status: success?.status ?? 204, properties, fill: media && fillOf(media.object, document, singleton, properties) };
 }

@@ -8,7 +8,7 @@
  */
 import { storeCollection, type Collection, type CollectionRole, type ListPlan, type Singleton, type StatefulOperation } from '../../openapi/operations/collections.js';
 import { PAGING_VALUES, type PagingValue } from '../../openapi/operations/collections.js';
-import { mediaEssence } from '../../openapi/media-types.js';
+import { firstJson, mediaEssence } from '../../openapi/media-types.js';
 import { successOf, type CompiledContract, type ContractMediaType, type ContractParameter, type ObjectShape } from '../../openapi/operations/model.js';
 import { type Schema } from '../../openapi/schema/resolve.js';
 import { exactJsonOf, integerOfLiteral, parseExactJson } from '../../openapi/schema/exact-json.js';
@@ -77,7 +77,7 @@ export function statefulHandlers(stateful: ReadonlyMap<string, StatefulOperation
     const operation = contract.operations.get(operationId);
     if (!operation) continue;
     const success = successOf(operation)?.response;
-    const media = [...(success?.content.values() ?? [])].find((m) => /json$/.test(m.mediaType.split(';')[0] ?? ''));
+    const media = firstJson(success?.content);
     const answered = media && new Set([...media.propertySet].filter((name) => !collection.writeOnly.has(name)));
     handlers[operationId] = ROLES[role]({
       whole: showsWhole(collection, answered),

@@ -2,7 +2,7 @@
  * Getting a JSON body off the wire: the media type it must declare and the size it may have.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { parse as parseContentType } from 'content-type';
+import { parseMediaType } from '../../openapi/media-types.js';
 import { reject, type Rejection } from '../errors.js';
 
 /** Largest accepted body unless --max-body says otherwise. */
@@ -42,13 +42,8 @@ export function checkJsonMediaType(header: string | undefined, accepted: readonl
   if (header === accepted[0]) return undefined;
   const names = accepted.join("' or '");
   if (header === undefined || header.trim() === '') return reject('UNSUPPORTED_MEDIA_TYPE', { contentType: undefined, accepted: names });
-  let parsed;
-  try {
-    parsed = parseContentType(header);
-  } catch {
-    return reject('UNSUPPORTED_MEDIA_TYPE', { contentType: header, accepted: names });
-  }
-  if (!accepted.includes(parsed.type)) return reject('UNSUPPORTED_MEDIA_TYPE', { contentType: header, accepted: names });
+  const parsed = parseMediaType(header);
+  if (!accepted.includes(parsed.essence)) return reject('UNSUPPORTED_MEDIA_TYPE', { contentType: header, accepted: names });
   const charset = parsed.parameters.charset?.toLowerCase();
   if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
     return reject('UNSUPPORTED_CHARSET', { charset });

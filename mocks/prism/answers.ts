@@ -5,7 +5,6 @@
  * missing), and Prism's own check of its answer only reports that.
  */
 import type { IHttpResponse } from '@stoplight/prism-http';
-import { parse as parseContentType } from 'content-type';
 import { isJsonMediaType, matchingMedia } from '../../openapi/media-types.js';
 import { type ContractMediaType, type ContractOperation } from '../../openapi/operations/model.js';
 import { parseExactJson } from '../../openapi/schema/exact-json.js';
@@ -21,16 +20,10 @@ export function declaredMedia(operation: ContractOperation | undefined, output: 
   if (!operation || output.body === undefined || typeof output.body === 'string') return undefined;
   const header = Object.entries(output.headers ?? {}).find(([name]) => name.toLowerCase() === 'content-type')?.[1];
   if (typeof header !== 'string') return undefined;
-  let type: string;
-  try {
-    type = parseContentType(header).type;
-  } catch {
-    return undefined;
-  }
   const content = declaredFor(operation, output.statusCode)?.content;
-  const key = content && matchingMedia(content.keys(), type);
+  const key = content && matchingMedia(content.keys(), header);
   const media = key === undefined ? undefined : content?.get(key);
-  return media?.validate && isJsonMediaType(type) ? media : undefined;
+  return media?.validate && isJsonMediaType(header) ? media : undefined;
 }
 
 /** Whether Prism made `output` up from the schema rather than answering one of the spec's examples. */

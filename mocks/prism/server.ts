@@ -14,7 +14,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createLogger } from '@stoplight/prism-core';
 import { createInstance, ProblemJsonError, type IHttpConfig, type IHttpRequest, type IHttpResponse } from '@stoplight/prism-http';
-import { parse as parseContentType } from 'content-type';
 import type { ErrorObject } from 'ajv';
 import { isJsonMediaType, matchingMedia } from '../../openapi/media-types.js';
 import { pathTemplatePattern } from '../../openapi/operations/paths.js';
@@ -200,7 +199,7 @@ async function answer(req: IncomingMessage, res: ServerResponse, context: PrismC
  */
 function requestBody(raw: Buffer, contentType: string | undefined): unknown {
   if (raw.length === 0) return undefined;
-  if (!declaresJson(contentType)) return raw.toString('utf8');
+  if (contentType === undefined || !isJsonMediaType(contentType)) return raw.toString('utf8');
   let text: string;
   try {
     // JSON is UTF-8 (RFC 8259 §8.1): bytes that are not are refused, as the stateful mock refuses them, not read as U+FFFD.
@@ -244,15 +243,6 @@ function judgedByPattern(error: ErrorObject): boolean {
   if (error.keyword === 'pattern' || error.schemaPath.includes('/patternProperties/')) return true;
   const parent = error.parentSchema as Record<string, unknown> | undefined;
   return (error.keyword === 'additionalProperties' || error.keyword === 'unevaluatedProperties') && parent?.patternProperties !== undefined;
-}
-
-function declaresJson(header: string | undefined): boolean {
-  if (!header) return false;
-  try {
-    return isJsonMediaType(parseContentType(header).type);
-  } catch {
-    return false;
-  }
 }
 
 /** The methods the spec's operations take at the path of `url`. */

@@ -9,7 +9,6 @@
  */
 import { isUtf8 } from 'node:buffer';
 import { brotliDecompressSync, gunzipSync, inflateRawSync, inflateSync } from 'node:zlib';
-import { parse as parseContentType } from 'content-type';
 import type { ContractMediaType, ContractOperation, ContractResponse } from '../../openapi/operations/model.js';
 import { isJsonMediaType, matchingMedia } from '../../openapi/media-types.js';
 import { parseExactJson } from '../../openapi/schema/exact-json.js';
@@ -91,17 +90,11 @@ function judgeMediaType(label: string, declared: ContractResponse, head: Respons
     body: undefined,
   });
   if (head.contentType === undefined) return mediaTypeProblem();
-  let type: string;
-  try {
-    type = parseContentType(head.contentType).type;
-  } catch {
-    return mediaTypeProblem();
-  }
-  const key = matchingMedia(declared.content.keys(), type);
+  const key = matchingMedia(declared.content.keys(), head.contentType);
   const media = key === undefined ? undefined : declared.content.get(key);
   if (!media) return mediaTypeProblem();
   // Only JSON bodies are parsed and checked against a schema; other media types by their type alone.
-  if (!media.schema || !isJsonMediaType(type)) return { violations: [], body: undefined };
+  if (!media.schema || !isJsonMediaType(head.contentType)) return { violations: [], body: undefined };
   return { violations: [], body: { media, schema: schemaName(media, status) } };
 }
 

@@ -75,4 +75,13 @@ describe('request media types', () => {
     expect(jsonOnly.status, jsonOnly.text).toBe(415);
     expect(jsonOnly.text).toMatch(/Send the body as JSON with 'Content-Type: application\/json'/);
   });
+
+  it('takes application/x-ndjson as the bytes it is, not as one JSON document, and does not call it JSON in a 415', async () => {
+    const lines = await post('{"title":"Seeds"}\n{"title":"Beans"}\n', 'application/x-ndjson', '/lines');
+    expect(lines.status, lines.text).toBe(204);
+    const asJson = await post('{"title":"Seeds"}', 'application/json', '/lines');
+    expect(asJson.status, asJson.text).toBe(415);
+    expect(asJson.text).toMatch(/Send the body with 'Content-Type: application\/x-ndjson', as the operation declares/);
+    expect(asJson.text).not.toMatch(/as JSON|fetch sends/);
+  });
 });

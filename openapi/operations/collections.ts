@@ -30,7 +30,7 @@
  *   path it belongs to that record as a nested collection does.
  */
 import { typesOf } from '../schema/shape.js';
-import { isJsonMediaType, mediaEssence } from '../media-types.js';
+import { firstJson } from '../media-types.js';
 import { successOf, type CompiledContract, type ContractMediaType, type ContractOperation, type ContractParameter } from './model.js';
 import { type Schema } from '../schema/resolve.js';
 
@@ -178,7 +178,7 @@ export function recogniseCollections(contract: CompiledContract, options: Recogn
   // Parents before their nested collections: shorter paths first.
   const creates = operations.filter((o) => o.method === 'post' && !off(o) && !/\}\/?$/.test(o.path)).sort((a, b) => segments(a.path) - segments(b.path));
   for (const create of creates) {
-    const body = jsonContent(create.requestBody?.content);
+    const body = firstJson(create.requestBody?.content);
     if (body?.schema === undefined || !isObjectMedia(body)) continue;
     const path = trimSlash(create.path);
     if (collections.some((c) => c.path === path)) continue;
@@ -271,7 +271,7 @@ export function recogniseSingletons(
     if (operations.some((o) => recognised.stateful.has(o.operationId))) continue;
     const read = operations.find((o) => o.method === 'get' && !off(o));
     const put = operations.find((o) => o.method === 'put' && !off(o));
-    const body = put && jsonContent(put.requestBody?.content);
+    const body = put && firstJson(put.requestBody?.content);
     if (!read || !put || body?.schema === undefined || !isObjectMedia(body)) continue;
     const parent = parentOf(trimSlash(path), recognised.collections);
     if (/\{/.test(path) && !parent) continue;
@@ -287,7 +287,7 @@ export function recogniseSingletons(
     };
     found.set(read.operationId, { role: 'read', singleton });
     found.set(put.operationId, { role: 'replace', singleton });
-    const patch = operations.find((o) => o.method === 'patch' && !off(o) && jsonContent(o.requestBody?.content));
+    const patch = operations.find((o) => o.method === 'patch' && !off(o) && firstJson(o.requestBody?.content));
     if (patch) found.set(patch.operationId, { role: 'patch', singleton });
     const remove = operations.find((o) => o.method === 'delete' && !off(o));
     if (remove) found.set(remove.operationId, { role: 'delete', singleton });
@@ -334,7 +334,7 @@ function roleOf(operation: ContractOperation, collection: Collection): StatefulO
       const list = listPlanOf(operation, collection);
       return list && { role: 'list', collection, list };
     }
-    const body = jsonContent(operation.requestBody?.content);
+    const body = firstJson(operation.requestBody?.content);
     if (!body?.propertySchemas.has(collection.identity.property)) return undefined;
     if (operation.method === 'put') return { role: 'replace-in-body', collection };
     if (operation.method === 'patch') return { role: 'patch-in-body', collection };
@@ -345,9 +345,9 @@ function roleOf(operation: ContractOperation, collection: Collection): StatefulO
     case 'get':
       return { role: 'read', collection };
     case 'put':
-      return jsonContent(operation.requestBody?.content) ? { role: 'replace', collection } : undefined;
+      return firstJson(operation.requestBody?.content) ? { role: 'replace', collection } : undefined;
     case 'patch':
-      return jsonContent(operation.requestBody?.content) ? { role: 'patch', collection } : undefined;
+      return firstJson(operation.requestBody?.content) ? { role: 'patch', collection } : undefined;
     case 'delete':
       return { role: 'delete', collection };
     case 'post':
@@ -465,14 +465,8 @@ function parentOf(path: string, collections: readonly Collection[]): Collection[
   return collection && { collection, parameter: collection.itemParameter as string };
 }
 
-/** The first JSON media type of a content map. */
-export function jsonContent(content: ReadonlyMap<string, ContractMediaType> | undefined): ContractMediaType | undefined {
-  for (const [mediaType, entry] of content ?? []) if (isJsonMediaType(mediaEssence(mediaType))) return entry;
-  return undefined;
-}
-
 function successMedia(operation: ContractOperation): ContractMediaType | undefined {
-  return jsonContent(successOf(operation)?.response.content);
+  return firstJson(successOf(operation)?.response.content);
 }
 
 function isObjectMedia(media: ContractMediaType): boolean {
@@ -523,6 +517,6 @@ export function singular(word: string): string {
 
 /** The component name of the create body schema (`NewPlant`), when it is a plain $ref. */
 function schemaName(operation: ContractOperation): string | undefined {
-  const ref = jsonContent(operation.requestBody?.content)?.schema?.$ref;
+  const ref = firstJson(operation.requestBody?.content)?.schema?.$ref;
   return typeof ref === 'string' ? ref.split('/').pop() : undefined;
 }
