@@ -24,6 +24,7 @@ import { ID_RANGES, type IdKind } from '../../fixtures/ids.js';
 import { mediaEssence } from '../../openapi/media-types.js';
 import { parseExactJson, integerOfLiteral } from '../../openapi/schema/exact-json.js';
 import type { SecurityScheme } from '../../openapi/operations/model.js';
+import { cookieValue } from '../../openapi/operations/parameters.js';
 import type { MockContext } from '../context.js';
 import type { Collection } from '../../openapi/operations/collections.js';
 import type { RoutedOperation } from '../engine/routes.js';
@@ -436,7 +437,7 @@ function namedScheme(entry: JournalEntry, operation: RoutedOperation, schemes: R
       case 'api-key':
         if (scheme.in === 'header') return header(scheme.parameter.toLowerCase()) !== undefined;
         if (scheme.in === 'query') return queryNames(entry.query ?? '').has(scheme.parameter);
-        return cookieNames(header('cookie') ?? '').has(scheme.parameter);
+        return cookieValue(header('cookie'), scheme.parameter) !== undefined;
       default:
         return false;
     }
@@ -474,10 +475,6 @@ function queryName(pair: string): string {
 
 function queryNames(query: string): Set<string> {
   return new Set(query === '' ? [] : query.split('&').map(queryName));
-}
-
-function cookieNames(cookie: string): Set<string> {
-  return new Set(cookie.split(';').map((pair) => pair.split('=', 1)[0]?.trim() ?? ''));
 }
 
 /**

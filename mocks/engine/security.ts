@@ -6,6 +6,7 @@
  * function; `securityHandler` makes one an openapi-backend security handler for its scheme name.
  */
 import type { SecurityScheme } from '../../openapi/operations/model.js';
+import { cookieValue } from '../../openapi/operations/parameters.js';
 import { reject, type CredentialsHint, type Rejection } from '../errors.js';
 import { isKnownScheme } from '../http/credentials.js';
 
@@ -112,7 +113,7 @@ export function securityCheck(scheme: SecurityScheme, policy: CredentialPolicy):
         return ({ query }) => outcome(checkApiKey(first(query?.[name]), where, policy));
       }
       const where = `the cookie '${name}=<key>'`;
-      return ({ headers }) => outcome(checkApiKey(cookie(first(headers.cookie), name), where, policy));
+      return ({ headers }) => outcome(checkApiKey(cookieValue(headers.cookie, name), where, policy));
     }
     case 'unsupported':
       // mutualTLS and the like: nothing in a request the mock sees can satisfy them, so they are not checked.
@@ -122,13 +123,4 @@ export function securityCheck(scheme: SecurityScheme, policy: CredentialPolicy):
 
 function first(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
-}
-
-/** The value of cookie `name` in a Cookie header (the first, when it is sent twice). */
-export function cookie(header: string | undefined, name: string): string | undefined {
-  for (const part of (header ?? '').split(';')) {
-    const at = part.indexOf('=');
-    if (at !== -1 && part.slice(0, at).trim() === name) return part.slice(at + 1).trim();
-  }
-  return undefined;
 }

@@ -67,8 +67,7 @@ export function parameterReader(parameter: ParameterSpec, document: unknown, cla
       };
     case 'cookie':
       return ({ headers }) => {
-        const header = headers.cookie;
-        const value = cookieValue(Array.isArray(header) ? header.join('; ') : header, name);
+        const value = cookieValue(headers.cookie, name);
         if (value === undefined) return undefined;
         return plain !== undefined ? scalar(percentDecoded(value)) : readCookieParameter(parameter, value, document, shaped);
       };
@@ -85,9 +84,13 @@ export function parameterReader(parameter: ParameterSpec, document: unknown, cla
   }
 }
 
-/** A cookie's value by name from a Cookie header (RFC 6265 §5.4), or undefined. */
-export function cookieValue(header: string | undefined, name: string): string | undefined {
-  for (const part of (header ?? '').split(';')) {
+/**
+ * A cookie's value by name from the Cookie header (RFC 6265 §5.4: `name=value` pairs joined by
+ * `;`), the first when a name is sent twice; undefined when absent. A pair without `=` names no
+ * cookie. The one reader of cookies: a cookie parameter's and a cookie API key's.
+ */
+export function cookieValue(header: string | readonly string[] | undefined, name: string): string | undefined {
+  for (const part of (typeof header === 'string' ? header : (header ?? []).join('; ')).split(';')) {
     const at = part.indexOf('=');
     if (at !== -1 && part.slice(0, at).trim() === name) return part.slice(at + 1).trim();
   }
