@@ -150,8 +150,6 @@ export type Exchange =
   /** Never sent: the suite stopped sending, or the case does not fit the spec (see the reason). */
   | (ExchangeBase & { outcome: 'not-sent'; reason: string });
 
-export type AnsweredExchange = Extract<Exchange, { outcome: 'response' }>;
-
 /** What every check may consult beyond the exchange: the spec, and what the run learnt. */
 export interface RunContext {
   contract: SuiteContract;

@@ -145,7 +145,7 @@ export async function describeSpec(engine: Engine, proxied: boolean): Promise<Sp
   for (const routed of engine.routes.operations) {
     const stateful = proxied ? undefined : engine.stateful.get(routed.operationId);
     const singleton = proxied ? undefined : engine.singletons.get(routed.operationId);
-    const raw = record(await engine.api.dereferencedOperation(routed.operationId));
+    const raw = record(await engine.dereferenced.get(routed.operationId));
     operations.push({
       operationId: routed.operationId,
       method: routed.method,

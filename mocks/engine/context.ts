@@ -1,10 +1,7 @@
 /**
  * The engine's types in one place, so that its modules (routes, the judge, the request path, the
  * handlers) and the proxy depend on them rather than on each other: the engine of one spec, what a
- * request is decided with (`EngineContext`), and the context each handler receives. The handlers'
- * context is our own type, not openapi-backend's `Context`: its fields are the part of that
- * Context the handlers read, typed so that openapi-backend's own Context fits it — so the same
- * handlers register in openapi-backend's registry (by operationId) without a cast.
+ * request is decided with (`EngineContext`), and the context each handler receives.
  */
 import type { IncomingMessage } from 'node:http';
 import type { ErrorObject, ValidateFunction } from 'ajv';
@@ -20,13 +17,13 @@ import type { HeaderValues } from './declared-headers.js';
 import type { GeneratedBodies } from './generated-bodies.js';
 import type { AssignedIdentities } from './identities.js';
 import type { Preferences } from './prefer.js';
-import type { HandlerRegistry } from './registry.js';
+import type { DereferencedOperations } from './dereferenced-operations.js';
 import type { CredentialSource, SecurityOutcome } from './security.js';
 
 export interface Engine {
   contract: CompiledContract;
-  /** openapi-backend's model: the registry of handlers and security handlers, and its dereferenced operations (loaded on first use). */
-  api: HandlerRegistry;
+  /** The operations as openapi-backend's router gives them, for the inspector's /__mock/spec (loaded on first use). */
+  dereferenced: DereferencedOperations;
   routes: Router;
   collections: readonly Collection[];
   stateful: ReadonlyMap<string, StatefulOperation>;
@@ -52,7 +49,7 @@ export interface Engine {
   bodies: GeneratedBodies;
   /** The value of each header the spec requires in an answer, for the answers that do not carry it. */
   headerValues: HeaderValues;
-  /** The handlers registered in openapi-backend, by operationId and hook name (typed: the registry keeps its own Context type). */
+  /** The handlers by operationId, and the hooks (./handlers.ts) by name. */
   handlers: Readonly<Record<string, MockHandler>>;
 }
 
@@ -129,7 +126,7 @@ export interface MockValidation {
   root?: unknown;
 }
 
-/** One request as the handlers see it (openapi-backend's Context fits this type). */
+/** One request as the handlers see it. */
 export interface RequestContext {
   request: {
     method: string;

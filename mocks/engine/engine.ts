@@ -1,8 +1,8 @@
 /**
- * The stateful mock's engine for one spec: the compiled contract, openapi-backend's registry with
- * every handler registered (by operationId) and every security handler (by scheme name), the
- * resources it serves from the store, and the route table compiled from the contract's operations.
- * Built once per spec (again on --watch); nothing in it depends on a request.
+ * The stateful mock's engine for one spec: the compiled contract, the resources it serves from the
+ * store, its handlers (by operationId, and the hooks by name) and security checks (by scheme name),
+ * and the route table compiled from the contract's operations with both. Built once per spec
+ * (again on --watch); nothing in it depends on a request.
  */
 import { readContract } from '../../openapi/operations/compile.js';
 import { type CompiledContract } from '../../openapi/operations/model.js';
@@ -10,13 +10,13 @@ import { ErrorAnswers, realmOf } from './error-answers.js';
 import { GeneratedBodies, type Warn } from './generated-bodies.js';
 import { hookHandlers } from './handlers.js';
 import { AssignedIdentities } from './identities.js';
-import { HandlerRegistry } from './registry.js';
+import { DereferencedOperations } from './dereferenced-operations.js';
 import { statefulHandlers } from './stateful.js';
 import { recogniseCollections, recogniseSingletons, type RecognitionOptions } from '../../openapi/operations/collections.js';
 import { singletonHandlers } from './singletons.js';
 import type { Engine, MockHandler, SecurityCheck } from './context.js';
 import { compileRoutes } from './routes.js';
-import { securityCheck, type CredentialSource } from './security.js';
+import { securityCheck } from './security.js';
 import { specCorsGrant } from '../http/cors.js';
 import { declaredHeaderValues } from './declared-headers.js';
 
@@ -36,27 +36,23 @@ export async function loadEngine(options: EngineOptions = {}): Promise<Engine> {
   return buildEngine(contract, options);
 }
 
-export async function buildEngine(contract: CompiledContract, options: EngineOptions = {}): Promise<Engine> {
+async function buildEngine(contract: CompiledContract, options: EngineOptions = {}): Promise<Engine> {
   const { collections, stateful } = recogniseCollections(contract, options);
   const singletons = recogniseSingletons(contract, { collections, stateful }, options);
-  const api = new HandlerRegistry(contract.document);
   const written = new Set([...singletons.values()].map(({ singleton }) => singleton));
   const handlers: Record<string, MockHandler> = { ...hookHandlers(), ...statefulHandlers(stateful, contract, written), ...singletonHandlers(singletons, contract) };
-  api.register(handlers);
   const realm = realmOf(contract.title);
   const policy = { realm, tokens: options.tokens };
   const unchecked: string[] = [];
   const checks = new Map<string, SecurityCheck>();
   for (const scheme of contract.securitySchemes.values()) {
     if (scheme.kind === 'unsupported') unchecked.push(`${scheme.name} (${scheme.type})`);
-    const check = securityCheck(scheme, policy);
-    checks.set(scheme.name, check);
-    api.registerSecurityHandler(scheme.name, (c: { request: CredentialSource }) => check(c.request));
+    checks.set(scheme.name, securityCheck(scheme, policy));
   }
   const routes = compileRoutes(contract, new Set([...stateful.keys(), ...singletons.keys()]), handlers, checks);
   return {
     contract,
-    api,
+    dereferenced: new DereferencedOperations(contract.document),
     routes,
     collections,
     stateful,

@@ -1,10 +1,10 @@
 /**
- * The operation handlers, in openapi-backend's model: one handler per operationId (`register()`),
- * plus its hooks for requests no operation takes (notFound, methodNotAllowed), credentials that
- * fail (unauthorizedHandler), requests that fail the spec (validationFail) and operations without
- * a handler of their own (notImplemented: the spec's examples, as Prism answers). Each receives
- * the request's context (./context.ts: openapi-backend's Context fits it) and the exchange the
- * request path built.
+ * The hooks beside the operations' handlers (one per operationId: ./stateful.ts, ./singletons.ts):
+ * for requests no operation takes (notFound, methodNotAllowed), credentials that fail
+ * (unauthorizedHandler), requests that fail the spec (validationFail) and operations without a
+ * handler of their own (notImplemented: the spec's examples, as Prism answers). They bear the
+ * names openapi-backend gives its hooks, from when the mock ran on its `handleRequest`. Each
+ * receives the request's context (./context.ts) and the exchange the request path built.
  */
 import { describeProblems } from '../../openapi/schema/problems.js';
 import { isRejection, reject, type Rejection } from '../errors.js';

@@ -17,7 +17,7 @@ type Tree = null | boolean | string | NumberText | Tree[] | { [name: string]: Tr
  * `copy` doubles what it copies into itself, and 30 such operations in a small body would
  * otherwise build a billion values (and `test` compare them, again and again).
  */
-export const MAX_PATCHED_VALUES = 100_000;
+const MAX_PATCHED_VALUES = 100_000;
 const MAX_PATCH_WORK = 1_000_000;
 /** The most array items one patch may shift (an insert at the front of 100 000 items shifts them all). */
 const MAX_PATCH_SHIFTS = 10_000_000;

@@ -3,10 +3,9 @@
  * size, parse, schema), then the forced response, then the operation's handler (stateful, or the
  * spec's examples). The judge is the proxy's too (../proxy/request-verdict.ts): the mock stops at
  * the first problem and answers it, the proxy collects every problem and forwards the request.
- * Every decision is openapi-backend's model — handlers by operationId, security handlers by
- * scheme name, its hooks for what fails — run over the route table compiled at start
- * (routes.ts says why not `api.handleRequest`). The HTTP edge (../server.ts) only reads the
- * request and writes the answer.
+ * Handlers are found by operationId, security checks by scheme name and the hooks for what fails
+ * by name (./handlers.ts), over the route table compiled at start (routes.ts). The HTTP edge
+ * (../server.ts) only reads the request and writes the answer.
  */
 import type { IncomingMessage } from 'node:http';
 import { queryValues, type ParameterSource, type QueryValues } from '../../openapi/operations/parameters.js';
@@ -142,7 +141,7 @@ export interface Verdict {
 /**
  * The request against the spec: the route; for an operation the credentials, the media type and
  * encoding, the size, the JSON syntax, the body's schema and the parameters — each problem in the
- * catalogue's words, through openapi-backend's hooks (registered under their names, ./handlers.ts).
+ * catalogue's words, through the engine's hooks (./handlers.ts).
  */
 export function judge(req: IncomingMessage, path: string, mock: EngineContext, found: Route, prefer: Preferences, body: BodySource, policy: JudgePolicy): Verdict | Promise<Verdict> {
   const hooks = mock.engine.handlers;
@@ -210,7 +209,7 @@ function refused(verdict: Verdict, answer: Answer | undefined, policy: JudgePoli
  * false when there is none and none is required, or the rejection (a required body missing, a
  * media type the operation does not take). The proxy (../proxy/) judges requests by this rule too.
  */
-export function bodyToRead(req: IncomingMessage, operation: RoutedOperation): boolean | Rejection {
+function bodyToRead(req: IncomingMessage, operation: RoutedOperation): boolean | Rejection {
   const body = operation.body;
   if (!body) return false;
   const contentType = req.headers['content-type'];
@@ -224,7 +223,7 @@ export function bodyToRead(req: IncomingMessage, operation: RoutedOperation): bo
 
 /**
  * The body read (at most the size limit, or the 413 that says it was larger): parsed exactly onto
- * openapi-backend's request, or the rejection (too large, a required body empty, not UTF-8 JSON).
+ * the handlers' request, or the rejection (too large, a required body empty, not UTF-8 JSON).
  */
 export function acceptBody(c: RequestContext, operation: RoutedOperation, raw: Buffer | Rejection): Rejection | undefined {
   if (isRejection(raw)) return raw;
@@ -242,9 +241,6 @@ export function acceptBody(c: RequestContext, operation: RoutedOperation, raw: B
   c.request.bodyValidate = (kind === 'text' || kind === 'bytes') && media.type !== 'string' ? undefined : media.validate;
   return undefined;
 }
-
-/** The request as the handlers see it (./context.ts). */
-export type RequestWithText = RequestContext['request'];
 
 /** The context of one request, before its body is read. */
 export function contextOf(req: IncomingMessage, method: string, path: string, params: Readonly<Record<string, string>>): RequestContext {
@@ -268,7 +264,7 @@ export function contextOf(req: IncomingMessage, method: string, path: string, pa
 }
 
 /**
- * Runs the security handlers of the operation's requirements (openapi-backend's rule: any one
+ * Runs the security checks of the operation's requirements (OpenAPI's rule: any one
  * requirement suffices, every scheme in it must pass; none declared means no credentials needed).
  */
 export function authorized(c: RequestContext, operation: Pick<RoutedOperation, 'security'>): boolean {
@@ -322,14 +318,14 @@ export function invalidBody(c: RequestContext): MockValidation | undefined {
   return undefined;
 }
 
-/** openapi-backend's query (a repeated name as an array) as the deserializer reads it. */
+/** The handlers' query (a repeated name as an array) as the deserializer reads it. */
 function queryValuesOf(query: Readonly<Record<string, string | string[] | undefined>>): QueryValues {
   const values = new Map<string, readonly string[]>();
   for (const [name, value] of Object.entries(query)) if (value !== undefined) values.set(name, Array.isArray(value) ? value : [value]);
   return values;
 }
 
-/** The query string's values with a repeated name's as an array (openapi-backend's shape). */
+/** The query string's values with a repeated name's as an array (the handlers' shape). */
 function queryObject(search: QueryValues): Record<string, string | string[]> {
   const query: Record<string, string | string[]> = {};
   for (const [name, values] of search) query[name] = values.length === 1 ? (values[0] as string) : [...values];

@@ -1,14 +1,13 @@
 /**
  * The contract's operations, compiled once into what a request needs per call: a
  * route table (static paths by a map lookup, templates by regex, the most specific first, trailing
- * slashes ignored — openapi-backend's own matching rules), and for each operation its registered
- * handler and security handlers, its validators and its success response.
+ * slashes ignored — openapi-backend's own matching rules), and for each operation its handler and
+ * security checks, its validators and its success response.
  *
- * Why not `api.handleRequest`: it parses the request twice, routes by scanning every operation and
- * runs every handler through promise chains, which costs more than the rest of the mock's request
- * path together; the speed goals cannot carry it (docs/benchmarks.md has the profile).
- * The registry stays openapi-backend's: handlers keyed by operationId, security handlers keyed
- * by scheme name, its hooks for not found, method not allowed, unauthorized and validation fail.
+ * Why not openapi-backend's `handleRequest`: it parses the request twice, routes by scanning every
+ * operation and runs every handler through promise chains, which costs more than the rest of the
+ * mock's request path together; the speed goals cannot carry it (docs/benchmarks.md has the
+ * profile). `mocks/test/routes.test.ts` holds this table to openapi-backend's router.
  */
 import type { CompiledContract, ContractMediaType, ContractOperation } from '../../openapi/operations/model.js';
 import { firstJson, isJsonMediaType, MediaMatcher, mediaEssence } from '../../openapi/media-types.js';
@@ -124,8 +123,8 @@ export function templateValues(names: readonly string[], match: RegExpExecArray)
 
 /**
  * Compiles the contract's operations (document order; each operation's security, else the
- * document's, as openapi-backend's router merges them), with the handlers and security checks the
- * engine registered under the same operationIds and scheme names (kept typed here).
+ * document's, as openapi-backend's router merges them), with the engine's handlers by operationId
+ * and security checks by scheme name.
  */
 export function compileRoutes(contract: CompiledContract, stateful: ReadonlySet<string>, handlers: Readonly<Record<string, MockHandler>>, checks: ReadonlyMap<string, SecurityCheck>): RouteTable {
   const operations: RoutedOperation[] = [];

@@ -3,7 +3,7 @@
  * HTTP bearer (RFC 6750, with RFC 7235's case-insensitive scheme name; oauth2 and openIdConnect
  * send bearer tokens too), HTTP basic (RFC 7617), and an API key in a header, the query or a
  * cookie. `--tokens` restricts whichever credential the scheme carries. Each check is a plain
- * function; `securityHandler` makes one an openapi-backend security handler for its scheme name.
+ * function of the request.
  */
 import type { SecurityScheme } from '../../openapi/operations/model.js';
 import { cookieValue } from '../../openapi/operations/parameters.js';
@@ -20,10 +20,10 @@ export interface CredentialPolicy {
   tokens: ReadonlySet<string> | undefined;
 }
 
-/** What a security handler says: the credential that satisfied it, or the 401 it earns. */
+/** What a security check says: the credential that satisfied it, or the 401 it earns. */
 export type SecurityOutcome = { credential: string; error?: undefined } | { error: Rejection };
 
-/** What a security handler reads of a request (openapi-backend's parsed request has these). */
+/** What a security check reads of a request. */
 export interface CredentialSource {
   headers: Readonly<Record<string, string | string[] | undefined>>;
   /** The query's parameters (a repeated one as its values), read only by an API key in the query. */
@@ -51,7 +51,7 @@ export function checkBearer(header: string | undefined, policy: CredentialPolicy
 }
 
 /** The `user:password` of HTTP basic credentials (RFC 7617), or the 401 they earn. */
-export function checkBasic(header: string | undefined, policy: CredentialPolicy): string | Rejection {
+function checkBasic(header: string | undefined, policy: CredentialPolicy): string | Rejection {
   const hint: CredentialsHint = { realm: policy.realm, scheme: 'Basic', expected: "'Authorization: Basic <base64 of user:password>'" };
   const parsed = parseAuthorization(header, hint);
   if ('code' in parsed) return parsed;
@@ -62,7 +62,7 @@ export function checkBasic(header: string | undefined, policy: CredentialPolicy)
 }
 
 /** The API key a request carries where `scheme` says, or the 401 it earns. */
-export function checkApiKey(value: string | undefined, where: string, policy: CredentialPolicy): string | Rejection {
+function checkApiKey(value: string | undefined, where: string, policy: CredentialPolicy): string | Rejection {
   const hint: CredentialsHint = { realm: policy.realm, scheme: 'ApiKey', expected: where };
   if (value === undefined || value.trim() === '') return reject('MISSING_API_KEY', hint);
   if (policy.tokens && !policy.tokens.has(value.trim())) return reject('INVALID_TOKEN', { ...hint, reason: notListed('keys') });

@@ -554,7 +554,7 @@ interface ListWindow {
  * A value not sent is its parameter's default (a page's only when no offset is sent); a page
  * number without a size takes `maxItems`, else 20. No answer holds more than `maxItems`.
  */
-export function windowOf(plan: ListPlan, query: Record<string, unknown>): ListWindow {
+function windowOf(plan: ListPlan, query: Record<string, unknown>): ListWindow {
   const number = (name: string | undefined): number | undefined => {
     if (name === undefined) return undefined;
     const value = Number(firstOf(query[name]));

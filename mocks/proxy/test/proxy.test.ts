@@ -541,7 +541,7 @@ describe('requests that break the spec', () => {
   it('passes the answer on and says the request was not checked when judging it fails (a hook that throws), and keeps serving', async () => {
     const provider = await startProvider();
     const mock = await proxyTo(provider.url);
-    // The engine's hooks (registered in openapi-backend under the same names): a validation hook that fails, as a bug in the mock's rules would.
+    // The engine's hooks (by name): a validation hook that fails, as a bug in the mock's rules would.
     mock.engine.handlers = {
       ...mock.engine.handlers,
       validationFail: () => {
