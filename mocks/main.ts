@@ -25,7 +25,7 @@ async function main(): Promise<void> {
     // Unreachable: StoreUnavailable naming the URL with the password masked, printed below (exit 1).
     serverOptions.store = await openRedisStore({ url: storeUrl, prefix: storePrefix, logger });
     // The journal is the sandbox's too: the inspector of any replica shows every replica's traffic.
-    const { openRedisJournal } = await import('./stores/redis-journal.js');
+    const { openRedisJournal } = await import('./admin/redis-journal.js');
     serverOptions.journal = await openRedisJournal({ url: storeUrl, prefix: storePrefix, replica: serverOptions.replica ?? defaultReplicaName() });
     // Every replica starts with the same --seed: the first one seeds, the others find the records.
     serverOptions.seedOnlyIfEmpty = true;

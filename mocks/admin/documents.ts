@@ -8,8 +8,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { storeCollection, type Singleton } from '../../openapi/operations/collections.js';
-import type { RoutedOperation } from '../engine/context.js';
-import type { Engine } from '../engine/engine.js';
+import type { Engine, RoutedOperation } from '../engine/context.js';
 import { parsePrefer } from '../engine/prefer.js';
 import { acceptBody, contextOf, invalidBody } from '../engine/request-path.js';
 import { written } from '../engine/singletons.js';
@@ -18,7 +17,7 @@ import { recordOf } from '../engine/records.js';
 import { isRejection, reject } from '../errors.js';
 import { rejected, type Answer } from '../http/answer.js';
 import { checkContentEncoding, checkJsonMediaType, readBody } from '../http/request-body.js';
-import type { MockContext } from '../context.js';
+import type { MockContext } from './context.js';
 
 /** A singleton document at a concrete path: the document, its path parameters (decoded as the API decodes them), and the PUT that writes it. */
 export interface DocumentAt {

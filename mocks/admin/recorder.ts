@@ -18,7 +18,7 @@ import { open, rename, rm } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import { basename, join, resolve } from 'node:path';
 import type { Logger } from 'pino';
-import type { MockContext } from '../context.js';
+import type { MockContext } from './context.js';
 import { caseFileText, CaseCollector, departuresText, type CaseLimits, type CaseSource } from './cases.js';
 import { requestCredentials, type JournalPolicy } from './exchange.js';
 import { isPendingRecord, type JournalEntry, type JournalRecord, type PendingRecord } from './journal.js';

@@ -10,7 +10,7 @@
 import { createHash } from 'node:crypto';
 import { isJsonMediaType } from '../../openapi/media-types.js';
 import type { ContractMediaType, ContractOperation, SecurityScheme } from '../../openapi/operations/model.js';
-import type { Engine } from '../engine/engine.js';
+import type { Engine } from '../engine/context.js';
 import type { Collection, Singleton } from '../../openapi/operations/collections.js';
 import type { ValidatingProxy } from '../proxy/proxy.js';
 import type { Answer } from '../http/answer.js';

@@ -1,16 +1,12 @@
 /**
- * JSON request bodies: decoded as UTF-8, parsed with every integer exact over the whole int64
- * range, and — for the admin seed and `--seed` — turned into records, validated all or nothing.
+ * Request bodies: JSON decoded as UTF-8 and parsed with every integer exact over the whole int64
+ * range; the other media types an operation declares read as their kind says (forms, text, bytes).
  */
 import { isUtf8 } from 'node:buffer';
 import { parse as parseMultipart } from 'parse-multipart-data';
 import { isJsonMediaType, isXmlMediaType, parseMediaType } from '../../openapi/media-types.js';
-import { DuplicateMemberName, exactPlanOfArray, JsonTooDeep, parseExactJson, READ_EVERY_NUMBER, type ExactPlan } from '../../openapi/schema/exact-json.js';
-import { describeProblems, describeType, DEFAULT_PROBLEM_LIMIT } from '../../openapi/schema/problems.js';
+import { DuplicateMemberName, JsonTooDeep, parseExactJson, READ_EVERY_NUMBER, type ExactPlan } from '../../openapi/schema/exact-json.js';
 import { reject, type Rejection } from '../errors.js';
-import type { RecordKey } from '../stores/store.js';
-import { keyOfBody, unreachableKey } from './records.js';
-import type { Collection } from '../../openapi/operations/collections.js';
 import type { ContractMediaType } from '../../openapi/operations/model.js';
 
 /** `text`: the JSON text as received (kept by records); undefined for bodies decoded from another media type. */
@@ -77,69 +73,4 @@ export function parseOtherBody(body: Buffer, kind: Exclude<BodyKind, 'json'>, co
   const text = body.toString('utf8');
   if (kind === 'form') return { ok: true, value: media.readForm(new URLSearchParams(text)), text: undefined };
   return { ok: true, value: text, text: undefined };
-}
-
-/**
- * One item of a seed: a valid create body, and its key — undefined when the collection's identity
- * is the mock's to assign and the item does not name one (./seed.ts assigns it as a create does).
- */
-export interface SeedItem {
-  body: Record<string, unknown>;
-  key: RecordKey | undefined;
-}
-
-/** The items of a seed body (a JSON array of create bodies), all valid, or the 400 naming the problems. */
-export function parseSeed(body: Buffer, collection: Collection): SeedItem[] | Rejection {
-  const schema = collection.resource;
-  if (body.length === 0) return reject('INVALID_SEED', { schema, problems: ['the body is empty'] });
-  const parsed = parseJsonBody(body, exactPlanOfArray(collection.body.exactPlan));
-  if (!parsed.ok) return reject('INVALID_SEED', { schema, problems: [parsed.rejection.message] });
-  return seedRecords(parsed.value, collection);
-}
-
-/**
- * The records of an already parsed seed (from a file or the admin route). Each item is validated
- * on its own and the words stop after a few problems, so a seed of a million bad items costs a
- * count, not a million sentences.
- */
-export function seedRecords(value: unknown, collection: Collection): SeedItem[] | Rejection {
-  const schema = collection.resource;
-  if (!Array.isArray(value)) {
-    return reject('INVALID_SEED', { schema, problems: [`expected a JSON array of ${schema}s, got ${describeType(value)}`] });
-  }
-  const validate = collection.body.validate;
-  const problems: string[] = [];
-  const fields: string[] = [];
-  let more = 0;
-  const records: SeedItem[] = [];
-  value.forEach((item, index) => {
-    let unreachable: string | undefined;
-    if (validate?.(item)) {
-      const key = keyOfBody(item as Record<string, unknown>, collection.identity);
-      unreachable = key === undefined ? undefined : unreachableKey(key, collection);
-      if ((key !== undefined || collection.identity.assigned) && unreachable === undefined) {
-        records.push({ body: item as Record<string, unknown>, key });
-        return;
-      }
-    }
-    if (problems.length >= DEFAULT_PROBLEM_LIMIT) {
-      more++;
-      return;
-    }
-    if (unreachable !== undefined) {
-      problems.push(`[${index}] ${unreachable}`);
-      fields.push(`/${index}/${collection.identity.property}`);
-      return;
-    }
-    const found = describeProblems(validate?.errors, { root: item, prefix: `[${index}] `, pointerPrefix: `/${index}`, limit: DEFAULT_PROBLEM_LIMIT - problems.length });
-    if (!found.sentences.length) {
-      found.sentences.push(`[${index}] ${collection.identity.property} is required`);
-      found.fields.push(`/${index}/${collection.identity.property}`);
-    }
-    problems.push(...found.sentences);
-    fields.push(...found.fields);
-    more += found.more;
-  });
-  if (problems.length) return reject('INVALID_SEED', { schema, problems, more, fields });
-  return records;
 }

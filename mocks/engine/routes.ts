@@ -11,7 +11,7 @@
  */
 import type { CompiledContract, ContractMediaType, ContractOperation } from '../../openapi/operations/model.js';
 import { firstJson, isJsonMediaType, MediaMatcher, mediaEssence } from '../../openapi/media-types.js';
-import { pathTemplatePattern } from '../../openapi/operations/paths.js';
+import { pathTemplatePattern, templateNames, templateValues } from '../../openapi/operations/paths.js';
 import { successOf } from '../../openapi/operations/model.js';
 import { forceableStatuses } from './prefer.js';
 import { refName } from '../../openapi/schema/resolve.js';
@@ -96,29 +96,6 @@ export class RouteTable implements Router {
     if (methods.has('HEAD') && !methods.has('GET')) listed.push('HEAD');
     return [...listed, 'OPTIONS'].join(', ');
   }
-}
-
-/** The names of a path template's parameters, in order: `/a/{x}/{y}` → `['x', 'y']`. */
-export function templateNames(template: string): string[] {
-  return [...template.matchAll(/\{([^}]+)\}/g)].map((m) => m[1] as string);
-}
-
-/**
- * The values of a path template's parameters, named `names`, from a match of its
- * `pathTemplatePattern`: each segment percent-decoded (the Prism mock's edge reads them so too).
- */
-export function templateValues(names: readonly string[], match: RegExpExecArray): Record<string, string> {
-  const params: Record<string, string> = {};
-  for (let i = 0; i < names.length; i++) {
-    const raw = match[i + 1] as string;
-    try {
-      params[names[i] as string] = decodeURIComponent(raw);
-    } catch {
-      // openapi-backend would throw: the segment stays as sent, and the parameter's schema judges it.
-      params[names[i] as string] = raw;
-    }
-  }
-  return params;
 }
 
 /**

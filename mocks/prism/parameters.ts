@@ -6,11 +6,10 @@
  * contract's own readers and validators (../engine/parameter-judge.ts): one judge for both mocks.
  */
 import type { IncomingHttpHeaders } from 'node:http';
-import { pathTemplatePattern } from '../../openapi/operations/paths.js';
+import { pathTemplatePattern, templateNames, templateValues } from '../../openapi/operations/paths.js';
 import { type CompiledContract, type ContractOperation } from '../../openapi/operations/model.js';
 import { queryValues } from '../../openapi/operations/parameters.js';
 import { parameterErrors, parameterRejection } from '../engine/parameter-judge.js';
-import { templateNames, templateValues } from '../engine/routes.js';
 import type { Rejection } from '../errors.js';
 
 export class ParameterGate {

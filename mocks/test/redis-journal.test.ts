@@ -9,7 +9,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PATIENT_MS } from './processes.js';
 import type { JournalRecord } from '../admin/journal.js';
-import { openRedisJournal, type RedisJournal } from '../stores/redis-journal.js';
+import { openRedisJournal, type RedisJournal } from '../admin/redis-journal.js';
 import { StoreUnavailable } from '../stores/store.js';
 import { startMockProcess } from './processes.js';
 import { REDIS_SKIP_REASON, RedisServer } from './redis-server.js';

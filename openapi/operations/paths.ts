@@ -13,6 +13,29 @@ export function pathTemplatePattern(template: string): RegExp {
   return new RegExp(`^${source}/?$`);
 }
 
+/** The names of a path template's parameters, in order: `/a/{x}/{y}` → `['x', 'y']`. */
+export function templateNames(template: string): string[] {
+  return [...template.matchAll(/\{([^}]+)\}/g)].map((m) => m[1] as string);
+}
+
+/**
+ * The values of a path template's parameters, named `names`, from a match of its
+ * `pathTemplatePattern`: each segment percent-decoded (the Prism mock's edge reads them so too).
+ */
+export function templateValues(names: readonly string[], match: RegExpExecArray): Record<string, string> {
+  const params: Record<string, string> = {};
+  for (let i = 0; i < names.length; i++) {
+    const raw = match[i + 1] as string;
+    try {
+      params[names[i] as string] = decodeURIComponent(raw);
+    } catch {
+      // A malformed escape (openapi-backend's router throws): the segment stays as sent, and the parameter's schema judges it.
+      params[names[i] as string] = raw;
+    }
+  }
+  return params;
+}
+
 /**
  * The base paths the document's `servers` put the API under (`/api/v3`, or the path of
  * `https://{env}.example.com/base/{version}` with each variable at its default), without a

@@ -1,7 +1,11 @@
-/** What the HTTP edge, the admin routes and the proxy share for one running mock. */
-import type { RequestJournal } from './admin/journal.js';
-import type { EngineContext } from './engine/context.js';
-import type { ValidatingProxy } from './proxy/proxy.js';
+/**
+ * What the admin routes and the recorder work with for one running mock, which the HTTP edge
+ * (../server.ts) assembles: the engine's context, the journal, the admin token, and the proxy in
+ * proxy mode.
+ */
+import type { EngineContext } from '../engine/context.js';
+import type { ValidatingProxy } from '../proxy/proxy.js';
+import type { RequestJournal } from './journal.js';
 
 export interface MockContext extends EngineContext {
   journal: RequestJournal;

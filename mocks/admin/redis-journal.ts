@@ -1,7 +1,7 @@
 /**
  * The request journal that every replica of a sandbox shares: a capped Redis list, so the
  * inspector of any replica shows every replica's traffic, each entry marked with the replica that
- * answered. It implements the `RequestJournal` of mocks/admin/journal.ts (the `journal` branch).
+ * answered. It implements the `RequestJournal` of ./journal.ts (the `journal` branch).
  *
  * Keys, for a prefix P (the store's prefix: one sandbox, one journal):
  * - `P:journal:entries`: a list of the entries' JSON texts (without their seq), oldest first;
@@ -24,9 +24,9 @@
  * StoreUnavailable while Redis is out of reach, which the admin routes answer 503.
  */
 import { ReplyError, type Callback, type Redis, type Result } from 'ioredis';
-import { connectRedis, type RedisConnectionOptions } from './redis-connection.js';
-import { DEFAULT_STORE_PREFIX, parseStorePrefix, type RedisTarget } from './redis-target.js';
-import { StorageFailure, StoreUnavailable } from './store.js';
+import { connectRedis, type RedisConnectionOptions } from '../stores/redis-connection.js';
+import { DEFAULT_STORE_PREFIX, parseStorePrefix, type RedisTarget } from '../stores/redis-target.js';
+import { StorageFailure, StoreUnavailable } from '../stores/store.js';
 
 import {
   DEFAULT_JOURNAL_BYTES,
@@ -44,7 +44,7 @@ import {
   IsoTimes,
   type PendingRecord,
   type RequestJournal,
-} from '../admin/journal.js';
+} from './journal.js';
 
 // A missing seq (a Redis that was flushed) goes on from the highest seq the calling replica has
 // seen (ARGV[3]; 0 for a new sandbox), never from 0 again.
