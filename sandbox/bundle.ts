@@ -3,7 +3,7 @@
  * image run (dist/start/cli.js). esbuild joins tsc's output of the mock and the packages a start
  * loads into one file, so a start compiles one file instead of resolving, reading and linking
  * hundreds of modules one by one (docs/benchmarks.md, "Start-up"). What the mock imports only when
- * a run needs it (openapi-backend and mock-json-schema, the Redis store, the proxy, the recorder…) stays a file
+ * a run needs it (openapi-backend, the Redis store, the proxy, the recorder…) stays a file
  * of its own (code splitting), loaded as before only by the runs that need it.
  */
 import { rmSync, writeFileSync } from 'node:fs';
