@@ -7,6 +7,7 @@
 
 import { STATUS_CODES } from 'node:http';
 import { isJsonMediaType } from '../openapi/media-types.js';
+import { RESPONSE_WORDS } from '../openapi/judge/words.js';
 
 /** The realm of the admin routes' challenge (the API's realm comes from the spec's title). */
 export const ADMIN_REALM = 'plant-store-admin';
@@ -232,37 +233,16 @@ export const errorCatalogue = {
     502,
     ({ upstream }) => `The upstream ${upstream} sent this request back to this mock (its Via header names this mock): --proxy must name the real service, not the mock itself.`,
   ),
-  UPSTREAM_UNDECLARED_STATUS: define<{ operation: string; status: number; declared: string }>(
-    502,
-    ({ operation, status, declared }) => `The upstream answered ${operation} with ${status}, a status the spec does not declare for it (declared: ${declared}).`,
-  ),
-  UPSTREAM_MEDIA_TYPE: define<{ operation: string; status: number; contentType: string | undefined; expected: string }>(
-    502,
-    ({ operation, status, contentType, expected }) =>
-      `The upstream's ${status} answer to ${operation} ${contentType === undefined ? 'has no Content-Type' : `says Content-Type '${contentType}'`}; the spec declares ${expected}.`,
-  ),
-  UPSTREAM_UNDECLARED_BODY: define<{ operation: string; status: number }>(
-    502,
-    ({ operation, status }) => `The upstream's ${status} answer to ${operation} carries a body; the spec declares none for ${status}.`,
-  ),
-  UPSTREAM_MALFORMED_BODY: define<{ operation: string; status: number; detail: string }>(
-    502,
-    ({ operation, status, detail }) => `The upstream's ${status} answer to ${operation} is not valid JSON: ${detail}.`,
-  ),
-  UPSTREAM_INVALID_BODY: define<{ operation: string; status: number; schema: string; problems: string[]; more?: number }>(
-    502,
-    ({ operation, status, schema, problems, more }) => `The upstream's ${status} answer to ${operation} is not a valid ${schema}: ${listed(problems, more)}.`,
-  ),
-  UPSTREAM_MISSING_HEADER: define<{ operation: string; status: number; headers: string[] }>(
-    502,
-    ({ operation, status, headers }) =>
-      `The upstream's ${status} answer to ${operation} has no ${headers.map((name) => `'${name}'`).join(', ')} header${headers.length > 1 ? 's' : ''}; the spec marks ${headers.length > 1 ? 'them' : 'it'} required for ${status}.`,
-  ),
-  UPSTREAM_INVALID_HEADER: define<{ operation: string; status: number; header: string; value: string; problems: string[]; more?: number }>(
-    502,
-    ({ operation, status, header, value, problems, more }) =>
-      `The upstream's ${status} answer to ${operation} has the '${header}' header ${value}, which the spec's schema for it refuses: ${listed(problems, more)}.`,
-  ),
+  // The judge's verdicts on an answer (openapi/judge/): its words, for the proxy's upstream, the Prism edge and --self-check alike.
+  UPSTREAM_UNDECLARED_STATUS: define(502, RESPONSE_WORDS.UPSTREAM_UNDECLARED_STATUS),
+  UPSTREAM_MEDIA_TYPE: define(502, RESPONSE_WORDS.UPSTREAM_MEDIA_TYPE),
+  UPSTREAM_UNDECLARED_BODY: define(502, RESPONSE_WORDS.UPSTREAM_UNDECLARED_BODY),
+  UPSTREAM_MALFORMED_BODY: define(502, RESPONSE_WORDS.UPSTREAM_MALFORMED_BODY),
+  UPSTREAM_DUPLICATE_MEMBER_NAME: define(502, RESPONSE_WORDS.UPSTREAM_DUPLICATE_MEMBER_NAME),
+  UPSTREAM_INVALID_BODY: define(502, RESPONSE_WORDS.UPSTREAM_INVALID_BODY),
+  UPSTREAM_WRITE_ONLY: define(502, RESPONSE_WORDS.UPSTREAM_WRITE_ONLY),
+  UPSTREAM_MISSING_HEADER: define(502, RESPONSE_WORDS.UPSTREAM_MISSING_HEADER),
+  UPSTREAM_INVALID_HEADER: define(502, RESPONSE_WORDS.UPSTREAM_INVALID_HEADER),
   NOT_VALIDATED: define<{ what: string; reason: string }>(502, ({ what, reason }) => `The ${what} was not checked against the spec (${reason}); it was passed on unchanged.`),
   UPSTREAM_VIOLATION: define<{ violation: string; more: number }>(
     502,

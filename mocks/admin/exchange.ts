@@ -11,7 +11,7 @@ import type { Answer } from '../http/answer.js';
 import { hasBody, readBuffered } from '../http/request-body.js';
 import { COMMON_CREDENTIAL_HEADERS, COMMON_CREDENTIAL_QUERY, isKnownScheme, KnownSecrets, maskHeader, maskKnownSecrets, maskQuery, type CredentialPlaces } from '../http/credentials.js';
 import type { SecurityScheme } from '../../openapi/operations/model.js';
-import type { Violation } from '../proxy/violations.js';
+import type { Violation } from '../../openapi/judge/violation.js';
 import type { HeaderLine, JournalBody, JournalMessage, JournalRecord, PendingRecord, RequestJournal, Verdict } from './journal.js';
 
 export interface ExchangeBounds {

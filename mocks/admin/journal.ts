@@ -8,7 +8,7 @@
  * replicas share) implements the same interface: `record` never waits and never throws, so the
  * answer never waits for the journal; reads may be asynchronous.
  */
-import type { Violation } from '../proxy/violations.js';
+import type { Violation } from '../../openapi/judge/violation.js';
 import type { Maybe } from '../maybe.js';
 
 /** A header line as it crossed the wire: the name as sent, the value masked when it carries a credential. */

@@ -1,8 +1,9 @@
 /**
  * The request path of the spec's operations in one place: the judge (route, auth, media type,
  * size, parse, schema), then the forced response, then the operation's handler (stateful, or the
- * spec's examples). The judge is the proxy's too (../proxy/request-verdict.ts): the mock stops at
- * the first problem and answers it, the proxy collects every problem and forwards the request.
+ * spec's examples). The judge is the request side of the one judge (openapi/judge/judge.ts): the
+ * mock calls it here with the policy that stops at the first problem and answers it; the proxy
+ * (../proxy/request-verdict.ts) hands it to the one judge with the policy that collects them all.
  * Handlers are found by operationId, security checks by scheme name and the hooks for what fails
  * by name (./handlers.ts), over the route table compiled at start (routes.ts). The HTTP edge
  * (../server.ts) only reads the request and writes the answer.
@@ -23,6 +24,7 @@ import { continueWith } from '../maybe.js';
 import { parameterErrors } from './parameter-judge.js';
 import { forceProblem, parsePrefer, type Preferences } from './prefer.js';
 import type { SecurityOutcome } from './security.js';
+import type { JudgePolicy } from '../../openapi/judge/violation.js';
 
 const VALID: MockValidation = Object.freeze({ valid: true, errors: null });
 const NO_QUERY: Readonly<Record<string, string>> = Object.freeze({});
@@ -117,12 +119,6 @@ export type BodySource = (req: IncomingMessage, maxBody: number) => Buffer | Rej
 
 /** The mock's body source: the bytes already buffered with the head, else read up to the limit (413 past it). */
 const readRequestBody: BodySource = (req, maxBody) => takeBufferedBody(req, maxBody) ?? readBody(req, maxBody);
-
-/**
- * `first`: stop at the first problem (the mock answers it); `all`: judge every part the request
- * has and collect each problem (the proxy reports them and forwards the request all the same).
- */
-export type JudgePolicy = 'first' | 'all';
 
 export interface Verdict {
   /**

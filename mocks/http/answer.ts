@@ -2,7 +2,7 @@
 import type { ServerResponse } from 'node:http';
 import { stringify as stringifyExact } from 'lossless-json';
 import { errorBody, type Rejection } from '../errors.js';
-import type { Violation } from '../proxy/violations.js';
+import type { Violation } from '../../openapi/judge/violation.js';
 
 export interface Answer {
   status: number;

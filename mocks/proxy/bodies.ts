@@ -1,8 +1,10 @@
 /**
  * Bodies on their way through the proxy: passed on as they arrive, with a bounded copy kept to
- * judge them. Nothing is re-serialized: the bytes that leave are the bytes that came.
+ * judge them, and an answer's copy decoded to judge it. Nothing is re-serialized: the bytes that
+ * leave are the bytes that came.
  */
 import type { ClientRequest, IncomingMessage } from 'node:http';
+import { brotliDecompressSync, gunzipSync, inflateRawSync, inflateSync } from 'node:zlib';
 import type { BodyCopy } from './request-verdict.js';
 
 export interface ForwardedBody {
@@ -89,4 +91,41 @@ export function readUpTo(res: IncomingMessage, limit: number): Promise<BoundedRe
     res.on('close', onClose);
     res.on('error', onError);
   });
+}
+
+/**
+ * The body as sent before any Content-Encoding, to judge it (what goes to the client stays
+ * encoded): at most `limit` bytes once decoded, so a small compressed body cannot expand without
+ * bound. A string when it cannot be judged: the reason.
+ */
+export function decodedForJudging(bytes: Buffer, contentEncoding: string | undefined, limit: number): Buffer | string {
+  const codings = (contentEncoding ?? '')
+    .split(',')
+    .map((c) => c.trim().toLowerCase())
+    .filter((c) => c !== '' && c !== 'identity');
+  let body = bytes;
+  try {
+    // Codings are listed in the order they were applied; undo them last first.
+    for (const coding of codings.reverse()) {
+      const options = { maxOutputLength: limit };
+      if (coding === 'gzip' || coding === 'x-gzip') body = gunzipSync(body, options);
+      else if (coding === 'br') body = brotliDecompressSync(body, options);
+      else if (coding === 'deflate') body = inflateWithFallback(body, options);
+      else return `it is encoded with ${coding}, which the proxy cannot decode`;
+    }
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') return `it is larger than ${limit} bytes once decoded (--max-body)`;
+    return `its Content-Encoding cannot be decoded (${(error as Error).message})`;
+  }
+  return body;
+}
+
+/** `deflate` is meant to be zlib-wrapped (RFC 9110 §8.4.1.2); some servers send it raw. */
+function inflateWithFallback(body: Buffer, options: { maxOutputLength: number }): Buffer {
+  try {
+    return inflateSync(body, options);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') throw error;
+    return inflateRawSync(body, options);
+  }
 }

@@ -15,6 +15,8 @@ import { randomBytes } from 'node:crypto';
 import type { ClientRequest, IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import type { ContractOperation } from '../../openapi/operations/model.js';
+import { judgeResponseBody, judgeResponseHead, type BodyCheck, type ResponseHead } from '../../openapi/judge/response.js';
+import { plainViolation, type Violation } from '../../openapi/judge/violation.js';
 import type { EngineContext } from '../engine/context.js';
 import { parsePrefer } from '../engine/prefer.js';
 import { handleRequest, routeOf } from '../engine/request-path.js';
@@ -22,14 +24,13 @@ import type { Route } from '../engine/routes.js';
 import { failureKind, reject, type Rejection } from '../errors.js';
 import type { Answer, SentAnswer } from '../http/answer.js';
 import { preflightHeaders } from '../http/cors.js';
-import { forwardRequestBody, readUpTo } from './bodies.js';
+import { decodedForJudging, forwardRequestBody, readUpTo } from './bodies.js';
 import { clientResponseHeaders, upstreamRequestHeaders, viaOf } from './headers.js';
 import { judgeRequest } from './request-verdict.js';
-import { decodedForJudging, judgeResponseBody, judgeResponseHead, type BodyCheck, type ResponseHead } from './response-verdict.js';
 import { flatHeaders, sendProxied, withCors, type ProxiedBody } from './send.js';
 import { Upstream, DEFAULT_UPSTREAM_SOCKETS } from './upstream.js';
 import { parseUpstreamUrl, DEFAULT_PROXY_CONNECT_TIMEOUT_MS, DEFAULT_PROXY_TIMEOUT_MS } from './upstream-url.js';
-import { responseErrors, violation, VIOLATIONS_HEADER, violationsHeader, type Violation } from './violations.js';
+import { responseErrors, violation, VIOLATIONS_HEADER, violationsHeader } from './violations.js';
 
 export interface ProxyOptions {
   /** Base URL of the real service: `http(s)://[user:password@]host[:port][/path prefix]`. */
@@ -139,8 +140,8 @@ export class ValidatingProxy {
         contentLength: upstream.headers['content-length'] === undefined ? undefined : Number(upstream.headers['content-length']),
         headers: upstream.headers,
       };
-      const verdict = operation ? judgeResponseHead(operation.contract, head) : { violations: [], body: undefined };
-      violations.push(...verdict.violations);
+      const verdict = operation ? judgeResponseHead(operation.contract, head, 'all') : { violations: [], body: undefined };
+      for (const found of verdict.violations) violations.push(plainViolation(found));
       if (this.strict && responseErrors(violations).length) {
         upstream.destroy();
         return failed(this.#replacement(violations));
@@ -274,7 +275,7 @@ async function judgedBody(upstream: IncomingMessage, head: ResponseHead, operati
   const bytes = bounded.chunks.length === 1 ? (bounded.chunks[0] as Buffer) : Buffer.concat(bounded.chunks, bounded.size);
   const decoded = decodedForJudging(bytes, upstream.headers['content-encoding'], limit);
   if (typeof decoded === 'string') unchecked(decoded);
-  else violations.push(...judgeResponseBody(operation, head.status, check, decoded));
+  else for (const found of judgeResponseBody(operation, head, check, decoded, 'all')) violations.push(plainViolation(found));
   return { head: bounded.chunks, size: bounded.size, rest: undefined };
 }
 

@@ -1,9 +1,9 @@
 /**
- * What the proxy says about an exchange: each way the request or the answer departs from the
- * spec, in the catalogue's words, for the journal and for the `plant-store-violations` header
- * (Prism's `sl-violations`). An `error` breaks the spec; a `warning` is something the spec leaves
- * unsaid (an undeclared 4xx) or that the proxy could not check (a body beyond the bound).
+ * What the proxy says about an exchange, in the judge's violations (openapi/judge/violation.ts):
+ * for the journal and for the `plant-store-violations` header (Prism's `sl-violations`), and the
+ * mock's own refusals of a request turned into violations of it.
  */
+import type { Violation, ViolationSeverity } from '../../openapi/judge/violation.js';
 import type { Rejection } from '../errors.js';
 
 export const VIOLATIONS_HEADER = 'plant-store-violations';
@@ -11,19 +11,6 @@ export const VIOLATIONS_HEADER = 'plant-store-violations';
 export const MAX_VIOLATIONS_HEADER_BYTES = 4096;
 /** A message longer than this is cut in the header (the journal keeps it whole). */
 const MAX_HEADER_MESSAGE = 400;
-
-export type ViolationSeverity = 'error' | 'warning';
-
-export interface Violation {
-  /** Which message of the exchange departs from the spec. */
-  in: 'request' | 'response';
-  severity: ViolationSeverity;
-  /** The catalogue code (mocks/errors.ts). */
-  code: string;
-  message: string;
-  /** Each offending field, in words, where the message is about a body or parameters. */
-  problems?: readonly string[];
-}
 
 export function violation(where: Violation['in'], rejection: Rejection, severity: ViolationSeverity = 'error'): Violation {
   return { in: where, severity, code: rejection.code, message: rejection.message, ...(rejection.problems ? { problems: rejection.problems } : {}) };

@@ -62,6 +62,7 @@ const sampleParams = {
   reasons: ["2 requests to the mock's own routes"],
   member: 'id',
   pointer: '/id',
+  pointers: ['/password'],
   headers: ['retry-after'],
   header: 'x-total-count',
   value: '"many"',

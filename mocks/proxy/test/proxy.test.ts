@@ -12,7 +12,7 @@ import { loadContract } from '../../../openapi/operations/compile.js';
 import { entrySize, type JournalEntry, type JournalPage } from '../../admin/journal.js';
 import { createMockServer, type MockServer } from '../../server.js';
 import type { ProxyOptions } from '../proxy.js';
-import type { Violation } from '../violations.js';
+import type { Violation } from '../../../openapi/judge/violation.js';
 import { answerJson, closedPort, exchange, JSON_AUTH, startProvider, startSilentServer, type Provider, type RawAnswer } from './providers.js';
 
 const isSpecError = loadContract().componentValidator('Error');

@@ -9,8 +9,10 @@ import { compileContract } from '../../../openapi/operations/compile.js';
 import { type ContractOperation } from '../../../openapi/operations/model.js';
 import { loadContract } from '../../../openapi/operations/compile.js';
 import { describeFailure } from '../proxy.js';
-import { decodedForJudging, judgeResponseBody, judgeResponseHead, type ResponseHead } from '../response-verdict.js';
-import { MAX_VIOLATIONS_HEADER_BYTES, violationsHeader, type Violation } from '../violations.js';
+import { judgeResponseBody, judgeResponseHead, type ResponseHead } from '../../../openapi/judge/response.js';
+import type { Violation } from '../../../openapi/judge/violation.js';
+import { decodedForJudging } from '../bodies.js';
+import { MAX_VIOLATIONS_HEADER_BYTES, violationsHeader } from '../violations.js';
 
 const createPlant = loadContract().operations.get('createPlant') as ContractOperation;
 
@@ -90,14 +92,16 @@ describe('judging the body of an answer', () => {
 
   it('judges integers on their digits, beyond what a double holds', () => {
     const thing = judgeResponseHead(variant, head(200, 'application/json')).body!;
-    expect(judgeResponseBody(variant, 200, thing, Buffer.from('{"id":9223372036854775807}'))).toEqual([]);
-    expect(judgeResponseBody(variant, 200, thing, Buffer.from('{"id":9223372036854775808}'))[0]?.problems).toEqual(['id must be an integer from -9223372036854775808 to 9223372036854775807']);
+    expect(judgeResponseBody(variant, { status: 200 }, thing, Buffer.from('{"id":9223372036854775807}'))).toEqual([]);
+    expect(judgeResponseBody(variant, { status: 200 }, thing, Buffer.from('{"id":9223372036854775808}'))[0]?.problems).toEqual([
+      'id must be an integer from -9223372036854775808 to 9223372036854775807',
+    ]);
   });
 
   it('says what is wrong with an empty, non-UTF-8 or malformed body', () => {
-    expect(judgeResponseBody(createPlant, 200, plant, Buffer.alloc(0))[0]?.message).toContain('the body is empty, and the spec declares a Plant');
-    expect(judgeResponseBody(createPlant, 200, plant, Buffer.from([0x7b, 0xff, 0x7d]))[0]?.message).toContain('not UTF-8');
-    expect(judgeResponseBody(createPlant, 200, plant, Buffer.from('{"name":"x",}'))[0]?.code).toBe('UPSTREAM_MALFORMED_BODY');
+    expect(judgeResponseBody(createPlant, { status: 200 }, plant, Buffer.alloc(0))[0]?.message).toContain('the body is empty, and the spec declares a Plant');
+    expect(judgeResponseBody(createPlant, { status: 200 }, plant, Buffer.from([0x7b, 0xff, 0x7d]))[0]?.message).toContain('not UTF-8');
+    expect(judgeResponseBody(createPlant, { status: 200 }, plant, Buffer.from('{"name":"x",}'))[0]?.code).toBe('UPSTREAM_MALFORMED_BODY');
   });
 });
 
