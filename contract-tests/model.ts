@@ -4,6 +4,7 @@
  */
 import type { Expectation, RenderedRequest } from '../fixtures/index.js';
 import type { SuiteContract } from './spec-contract.js';
+import type { ResponseViolation } from '../openapi/judge/violation.js';
 
 export const CHECK_NAMES = [
   'not_a_server_error',
@@ -151,12 +152,22 @@ export type Exchange =
   | (ExchangeBase & { outcome: 'not-sent'; reason: string });
 
 /** What every check may consult beyond the exchange: the spec, and what the run learnt. */
+/** The one judge's verdict on an exchange's answer (checks/judged-answer.ts). */
+export interface JudgedAnswer {
+  response: ReceivedResponse;
+  violations: readonly ResponseViolation[];
+  /** Whether the body was read and judged against a schema (a JSON media type the spec declares for the status). */
+  bodyJudged: boolean;
+}
+
 export interface RunContext {
   contract: SuiteContract;
   /** How the provider answered a repeated id in the duplicate probe, when it was sent. */
   duplicateStatus?: number;
   /** The statuses the provider gave bodies the spec rejects: a repeat answered with one of them cannot be told from a refusal. */
   rejectionStatuses?: ReadonlySet<number>;
+  /** The one judge's verdict on each answer, found once for the checks that word it (checks/judged-answer.ts). */
+  judged?: WeakMap<Exchange, JudgedAnswer>;
 }
 
 /** One thing a check has to say about one exchange. */

@@ -80,7 +80,7 @@ export async function runResolved(resolved: ResolvedOptions, options: Pick<Contr
     const own = exchanges.filter((x) => x.case.operationId === operation.operationId);
     const repeat = own.find((x) => x.case.expect === 'duplicate');
     const rejectionStatuses = new Set(own.flatMap((x) => (x.case.expect === 'rejected-body' && x.outcome === 'response' ? [x.response.status] : [])));
-    runs.set(operation.operationId, { contract: operation, rejectionStatuses, ...(repeat?.outcome === 'response' ? { duplicateStatus: repeat.response.status } : {}) });
+    runs.set(operation.operationId, { contract: operation, rejectionStatuses, judged: new WeakMap(), ...(repeat?.outcome === 'response' ? { duplicateStatus: repeat.response.status } : {}) });
   }
   const run = runs.get(contract.operationId) as RunContext;
   const judged = judgeAll(exchanges, resolved, runs);

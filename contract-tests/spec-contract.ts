@@ -16,9 +16,8 @@ import { parseExactJson } from '../openapi/schema/exact-json.js';
 import type { ParameterReader } from '../openapi/operations/parameters.js';
 import { rawKindOf, type RawKind } from './generators/raw-bodies.js';
 import { recogniseCollections } from '../openapi/operations/collections.js';
-import { describeProblems, problemsText } from '../openapi/schema/problems.js';
 import { typesOf } from '../openapi/schema/shape.js';
-import { isObject, refName, type Schema } from '../openapi/schema/resolve.js';
+import { isObject, refName } from '../openapi/schema/resolve.js';
 
 /** A JSON Schema object as the spec writes it (refs resolved where the suite reads it). */
 export type JsonSchema = Record<string, unknown>;
@@ -41,8 +40,6 @@ export interface DeclaredResponse {
   properties: readonly string[];
   /** Every header it declares but Content-Type (which OpenAPI says to ignore), with its schema: openapi/operations/response-headers.ts judges them. */
   headerParameters: readonly ContractParameter[];
-  /** The body's schema with refs followed and allOf merged at every depth (inlineSchema), for reading its keywords. */
-  schema?: Schema;
 }
 
 /** An API key the same security requirement demands along with the main credential (OpenAPI: schemes of one requirement object must all be sent). */
@@ -126,6 +123,8 @@ export type { BodyVariant };
 export interface SuiteContract {
   /** The document's path, for messages. */
   source: string;
+  /** The operation in the compiled model: what the one judge (openapi/judge/) judges its answers by. */
+  operation: ContractOperation;
   operationId: string;
   method: string;
   path: string;
@@ -177,11 +176,6 @@ export interface SuiteSpec {
 /** The declared response that covers `status`: the exact one, else its range (`4XX`), else `default`. */
 export function declaredResponse(contract: SuiteContract, status: number): DeclaredResponse | undefined {
   return coveringResponse(status, { exact: (code) => contract.responses.get(code), range: (range) => contract.ranges.get(Number(range[0])), fallback: () => contract.fallback });
-}
-
-/** Whether the spec declares `status` for the operation, exactly, by range or by `default`. */
-export function declaresStatus(contract: SuiteContract, status: number): boolean {
-  return declaredResponse(contract, status) !== undefined;
 }
 
 /** The declared statuses in words: `200, 400, 4XX, default`. */
@@ -265,7 +259,6 @@ function declared(response: ContractResponse, status: number | string): Declared
   };
   // The contract compiles response validators on first use; keep that lazy.
   if (media) Object.defineProperty(out, 'validate', { enumerable: true, get: () => media.validate });
-  if (media) Object.defineProperty(out, 'schema', { enumerable: true, get: () => media.inlined });
   return out;
 }
 
@@ -361,6 +354,7 @@ export function suiteContractOf(
   const sent = new Set(requestBody?.properties.map((p) => p.name) ?? []);
   return {
     source,
+    operation,
     operationId,
     method: operation.method.toUpperCase(),
     path: operation.path,
@@ -476,10 +470,4 @@ export function parseBody(text: string): ParsedBody {
   } catch (error) {
     return { ok: false, problem: `the body is not JSON (${(error as Error).message})` };
   }
-}
-
-/** The spec's verdict on a body in words (openapi/schema/problems.ts), empty when it fits the schema. */
-export function schemaProblems(validate: ValidateFunction, value: unknown): string {
-  if (validate(value)) return '';
-  return problemsText(describeProblems(validate.errors, { root: value }));
 }

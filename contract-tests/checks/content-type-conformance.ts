@@ -1,24 +1,30 @@
 /**
  * content_type_conformance: an answer with a status the spec declares carries a media type the
- * spec gives that status. Parameters such as charset are allowed; undeclared statuses (a 401 as
- * application/problem+json) are the spec's silence, not this check's business.
+ * spec gives that status, and no body where it gives none. Parameters such as charset are allowed;
+ * undeclared statuses (a 401 as application/problem+json) are the spec's silence, not this
+ * check's business. The one judge decides (./judged-answer.ts); this check words it.
  */
 import type { Check } from '../model.js';
-import { matchingMedia } from '../../openapi/media-types.js';
 import { declaredResponse } from '../spec-contract.js';
-import { answered, failure } from './verdicts.js';
+import { judgedAnswer, violationsOf } from './judged-answer.js';
+import { failure } from './verdicts.js';
 
 export const contentTypeConformance: Check = {
   name: 'content_type_conformance',
   proves: 'answers with a declared status carry the media type the spec declares for it (parameters allowed)',
-  judge(exchange, { contract }) {
-    const response = answered(exchange);
-    const declared = response && declaredResponse(contract, response.status);
-    if (!response || !declared?.mediaTypes.length) return undefined;
-    const contentType = response.headers['content-type'];
+  judge(exchange, run) {
+    const judged = judgedAnswer(exchange, run);
+    const declared = judged && declaredResponse(run.contract, judged.response.status);
+    if (!judged || !declared) return undefined;
+    const { status, headers } = judged.response;
+    const found = violationsOf(judged, 'UPSTREAM_MEDIA_TYPE', 'UPSTREAM_UNDECLARED_BODY');
+    // A status that declares no body is judged only when a body came with it.
+    if (!declared.mediaTypes.length && !found.length) return undefined;
     const expected = declared.mediaTypes.join(' or ');
-    if (contentType === undefined) return [failure(`The ${response.status} answer has no Content-Type header; the spec says ${expected}.`)];
-    if (matchingMedia(declared.mediaTypes, contentType) !== undefined) return [];
-    return [failure(`The ${response.status} answer says Content-Type: ${response.headers['content-type']}; the spec says ${expected}.`)];
+    return found.map(({ code }) => {
+      if (code === 'UPSTREAM_UNDECLARED_BODY') return failure(`The ${status} answer carries a body; the spec declares none for ${declared.status}.`);
+      if (headers['content-type'] === undefined) return failure(`The ${status} answer has no Content-Type header; the spec says ${expected}.`);
+      return failure(`The ${status} answer says Content-Type: ${headers['content-type']}; the spec says ${expected}.`);
+    });
   },
 };

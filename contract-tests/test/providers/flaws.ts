@@ -443,7 +443,7 @@ export const FLAWS: Record<string, FlawProvider> = {
     class: 'response',
     flaw: 'answers the Plant with name written twice, null first (a template that writes a default, then the value)',
     caughtBy: 'response_schema_conformance',
-    says: /names name twice with different values/,
+    says: /names name twice/,
     behaviour: {
       serialize: (value) => {
         const text = JSON.stringify(value);
