@@ -8,12 +8,14 @@
  * would parse into doubles), answers a malformed or oversized body in the shape the spec declares
  * (engine/error-answers.ts) instead of Prism's crash, refuses a body whose strings miss their
  * `pattern` by the spec's linear-time validator (Prism would backtrack), refuses parameters the spec's schemas refuse,
- * judged exactly as the stateful mock judges them (./parameters.ts), and writes Prism's output. prism-http-server is not used because its edge lets a malformed JSON body
- * take the whole process down (so it does in 5.16).
+ * judged exactly as the stateful mock judges them (./parameters.ts), and writes Prism's output,
+ * judged by the one judge (openapi/judge/: ./answers.ts) with its verdict in `sl-violations`.
+ * prism-http-server is not used because its edge lets a malformed JSON body take the whole process
+ * down (so it does in 5.16).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createLogger } from '@stoplight/prism-core';
-import { createInstance, ProblemJsonError, type IHttpConfig, type IHttpRequest, type IHttpResponse } from '@stoplight/prism-http';
+import { createInstance, ProblemJsonError, type IHttpConfig, type IHttpRequest } from '@stoplight/prism-http';
 import type { ErrorObject } from 'ajv';
 import { isJsonMediaType, matchingMedia } from '../../openapi/media-types.js';
 import { pathTemplatePattern } from '../../openapi/operations/paths.js';
@@ -22,13 +24,12 @@ import { type CompiledContract, type ContractOperation } from '../../openapi/ope
 import { describeProblems } from '../../openapi/schema/problems.js';
 import { refName } from '../../openapi/schema/resolve.js';
 import { DuplicateMemberName, parseExactJson } from '../../openapi/schema/exact-json.js';
-import { exactJson } from '../http/answer.js';
 import { applyCors, preflightHeaders, specCorsGrant, type CorsGrant } from '../http/cors.js';
 import { ErrorAnswers } from '../engine/error-answers.js';
 import { failureKind, isRejection, reject, type Rejection } from '../errors.js';
 import { DEFAULT_MAX_BODY, readBody } from '../http/request-body.js';
 import { DEFAULT_HOST, listen } from '../http/listen.js';
-import { ANSWER_ATTEMPTS, declaredMedia, judgeAnswer, madeUp } from './answers.js';
+import { ANSWER_ATTEMPTS, declaredMedia, judgeAnswer, madeUp, wireAnswer, type WireAnswer } from './answers.js';
 import { loadPrismOperations, type HttpOperations } from './operations.js';
 import { CredentialGate } from './credentials.js';
 import { ParameterGate } from './parameters.js';
@@ -172,25 +173,28 @@ async function answer(req: IncomingMessage, res: ServerResponse, context: PrismC
     if ((outcome.left as { status?: number }).status === 405) res.setHeader('allow', declaredAt(context.contract, req.url ?? '/').join(', '));
     return sendProblem(res, outcome.left);
   }
-  let { output, validations } = outcome.right;
-  // An answer made up from a schema that breaks it is made up again, from the schema (a static
-  // sample is the same each time), a bounded number of times; one that still breaks it goes out
-  // with the spec's own verdict beside Prism's.
-  const media = declaredMedia(operation, output);
+  const { output, validations } = outcome.right;
+  // Every answer is judged by the one judge, as it goes on the wire (./answers.ts). One made up from
+  // a schema that breaks it is made up again, from the schema (a static sample is the same each
+  // time), a bounded number of times; one that still breaks the spec goes out with the verdict.
+  let answer = wireAnswer(output);
+  let verdict = operation ? judgeAnswer(operation, req.method ?? method, answer) : undefined;
+  const media = declaredMedia(operation, answer);
   const dynamic = requestConfig.mock.dynamic === true;
-  const verdict = media && madeUp(media, dynamic) ? judgeAnswer(media, output) : { problems: [], remake: false };
-  let problems = verdict.problems;
   const again = { ...requestConfig, mock: { ...requestConfig.mock, dynamic: true } } as IHttpConfig;
-  for (let attempt = 0; attempt < ANSWER_ATTEMPTS && media && verdict.remake && problems.length > 0; attempt++) {
+  for (let attempt = 0; attempt < ANSWER_ATTEMPTS && operation && media && madeUp(media, dynamic) && verdict?.remake; attempt++) {
     const retried = await context.prism.request(input, context.operations, again)();
     if (retried._tag === 'Left' || retried.right.output.statusCode !== output.statusCode) break;
-    if (judgeAnswer(media, retried.right.output).problems.length > 0) continue;
-    ({ output, validations } = retried.right);
-    problems = [];
+    const remade = wireAnswer(retried.right.output);
+    const judged = judgeAnswer(operation, req.method ?? method, remade);
+    if (judged.violations.some((violation) => violation.code === 'UPSTREAM_INVALID_BODY')) continue;
+    answer = remade;
+    verdict = judged;
   }
-  const violations = [...validations.input, ...validations.output].map((v) => v.message).concat(problems);
+  // Prism's verdict on the request, the one judge's on the answer (Prism's own check of its answer judges by its copy of the schemas).
+  const violations = validations.input.map((v) => v.message).concat(verdict?.words ?? []);
   if (violations.length) res.setHeader('sl-violations', JSON.stringify(violations).slice(0, 8000));
-  sendOutput(res, output);
+  sendAnswer(res, answer);
 }
 
 /**
@@ -271,15 +275,10 @@ function definedOnly<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
-function sendOutput(res: ServerResponse, output: IHttpResponse): void {
-  for (const [name, value] of Object.entries(output.headers ?? {})) res.setHeader(name, value);
-  const contentType = res.getHeader('content-type');
-  const body = output.body === undefined || typeof output.body === 'string' ? (output.body as string | undefined) : exactJson(output.body);
-  if (body !== undefined && contentType === undefined) res.setHeader('content-type', 'application/json');
-  // Named, not left to Node: Node counts the body only when it sends it, and a HEAD's answer sends none.
-  if (body !== undefined && output.statusCode !== 204 && output.statusCode !== 304) res.setHeader('content-length', Buffer.byteLength(body));
-  res.statusCode = output.statusCode;
-  res.end(body);
+function sendAnswer(res: ServerResponse, answer: WireAnswer): void {
+  for (const [name, value] of Object.entries(answer.headers)) res.setHeader(name, value);
+  res.statusCode = answer.status;
+  res.end(answer.body);
 }
 
 function sendProblem(res: ServerResponse, error: Error & { status?: number; additional?: { headers?: Record<string, string> } }): void {
