@@ -151,7 +151,6 @@ export type Exchange =
   /** Never sent: the suite stopped sending, or the case does not fit the spec (see the reason). */
   | (ExchangeBase & { outcome: 'not-sent'; reason: string });
 
-/** What every check may consult beyond the exchange: the spec, and what the run learnt. */
 /** The one judge's verdict on an exchange's answer (checks/judged-answer.ts). */
 export interface JudgedAnswer {
   response: ReceivedResponse;
@@ -160,6 +159,7 @@ export interface JudgedAnswer {
   bodyJudged: boolean;
 }
 
+/** What every check may consult beyond the exchange: the spec, and what the run learnt. */
 export interface RunContext {
   contract: SuiteContract;
   /** How the provider answered a repeated id in the duplicate probe, when it was sent. */
