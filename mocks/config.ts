@@ -122,6 +122,12 @@ export function mockCommand(): Command {
         .env('MOCK_MASK_NAMES')
         .argParser(maskNames),
     )
+    .addOption(
+      new Option(
+        '--self-check',
+        "judge the mock's own answers against the spec (status, media type, headers, body, writeOnly properties): one that breaks it goes out with a plant-store-violations header, in the journal and as a warn line",
+      ).env('MOCK_SELF_CHECK'),
+    )
     .addOption(new Option('--log-level <level>', 'pino log level').env('LOG_LEVEL').default('info').choices(LOG_LEVELS))
     .exitOverride()
     .configureOutput({ writeErr: (text) => process.stderr.write(text) });
@@ -155,6 +161,7 @@ export function parseMockArgs(argv: readonly string[], command: Command = mockCo
     proxyConnectTimeout: number;
     record?: string;
     maskName?: string[];
+    selfCheck?: boolean;
   }>();
   // Checked here rather than in an argParser: commander's message would repeat the value, password included.
   const fail = (message: string): never => command.error(`error: ${message}`, { exitCode: 2, code: 'plant-store-mock.invalidOption' });
@@ -214,6 +221,7 @@ export function parseMockArgs(argv: readonly string[], command: Command = mockCo
     replica,
     record: o.record ? { dir: o.record } : undefined,
     maskNames: o.maskName,
+    selfCheck: o.selfCheck ?? false,
     proxy: o.proxy === undefined ? undefined : { upstream: o.proxy, strict: o.proxyStrict ?? false, timeoutMs: o.proxyTimeout, connectTimeoutMs: o.proxyConnectTimeout },
   };
 }

@@ -88,6 +88,8 @@ export interface MockOptions {
   journalBytes?: number;
   /** `--record DIR`: every distinct exchange written as a contract case to a file of this run in DIR. */
   record?: RecordOptions;
+  /** `--self-check`: judge the mock's own answers against the spec (./self-check.ts). */
+  selfCheck?: boolean;
 }
 
 export interface MockServer {
@@ -187,6 +189,15 @@ export async function createMockServer(options: MockOptions = {}): Promise<MockS
     return undefined;
   };
 
+  // --self-check is loaded only for the runs that use it, as the proxy is.
+  const selfCheck = options.selfCheck ? (await import('./self-check.js')).selfChecked : undefined;
+  const checked = async (answer: Answer, method: string, path: string): Promise<Answer> => {
+    const judged = await (selfCheck as NonNullable<typeof selfCheck>)(answer, method, context.engine.contract);
+    const errors = judged.violations?.filter((violation) => violation.in === 'response' && violation.severity === 'error') ?? [];
+    if (errors.length) logger.warn({ method, path, status: judged.status, violations: errors.map((violation) => violation.code) }, `self-check: ${errors[0]?.message}`);
+    return judged;
+  };
+
   /** Decides, writes, journals and logs the answer to one request; `decided` skips deciding (a refused Expect). */
   const serve = async (req: IncomingMessage, res: ServerResponse, decided?: Answer): Promise<void> => {
     const started = performance.now();
@@ -216,6 +227,7 @@ export async function createMockServer(options: MockOptions = {}): Promise<MockS
       // any answer is written, and the answers leave together; writing each as soon as it was
       // decided cost more CPU per request (docs/benchmarks.md, "Figures behind the code").
       answer = await deciding;
+      if (selfCheck && !admin) answer = await checked(answer, req.method ?? 'GET', path);
     } catch (error) {
       if (!res.socket || res.socket.destroyed) return; // the client went away mid-request: nobody to answer
       // An outage is logged once by the store (lost, back); each refused request has its own request line.

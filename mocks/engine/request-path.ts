@@ -49,7 +49,7 @@ export function handleRequest(req: IncomingMessage, path: string, mock: EngineCo
 }
 
 /** A streamed answer with its body whole. */
-async function gathered(answer: Answer): Promise<Answer> {
+export async function gathered(answer: Answer): Promise<Answer> {
   const pieces: string[] = [];
   for await (const piece of answer.stream as Iterable<string> | AsyncIterable<string>) pieces.push(piece);
   return { ...answer, stream: undefined, body: pieces.join('') };

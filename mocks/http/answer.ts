@@ -15,7 +15,7 @@ export interface Answer {
   operationId?: string;
   /** False when the answer came from the spec's examples rather than the store. */
   stateful?: boolean;
-  /** Proxy mode: where the exchange departs from the spec (mocks/proxy/), for the journal. */
+  /** Where the exchange departs from the spec (the proxy's verdicts, --self-check's: openapi/judge/), for the journal. */
   violations?: readonly Violation[];
   /** Proxy mode: writes the answer itself, in place of `respond` (the upstream's headers, its body streamed); resolves once sent. */
   send?: (res: ServerResponse, cors: Readonly<Record<string, string>>) => Promise<SentAnswer>;
