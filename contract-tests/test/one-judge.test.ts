@@ -19,47 +19,11 @@ import { createMockServer, type MockServer } from '../../mocks/server.js';
 import { judgeAnswer, wireAnswer } from '../../mocks/prism/answers.js';
 import { startPrismMock, type PrismMock } from '../../mocks/prism/server.js';
 import { startProvider, type Provider } from '../../mocks/proxy/test/providers.js';
+import { ACCOUNTS_SPEC } from '../../mocks/test/judged-accounts.js';
 import { CHECKS } from '../checks/index.js';
 import type { CheckName, Exchange, ReceivedResponse, RunContext } from '../model.js';
 import { suiteSpecOf } from '../spec-contract.js';
 import { createTransport } from '../transport.js';
-
-const account = (example: unknown) => ({ value: example });
-const SPEC = {
-  openapi: '3.1.0',
-  info: { title: 'Accounts', version: '1' },
-  paths: {
-    '/accounts/{id}': {
-      get: {
-        operationId: 'getAccount',
-        parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'integer', minimum: 1 } }],
-        responses: {
-          '200': {
-            description: 'The account',
-            headers: { 'X-Rate-Limit': { required: true, schema: { type: 'integer', minimum: 1 }, example: 5 } },
-            content: {
-              'application/json': {
-                schema: { $ref: '#/components/schemas/Account' },
-                examples: { good: account({ id: 1, login: 'ann' }), broken: account({ id: 'one', login: 'ann' }), leaky: account({ id: 1, login: 'ann', password: 'hunter22' }) },
-              },
-            },
-          },
-          '404': { description: 'No such account', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
-        },
-      },
-    },
-  },
-  components: {
-    schemas: {
-      Account: {
-        type: 'object',
-        required: ['id', 'login'],
-        properties: { id: { type: 'integer' }, login: { type: 'string' }, password: { type: 'string', writeOnly: true } },
-      },
-      Error: { type: 'object', required: ['message'], properties: { message: { type: 'string' } } },
-    },
-  },
-};
 
 /** The upstream's answer to GET /accounts/{n}, and the codes every tool must report for it. */
 const EXCHANGES: { name: string; status: number; headers: Record<string, string>; body: string; codes: string[] }[] = [
@@ -92,11 +56,11 @@ const CHECK_OF: Record<string, CheckName> = {
 };
 const RESPONSE_CHECKS = new Set(Object.values(CHECK_OF));
 
-const contract = compileContract(structuredClone(SPEC), 'accounts.json');
+const contract = compileContract(structuredClone(ACCOUNTS_SPEC), 'accounts.json');
 const operation = contract.operations.get('getAccount') as ContractOperation;
 const dir = mkdtempSync(join(tmpdir(), 'one-judge-'));
 const specFile = join(dir, 'accounts.json');
-writeFileSync(specFile, JSON.stringify(SPEC));
+writeFileSync(specFile, JSON.stringify(ACCOUNTS_SPEC));
 let upstream: Provider;
 let proxy: MockServer;
 
@@ -181,7 +145,7 @@ describe.each(EXCHANGES.map((exchange, i) => ({ ...exchange, n: i + 1 })))('$nam
 describe('the Prism mock over HTTP', () => {
   let prism: PrismMock;
   beforeAll(async () => {
-    prism = await startPrismMock({ port: 0, contract: compileContract(structuredClone(SPEC), 'accounts.json') });
+    prism = await startPrismMock({ port: 0, contract: compileContract(structuredClone(ACCOUNTS_SPEC), 'accounts.json') });
   });
   afterAll(async () => {
     await prism?.close();

@@ -12,38 +12,8 @@ import type { Violation } from '../../openapi/judge/violation.js';
 import { mockCommand, parseMockArgs } from '../config.js';
 import { createLogger } from '../http/logger.js';
 import type { MockServer } from '../server.js';
+import { ACCOUNTS_SPEC } from './judged-accounts.js';
 import { createPlant, freshId, send, sendGet, useMock, useMockForSpec } from './mock-under-test.js';
-
-const account = (value: unknown) => ({ value });
-const SPEC = {
-  openapi: '3.1.0',
-  info: { title: 'Accounts', version: '1' },
-  paths: {
-    '/accounts/{id}': {
-      get: {
-        operationId: 'getAccount',
-        parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'integer', minimum: 1 } }],
-        responses: {
-          '200': {
-            description: 'The account',
-            headers: { 'X-Rate-Limit': { required: true, schema: { type: 'integer', minimum: 1 }, example: 5 } },
-            content: {
-              'application/json': {
-                schema: { $ref: '#/components/schemas/Account' },
-                examples: { good: account({ id: 1, login: 'ann' }), broken: account({ id: 'one', login: 'ann' }), leaky: account({ id: 1, login: 'ann', password: 'hunter22' }) },
-              },
-            },
-          },
-        },
-      },
-    },
-  },
-  components: {
-    schemas: {
-      Account: { type: 'object', required: ['id', 'login'], properties: { id: { type: 'integer' }, login: { type: 'string' }, password: { type: 'string', writeOnly: true } } },
-    },
-  },
-};
 
 const lines: string[] = [];
 const log = new Writable({
@@ -52,8 +22,8 @@ const log = new Writable({
     done();
   },
 });
-const checking = useMockForSpec(SPEC, { selfCheck: true, logger: createLogger('warn', log) });
-const plain = useMockForSpec(SPEC);
+const checking = useMockForSpec(ACCOUNTS_SPEC, { selfCheck: true, logger: createLogger('warn', log) });
+const plain = useMockForSpec(ACCOUNTS_SPEC);
 const plantStore = useMock({ selfCheck: true });
 
 const violationsOf = (headers: Headers): Violation[] => JSON.parse(headers.get('plant-store-violations') ?? '[]') as Violation[];
