@@ -25,8 +25,8 @@ export function judgedAnswer(exchange: Exchange, run: RunContext): JudgedAnswer 
     contentLength: Buffer.byteLength(response.body),
   };
   const verdict = judgeResponseHead(operation, head, 'all');
-  const violations = verdict.body ? [...verdict.violations, ...judgeResponseBody(operation, head, verdict.body, response.body, 'all')] : verdict.violations;
-  const judged: JudgedAnswer = { response, violations, bodyJudged: verdict.body !== undefined };
+  const body = verdict.body && judgeResponseBody(operation, head, verdict.body, response.body, 'all');
+  const judged: JudgedAnswer = { response, violations: body ? [...verdict.violations, ...body] : verdict.violations, bodyJudged: body !== undefined };
   run.judged?.set(exchange, judged);
   return judged;
 }

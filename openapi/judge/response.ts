@@ -14,7 +14,7 @@
 import { isUtf8 } from 'node:buffer';
 import { parse as parseContentType } from 'content-type';
 import { declaredFor, type ContractMediaType, type ContractOperation, type ContractResponse } from '../operations/model.js';
-import { isJsonMediaType, matchingMedia } from '../media-types.js';
+import { isJsonMediaType, matchingMedia, mediaEssence } from '../media-types.js';
 import { DuplicateMemberName, parseExactJson } from '../schema/exact-json.js';
 import type { ParameterSource } from '../operations/parameters.js';
 import { describeProblems } from '../schema/problems.js';
@@ -48,6 +48,12 @@ export interface BodyCheck {
   media: ContractMediaType;
   /** The schema's name for messages (`Plant`, `Error`; `200 answer` when it has none). */
   schema: string;
+  /**
+   * The answer is labelled with a media type the status does not declare: its body is judged
+   * against the status's JSON schema only if it is JSON (a wrong label is one problem, a broken
+   * body another); a body that is not JSON at all is what its label says, and the label is the problem.
+   */
+  mislabelled?: true;
 }
 
 export interface HeadVerdict {
@@ -56,7 +62,8 @@ export interface HeadVerdict {
   body: BodyCheck | undefined;
 }
 
-const NOTHING: HeadVerdict = Object.freeze({ violations: [], body: undefined }) as HeadVerdict;
+/** A verdict of its own each time: callers add to its violations. */
+const nothing = (): HeadVerdict => ({ violations: [], body: undefined });
 
 /** `createPlant (POST /plants)`, for messages. */
 export function operationLabel(operation: ContractOperation): string {
@@ -71,12 +78,12 @@ export function judgeResponse(operation: ContractOperation, response: ReceivedRe
   const head: ResponseHead = { ...rest, contentType: Array.isArray(contentType) ? contentType.join(', ') : contentType, contentLength: length };
   const verdict = judgeResponseHead(operation, head, policy);
   if (!verdict.body || body === undefined || (policy === 'first' && verdict.violations.length)) return verdict.violations;
-  return [...verdict.violations, ...judgeResponseBody(operation, head, verdict.body, body, policy)];
+  return [...verdict.violations, ...(judgeResponseBody(operation, head, verdict.body, body, policy) ?? [])];
 }
 
 /** Judges the status, the declared headers and the media type; says whether the body needs a schema check. */
 export function judgeResponseHead(operation: ContractOperation, head: ResponseHead, policy: JudgePolicy = 'all'): HeadVerdict {
-  if (!declaresAny(operation)) return NOTHING;
+  if (!declaresAny(operation)) return nothing();
   const answered = answeredFacts(operation, head);
   const { status } = head;
   // As OpenAPI matches a status, and as the mock itself answers one: exact, then its range (`4XX`), then `default`.
@@ -86,14 +93,24 @@ export function judgeResponseHead(operation: ContractOperation, head: ResponseHe
   }
   const headers = headerViolations(answered, declared, head.headers);
   if (policy === 'first' && headers.length) return { violations: headers.slice(0, 1), body: undefined };
-  const verdict = judgeMediaType(answered, declared, head);
+  const verdict = judgeMediaType(answered, declared, head, policy);
   return headers.length ? { ...verdict, violations: [...headers, ...verdict.violations] } : verdict;
 }
 
-/** Judges a whole body (any Content-Encoding undone) against the schema the head's verdict named. */
-export function judgeResponseBody(operation: ContractOperation, head: Pick<ResponseHead, 'status' | 'by'>, check: BodyCheck, body: Buffer | string, policy: JudgePolicy = 'all'): ResponseViolation[] {
+/**
+ * Judges a whole body (any Content-Encoding undone) against the schema the head's verdict named;
+ * undefined when it was not judged (a mislabelled body that is not JSON).
+ */
+export function judgeResponseBody(
+  operation: ContractOperation,
+  head: Pick<ResponseHead, 'status' | 'by'>,
+  check: BodyCheck,
+  body: Buffer | string,
+  policy: JudgePolicy = 'all',
+): ResponseViolation[] | undefined {
   const answered = answeredFacts(operation, head);
-  const malformed = (detail: string, empty?: true): ResponseViolation[] => [found('UPSTREAM_MALFORMED_BODY', { ...answered, detail, ...(empty ? { empty } : {}) })];
+  const malformed = (detail: string, empty?: true): ResponseViolation[] | undefined =>
+    check.mislabelled ? undefined : [found('UPSTREAM_MALFORMED_BODY', { ...answered, detail, ...(empty ? { empty } : {}) })];
   const emptyDetail = `the body is empty, and the spec declares a ${check.schema}`;
   if (body.length === 0) return malformed(emptyDetail, true);
   if (typeof body !== 'string' && !isUtf8(body)) return malformed('the body is not UTF-8 text, which JSON must be (RFC 8259)');
@@ -139,17 +156,18 @@ function headerViolations(answered: Answered, declared: ContractResponse, header
 }
 
 /** The media type of a declared status; whether the body needs a schema check. */
-function judgeMediaType(answered: Answered, declared: ContractResponse, head: ResponseHead): HeadVerdict {
-  if (!mayHaveBody(head)) return NOTHING;
+function judgeMediaType(answered: Answered, declared: ContractResponse, head: ResponseHead, policy: JudgePolicy): HeadVerdict {
+  if (!mayHaveBody(head)) return nothing();
   if (declared.content.size === 0) {
     // A body the spec does not describe; an empty one (Content-Length: 0) is no body at all.
-    if (head.contentLength === 0) return NOTHING;
+    if (head.contentLength === 0) return nothing();
     return { violations: [found('UPSTREAM_UNDECLARED_BODY', answered)], body: undefined };
   }
-  const problem = (): HeadVerdict => ({
-    violations: [found('UPSTREAM_MEDIA_TYPE', { ...answered, contentType: head.contentType, expected: `'${[...declared.content.keys()].join("' or '")}'` })],
-    body: undefined,
-  });
+  const problem = (): HeadVerdict => {
+    const violations = [found('UPSTREAM_MEDIA_TYPE', { ...answered, contentType: head.contentType, expected: `'${[...declared.content.keys()].join("' or '")}'` })];
+    const json = policy === 'all' ? [...declared.content.values()].find((media) => media.schema && isJsonMediaType(mediaEssence(media.mediaType))) : undefined;
+    return { violations, body: json && { ...bodyCheck(json, head.status), mislabelled: true } };
+  };
   if (head.contentType === undefined) return problem();
   let type: string;
   try {
@@ -161,8 +179,12 @@ function judgeMediaType(answered: Answered, declared: ContractResponse, head: Re
   const media = key === undefined ? undefined : declared.content.get(key);
   if (!media) return problem();
   // Only JSON bodies are parsed and judged against a schema; other media types by their type alone.
-  if (!media.schema || !isJsonMediaType(type)) return NOTHING;
-  return { violations: [], body: { media, schema: refName(media.schema) ?? `${head.status} answer` } };
+  if (!media.schema || !isJsonMediaType(type)) return nothing();
+  return { violations: [], body: bodyCheck(media, head.status) };
+}
+
+function bodyCheck(media: ContractMediaType, status: number): BodyCheck {
+  return { media, schema: refName(media.schema) ?? `${status} answer` };
 }
 
 type Answered = { operation: string; status: number; by?: string };

@@ -93,15 +93,24 @@ describe('judging the body of an answer', () => {
   it('judges integers on their digits, beyond what a double holds', () => {
     const thing = judgeResponseHead(variant, head(200, 'application/json')).body!;
     expect(judgeResponseBody(variant, { status: 200 }, thing, Buffer.from('{"id":9223372036854775807}'))).toEqual([]);
-    expect(judgeResponseBody(variant, { status: 200 }, thing, Buffer.from('{"id":9223372036854775808}'))[0]?.problems).toEqual([
+    expect(judgeResponseBody(variant, { status: 200 }, thing, Buffer.from('{"id":9223372036854775808}'))?.[0]?.problems).toEqual([
       'id must be an integer from -9223372036854775808 to 9223372036854775807',
     ]);
   });
 
+  it('judges a body labelled with a type the status does not declare against its JSON schema, when it is JSON', () => {
+    const mislabelled = judgeResponseHead(createPlant, head(200, 'text/plain'));
+    expect(mislabelled.violations.map((v) => v.code)).toEqual(['UPSTREAM_MEDIA_TYPE']);
+    const check = mislabelled.body!;
+    expect(judgeResponseBody(createPlant, { status: 200 }, check, Buffer.from('Monstera'))).toBeUndefined();
+    expect(judgeResponseBody(createPlant, { status: 200 }, check, Buffer.from('{"name":5}'))?.map((v) => v.code)).toEqual(['UPSTREAM_INVALID_BODY']);
+    expect(judgeResponseHead(createPlant, head(200, 'text/plain'), 'first').body).toBeUndefined();
+  });
+
   it('says what is wrong with an empty, non-UTF-8 or malformed body', () => {
-    expect(judgeResponseBody(createPlant, { status: 200 }, plant, Buffer.alloc(0))[0]?.message).toContain('the body is empty, and the spec declares a Plant');
-    expect(judgeResponseBody(createPlant, { status: 200 }, plant, Buffer.from([0x7b, 0xff, 0x7d]))[0]?.message).toContain('not UTF-8');
-    expect(judgeResponseBody(createPlant, { status: 200 }, plant, Buffer.from('{"name":"x",}'))[0]?.code).toBe('UPSTREAM_MALFORMED_BODY');
+    expect(judgeResponseBody(createPlant, { status: 200 }, plant, Buffer.alloc(0))?.[0]?.message).toContain('the body is empty, and the spec declares a Plant');
+    expect(judgeResponseBody(createPlant, { status: 200 }, plant, Buffer.from([0x7b, 0xff, 0x7d]))?.[0]?.message).toContain('not UTF-8');
+    expect(judgeResponseBody(createPlant, { status: 200 }, plant, Buffer.from('{"name":"x",}'))?.[0]?.code).toBe('UPSTREAM_MALFORMED_BODY');
   });
 });
 
