@@ -24,7 +24,7 @@ import { readLinks } from './links.js';
 import { serverBasePaths } from './paths.js';
 import { withSchemaShapes } from './body-shapes.js';
 import type { CompiledContract, ContractExample, ContractMediaType, ContractOperation, ContractParameter, ContractResponse, SecurityRequirement, SecurityScheme } from './model.js';
-import { declaredProperties, flattenObject, inlineSchema } from '../schema/shape.js';
+import { declaredProperties, flattenObject } from '../schema/shape.js';
 import { escapePointerToken, isObject, jsonPointer, pointerTarget, refProblem, resolveRef, type Schema } from '../schema/resolve.js';
 /** Reads and compiles the document at `path` (the bundled spec by default); one that refers to other files needs `readContract`. */
 export function loadContract(path: string = SPEC_PATH): CompiledContract {
