@@ -2,49 +2,96 @@
  * The one table of the keywords that hold schemas (JSON Schema 2020-12, OpenAPI 3.1's dialect, and
  * the `definitions` older documents keep), and the walkers every schema pass uses: a pass that
  * needs a new keyword gets it here, once. Each keyword says how it holds its schemas (one, a list,
- * a map by name) and whether they judge the same value as the schema holding them (`allOf`, `not`,
- * `if`) or a part of it (`properties`, `items`) — what a cycle, an exact-number plan or a merge
- * must tell apart. `$ref` is no entry: callers resolve it (resolve.ts) as their pass needs.
+ * a map by name) and which part of the value they judge (`judges`): the value itself (`allOf`),
+ * under a condition (`then`), as a test whose outcome only decides (`not`, `if`), a property, the items …
+ * — what a cycle, an exact-number plan, a merge or a bound on a made-up answer must tell apart.
+ * `$ref` is no entry: callers resolve it (resolve.ts) as their pass needs.
  */
 import { isObject } from './resolve.js';
 
 export type Holds = 'one' | 'list' | 'map';
 
+/** Which part of the value the schemas a keyword holds judge. */
+export type Judges =
+  /** The value itself: a part of what it must be, or an alternative (`allOf`, `anyOf`, `oneOf`). */
+  | 'value'
+  /** The value itself, when a condition holds: the `if` beside them (`then`, `else`), a member present (`dependentSchemas`, `dependencies`). */
+  | 'valueWhen'
+  /** The value itself, as a test whose outcome decides rather than a shape the value takes (`not`, `if`). */
+  | 'condition'
+  /** The member the schema's name in the map names (`properties`). */
+  | 'property'
+  /** The members whose names match the schema's name, a pattern (`patternProperties`). */
+  | 'patternProperty'
+  /** The members no other keyword judges (`additionalProperties`, `unevaluatedProperties`). */
+  | 'otherProperties'
+  /** The members' names (`propertyNames`). */
+  | 'propertyName'
+  /** Every item, or the ones no other keyword judges (`items`, `unevaluatedItems`, `contains`). */
+  | 'item'
+  /** The item at the schema's index (`prefixItems`). */
+  | 'prefixItem'
+  /** The document a string holds (`contentSchema`). */
+  | 'content'
+  /** Nothing where they stand: definitions a `$ref` names (`$defs`, `definitions`). */
+  | 'nothing';
+
 export interface SchemaKeyword {
   holds: Holds;
-  /** The schemas it holds judge the very value the schema holding them judges. */
+  judges: Judges;
+  /** The schemas it holds judge the very value the schema holding them judges (`value`, `valueWhen`, `condition`). */
   sameValue: boolean;
   /** Its schemas are only definitions, judging nothing where they stand (`$defs`). */
   definitions?: true;
 }
 
+function keyword(holds: Holds, judges: Judges): SchemaKeyword {
+  return { holds, judges, sameValue: judges === 'value' || judges === 'valueWhen' || judges === 'condition', ...(judges === 'nothing' ? { definitions: true as const } : {}) };
+}
+
 export const SCHEMA_KEYWORDS: Readonly<Record<string, SchemaKeyword>> = {
-  allOf: { holds: 'list', sameValue: true },
-  anyOf: { holds: 'list', sameValue: true },
-  oneOf: { holds: 'list', sameValue: true },
-  not: { holds: 'one', sameValue: true },
-  if: { holds: 'one', sameValue: true },
-  then: { holds: 'one', sameValue: true },
-  else: { holds: 'one', sameValue: true },
-  dependentSchemas: { holds: 'map', sameValue: true },
-  properties: { holds: 'map', sameValue: false },
-  patternProperties: { holds: 'map', sameValue: false },
-  additionalProperties: { holds: 'one', sameValue: false },
-  unevaluatedProperties: { holds: 'one', sameValue: false },
-  propertyNames: { holds: 'one', sameValue: false },
-  items: { holds: 'one', sameValue: false },
-  prefixItems: { holds: 'list', sameValue: false },
-  unevaluatedItems: { holds: 'one', sameValue: false },
-  contains: { holds: 'one', sameValue: false },
-  contentSchema: { holds: 'one', sameValue: false },
-  $defs: { holds: 'map', sameValue: false, definitions: true },
-  definitions: { holds: 'map', sameValue: false, definitions: true },
+  allOf: keyword('list', 'value'),
+  anyOf: keyword('list', 'value'),
+  oneOf: keyword('list', 'value'),
+  not: keyword('one', 'condition'),
+  if: keyword('one', 'condition'),
+  then: keyword('one', 'valueWhen'),
+  else: keyword('one', 'valueWhen'),
+  dependentSchemas: keyword('map', 'valueWhen'),
+  // Draft 7's, which 2020-12 keeps (deprecated) and Ajv still applies: a member is a schema or a list of names.
+  dependencies: keyword('map', 'valueWhen'),
+  properties: keyword('map', 'property'),
+  patternProperties: keyword('map', 'patternProperty'),
+  additionalProperties: keyword('one', 'otherProperties'),
+  unevaluatedProperties: keyword('one', 'otherProperties'),
+  propertyNames: keyword('one', 'propertyName'),
+  items: keyword('one', 'item'),
+  prefixItems: keyword('list', 'prefixItem'),
+  unevaluatedItems: keyword('one', 'item'),
+  contains: keyword('one', 'item'),
+  contentSchema: keyword('one', 'content'),
+  $defs: keyword('map', 'nothing'),
+  definitions: keyword('map', 'nothing'),
 };
 
 const ENTRIES = Object.entries(SCHEMA_KEYWORDS);
 
-/** The keywords whose schemas judge the same value (`allOf`, `anyOf`, `oneOf`, `not`, `if`, `then`, `else`, `dependentSchemas`). */
+/** The keywords whose schemas judge the same value (`allOf`, `anyOf`, `oneOf`, `not`, `if`, `then`, `else`, `dependentSchemas`, `dependencies`). */
 export const SAME_VALUE_KEYWORDS: readonly string[] = ENTRIES.filter(([, keyword]) => keyword.sameValue).map(([name]) => name);
+
+/**
+ * The keywords that hold schemas by name (`properties`, `$defs` …): a key in their map is a name
+ * (a property may be called `pattern` or `example`), never a keyword. Walkers of a whole document
+ * read this beside OpenAPI's own maps of names (`paths`, `responses`, `schemas` …).
+ */
+export const NAMED_SCHEMA_KEYWORDS: ReadonlySet<string> = new Set(ENTRIES.filter(([, keyword]) => keyword.holds === 'map').map(([name]) => name));
+
+/**
+ * The keywords whose values are data, never schemas: JSON Schema's `const`, `enum`, `default`
+ * and `examples`, and OpenAPI's `example`. An object there that says `pattern` or `nullable` is a
+ * value (walkers of a whole document skip them).
+ */
+export const VALUE_KEYWORDS: ReadonlySet<string> = new Set(['const', 'enum', 'default', 'examples', 'example']);
 
 /** One schema a keyword holds: the keyword, its index or name within it, and the schema. */
 export interface Subschema {
@@ -52,6 +99,7 @@ export interface Subschema {
   /** The index in a list, the name in a map; undefined for a keyword holding one schema. */
   key: string | undefined;
   schema: unknown;
+  judges: Judges;
   sameValue: boolean;
 }
 
@@ -63,26 +111,44 @@ export interface SubschemaFilter {
   skipDefinitions?: boolean;
 }
 
-/** Every schema `node` holds directly, in the table's order, each keyword's schemas in document order. */
+/**
+ * Every schema `node` holds directly, in the table's order, each keyword's schemas in document
+ * order. Only schemas (objects and booleans): `dependencies`' lists of names, or what a document
+ * that breaks the meta-schema holds there (`items: [...]`), are no schemas to walk.
+ */
 export function* subschemas(node: unknown, filter: SubschemaFilter = {}): Generator<Subschema> {
   if (!isObject(node)) return;
-  for (const [keyword, { holds, sameValue, definitions }] of ENTRIES) {
+  for (const [keyword, { holds, judges, sameValue, definitions }] of ENTRIES) {
     if ((filter.sameValueOnly && !sameValue) || (filter.skipDefinitions && definitions)) continue;
     const held = node[keyword];
     if (held === undefined) continue;
-    if (holds === 'one') yield { keyword, key: undefined, schema: held, sameValue };
-    else if (holds === 'list') {
-      if (Array.isArray(held)) for (const [index, schema] of held.entries()) yield { keyword, key: String(index), schema, sameValue };
-    } else if (isObject(held)) for (const [name, schema] of Object.entries(held)) yield { keyword, key: name, schema, sameValue };
+    if (holds === 'one') {
+      if (isSchema(held)) yield { keyword, key: undefined, schema: held, judges, sameValue };
+    } else if (holds === 'list') {
+      if (Array.isArray(held)) for (const [index, schema] of held.entries()) if (isSchema(schema)) yield { keyword, key: String(index), schema, judges, sameValue };
+    } else if (isObject(held)) for (const [name, schema] of Object.entries(held)) if (isSchema(schema)) yield { keyword, key: name, schema, judges, sameValue };
   }
+}
+
+function isSchema(value: unknown): boolean {
+  return typeof value === 'boolean' || isObject(value);
 }
 
 /**
  * `node` with each schema it holds directly replaced by `rewrite(schema, where)`; `node` itself
- * when nothing changed (identity kept, so unchanged parts stay shared), else a shallow copy.
+ * when nothing changed (identity kept, so unchanged parts stay shared), else a shallow copy. With
+ * `into` (a shallow copy of `node` the caller made already: one a cycle's walk must find before
+ * the walk is done), the rewritten schemas are written there, and `into` is returned.
  */
-export function mapSubschemas(node: Record<string, unknown>, rewrite: (schema: unknown, where: Subschema) => unknown, filter: SubschemaFilter = {}): Record<string, unknown> {
-  let out: Record<string, unknown> | undefined;
+export function mapSubschemas(
+  node: Record<string, unknown>,
+  rewrite: (schema: unknown, where: Subschema) => unknown,
+  filter: SubschemaFilter = {},
+  into?: Record<string, unknown>,
+): Record<string, unknown> {
+  let out = into;
+  // The keyword whose list or map was copied last: a keyword's schemas come one after another.
+  let copied: string | undefined;
   for (const where of subschemas(node, filter)) {
     const rewritten = rewrite(where.schema, where);
     if (rewritten === where.schema) continue;
@@ -90,8 +156,11 @@ export function mapSubschemas(node: Record<string, unknown>, rewrite: (schema: u
     const { keyword, key } = where;
     if (key === undefined) out[keyword] = rewritten;
     else {
-      const held = node[keyword];
-      if (out[keyword] === held) out[keyword] = Array.isArray(held) ? [...held] : { ...(held as Record<string, unknown>) };
+      if (copied !== keyword) {
+        const held = node[keyword];
+        out[keyword] = Array.isArray(held) ? [...held] : { ...(held as Record<string, unknown>) };
+        copied = keyword;
+      }
       (out[keyword] as Record<string, unknown>)[key] = rewritten;
     }
   }

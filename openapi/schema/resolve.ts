@@ -21,12 +21,29 @@ export function escapePointerToken(token: string): string {
   return token.replaceAll('~', '~0').replaceAll('/', '~1');
 }
 
+/** A JSON pointer token unescaped (RFC 6901): `~1` → `/`, `~0` → `~` (in that order: `~01` is `~1`). */
+export function unescapePointerToken(token: string): string {
+  // Most tokens are plain names: nothing to unescape.
+  return token.includes('~') ? token.replaceAll('~1', '/').replaceAll('~0', '~') : token;
+}
+
 /** A JSON pointer made of `tokens` (`['paths', '/pets', 'get']` → `/paths/~1pets/get`). */
 export function jsonPointer(...tokens: readonly (string | number)[]): string {
   return tokens.map((token) => `/${escapePointerToken(String(token))}`).join('');
 }
 
-/** The tokens of a JSON pointer or a local ref's fragment (`#/a/b`), unescaped (percent-encoding too, as URI fragments have it). */
+/**
+ * The tokens of a JSON pointer in its string form (RFC 6901, section 5): an Ajv `instancePath`, an
+ * RFC 6902 JSON Patch `path`. Only `~1` and `~0` are unescaped: `%25` there is three characters.
+ */
+export function jsonPointerTokens(pointer: string): string[] {
+  return pointer === '' ? [] : pointer.slice(1).split('/').map(unescapePointerToken);
+}
+
+/**
+ * The tokens of a JSON pointer in a URI fragment (RFC 6901, section 6: a local ref's `#/a/b`; the
+ * `#` may be left off), unescaped: percent-encoding first, as a URI's fragment has it, then `~1`, `~0`.
+ */
 export function pointerTokens(pointer: string): string[] {
   const bare = pointer.startsWith('#') ? pointer.slice(1) : pointer;
   if (bare === '') return [];
@@ -42,7 +59,7 @@ export function pointerTokens(pointer: string): string[] {
       } catch {
         // Not percent-encoded after all: taken as written.
       }
-      return decoded.replaceAll('~1', '/').replaceAll('~0', '~');
+      return unescapePointerToken(decoded);
     });
 }
 
@@ -64,12 +81,24 @@ export function pointerTarget(root: unknown, ref: string): unknown {
  * is a cycle: callers that must explain that use `refProblem`.
  */
 export function resolveRef(value: unknown, document: unknown): unknown {
+  return resolveRefAt(value, document, '').target;
+}
+
+/**
+ * `resolveRef`, and where what it ends at sits in `document`: `pointer` (where `value` sits) when
+ * `value` is no ref, else the pointer of the last ref followed, as written (`#/components/schemas/Pet`
+ * → `/components/schemas/Pet`). For a walk that names where it found something.
+ */
+export function resolveRefAt(value: unknown, document: unknown, pointer: string): { target: unknown; pointer: string } {
   let current = value;
+  let at = pointer;
   for (let hops = 0; isObject(current) && typeof current.$ref === 'string'; hops++) {
-    if (hops >= MAX_REF_CHAIN) return undefined;
-    current = pointerTarget(document, current.$ref);
+    if (hops >= MAX_REF_CHAIN) return { target: undefined, pointer: at };
+    const ref = current.$ref;
+    at = ref.startsWith('#') ? ref.slice(1) : ref;
+    current = pointerTarget(document, ref);
   }
-  return current;
+  return { target: current, pointer: at };
 }
 
 /** Why `value`'s ref chain does not resolve in `document` (a sentence), or undefined when it does. */
