@@ -12,17 +12,14 @@
  *   readOnly …) and extensions kept beside it, a lone `$ref` or single `allOf` part unwrapped;
  * - `nullable: false` (3.0's default) → removed.
  */
+import { NAMED_SCHEMA_KEYWORDS, VALUE_KEYWORDS } from '../schema/keywords.js';
 import { isObject, jsonPointer } from '../schema/resolve.js';
 
-/** Keys whose values are data (an example, an Example Object's value, a default, a const), not schemas. */
-const DATA_KEYS = new Set(['example', 'examples', 'value', 'default', 'const', 'enum']);
+/** Keys whose values are data (an example, an Example Object's value, a default, a const), not schemas (keywords.ts). */
+const DATA_KEYS = new Set([...VALUE_KEYWORDS, 'value']);
 /** Keys whose values are maps of names (to schemas, responses, media types …): their keys are names, not keywords. */
 const NAME_MAPS = new Set([
-  'properties',
-  'patternProperties',
-  '$defs',
-  'definitions',
-  'dependentSchemas',
+  ...NAMED_SCHEMA_KEYWORDS,
   'schemas',
   'paths',
   'responses',

@@ -25,7 +25,8 @@ import { serverBasePaths } from './paths.js';
 import { withSchemaShapes } from './body-shapes.js';
 import type { CompiledContract, ContractExample, ContractMediaType, ContractOperation, ContractParameter, ContractResponse, SecurityRequirement, SecurityScheme } from './model.js';
 import { declaredProperties, flattenObject } from '../schema/shape.js';
-import { escapePointerToken, isObject, jsonPointer, pointerTarget, refProblem, resolveRef, type Schema } from '../schema/resolve.js';
+import { mapSubschemas } from '../schema/keywords.js';
+import { escapePointerToken, isObject, jsonPointer, pointerTarget, refProblem, resolveRef, unescapePointerToken, type Schema } from '../schema/resolve.js';
 /** Reads and compiles the document at `path` (the bundled spec by default); one that refers to other files needs `readContract`. */
 export function loadContract(path: string = SPEC_PATH): CompiledContract {
   return compileLoaded(loadDocumentSync(path));
@@ -157,7 +158,7 @@ class SchemaCompiler {
     const known = this.#registered.get(direction);
     if (known?.size === size) return known.id;
     const id = `urn:contract-defs:${direction || 'any'}:${size}`;
-    const defs = direction === '' ? this.#defs : (unrequired(this.#defs, FLAG[direction]) as Record<string, unknown>);
+    const defs = direction === '' ? this.#defs : mapValues(this.#defs, (def) => unrequired(def, FLAG[direction]));
     if (size !== this.#checkedSize) this.#checkDefs();
     this.#checkedSize = size;
     this.#ajv.addSchema({ $id: id, $defs: defs });
@@ -208,7 +209,7 @@ class SchemaCompiler {
     const whole = this.#ajv.errorsText(validateMetaSchema.errors);
     const first = validateMetaSchema.errors?.[0];
     const name = /^\/\$defs\/([^/]*)/.exec(first?.instancePath ?? '')?.[1] ?? '';
-    const unescaped = name.replaceAll('~1', '/').replaceAll('~0', '~');
+    const unescaped = unescapePointerToken(name);
     const where = unescaped.startsWith('@') ? unescaped.slice(1) : jsonPointer('components', 'schemas', unescaped);
     throw ContractError.at(this.source, where, `the schema cannot be compiled: schema is invalid: ${this.#schemaProblem(this.#defs[unescaped]) ?? whole}`);
   }
@@ -221,7 +222,7 @@ class SchemaCompiler {
   /** A pointer into the registered `$defs` (`/$defs/Name/…`) as the document's own (`/components/schemas/Name/…`, or where a bundled schema sits). */
   #defPointer(pointer: string): string {
     const [, name = '', rest = ''] = /^\/\$defs\/([^/]*)(.*)$/.exec(pointer) ?? [];
-    const unescaped = name.replaceAll('~1', '/').replaceAll('~0', '~');
+    const unescaped = unescapePointerToken(name);
     return `${unescaped.startsWith('@') ? unescaped.slice(1) : jsonPointer('components', 'schemas', unescaped)}${rest}`;
   }
 
@@ -235,14 +236,12 @@ class SchemaCompiler {
    * `#/components/schemas/X…` → `#/$defs/X…`; any other local pointer (a bundled file's schema
    * sits where it was first referred to, e.g. under `paths`) gets a def of its own, added once.
    */
-  #rewrite(value: unknown): any {
-    if (Array.isArray(value)) return value.map((item) => this.#rewrite(item));
-    if (!isObject(value)) return value;
-    const out: Record<string, unknown> = {};
-    for (const [key, inner] of Object.entries(value)) {
-      out[key] = key === '$ref' && typeof inner === 'string' ? this.#defRef(inner) : this.#rewrite(inner);
-    }
-    return out;
+  #rewrite(schema: unknown): any {
+    if (!isObject(schema)) return schema;
+    const ref = schema.$ref;
+    const target = typeof ref === 'string' ? this.#defRef(ref) : ref;
+    const out = mapSubschemas(schema, (inner) => this.#rewrite(inner));
+    return target === ref ? out : { ...out, $ref: target };
   }
 
   #defRef(ref: string): string {
@@ -483,25 +482,23 @@ type Direction = 'request' | 'response';
 const FLAG = { request: 'readOnly', response: 'writeOnly' } as const;
 
 /** An operation's rewritten schema with its `#/$defs/…` refs pointed into the registered defs `id`. */
-function retarget(value: unknown, id: string): unknown {
-  if (Array.isArray(value)) return value.map((item) => retarget(item, id));
-  if (!isObject(value)) return value;
-  const out: Record<string, unknown> = {};
-  for (const [key, inner] of Object.entries(value)) {
-    out[key] = key === '$ref' && typeof inner === 'string' && inner.startsWith('#/$defs/') ? `${id}${inner}` : retarget(inner, id);
-  }
-  return out;
+function retarget(schema: unknown, id: string): unknown {
+  if (!isObject(schema)) return schema;
+  const out = mapSubschemas(schema, (inner) => retarget(inner, id));
+  const ref = schema.$ref;
+  return typeof ref === 'string' && ref.startsWith('#/$defs/') ? { ...out, $ref: `${id}${ref}` } : out;
 }
 
-/** `value` with every property flagged `flag` (readOnly, writeOnly) left out of the `required` lists beside it. */
-function unrequired(value: unknown, flag: string): unknown {
-  if (Array.isArray(value)) return value.map((item) => unrequired(item, flag));
-  if (!isObject(value)) return value;
-  const out: Record<string, unknown> = {};
-  for (const [key, inner] of Object.entries(value)) out[key] = unrequired(inner, flag);
-  const properties = value.properties;
-  if (Array.isArray(value.required) && isObject(properties)) {
-    out.required = value.required.filter((name) => !(isObject(properties[name as string]) && (properties[name as string] as Record<string, unknown>)[flag] === true));
-  }
-  return out;
+/** `schema` with every property flagged `flag` (readOnly, writeOnly) left out of the `required` lists beside it. */
+function unrequired(schema: unknown, flag: string): unknown {
+  if (!isObject(schema)) return schema;
+  const out = mapSubschemas(schema, (inner) => unrequired(inner, flag));
+  const { required, properties } = schema;
+  if (!Array.isArray(required) || !isObject(properties)) return out;
+  const kept = required.filter((name) => !(isObject(properties[name as string]) && (properties[name as string] as Record<string, unknown>)[flag] === true));
+  return kept.length === required.length ? out : { ...out, required: kept };
+}
+
+function mapValues(map: Record<string, unknown>, rewrite: (value: unknown) => unknown): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(map).map(([name, value]) => [name, rewrite(value)]));
 }

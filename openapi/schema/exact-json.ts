@@ -7,7 +7,8 @@
  * every number literal is represented so that integer-ness and the int32/int64 ranges are
  * decided on the literal's real digits, plus `exactInteger` to read an integer back exactly.
  */
-import { pointerTarget } from './resolve.js';
+import { subschemas } from './keywords.js';
+import { escapePointerToken, pointerTarget } from './resolve.js';
 
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
@@ -87,8 +88,6 @@ export function exactPlanDeclaring(plan: ExactPlan | undefined, properties: Iter
 /** A named property that needs nothing, where a `rest` plan would otherwise apply to it. */
 const READ_NOTHING: ExactPlan = Object.freeze({ exact: false });
 const SCHEMA_NESTING_LIMIT = 32;
-const CHILD_SCHEMAS = ['items', 'additionalItems', 'contains', 'additionalProperties', 'unevaluatedProperties', 'unevaluatedItems'];
-const SAME_PLACE_SCHEMAS = ['allOf', 'anyOf', 'oneOf'];
 
 interface Planning {
   readonly root: unknown;
@@ -119,37 +118,33 @@ function schemaPlan(s: Record<string, unknown>, planning: Planning, depth: numbe
   if (type === 'integer' || (Array.isArray(type) && type.includes('integer')) || s.format === 'int32' || s.format === 'int64') {
     plan = mergePlans(plan, { exact: true });
   }
+  // The schemas it holds, by the part of the value they judge (keywords.ts): a property, the
+  // members or items, or the value itself (under a condition too). `not` and `if` only test it,
+  // names and contents are no numbers of the value, definitions judge nothing where they stand.
+  const properties: [string, unknown][] = [];
+  const rest: unknown[] = [];
+  const patterns: unknown[] = [];
+  const same: unknown[] = [];
+  for (const { judges, key, schema } of subschemas(s)) {
+    if (judges === 'property') properties.push([key as string, schema]);
+    else if (judges === 'patternProperty') patterns.push(schema);
+    else if (judges === 'item' || judges === 'prefixItem' || judges === 'otherProperties') rest.push(schema);
+    else if (judges === 'value' || judges === 'valueWhen') same.push(schema);
+  }
   const named = new Map<string, ExactPlan>();
-  if (isSchemaMap(s.properties)) {
-    for (const [key, child] of Object.entries(s.properties)) named.set(key, at(child) ?? READ_NOTHING);
-  }
-  let rest: ExactPlan | undefined;
-  for (const key of CHILD_SCHEMAS) {
-    const child = s[key];
-    if (Array.isArray(child)) for (const item of child) rest = mergePlans(rest, at(item));
-    else rest = mergePlans(rest, at(child));
-  }
-  if (Array.isArray(s.prefixItems)) for (const item of s.prefixItems) rest = mergePlans(rest, at(item));
-  if (isSchemaMap(s.patternProperties)) {
+  for (const [key, child] of properties) named.set(key, at(child) ?? READ_NOTHING);
+  let restPlan = rest.reduce<ExactPlan | undefined>((merged, child) => mergePlans(merged, at(child)), undefined);
+  if (patterns.length > 0) {
     // A named property may match a pattern too: its plan takes both.
-    const patterns = Object.values(s.patternProperties).reduce<ExactPlan | undefined>((merged, child) => mergePlans(merged, at(child)), undefined);
-    rest = mergePlans(rest, patterns);
-    for (const [key, childPlan] of named) named.set(key, mergePlans(childPlan, patterns) as ExactPlan);
+    const patternPlan = patterns.reduce<ExactPlan | undefined>((merged, child) => mergePlans(merged, at(child)), undefined);
+    restPlan = mergePlans(restPlan, patternPlan);
+    for (const [key, childPlan] of named) named.set(key, mergePlans(childPlan, patternPlan) as ExactPlan);
   }
   // Without a rest plan, a property that needs nothing need not be named.
-  if (!rest) for (const [key, childPlan] of named) if (childPlan === READ_NOTHING) named.delete(key);
-  if (named.size || rest) plan = mergePlans(plan, { exact: false, properties: named.size ? named : undefined, rest });
-  for (const key of SAME_PLACE_SCHEMAS) {
-    const branches = s[key];
-    if (Array.isArray(branches)) for (const branch of branches) plan = mergePlans(plan, at(branch));
-  }
-  for (const key of ['then', 'else']) plan = mergePlans(plan, at(s[key]));
-  if (isSchemaMap(s.dependentSchemas)) for (const branch of Object.values(s.dependentSchemas)) plan = mergePlans(plan, at(branch));
+  if (!restPlan) for (const [key, childPlan] of named) if (childPlan === READ_NOTHING) named.delete(key);
+  if (named.size || restPlan) plan = mergePlans(plan, { exact: false, properties: named.size ? named : undefined, rest: restPlan });
+  for (const branch of same) plan = mergePlans(plan, at(branch));
   return plan;
-}
-
-function isSchemaMap(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 /** Exact wherever either plan is; a property's plan is what each side applies to it (named or rest). */
@@ -316,7 +311,7 @@ function noteName(text: string, i: number, end: number, names: (string[] | Set<s
 
 function duplicateAt(name: string, path: (string | number)[], depth: number): DuplicateMemberName {
   let pointer = '';
-  for (let d = 1; d <= depth; d++) pointer += '/' + String(path[d]).replace(/~/g, '~0').replace(/\//g, '~1');
+  for (let d = 1; d <= depth; d++) pointer += '/' + escapePointerToken(String(path[d]));
   return new DuplicateMemberName(name, pointer);
 }
 

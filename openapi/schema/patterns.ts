@@ -9,6 +9,8 @@
 import { createRequire } from 'node:module';
 import type { RegExpEngine, RegExpLike } from 'ajv/dist/types/index.js';
 import type { RE2JS } from 're2js';
+import { NAMED_SCHEMA_KEYWORDS, VALUE_KEYWORDS } from './keywords.js';
+import { escapePointerToken } from './resolve.js';
 
 type RE2JSClass = typeof RE2JS;
 /**
@@ -62,10 +64,11 @@ export interface RefusedPattern {
   reason: string;
 }
 
-// Subtrees holding data rather than schemas: a `pattern` key there is a value, not a keyword.
-const DATA_KEYWORDS = new Set(['example', 'examples', 'default', 'enum', 'const', 'x-examples']);
-// Mappings whose keys are names (a property called `example` or `pattern` is still a schema).
-const NAME_MAPS = new Set(['properties', '$defs', 'definitions', 'schemas', 'dependentSchemas', 'paths', 'responses', 'content']);
+// Subtrees holding data rather than schemas (keywords.ts, and a common extension): a `pattern` key there is a value, not a keyword.
+const DATA_KEYWORDS = new Set([...VALUE_KEYWORDS, 'x-examples']);
+// Mappings whose keys are names (a property called `example` or `pattern` is still a schema): the
+// schema keywords' (keywords.ts) and OpenAPI's.
+const NAME_MAPS = new Set([...NAMED_SCHEMA_KEYWORDS, 'schemas', 'paths', 'responses', 'content']);
 
 /**
  * Every `pattern` keyword and `patternProperties` key in `document` that RE2 cannot compile.
@@ -80,7 +83,7 @@ export function refusedPatterns(document: unknown): RefusedPattern[] {
     if (node === null || typeof node !== 'object' || seen.has(node)) continue;
     seen.add(node);
     for (const [key, value] of Object.entries(node)) {
-      const at = `${pointer}/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`;
+      const at = `${pointer}/${escapePointerToken(key)}`;
       if (!Array.isArray(node) && !names) {
         if (DATA_KEYWORDS.has(key)) continue;
         if (key === 'pattern' && typeof value === 'string') {
@@ -91,7 +94,7 @@ export function refusedPatterns(document: unknown): RefusedPattern[] {
         if (key === 'patternProperties' && value !== null && typeof value === 'object' && !Array.isArray(value)) {
           for (const name of Object.keys(value)) {
             const reason = patternProblem(name);
-            if (reason !== undefined) refused.push({ pointer: `#${at}/${name.replaceAll('~', '~0').replaceAll('/', '~1')}`, pattern: name, reason });
+            if (reason !== undefined) refused.push({ pointer: `#${at}/${escapePointerToken(name)}`, pattern: name, reason });
           }
         }
       }
