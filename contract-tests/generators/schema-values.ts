@@ -14,6 +14,8 @@
 import fc from 'fast-check';
 import { INT64_MAX, INT64_MIN, SAFE_MAX } from '../../fixtures/index.js';
 import { linearRegExp } from '../../openapi/schema/patterns.js';
+import { isObject } from '../../openapi/schema/resolve.js';
+import { mergeSchemas } from '../../openapi/schema/shape.js';
 import { typesOf, type JsonSchema } from '../spec-contract.js';
 import { literal } from './json-text.js';
 import { ofLength } from './strings.js';
@@ -173,13 +175,13 @@ export function validLiterals(schema: JsonSchema, depth = 0, room = LITERAL_ROOM
   const branches = Array.isArray(schema.oneOf) ? schema.oneOf : Array.isArray(schema.anyOf) ? schema.anyOf : undefined;
   if (branches?.length && depth < DEEPEST) {
     const { oneOf: _oneOf, anyOf: _anyOf, discriminator: _discriminator, ...around } = schema;
-    return fc.oneof(...branches.map((branch) => validLiterals(mergeBranch(around, isRecord(branch) ? branch : {}), depth + 1, room)));
+    return fc.oneof(...branches.map((branch) => validLiterals(mergeSchemas(around, isObject(branch) ? branch : {}), depth + 1, room)));
   }
   const types = typesOf(schema);
   // No type: what the keywords describe (properties: an object; items: an array), else a string.
   const inferred = types.length
     ? types
-    : isRecord(schema.properties) || Array.isArray(schema.required)
+    : isObject(schema.properties) || Array.isArray(schema.required)
       ? ['object']
       : schema.items !== undefined || schema.prefixItems !== undefined
         ? ['array']
@@ -213,8 +215,8 @@ export function validLiterals(schema: JsonSchema, depth = 0, room = LITERAL_ROOM
     else if (type === 'array' && Array.isArray(schema.prefixItems) && schema.prefixItems.length && (depth < 3 || (minItemsOf(schema) > 0 && depth < DEEPEST))) {
       // 3.1 tuples: one value per prefixItems schema, then (unless `items: false`) up to two more.
       const share = Math.floor(room / (schema.prefixItems.length + 2));
-      const head = fc.tuple(...schema.prefixItems.map((inner) => validLiterals(isRecord(inner) ? inner : {}, depth + 1, share)));
-      const rest = isRecord(schema.items) ? fc.array(validLiterals(schema.items, depth + 1, share), { maxLength: 2 }) : fc.constant<string[]>([]);
+      const head = fc.tuple(...schema.prefixItems.map((inner) => validLiterals(isObject(inner) ? inner : {}, depth + 1, share)));
+      const rest = isObject(schema.items) ? fc.array(validLiterals(schema.items, depth + 1, share), { maxLength: 2 }) : fc.constant<string[]>([]);
       options.push(fc.tuple(head, rest).map(([first, more]) => `[${[...first, ...more].join(',')}]`));
     } else if (type === 'array') {
       const minItems = minItemsOf(schema);
@@ -246,17 +248,6 @@ export function validLiterals(schema: JsonSchema, depth = 0, room = LITERAL_ROOM
     }
   }
   return options.length === 1 ? (options[0] as fc.Arbitrary<string>) : fc.oneof(...options);
-}
-
-function isRecord(value: unknown): value is JsonSchema {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
-/** A union's branch with the schema around it: properties merged by name, required names united, the branch's other keywords winning. */
-function mergeBranch(around: JsonSchema, branch: JsonSchema): JsonSchema {
-  const properties = { ...(isRecord(around.properties) ? around.properties : {}), ...(isRecord(branch.properties) ? branch.properties : {}) };
-  const required = [...new Set([...(Array.isArray(around.required) ? around.required : []), ...(Array.isArray(branch.required) ? branch.required : [])])];
-  return { ...around, ...branch, ...(Object.keys(properties).length ? { properties } : {}), ...(required.length ? { required } : {}) };
 }
 
 /** A value of the same JSON type as `value` that is not it. */

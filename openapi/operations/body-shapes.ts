@@ -7,7 +7,7 @@
  */
 import type { BodyVariant, ObjectShape, SchemaShapes, VariantProperty } from './model.js';
 import { formObject } from './parameters.js';
-import { branchValues, discriminatorOf, flattenObject, inlineSchema, mergeAllOf } from '../schema/shape.js';
+import { branchValues, discriminatorOf, flattenObject, inlineSchema, mergeAllOf, selecting } from '../schema/shape.js';
 import { isObject, refName, resolveRef, type Schema } from '../schema/resolve.js';
 
 /** `target` with the shapes of `schema` (read in `document`) as properties computed on first use. */
@@ -82,8 +82,7 @@ function bodyVariants(schema: Schema | undefined, doc: unknown): BodyVariant[] {
       const property = discriminated.propertyName;
       const at = own.properties.findIndex((p) => p.name === property);
       const existing = at === -1 ? { type: 'string' } : (own.properties[at] as VariantProperty).schema;
-      const { const: _const, ...rest } = existing;
-      const fixed: VariantProperty = { name: property, required: true, schema: { ...rest, enum: values } };
+      const fixed: VariantProperty = { name: property, required: true, schema: selecting(existing, values) };
       const properties = [...own.properties];
       if (at === -1) properties.unshift(fixed);
       else properties[at] = fixed;

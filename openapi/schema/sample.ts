@@ -38,7 +38,7 @@
  */
 import type { StringKeywords } from './pattern-strings.js';
 import { isObject, pointerTarget, type Schema } from './resolve.js';
-import { branchValues, discriminatorOf } from './shape.js';
+import { branchValues, discriminatorOf, mergeSchemas } from './shape.js';
 
 export interface SampleOptions {
   /** The document the schema's refs point into. */
@@ -149,7 +149,7 @@ class Walk {
       const resolved = isObject(target) ? this.#flatten(target, seen, hops + 1, skip) : { node: {}, seen };
       if (resolved === CUT) return CUT;
       seen = resolved.seen;
-      node = merge(resolved.node, siblings);
+      node = mergeSchemas(resolved.node, siblings);
     }
     if (Array.isArray(node.allOf)) {
       const { allOf, ...own } = node;
@@ -160,9 +160,9 @@ class Walk {
         const flat = this.#flatten(part, seen, hops + 1, skip);
         if (flat === CUT) return CUT;
         seen = new Set([...seen, ...flat.seen]);
-        merged = merge(merged, flat.node);
+        merged = mergeSchemas(merged, flat.node);
       }
-      node = merge(merged, own);
+      node = mergeSchemas(merged, own);
     }
     return typeof raw.$ref === 'string' ? { node, seen, self: raw.$ref } : { node, seen };
   }
@@ -183,7 +183,7 @@ class Walk {
       const pinned = (flat: Flat, index: number): Flat => {
         const value = branchValues(discriminated, index)[0];
         if (discriminated === undefined || value === undefined) return flat;
-        return { ...flat, node: merge(flat.node, { properties: { [discriminated.propertyName]: { const: value } }, required: [discriminated.propertyName] }) };
+        return { ...flat, node: mergeSchemas(flat.node, { properties: { [discriminated.propertyName]: { const: value } }, required: [discriminated.propertyName] }) };
       };
       const kept = branches
         .map((branch, index) => {
@@ -193,7 +193,7 @@ class Walk {
         .filter((flat) => flat !== CUT);
       const chosen = kept.find((flat) => !isNullOnly(flat.node)) ?? kept[0];
       if (!chosen) return CUT;
-      return this.#shaped(merge(rest, chosen.node), chosen.seen, depth);
+      return this.#shaped(mergeSchemas(rest, chosen.node), chosen.seen, depth);
     }
     if (Array.isArray(node.enum) && node.enum.length > 0) return made(node.enum[0]);
     const types = Array.isArray(node.type) ? node.type.map(String) : typeof node.type === 'string' ? [node.type] : [];
@@ -363,16 +363,4 @@ function numberKeyword(node: Schema, key: 'minLength' | 'maxLength'): Partial<Re
 
 function isNullOnly(schema: Schema): boolean {
   return schema.type === 'null' || (Array.isArray(schema.type) && schema.type.length === 1 && schema.type[0] === 'null') || ('const' in schema && schema.const === null);
-}
-
-/** Two parts as one: later keywords win, except properties (merged by name) and required (united). */
-function merge(earlier: Schema, later: Schema): Schema {
-  const out: Schema = { ...earlier, ...later };
-  if (isObject(earlier.properties) || isObject(later.properties)) {
-    out.properties = { ...(isObject(earlier.properties) ? earlier.properties : {}), ...(isObject(later.properties) ? later.properties : {}) };
-  }
-  if (Array.isArray(earlier.required) || Array.isArray(later.required)) {
-    out.required = [...new Set([...(Array.isArray(earlier.required) ? earlier.required : []), ...(Array.isArray(later.required) ? later.required : [])])];
-  }
-  return out;
 }

@@ -3,6 +3,7 @@
  * its `allOf` parts merged, readOnly and writeOnly properties, its types, a schema inlined, the
  * discriminated union it is.
  */
+import { mapSubschemas, subschemas, type Subschema } from './keywords.js';
 import { isObject, MAX_REF_CHAIN, pointerTarget, refName, resolveRef, type Schema } from './resolve.js';
 
 /**
@@ -23,10 +24,8 @@ export function declaredProperties(schema: unknown, document: unknown): Map<stri
         names.set(key, isObject(resolved) ? resolved : {});
       }
     }
-    for (const keyword of ['allOf', 'anyOf', 'oneOf']) {
-      const parts = node[keyword];
-      if (Array.isArray(parts)) for (const part of parts) visit(part);
-    }
+    // allOf's parts, anyOf's and oneOf's branches (keywords.ts: what the value itself is, unconditionally).
+    for (const { judges, schema: part } of subschemas(node)) if (judges === 'value') visit(part);
   };
   visit(schema);
   return names;
@@ -114,9 +113,12 @@ const MAX_INLINE_DEPTH = 12;
 
 /**
  * A schema with every local `$ref` inside it followed and `allOf` parts merged, at every depth
- * (properties, items, additionalProperties, not, anyOf/oneOf/prefixItems), so value generators see
- * what the validator sees. A ref already being expanded (a recursive schema) becomes `{}`, as does
- * anything past the depth bound. For generating and reading values, never for validating.
+ * (every schema it holds but definitions: keywords.ts), so value generators see what the validator
+ * sees; allOf parts' unions are paired (`mergeSchemas`), a discriminated union's branches pinned to
+ * the values that select them. A ref already being expanded (a recursive schema) becomes `{}`, as
+ * does anything past the depth bound. A boolean schema in a list or map becomes `{}` too
+ * (generators take schemas as objects); one held alone stays (`additionalProperties: false`).
+ * For generating and reading values, never for validating.
  */
 export function inlineSchema(schema: unknown, document: unknown, depth = 0, expanding: ReadonlySet<string> = new Set()): Schema {
   if (!isObject(schema)) return {};
@@ -133,23 +135,22 @@ export function inlineSchema(schema: unknown, document: unknown, depth = 0, expa
   if (Array.isArray(node.allOf)) {
     const { allOf, ...own } = node;
     let merged: Schema = {};
-    for (const part of allOf as unknown[]) merged = mergeObjectParts(merged, inlineSchema(part, document, depth + 1, active));
-    node = mergeObjectParts(merged, own);
+    for (const part of allOf as unknown[]) merged = mergeSchemas(merged, inlineSchema(part, document, depth + 1, active), PAIRED);
+    node = mergeSchemas(merged, own, PAIRED);
     if (isObject(node.properties) && Object.keys(node.properties).length === 0) delete node.properties;
     if (Array.isArray(node.required) && node.required.length === 0) delete node.required;
   }
-  const out: Schema = {};
-  for (const [key, value] of Object.entries(node)) {
-    if (key === 'properties' && isObject(value)) out[key] = Object.fromEntries(Object.entries(value).map(([name, inner]) => [name, inlineSchema(inner, document, depth + 1, active)]));
-    else if ((key === 'items' || key === 'additionalProperties' || key === 'not') && isObject(value)) out[key] = inlineSchema(value, document, depth + 1, active);
-    else if ((key === 'anyOf' || key === 'oneOf') && Array.isArray(value)) {
-      // A discriminated union's branches carry the values that select them, as the validator reads them.
-      const discriminated = discriminatorOf(node, document);
-      out[key] = value.map((inner, index) => pinned(inlineSchema(inner, document, depth + 1, active), discriminated, index));
-    } else if (key === 'prefixItems' && Array.isArray(value)) out[key] = value.map((inner) => inlineSchema(inner, document, depth + 1, active));
-    else out[key] = value;
-  }
-  return out;
+  const whole = node;
+  // A discriminated union's branches carry the values that select them, as the validator reads them (read once, if there is a union).
+  let discriminated: Discriminated | undefined | null = null;
+  const inline = (inner: unknown, { keyword, key }: Subschema): unknown => {
+    if (key === undefined && !isObject(inner)) return inner;
+    const inlined = inlineSchema(inner, document, depth + 1, active);
+    if (keyword !== 'anyOf' && keyword !== 'oneOf') return inlined;
+    if (discriminated === null) discriminated = discriminatorOf(whole, document);
+    return pinned(inlined, discriminated, Number(key));
+  };
+  return mapSubschemas(node, inline, { skipDefinitions: true }, node === schema ? { ...node } : node);
 }
 
 /** An inlined branch of a discriminated union with its property allowed only the values that select it. */
@@ -157,27 +158,50 @@ function pinned(branch: Schema, discriminated: Discriminated | undefined, index:
   const values = branchValues(discriminated, index);
   if (discriminated === undefined || values.length === 0) return branch;
   const property = discriminated.propertyName;
-  const { const: _const, ...own } = isObject(branch.properties) && isObject(branch.properties[property]) ? branch.properties[property] : {};
-  return mergeObjectParts(branch, { properties: { [property]: { ...own, enum: values } }, required: [property] });
+  const own = isObject(branch.properties) && isObject(branch.properties[property]) ? branch.properties[property] : {};
+  return mergeSchemas(branch, { properties: { [property]: selecting(own, values) }, required: [property] }, PAIRED);
 }
 
+/** A discriminating property's schema allowed only `values`, the ones that select a branch: its `const` dropped, `enum` the values. */
+export function selecting(property: Schema, values: readonly string[]): Schema {
+  const { const: _const, ...own } = property;
+  return { ...own, enum: [...values] };
+}
+
+/** How `mergeSchemas` takes two parts that may both be unions. */
+export interface MergeOptions {
+  /**
+   * A union in both (`allOf: [{oneOf: [Card, Iban]}, {oneOf: [Pickup, Address]}]`) becomes one
+   * union of each pair of branches merged (Card and Pickup, Card and Address…), so that a generator
+   * writing one branch writes a value of both; past MAX_COMBINED pairs the later union wins, as any
+   * other keyword does. The branches must be pinned to their discriminator's values already
+   * (inlineSchema inlines a part before merging it): the merged union keeps no discriminator.
+   */
+  pairUnions?: boolean;
+}
+
+const PAIRED: MergeOptions = { pairUnions: true };
+
 /**
- * Two allOf parts as one: later keywords win, except properties (merged by name), required
- * (united) and a union in both (`allOf: [{oneOf: [Card, Iban]}, {oneOf: [Pickup, Address]}]`),
- * which becomes one union of each pair of branches merged (Card and Pickup, Card and Address…), so
- * that a generator writing one branch writes a value of both. Past MAX_COMBINED pairs the later
- * union wins, as any other keyword does. The branches were pinned to their discriminator's values
- * already (inlineSchema inlines a part before merging it), so the merged one keeps no discriminator.
+ * Two `allOf` parts as one, the one merge of parts every generator reads (inlineSchema, the mock's
+ * answers, the suite's union branches): later keywords win, except `properties` (merged by name,
+ * a later part's property winning) and `required` (united), each there when a part has it; with
+ * `pairUnions`, unions in both paired (see MergeOptions). Refs are the caller's to follow first.
  */
-function mergeObjectParts(earlier: Schema, later: Schema): Schema {
-  const properties = { ...(isObject(earlier.properties) ? earlier.properties : {}), ...(isObject(later.properties) ? later.properties : {}) };
-  const required = [...new Set([...(Array.isArray(earlier.required) ? earlier.required : []), ...(Array.isArray(later.required) ? later.required : [])])];
-  const merged: Schema = { ...earlier, ...later, properties, required };
+export function mergeSchemas(earlier: Schema, later: Schema, options: MergeOptions = {}): Schema {
+  const merged: Schema = { ...earlier, ...later };
+  if (isObject(earlier.properties) || isObject(later.properties)) {
+    merged.properties = { ...(isObject(earlier.properties) ? earlier.properties : {}), ...(isObject(later.properties) ? later.properties : {}) };
+  }
+  if (Array.isArray(earlier.required) || Array.isArray(later.required)) {
+    merged.required = [...new Set([...(Array.isArray(earlier.required) ? earlier.required : []), ...(Array.isArray(later.required) ? later.required : [])])];
+  }
+  if (!options.pairUnions) return merged;
   for (const key of ['oneOf', 'anyOf'] as const) {
     const first = earlier[key];
     const second = later[key];
     if (!Array.isArray(first) || !Array.isArray(second) || first.length * second.length > MAX_COMBINED) continue;
-    merged[key] = first.flatMap((a) => second.map((b) => mergeObjectParts(isObject(a) ? a : {}, isObject(b) ? b : {})));
+    merged[key] = first.flatMap((a) => second.map((b) => mergeSchemas(isObject(a) ? a : {}, isObject(b) ? b : {}, options)));
     delete merged.discriminator;
   }
   return merged;

@@ -1,7 +1,7 @@
 /** The schema toolkit (openapi/schema/shape.ts): refs, allOf, declared, readOnly and writeOnly properties. */
 import { describe, expect, it } from 'vitest';
-import { declaredProperties, flattenObject, inlineSchema, mergeAllOf, readOnlyProperties, writeOnlyProperties } from '../shape.js';
-import { jsonPointer, pointerTarget, refName, refProblem, resolveRef } from '../resolve.js';
+import { declaredProperties, flattenObject, inlineSchema, mergeAllOf, mergeSchemas, readOnlyProperties, writeOnlyProperties } from '../shape.js';
+import { jsonPointer, jsonPointerTokens, pointerTarget, pointerTokens, refName, refProblem, resolveRef, resolveRefAt, unescapePointerToken } from '../resolve.js';
 
 const document = {
   components: {
@@ -31,6 +31,50 @@ describe('schema toolkit', () => {
     expect(refProblem({ $ref: '#/nope' }, document)).toMatch(/#\/nope, which the document does not have/);
     expect(refProblem({ $ref: 'other.yaml#/X' }, document)).toMatch(/not in the document/);
     expect(refName(card)).toBe('Card');
+  });
+
+  it('reads a JSON pointer as RFC 6901 writes it, and percent-decodes only a URI fragment', () => {
+    expect(unescapePointerToken('a~1b~0c')).toBe('a/b~c');
+    expect(unescapePointerToken('~01')).toBe('~1');
+    // A JSON Patch path or an Ajv instancePath: `%25` is three characters of a member's name.
+    expect(jsonPointerTokens('/a~1b/100%25/0')).toEqual(['a/b', '100%25', '0']);
+    expect(jsonPointerTokens('')).toEqual([]);
+    expect(jsonPointerTokens('/')).toEqual(['']);
+    // A ref's fragment is a URI's: `%25` is `%`.
+    expect(pointerTokens('#/a~1b/100%25/0')).toEqual(['a/b', '100%', '0']);
+  });
+
+  it('says where a ref chain ends', () => {
+    const chain = { components: { schemas: { A: { $ref: '#/components/schemas/B' }, B: { type: 'string' } } } };
+    expect(resolveRefAt({ $ref: '#/components/schemas/A' }, chain, '/paths/x')).toEqual({ target: { type: 'string' }, pointer: '/components/schemas/B' });
+    expect(resolveRefAt({ type: 'integer' }, chain, '/paths/x')).toEqual({ target: { type: 'integer' }, pointer: '/paths/x' });
+    expect(resolveRefAt({ $ref: '#/components/schemas/Loop' }, document, '').target).toBeUndefined();
+  });
+
+  it('merges two parts: later keywords win, properties by name, required united, unions paired only when asked', () => {
+    const payment = { type: 'object', required: ['amount'], properties: { amount: { type: 'integer' }, note: { type: 'string' } }, oneOf: [{ required: ['card'] }, { required: ['iban'] }] };
+    const delivery = {
+      type: 'object',
+      title: 'Delivery',
+      required: ['to'],
+      properties: { note: { maxLength: 10 }, to: { type: 'string' } },
+      oneOf: [{ required: ['pickup'] }, { required: ['address'] }],
+    };
+    expect(mergeSchemas(payment, delivery)).toEqual({
+      type: 'object',
+      title: 'Delivery',
+      required: ['amount', 'to'],
+      properties: { amount: { type: 'integer' }, note: { maxLength: 10 }, to: { type: 'string' } },
+      oneOf: delivery.oneOf,
+    });
+    expect(mergeSchemas(payment, delivery, { pairUnions: true }).oneOf).toEqual([
+      { required: ['card', 'pickup'] },
+      { required: ['card', 'address'] },
+      { required: ['iban', 'pickup'] },
+      { required: ['iban', 'address'] },
+    ]);
+    // What neither part says, the merge does not add.
+    expect(mergeSchemas({ type: 'string' }, { minLength: 1 })).toEqual({ type: 'string', minLength: 1 });
   });
 
   it('flattens allOf into one object: properties, required, closed', () => {
