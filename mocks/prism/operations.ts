@@ -13,7 +13,8 @@
 import { getHttpOperationsFromSpec } from '@stoplight/prism-http';
 import type { CompiledContract } from '../../openapi/operations/model.js';
 import { LONGEST, PatternStrings } from '../../openapi/schema/pattern-strings.js';
-import { isObject, pointerTarget } from '../../openapi/schema/resolve.js';
+import { mapSubschemas, NAMED_SCHEMA_KEYWORDS, subschemas, VALUE_KEYWORDS, type Judges, type SubschemaFilter } from '../../openapi/schema/keywords.js';
+import { escapePointerToken, isObject, resolveRef, resolveRefAt } from '../../openapi/schema/resolve.js';
 
 export type HttpOperations = Awaited<ReturnType<typeof getHttpOperationsFromSpec>>;
 
@@ -85,8 +86,8 @@ const PARAMETER_PLACES = ['path', 'query', 'headers', 'cookie'] as const;
 /** The alternatives an allOf may merge into: Prism expands each once per schema, and past this many it holds the process for seconds or hours (docs/benchmarks.md, "Figures behind the code"). */
 const MAX_ALTERNATIVES = 256;
 const ALTERNATIVES_CAP = 1_000_000;
-/** Subtrees holding data rather than schemas. */
-const DATA_KEYS = new Set(['example', 'examples', 'default', 'enum', 'const', 'x-examples']);
+/** Subtrees holding data rather than schemas (keywords.ts, and a common extension). */
+const DATA_KEYS = new Set([...VALUE_KEYWORDS, 'x-examples']);
 
 /**
  * The allOf under `paths` that json-schema-merge-allof (Prism's body validator merges every allOf
@@ -95,19 +96,12 @@ const DATA_KEYS = new Set(['example', 'examples', 'default', 'enum', 'const', 'x
  * followed). `allOf: [Base, {oneOf: [A, B]}]` is 2; six oneOfs of four branches side by side, 4 096.
  */
 export function widestAllOf(document: unknown): { pointer: string; alternatives: number } | undefined {
-  const resolve = (node: unknown, pointer: string): { node: unknown; pointer: string } => {
-    for (let hops = 0; isObject(node) && typeof node.$ref === 'string' && node.$ref.startsWith('#') && hops < 32; hops++) {
-      pointer = node.$ref.slice(1);
-      node = pointerTarget(document, pointer);
-    }
-    return { node, pointer };
-  };
   const alternatives = (node: unknown, merged: Set<object>): number => {
     if (!isObject(node) || merged.has(node)) return 1;
     merged.add(node);
     let product = 1;
     for (const key of ['oneOf', 'anyOf']) if (Array.isArray(node[key])) product *= Math.max((node[key] as unknown[]).length, 1);
-    if (Array.isArray(node.allOf)) for (const part of node.allOf as unknown[]) product *= alternatives(resolve(part, '').node, merged);
+    if (Array.isArray(node.allOf)) for (const part of node.allOf as unknown[]) product *= alternatives(resolveRef(part, document), merged);
     return Math.min(product, ALTERNATIVES_CAP);
   };
   let widest: { pointer: string; alternatives: number } | undefined;
@@ -115,7 +109,7 @@ export function widestAllOf(document: unknown): { pointer: string; alternatives:
   const pending: Array<{ node: unknown; pointer: string }> = [{ node: (document as { paths?: unknown }).paths, pointer: '/paths' }];
   while (pending.length > 0) {
     const next = pending.pop() as { node: unknown; pointer: string };
-    const { node, pointer } = resolve(next.node, next.pointer);
+    const { target: node, pointer } = resolveRefAt(next.node, document, next.pointer);
     if (node === null || typeof node !== 'object' || seen.has(node)) continue;
     seen.add(node);
     if (!Array.isArray(node) && Array.isArray((node as Record<string, unknown>).allOf)) {
@@ -124,42 +118,32 @@ export function widestAllOf(document: unknown): { pointer: string; alternatives:
     }
     for (const [key, value] of Object.entries(node)) {
       if (!Array.isArray(node) && DATA_KEYS.has(key)) continue;
-      pending.push({ node: value, pointer: `${pointer}/${key.replaceAll('~', '~0').replaceAll('/', '~1')}` });
+      pending.push({ node: value, pointer: `${pointer}/${escapePointerToken(key)}` });
     }
   }
   return widest;
 }
 
-/** Keywords whose value is a subschema, an array of them, or a map of them (JSON Schema 2020-12 applicators). */
-const ONE_SCHEMA = ['additionalProperties', 'items', 'not', 'if', 'then', 'else', 'contains', 'unevaluatedItems', 'unevaluatedProperties', 'propertyNames'];
-const SCHEMA_LISTS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
-const SCHEMA_MAPS = ['properties', 'patternProperties', 'dependentSchemas'];
+/** The schemas these passes walk (keywords.ts): every one a schema holds but its definitions, which a `$ref` brings where it applies. */
+const APPLIED: SubschemaFilter = { skipDefinitions: true };
 
 /**
  * `schema` as a response reads it: every `properties` without its writeOnly members (nor them in
  * `required`). A copy: the request's schemas may share these objects; `memo` keeps cycles finite.
  */
 export function withoutWriteOnly(schema: unknown, memo: Map<object, unknown>): unknown {
-  if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) return schema;
+  if (!isObject(schema)) return schema;
   const known = memo.get(schema);
   if (known !== undefined) return known;
-  const node = schema as Record<string, unknown>;
-  const copy: Record<string, unknown> = { ...node };
+  const copy: Record<string, unknown> = { ...schema };
   memo.set(schema, copy);
-  const dropped = new Set<string>();
-  for (const key of SCHEMA_MAPS) {
-    const map = node[key];
-    if (map === null || typeof map !== 'object' || Array.isArray(map)) continue;
-    const kept: Record<string, unknown> = {};
-    for (const [name, inner] of Object.entries(map)) {
-      if (key === 'properties' && inner !== null && typeof inner === 'object' && (inner as { writeOnly?: unknown }).writeOnly === true) dropped.add(name);
-      else kept[name] = withoutWriteOnly(inner, memo);
-    }
-    copy[key] = kept;
-  }
-  for (const key of ONE_SCHEMA) if (key in node) copy[key] = withoutWriteOnly(node[key], memo);
-  for (const key of SCHEMA_LISTS) if (Array.isArray(node[key])) copy[key] = (node[key] as unknown[]).map((inner) => withoutWriteOnly(inner, memo));
-  if (dropped.size && Array.isArray(node.required)) copy.required = node.required.filter((name) => !dropped.has(name as string));
+  mapSubschemas(schema, (inner) => withoutWriteOnly(inner, memo), APPLIED, copy);
+  const properties = schema.properties;
+  if (!isObject(properties)) return copy;
+  const dropped = new Set(Object.keys(properties).filter((name) => isObject(properties[name]) && properties[name].writeOnly === true));
+  if (dropped.size === 0) return copy;
+  copy.properties = Object.fromEntries(Object.entries(copy.properties as Record<string, unknown>).filter(([name]) => !dropped.has(name)));
+  if (Array.isArray(schema.required)) copy.required = schema.required.filter((name) => !dropped.has(name as string));
   return copy;
 }
 
@@ -179,22 +163,41 @@ const ANSWER_DEPTH = 32;
  * given, so a schema met again is walked again only for a smaller one.
  */
 export function boundAnswerSize(schema: unknown, room: number, rooms: Map<object, number>, depth: number): void {
-  if (schema === null || typeof schema !== 'object' || Array.isArray(schema) || depth > ANSWER_DEPTH) return;
+  if (!isObject(schema) || depth > ANSWER_DEPTH) return;
   if ((rooms.get(schema) ?? Infinity) <= room) return;
   rooms.set(schema, room);
-  const node = schema as Record<string, unknown>;
+  const node = schema;
   if (typeof node.minLength === 'number' && node.minLength > room) node.minLength = room;
   if (typeof node.minItems === 'number' && node.minItems > room) node.minItems = room;
-  const items = typeof node.minItems === 'number' ? Math.max(node.minItems, 1) : 1;
-  for (const key of ['items', 'contains', 'additionalProperties', 'unevaluatedItems']) boundAnswerSize(node[key], Math.floor(room / items), rooms, depth + 1);
-  for (const key of ['allOf', 'anyOf', 'oneOf']) if (Array.isArray(node[key])) for (const inner of node[key] as unknown[]) boundAnswerSize(inner, room, rooms, depth + 1);
-  if (Array.isArray(node.prefixItems)) for (const inner of node.prefixItems as unknown[]) boundAnswerSize(inner, Math.floor(room / (node.prefixItems as unknown[]).length), rooms, depth + 1);
-  const properties = node.properties;
-  if (properties !== null && typeof properties === 'object' && !Array.isArray(properties)) {
-    const share = Math.floor(room / Math.max(Object.keys(properties).length, 1));
-    for (const inner of Object.values(properties)) boundAnswerSize(inner, share, rooms, depth + 1);
+  const shares: Record<AnswerShare, number> = {
+    all: 1,
+    item: typeof node.minItems === 'number' ? Math.max(node.minItems, 1) : 1,
+    property: isObject(node.properties) ? Math.max(Object.keys(node.properties).length, 1) : 1,
+    prefixItem: Array.isArray(node.prefixItems) ? Math.max(node.prefixItems.length, 1) : 1,
+  };
+  for (const { judges, schema: inner } of subschemas(node, APPLIED)) {
+    const share = ANSWER_SHARES[judges];
+    if (share !== undefined) boundAnswerSize(inner, Math.floor(room / shares[share]), rooms, depth + 1);
   }
 }
+
+type AnswerShare = 'all' | 'item' | 'property' | 'prefixItem';
+
+/**
+ * How an answer's room is shared with the schemas a schema holds, by what they judge (keywords.ts):
+ * the value's own parts (allOf's, a union's branches) get all of it, items and further members a
+ * share by minItems, properties and a tuple's items one each. What only tests the value (`not`,
+ * `if`), applies under a condition or judges no part of it is left as it is: the samplers make
+ * nothing from those.
+ */
+const ANSWER_SHARES: Partial<Record<Judges, AnswerShare>> = {
+  value: 'all',
+  item: 'item',
+  otherProperties: 'item',
+  patternProperty: 'item',
+  property: 'property',
+  prefixItem: 'prefixItem',
+};
 
 /**
  * `schema` without its `pattern` keywords and `patternProperties`, at any depth (a copy; `memo`
@@ -203,25 +206,17 @@ export function boundAnswerSize(schema: unknown, room: number, rooms: Map<object
  * sees (the edge judges all three, ./server.ts).
  */
 export function withoutPatterns(schema: unknown, memo: Map<object, unknown>): unknown {
-  if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) return schema;
+  if (!isObject(schema)) return schema;
   const known = memo.get(schema);
   if (known !== undefined) return known;
-  const node = schema as Record<string, unknown>;
-  const { pattern: _pattern, patternProperties, ...copy } = node;
-  const keysByPattern = patternProperties !== undefined;
-  if (keysByPattern) {
+  const { pattern: _pattern, patternProperties, ...copy } = schema;
+  if (patternProperties !== undefined) {
     delete copy.additionalProperties;
     delete copy.unevaluatedProperties;
   }
   memo.set(schema, copy);
-  for (const key of SCHEMA_MAPS) {
-    const map = node[key];
-    if (key === 'patternProperties' || map === null || typeof map !== 'object' || Array.isArray(map)) continue;
-    copy[key] = Object.fromEntries(Object.entries(map).map(([name, inner]) => [name, withoutPatterns(inner, memo)]));
-  }
-  for (const key of ONE_SCHEMA) if (key in copy) copy[key] = withoutPatterns(node[key], memo);
-  for (const key of SCHEMA_LISTS) if (Array.isArray(node[key])) copy[key] = (node[key] as unknown[]).map((inner) => withoutPatterns(inner, memo));
-  return copy;
+  // What the copy left out stays out.
+  return mapSubschemas(schema, (inner, { keyword }) => (keyword in copy ? withoutPatterns(inner, memo) : inner), APPLIED, copy);
 }
 
 /**
@@ -233,9 +228,9 @@ export function withoutPatterns(schema: unknown, memo: Map<object, unknown>): un
  * range there refuses no request.
  */
 export function insideExclusiveBounds(schema: unknown, seen: Set<object>): void {
-  if (schema === null || typeof schema !== 'object' || Array.isArray(schema) || seen.has(schema)) return;
+  if (!isObject(schema) || seen.has(schema)) return;
   seen.add(schema);
-  const node = schema as Record<string, unknown>;
+  const node = schema;
   const integer = node.type === 'integer' || (Array.isArray(node.type) && node.type.includes('integer') && !node.type.includes('number'));
   const number = (key: string): number | undefined => (typeof node[key] === 'number' ? (node[key] as number) : undefined);
   const fits = (value: number): boolean =>
@@ -265,12 +260,7 @@ export function insideExclusiveBounds(schema: unknown, seen: Set<object>): void 
     delete node[exclusive];
     node[inclusive] = inside;
   }
-  for (const key of SCHEMA_MAPS) {
-    const map = node[key];
-    if (map !== null && typeof map === 'object' && !Array.isArray(map)) for (const inner of Object.values(map)) insideExclusiveBounds(inner, seen);
-  }
-  for (const key of ONE_SCHEMA) insideExclusiveBounds(node[key], seen);
-  for (const key of SCHEMA_LISTS) if (Array.isArray(node[key])) for (const inner of node[key] as unknown[]) insideExclusiveBounds(inner, seen);
+  for (const { schema: inner } of subschemas(node, APPLIED)) insideExclusiveBounds(inner, seen);
 }
 
 /** The double next to `value` upwards (direction 1) or downwards (-1). */
@@ -290,9 +280,9 @@ const EXAMPLE_KEYWORDS = ['example', 'examples', 'default', 'const', 'enum'];
  * request's schema shares the object, its validation is unchanged). `seen` keeps cycles finite.
  */
 export function exemplifyPatterns(schema: unknown, strings: PatternStrings, seen: Set<object>): void {
-  if (schema === null || typeof schema !== 'object' || Array.isArray(schema) || seen.has(schema)) return;
+  if (!isObject(schema) || seen.has(schema)) return;
   seen.add(schema);
-  const node = schema as Record<string, unknown>;
+  const node = schema;
   if (typeof node.pattern === 'string' && takesString(node.type) && !EXAMPLE_KEYWORDS.some((key) => key in node)) {
     const made = strings.stringFor({
       pattern: node.pattern,
@@ -302,12 +292,7 @@ export function exemplifyPatterns(schema: unknown, strings: PatternStrings, seen
     });
     if (made !== undefined) node.examples = [made];
   }
-  for (const key of SCHEMA_MAPS) {
-    const map = node[key];
-    if (map !== null && typeof map === 'object' && !Array.isArray(map)) for (const inner of Object.values(map)) exemplifyPatterns(inner, strings, seen);
-  }
-  for (const key of ONE_SCHEMA) exemplifyPatterns(node[key], strings, seen);
-  for (const key of SCHEMA_LISTS) if (Array.isArray(node[key])) for (const inner of node[key] as unknown[]) exemplifyPatterns(inner, strings, seen);
+  for (const { schema: inner } of subschemas(node, APPLIED)) exemplifyPatterns(inner, strings, seen);
 }
 
 /** Whether a schema's `type` lets a string through (none said: the sampler reads a pattern as a string's). */
@@ -319,10 +304,8 @@ function takesString(type: unknown): boolean {
 const DECLARED_BOUNDS = 'x-plant-store-declared-bounds';
 /** The formats whose bounds http-spec clamps to a range other than the one the mocks judge (int32's is exact). */
 const CLAMPED_FORMATS = new Set(['int64', 'float', 'double']);
-/** Values, not schemas: an object in them that says `format` is data, left as it is. */
-const VALUE_KEYWORDS = new Set(['example', 'examples', 'default', 'const', 'enum']);
-/** Maps whose keys are names (a property called "example" is a schema). */
-const NAME_MAPS = new Set([...SCHEMA_MAPS, '$defs', 'definitions', 'schemas']);
+/** Maps whose keys are names (a property called "example" is a schema): the schema keywords' (keywords.ts) and the components'. */
+const NAME_MAPS = new Set([...NAMED_SCHEMA_KEYWORDS, 'schemas']);
 const INT64_LIMIT = 2 ** 63;
 
 /** Notes, on each schema of a CLAMPED_FORMATS format, the bounds it declares; in place (on Prism's copy). */
@@ -334,6 +317,7 @@ export function keepDeclaredBounds(value: unknown, seen: Set<object>, names = fa
     node[DECLARED_BOUNDS] = { minimum: node.minimum, maximum: node.maximum };
   }
   for (const [key, inner] of Object.entries(node)) {
+    // Values, not schemas: an object in them that says `format` is data, left as it is.
     if (!names && (VALUE_KEYWORDS.has(key) || key.startsWith('x-'))) continue;
     keepDeclaredBounds(inner, seen, !names && NAME_MAPS.has(key));
   }
