@@ -13,6 +13,7 @@ import fc from 'fast-check';
 import { recogniseCollections } from '../openapi/operations/collections.js';
 import type { CompiledContract } from '../openapi/operations/model.js';
 import { exactInteger, parseExactJson } from '../openapi/schema/exact-json.js';
+import { isObject } from '../openapi/schema/resolve.js';
 import { INT64_MAX, type IdSource } from '../fixtures/index.js';
 import { freshIdentity, freshKeyMaker } from './generators/identity.js';
 import { integerBounds, validLiterals } from './generators/schema-values.js';
@@ -268,7 +269,7 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
       body: made.text,
     });
     if (answer.status === undefined || answer.status < 200 || answer.status > 299) return undefined;
-    const answered = isRecord(answer.body) ? answer.body[plan.identity] : undefined;
+    const answered = isObject(answer.body) ? answer.body[plan.identity] : undefined;
     const key = id ?? createdKey(answer, plan);
     if (key === undefined) return undefined;
     created.push(key);
@@ -562,7 +563,7 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
  * neither says.
  */
 export function createdKey(answer: { body?: unknown; headers?: Record<string, string> }, plan: Pick<SequencePlan, 'collection' | 'identity' | 'identityType'>): string | undefined {
-  const answered = isRecord(answer.body) ? answer.body[plan.identity] : undefined;
+  const answered = isObject(answer.body) ? answer.body[plan.identity] : undefined;
   if (typeof answered === 'string') return JSON.stringify(answered);
   if (answered !== undefined) return exactDigits(answer.body as Record<string, unknown>, plan.identity) ?? jsonText(answered);
   const location = answer.headers?.location;
@@ -652,14 +653,10 @@ function plainString(schema: JsonSchema): boolean {
   );
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
 /** The records of a list answer: a bare array, the `wrapper` member the spec names, else the one array member of a wrapping object (`items`, `data` …). */
 export function listItems(body: unknown, wrapper?: string): unknown[] | undefined {
   if (Array.isArray(body)) return [...body];
-  if (!isRecord(body)) return undefined;
+  if (!isObject(body)) return undefined;
   const wrapped = wrapper === undefined ? undefined : body[wrapper];
   if (Array.isArray(wrapped)) return [...wrapped];
   const arrays = Object.values(body).filter(Array.isArray);
@@ -671,18 +668,18 @@ function nextPage(answer: { body?: unknown; headers?: Record<string, string> }):
   const link = answer.headers?.link;
   const fromHeader = link ? /<([^>]+)>\s*;[^,]*rel="?next"?/i.exec(link)?.[1] : undefined;
   if (fromHeader) return fromHeader;
-  if (!isRecord(answer.body)) return undefined;
+  if (!isObject(answer.body)) return undefined;
   const candidates = [
     answer.body.next,
-    isRecord(answer.body.links) ? answer.body.links.next : undefined,
-    isRecord(answer.body._links) && isRecord(answer.body._links.next) ? answer.body._links.next.href : undefined,
+    isObject(answer.body.links) ? answer.body.links.next : undefined,
+    isObject(answer.body._links) && isObject(answer.body._links.next) ? answer.body._links.next.href : undefined,
   ];
   return candidates.find((c): c is string => typeof c === 'string' && c !== '');
 }
 
 /** Whether a record's key (its identity value as JSON text) is `key`. */
 export function hasKey(record: unknown, identity: string, key: string): boolean {
-  if (!isRecord(record)) return false;
+  if (!isObject(record)) return false;
   const value = record[identity];
   if (value === undefined) return false;
   if (typeof value === 'string') return JSON.stringify(value) === key;

@@ -5,6 +5,7 @@
  * property that was not sent but comes back is a warning, except in a PATCH's answer (the whole record).
  */
 import { exactInteger } from '../../openapi/schema/exact-json.js';
+import { isObject } from '../../openapi/schema/resolve.js';
 import { abbreviate } from '../generators/json-text.js';
 import type { Check, Problem } from '../model.js';
 import { parseBody } from '../spec-contract.js';
@@ -21,7 +22,7 @@ export const responseEchoesRequest: Check = {
     const parsed = parseBody(response.body);
     const { validate } = declared;
     // A body that is not the declared schema is response_schema_conformance's to report.
-    if (!parsed.ok || !validate?.(parsed.value) || !isRecord(parsed.value)) return undefined;
+    if (!parsed.ok || !validate?.(parsed.value) || !isObject(parsed.value)) return undefined;
     const got = parsed.value;
     const problems: Problem[] = [];
     for (const name of contract.echoed.filter((echoed) => declared.properties.includes(echoed))) {
@@ -39,10 +40,6 @@ export const responseEchoesRequest: Check = {
     return problems;
   },
 };
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
 
 function sameValue(sent: Record<string, unknown>, got: Record<string, unknown>, name: string): boolean {
   const a = sent[name];

@@ -25,6 +25,7 @@ import { mediaEssence } from '../../openapi/media-types.js';
 import { parseExactJson, integerOfLiteral } from '../../openapi/schema/exact-json.js';
 import type { SecurityScheme } from '../../openapi/operations/model.js';
 import { cookieValue } from '../../openapi/operations/parameters.js';
+import { isObject } from '../../openapi/schema/resolve.js';
 import type { MockContext } from './context.js';
 import type { Collection } from '../../openapi/operations/collections.js';
 import type { RoutedOperation } from '../engine/context.js';
@@ -495,20 +496,19 @@ function exportBody(text: string | undefined, collection: Collection | undefined
     return { body: { text }, text };
   }
   const property = collection?.identity.property ?? 'id';
-  const isObject = value !== null && typeof value === 'object' && !Array.isArray(value);
-  const literal = isObject ? (value as Record<string, unknown>)[property] : undefined;
+  const object = isObject(value) ? value : undefined;
+  const literal = object?.[property];
   const id = isLosslessNumber(literal) ? integerOfLiteral((literal as LosslessNumber).value) : undefined;
   // An accepted body that names no id (the provider assigns it, or the operation stores nothing): the format
   // asks an accepted case for an id kind, and the suite leaves the drawn id out where the body has no property for it.
-  if (expect === 'accepted' && isObject && literal === undefined && pathId === undefined) {
-    return { body: { json: value as Record<string, unknown> }, id: 'safe-positive', text: stringifyLossless(value) as string };
+  if (expect === 'accepted' && object && literal === undefined && pathId === undefined) {
+    return { body: { json: object }, id: 'safe-positive', text: stringifyLossless(object) as string };
   }
-  if (!isObject || id === undefined || (pathId !== undefined && id !== pathId)) {
+  if (!object || id === undefined || (pathId !== undefined && id !== pathId)) {
     if (expect === 'accepted') return 'accepted requests without an integer id';
     return { body: { text: stringifyLossless(value) as string }, text: stringifyLossless(value) as string };
   }
   const kind = idKindOf(id);
-  const object = value as Record<string, unknown>;
   if (expect === 'accepted' && property === 'id') {
     const { [property]: _id, ...rest } = object;
     // An accepted body is a valid create body; the format puts the id first.

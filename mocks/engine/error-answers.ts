@@ -39,10 +39,9 @@ import type { XMLBuilder } from 'fast-xml-parser';
 import { declaredFor, type CompiledContract, type ContractMediaType, type ContractOperation, type ContractResponse } from '../../openapi/operations/model.js';
 import { firstJson, isXmlMediaType, mediaEssence } from '../../openapi/media-types.js';
 import { pathTemplatePattern } from '../../openapi/operations/paths.js';
-import { type Schema } from '../../openapi/schema/resolve.js';
+import { isObject, jsonPointerTokens, refName, resolveRef, unescapePointerToken, type Schema } from '../../openapi/schema/resolve.js';
 import { leastSample } from '../../openapi/schema/sample.js';
 import { flattenObject, typesOf } from '../../openapi/schema/shape.js';
-import { isObject as isSchemaObject, refName, resolveRef } from '../../openapi/schema/resolve.js';
 import { errorBody, type Rejection } from '../errors.js';
 import type { Answer } from '../http/answer.js';
 
@@ -276,20 +275,20 @@ export function shapeOf(response: ContractResponse | undefined, document?: unkno
 /** The members an XML error carries, filled as a JSON one's are, and where each goes in the document. */
 function xmlShape(media: ContractMediaType, document: unknown): ErrorShape {
   const resolved = resolveRef(media.schema, document);
-  const root = xmlName(isSchemaObject(resolved) ? resolved.xml : undefined) ?? refName(media.schema) ?? 'error';
+  const root = xmlName(isObject(resolved) ? resolved.xml : undefined) ?? refName(media.schema) ?? 'error';
   const fields = media.schema === undefined || media.type !== 'object' ? OUR_FIELDS : fieldsOf(media, document);
   const names = new Map<string, string>();
   for (const field of fields) {
     const xml = media.propertySchemas.get(field.name)?.xml;
     const name = xmlName(xml) ?? field.name;
-    names.set(field.name, isSchemaObject(xml) && xml.attribute === true ? `@_${elementName(name)}` : elementName(name));
+    names.set(field.name, isObject(xml) && xml.attribute === true ? `@_${elementName(name)}` : elementName(name));
   }
   const example = media.examples[0]?.value;
   return { kind: 'json', mediaType: media.mediaType, media, fields, example, whole: 'object', xml: { builder: xmlBuilder(), root: elementName(root), names }, document };
 }
 
 function xmlName(xml: unknown): string | undefined {
-  return isSchemaObject(xml) && typeof xml.name === 'string' && xml.name !== '' ? xml.name : undefined;
+  return isObject(xml) && typeof xml.name === 'string' && xml.name !== '' ? xml.name : undefined;
 }
 
 /** A name a spec gives, made a well-formed XML name (a hostile or careless spec's `a b` or `1st` becomes `a_b`, `_1st`). */
@@ -403,7 +402,7 @@ function nestedSource(schema: Schema, context: FieldsContext): Source | undefine
   }
   if (!types.includes('array')) return undefined;
   const items = resolveRef(schema.items, context.document);
-  if (!isSchemaObject(items)) return undefined;
+  if (!isObject(items)) return undefined;
   const itemTypes = typesOf(items);
   if (itemTypes.includes('string') && !itemTypes.includes('object')) return 'messages';
   const fields = objectFields(items, inner);
@@ -429,10 +428,7 @@ function carriesMessage(field: Field): boolean {
 export function failingField(rejection: Pick<Rejection, 'fields'>): { name: string; pointer: string | undefined } | undefined {
   const pointer = rejection.fields?.[0];
   if (pointer === undefined || pointer === '') return undefined;
-  const tokens = pointer
-    .slice(1)
-    .split('/')
-    .map((token) => token.replaceAll('~1', '/').replaceAll('~0', '~'));
+  const tokens = jsonPointerTokens(pointer);
   // A parameter's problems are pointed at as `/query parameter genres/0` (engine/parameter-judge.ts).
   const parameter = /^(?:the )?(?:path|query|header|cookie) parameter (.+)$/.exec(tokens[0] ?? '');
   if (parameter) tokens[0] = parameter[1] as string;
@@ -556,13 +552,7 @@ function repaired(body: Record<string, unknown>, validate: ValidateFunction, sha
  * when the error is not about such a property (the caller mends at the top).
  */
 function mendNested(body: Record<string, unknown>, error: ErrorObject, { fields, document }: Extract<ErrorShape, { kind: 'json' }>): boolean {
-  const tokens =
-    error.instancePath === ''
-      ? []
-      : error.instancePath
-          .slice(1)
-          .split('/')
-          .map((token) => token.replaceAll('~1', '/').replaceAll('~0', '~'));
+  const tokens = jsonPointerTokens(error.instancePath);
   const named = error.keyword === 'required' ? String(error.params.missingProperty) : error.keyword === 'additionalProperties' ? String(error.params.additionalProperty) : undefined;
   const target = named === undefined ? tokens : [...tokens, named];
   if (target.length < 2) return false;
@@ -588,9 +578,5 @@ function mendNested(body: Record<string, unknown>, error: ErrorObject, { fields,
 
 function topProperty(pointer: string): string {
   const end = pointer.indexOf('/', 1);
-  return (end === -1 ? pointer.slice(1) : pointer.slice(1, end)).replaceAll('~1', '/').replaceAll('~0', '~');
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+  return unescapePointerToken(end === -1 ? pointer.slice(1) : pointer.slice(1, end));
 }

@@ -4,6 +4,7 @@
  * operations is carried as its JSON text while the operations move things around.
  */
 import { exactJsonOf } from '../../openapi/schema/exact-json.js';
+import { isObject, jsonPointerTokens } from '../../openapi/schema/resolve.js';
 
 /** A number held as the JSON text it was sent or stored as (int64 digits, `1.0` …). */
 class NumberText {
@@ -36,7 +37,7 @@ export function appliedJsonPatch(record: Record<string, unknown>, operations: un
   let document: Tree = treeOf(record);
   const work: Work = { size: sizeOf(document), spent: 0, shifted: 0 };
   for (const [index, operation] of operations.entries()) {
-    const outcome = isRecord(operation) ? applied(document, operation, work) : 'is not an object';
+    const outcome = isObject(operation) ? applied(document, operation, work) : 'is not an object';
     if (typeof outcome === 'string') return { problem: `operation ${index} (${describe(operation)}) ${outcome}` };
     document = outcome.document;
   }
@@ -118,7 +119,7 @@ function removed(document: Tree, path: string, work: Work): { document: Tree } |
 
 function parentOf(document: Tree, path: string): { parent: Tree[] | { [name: string]: Tree }; name: string } | string {
   if (!path.startsWith('/')) return `has path ${JSON.stringify(path)}, not a JSON pointer`;
-  const tokens = path.slice(1).split('/').map(unescapeToken);
+  const tokens = jsonPointerTokens(path);
   const name = tokens.pop() as string;
   const parent = at(document, tokens);
   if (parent === null || typeof parent !== 'object' || parent instanceof NumberText) return `names ${path}, whose parent the record does not hold`;
@@ -128,7 +129,7 @@ function parentOf(document: Tree, path: string): { parent: Tree[] | { [name: str
 /** The value at a pointer (or its tokens), undefined when there is none. */
 function at(document: Tree, pointer: string | string[]): Tree | undefined {
   if (typeof pointer === 'string' && pointer !== '' && !pointer.startsWith('/')) return undefined;
-  const tokens = typeof pointer === 'string' ? (pointer === '' ? [] : pointer.slice(1).split('/').map(unescapeToken)) : pointer;
+  const tokens = typeof pointer === 'string' ? jsonPointerTokens(pointer) : pointer;
   let current: Tree | undefined = document;
   for (const token of tokens) {
     if (current === null || typeof current !== 'object' || current instanceof NumberText) return undefined;
@@ -145,10 +146,6 @@ function arrayIndex(token: string, last: number): number | undefined {
   if (!/^(0|[1-9]\d*)$/.test(token)) return undefined;
   const index = Number(token);
   return index <= last ? index : undefined;
-}
-
-function unescapeToken(token: string): string {
-  return token.replace(/~1/g, '/').replace(/~0/g, '~');
 }
 
 /** `container[key]` (the whole container without a key) as a tree whose numbers keep their text. */
@@ -192,10 +189,6 @@ function textOf(tree: Tree): string {
 }
 
 function describe(operation: unknown): string {
-  if (!isRecord(operation)) return JSON.stringify(operation);
+  if (!isObject(operation)) return JSON.stringify(operation);
   return `${String(operation.op)} ${String(operation.path)}`;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }

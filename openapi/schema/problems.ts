@@ -9,6 +9,7 @@
 import type { ErrorObject } from 'ajv';
 import { choiceNote, type ChoiceNote } from './discriminator.js';
 import { literalBehindStandIn } from './exact-json.js';
+import { escapePointerToken, jsonPointerTokens } from './resolve.js';
 
 /** Sentences shown by default; the rest are counted. */
 export const DEFAULT_PROBLEM_LIMIT = 10;
@@ -219,27 +220,19 @@ function fieldPointer(error: ErrorObject): string {
   const path = error.instancePath;
   if (error.keyword !== 'required') return path;
   const missing = String((error.params as Record<string, unknown>).missingProperty);
-  return `${path}/${missing.replaceAll('~', '~0').replaceAll('/', '~1')}`;
+  return `${path}/${escapePointerToken(missing)}`;
 }
 
 /** A pointer as a client writes the field: `/items/0/name` → `items[0].name`, `/query parameter genres/0` → `query parameter genres[0]`. */
 function pointerToField(pointer: string): string {
-  return pointer
-    .slice(1)
-    .split('/')
-    .map((part, i) => {
-      const token = part.replaceAll('~1', '/').replaceAll('~0', '~');
-      return i === 0 ? token : /^\d+$/.test(token) ? `[${token}]` : `.${token}`;
-    })
+  return jsonPointerTokens(pointer)
+    .map((token, i) => (i === 0 ? token : /^\d+$/.test(token) ? `[${token}]` : `.${token}`))
     .join('');
 }
 
 /** The number literal as sent, where the validated view holds a stand-in for it (exact-json). */
 function sentLiteral(root: unknown, instancePath: string): string | undefined {
-  const keys = instancePath
-    .split('/')
-    .slice(1)
-    .map((k) => k.replaceAll('~1', '/').replaceAll('~0', '~'));
+  const keys = jsonPointerTokens(instancePath);
   const key = keys.pop();
   let container: unknown = root;
   for (const k of keys) container = (container as Record<string, unknown> | undefined)?.[k];
