@@ -75,6 +75,7 @@ export const SCHEMA_KEYWORDS: Readonly<Record<string, SchemaKeyword>> = {
 };
 
 const ENTRIES = Object.entries(SCHEMA_KEYWORDS);
+const BY_NAME: ReadonlyMap<string, SchemaKeyword> = new Map(ENTRIES);
 
 /** The keywords whose schemas judge the same value (`allOf`, `anyOf`, `oneOf`, `not`, `if`, `then`, `else`, `dependentSchemas`, `dependencies`). */
 export const SAME_VALUE_KEYWORDS: readonly string[] = ENTRIES.filter(([, keyword]) => keyword.sameValue).map(([name]) => name);
@@ -138,7 +139,9 @@ function isSchema(value: unknown): boolean {
  * `node` with each schema it holds directly replaced by `rewrite(schema, where)`; `node` itself
  * when nothing changed (identity kept, so unchanged parts stay shared), else a shallow copy. With
  * `into` (a shallow copy of `node` the caller made already: one a cycle's walk must find before
- * the walk is done), the rewritten schemas are written there, and `into` is returned.
+ * the walk is done), the rewritten schemas are written there, and `into` is returned. The
+ * keywords are visited in `node`'s own order (one pass over its keys: inlining a large document
+ * rewrites millions of nodes), each keyword's schemas in document order.
  */
 export function mapSubschemas(
   node: Record<string, unknown>,
@@ -147,21 +150,34 @@ export function mapSubschemas(
   into?: Record<string, unknown>,
 ): Record<string, unknown> {
   let out = into;
-  // The keyword whose list or map was copied last: a keyword's schemas come one after another.
-  let copied: string | undefined;
-  for (const where of subschemas(node, filter)) {
-    const rewritten = rewrite(where.schema, where);
-    if (rewritten === where.schema) continue;
-    out ??= { ...node };
-    const { keyword, key } = where;
-    if (key === undefined) out[keyword] = rewritten;
-    else {
-      if (copied !== keyword) {
-        const held = node[keyword];
-        out[keyword] = Array.isArray(held) ? [...held] : { ...(held as Record<string, unknown>) };
-        copied = keyword;
+  for (const keyword in node) {
+    const entry = BY_NAME.get(keyword);
+    if (entry === undefined || (filter.sameValueOnly && !entry.sameValue) || (filter.skipDefinitions && entry.definitions)) continue;
+    const { holds, judges, sameValue } = entry;
+    const held = node[keyword];
+    if (holds === 'one') {
+      if (!isSchema(held)) continue;
+      const rewritten = rewrite(held, { keyword, key: undefined, schema: held, judges, sameValue });
+      if (rewritten !== held) (out ??= { ...node })[keyword] = rewritten;
+    } else if (holds === 'list') {
+      if (!Array.isArray(held)) continue;
+      let copy: unknown[] | undefined;
+      for (let index = 0; index < held.length; index++) {
+        const schema: unknown = held[index];
+        if (!isSchema(schema)) continue;
+        const rewritten = rewrite(schema, { keyword, key: String(index), schema, judges, sameValue });
+        if (rewritten !== schema) (copy ??= [...held])[index] = rewritten;
       }
-      (out[keyword] as Record<string, unknown>)[key] = rewritten;
+      if (copy) (out ??= { ...node })[keyword] = copy;
+    } else if (isObject(held)) {
+      let copy: Record<string, unknown> | undefined;
+      for (const name of Object.keys(held)) {
+        const schema = held[name];
+        if (!isSchema(schema)) continue;
+        const rewritten = rewrite(schema, { keyword, key: name, schema, judges, sameValue });
+        if (rewritten !== schema) (copy ??= { ...held })[name] = rewritten;
+      }
+      if (copy) (out ??= { ...node })[keyword] = copy;
     }
   }
   return out ?? node;
