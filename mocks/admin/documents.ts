@@ -7,7 +7,8 @@
  * admin route and the API name the same document by the same ids.
  */
 import type { IncomingMessage } from 'node:http';
-import { storeCollection, type Singleton } from '../../openapi/operations/collections.js';
+import type { Singleton } from '../../openapi/operations/collections.js';
+import { storeName } from '../engine/store-names.js';
 import type { Engine, RoutedOperation } from '../engine/context.js';
 import { parsePrefer } from '../engine/prefer.js';
 import { acceptBody, contextOf, invalidBody } from '../engine/request-path.js';
@@ -41,7 +42,7 @@ export function documentAt(path: string, engine: Engine): DocumentAt | undefined
 type Handler = (req: IncomingMessage, context: MockContext) => Promise<Answer>;
 
 export function documentRoutes(at: DocumentAt): Record<string, Handler> {
-  const name = storeCollection(at.singleton, at.params);
+  const name = storeName(at.singleton, at.params);
   return {
     GET: async (req, context) => {
       const missing = await parentOf(req, 'GET', at, context);

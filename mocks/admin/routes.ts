@@ -16,6 +16,7 @@ import { jsonAnswer, rejected, type Answer } from '../http/answer.js';
 import { DOCS_DOCUMENT_PATH, docsDocument, INSPECTOR_ASSETS, inspectorAsset, type InspectorPath } from './inspector.js';
 import type { MockContext } from './context.js';
 import { keyInWords } from '../engine/records.js';
+import { storeName } from '../engine/store-names.js';
 import { pathOf } from '../http/respond.js';
 import type { ValidatingProxy } from '../proxy/proxy.js';
 import { casesAnswer } from './cases.js';
@@ -94,9 +95,14 @@ function health({ store, replica, proxy }: MockContext, trusted: boolean): Answe
   return { ...jsonAnswer(state === 'up' ? 200 : 503, body), headers: { vary: 'Origin' } };
 }
 
-/** The routes of one collection of the spec, at `/__mock` + its path (`/__mock/plants`). */
-function collectionRoutes(collection: Collection, name: string): Record<string, AdminHandler> {
-  const route = `${ADMIN_PREFIX}${name}`;
+/**
+ * The routes of one collection of the spec, at `/__mock` + its path (`/__mock/plants`); a nested
+ * one's at the API's path (`/__mock/orders/7/lines`), its records those of the store's name for it.
+ */
+function collectionRoutes(collection: Collection, path: string): Record<string, AdminHandler> {
+  const route = `${ADMIN_PREFIX}${path}`;
+  const params = pathParams(collection, path);
+  const name = storeName(collection, params);
   return {
     GET: async (req, { store }) => {
       const query = parseListingQuery(searchOf(req), route);
@@ -115,7 +121,7 @@ function collectionRoutes(collection: Collection, name: string): Record<string, 
       );
       return { status: 204 };
     },
-    POST: (req, context) => seed(req, context, collection, name),
+    POST: (req, context) => seed(req, context, collection, path, params),
   };
 }
 
@@ -129,7 +135,9 @@ function routesAt(path: string, context: MockContext): Record<string, AdminHandl
   if (entry) return { GET: (_req, { journal }) => journalEntry(journal, Number(entry[1])) };
   // A nested collection's records are addressed by their parents' real ids: /__mock/bookings/7/payments.
   const name = path.slice(ADMIN_PREFIX.length).replace(/(.)\/$/, '$1');
-  const collection = context.engine.collections.find((c) => (c.parent ? pathTemplatePattern(c.path).test(name) : c.path === name));
+  // A fixed path first (`/plants/archive/entries`), as the API routes it, before any record's.
+  const { collections } = context.engine;
+  const collection = collections.find((c) => !c.parent && c.path === name) ?? collections.find((c) => c.parent && pathTemplatePattern(c.path).test(name));
   if (collection && context.proxy) return proxiedRoutes(context.proxy, ['GET', 'DELETE', 'POST']);
   if (collection) return collectionRoutes(collection, name);
   // A singleton document at its concrete path, by the API's own route table: /__mock/users/7/profile.
@@ -196,20 +204,24 @@ export async function handleAdminRequest(req: IncomingMessage, method: string, r
   return handler(req, context, admin);
 }
 
-async function seed(req: IncomingMessage, context: MockContext, collection: Collection, name: string): Promise<Answer> {
+/** The path parameters of a nested collection's API path (`bookingId` of `/bookings/7/payments`), decoded as the API decodes them. */
+function pathParams(collection: Collection, path: string): Record<string, string> {
+  return collection.parent ? templateValues(templateNames(collection.path), pathTemplatePattern(collection.path).exec(path) as RegExpExecArray) : {};
+}
+
+async function seed(req: IncomingMessage, context: MockContext, collection: Collection, path: string, params: Record<string, string>): Promise<Answer> {
   const mediaTypeProblem = checkContentEncoding(req.headers['content-encoding']) ?? checkJsonMediaType(req.headers['content-type']);
   if (mediaTypeProblem) return rejected(mediaTypeProblem);
   const body = await readBody(req, context.maxBody);
   if (isRejection(body)) return rejected(body);
   const records = parseSeed(body, collection);
   if (isRejection(records)) return { ...rejected(records), requestBody: body };
-  const params = collection.parent ? templateValues(templateNames(collection.path), pathTemplatePattern(collection.path).exec(name) as RegExpExecArray) : {};
   if (collection.parent) {
     // The API's 404 for records under a parent record (or its own parent) that is not stored; the store checks the parent again as it stores.
-    const missing = await parentMissing(contextOf(req, 'POST', name, params), collection, context);
+    const missing = await parentMissing(contextOf(req, 'POST', path, params), collection, context);
     if (missing) return { ...missing, requestBody: body };
   }
-  const outcome = await storeSeed(context.store, context.engine.identities, collection, name, records, { parent: parentRecord(collection, params) });
+  const outcome = await storeSeed(context.store, context.engine.identities, collection, storeName(collection, params), records, { parent: parentRecord(collection, params) });
   // Deleted (by this replica or another) since the check above: nothing was stored.
   if (outcome === 'parent-missing') return { ...parentGone(collection, params), requestBody: body };
   if ('duplicates' in outcome) return { ...rejected(duplicatesOf(outcome.duplicates, collection)), requestBody: body };

@@ -1,13 +1,13 @@
 /**
  * The handlers of singleton documents (openapi/operations/collections.ts, `recogniseSingletons`): one document
- * per concrete path (`/users/7/profile`), kept in the store under that path. Until a client writes
+ * per concrete path (`/users/7/profile`), kept in the store under the record that path names (`/users/{7}/profile`: store-names.ts). Until a client writes
  * it, a read answers the spec's examples as any stateless operation does; after a PUT (or PATCH),
  * what was written, shown as the read's success schema declares (never a writeOnly property);
  * DELETE forgets it. Under a record, the record must exist (404 otherwise, checked again by the
  * store's create of the document) and its deletion takes the document with it (./stateful.ts).
  */
 import { firstJson } from '../../openapi/media-types.js';
-import { storeCollection, type Singleton, type SingletonRole } from '../../openapi/operations/collections.js';
+import { type Singleton, type SingletonRole } from '../../openapi/operations/collections.js';
 import { successOf, type CompiledContract, type ContractOperation } from '../../openapi/operations/model.js';
 import { parseExactJson } from '../../openapi/schema/exact-json.js';
 import { describeProblems } from '../../openapi/schema/problems.js';
@@ -18,6 +18,7 @@ import type { MockHandler, RequestContext, RoutedOperation } from './context.js'
 import { exampleAnswer } from './examples.js';
 import { mergedJson, projection, recordOf, recordValue } from './records.js';
 import { appliedJsonPatch } from './json-patch.js';
+import { storeName } from './store-names.js';
 import { filled, fillOf, isJsonPatch, parentGone, parentMissing, parentRecord, SINGLETON_KEY } from './stateful.js';
 
 type Body = Record<string, unknown>;
@@ -102,7 +103,7 @@ const ROLES: Record<SingletonRole, (singleton: Singleton, shown: Shown) => MockH
 };
 
 function nameOf(singleton: Singleton, c: RequestContext): string {
-  return storeCollection(singleton, c.request.params as Record<string, string>);
+  return storeName(singleton, c.request.params as Record<string, string>);
 }
 
 /**

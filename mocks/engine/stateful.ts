@@ -2,11 +2,11 @@
  * The handlers of the operations the mock serves from its store, one per role the CRUD rule
  * (openapi/operations/collections.ts) gives an operation: create, list, read, replace, patch, delete, the
  * updates at the collection path with the identity in the body, and form updates. A record
- * belongs to the store collection its path names (`/bookings/7/payments` for a nested one, whose
+ * belongs to the store collection its path names (`/bookings/{7}/payments` for a nested one: store-names.ts; whose
  * parent record must exist, checked again by the store's create itself); answers show what the
  * operation's success schema declares, never a writeOnly property.
  */
-import { storeCollection, type Collection, type CollectionRole, type ListPlan, type Singleton, type StatefulOperation } from '../../openapi/operations/collections.js';
+import { type Collection, type CollectionRole, type ListPlan, type Singleton, type StatefulOperation } from '../../openapi/operations/collections.js';
 import { PAGING_VALUES, type PagingValue } from '../../openapi/operations/collections.js';
 import { firstJson, mediaEssence } from '../../openapi/media-types.js';
 import { successOf, type CompiledContract, type ContractMediaType, type ContractParameter, type ObjectShape } from '../../openapi/operations/model.js';
@@ -21,6 +21,7 @@ import type { CreateOutcome, Page, ParentRecord, RecordKey, ResourceStore, Store
 import type { EngineContext, MockHandler, RequestContext } from './context.js';
 import { continueWith, type Maybe } from '../maybe.js';
 import { appliedJsonPatch } from './json-patch.js';
+import { nameOf, parentKeys, pathOf, storeName } from './store-names.js';
 import { identifiedRecord, keyInWords, keyOfBody, keyOfPathSegment, madeRecord, mergedJson, projection, recordValue, unreachableKey } from './records.js';
 
 type Body = Record<string, unknown>;
@@ -110,7 +111,7 @@ const ROLES: Record<CollectionRole, (served: Served) => MockHandler> = {
       const body = c.request.requestBody as Body;
       const params = c.request.params as Record<string, string>;
       const create = (): Maybe<Answer> => {
-        const name = storeCollection(collection, params);
+        const name = storeName(collection, params);
         // Checked above, and by the store again as it stores: the parent may be deleted between (by another replica too).
         const parent = parentRecord(collection, params);
         if (collection.identity.assigned) return createAssigned(served, body, name, parent, params, mock, 0);
@@ -123,7 +124,7 @@ const ROLES: Record<CollectionRole, (served: Served) => MockHandler> = {
         const { record, value } = madeRecord(body, key, collection.identity, collection.declared, c.request.bodyText);
         const created = mock.store.create(name, record, parent);
         const answer = (outcome: CreateOutcome): Answer =>
-          outcome === 'duplicate' ? duplicate(collection, key, params) : outcome === 'parent-missing' ? parentGone(collection, params) : answerCreated(served, record, name, value);
+          outcome === 'duplicate' ? duplicate(collection, key, params) : outcome === 'parent-missing' ? parentGone(collection, params) : answerCreated(served, record, params, value);
         return typeof created === 'string' ? answer(created) : created.then(answer);
       };
       if (!collection.parent) return create() as Answer;
@@ -137,7 +138,7 @@ const ROLES: Record<CollectionRole, (served: Served) => MockHandler> = {
       const { collection } = served;
       const plan = served.list as ListPlan;
       const listing = (): Maybe<Answer> => {
-        const name = storeCollection(collection, c.request.params as Record<string, string>);
+        const name = storeName(collection, c.request.params as Record<string, string>);
         const query = c.request.query as Record<string, unknown>;
         // Each filter as its parameter's style reads it (`?tag=b,two` unexploded: two values), else as the query has it.
         const sent = c.request.parameterValues ?? query;
@@ -203,7 +204,7 @@ const ROLES: Record<CollectionRole, (served: Served) => MockHandler> = {
       if (key === undefined) return identityRequired(served.collection);
       const missing = await parentMissing(c, served.collection, mock);
       if (missing) return missing;
-      const record = await mock.store.get(storeCollection(served.collection, c.request.params as Record<string, string>), key);
+      const record = await mock.store.get(storeName(served.collection, c.request.params as Record<string, string>), key);
       if (!record) return notFound(served.collection, keyInWords(key, served.collection.identity), c.request.params);
       return patched(served, record, body, mock, c);
     },
@@ -237,7 +238,7 @@ const ROLES: Record<CollectionRole, (served: Served) => MockHandler> = {
         const answer = record ? answerRecord(served, record) : { status: served.status };
         if (!hasNested) return answer;
         // After the parent, so a nested create racing this one finds no parent (404) rather than a parent being emptied.
-        return deleteNested(served.nested, collection, key, c.request.params as Record<string, string>, mock.store).then(() => answer);
+        return deleteNested(served.nested, collection, key, parentKeys(collection, c.request.params as Record<string, string>) ?? new Map(), mock.store).then(() => answer);
       });
     return (c, { mock }) => {
       // An answer that shows the deleted record reads it first; one without a body needs only the delete's outcome.
@@ -246,7 +247,7 @@ const ROLES: Record<CollectionRole, (served: Served) => MockHandler> = {
         const segment = pathSegment(c, collection);
         const key = keyOfPathSegment(segment, collection.identity);
         if (key === undefined) return notFound(collection, segment, c.request.params);
-        return removed(c, mock, storeCollection(collection, c.request.params as Record<string, string>), key, undefined);
+        return removed(c, mock, storeName(collection, c.request.params as Record<string, string>), key, undefined);
       };
       if (!collection.parent) return remove();
       return parentMissing(c, collection, mock).then((missing) => missing ?? remove());
@@ -259,24 +260,24 @@ const ROLES: Record<CollectionRole, (served: Served) => MockHandler> = {
  * the admin listing no longer shows them and a booking created again with that id starts with none.
  * Each nested collection is read to its last page before deleting (a store's cursor may not survive deletes).
  */
-async function deleteNested(nested: Nested, collection: Collection, key: RecordKey, params: Readonly<Record<string, string>>, store: ResourceStore): Promise<void> {
+async function deleteNested(nested: Nested, collection: Collection, key: RecordKey, above: ReadonlyMap<string, RecordKey>, store: ResourceStore): Promise<void> {
+  // The records below are named by the deleted record's key itself: every path text naming it (`7`, `7.0`) names them.
   for (const singleton of nested.singletons.get(collection) ?? []) {
-    await store.delete(storeCollection(singleton, { ...params, [singleton.parent?.parameter as string]: keyInWords(key, collection.identity) }), SINGLETON_KEY);
+    await store.delete(nameOf(singleton.path, new Map(above).set(singleton.parent?.parameter as string, key)), SINGLETON_KEY);
   }
   for (const child of nested.collections.get(collection) ?? []) {
-    const parameter = child.parent?.parameter as string;
-    const childParams = { ...params, [parameter]: keyInWords(key, collection.identity) };
-    const name = storeCollection(child, childParams);
-    const keys: RecordKey[] = [];
+    const childKeys = new Map(above).set(child.parent?.parameter as string, key);
+    const name = nameOf(child.path, childKeys);
+    const found: RecordKey[] = [];
     let after: string | undefined;
     do {
       const page = await store.page(name, { after, limit: LIST_PAGE });
-      keys.push(...page.records.map((record) => record.key));
+      found.push(...page.records.map((record) => record.key));
       after = page.next;
     } while (after !== undefined);
-    for (const childKey of keys) {
+    for (const childKey of found) {
       await store.delete(name, childKey);
-      await deleteNested(nested, child, childKey, childParams, store);
+      await deleteNested(nested, child, childKey, childKeys, store);
     }
   }
 }
@@ -288,7 +289,7 @@ function createAssigned(served: Served, body: Body, name: string, parent: Parent
     const record = identified(body, key, collection);
     const created = mock.store.create(name, record, parent);
     const answer = (outcome: CreateOutcome): Maybe<Answer> => {
-      if (outcome === 'created') return answerCreated(served, record, name);
+      if (outcome === 'created') return answerCreated(served, record, params);
       if (outcome === 'parent-missing') return parentGone(collection, params);
       // Taken (records kept from before, another replica): jump further each time, a bounded number of times.
       if (attempt >= 32) return duplicate(collection, key, params);
@@ -309,7 +310,7 @@ async function replaced(served: Served, key: RecordKey, body: Body, mock: Engine
   if (missing) return missing;
   const record = identified(body, key, collection);
   const params = c.request.params as Record<string, string>;
-  const name = storeCollection(collection, params);
+  const name = storeName(collection, params);
   const outcome = await mock.store.replace(name, record);
   if (outcome !== 'missing') return answerRecord(served, record);
   // A PUT that declares 201 may create what it names (an upsert); one that does not is a 404.
@@ -361,7 +362,7 @@ async function updated(served: Served, stored: StoredRecord, value: Body, mock: 
     return rejected(reject('INVALID_REQUEST_BODY', { schema: collection.resource, problems: sentences.map((s) => `after the update, ${s}`), more }));
   }
   const record = identified(value, stored.key, collection);
-  if ((await mock.store.replace(storeCollection(collection, c.request.params as Record<string, string>), record)) === 'missing') {
+  if ((await mock.store.replace(storeName(collection, c.request.params as Record<string, string>), record)) === 'missing') {
     return notFound(collection, keyInWords(stored.key, collection.identity), c.request.params);
   }
   return answerRecord(served, record);
@@ -416,9 +417,9 @@ export function fillOf(
 }
 
 /** A create's answer, with a `Location` naming the new record where the success response declares one. */
-function answerCreated(served: Served, record: StoredRecord, name: string, value?: Body): Answer {
+function answerCreated(served: Served, record: StoredRecord, params: Readonly<Record<string, string>>, value?: Body): Answer {
   const answer = answerRecord(served, record, value);
-  if (served.location) answer.headers = { ...answer.headers, location: `${name}/${encodeURIComponent(keyInWords(record.key, served.collection.identity))}` };
+  if (served.location) answer.headers = { ...answer.headers, location: `${pathOf(served.collection, params)}/${encodeURIComponent(keyInWords(record.key, served.collection.identity))}` };
   return answer;
 }
 
@@ -429,7 +430,7 @@ function showsWhole(collection: Collection, shown: ReadonlySet<string> | undefin
 
 /** `params`: the request's path parameters, so a nested collection's listing is the concrete path (`/__mock/orders/7/lines`). */
 function duplicate(collection: Collection, key: string, params: RequestContext['request']['params']): Answer {
-  const listing = `/__mock${storeCollection(collection, params as Record<string, string>)}`;
+  const listing = `/__mock${pathOf(collection, params as Record<string, string>)}`;
   return rejected(reject('DUPLICATE_ID', { ids: [keyInWords(key, collection.identity)], noun: collection.noun, property: collection.identity.property, listing }));
 }
 
@@ -448,7 +449,7 @@ function pathSegment(c: RequestContext, collection: Collection): string {
 
 /** `params`: the request's path parameters, so a nested collection's listing is the concrete path (`/__mock/orders/7/lines`). */
 function notFound(collection: Collection, key: string, params: RequestContext['request']['params']): Answer {
-  const listing = `/__mock${storeCollection(collection, params as Record<string, string>)}`;
+  const listing = `/__mock${pathOf(collection, params as Record<string, string>)}`;
   return rejected(reject('RECORD_NOT_FOUND', { noun: collection.noun, property: collection.identity.property, key, listing }));
 }
 
@@ -461,7 +462,7 @@ export async function parentMissing(c: RequestContext, collection: Pick<Collecti
   const params = c.request.params as Record<string, string>;
   const segment = params[parent.parameter] ?? '';
   const key = keyOfPathSegment(segment, parent.collection.identity);
-  const record = key === undefined ? undefined : await mock.store.get(storeCollection(parent.collection, params), key);
+  const record = key === undefined ? undefined : await mock.store.get(storeName(parent.collection, params), key);
   return record ? undefined : notFound(parent.collection, segment, params);
 }
 
@@ -474,7 +475,7 @@ export function parentRecord(collection: Pick<Collection, 'parent'>, params: Rea
   const parent = collection.parent;
   if (!parent) return undefined;
   const key = keyOfPathSegment(params[parent.parameter] ?? '', parent.collection.identity);
-  return key === undefined ? undefined : { collection: storeCollection(parent.collection, params), key };
+  return key === undefined ? undefined : { collection: storeName(parent.collection, params), key };
 }
 
 /** The 404 of a create the store refused as 'parent-missing': the one parentMissing answers. */
@@ -487,7 +488,7 @@ function storedAt(c: RequestContext, collection: Collection, mock: EngineContext
   const found = (): Maybe<{ record: StoredRecord; name: string } | { answer: Answer }> => {
     const segment = pathSegment(c, collection);
     const key = keyOfPathSegment(segment, collection.identity);
-    const name = storeCollection(collection, c.request.params as Record<string, string>);
+    const name = storeName(collection, c.request.params as Record<string, string>);
     if (key === undefined) return { answer: notFound(collection, segment, c.request.params) };
     return continueWith(mock.store.get(name, key), (record) => (record ? { record, name } : { answer: notFound(collection, segment, c.request.params) }));
   };

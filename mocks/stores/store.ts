@@ -96,7 +96,7 @@ export interface ResourceStore {
   delete(collection: string, key: RecordKey): Maybe<DeleteOutcome>;
   /**
    * Forgets every record of the collection and of every collection nested under its records, whose
-   * name starts with `${collection}/<key>/` (`/bookings/7/payments` and `/bookings/7/notes` for
+   * name starts with `${collection}/<key>/` (`/bookings/{7}/payments` and `/bookings/{7}/notes` for
    * `/bookings`; not `/bookingsX`, nor `/bookings/settings`: `isClearedBy`), in one atomic step;
    * other collections are untouched. `keep`: path templates of the spec's own below the
    * collection that are no record's (`/bookings/settings/display`, `/bookings/archive/{id}/tags`):
@@ -145,7 +145,7 @@ export function isClearedBy(name: string, collection: string, keep: readonly str
 /**
  * Whether a store collection's name is a path template with its parameters filled in: segment by
  * segment, a template segment holding a `{…}` stands for any one segment (a filled parameter never
- * holds a `/`: storeCollection encodes it), any other must be equal. The Redis clear script
+ * holds a `/`: engine/store-names.ts encodes it), any other must be equal. The Redis clear script
  * matches the same way.
  */
 export function fitsTemplate(name: string, template: string): boolean {

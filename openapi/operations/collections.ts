@@ -423,12 +423,6 @@ function filteredProperty(name: string, collection: Collection): string | undefi
   return [...collection.stored].find(([property, schema]) => property !== name && singular(property) === name && readable(property) && typesOf(schema).includes('array'))?.[0];
 }
 
-/** The store's collection name for a request: the path with the parent records' ids (`/bookings/7/payments`). */
-export function storeCollection(collection: Pick<Collection, 'path' | 'parent'>, params: Readonly<Record<string, string>>): string {
-  if (!collection.parent) return collection.path;
-  return collection.path.replace(/\{([^/{}]+)\}/g, (whole, name: string) => (params[name] === undefined ? whole : encodeURIComponent(params[name] as string)));
-}
-
 /**
  * The spec's own paths below a collection that are no record's: those whose segment right after
  * the collection's path is fixed (`/bookings/settings/display`, `/bookings/archive/{id}/tags` for

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { compileContract } from '../compile.js';
-import { parseIdentityOverrides, recogniseCollections, storeCollection, type RecognitionOptions } from '../collections.js';
+import { parseIdentityOverrides, recogniseCollections, type RecognitionOptions } from '../collections.js';
 
 const json = (schema: unknown) => ({ content: { 'application/json': { schema } } });
 const ok = (schema: unknown) => ({ '200': { description: 'ok', ...json(schema) } });
@@ -112,7 +112,6 @@ describe('collections recognised from a spec', () => {
     expect(payments?.parent?.collection).toBe(collections[0]);
     expect(payments?.parent?.parameter).toBe('bookingId');
     expect([...(payments?.writeOnly ?? [])]).toEqual(['cvc']);
-    expect(payments && storeCollection(payments, { bookingId: '7', paymentId: '1' })).toBe('/bookings/7/payments');
   });
 
   it('reads --identity: one property everywhere and per collection path', () => {
