@@ -29,6 +29,7 @@ import { DEFAULT_HOST, listen } from './http/listen.js';
 import { queryNamesOnly } from './http/credentials.js';
 import { createLogger, requestLogger } from './http/logger.js';
 import { LoopTurn } from './http/loop-turn.js';
+import type { ScanBound } from './engine/scan-bound.js';
 import { continueWhenRead, DEFAULT_MAX_BODY } from './http/request-body.js';
 import { clientErrorAnswer, pathOf, rawAnswer, respond } from './http/respond.js';
 import { respondStream } from './http/stream.js';
@@ -90,6 +91,8 @@ export interface MockOptions {
   record?: RecordOptions;
   /** `--self-check`: judge the mock's own answers against the spec (./self-check.ts). */
   selfCheck?: boolean;
+  /** How many records a filtered list reads per event-loop turn (engine/scan-bound.ts); a test sets it small. */
+  scan?: ScanBound;
 }
 
 export interface MockServer {
@@ -138,6 +141,7 @@ export async function createMockServer(options: MockOptions = {}): Promise<MockS
     store,
     journal,
     maxBody: options.maxBody ?? DEFAULT_MAX_BODY,
+    scan: options.scan,
     replica: options.replica ?? defaultReplicaName(),
     adminTokens: options.adminToken ? new Set([options.adminToken]) : undefined,
     proxy,

@@ -12,6 +12,7 @@ import type { MediaMatcher } from '../../openapi/media-types.js';
 import type { Answer } from '../http/answer.js';
 import type { CorsGrant } from '../http/cors.js';
 import type { ResourceStore } from '../stores/store.js';
+import type { ScanBound } from './scan-bound.js';
 import type { ErrorAnswers } from './error-answers.js';
 import type { HeaderValues } from './declared-headers.js';
 import type { GeneratedBodies } from './generated-bodies.js';
@@ -60,6 +61,8 @@ export interface EngineContext {
   store: ResourceStore;
   /** Largest accepted body in bytes. */
   maxBody: number;
+  /** How many records a list's filter reads per event-loop turn (DEFAULT_SCAN_BOUND when undefined). */
+  scan?: ScanBound;
 }
 
 /** The route table (routes.ts). */

@@ -22,6 +22,7 @@ import type { EngineContext, MockHandler, RequestContext } from './context.js';
 import { continueWith, type Maybe } from '../maybe.js';
 import { appliedJsonPatch } from './json-patch.js';
 import { nameOf, parentKeys, pathOf, storeName } from './store-names.js';
+import { DEFAULT_SCAN_BOUND, nextTurn, type ScanBound } from './scan-bound.js';
 import { identifiedRecord, keyInWords, keyOfBody, keyOfPathSegment, madeRecord, mergedJson, projection, recordValue, unreachableKey } from './records.js';
 
 type Body = Record<string, unknown>;
@@ -157,7 +158,7 @@ const ROLES: Record<CollectionRole, (served: Served) => MockHandler> = {
           return continueWith(first, (page) => (page.next === undefined ? answer(page, page.records.length) : continueWith(mock.store.count(name), (total) => answer(page, total))));
         }
         const needsTotal = plan.shape.kind === 'wrapped' || totalHeader !== undefined;
-        return continueWith(selected(mock.store, name, served.wholeItems ? undefined : plan.items, filters, window, needsTotal), ({ pieces, total }): Answer => {
+        return continueWith(selected(mock.store, name, served.wholeItems ? undefined : plan.items, filters, window, needsTotal, mock.scan ?? DEFAULT_SCAN_BOUND), ({ pieces, total }): Answer => {
           const array = `[${(served.itemFill ? pieces.map((piece) => filled(piece, served.itemFill)) : pieces).join(',')}]`;
           const headers = totalHeader ? { [totalHeader]: String(total) } : undefined;
           if (plan.shape.kind === 'array') return { status: served.status, body: array, headers };
@@ -641,14 +642,18 @@ function selected(
   filters: readonly Filter[],
   window: ListWindow,
   needsTotal: boolean,
+  bound: ScanBound,
 ): Maybe<{ pieces: string[]; total: number }> {
   const pieces: string[] = [];
   let passed = 0;
-  // Unfiltered, a window is its first offset + size records: no store page larger than that.
-  const limit = filters.length === 0 && window.size !== undefined ? Math.max(1, Math.min(LIST_PAGE, window.offset + window.size)) : LIST_PAGE;
+  // Unfiltered, a window is its first offset + size records: no store page larger than that, nor than a loop turn's share.
+  const limit = Math.max(1, Math.min(filters.length === 0 && window.size !== undefined ? window.offset + window.size : LIST_PAGE, LIST_PAGE, bound.recordsPerTurn));
+  // Records read since the loop last had a turn: past the bound, the next page waits for the next turn.
+  let read = 0;
   // One page at a time; the next is asked for only once this one is taken (a promise only from a store that answers with one).
   const take = (page: Page): Maybe<{ pieces: string[]; total: number }> => {
     for (;;) {
+      read += page.records.length;
       for (const record of page.records) {
         const value = filters.length || items ? recordValue(record) : undefined;
         if (value && !filters.every(([property, wanted, absent]) => (value[property] === undefined ? matches(absent, wanted) : matchesAt(value, property, wanted)))) continue;
@@ -659,7 +664,15 @@ function selected(
       if (page.next === undefined || (full && !needsTotal)) return { pieces, total: passed };
       if (full && filters.length === 0) return continueWith(store.count(name), (total) => ({ pieces, total }));
       const next = store.page(name, { after: page.next, limit });
-      if (next instanceof Promise) return next.then(take);
+      // A store that answers with a promise waits on its backend: the loop turns meanwhile.
+      if (next instanceof Promise) {
+        read = 0;
+        return next.then(take);
+      }
+      if (read >= bound.recordsPerTurn) {
+        read = 0;
+        return nextTurn(bound).then(() => take(next));
+      }
       page = next;
     }
   };
