@@ -45,6 +45,8 @@ export class Repeats {
   readonly #headersJson = new WeakMap<object, { secrets: KnownSecrets; json: string }>();
   #responseHeaders: Readonly<Record<string, string | number>> | undefined;
   #url = '';
+  /** The secrets of the last request that carried credentials of its own: the next one often carries the same (its compiled matcher is reused). */
+  #secrets: KnownSecrets | undefined;
 
   /** The request's header lines, or the equal ones its connection sent last. */
   requestHeaders(connection: object, raw: readonly string[]): readonly string[] {
@@ -83,6 +85,13 @@ export class Repeats {
     const json = write();
     this.#headersJson.set(lines, { secrets, json });
     return json;
+  }
+
+  /** Known secrets for `list`, or the equal ones made last. */
+  secrets(list: readonly string[]): KnownSecrets {
+    const last = this.#secrets;
+    if (last && sameLines(last.list, list)) return last;
+    return (this.#secrets = new KnownSecrets(list));
   }
 
   url(url: string): string {
@@ -158,7 +167,7 @@ const OWN_CREDENTIAL_MIN_LENGTH = 8;
 function policyFor(policy: JournalPolicy, rawHeaders: readonly string[], url: string | undefined): JournalPolicy {
   const own = requestCredentials(rawHeaders, url, policy.credentials).filter((credential) => credential.length >= OWN_CREDENTIAL_MIN_LENGTH);
   if (!own.length) return policy;
-  const secrets = new KnownSecrets([...new Set([...policy.credentials.secrets.list, ...own])]);
+  const secrets = policy.repeats.secrets([...new Set([...policy.credentials.secrets.list, ...own])]);
   return { ...policy, credentials: { ...policy.credentials, secrets } };
 }
 
