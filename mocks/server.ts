@@ -32,7 +32,7 @@ import { LoopTurn } from './http/loop-turn.js';
 import type { ScanBound } from './engine/scan-bound.js';
 import { continueWhenRead, DEFAULT_MAX_BODY } from './http/request-body.js';
 import { clientErrorAnswer, pathOf, rawAnswer, respond } from './http/respond.js';
-import { respondStream } from './http/stream.js';
+import { respondStream, StreamShare } from './http/stream.js';
 import type { ProxyOptions } from './proxy/proxy.js';
 import { MemoryStore } from './stores/memory.js';
 import { StorageFailure, StoreUnavailable, type ResourceStore } from './stores/store.js';
@@ -93,6 +93,8 @@ export interface MockOptions {
   selfCheck?: boolean;
   /** How many records a filtered list reads per event-loop turn (engine/scan-bound.ts); a test sets it small. */
   scan?: ScanBound;
+  /** What this server's streamed answers make per loop turn, all together (http/stream.ts); a test sets it small and counts. */
+  streamShare?: StreamShare;
 }
 
 export interface MockServer {
@@ -156,10 +158,11 @@ export async function createMockServer(options: MockOptions = {}): Promise<MockS
   const delays = new Set<() => void>();
   // Streamed listings in flight: a read, so shutting down cuts them rather than waiting for slow readers.
   const streams = new Set<ServerResponse>();
+  const streamShare = options.streamShare ?? new StreamShare();
   const streamed = async (res: ServerResponse, answer: Parameters<typeof respondStream>[1], corsFor: Readonly<Record<string, string>>, keep: number) => {
     streams.add(res);
     try {
-      return await respondStream(res, answer, corsFor, { keep });
+      return await respondStream(res, answer, corsFor, { keep, share: streamShare });
     } finally {
       streams.delete(res);
     }

@@ -81,9 +81,11 @@ export async function journalListing(journal: RequestJournal, query: JournalQuer
 async function* listingPieces(journal: RequestJournal, { seqs, last, more }: JournalSelection, whole: boolean, stats: JournalStats): AsyncGenerator<string> {
   let piece = '{"entries":[';
   let first = true;
-  for (let start = 0; start < seqs.length; start += TEXTS_PER_READ) {
+  // A whole entry is masked and written as it is read (up to two bodies of 64 KiB): one a piece, so a piece is one entry's work.
+  const perRead = whole ? 1 : TEXTS_PER_READ;
+  for (let start = 0; start < seqs.length; start += perRead) {
     // Entries that left the journal since the page was chosen are left out.
-    for (const text of await journal.texts(seqs.slice(start, start + TEXTS_PER_READ), whole)) {
+    for (const text of await journal.texts(seqs.slice(start, start + perRead), whole)) {
       piece += first ? text : `,${text}`;
       first = false;
       if (piece.length >= PIECE_CHARS) {
