@@ -11,6 +11,7 @@
  */
 import type { ValidateFunction } from 'ajv';
 import { CONTRACT_AJV_OPTIONS, createSpecAjv } from '../schema/ajv.js';
+import { boundedValidator } from '../schema/bounded-validation.js';
 import { ajvRefusal } from '../schema/ajv-refusals.js';
 import { discriminatorsAsConditions } from '../schema/discriminator.js';
 import { defPointers, endlessRound } from '../schema/cycles.js';
@@ -114,6 +115,9 @@ class SchemaCompiler {
   // (CONTRACT_AJV_OPTIONS). Ajv's own meta-validation is off: every schema it is given was checked by
   // #schemaProblem (the directed `$defs` only drop names from the `required` of defs checked whole).
   readonly #ajv = createSpecAjv({ ...CONTRACT_AJV_OPTIONS, validateSchema: false });
+  // What decides: stops at the first error, so judging costs time linear in the value whatever the
+  // schema's shape; #ajv only words a small invalid value (openapi/schema/bounded-validation.ts).
+  readonly #firstErrorAjv = createSpecAjv({ ...CONTRACT_AJV_OPTIONS, allErrors: false, validateSchema: false });
   readonly #defs: Record<string, unknown>;
   /** The registered `$defs` schema per direction ('' when undirected), and how many defs it holds. */
   readonly #registered = new Map<Direction | '', { size: number; id: string }>();
@@ -145,7 +149,8 @@ class SchemaCompiler {
       const own = retarget(direction === undefined ? rewritten : unrequired(rewritten, FLAG[direction]), id);
       const problem = this.#schemaProblem(own);
       if (problem !== undefined) throw ContractError.at(this.source, where, `the schema cannot be compiled: schema is invalid: ${problem}`);
-      return this.#ajv.compile(own as Schema);
+      const firstError = this.#firstErrorAjv.compile(own as Schema);
+      return boundedValidator(firstError, () => this.#ajv.compile(own as Schema));
     } catch (error) {
       if (error instanceof ContractError) throw error;
       throw ContractError.at(this.source, where, `the schema cannot be compiled: ${(error as Error).message}`);
@@ -162,6 +167,7 @@ class SchemaCompiler {
     if (size !== this.#checkedSize) this.#checkDefs();
     this.#checkedSize = size;
     this.#ajv.addSchema({ $id: id, $defs: defs });
+    this.#firstErrorAjv.addSchema({ $id: id, $defs: defs });
     this.#registered.set(direction, { size, id });
     return id;
   }
