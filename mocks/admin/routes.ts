@@ -206,7 +206,7 @@ export async function handleAdminRequest(req: IncomingMessage, method: string, r
 
 /** The path parameters of a nested collection's API path (`bookingId` of `/bookings/7/payments`), decoded as the API decodes them. */
 function pathParams(collection: Collection, path: string): Record<string, string> {
-  return collection.parent ? templateValues(templateNames(collection.path), pathTemplatePattern(collection.path).exec(path) as RegExpExecArray) : {};
+  return collection.parent ? templateValues(templateNames(collection.path), pathTemplatePattern(collection.path).match(path) ?? []) : {};
 }
 
 async function seed(req: IncomingMessage, context: MockContext, collection: Collection, path: string, params: Record<string, string>): Promise<Answer> {

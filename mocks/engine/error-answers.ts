@@ -38,7 +38,7 @@ import { createRequire } from 'node:module';
 import type { XMLBuilder } from 'fast-xml-parser';
 import { declaredFor, type CompiledContract, type ContractMediaType, type ContractOperation, type ContractResponse } from '../../openapi/operations/model.js';
 import { firstJson, isXmlMediaType, mediaEssence } from '../../openapi/media-types.js';
-import { pathTemplatePattern } from '../../openapi/operations/paths.js';
+import { pathTemplatePattern, type PathTemplate } from '../../openapi/operations/paths.js';
 import { isObject, jsonPointerTokens, refName, resolveRef, unescapePointerToken, type Schema } from '../../openapi/schema/resolve.js';
 import { leastSample } from '../../openapi/schema/sample.js';
 import { flattenObject, typesOf } from '../../openapi/schema/shape.js';
@@ -143,7 +143,7 @@ export class ErrorAnswers {
   readonly #byOperation = new Map<ContractOperation, Map<number, ErrorShape>>();
   readonly #documentWide = new Map<number, ErrorShape>();
   readonly #unanimous = new Map<number, ErrorShape>();
-  readonly #operations: ReadonlyArray<{ operation: ContractOperation; pattern: RegExp; method: string }>;
+  readonly #operations: ReadonlyArray<{ operation: ContractOperation; pattern: PathTemplate; method: string }>;
   readonly #document: unknown;
 
   constructor(contract: CompiledContract) {

@@ -1,6 +1,6 @@
 /**
  * The contract's operations, compiled once into what a request needs per call: a
- * route table (static paths by a map lookup, templates by regex, the most specific first, trailing
+ * route table (static paths by a map lookup, templates segment by segment, the most specific first, trailing
  * slashes ignored — openapi-backend's own matching rules), and for each operation its handler and
  * security checks, its validators and its success response.
  *
@@ -11,7 +11,7 @@
  */
 import type { CompiledContract, ContractMediaType, ContractOperation } from '../../openapi/operations/model.js';
 import { firstJson, isJsonMediaType, MediaMatcher, mediaEssence } from '../../openapi/media-types.js';
-import { pathTemplatePattern, templateNames, templateValues } from '../../openapi/operations/paths.js';
+import { PathTemplate, templateNames, templateValues } from '../../openapi/operations/paths.js';
 import { successOf } from '../../openapi/operations/model.js';
 import { forceableStatuses } from './prefer.js';
 import { refName } from '../../openapi/schema/resolve.js';
@@ -22,7 +22,7 @@ import type { MockHandler, Route, RoutedOperation, Router, SecurityCheck } from 
 export type { Route, RoutedOperation } from './context.js';
 
 interface Template {
-  pattern: RegExp;
+  pattern: PathTemplate;
   /** Characters outside templates: the longer, the more specific (openapi-backend's order). */
   specificity: number;
   /** Each method's operation, with its own names for the captures (equivalent templates may name them differently). */
@@ -50,9 +50,10 @@ export class RouteTable implements Router {
         operation.staticRoute = Object.freeze({ kind: 'operation', operation, params: NO_PARAMS });
         continue;
       }
-      let template = this.#templates.find((t) => t.pattern.source === pathTemplatePattern(path).source);
+      const pattern = new PathTemplate(path);
+      let template = this.#templates.find((t) => t.pattern.key === pattern.key);
       if (!template) {
-        template = { pattern: pathTemplatePattern(path), specificity: path.replace(/\{[^}]*\}/g, '').length, byMethod: new Map() };
+        template = { pattern, specificity: path.replace(/\{[^}]*\}/g, '').length, byMethod: new Map() };
         this.#templates.push(template);
       }
       // The first operation of a method wins, as in openapi-backend (document order).
@@ -71,7 +72,7 @@ export class RouteTable implements Router {
     if (found) return found.staticRoute as Route;
     let allowedSomewhere = exact !== undefined;
     for (const template of this.#templates) {
-      const match = template.pattern.exec(path);
+      const match = template.pattern.match(path);
       if (!match) continue;
       allowedSomewhere = true;
       const found = template.byMethod.get(method);

@@ -6,7 +6,7 @@
  * contract's own readers and validators (../engine/parameter-judge.ts): one judge for both mocks.
  */
 import type { IncomingHttpHeaders } from 'node:http';
-import { pathTemplatePattern, templateNames, templateValues } from '../../openapi/operations/paths.js';
+import { pathTemplatePattern, templateNames, templateValues, type PathTemplate } from '../../openapi/operations/paths.js';
 import { type CompiledContract, type ContractOperation } from '../../openapi/operations/model.js';
 import { queryValues } from '../../openapi/operations/parameters.js';
 import { parameterErrors, parameterRejection } from '../engine/parameter-judge.js';
@@ -14,7 +14,7 @@ import type { Rejection } from '../errors.js';
 
 export class ParameterGate {
   /** Each operation's path template as a pattern and the names of its captures, compiled once. */
-  readonly #templates = new Map<ContractOperation, { pattern: RegExp; names: readonly string[] }>();
+  readonly #templates = new Map<ContractOperation, { pattern: PathTemplate; names: readonly string[] }>();
 
   constructor(contract: CompiledContract) {
     for (const operation of contract.operations.values()) {
@@ -26,7 +26,7 @@ export class ParameterGate {
   refusal(operation: ContractOperation, path: string, search: string, headers: IncomingHttpHeaders): Rejection | undefined {
     if (operation.parameters.length === 0) return undefined;
     const template = this.#templates.get(operation);
-    const match = template?.pattern.exec(path);
+    const match = template?.pattern.match(path);
     const values = template && match ? templateValues(template.names, match) : {};
     const sent: Record<string, unknown> = {};
     const errors = parameterErrors(operation.parameters, { path: values, query: queryValues(search), headers }, sent);

@@ -30,7 +30,8 @@ import { failureKind, isRejection, reject, type Rejection } from '../errors.js';
 import { DEFAULT_MAX_BODY, readBody } from '../http/request-body.js';
 import { DEFAULT_HOST, listen } from '../http/listen.js';
 import { ANSWER_ATTEMPTS, declaredMedia, judgeAnswer, madeUp, wireAnswer, type WireAnswer } from './answers.js';
-import { loadPrismOperations, type HttpOperations } from './operations.js';
+import { loadPrismOperations } from './operations.js';
+import { PrismRouting } from './routing.js';
 import { CredentialGate } from './credentials.js';
 import { ParameterGate } from './parameters.js';
 import { mockPreferences } from './preferences.js';
@@ -83,9 +84,10 @@ export async function startPrismMock(options: PrismMockOptions = {}): Promise<Pr
   const parameters = new ParameterGate(contract);
   const credentials = new CredentialGate(contract);
   const cors = specCorsGrant(contract);
+  const routing = new PrismRouting(contract, operations);
 
   const server = createServer((req, res) => {
-    answer(req, res, { prism, operations, config, maxBody, contract, errors, parameters, credentials, cors }).catch((error: unknown) => {
+    answer(req, res, { prism, routing, config, maxBody, contract, errors, parameters, credentials, cors }).catch((error: unknown) => {
       logger.error({ err: error }, 'unexpected failure');
       if (res.headersSent) res.destroy();
       else {
@@ -107,7 +109,8 @@ export async function startPrismMock(options: PrismMockOptions = {}): Promise<Pr
 interface PrismContext {
   contract: CompiledContract;
   prism: PrismInstance;
-  operations: HttpOperations;
+  /** What Prism's router is given per request (./routing.ts). */
+  routing: PrismRouting;
   config: IHttpConfig;
   maxBody: number;
   /** The edge's own rejections in the shapes the spec declares. */
@@ -157,9 +160,10 @@ async function answer(req: IncomingMessage, res: ServerResponse, context: PrismC
     const values = searchParams.getAll(key);
     query[key] = values.length === 1 ? (values[0] as string) : values;
   }
+  const route = context.routing.route(pathname, operation);
   const input: IHttpRequest = {
     method: method.toLowerCase() as IHttpRequest['method'],
-    url: { path: pathname, query },
+    url: { path: route.path, query },
     headers: req.headers as Record<string, string>,
     body,
   };
@@ -167,7 +171,7 @@ async function answer(req: IncomingMessage, res: ServerResponse, context: PrismC
   if ('problem' in preferences) return sendProblem(res, preferences.problem);
   const requestConfig = { ...context.config, mock: { ...context.config.mock, ...definedOnly(preferences.ok) } } as IHttpConfig;
 
-  const outcome = await context.prism.request(input, context.operations, requestConfig)();
+  const outcome = await context.prism.request(input, route.operations, requestConfig)();
   if (outcome._tag === 'Left') {
     // RFC 9110 §15.5.6: a 405 names the methods the target does support (Prism's own does not).
     if ((outcome.left as { status?: number }).status === 405) res.setHeader('allow', declaredAt(context.contract, req.url ?? '/').join(', '));
@@ -183,7 +187,7 @@ async function answer(req: IncomingMessage, res: ServerResponse, context: PrismC
   const dynamic = requestConfig.mock.dynamic === true;
   const again = { ...requestConfig, mock: { ...requestConfig.mock, dynamic: true } } as IHttpConfig;
   for (let attempt = 0; attempt < ANSWER_ATTEMPTS && operation && media && madeUp(media, dynamic) && verdict?.remake; attempt++) {
-    const retried = await context.prism.request(input, context.operations, again)();
+    const retried = await context.prism.request(input, route.operations, again)();
     if (retried._tag === 'Left' || retried.right.output.statusCode !== output.statusCode) break;
     const remade = wireAnswer(retried.right.output);
     const judged = judgeAnswer(operation, req.method ?? method, remade);

@@ -30,6 +30,10 @@ const DOCUMENT = {
     '/pets/{petId}': { put: op('replacePet', ['petId']) },
     '/pets/{id}/toys/{toyId}': { get: op('getToy', ['id', 'toyId']) },
     '/files/{name}.json': { get: op('getFile', ['name']) },
+    // Adjacent templates in one segment: matched without a backtracking regex (issue 39, item 2).
+    '/files/{name}.{ext}': { get: op('getAnyFile', ['name', 'ext']) },
+    '/releases/{major}.{minor}.{patch}': { get: op('getRelease', ['major', 'minor', 'patch']) },
+    '/tags/v{major}-{label}': { get: op('getTag', ['major', 'label']) },
     '/users/{userId}/': { get: op('getUser', ['userId']) },
     '/a/{x}/c': { get: op('aXc', ['x']) },
     '/a/bb/{y}': { get: op('abY', ['y']) },
@@ -46,6 +50,9 @@ interface Case {
   /** openapi-backend's answer where the mock parts from it on purpose, and why. */
   theirs?: { outcome: Outcome; why: string };
 }
+
+/** Where openapi-backend routes alike but reads the values of adjacent templates otherwise. */
+const ADJACENT_WHY = "openapi-backend's parseRequest reads adjacent templates' values wrongly (the first takes all but a character, the others are empty); it routes to the same operation";
 
 const CASES: Case[] = [
   { name: 'the root', method: 'GET', path: '/', expected: { operationId: 'root', params: {} } },
@@ -79,6 +86,47 @@ const CASES: Case[] = [
   { name: 'two parameters', method: 'GET', path: '/pets/7/toys/9', expected: { operationId: 'getToy', params: { id: '7', toyId: '9' } } },
   { name: 'a literal dot after a parameter', method: 'GET', path: '/files/report.json', expected: { operationId: 'getFile', params: { name: 'report' } } },
   { name: 'the dot is not any character', method: 'GET', path: '/files/reportXjson', expected: 404 },
+  {
+    name: 'two adjacent templates',
+    method: 'GET',
+    path: '/files/report.csv',
+    expected: { operationId: 'getAnyFile', params: { name: 'report', ext: 'csv' } },
+    theirs: { outcome: { operationId: 'getAnyFile', params: { name: 'report.cs', ext: '' } }, why: ADJACENT_WHY },
+  },
+  {
+    name: 'adjacent templates split at the last literal',
+    method: 'GET',
+    path: '/files/a.tar.gz',
+    expected: { operationId: 'getAnyFile', params: { name: 'a.tar', ext: 'gz' } },
+    theirs: { outcome: { operationId: 'getAnyFile', params: { name: 'a.tar.g', ext: '' } }, why: ADJACENT_WHY },
+  },
+  {
+    name: 'three adjacent templates',
+    method: 'GET',
+    path: '/releases/1.22.333',
+    expected: { operationId: 'getRelease', params: { major: '1', minor: '22', patch: '333' } },
+    theirs: { outcome: { operationId: 'getRelease', params: { major: '1.22.3', minor: '', patch: '' } }, why: ADJACENT_WHY },
+  },
+  {
+    name: 'three adjacent templates, the first takes the extra dots',
+    method: 'GET',
+    path: '/releases/1.2.3.4',
+    expected: { operationId: 'getRelease', params: { major: '1.2', minor: '3', patch: '4' } },
+    theirs: { outcome: { operationId: 'getRelease', params: { major: '1.2.3', minor: '', patch: '' } }, why: ADJACENT_WHY },
+  },
+  { name: 'adjacent templates: an empty value matches not', method: 'GET', path: '/releases/1..3', expected: 404 },
+  { name: 'adjacent templates: too few literals', method: 'GET', path: '/releases/1.2', expected: 404 },
+  {
+    name: 'adjacent templates: a segment of dots only',
+    method: 'GET',
+    path: `/releases/${'.'.repeat(7)}`,
+    expected: { operationId: 'getRelease', params: { major: '...', minor: '.', patch: '.' } },
+    theirs: { outcome: { operationId: 'getRelease', params: { major: '.....', minor: '', patch: '' } }, why: ADJACENT_WHY },
+  },
+  { name: 'adjacent templates: dots, then another segment', method: 'GET', path: `/releases/${'.'.repeat(40)}/x`, expected: 404 },
+  { name: 'a literal prefix, the first value takes the extra dash', method: 'GET', path: '/tags/v1-rc-2', expected: { operationId: 'getTag', params: { major: '1-rc', label: '2' } } },
+  { name: 'a literal prefix missing', method: 'GET', path: '/tags/1-rc', expected: 404 },
+  { name: 'a literal prefix with nothing after it', method: 'GET', path: '/tags/v-rc', expected: 404 },
   ...['/users/5', '/users/5/'].map((path) => ({
     name: 'a template the document writes with a trailing slash',
     method: 'GET',
