@@ -23,6 +23,7 @@ import { upgradeFromTwoToThree } from '@scalar/openapi-upgrader/2.0-to-3.0';
 import { upgradeFromThreeToThreeOne } from '@scalar/openapi-upgrader/3.0-to-3.1';
 import { load as parseYaml } from 'js-yaml';
 import { nullableAsNullAlternative } from './nullable.js';
+import { restoreNames, setAsideNames } from './upgrade-names.js';
 import { isObject, jsonPointer, pointerTokens } from '../schema/resolve.js';
 
 /** Why a document cannot be served or tested; the message names the document, the place (a JSON pointer) and the reason. */
@@ -268,8 +269,10 @@ function upgraded(raw: unknown, source: string, notes: string[]): { document: Re
   }
   let document: Record<string, unknown>;
   try {
-    if (version === '2.0') document = upgradeFromThreeToThreeOne(upgradeFromTwoToThree(structuredClone(raw) as never) as never) as never;
-    else document = upgradeFromThreeToThreeOne(structuredClone(raw) as never) as never;
+    const three = (version === '2.0' ? upgradeFromTwoToThree(structuredClone(raw) as never) : structuredClone(raw)) as Record<string, unknown>;
+    const setAside = setAsideNames(three);
+    document = upgradeFromThreeToThreeOne(three as never) as never;
+    if (setAside && isObject(document)) restoreNames(document);
   } catch (error) {
     throw ContractError.at(source, where, `cannot be upgraded to OpenAPI 3.1: ${(error as Error).message}`);
   }

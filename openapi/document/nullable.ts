@@ -12,27 +12,9 @@
  *   readOnly …) and extensions kept beside it, a lone `$ref` or single `allOf` part unwrapped;
  * - `nullable: false` (3.0's default) → removed.
  */
-import { NAMED_SCHEMA_KEYWORDS, VALUE_KEYWORDS } from '../schema/keywords.js';
+import { DATA_KEYS, NAME_MAPS } from './name-maps.js';
 import { isObject, jsonPointer } from '../schema/resolve.js';
 
-/** Keys whose values are data (an example, an Example Object's value, a default, a const), not schemas (keywords.ts). */
-const DATA_KEYS = new Set([...VALUE_KEYWORDS, 'value']);
-/** Keys whose values are maps of names (to schemas, responses, media types …): their keys are names, not keywords. */
-const NAME_MAPS = new Set([
-  ...NAMED_SCHEMA_KEYWORDS,
-  'schemas',
-  'paths',
-  'responses',
-  'content',
-  'headers',
-  'callbacks',
-  'webhooks',
-  'links',
-  'parameters',
-  'requestBodies',
-  'securitySchemes',
-  'pathItems',
-]);
 /** What stays beside the `anyOf`: it describes the property rather than constrains its value (readOnly/writeOnly are read there). */
 const OUTER_KEYS = new Set(['title', 'description', 'deprecated', 'default', 'example', 'examples', 'externalDocs', 'readOnly', 'writeOnly', 'xml']);
 /** Deeper than any real document; the loader refuses deeper nesting before this runs. */
