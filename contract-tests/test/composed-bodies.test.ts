@@ -15,7 +15,7 @@ import { createIdSource } from '../../fixtures/index.js';
 import { generateCases } from '../generated.js';
 import { compileSuiteContract, formatReport, runContractSuite, type ContractReport } from '../index.js';
 import { parseExactJson } from '../../openapi/schema/exact-json.js';
-import { load as parseYaml } from 'js-yaml';
+import { parse as parseYaml } from 'yaml';
 import { runSuiteAgainst } from './providers/small-provider.js';
 
 const TOKEN = 'till-token';

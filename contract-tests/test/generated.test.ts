@@ -12,7 +12,7 @@ import { generateCases, type GeneratedCase } from '../generated.js';
 import { validLiterals } from '../generators/schema-values.js';
 import { STRING_DOMAIN } from '../generators/strings.js';
 import { readFileSync } from 'node:fs';
-import { load as parseYaml } from 'js-yaml';
+import { parse as parseYaml } from 'yaml';
 import { SPEC_PATH } from '../../openapi/plant-store.js';
 import { compileSuiteContract, loadSuiteContract } from '../spec-contract.js';
 

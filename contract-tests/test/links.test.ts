@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { load as parseYaml } from 'js-yaml';
+import { parse as parseYaml } from 'yaml';
 import { compileContract } from '../../openapi/operations/compile.js';
 import { planSequences } from '../sequences.js';
 import { suiteContractOf } from '../spec-contract.js';

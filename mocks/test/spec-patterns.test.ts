@@ -6,7 +6,7 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { dump, load } from 'js-yaml';
+import { parse as load, stringify as dump } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { SPEC_PATH } from '../../openapi/plant-store.js';
 import { compileContract } from '../../openapi/operations/compile.js';

@@ -5,7 +5,7 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { dump, load } from 'js-yaml';
+import { parse as load, stringify as dump } from 'yaml';
 import { SPEC_PATH } from '../plant-store.js';
 
 type Document = Record<string, any>;

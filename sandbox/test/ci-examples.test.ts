@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { load } from 'js-yaml';
+import { parse as load } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { mockCommand, parseMockArgs } from '../../mocks/config.js';
 import { createMockServer } from '../../mocks/server.js';

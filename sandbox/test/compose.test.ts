@@ -6,7 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Command } from 'commander';
-import { CORE_SCHEMA, load, mergeTag } from 'js-yaml';
+import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { mockCommand, parseMockArgs, type MockCommandLine } from '../../mocks/config.js';
 import { createMockServer } from '../../mocks/server.js';
@@ -31,7 +31,7 @@ interface Service {
   depends_on?: Record<string, { condition: string }>;
 }
 
-const compose = load(readFileSync(join(REPO_ROOT, 'docker-compose.yml'), 'utf8'), { schema: CORE_SCHEMA.withTags(mergeTag) }) as {
+const compose = parse(readFileSync(join(REPO_ROOT, 'docker-compose.yml'), 'utf8'), { merge: true }) as {
   services: Record<string, Service>;
   volumes?: Record<string, unknown>;
 };

@@ -3,9 +3,13 @@
  * flaws that leave the API servable loaded with one warning naming the pointer, YAML 1.2 as real
  * projects publish it.
  */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { compileContract, readContract } from '../../operations/compile.js';
+import { ContractError } from '../load.js';
 
 const realWorld = (file: string): string => fileURLToPath(new URL(`../../../fixtures/real-world/${file}`, import.meta.url));
 
@@ -59,5 +63,77 @@ describe('a name in a map of names survives the 3.0 → 3.1 upgrade', () => {
     expect(contract.operations.size).toBe(69);
     const feedback = (contract.document.components as { schemas: Record<string, { properties: object }> }).schemas.FeedbackItem;
     expect(Object.keys(feedback?.properties ?? {})).toContain('example');
+  });
+});
+
+describe('YAML 1.2 as real projects publish it', () => {
+  const file = (name: string, text: string): string => {
+    const dir = mkdtempSync(join(tmpdir(), 'yaml-1.2-'));
+    writeFileSync(join(dir, name), text);
+    return join(dir, name);
+  };
+
+  it("reads multi-line flow collections closed at their key's indentation (Apache Iceberg's REST catalog, libre-graph-api examples)", async () => {
+    // The construct js-yaml refused with "deficient indentation": a JSON-style example written as a
+    // flow mapping, its closing brace (and a flow sequence's bracket) under the key, as YAML 1.2 allows.
+    const spec = file(
+      'catalog.yaml',
+      [
+        'openapi: 3.1.1',
+        'info: {title: catalog, version: "1"}',
+        'paths:',
+        '  /namespaces:',
+        '    post:',
+        '      operationId: createNamespace',
+        '      requestBody:',
+        '        content:',
+        '          application/json:',
+        '            schema:',
+        '              type: object',
+        '              required: [namespace]',
+        '              properties:',
+        '                namespace: {type: array, items: {type: string}}',
+        '                properties: {type: object, additionalProperties: {type: string}}',
+        '              example: {',
+        '                "namespace": ["accounting", "tax"],',
+        '                "properties": { "owner": "Hank Bendickson" }',
+        '              }',
+        '      responses:',
+        "        '200':",
+        '          description: created',
+        '          content:',
+        '            application/json:',
+        '              schema:',
+        '                type: object',
+        '                properties:',
+        '                  namespace:',
+        '                    type: array',
+        '                    items: {type: string}',
+        '                    enum: [',
+        '                      ["accounting", "tax"]',
+        '                    ]',
+      ].join('\n'),
+    );
+    const contract = await readContract(spec);
+    const body = contract.operations.get('createNamespace')?.requestBody?.content.get('application/json');
+    expect(body?.validate?.({ namespace: ['accounting', 'tax'] })).toBe(true);
+    const schema = (contract.document.paths as Record<string, { post: { requestBody: { content: Record<string, { schema: { examples: unknown } }> } } }>)['/namespaces']?.post.requestBody.content[
+      'application/json'
+    ]?.schema;
+    expect(schema?.examples).toBeUndefined();
+    expect(JSON.stringify(contract.document)).toContain('"Hank Bendickson"');
+  });
+
+  it('names the line and column of what breaks, without printing the text', async () => {
+    const spec = file('broken.yaml', 'openapi: 3.1.0\ninfo:\n  title: x\n  version: [1\npaths: {}\n');
+    const refusal = await readContract(spec).catch((error: unknown) => error as Error);
+    expect(refusal).toBeInstanceOf(ContractError);
+    expect((refusal as Error).message).toMatch(/broken\.yaml: is not valid YAML or JSON: .*at line \d+, column \d+$/);
+  });
+
+  it('reads a JSON document with a byte-order mark, and refuses one with a syntax error naming the line', async () => {
+    expect((await readContract(file('bom.json', '\ufeff{"openapi": "3.1.0", "info": {"title": "x", "version": "1"}, "paths": {}}'))).title).toBe('x');
+    const refusal = await readContract(file('bad.json', '{"openapi": "3.1.0",\n "info": {"title": "x" "version": "1"}, "paths": {}}')).catch((error: unknown) => error as Error);
+    expect((refusal as Error).message).toMatch(/bad\.json: is not valid YAML or JSON: .*at line 2, column \d+$/);
   });
 });
