@@ -129,6 +129,7 @@ export async function createMockServer(options: MockOptions = {}): Promise<MockS
   const warn = (details: Record<string, unknown>, message: string): void => logger.warn(details, message);
   const engine = await loadEngine({ ...engineOptions(options), warn });
   for (const note of engine.contract.notes) logger.info({ spec: engine.contract.source }, note);
+  for (const warning of engine.contract.warnings) logger.warn({ spec: engine.contract.source }, warning);
   for (const scheme of engine.unchecked) logger.warn({ scheme }, `the security scheme ${scheme} cannot be checked by the mock; requests are not refused for it`);
   if (options.proxy && (options.seed !== undefined || options.store || options.tokens?.length)) {
     throw new Error('Proxy mode keeps no records and accepts any well-formed credentials (the upstream decides): a seed, a store or tokens do not apply.');

@@ -112,6 +112,8 @@ export interface SpecView {
   singletons: SingletonView[];
   operations: OperationView[];
   securitySchemes: SchemeView[];
+  /** The document's flaws loaded anyway, one line each naming the pointer (openapi/document/load.ts). */
+  warnings: readonly string[];
 }
 
 interface Built {
@@ -180,6 +182,7 @@ export async function describeSpec(engine: Engine, proxied: boolean): Promise<Sp
       kind: scheme.kind,
       ...(scheme.kind === 'api-key' ? { in: scheme.in, parameter: scheme.parameter } : {}),
     })),
+    warnings: contract.warnings,
   };
 }
 

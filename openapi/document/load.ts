@@ -49,6 +49,11 @@ export interface LoadedDocument {
   declaredVersion: string;
   /** What loading changed or left alone, one sentence each (for the log). */
   notes: string[];
+  /**
+   * Flaws loaded anyway, one line each naming the pointer: the document breaks its version's
+   * rules there, but the API can still be served (printed at start, shown at /__mock/spec).
+   */
+  warnings: string[];
 }
 
 export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
@@ -95,8 +100,9 @@ export function loadDocumentSync(path: string): LoadedDocument {
 /** A parsed document (no file refs followed) completed as `loadDocument` does. Throws ContractError. */
 export function completeDocument(raw: unknown, source: string, notes: string[] = []): LoadedDocument {
   const { document, declaredVersion } = upgraded(raw, source, notes);
-  nameOperations(document, source, notes);
-  return { source, document, declaredVersion, notes };
+  const warnings: string[] = [];
+  nameOperations(document, source, declaredVersion, notes, warnings);
+  return { source, document, declaredVersion, notes, warnings };
 }
 
 /** YAML or JSON text as a value; a ContractError naming the line for anything else. */
@@ -322,11 +328,20 @@ function withNullAlternatives(document: Record<string, unknown>, notes: string[]
  * Gives every operation without an operationId the one `generatedOperationId` makes; explicit
  * ids are kept and reserved first, so a generated one never takes an explicit one's name.
  */
-function nameOperations(document: Record<string, unknown>, source: string, notes: string[]): void {
-  if (!isObject(document.paths)) throw ContractError.at(source, '/paths', 'is missing: the document declares no paths');
+function nameOperations(document: Record<string, unknown>, source: string, declaredVersion: string, notes: string[], warnings: string[]): void {
+  if (!isObject(document.paths)) {
+    // OpenAPI 3.1 makes paths optional (a document of webhooks or components only); earlier
+    // versions require them, but a document without any still loads: it has no operation to serve.
+    if (document.paths !== undefined || (!isObject(document.webhooks) && !isObject(document.components))) {
+      throw ContractError.at(source, '/paths', document.paths === undefined ? 'is missing: the document declares no paths, webhooks or components' : 'must be a mapping of paths');
+    }
+    if (/^3\.1(\.|$)/.test(declaredVersion)) notes.push('The document declares no paths (OpenAPI 3.1 allows it): there is no operation to serve.');
+    else warnings.push(`${source}#/paths: is missing (OpenAPI ${declaredVersion} requires it): loaded with no operation to serve.`);
+    document.paths = {};
+  }
   const taken = new Set<string>();
   const unnamed: { operation: Record<string, unknown>; method: string; path: string }[] = [];
-  for (const [path, item] of Object.entries(document.paths)) {
+  for (const [path, item] of Object.entries(document.paths as Record<string, unknown>)) {
     if (!isObject(item)) continue;
     for (const method of HTTP_METHODS) {
       const operation = item[method];

@@ -46,7 +46,7 @@ export function compileContract(document: unknown, source: string): CompiledCont
   return compileLoaded(completeDocument(document, source));
 }
 
-function compileLoaded({ document, source, notes, declaredVersion }: LoadedDocument): CompiledContract {
+function compileLoaded({ document, source, notes, declaredVersion, warnings }: LoadedDocument): CompiledContract {
   const paths = document.paths as Record<string, unknown>;
   const refused = refusedPatterns(document);
   if (refused.length > 0) {
@@ -56,8 +56,8 @@ function compileLoaded({ document, source, notes, declaredVersion }: LoadedDocum
     );
   }
   const compiler = new SchemaCompiler(document, source);
-  const securitySchemes = readSecuritySchemes(document, source);
-  const globalSecurity = readSecurity(document.security, source, '/security', securitySchemes);
+  const securitySchemes = readSecuritySchemes(document, source, warnings);
+  const globalSecurity = readSecurity(document.security, source, '/security', securitySchemes, warnings);
   const operations = new Map<string, ContractOperation>();
   // A link's operationRef names an operation by where it stands, which may come later in the document.
   const operationAt = (path: string, method: string): string | undefined => {
@@ -81,7 +81,7 @@ function compileLoaded({ document, source, notes, declaredVersion }: LoadedDocum
         path,
         // The operation's own first: they win over the path item's (OpenAPI 3.1, 4.8.9.1).
         parameters: readParameters([...own, ...shared], compiler),
-        security: raw.security === undefined ? globalSecurity : readSecurity(raw.security, source, `${where}/security`, securitySchemes),
+        security: raw.security === undefined ? globalSecurity : readSecurity(raw.security, source, `${where}/security`, securitySchemes, warnings),
         requestBody: readRequestBody(raw.requestBody, compiler, `${where}/requestBody`),
         ...readResponses(raw.responses, compiler, `${where}/responses`, operationAt),
       });
@@ -93,6 +93,7 @@ function compileLoaded({ document, source, notes, declaredVersion }: LoadedDocum
     document,
     declaredVersion,
     notes,
+    warnings,
     title: String(info.title ?? ''),
     version: String(info.version ?? ''),
     description: typeof info.description === 'string' ? info.description : undefined,
@@ -302,7 +303,7 @@ class SchemaCompiler {
   }
 }
 
-function readSecuritySchemes(document: Record<string, unknown>, source: string): Map<string, SecurityScheme> {
+function readSecuritySchemes(document: Record<string, unknown>, source: string, warnings: string[]): Map<string, SecurityScheme> {
   const components = isObject(document.components) ? document.components : {};
   const schemes = new Map<string, SecurityScheme>();
   for (const [name, raw] of Object.entries(isObject(components.securitySchemes) ? components.securitySchemes : {})) {
@@ -313,7 +314,10 @@ function readSecuritySchemes(document: Record<string, unknown>, source: string):
     else if (type === 'apiKey') {
       const where = raw.in;
       if ((where !== 'header' && where !== 'query' && where !== 'cookie') || typeof raw.name !== 'string' || raw.name === '') {
-        throw ContractError.at(source, jsonPointer('components', 'securitySchemes', name), `the apiKey scheme ${name} needs 'in' (header, query or cookie) and a 'name'`);
+        // Which request part carries the key is unknown: no request is refused for it.
+        warnings.push(`${source}#${jsonPointer('components', 'securitySchemes', name)}: the apiKey scheme ${name} needs 'in' (header, query or cookie) and a 'name'; not checked`);
+        schemes.set(name, { name, kind: 'unsupported', type: 'apiKey without in and name' });
+        continue;
       }
       schemes.set(name, { name, kind: 'api-key', in: where, parameter: where === 'header' ? raw.name.toLowerCase() : raw.name });
     } else if (type === 'oauth2' || type === 'openIdConnect') schemes.set(name, { name, kind: 'oauth-bearer' });
@@ -322,14 +326,21 @@ function readSecuritySchemes(document: Record<string, unknown>, source: string):
   return schemes;
 }
 
-function readSecurity(raw: unknown, source: string, where: string, schemes: ReadonlyMap<string, SecurityScheme>): SecurityRequirement[] {
+/**
+ * An operation's (or the document's) security requirements. A scheme `components.securitySchemes`
+ * does not declare is a flaw, not a reason to serve nothing: it is taken as a scheme of unknown kind,
+ * which any request satisfies (the mock cannot tell what credential it means), with one warning.
+ */
+function readSecurity(raw: unknown, source: string, where: string, schemes: Map<string, SecurityScheme>, warnings: string[]): SecurityRequirement[] {
   if (raw === undefined) return [];
   if (!Array.isArray(raw)) throw ContractError.at(source, where, 'security must be a list of requirements');
   return raw.map((requirement, index) => {
     if (!isObject(requirement)) throw ContractError.at(source, `${where}/${index}`, 'each security requirement must be a mapping');
     const names = Object.keys(requirement);
     for (const name of names) {
-      if (!schemes.has(name)) throw ContractError.at(source, `${where}/${index}`, `security names ${name}, which components.securitySchemes does not declare`);
+      if (schemes.has(name)) continue;
+      warnings.push(`${source}#${where}/${index}: security names ${name}, which components.securitySchemes does not declare; not checked: no request is refused for it`);
+      schemes.set(name, { name, kind: 'unsupported', type: 'undeclared' });
     }
     return names;
   });

@@ -200,6 +200,8 @@ export interface CompiledContract {
   declaredVersion: string;
   /** What loading changed or left alone, for the log. */
   notes: readonly string[];
+  /** Flaws loaded anyway, one line each naming the pointer (openapi/document/load.ts): printed at start, shown at /__mock/spec. */
+  warnings: readonly string[];
   title: string;
   version: string;
   /** The document's `info.description`, when it gives one. */
