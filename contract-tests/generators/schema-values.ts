@@ -164,6 +164,26 @@ function minItemsOf(schema: JsonSchema): number {
 }
 
 /**
+ * `pattern` as a JavaScript RegExp fast-check can draw strings from, or undefined when none can stand for it.
+ * The spec's validator runs patterns in RE2 (openapi/schema/patterns.ts), which also reads RE2's own syntax:
+ * a leading inline flag group (`(?i)^(pay|details)$`, PayPal's) and `(?P<name>…)` groups. Case-insensitive
+ * matching is left out of the drawing (fast-check refuses the `i` flag): a string the case-sensitive
+ * pattern matches, the case-insensitive one matches too.
+ */
+export function drawableRegExp(pattern: string): RegExp | undefined {
+  const inline = /^\(\?([imsU]+)\)/.exec(pattern);
+  const source = (inline ? pattern.slice(inline[0].length) : pattern).replace(/\(\?P</g, '(?<');
+  const flags = `u${inline?.[1]?.includes('s') ? 's' : ''}${inline?.[1]?.includes('m') ? 'm' : ''}`;
+  try {
+    const regex = new RegExp(source, flags);
+    fc.stringMatching(regex); // throws on what fast-check cannot draw from (a flag, a construct)
+    return regex;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * Valid values of a schema, as JSON literals. Length-bounded and capped so that a random body
  * stays small (the long strings are the domain walk's job).
  */
@@ -198,7 +218,9 @@ export function validLiterals(schema: JsonSchema, depth = 0, room = LITERAL_ROOM
       const maxLength = typeof schema.maxLength === 'number' ? Math.max(Math.min(schema.maxLength, room), minLength) : minLength + 40;
       let strings: fc.Arbitrary<string>;
       if (typeof schema.pattern === 'string') {
-        const matching = fc.stringMatching(new RegExp(schema.pattern, 'u'));
+        const native = drawableRegExp(schema.pattern);
+        // A pattern no JavaScript RegExp can stand for: strings of its lengths, the cases built on a misfit excluded by the spec's validator.
+        const matching = native ? fc.stringMatching(native) : anyString(minLength, Math.min(maxLength, minLength + 40));
         const fits = (s: string): boolean => [...s].length >= minLength && [...s].length <= maxLength;
         // Filter only where a probe finds fitting strings: a filter nothing passes never ends. Without one, the cases built on a misfit are excluded.
         strings = fc.sample(matching, { seed: 1, numRuns: 200 }).some(fits) ? matching.filter(fits) : matching;
