@@ -219,6 +219,8 @@ export interface CheckResult {
   skipped: Array<{ reason: string; cases: string[] }>;
   /** The spec gives the check nothing to judge: left out of the count of checks run. */
   notApplicable?: boolean;
+  /** Not judged: the answers that would have given it something to judge (what the spec declares for it). */
+  awaited?: readonly string[];
   /** not-judged: selected, applicable to the spec, yet no exchange gave the check anything to judge: the run fails, never counted as passed. */
   status: 'passed' | 'failed' | 'skipped' | 'not-judged';
 }

@@ -4,6 +4,7 @@ import { FixtureError, loadFixtures, type FixtureCase } from '../fixtures/index.
 import { CHECK_NAMES, type CheckName, type Exchange, type SkipRule } from './model.js';
 import type { CompiledContract } from '../openapi/operations/model.js';
 import { ContractUsageError } from './errors.js';
+import { awaitedAnswers, notApplicable } from './applicability.js';
 import { planSequences, type SequencePlan } from './sequences.js';
 import { selectOperations, type OperationFilter } from './operations.js';
 import { loadSuiteSpec, SpecError, type SuiteContract, type SuiteSpec } from './spec-contract.js';
@@ -113,9 +114,6 @@ function withProfile(rules: SkipRule[], profile: ProfileName | undefined): SkipR
   return [...rules, ...PROFILES[profile].filter((rule) => !whole.has(rule.check))];
 }
 
-/** The checks of stateful sequences: not counted among the checks run when the spec has no collection for them. */
-const STATEFUL_CHECKS = new Set<CheckName>(['ensure_resource_availability', 'resource_consistency', 'list_honours_parameters', 'use_after_free', 'missing_resource_not_found']);
-
 export interface ResolvedOptions {
   baseUrl: string;
   /** The operations under test, in document order. */
@@ -141,6 +139,8 @@ export interface ResolvedOptions {
   concurrency: number;
   generated: { positive: number; negative: number };
   skip: readonly SkipRule[];
+  /** Per check, the answers that would give it something to judge (./applicability.ts): the report names them when none came. */
+  awaited?: Partial<Record<CheckName, readonly string[]>>;
   maxTimeouts: number;
 }
 
@@ -199,6 +199,7 @@ export function resolveOptions(options: ContractOptions): ResolvedOptions {
       }
     }
   }
+  const plans = spec.compiled ? planSequences(spec.compiled, operations) : [];
   return {
     baseUrl: base.href,
     operations,
@@ -217,7 +218,8 @@ export function resolveOptions(options: ContractOptions): ResolvedOptions {
       positive: integer('generated positive count', options.generated?.positive ?? DEFAULT_GENERATED, 0, MAX_GENERATED),
       negative: integer('generated negative count', options.generated?.negative ?? DEFAULT_GENERATED, 0, MAX_GENERATED),
     },
-    skip: withProfile([...(options.skip ?? []), ...selectionRules(options, operations, spec.compiled)], options.profile),
+    skip: withProfile([...(options.skip ?? []), ...selectionRules(options, operations, plans)], options.profile),
+    awaited: Object.fromEntries(CHECK_NAMES.map((check) => [check, awaitedAnswers(check, operations, plans)])),
     contract,
     extraCases: loadCaseFiles(options.cases ?? []),
     maxTimeouts: integer('maxTimeouts', options.maxTimeouts ?? DEFAULT_MAX_TIMEOUTS, 1, 1000),
@@ -244,8 +246,7 @@ function integer(what: string, value: number, min: number, max: number): number 
 }
 
 /** The skip rules that --checks and --exclude-checks make, and the one a spec without security makes. */
-function selectionRules(options: ContractOptions, operations: readonly SuiteContract[], compiled: CompiledContract | undefined): SkipRule[] {
-  const plans = compiled ? planSequences(compiled, operations) : [];
+function selectionRules(options: ContractOptions, operations: readonly SuiteContract[], plans: readonly SequencePlan[]): SkipRule[] {
   const names = (list: readonly string[] | undefined, flag: string): Set<CheckName> | undefined => {
     if (list === undefined) return undefined;
     const unknown = list.filter((name) => !(CHECK_NAMES as readonly string[]).includes(name));
@@ -258,52 +259,15 @@ function selectionRules(options: ContractOptions, operations: readonly SuiteCont
   const rules: SkipRule[] = [];
   for (const check of CHECK_NAMES) {
     const reason = notApplicable(check, operations, plans);
-    // A stateful check the spec gives nothing to judge says so, whatever --checks selects.
-    if (reason && STATEFUL_CHECKS.has(check)) rules.push({ check, reason, notApplicable: true });
+    // A check the spec gives nothing to judge says so, whatever --checks selects: not applicable, never "not judged".
+    if (reason) rules.push({ check, reason, notApplicable: true });
     else if (excluded?.has(check)) rules.push({ check, reason: 'excluded with --exclude-checks' });
     else if (only && !only.has(check)) rules.push({ check, reason: 'not selected with --checks' });
-    else if (reason) rules.push({ check, reason });
   }
   if (rules.filter((rule) => rule.notApplicable || rule.reason.startsWith('excluded') || rule.reason.startsWith('not selected')).length === CHECK_NAMES.length) {
     throw new ContractUsageError('Every check is excluded; nothing would be judged.');
   }
   return rules;
-}
-
-/**
- * Why a check has nothing to judge in any operation under test, from the spec alone; undefined
- * when it applies. A check that applies and then judges nothing fails the run (not judged).
- */
-function notApplicable(check: CheckName, operations: readonly SuiteContract[], plans: readonly SequencePlan[]): string | undefined {
-  const none = (what: string): string =>
-    `no collection of the operations under test has ${what} (a stateful sequence needs a create with the identity in its body${plans.length ? '' : '; none was found'})`;
-  switch (check) {
-    case 'ensure_resource_availability':
-      return plans.some((p) => p.read || p.list) ? undefined : none('a read or a list');
-    case 'resource_consistency':
-    case 'missing_resource_not_found':
-      return plans.some((p) => p.read) ? undefined : none('a read by id');
-    case 'list_honours_parameters':
-      return plans.some((p) => p.list?.parameters.some((q) => q.in === 'query')) ? undefined : none('a list with query parameters');
-    case 'use_after_free':
-      return plans.some((p) => p.remove && (p.read || p.list)) ? undefined : none('a delete and a read or a list');
-    case 'ignored_auth': {
-      if (operations.some((o) => o.security.kind !== 'none')) return undefined;
-      const only = operations.length === 1 ? operations[0] : undefined;
-      return only && only.security.kind === 'none' ? only.security.reason : 'the spec declares no security for the operations under test, so there are no credentials to refuse';
-    }
-    case 'response_echoes_request':
-      return operations.some((o) => o.echoed.length > 0) ? undefined : 'no operation under test has a success response declaring properties its request sends, so there is nothing to echo';
-    case 'content_type_conformance':
-    case 'response_schema_conformance': {
-      const declared = operations.some((o) => [...o.responses.values(), ...o.ranges.values(), ...(o.fallback ? [o.fallback] : [])].some((r) => r.mediaTypes.length > 0));
-      return declared ? undefined : 'no response of the operations under test declares a body';
-    }
-    case 'negative_data_rejection':
-      return operations.some((o) => o.requestBody || o.parameters.length) ? undefined : 'no operation under test takes a body or a parameter, so no request can be invalid';
-    default:
-      return undefined;
-  }
 }
 
 /** Every case of the files given with --cases; a file that is not in the format is a usage error naming it. */

@@ -74,6 +74,16 @@ export function formatReport(report: ContractReport, options: FormatOptions = {}
       lines.push(`  - ${checks}, ${which}: ${skip.reason}`);
     }
   }
+  const unjudged = report.checks.filter((c) => c.status === 'not-judged');
+  if (unjudged.length) {
+    lines.push('', 'Not judged (the spec gives these checks something to judge, and no answer reached it: the run fails)');
+    for (const check of unjudged) {
+      const awaited = check.awaited ?? [];
+      lines.push(`  ? ${check.name}: ${awaited.length ? 'any of these answers would have given it something:' : 'no answer gave it anything to judge'}`);
+      for (const answer of awaited.slice(0, 6)) lines.push(`      ${answer}`);
+      if (awaited.length > 6) lines.push(`      … and ${awaited.length - 6} more`);
+    }
+  }
   const failures = report.findings.filter((f) => f.severity === 'failure');
   if (failures.length) {
     lines.push('', `Failures (${failures.length})`);

@@ -645,6 +645,7 @@ function judgeAll(exchanges: readonly Exchange[], options: ResolvedOptions, runs
     // want of a valid body — the spec gave the check something to judge, and the suite could not make the request.
     const wantOfBody = result.skipped.some((s) => s.reason.startsWith(EXCLUDED_VALID));
     result.status = result.failed ? 'failed' : result.judged > 0 ? 'passed' : result.skipped.length && !wantOfBody ? 'skipped' : 'not-judged';
+    if (result.status === 'not-judged') result.awaited = options.awaited?.[check.name] ?? [];
     return result;
   });
   return { checks, findings };

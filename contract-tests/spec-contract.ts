@@ -16,7 +16,7 @@ import { parseExactJson } from '../openapi/schema/exact-json.js';
 import type { ParameterReader } from '../openapi/operations/parameters.js';
 import { rawKindOf, type RawKind } from './generators/raw-bodies.js';
 import { recogniseCollections } from '../openapi/operations/collections.js';
-import { typesOf } from '../openapi/schema/shape.js';
+import { inlineSchema, typesOf } from '../openapi/schema/shape.js';
 import { isObject, refName } from '../openapi/schema/resolve.js';
 
 /** A JSON Schema object as the spec writes it (refs resolved where the suite reads it). */
@@ -155,6 +155,12 @@ export interface SuiteContract {
   echoed: readonly string[];
   /** The request schema's `default` of each echoed property that declares one: an answer leaving it out says it has that value. */
   echoDefaults: ReadonlyMap<string, unknown>;
+  /**
+   * Echoed properties a 2xx answer declares with another schema than the request's (a card number
+   * answered masked, a date answered as a date-time): the provider transforms them, so a differing
+   * value is its choice, never a failure.
+   */
+  transformed?: ReadonlySet<string>;
   /**
    * The operation reads, changes or deletes a record the request names (the CRUD rule's read,
    * replace, patch, delete, form update): outside a stateful sequence, the record it names may not
@@ -351,6 +357,12 @@ export function suiteContractOf(
   }));
   // Every declared 2xx's properties: the check echoes those the status answered declares.
   const successProperties = [...new Set([...responses].flatMap(([status, response]) => (status >= 200 && status < 300 ? response.properties : [])))];
+  // Each echoed property's schema in the 2xx answers that declare it: writeOnly there is never answered; another schema is a transformation.
+  const answeredSchemas = (name: string): unknown[] =>
+    [...operation.responses.values()]
+      .filter((r) => typeof r.status === 'number' && r.status >= 200 && r.status < 300)
+      .flatMap((r) => [...r.content.values()].flatMap((m) => (m.propertySchemas.has(name) ? [m.propertySchemas.get(name)] : [])));
+  const requestSchemaOf = (name: string): unknown => requestBody?.properties.find((p) => p.name === name)?.schema;
   const sent = new Set(requestBody?.properties.map((p) => p.name) ?? []);
   return {
     source,
@@ -376,11 +388,36 @@ export function suiteContractOf(
     echoed: successProperties.filter((name) => {
       if (!STORES.has(stateful.get(operationId)?.role ?? '')) return false;
       const schema = requestBody?.properties.find((p) => p.name === name)?.schema;
-      return sent.has(name) && schema?.writeOnly !== true && schema?.readOnly !== true;
+      const answeredWriteOnly = answeredSchemas(name).some((answered) => inlineSchema(answered, contract.document).writeOnly === true);
+      return sent.has(name) && schema?.writeOnly !== true && schema?.readOnly !== true && !answeredWriteOnly;
     }),
+    transformed: new Set(successProperties.filter((name) => sent.has(name) && answeredSchemas(name).some((answered) => !sameSchema(requestSchemaOf(name), answered, contract.document)))),
     echoDefaults: new Map(requestBody?.properties.flatMap((p) => (isObject(p.schema) && 'default' in p.schema ? [[p.name, p.schema.default] as const] : [])) ?? []),
     actsOnRecord: onRecord(stateful.get(operationId)?.role),
   };
+}
+
+/** Annotations and keywords that say nothing about which values a schema takes, or say it of one direction only. */
+const ANNOTATIONS = new Set(['title', 'description', 'example', 'examples', 'default', 'deprecated', 'readOnly', 'writeOnly', '$comment', 'externalDocs', 'xml', '$id', '$anchor']);
+
+/** The values a schema takes, written one way: refs inlined, annotations and `x-` extensions left out, keys sorted. */
+function schemaKey(schema: unknown, document: unknown): string {
+  const strip = (node: unknown, depth: number): unknown => {
+    if (depth > 32 || node === null || typeof node !== 'object') return node;
+    if (Array.isArray(node)) return node.map((item) => strip(item, depth + 1));
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(node).sort()) {
+      if (ANNOTATIONS.has(key) || key.startsWith('x-')) continue;
+      out[key] = strip((node as Record<string, unknown>)[key], depth + 1);
+    }
+    return out;
+  };
+  return JSON.stringify(strip(inlineSchema(schema, document), 0));
+}
+
+/** Whether the request's and the answer's schema for one property take the same values (so an echo can be compared). */
+function sameSchema(requested: unknown, answered: unknown, document: unknown): boolean {
+  return schemaKey(requested, document) === schemaKey(answered, document);
 }
 
 function asSpecError<T>(compile: () => T): T {

@@ -3,13 +3,16 @@
  * the success response declares and the request carries (for the bundled spec: name and tag),
  * character for character; a property sent with its schema's `default` may be left out. A declared
  * property that was not sent but comes back is a warning, except in a PATCH's answer (the whole record).
+ * Only values the answer declares with the request's own schema are compared: one declared writeOnly
+ * there is never answered, and one declared otherwise (a card number answered masked) may differ, a
+ * provider choice at most.
  */
 import { exactInteger } from '../../openapi/schema/exact-json.js';
 import { isObject } from '../../openapi/schema/resolve.js';
 import { abbreviate } from '../generators/json-text.js';
 import type { Check, Problem } from '../model.js';
 import { parseBody } from '../spec-contract.js';
-import { answered, failure, isSuccess, warning } from './verdicts.js';
+import { answered, failure, info, isSuccess, warning } from './verdicts.js';
 
 export const responseEchoesRequest: Check = {
   name: 'response_echoes_request',
@@ -32,8 +35,16 @@ export const responseEchoesRequest: Check = {
       if (had && !has && sent[name] === null && contract.method === 'PATCH') continue;
       // A value equal to the schema's default may be left out: the answer still says it.
       if (had && !has && contract.echoDefaults.has(name) && sameValue(sent, { [name]: contract.echoDefaults.get(name) }, name)) continue;
-      if (had && !has) problems.push(failure(`The answer has no ${name}, but the request sent ${name} ${show(sent, name)}.`));
-      else if (had && !sameValue(sent, got, name)) problems.push(failure(difference(name, sent, got)));
+      // A property the answer declares with another schema is transformed (a card number masked): its value there is the provider's.
+      const transformed = contract.transformed?.has(name) === true;
+      if (had && !has && !transformed) problems.push(failure(`The answer has no ${name}, but the request sent ${name} ${show(sent, name)}.`));
+      else if (had && has && !sameValue(sent, got, name)) {
+        problems.push(
+          transformed
+            ? info(`${difference(name, sent, got)} The answer declares ${name} with another schema than the request, so the provider may transform it.`)
+            : failure(difference(name, sent, got)),
+        );
+      }
       // A PATCH answers the whole record: a property it did not send is the record's own, not an invention.
       else if (!had && has && contract.method !== 'PATCH') problems.push(warning(`The answer has ${name} ${show(got, name)}, but the request sent no ${name}.`));
     }

@@ -1,0 +1,96 @@
+/**
+ * What the spec gives each check to judge, read from the spec alone before any request: a check with
+ * nothing (no response schema, no declared header, no collection) is not applicable, never "not judged";
+ * one that applies names the answers that would give it something, which the report prints when none came
+ * (a run where an applicable check judged nothing fails: it proves nothing).
+ */
+import type { CheckName } from './model.js';
+import type { SequencePlan } from './sequences.js';
+import type { DeclaredResponse, SuiteContract } from './spec-contract.js';
+import { isJsonMediaType } from '../openapi/media-types.js';
+
+/** Every response an operation declares, by what the spec writes for its status. */
+function declaredResponses(operation: SuiteContract): DeclaredResponse[] {
+  return [...operation.responses.values(), ...operation.ranges.values(), ...(operation.fallback ? [operation.fallback] : [])];
+}
+
+/** A response whose body the schema check judges: a JSON media type with a schema. */
+function hasJsonSchema(response: DeclaredResponse): boolean {
+  return response.validate !== undefined && response.mediaTypes.some((type) => isJsonMediaType(type));
+}
+
+/**
+ * Why a check has nothing to judge in any operation under test, from the spec alone; undefined
+ * when it applies. A check that applies and then judges nothing fails the run (not judged).
+ */
+export function notApplicable(check: CheckName, operations: readonly SuiteContract[], plans: readonly SequencePlan[]): string | undefined {
+  const none = (what: string): string =>
+    `no collection of the operations under test has ${what} (a stateful sequence needs a create with the identity in its body${plans.length ? '' : '; none was found'})`;
+  switch (check) {
+    case 'ensure_resource_availability':
+      return plans.some((p) => p.read || p.list) ? undefined : none('a read or a list');
+    case 'resource_consistency':
+    case 'missing_resource_not_found':
+      return plans.some((p) => p.read) ? undefined : none('a read by id');
+    case 'list_honours_parameters':
+      return plans.some((p) => p.list?.parameters.some((q) => q.in === 'query')) ? undefined : none('a list with query parameters');
+    case 'use_after_free':
+      return plans.some((p) => p.remove && (p.read || p.list)) ? undefined : none('a delete and a read or a list');
+    case 'ignored_auth': {
+      if (operations.some((o) => o.security.kind !== 'none')) return undefined;
+      const only = operations.length === 1 ? operations[0] : undefined;
+      return only && only.security.kind === 'none' ? only.security.reason : 'the spec declares no security for the operations under test, so there are no credentials to refuse';
+    }
+    case 'response_echoes_request':
+      return operations.some((o) => o.echoed.length > 0) ? undefined : 'no operation under test has a success response declaring properties its request sends, so there is nothing to echo';
+    case 'content_type_conformance':
+      return operations.some((o) => declaredResponses(o).some((r) => r.mediaTypes.length > 0)) ? undefined : 'no response of the operations under test declares a body';
+    case 'response_schema_conformance':
+      // Examples alone, or a media type without a schema: nothing a body could be judged against.
+      return operations.some((o) => declaredResponses(o).some(hasJsonSchema)) ? undefined : 'no response of the operations under test declares a JSON body with a schema';
+    case 'response_headers_conformance':
+      return operations.some((o) => declaredResponses(o).some((r) => (r.headerParameters?.length ?? 0) > 0)) ? undefined : 'no response of the operations under test declares a header';
+    case 'negative_data_rejection':
+      return operations.some((o) => o.requestBody || o.parameters.length) ? undefined : 'no operation under test takes a body or a parameter, so no request can be invalid';
+    default:
+      return undefined;
+  }
+}
+
+/** The answers that would have given `check` something to judge, for the report of a check that judged nothing. */
+export function awaitedAnswers(check: CheckName, operations: readonly SuiteContract[], plans: readonly SequencePlan[]): string[] {
+  const answers = (keep: (r: DeclaredResponse) => boolean, what = ''): string[] =>
+    operations.flatMap((o) =>
+      declaredResponses(o)
+        .filter(keep)
+        .map((r) => `a ${r.status} answer of ${o.operationId} (${o.method} ${o.path})${what}`),
+    );
+  switch (check) {
+    case 'response_schema_conformance':
+      return answers(hasJsonSchema, ' in a JSON type, judged against its schema');
+    case 'response_headers_conformance':
+      return answers((r) => (r.headerParameters?.length ?? 0) > 0, ', whose headers the spec declares');
+    case 'content_type_conformance':
+      return answers((r) => r.mediaTypes.length > 0, ' with a body');
+    case 'response_echoes_request':
+      return operations.filter((o) => o.echoed.length > 0).map((o) => `a success of ${o.operationId} (${o.method} ${o.path}) to a valid request sending ${o.echoed.slice(0, 4).join(', ')}`);
+    case 'ignored_auth':
+      return operations.filter((o) => o.security.kind !== 'none').map((o) => `an answer of ${o.operationId} (${o.method} ${o.path}) to a missing or wrong credential`);
+    case 'negative_data_rejection':
+      return operations.filter((o) => o.requestBody || o.parameters.length).map((o) => `an answer of ${o.operationId} (${o.method} ${o.path}) to an invalid request`);
+    case 'ensure_resource_availability':
+      return plans.filter((p) => p.read || p.list).map((p) => `${(p.read ?? p.list)?.operationId} after ${p.create.operationId} created a ${p.noun} (a 2xx create first)`);
+    case 'resource_consistency':
+      return plans.filter((p) => p.read).map((p) => `${p.read?.operationId} reading a ${p.noun} ${p.create.operationId} created (a 2xx create first)`);
+    case 'missing_resource_not_found':
+      return plans.filter((p) => p.read).map((p) => `${p.read?.operationId} on a ${p.noun} never created or deleted (after a 2xx create of another)`);
+    case 'list_honours_parameters':
+      return plans
+        .filter((p) => p.list?.parameters.some((q) => q.in === 'query'))
+        .map((p) => `${p.list?.operationId} listing with its query parameters after ${p.create.operationId} created a ${p.noun} (a 2xx create and a 2xx list)`);
+    case 'use_after_free':
+      return plans.filter((p) => p.remove && (p.read || p.list)).map((p) => `${(p.read ?? p.list)?.operationId} after ${p.remove?.operationId} deleted a ${p.noun} ${p.create.operationId} created`);
+    default:
+      return operations.map((o) => `any answer of ${o.operationId} (${o.method} ${o.path})`);
+  }
+}

@@ -1,0 +1,55 @@
+/**
+ * A check the spec gives nothing to judge is not applicable, never "not judged": a spec whose
+ * responses carry examples only (no schema) and declare no header used to fail every correct provider
+ * with "response_schema_conformance not judged". A check the spec does give something, which no answer
+ * reached, still fails the run, and the report names the answers that would have given it something.
+ */
+import { describe, expect, it } from 'vitest';
+import { formatReport } from '../index.js';
+import { compileSuiteSpec } from '../spec-contract.js';
+import { runSuiteAgainst } from './providers/small-provider.js';
+
+const examplesOnly = (schema?: object) => ({
+  openapi: '3.1.0',
+  info: { title: 'Quotes', version: '1' },
+  paths: {
+    '/quote': {
+      get: {
+        operationId: 'getQuote',
+        responses: {
+          '200': { description: 'a quote', content: { 'application/json': { ...(schema ? { schema } : {}), example: { text: 'Be kind.' } } } },
+          '404': { description: 'none today', content: { 'application/json': { schema: { type: 'object', required: ['message'], properties: { message: { type: 'string' } } } } } },
+        },
+      },
+    },
+  },
+});
+
+describe('checks the spec gives nothing to judge', () => {
+  it('are not applicable: a correct provider of a spec with examples only and no headers passes', async () => {
+    const contract = compileSuiteSpec(
+      { ...examplesOnly(), paths: { '/quote': { get: { ...examplesOnly().paths['/quote'].get, responses: { '200': examplesOnly().paths['/quote'].get.responses['200'] } } } } },
+      'quotes.json',
+    );
+    const report = await runSuiteAgainst((_request, answer) => answer(200, { text: 'Be kind.' }), { token: '', contract, seed: 1, generated: { positive: 2, negative: 2 } });
+    expect(
+      report.checks.filter((c) => c.status === 'not-judged' || c.status === 'failed').map((c) => c.name),
+      formatReport(report),
+    ).toEqual([]);
+    const byName = new Map(report.checks.map((c) => [c.name, c]));
+    for (const name of ['response_schema_conformance', 'response_headers_conformance'] as const) expect(byName.get(name)?.notApplicable).toBe(true);
+    expect(report.ok).toBe(true);
+  });
+
+  it('when the spec gives something and no answer reached it: not judged, the run fails, and the report names the answers that would have', async () => {
+    // The only schema is on the 404, and this provider always answers 200: nothing could be judged against a schema.
+    const contract = compileSuiteSpec(examplesOnly(), 'quotes.json');
+    const report = await runSuiteAgainst((_request, answer) => answer(200, { text: 'Be kind.' }), { token: '', contract, seed: 1, generated: { positive: 2, negative: 2 } });
+    const schema = report.checks.find((c) => c.name === 'response_schema_conformance');
+    expect(schema?.status).toBe('not-judged');
+    expect(report.ok).toBe(false);
+    expect(formatReport(report)).toContain(
+      '? response_schema_conformance: any of these answers would have given it something:\n      a 404 answer of getQuote (GET /quote) in a JSON type, judged against its schema',
+    );
+  });
+});
