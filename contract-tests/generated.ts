@@ -237,10 +237,18 @@ function writeAsForm(generation: Generation, body: RequestBody): void {
 function parameterCases(options: GenerationOptions, required: ParameterValues, sample: <T>(arbitrary: fc.Arbitrary<T>) => T, generation: Generation): void {
   const { contract } = options;
   const body = contract.requestBody ? bodyText(contract.requestBody) : contract.rawBody ? plainRawBody(contract.rawBody.kind) : undefined;
+  // A required body the suite could not make: its parameter cases are left out (a request without it is invalid whatever its parameters).
+  const missingBody = contract.requestBody?.required === true && body === undefined;
+  const cases = generation.cases;
+  const push = (kase: GeneratedCase): void => {
+    if (missingBody)
+      generation.excluded.push({ case: kase, reason: `${EXCLUDED_VALID} request, but no valid ${contract.requestBody?.schemaName} could be made for it, and the spec requires the body` });
+    else cases.push(kase);
+  };
   const all = pinned(validParameterValues(contract, sample, true), contract, options.record);
   // The valid request, for an operation without a body (a body operation's walk has many).
   if (!contract.requestBody) {
-    generation.cases.push({
+    push({
       family: 'request',
       label: 'required-parameters',
       description: contract.parameters.some((p) => p.required) ? 'a valid request with only the required parameters' : 'a valid request',
@@ -250,12 +258,12 @@ function parameterCases(options: GenerationOptions, required: ParameterValues, s
     });
   }
   if (contract.parameters.some((p) => !p.required)) {
-    generation.cases.push({ family: 'request', label: 'every-parameter', description: 'a valid request with every parameter the spec declares', expect: 'accepted', body, parameters: all });
+    push({ family: 'request', label: 'every-parameter', description: 'a valid request with every parameter the spec declares', expect: 'accepted', body, parameters: all });
   }
   for (const parameter of contract.parameters) {
     const label = `${parameter.in}-${parameter.name}`;
     if (parameter.required && parameter.in !== 'path') {
-      generation.cases.push({
+      push({
         family: 'parameter',
         label: `${label}-absent`,
         description: `the ${parameter.in} parameter ${parameter.name} is missing, and the spec requires it`,
@@ -286,7 +294,7 @@ function parameterCases(options: GenerationOptions, required: ParameterValues, s
       if (parameter.in === 'path' && (written === '' || written.includes('/') || written === '.' || written === '..')) continue;
       const parameters = new Map(all);
       parameters.set(parameter, value.literal);
-      generation.cases.push({
+      push({
         family: 'parameter',
         label: `${label}-${value.label}`,
         description: `the ${parameter.in} parameter ${parameter.name} is ${value.about}: ${value.valid ? 'valid, must be accepted' : 'invalid, must be refused'}`,
@@ -298,13 +306,24 @@ function parameterCases(options: GenerationOptions, required: ParameterValues, s
   }
 }
 
-/** A valid body's text, for cases about something else (parameters): the first valid literal of the schema. */
+/**
+ * A valid body's text, for cases about something else (parameters): the required members (then every
+ * member) of each variant, from the first few valid literals of their schemas, until the spec's
+ * validator takes one (a `minProperties`, a union, a dependency may refuse the first try); undefined
+ * when none is found within those bounded tries.
+ */
 function bodyText(body: RequestBody): string | undefined {
-  const values = Object.fromEntries(body.properties.filter((p) => p.required || p === body.identity).map((p) => [p.name, fc.sample(validLiterals(p.schema), { seed: 1, numRuns: 1 })[0] as string]));
-  const text = `{${Object.entries(values)
-    .map(([k, v]) => `${JSON.stringify(k)}:${v}`)
-    .join(',')}}`;
-  return body.validate(parseExactJson(text)) ? text : undefined;
+  const variants = body.variants.length ? body.variants.map((v) => v.properties) : [body.properties];
+  for (let seed = 1; seed <= 4; seed++) {
+    for (const properties of variants) {
+      const writable = properties.filter((p) => p.schema.readOnly !== true);
+      for (const members of [writable.filter((p) => p.required || p.name === body.identity?.name), writable]) {
+        const text = `{${members.map((p) => `${JSON.stringify(p.name)}:${fc.sample(validLiterals(p.schema), { seed, numRuns: 1 })[0] as string}`).join(',')}}`;
+        if (body.validate(parseExactJson(text))) return text;
+      }
+    }
+  }
+  return undefined;
 }
 
 /** The body walk of an operation that takes a JSON body (the second generation's cases). */
