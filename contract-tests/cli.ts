@@ -7,7 +7,7 @@
 import { CommanderError } from 'commander';
 import { contractCommand, parseContractArgs, type ContractCommandLine } from './cli-options.js';
 import { ContractUsageError, resolveOptions, type ResolvedOptions } from './options.js';
-import { UnreachableTargetError } from './reachability.js';
+import { UnreachableTargetError, WAIT_BUDGET_MS, waitUntilReachable } from './reachability.js';
 import { formatReport } from './report.js';
 import { runResolved } from './runner.js';
 import { terminalSafeLines } from './terminal-text.js';
@@ -39,6 +39,13 @@ async function main(): Promise<number> {
   out(`Seed ${resolved.seed} (pass --seed ${resolved.seed} to reproduce the generated cases)\n`);
   let report;
   try {
+    // A provider started just before (`npm start & npm run contract`) is waited for, bounded, and the wait said.
+    let told = false;
+    const waited = await waitUntilReachable(new URL(resolved.baseUrl), WAIT_BUDGET_MS, () => {
+      if (!told) out(`Waiting for ${resolved.baseUrl} to accept connections (up to ${WAIT_BUDGET_MS / 1000} s)…\n`);
+      told = true;
+    });
+    if (waited.attempts > 1) out(`${resolved.baseUrl} answered after ${waited.attempts} connection attempts; starting.\n`);
     report = await runResolved(resolved);
   } catch (error) {
     if (error instanceof UnreachableTargetError || error instanceof ContractUsageError) {
@@ -47,7 +54,7 @@ async function main(): Promise<number> {
     }
     throw error;
   }
-  out(`${formatReport(report)}\n`);
+  out(`${formatReport(report, options.junit ? { junit: options.junit } : {})}\n`);
   if (options.junit) {
     // Loaded only when asked for: the XML builder is a large part of the start-up time.
     const { writeJUnit } = await import('./junit.js');

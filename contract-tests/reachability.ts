@@ -26,3 +26,40 @@ export function assertReachable(url: URL, timeoutMs: number): Promise<void> {
     });
   });
 }
+
+/** How long the command line waits for the target to accept a connection before it starts. */
+export const WAIT_BUDGET_MS = 10_000;
+
+/** What waiting took: how many connection attempts, the first one included. */
+export interface Waited {
+  attempts: number;
+}
+
+/**
+ * Resolves once a TCP connection to the URL opens, trying again with a growing pause (100 ms,
+ * doubling, at most 1 s) until `budgetMs` has passed: a provider started just before the suite
+ * (`npm start & npm run contract`) is waited for instead of failing the run. Each attempt is one
+ * connection bounded by what is left of the budget. Throws UnreachableTargetError when it never answers.
+ */
+export async function waitUntilReachable(url: URL, budgetMs = WAIT_BUDGET_MS, onAttemptFailed?: (attempt: number, reason: string) => void): Promise<Waited> {
+  const deadline = Date.now() + budgetMs;
+  let pause = 100;
+  for (let attempt = 1; ; attempt++) {
+    const left = deadline - Date.now();
+    try {
+      await assertReachable(url, Math.max(1, Math.min(left, 2_000)));
+      return { attempts: attempt };
+    } catch (error) {
+      if (!(error instanceof UnreachableTargetError)) throw error;
+      onAttemptFailed?.(attempt, error.message);
+      const remaining = deadline - Date.now();
+      if (remaining <= 0) {
+        throw new UnreachableTargetError(
+          `${error.message.replace(/\.$/, '')}; waited ${budgetMs / 1000} s (${attempt} connection attempts) and it never answered. Is the provider running at that address?`,
+        );
+      }
+      await new Promise((resolve) => setTimeout(resolve, Math.min(pause, remaining)));
+      pause = Math.min(pause * 2, 1_000);
+    }
+  }
+}

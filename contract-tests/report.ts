@@ -15,6 +15,13 @@ export interface FormatOptions {
   maxInfos?: number;
   /** Characters of a body shown. */
   bodyExcerpt?: number;
+  /** The JUnit file being written (--junit): where the findings the console leaves out are. */
+  junit?: string;
+}
+
+/** Where the findings the console leaves out can be read: the JUnit report when one is written, else how to get one. */
+function morePlace(options: FormatOptions): string {
+  return options.junit ? `all are in the JUnit report, ${options.junit}` : 'pass --junit <file> to get all of them';
 }
 
 /** Bodies larger than this get no curl line in the console (the HAR and JUnit files have them). */
@@ -87,11 +94,16 @@ export function formatReport(report: ContractReport, options: FormatOptions = {}
   const failures = report.findings.filter((f) => f.severity === 'failure');
   if (failures.length) {
     lines.push('', `Failures (${failures.length})`);
+    const header = lines.length;
     let n = 0;
     for (const check of report.checks) {
       const own = failures.filter((f) => f.check === check.name);
       for (const finding of own.slice(0, maxFailures)) lines.push('', ...describeFinding(++n, finding, excerptLength));
-      if (own.length > maxFailures) lines.push('', `  … and ${own.length - maxFailures} more ${check.name} failures (all are in the JUnit report).`);
+      if (own.length > maxFailures) lines.push('', `  … and ${own.length - maxFailures} more ${check.name} failures (${morePlace(options)}).`);
+    }
+    // The replay lines read the credential from a variable: said once, before the first of them.
+    if (lines.slice(header).some((line) => line.includes('Replay:') && line.includes('PLANT_STORE_TOKEN'))) {
+      lines.splice(header, 0, `  (The Replay lines read the token from $PLANT_STORE_TOKEN: set it first, export PLANT_STORE_TOKEN='<the token given with --token>'.)`);
     }
   }
   const warnings = report.findings.filter((f) => f.severity === 'warning');
@@ -109,13 +121,13 @@ export function formatReport(report: ContractReport, options: FormatOptions = {}
     for (const group of groups.slice(0, maxWarnings)) {
       lines.push(`  ! ${group.check}: ${group.message}`, `      ${group.cases.length === 1 ? 'case' : `${group.cases.length} cases`}: ${list(group.cases, 6)}`);
     }
-    if (groups.length > maxWarnings) lines.push(`  … and ${groups.length - maxWarnings} more kinds of warning (all are in the JUnit report).`);
+    if (groups.length > maxWarnings) lines.push(`  … and ${groups.length - maxWarnings} more kinds of warning (${morePlace(options)}).`);
   }
   const infos = report.findings.filter((f) => f.severity === 'info');
   if (infos.length) {
     lines.push('', `Provider choices (${infos.length}; where the RFCs or the spec leave the answer open: reported, never failing)`);
     for (const finding of infos.slice(0, maxInfos)) lines.push(`  i ${finding.check}: ${finding.exchange.case.id}: ${finding.message}`);
-    if (infos.length > maxInfos) lines.push(`  … and ${infos.length - maxInfos} more (all are in the JUnit report).`);
+    if (infos.length > maxInfos) lines.push(`  … and ${infos.length - maxInfos} more (${morePlace(options)}).`);
   }
   if (report.cleanedUp) lines.push('', `Clean-up: ${report.cleanedUp.deleted} of the ${report.cleanedUp.of} records the cases created were deleted again (or were already gone).`);
   lines.push('', summaryLine(report));
