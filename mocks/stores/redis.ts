@@ -389,7 +389,7 @@ export class RedisResourceStore implements ResourceStore {
   create(collection: string, record: StoredRecord, parent?: ParentRecord): Promise<CreateOutcome> {
     // Durability: the outcome is Redis' acknowledgement, so a 'created' here means the record
     // is in Redis and visible to every replica, and survives the loss of any mock process. Past
-    // a Redis restart it survives as Redis' persistence is configured (README: with AOF and
+    // a Redis restart it survives as Redis' persistence is configured (docs/state.md: with AOF and
     // `appendfsync always` nothing acknowledged is lost; with `everysec` up to a second on a
     // host crash; with RDB alone everything since the last snapshot). We promise no more than
     // that: waiting for an fsync or a replica (WAITAOF/WAIT) per create would put a disk or a

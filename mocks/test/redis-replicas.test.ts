@@ -128,7 +128,7 @@ describe.skipIf(REDIS_SKIP_REASON)(`three mock processes on one redis-server${RE
       (await (await fetch(`${url}/__mock/requests?limit=1000`)).json()) as { entries: { path: string; status: number; replica?: string; request: { headers: [string, string][] } }[] };
     const marker = `journal-${Date.now()}`;
     for (const [i, url] of urls.entries()) expect((await create(url, 777_000 + i, `${marker}-${i + 1}`)).status).toBe(200);
-    // A replica sends its entries to Redis just after the answer leaves (README): wait for them, bounded.
+    // A replica sends its entries to Redis just after the answer leaves (docs/state.md): wait for them, bounded.
     const answeredBy = (entries: Awaited<ReturnType<typeof journalOf>>['entries']) =>
       entries
         .filter((entry) => entry.path === '/plants' && entry.status === 200)
@@ -435,11 +435,11 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CURL_MISSING = spawnSync('sh', ['-c', 'command -v curl'], { encoding: 'utf8' }).status === 0 ? undefined : 'curl not found (apt-get install -y curl)';
 const QUICK_CHECK_SKIP = REDIS_SKIP_REASON ?? CURL_MISSING;
 
-/** README's quick check: its sh block, as commands each with the output its `# → …` line promises (`…`: any text). */
+/** The quick check of the state guide (docs/state.md): its sh block, as commands each with the output its `# → …` line promises (`…`: any text). */
 function readmeQuickCheck(): Array<{ command: string; expected?: RegExp }> {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const readme = readFileSync(join(ROOT, 'docs', 'state.md'), 'utf8');
   const block = /```sh\n(redis-server --port 6380 &\n[\s\S]*?)```/.exec(readme)?.[1];
-  if (!block) throw new Error("README has no sh block starting with 'redis-server --port 6380 &'");
+  if (!block) throw new Error("docs/state.md has no sh block starting with 'redis-server --port 6380 &'");
   const steps: Array<{ command: string; expected?: RegExp }> = [];
   for (const line of block.split('\n').filter(Boolean)) {
     if (line.startsWith('# → ')) {
@@ -489,7 +489,7 @@ async function until(condition: () => boolean, what: string, timeoutMs: number):
   }
 }
 
-describe.skipIf(QUICK_CHECK_SKIP)(`README's quick check of two replicas on one Redis, as written${QUICK_CHECK_SKIP ? ` (skipped: ${QUICK_CHECK_SKIP})` : ''}`, () => {
+describe.skipIf(QUICK_CHECK_SKIP)(`docs/state.md's quick check of two replicas on one Redis, as written${QUICK_CHECK_SKIP ? ` (skipped: ${QUICK_CHECK_SKIP})` : ''}`, () => {
   it('starts redis-server and two `npm start -- --store redis://…` processes that agree on every create', async () => {
     const steps = readmeQuickCheck();
     // The issue's words: redis-server on 6380 in the background, then two npm start on it.

@@ -3,7 +3,7 @@
  * shared by the mock (which serves them from its store) and the contract suite (which checks a
  * provider against them). Pure: a compiled contract in, collections and roles out.
  *
- * The rules (README, "Your own copy of the spec", says them with examples):
+ * The rules (docs/mock.md, "Your own copy of the spec", says them with examples):
  * - A collection is a path P (not ending in a template) with a POST taking a JSON object body:
  *   that POST creates records. Its item path is P/{x}, when the spec has one.
  * - A record stores what the create body declares (its `readOnly` properties left out) plus the
