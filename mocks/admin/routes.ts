@@ -78,6 +78,9 @@ const fixedRoutes: Record<string, Record<string, AdminHandler>> = {
   },
 };
 
+/** The admin routes at fixed paths (the docs test asks each one which methods it takes). */
+export const FIXED_ADMIN_PATHS: readonly string[] = Object.keys(fixedRoutes);
+
 /**
  * 200 while the store serves, 503 while it is down (Redis out of reach, a state file that failed):
  * a readiness answer, so a balancer or orchestrator stops sending requests the store would refuse.
