@@ -27,9 +27,20 @@ export function startSummary(url: string, engine: Engine, tokenCount: number, st
     operations: contract.operations.size,
     // Collections' operations and singleton documents' alike: whatever the store answers.
     stateful: engine.routes.operations.filter((operation) => operation.stateful).map((operation) => operation.operationId),
-    tokens: tokenCount === 0 ? 'any well-formed credential' : `${tokenCount} accepted credential${tokenCount === 1 ? '' : 's'} (--tokens)`,
+    tokens: credentialRule(engine, tokenCount),
     store,
   };
+}
+
+/**
+ * Whose credentials the mock accepts. A spec that secures no operation (no `security`, or only
+ * `security: []` / `{}` alternatives) takes none, whatever `--tokens` says: "any well-formed
+ * credential" would send a user looking for one to send.
+ */
+function credentialRule({ contract }: Engine, tokenCount: number): string {
+  const secured = [...contract.operations.values()].some(({ security }) => security.length > 0 && security.every((requirement) => requirement.length > 0));
+  if (!secured) return `none needed: the spec declares no security${tokenCount > 0 ? ' (--tokens unused)' : ''}`;
+  return tokenCount === 0 ? 'any well-formed credential' : `${tokenCount} accepted credential${tokenCount === 1 ? '' : 's'} (--tokens)`;
 }
 
 /** The summary as lines a person reads. */
