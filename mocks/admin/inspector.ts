@@ -29,6 +29,7 @@ export const INSPECTOR_ASSETS = {
   '/__mock': { file: 'index.html', type: HTML, from: 'inspector', page: 'inspector' },
   '/__mock/inspector.css': { file: 'inspector.css', type: CSS, from: 'inspector', page: 'inspector' },
   '/__mock/inspector.js': { file: 'inspector.js', type: JS, from: 'inspector', page: 'inspector' },
+  '/__mock/curl.js': { file: 'curl.js', type: JS, from: 'inspector', page: 'inspector' },
   '/__mock/docs': { file: 'docs.html', type: HTML, from: 'inspector', page: 'docs' },
   '/__mock/docs/docs.js': { file: 'docs.js', type: JS, from: 'inspector', page: 'docs' },
   '/__mock/docs/docs.css': { file: 'docs.css', type: CSS, from: 'inspector', page: 'docs' },
@@ -72,12 +73,15 @@ export function inspectorAsset(path: InspectorPath): Answer {
 /** The document path the docs page loads: the spec with the mock as its only server. */
 export const DOCS_DOCUMENT_PATH = '/__mock/docs/openapi.json';
 
+/** The header of that document naming the version its file declares (the docs page reads it). */
+export const DECLARED_VERSION_HEADER = 'x-openapi-declared-version';
+
 /**
  * The loaded document as the docs page shows it: every `servers` entry (the document's, each
  * path's and each operation's) replaced by the mock itself (`/`: the page's own origin), so
  * "Try it out" calls the mock and nothing else.
  */
-export function docsDocument(document: Record<string, unknown>): Answer {
+export function docsDocument(document: Record<string, unknown>, declaredVersion: string): Answer {
   const copy = structuredClone(document);
   copy.servers = [{ url: '/', description: 'this mock' }];
   const paths = copy.paths;
@@ -91,5 +95,7 @@ export function docsDocument(document: Record<string, unknown>): Answer {
       }
     }
   }
-  return { status: 200, body: JSON.stringify(copy), headers: { 'content-type': 'application/json', 'cache-control': 'no-cache' } };
+  // The document is the upgraded 3.1 copy; the page's version badge shows what the file declares (3.0.3, 2.0).
+  const headers = { 'content-type': 'application/json', 'cache-control': 'no-cache', [DECLARED_VERSION_HEADER]: declaredVersion };
+  return { status: 200, body: JSON.stringify(copy), headers };
 }

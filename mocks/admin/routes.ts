@@ -74,7 +74,7 @@ const fixedRoutes: Record<string, Record<string, AdminHandler>> = {
   },
   // The document the docs page (/__mock/docs) renders, with the mock as its server.
   [DOCS_DOCUMENT_PATH]: {
-    GET: (_req, { engine }) => docsDocument(engine.contract.document),
+    GET: (_req, { engine }) => docsDocument(engine.contract.document, engine.contract.declaredVersion),
   },
 };
 

@@ -222,8 +222,12 @@ describe.skipIf(chromiumMissing)('the inspector in Chromium', () => {
 
     // Copy as curl: the token stays masked unless asked for.
     const curl = await page.inputValue('#curl');
-    expect(curl).toContain(`-X POST '${mock.url}/plants'`);
-    expect(curl).toContain('-H "authorization: Bearer $TOKEN"');
+    expect(curl).toContain(`-X 'POST' '${mock.url}/plants'`);
+    expect(curl).toContain(`-H 'authorization: Bearer '"$TOKEN"`);
+    // The box shows every line of the command: none is cut off below its bottom edge.
+    const box = await page.locator('#curl').evaluate((element) => ({ lines: (element as HTMLTextAreaElement).value.split('\n').length, scroll: element.scrollHeight, client: element.clientHeight }));
+    expect(box.lines).toBeGreaterThan(4);
+    expect(box.scroll).toBeLessThanOrEqual(box.client);
     expect(curl).toContain(`--data-raw '{"id":"<img src=x onerror=alert(1)>"}'`);
     expect(curl).not.toContain('dev-token');
     await page.check('#curl-with-token');

@@ -14,6 +14,12 @@
  * @property {boolean} tryItOutEnabled
  * @property {(request: SwaggerRequest) => SwaggerRequest} requestInterceptor
  * @property {() => void} onComplete
+ * @property {SwaggerPlugin[]} plugins
+ */
+/**
+ * @typedef {{ createElement(type: unknown, props: Record<string, unknown>): unknown }} SwaggerReact
+ * @typedef {(props: Record<string, unknown>) => unknown} SwaggerComponent
+ * @typedef {{ wrapComponents: Record<string, (original: SwaggerComponent, system: { React: SwaggerReact }) => SwaggerComponent> }} SwaggerPlugin
  */
 /**
  * @typedef {{ preauthorizeApiKey(name: string, value: string): void; preauthorizeBasic(name: string, user: string, password: string): void }} SwaggerUI
@@ -21,6 +27,8 @@
  */
 
 const DOCUMENT_PATH = '/__mock/docs/openapi.json';
+/** The document is the mock's 3.1 copy; this header names the version its file declares. */
+const DECLARED_VERSION_HEADER = 'x-openapi-declared-version';
 const ADMIN_TOKEN_KEY = 'plant-store-mock.admin-token';
 /** Where the inspector's "Try it" remembers each scheme's credential (this tab only). */
 const CREDENTIAL_KEY = 'plant-store-mock.credential.';
@@ -55,7 +63,20 @@ async function start() {
     return;
   }
   const document_ = /** @type {{ components?: { securitySchemes?: Record<string, { type?: string; scheme?: string }> } }} */ (await probe.json());
+  // Swagger UI stamps the version of the document it renders ("OAS 3.1" for an upgraded 3.0 file):
+  // the stamp shows the file's own (3.0, 2.0), the one its author wrote and reads about.
+  const declared = probe.headers.get(DECLARED_VERSION_HEADER)?.split('.').slice(0, 2).join('.');
+  /** @type {SwaggerPlugin} */
+  const declaredVersion = {
+    wrapComponents: {
+      OpenAPIVersion:
+        (original, { React }) =>
+        (props) =>
+          React.createElement(original, declared ? { ...props, oasVersion: declared } : props),
+    },
+  };
   const ui = bundle({
+    plugins: [declaredVersion],
     url: DOCUMENT_PATH,
     dom_id: '#swagger-ui',
     // The public validator badge would call out to validator.swagger.io.

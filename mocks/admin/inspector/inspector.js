@@ -5,6 +5,8 @@
 // by cursor); a click opens an exchange whole. Every value that came from a request or from the
 // spec is put in the page with textContent, never as HTML.
 
+import { curlLine } from './curl.js';
+
 /**
  * @typedef {{ name: string; in: 'path' | 'query' | 'header' | 'cookie'; required: boolean; description?: string; type?: string; enum?: string[]; example?: string }} ParameterView
  * @typedef {{ mediaType: string; required: boolean; example: string; from: string }} BodyView
@@ -692,6 +694,18 @@ function renderJournalBound(stats) {
   $('journal-bound').textContent = `The journal keeps the last ${stats.maxEntries} requests within ${kib(stats.maxBytes)} (now ${stats.entries}, ${kib(stats.bytes)}).`;
 }
 
+/**
+ * The count beside "Requests", in the same terms as the bound's "(now N, …)": the rows shown of the
+ * entries the journal holds while older ones are not loaded ("200 of 500"), or, under filters (the
+ * journal's count is not the matching ones'), the rows with a "+" while more match.
+ * @param {number} rows
+ * @param {JournalStats | undefined} stats
+ */
+function journalCount(rows, stats) {
+  if (state.journal.filters) return state.journal.more ? `${rows}+` : String(rows);
+  return stats && rows < stats.entries ? `${rows} of ${stats.entries}` : String(rows);
+}
+
 /** @param {JournalStats | undefined} stats */
 function renderJournal(stats) {
   const entries = state.journal.entries;
@@ -718,7 +732,7 @@ function renderJournal(stats) {
     );
   });
   table('journal').tBodies[0]?.replaceChildren(...rows);
-  $('journal-count').textContent = String(entries.length);
+  $('journal-count').textContent = journalCount(entries.length, stats);
   table('journal').hidden = rows.length === 0;
   $('journal-empty').hidden = rows.length > 0;
   $('journal-empty').textContent = state.journal.filters ? 'No request in the journal matches these filters.' : 'No requests yet.';
@@ -1056,11 +1070,6 @@ function basicOf(/** @type {string} */ userPassword) {
 
 // ---- curl and replay --------------------------------------------------------------------------
 
-/** @param {string} text */
-function shellQuote(text) {
-  return `'${text.replaceAll("'", "'\\''")}'`;
-}
-
 /**
  * The credentials part of a masked Authorization value replaced by a token (or $TOKEN).
  * @param {string} masked
@@ -1083,7 +1092,8 @@ function isCredentialHeader(/** @type {string} */ lower) {
  */
 function curlOf(entry, withCredentials) {
   const url = `${location.origin}${entry.path}${entry.query ? `?${entry.query}` : ''}`;
-  const parts = [`curl -i -X ${entry.method} ${shellQuote(url)}`];
+  /** @type {import('./curl.js').CurlHeader[]} */
+  const headers = [];
   for (const [name, value] of entry.request.headers) {
     const lower = name.toLowerCase();
     // What only a browser sends (client hints, fetch metadata) is left out.
@@ -1091,20 +1101,22 @@ function curlOf(entry, withCredentials) {
     if (isCredentialHeader(lower)) {
       // The journal holds only a mask: the credential comes from the page, or from the shell's $TOKEN.
       const real = withCredentials ? credentialHeader(lower) : undefined;
-      if (real !== undefined) parts.push(`-H ${shellQuote(`${name}: ${real}`)}`);
-      else parts.push(`-H "${name}: ${lower.endsWith('authorization') ? authorizationWith(value, '$TOKEN') : '$TOKEN'}"`);
+      if (real !== undefined) headers.push({ name, value: real });
+      else headers.push({ name, prefix: lower.endsWith('authorization') ? authorizationWith(value, '') : '', token: true });
       continue;
     }
-    parts.push(`-H ${shellQuote(`${name}: ${value}`)}`);
+    headers.push({ name, value });
   }
   const body = entry.request.body;
-  if (body?.text !== undefined && body.encoding === 'utf8') parts.push(`--data-raw ${shellQuote(body.text)}`);
-  return parts.join(' \\\n  ');
+  return curlLine(entry.method, url, headers, body?.text !== undefined && body.encoding === 'utf8' ? body.text : undefined);
 }
 
 function renderCurl() {
   if (!state.detail) return;
-  input('curl').value = curlOf(state.detail, input('curl-with-token').checked);
+  const box = /** @type {HTMLTextAreaElement} */ ($('curl'));
+  box.value = curlOf(state.detail, input('curl-with-token').checked);
+  // Every line shown: one row a line (the box does not wrap them), and one for the scrollbar a long line brings.
+  box.rows = box.value.split('\n').length + 1;
 }
 
 async function copyCurl() {
@@ -1323,7 +1335,8 @@ function renderTryForm() {
   );
   $('try-body-label').hidden = !operation.body;
   $('try-body-media').textContent = operation.body ? `${operation.body.mediaType}${operation.body.from === 'schema' ? ' · generated from the schema' : operation.body.from === 'example' ? ' · the spec\u2019s example' : ''}` : '';
-  /** @type {HTMLTextAreaElement} */ ($('try-body-text')).value = operation.body?.example ?? '';
+  const editor = /** @type {HTMLTextAreaElement} */ ($('try-body-text'));
+  editor.value = editor.dataset.prefilled = operation.body?.example ?? '';
   select('try-code').replaceChildren(h('option', { value: '' }, 'as the mock decides'), ...operation.forceable.map((code) => h('option', { value: String(code) }, String(code))));
   const examples = [...new Set(Object.values(operation.examples).flat())];
   select('try-example').replaceChildren(h('option', { value: '' }, 'any'), ...examples.map((name) => h('option', { value: name }, name)));
@@ -1378,7 +1391,7 @@ function requestOfForm(operation) {
     input('try-delay').value.trim() && `delay=${input('try-delay').value.trim()}`,
   ].filter(Boolean);
   if (prefer.length) headers.set('prefer', prefer.join(', '));
-  const text = /** @type {HTMLTextAreaElement} */ ($('try-body-text')).value;
+  const text = withFreshIdentity(operation, /** @type {HTMLTextAreaElement} */ ($('try-body-text')));
   const body = operation.body && text.trim() !== '' ? text : undefined;
   if (body !== undefined && operation.body) headers.set('content-type', operation.body.mediaType);
   const search = query.toString();
@@ -1387,6 +1400,44 @@ function requestOfForm(operation) {
   // a `..` would take the request to another path than the operation's.
   const problem = targetProblem(target) ?? (target && target.pathname !== path ? `A path parameter of "." or ".." would send this to ${target.pathname} instead; it is not sent.` : undefined);
   return { target, problem, headers, body, cookies, line: `${operation.method} ${path}${search ? `?${search}` : ''}` };
+}
+
+/**
+ * A create's body with a fresh identity each send, where the page wrote the body and the body names
+ * the identity: the pre-fill's (`"id": "string"`, `"id": 0`) is taken once, and a second send would
+ * be a 409. The value keeps the pre-fill's kind and length (a UUID stays a UUID, a 6-character string
+ * 6 characters), so it stays within what the schema asked of it; a body the user edited is sent as
+ * written. Replaced as text, so every other number keeps its digits.
+ * @param {OperationView} operation
+ * @param {HTMLTextAreaElement} editor
+ */
+function withFreshIdentity(operation, editor) {
+  const identity = operation.role === 'create' ? state.spec?.collections.find((collection) => collection.path === operation.collection)?.identity : undefined;
+  // The editor remembers the body the page last wrote into it: while it stands as written, the page may change it.
+  if (!identity || editor.value !== editor.dataset.prefilled) return editor.value;
+  // The pre-fill is JSON.stringify(…, null, 2): its own members sit alone on lines indented by two.
+  const member = new RegExp(`^  ${JSON.stringify(identity).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: (-?\\d+|"(?:[^"\\\\]|\\\\.)*")(,?)$`, 'm');
+  const found = member.exec(editor.value);
+  if (!found) return editor.value;
+  const old = /** @type {string} */ (found[1]);
+  let fresh;
+  if (!old.startsWith('"')) {
+    // Exact digits (an int64 pre-fill), moved away from the int64 end it may sit at.
+    const [base, step] = [BigInt(old), BigInt(1 + Math.floor(Math.random() * 1_000_000))];
+    fresh = String(base > 2n ** 62n ? base - step : base + step);
+  } else if (/^"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"$/i.test(old)) {
+    // crypto.randomUUID needs a secure context; a mock reached over plain HTTP by its address is not one.
+    const hex = Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte, index) => (index === 6 ? (byte & 0x0f) | 0x40 : index === 8 ? (byte & 0x3f) | 0x80 : byte).toString(16).padStart(2, '0')).join('');
+    fresh = JSON.stringify(`${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`);
+  }
+  else {
+    const length = Math.max(1, /** @type {string} */ (JSON.parse(old)).length);
+    const letters = Array.from(crypto.getRandomValues(new Uint8Array(length)), (byte) => 'abcdefghijklmnopqrstuvwxyz0123456789'.charAt(byte % 36));
+    fresh = JSON.stringify(letters.join(''));
+  }
+  editor.value = `${editor.value.slice(0, found.index)}  ${JSON.stringify(identity)}: ${fresh}${found[2]}${editor.value.slice(found.index + found[0].length)}`;
+  editor.dataset.prefilled = editor.value;
+  return editor.value;
 }
 
 /** @param {SubmitEvent} event */
