@@ -36,6 +36,8 @@ export interface MockCommandLine extends MockOptions {
   seedFile?: string;
   /** Path of the durable state file (append-only log); in memory only when unset. */
   stateFile?: string;
+  /** `--discard-unkept-records`: drop the state file's records the spec cannot serve instead of refusing to start. */
+  discardUnkeptRecords?: boolean;
   /** `--store`: `memory`, or the `redis://`/`rediss://` URL of the Redis every replica shares. */
   storeUrl: string;
   /** Key prefix in Redis: sandboxes sharing one Redis keep apart by it. */
@@ -76,6 +78,9 @@ export function mockCommand(): Command {
     )
     .addOption(new Option('--seed <file>', 'JSON file with an array of create bodies (as POST to the collection takes) to start with').env('MOCK_SEED'))
     .addOption(new Option('--state-file <file>', 'keep the records in this file across restarts (a create is on disk before its answer)').env('MOCK_STATE_FILE'))
+    .addOption(
+      new Option('--discard-unkept-records', 'with --state-file: drop the records the spec cannot serve (written under another spec) instead of refusing to start').env('MOCK_DISCARD_UNKEPT_RECORDS'),
+    )
     .addOption(
       new Option('--store <store>', 'where the records are kept: memory, or redis://[:password@]host:port/db (rediss:// for TLS), shared by every replica').env('MOCK_STORE').default('memory'),
     )
@@ -149,6 +154,7 @@ export function parseMockArgs(argv: readonly string[], command: Command = mockCo
     maxConnections: number;
     seed?: string;
     stateFile?: string;
+    discardUnkeptRecords?: boolean;
     corsOrigin?: string[];
     allowedHosts?: AllowedHosts;
     logLevel: string;
@@ -178,6 +184,7 @@ export function parseMockArgs(argv: readonly string[], command: Command = mockCo
   } catch (error) {
     fail(`--store-prefix: ${(error as Error).message}`);
   }
+  if (o.discardUnkeptRecords && !o.stateFile) fail('--discard-unkept-records applies to the records of a --state-file');
   const replica = o.replicaName || undefined; // an empty MOCK_REPLICA_NAME means the default
   if (replica !== undefined && !/^[\x21-\x7e]{1,100}$/.test(replica)) fail('--replica-name: 1 to 100 printable ASCII characters without spaces');
   if (o.proxy !== undefined) {
@@ -213,6 +220,7 @@ export function parseMockArgs(argv: readonly string[], command: Command = mockCo
     maxConnections: o.maxConnections,
     seedFile: o.seed,
     stateFile: o.stateFile,
+    discardUnkeptRecords: o.discardUnkeptRecords ?? false,
     corsOrigins: o.corsOrigin,
     allowedHosts: o.allowedHosts,
     logLevel: o.logLevel,

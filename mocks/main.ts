@@ -8,7 +8,7 @@ import { maskUrl } from './stores/redis-target.js';
 
 async function main(): Promise<void> {
   const options = parsedOrExit(() => parseMockArgs(process.argv.slice(2), mockCommand()));
-  const { seedFile, stateFile, storeUrl, storePrefix, ...serverOptions } = options;
+  const { seedFile, stateFile, storeUrl, storePrefix, discardUnkeptRecords, ...serverOptions } = options;
   if (seedFile) serverOptions.seed = readSeedFile(seedFile);
   if (stateFile) {
     const logger = (serverOptions.logger = createLogger(serverOptions.logLevel ?? 'info'));
@@ -18,6 +18,8 @@ async function main(): Promise<void> {
     // Lost records are worth more than a log line: whoever started the mock reads stderr.
     if (store.damage) process.stderr.write(`plant-store-mock: ${store.damage}\n`);
     serverOptions.seedOnlyIfEmpty = true;
+    // Written by a run on another spec, maybe: what this one cannot serve refuses the start, or goes.
+    serverOptions.unkept = { file: stateFile, discard: discardUnkeptRecords ?? false };
   } else if (storeUrl !== 'memory') {
     const logger = (serverOptions.logger = createLogger(serverOptions.logLevel ?? 'info'));
     // Loaded only for a Redis store, so a mock in memory starts without a Redis client.

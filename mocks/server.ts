@@ -30,6 +30,7 @@ import { queryNamesOnly } from './http/credentials.js';
 import { createLogger, requestLogger } from './http/logger.js';
 import { LoopTurn } from './http/loop-turn.js';
 import type { ScanBound } from './engine/scan-bound.js';
+import { unkeptMessage, unkeptRecords } from './engine/kept-records.js';
 import { continueWhenRead, DEFAULT_MAX_BODY } from './http/request-body.js';
 import { clientErrorAnswer, pathOf, rawAnswer, respond } from './http/respond.js';
 import { respondStream, StreamShare } from './http/stream.js';
@@ -95,6 +96,11 @@ export interface MockOptions {
   scan?: ScanBound;
   /** What this server's streamed answers make per loop turn, all together (http/stream.ts); a test sets it small and counts. */
   streamShare?: StreamShare;
+  /**
+   * A state file kept from a run on another spec: its records this spec cannot serve refuse the start
+   * (naming a few), or are dropped with `discard` (engine/kept-records.ts).
+   */
+  unkept?: { file: string; discard: boolean };
 }
 
 export interface MockServer {
@@ -149,6 +155,11 @@ export async function createMockServer(options: MockOptions = {}): Promise<MockS
     adminTokens: options.adminToken ? new Set([options.adminToken]) : undefined,
     proxy,
   };
+  if (options.unkept && !proxy) {
+    const found = await unkeptRecords(engine.collections, store, options.unkept.discard);
+    if (found.count && !options.unkept.discard) throw new Error(unkeptMessage(found, options.unkept.file));
+    if (found.count) logger.warn({ records: found.count, named: found.named }, `dropped ${found.count} record(s) of ${options.unkept.file} this spec cannot serve (--discard-unkept-records)`);
+  }
   if (options.seed !== undefined) await applySeed(options.seed, context, options.seedOnlyIfEmpty ?? false, logger);
   const recorder: CaseRecorder | undefined = options.record ? new (await import('./admin/recorder.js')).CaseRecorder(options.record, context, logger) : undefined;
   if (recorder) logger.info({ file: recorder.path }, `recording every distinct exchange as a contract case in ${recorder.path}`);
