@@ -29,6 +29,7 @@ import { parse as parseYaml } from 'yaml';
 import { nullableAsNullAlternative } from './nullable.js';
 import { restoreNames, setAsideNames } from './upgrade-names.js';
 import { isObject, jsonPointer, pointerTokens } from '../schema/resolve.js';
+import { readConfined, refRoot } from './ref-files.js';
 
 /** Why a document cannot be served or tested; the message names the document, the place (a JSON pointer) and the reason. */
 export class ContractError extends Error {
@@ -208,6 +209,7 @@ async function bundle(raw: unknown, source: string, refs: ExternalRefs): Promise
   const skip = (path: string): boolean => refs.leftAlone.has(path.startsWith('#') ? path.slice(1) : path);
   // Imported only for a document that refers to other files: most never do, and it is the costliest import of loading.
   const { default: $RefParser } = await import('@apidevtools/json-schema-ref-parser');
+  const root = refRoot(source);
   try {
     return await $RefParser.bundle(
       source,
@@ -219,7 +221,8 @@ async function bundle(raw: unknown, source: string, refs: ExternalRefs): Promise
           text: false,
           binary: false,
         },
-        resolve: { http: false },
+        // Only files inside the spec's root, bounded (./ref-files.ts); never the network.
+        resolve: { http: false, file: { order: 1, canRead: true, read: (file: { url: string }) => readConfined(file.url, root) } },
         resolveExcludedPathMatcher: skip,
         bundle: { excludedPathMatcher: skip },
       } as never,
