@@ -14,9 +14,10 @@ class NumberText {
 type Tree = null | boolean | string | NumberText | Tree[] | { [name: string]: Tree };
 
 /**
- * The most values a patched record may hold, and the most values one patch may copy or compare:
+ * The most values one patch may add to a record, and the most values it may copy or compare:
  * `copy` doubles what it copies into itself, and 30 such operations in a small body would
- * otherwise build a billion values (and `test` compare them, again and again).
+ * otherwise build a billion values (and `test` compare them, again and again). A record the store
+ * took (bounded by the body limit) is patched whatever it holds.
  */
 const MAX_PATCHED_VALUES = 100_000;
 const MAX_PATCH_WORK = 1_000_000;
@@ -35,7 +36,7 @@ interface Work {
 export function appliedJsonPatch(record: Record<string, unknown>, operations: unknown): { json: string } | { problem: string } {
   if (!Array.isArray(operations)) return { problem: 'a JSON Patch is an array of operations' };
   let document: Tree = treeOf(record);
-  const work: Work = { size: sizeOf(document), spent: 0, shifted: 0 };
+  const work: Work = { size: 0, spent: 0, shifted: 0 };
   for (const [index, operation] of operations.entries()) {
     const outcome = isObject(operation) ? applied(document, operation, work) : 'is not an object';
     if (typeof outcome === 'string') return { problem: `operation ${index} (${describe(operation)}) ${outcome}` };
@@ -74,7 +75,7 @@ function applied(document: Tree, operation: Record<string, unknown>, work: Work)
       if (found === undefined) return `takes ${from}, which the record does not hold`;
       if (op === 'move' && (path === from || path.startsWith(`${from}/`))) return path === from ? { document } : 'moves a value into itself';
       if (op === 'copy') work.size += sizeOf(found);
-      if (work.size > MAX_PATCHED_VALUES) return `would make the record hold more than ${MAX_PATCHED_VALUES} values`;
+      if (work.size > MAX_PATCHED_VALUES) return `would add more than ${MAX_PATCHED_VALUES} values to the record`;
       const source = op === 'move' ? removed(document, from, work) : { document };
       return typeof source === 'string' ? source : put(source.document, path, copied(found), 'add', work);
     }
@@ -166,8 +167,9 @@ function sizeOf(tree: Tree, limit = MAX_PATCHED_VALUES + 1): number {
   while (pending.length > 0 && count < limit) {
     const next = pending.pop() as Tree;
     count++;
-    if (Array.isArray(next)) pending.push(...next);
-    else if (next !== null && typeof next === 'object' && !(next instanceof NumberText)) pending.push(...Object.values(next));
+    // One push per value: a spread passes every item as an argument, past V8's limit (RangeError) for an array of 300,000 tags.
+    if (Array.isArray(next)) for (const item of next) pending.push(item);
+    else if (next !== null && typeof next === 'object' && !(next instanceof NumberText)) for (const item of Object.values(next)) pending.push(item);
   }
   return count;
 }

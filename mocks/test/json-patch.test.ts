@@ -140,7 +140,7 @@ describe('PATCH with a JSON Patch', () => {
     const doubling = Array.from({ length: 40 }, () => ({ op: 'copy', from: '/tags', path: '/tags/-' }));
     const refused = await send(mock.current, '/gadgets/5', doubling, { method: 'PATCH', contentType: JSON_PATCH });
     expect(refused.status).toBe(400);
-    expect(refused.json.message).toMatch(/operation \d+ \(copy \/tags\/-\) would make the record hold more than 100000 values/);
+    expect(refused.json.message).toMatch(/operation \d+ \(copy \/tags\/-\) would add more than 100000 values to the record/);
     // A failed test quotes a bounded start of what it found.
     const tested = await send(mock.current, '/gadgets/5', [...doubling.slice(0, 12), { op: 'test', path: '', value: {} }], { method: 'PATCH', contentType: JSON_PATCH });
     expect(tested.status).toBe(400);
@@ -164,5 +164,25 @@ describe('PATCH with a JSON Patch', () => {
       { method: 'PATCH', contentType: JSON_PATCH },
     );
     expect([appended.status, appended.json.tags.length]).toEqual([200, 100_200]);
+  });
+});
+
+describe('JSON Patch on a record holding a large array (issue 39, item 9)', () => {
+  const mock = useMockForSpec(SPEC, { maxBody: 4 * 1024 * 1024 });
+
+  // 300,000 tags were stored (201), and every patch then answered 500 RangeError: the patch counted
+  // the record's values with push(...array), one argument per item.
+  it('patches it, a member beside the array and the array itself', async () => {
+    const created = await send(mock.current, '/gadgets', { name: 'crowded', tags: Array.from({ length: 300_000 }, () => '') });
+    expect(created.status, created.text.slice(0, 200)).toBe(201);
+    const id = (created.json as { id: number }).id;
+    const renamed = await send(mock.current, `/gadgets/${id}`, [{ op: 'add', path: '/name', value: 'renamed' }], { method: 'PATCH', contentType: JSON_PATCH });
+    expect(renamed.status, renamed.text.slice(0, 200)).toBe(200);
+    const tagged = await send(mock.current, `/gadgets/${id}`, [{ op: 'add', path: '/tags/-', value: 'last' }], { method: 'PATCH', contentType: JSON_PATCH });
+    expect(tagged.status, tagged.text.slice(0, 200)).toBe(200);
+    const stored = (await sendGet(mock.current, `/gadgets/${id}`)).json as { name: string; tags: string[] };
+    expect(stored.name).toBe('renamed');
+    expect(stored.tags).toHaveLength(300_001);
+    expect(stored.tags.at(-1)).toBe('last');
   });
 });

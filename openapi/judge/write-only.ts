@@ -22,14 +22,16 @@ function leaks(value: unknown, schema: Schema, at: string, depth: number): strin
   if (Array.isArray(value)) {
     if (isObject(schema.items)) {
       const items = schema.items;
-      value.forEach((item, index) => found.push(...leaks(item, items, `${at}/${index}`, depth + 1)));
+      value.forEach((item, index) => {
+        for (const leak of leaks(item, items, `${at}/${index}`, depth + 1)) found.push(leak);
+      });
     }
   } else if (isObject(schema.properties)) {
     for (const [name, property] of Object.entries(schema.properties)) {
       if (!Object.hasOwn(value, name) || !isObject(property)) continue;
       const pointer = `${at}/${escapePointerToken(name)}`;
       if (property.writeOnly === true) found.push(pointer);
-      else found.push(...leaks((value as Record<string, unknown>)[name], property, pointer, depth + 1));
+      else for (const leak of leaks((value as Record<string, unknown>)[name], property, pointer, depth + 1)) found.push(leak);
     }
   }
   return found;
