@@ -30,6 +30,7 @@ import { nullableAsNullAlternative } from './nullable.js';
 import { restoreNames, setAsideNames } from './upgrade-names.js';
 import { isObject, jsonPointer, pointerTokens } from '../schema/resolve.js';
 import { readConfined, refRoot } from './ref-files.js';
+import { expansionProblem } from './expansion.js';
 
 /** Why a document cannot be served or tested; the message names the document, the place (a JSON pointer) and the reason. */
 export class ContractError extends Error {
@@ -108,11 +109,15 @@ export function completeDocument(raw: unknown, source: string, notes: string[] =
 
 /** YAML or JSON text as a value; a ContractError naming the line for anything else. */
 export function parseDocumentText(text: string, source: string): unknown {
+  let value: unknown;
   try {
-    return parseYamlText(text);
+    value = parseYamlText(text);
   } catch (error) {
     throw ContractError.at(source, '', `is not valid YAML or JSON: ${(error as Error).message}`);
   }
+  const problem = expansionProblem(value, text.length);
+  if (problem) throw ContractError.at(source, '', problem);
+  return value;
 }
 
 /**
@@ -216,7 +221,7 @@ async function bundle(raw: unknown, source: string, refs: ExternalRefs): Promise
       document as never,
       {
         parse: {
-          yaml: { order: 1, canParse: true, parse: (file: { data: Buffer | string }) => parseYamlText(file.data.toString()) as never },
+          yaml: { order: 1, canParse: true, parse: (file: { data: Buffer | string; url: string }) => parseDocumentText(file.data.toString(), file.url) as never },
           json: false,
           text: false,
           binary: false,
