@@ -30,7 +30,6 @@ import { nullableAsNullAlternative } from './nullable.js';
 import { restoreNames, setAsideNames } from './upgrade-names.js';
 import { isObject, jsonPointer, pointerTokens } from '../schema/resolve.js';
 import { readConfined, refRoot } from './ref-files.js';
-import { expansionProblem } from './expansion.js';
 
 /** Why a document cannot be served or tested; the message names the document, the place (a JSON pointer) and the reason. */
 export class ContractError extends Error {
@@ -115,8 +114,6 @@ export function parseDocumentText(text: string, source: string): unknown {
   } catch (error) {
     throw ContractError.at(source, '', `is not valid YAML or JSON: ${(error as Error).message}`);
   }
-  const problem = expansionProblem(value, text.length);
-  if (problem) throw ContractError.at(source, '', problem);
   return value;
 }
 

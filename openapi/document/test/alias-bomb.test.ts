@@ -1,7 +1,7 @@
 /**
  * A YAML alias bomb cannot cost the tools memory (issue 39, degraded): 700 bytes of nested aliases
  * in an `x-` field parse into a value of a billion nodes written out, and each load of
- * `/__mock/docs/openapi.json` took ~1 GB and 10 s. It is refused at load, naming the bound; a
+ * `/__mock/docs/openapi.json` took ~1 GB and 10 s. It is refused at load by the YAML reader's alias bound (`yaml`'s maxAliasCount), naming why; a
  * document that reuses parts through aliases still loads.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -29,13 +29,13 @@ function file(name: string, text: string): string {
 describe('YAML aliases', () => {
   it('refuse a bomb at load, naming the bound', async () => {
     expect(BOMB.length).toBeLessThan(1000);
-    await expect(readContract(file('bomb.yaml', BOMB))).rejects.toThrow(/aliases expand it past 2000000 values/);
+    await expect(readContract(file('bomb.yaml', BOMB))).rejects.toThrow(/Excessive alias count/);
   });
 
   it('keep the mock from starting on one, saying why (a real process)', async () => {
     const { code, output } = await run(process.execPath, [MOCK_CLI, '--port', '0', '--spec', file('bomb-cli.yaml', BOMB)]);
     expect(code).not.toBe(0);
-    expect(output).toMatch(/aliases expand it/);
+    expect(output).toMatch(/Excessive alias count/);
   });
 
   it('still load a document that reuses a part through aliases', async () => {
