@@ -248,6 +248,8 @@ export interface ContractReport {
   operations: OperationResult[];
   /** Operations of the spec not tested, with the reason (filtered out, or a scheme the suite cannot send). */
   leftOut: Array<{ operationId: string; method: string; path: string; reason: string }>;
+  /** Bundled Plant Store fixture cases offered to another spec's operation, their bodies fitting its schema. */
+  fixturesOffered?: number;
   /** Bundled Plant Store fixture cases not offered: they fit no operation of another spec (one line in the report, not one per case). */
   fixturesNotOffered?: number;
   /** Records the generated cases created and the run deleted again (where the spec has a delete). */

@@ -52,7 +52,11 @@ export function formatReport(report: ContractReport, options: FormatOptions = {}
       for (const skip of o.skipped) lines.push(`    not sent, ${skip.cases} case(s): ${skip.reason}`);
     }
     for (const o of report.leftOut ?? []) lines.push(`- ${o.operationId.padEnd(opWidth)}  not tested: ${o.reason}  ${o.method} ${o.path}`);
-    if (report.fixturesNotOffered) lines.push(`  (${report.fixturesNotOffered} bundled Plant Store fixture case(s) not offered: written for POST /plants, they fit no operation of this spec)`);
+    if (report.fixturesOffered)
+      lines.push(
+        `  (${report.fixturesOffered} bundled Plant Store fixture case(s) offered where their bodies fit the operation's schema${report.fixturesNotOffered ? `; ${report.fixturesNotOffered} not offered: written for POST /plants, they fit no operation of this spec` : ''})`,
+      );
+    else if (report.fixturesNotOffered) lines.push(`  (${report.fixturesNotOffered} bundled Plant Store fixture case(s) not offered: written for POST /plants, they fit no operation of this spec)`);
     lines.push('');
   }
   const width = Math.max(...report.checks.map((c) => c.name.length));

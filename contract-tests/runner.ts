@@ -51,7 +51,7 @@ export async function runResolved(resolved: ResolvedOptions, options: Pick<Contr
   // A record for the PUT and PATCH cases to act on, so that their bodies are judged on a record that exists.
   const pins = await pinRecords(resolved, sequences);
   const records = new Map(pins.flatMap((pin) => pin.records));
-  const { cases, unfit, notOffered } = buildCases(resolved, options.fixtures ?? loadFixtures(), records);
+  const { cases, unfit, notOffered, offered } = buildCases(resolved, options.fixtures ?? loadFixtures(), records);
   const notSent: Exchange[] = unfit.map(({ case: contractCase, reason }) => ({
     case: contractCase,
     request: sentRequest(contractCase, resolved),
@@ -95,6 +95,7 @@ export async function runResolved(resolved: ResolvedOptions, options: Pick<Contr
     operations: operationResults(resolved, exchanges, judged.findings),
     leftOut: [...resolved.leftOut],
     ...(notOffered ? { fixturesNotOffered: notOffered } : {}),
+    ...(offered ? { fixturesOffered: offered } : {}),
     ...(headline ? { headline } : {}),
     ...(cleanedUp ? { cleanedUp } : {}),
     seed: resolved.seed,
@@ -413,7 +414,7 @@ export function buildCases(
   options: ResolvedOptions,
   fixtures: readonly FixtureCase[],
   records: ReadonlyMap<string, PinnedRecord> = new Map(),
-): { cases: ContractCase[]; unfit: Array<{ case: ContractCase; reason: string }>; notOffered: number } {
+): { cases: ContractCase[]; unfit: Array<{ case: ContractCase; reason: string }>; notOffered: number; offered: number } {
   const { operations } = options;
   const ids = createIdSource();
   const context = { token: options.token, invalidToken: options.invalidToken, basic: options.basic, ids, headers: options.headers };
@@ -424,13 +425,20 @@ export function buildCases(
     ...options.extraCases.map((f) => [f, 'cases'] as [FixtureCase, 'cases']),
   ];
   let notOffered = 0;
+  let offered = 0;
   for (const [fixture, source] of files) {
     const made = fileCase(fixture, source, operations, context);
     const target = operations.find((o) => o.operationId === made.case.operationId);
     // The bundled fixtures are the Plant Store's: offered to another spec's operation only where they fit it.
     const foreign = source === 'fixture' && (target?.method !== CREATE_PLANT_OPERATION.method || target.path !== CREATE_PLANT_OPERATION.path);
-    if (made.unfit !== undefined && foreign) notOffered++;
-    else if (made.unfit !== undefined) unfit.push({ case: made.case, reason: made.unfit });
+    // A Plant body fits another schema only where that schema declares every member it sends: one it merely
+    // tolerates (no required member, open to any other) is not what the fixture was written to test.
+    if (foreign && (made.unfit !== undefined || !declaresEveryMember(fixture, target))) {
+      notOffered++;
+      continue;
+    }
+    if (foreign) offered++;
+    if (made.unfit !== undefined) unfit.push({ case: made.case, reason: made.unfit });
     else cases.push(made.case);
   }
   // With one operation the ids stay as the second generation wrote them; with several, each names its operation.
@@ -451,7 +459,16 @@ export function buildCases(
     // A case the spec's validator contradicts is reported as not sent, with the reason; it never stops the run.
     for (const { case: generated, reason } of generation.excluded) unfit.push({ case: generatedCase(generated, options, contract, named), reason });
   }
-  return { cases, unfit, notOffered };
+  return { cases, unfit, notOffered, offered };
+}
+
+/** Whether the operation's request schema declares every member of the fixture's JSON body (a body-less fixture declares none). */
+function declaresEveryMember(fixture: FixtureCase, target: SuiteContract | undefined): boolean {
+  const { body } = fixture.request;
+  if (!('json' in body) || body.json === null || typeof body.json !== 'object' || Array.isArray(body.json)) return true;
+  const declared = new Set((target?.requestBody?.variants ?? []).flatMap((variant) => variant.properties.map((p) => p.name)));
+  for (const p of target?.requestBody?.properties ?? []) declared.add(p.name);
+  return Object.keys(body.json).every((name) => declared.has(name));
 }
 
 function generatedCase(generated: GeneratedCase, options: ResolvedOptions, contract: SuiteContract, named: boolean): ContractCase {
