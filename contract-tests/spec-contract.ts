@@ -130,6 +130,8 @@ export interface SuiteContract {
   path: string;
   /** The first 2xx status the spec declares (any declared 2xx is a success, isExpectedSuccess); undefined when it declares only a `2XX` range. */
   successStatus: number | undefined;
+  /** The operation declares only 3xx answers (an OAuth authorize endpoint): a declared redirect is its success. */
+  redirectOnly?: true;
   responses: ReadonlyMap<number, DeclaredResponse>;
   /** `4XX`-style ranges, by their first digit. */
   ranges: ReadonlyMap<number, DeclaredResponse>;
@@ -191,9 +193,11 @@ export function declaredText(contract: SuiteContract): string {
 
 /**
  * Whether `status` is a success a valid request may get: a 2xx the spec declares exactly (a create
- * declaring 200 and 201 may answer either) or by a `2XX` range; any 2xx when it declares only a range.
+ * declaring 200 and 201 may answer either) or by a `2XX` range; any 2xx when it declares only a range;
+ * for an operation declaring only redirects, a redirect it declares.
  */
 export function isExpectedSuccess(contract: SuiteContract, status: number): boolean {
+  if (contract.redirectOnly) return status >= 300 && status < 400 && (contract.responses.has(status) || contract.ranges.has(3));
   if (status < 200 || status >= 300) return false;
   return contract.successStatus === undefined || contract.responses.has(status) || contract.ranges.has(2);
 }
@@ -289,9 +293,12 @@ export function suiteContractOf(
   }
   const ranges = new Map<number, DeclaredResponse>();
   for (const [code, response] of operation.ranges ?? []) ranges.set(Number(code[0]), declared(response, code));
-  const successStatus = operation.successStatus;
+  // An operation that declares only redirects (an OAuth authorize endpoint answering 302) succeeds by its redirect.
+  const redirects = [...responses.keys()].filter((status) => status >= 300 && status < 400);
+  const redirectOnly = operation.successStatus === undefined && !ranges.has(2) && !fallback && (redirects.length > 0 || ranges.has(3));
+  const successStatus = operation.successStatus ?? (redirectOnly ? redirects[0] : undefined);
   // No responses at all (OpenAPI requires them, yet documents omit them): any 2xx is success.
-  if (successStatus === undefined && !ranges.has(2) && !fallback && (responses.size > 0 || ranges.size > 0))
+  if (successStatus === undefined && !redirectOnly && !ranges.has(2) && !fallback && (responses.size > 0 || ranges.size > 0))
     throw new SpecError(`${source}: ${operationId} declares no 2xx response, so the suite cannot tell success.`);
 
   const content = operation.requestBody?.content;
@@ -371,6 +378,7 @@ export function suiteContractOf(
     method: operation.method.toUpperCase(),
     path: operation.path,
     successStatus,
+    ...(redirectOnly ? { redirectOnly: true as const } : {}),
     responses,
     ranges,
     ...(fallback ? { fallback } : {}),

@@ -6,6 +6,7 @@
  * status the provider gave the duplicate probe (the id may be stored from an earlier run).
  */
 import type { Check } from '../model.js';
+import { isExpectedSuccess } from '../spec-contract.js';
 import { answered, failure, info, isSuccess, providerMessage, reportChoice, warning } from './verdicts.js';
 
 /** The smallest body a provider may refuse as too large (413) without failing: 16 KiB, many times any ordinary plant. */
@@ -36,7 +37,8 @@ export const positiveDataAcceptance: Check = {
     if (choice) return choice;
     if (!response || exchange.case.expect !== 'accepted') return undefined;
     const { status } = response;
-    if (isSuccess(status)) return [];
+    // An operation declaring only redirects succeeds by one of them.
+    if (isSuccess(status) || (contract.redirectOnly && isExpectedSuccess(contract, status))) return [];
     // A request naming a resource by its path (`/plants/{id}`) may name one that does not exist.
     if (status === 404 && !exchange.case.onRecord && contract.parameters.some((p) => p.in === 'path')) {
       return [
