@@ -80,7 +80,7 @@ describe('npm run contract', () => {
       runCli(['--base-url', url, '--token', TOKEN, '--seed', '31337', '--invalid-token', 'revoked-token-1', '--generated', '5', '--junit', junit]),
     );
     expect(output).toContain('Seed 31337');
-    expect(output).toMatch(/^FAILED: 1 of 9 checks failed \(ignored_auth\)/m);
+    expect(output).toMatch(/^FAILED: 1 of 8 checks failed \(ignored_auth\)/m);
     expect(output).toContain('Authorization: Bearer revoked-token-1');
     expect(code).toBe(1);
     const xml = readFileSync(junit, 'utf8');
