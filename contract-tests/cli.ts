@@ -41,7 +41,8 @@ async function main(): Promise<number> {
   try {
     // A provider started just before (`npm start & npm run contract`) is waited for, bounded, and the wait said.
     let told = false;
-    const waited = await waitUntilReachable(new URL(resolved.baseUrl), WAIT_BUDGET_MS, () => {
+    const target = resolved.endpoint(resolved.contract.path.replace(/\{[^}]*\}/g, 'x'));
+    const waited = await waitUntilReachable(target, WAIT_BUDGET_MS, () => {
       if (!told) out(`Waiting for ${resolved.baseUrl} to accept connections (up to ${WAIT_BUDGET_MS / 1000} s)…\n`);
       told = true;
     });
