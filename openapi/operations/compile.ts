@@ -18,6 +18,7 @@ import { defPointers, endlessRound } from '../schema/cycles.js';
 import { META_SCHEMA_ID, validateMetaSchema } from '../schema/meta-schema.gen.js';
 import { refusedPatterns } from '../schema/patterns.js';
 import { exactPlanDeclaring, exactPlanOf, READ_EVERY_NUMBER, type ExactPlan } from '../schema/exact-json.js';
+import { dropRefusedKeywords } from '../document/refused-keywords.js';
 import { completeDocument, ContractError, HTTP_METHODS, loadDocument, loadDocumentSync, type LoadedDocument } from '../document/load.js';
 import { SPEC_PATH } from '../plant-store.js';
 import { parameterReader, type ParameterStyle } from './parameters.js';
@@ -46,7 +47,26 @@ export function compileContract(document: unknown, source: string): CompiledCont
   return compileLoaded(completeDocument(document, source));
 }
 
-function compileLoaded({ document, source, notes, declaredVersion, warnings }: LoadedDocument): CompiledContract {
+/**
+ * The loaded document compiled. When a schema is refused for a keyword its dialect does not allow,
+ * each such keyword is dropped where it stands, with one warning naming it (openapi/document/refused-keywords.ts),
+ * and the document compiled again: one flaw does not make the whole API unservable.
+ */
+function compileLoaded(loaded: LoadedDocument): CompiledContract {
+  try {
+    return compileOnce(loaded, [...loaded.warnings]);
+  } catch (error) {
+    if (!(error instanceof ContractError) || !error.message.includes(SCHEMA_REFUSED)) throw error;
+    const dropped = dropRefusedKeywords(loaded.document, loaded.source);
+    if (dropped.length === 0) throw error;
+    return compileOnce(loaded, [...loaded.warnings, ...dropped]);
+  }
+}
+
+/** How every refusal of a schema begins. */
+const SCHEMA_REFUSED = 'the schema cannot be compiled';
+
+function compileOnce({ document, source, notes, declaredVersion }: LoadedDocument, warnings: string[]): CompiledContract {
   const paths = document.paths as Record<string, unknown>;
   const refused = refusedPatterns(document);
   if (refused.length > 0) {
@@ -149,12 +169,12 @@ class SchemaCompiler {
       const id = this.#defsId(direction ?? '');
       const own = retarget(direction === undefined ? rewritten : unrequired(rewritten, FLAG[direction]), id);
       const problem = this.#schemaProblem(own);
-      if (problem !== undefined) throw ContractError.at(this.source, where, `the schema cannot be compiled: schema is invalid: ${problem}`);
+      if (problem !== undefined) throw ContractError.at(this.source, where, `${SCHEMA_REFUSED}: schema is invalid: ${problem}`);
       const firstError = this.#firstErrorAjv.compile(own as Schema);
       return boundedValidator(firstError, () => this.#ajv.compile(own as Schema));
     } catch (error) {
       if (error instanceof ContractError) throw error;
-      throw ContractError.at(this.source, where, `the schema cannot be compiled: ${(error as Error).message}`);
+      throw ContractError.at(this.source, where, `${SCHEMA_REFUSED}: ${(error as Error).message}`);
     }
   }
 
@@ -192,16 +212,16 @@ class SchemaCompiler {
   #checkSchema(schema: Schema, where: string): void {
     const rewritten = this.#prepare(schema);
     const problem = this.#schemaProblem(rewritten);
-    if (problem !== undefined) throw ContractError.at(this.source, where, `the schema cannot be compiled: schema is invalid: ${problem}`);
+    if (problem !== undefined) throw ContractError.at(this.source, where, `${SCHEMA_REFUSED}: schema is invalid: ${problem}`);
     const refusal = ajvRefusal(rewritten, { $defs: this.#defs });
-    if (refusal) throw ContractError.at(this.source, `${where}${refusal.pointer}`, `the schema cannot be compiled: ${this.#documentRefs(refusal.reason)}`);
+    if (refusal) throw ContractError.at(this.source, `${where}${refusal.pointer}`, `${SCHEMA_REFUSED}: ${this.#documentRefs(refusal.reason)}`);
   }
 
   /** Throws, at the schema's own pointer, when a def does not follow the JSON Schema meta-schema. */
   #checkDefs(): void {
     if (validateMetaSchema({ $defs: this.#defs })) {
       const refusal = ajvRefusal({ $defs: this.#defs }, { $defs: this.#defs });
-      if (refusal) throw ContractError.at(this.source, this.#defPointer(refusal.pointer), `the schema cannot be compiled: ${this.#documentRefs(refusal.reason)}`);
+      if (refusal) throw ContractError.at(this.source, this.#defPointer(refusal.pointer), `${SCHEMA_REFUSED}: ${this.#documentRefs(refusal.reason)}`);
       const round = endlessRound({ $defs: this.#defs }, defPointers(this.#defs));
       if (round) {
         const through = [round.pointer, ...round.through].map((pointer) => this.#defPointer(pointer)).join(' → ');
@@ -218,7 +238,7 @@ class SchemaCompiler {
     const name = /^\/\$defs\/([^/]*)/.exec(first?.instancePath ?? '')?.[1] ?? '';
     const unescaped = unescapePointerToken(name);
     const where = unescaped.startsWith('@') ? unescaped.slice(1) : jsonPointer('components', 'schemas', unescaped);
-    throw ContractError.at(this.source, where, `the schema cannot be compiled: schema is invalid: ${this.#schemaProblem(this.#defs[unescaped]) ?? whole}`);
+    throw ContractError.at(this.source, where, `${SCHEMA_REFUSED}: schema is invalid: ${this.#schemaProblem(this.#defs[unescaped]) ?? whole}`);
   }
 
   /** `text` with each ref into the registered `$defs` written as the document's ref. */

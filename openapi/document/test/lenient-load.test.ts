@@ -137,3 +137,63 @@ describe('YAML 1.2 as real projects publish it', () => {
     expect((refusal as Error).message).toMatch(/bad\.json: is not valid YAML or JSON: .*at line 2, column \d+$/);
   });
 });
+
+describe('a schema keyword the dialect refuses is dropped where it stands, with one warning naming it', () => {
+  const document = {
+    openapi: '3.0.3',
+    info: { title: 'flawed', version: '1' },
+    paths: {
+      '/pets': {
+        post: {
+          operationId: 'addPet',
+          requestBody: {
+            content: {
+              'application/json': {
+                schema: {
+                  type: 'object',
+                  required: ['name'],
+                  properties: {
+                    name: { type: 'string', required: true },
+                    photo: { type: 'file' },
+                  },
+                },
+              },
+            },
+          },
+          responses: { '201': { description: 'created', content: { 'application/json': { schema: { $ref: '#/components/schemas/Pet' } } } } },
+        },
+      },
+    },
+    components: {
+      schemas: {
+        Pet: {
+          id: 'urn:pet',
+          type: 'object',
+          properties: { name: { type: 'string', minLength: '1' } },
+          examples: { rex: { value: { name: 'Rex' } } },
+        },
+      },
+    },
+  };
+
+  it('loads, judges by what is left, and says what it dropped', () => {
+    const contract = compileContract(structuredClone(document), 'flawed.yaml');
+    expect(contract.warnings).toEqual([
+      expect.stringMatching(/^flawed\.yaml#\/paths\/~1pets\/post\/requestBody\/content\/application~1json\/schema\/properties\/name\/required: required true .*dropped$/),
+      expect.stringMatching(/^flawed\.yaml#\/paths\/~1pets\/post\/requestBody\/content\/application~1json\/schema\/properties\/photo\/type: type "file" .*dropped$/),
+      expect.stringMatching(/^flawed\.yaml#\/components\/schemas\/Pet\/id: id "urn:pet" is draft-04's \$id.*dropped$/),
+      expect.stringMatching(/^flawed\.yaml#\/components\/schemas\/Pet\/properties\/name\/minLength: minLength "1" is not JSON Schema 2020-12 \(must be integer\); dropped$/),
+      expect.stringMatching(/^flawed\.yaml#\/components\/schemas\/Pet\/examples: examples \{"rex".* \(must be array\); dropped$/),
+    ]);
+    const body = contract.operations.get('addPet')?.requestBody?.content.get('application/json');
+    expect(body?.validate?.({ name: 'Rex', photo: 'anything' })).toBe(true);
+    expect(body?.validate?.({ photo: 'anything' })).toBe(false);
+    expect(body?.validate?.({ name: 7 })).toBe(false);
+  });
+
+  it('still refuses what cannot be served: an empty enum (no value is valid, and no drop restores what was meant)', () => {
+    const broken = structuredClone(document);
+    (broken.components.schemas.Pet.properties.name as Record<string, unknown>).enum = [];
+    expect(() => compileContract(broken, 'flawed.yaml')).toThrow(/flawed\.yaml#\/components\/schemas\/Pet\/properties\/name: the schema cannot be compiled: enum must have non-empty array/);
+  });
+});
