@@ -3,7 +3,7 @@
  * parsed with commander. Pure, so tests call it directly; cli.ts runs it.
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { wholeNumber } from '../package/command-line.js';
+import { userPath, wholeNumber } from '../package/command-line.js';
 import { DEFAULT_GENERATED, DEFAULT_TIMEOUT_MS, PROFILES, type ContractOptions, type ProfileName } from './options.js';
 
 export interface ContractCommandLine extends ContractOptions {
@@ -102,7 +102,7 @@ export function parseContractArgs(argv: readonly string[], command: Command = co
     headers,
     ...(o.junit === undefined ? {} : { junit: o.junit }),
     ...(o.har === undefined ? {} : { har: o.har }),
-    ...(o.spec === undefined ? {} : { spec: o.spec }),
+    ...(o.spec === undefined ? {} : { spec: userPath(o.spec) }),
     ...(o.cases === undefined ? {} : { cases: o.cases }),
     ...(o.checks === undefined ? {} : { checks: o.checks }),
     ...(o.excludeChecks === undefined ? {} : { excludeChecks: o.excludeChecks }),

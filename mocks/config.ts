@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { commaList as list, port, wholeNumber as integer } from '../package/command-line.js';
+import { commaList as list, port, userPath, wholeNumber as integer } from '../package/command-line.js';
 import { parseExactJson } from '../openapi/schema/exact-json.js';
 import { parseIdentityOverrides, type IdentityOverrides } from '../openapi/operations/collections.js';
 import { hostnameOf, type AllowedHosts } from './http/allowed-hosts.js';
@@ -210,7 +210,7 @@ export function parseMockArgs(argv: readonly string[], command: Command = mockCo
   return {
     port: o.port,
     host: o.host,
-    spec: o.spec,
+    spec: o.spec === undefined ? undefined : userPath(o.spec),
     tokens: o.tokens,
     identity: o.identity,
     stateless: o.stateless?.includes('all') ? 'all' : o.stateless,
@@ -218,8 +218,8 @@ export function parseMockArgs(argv: readonly string[], command: Command = mockCo
     adminToken: o.adminToken,
     maxBody: o.maxBody,
     maxConnections: o.maxConnections,
-    seedFile: o.seed,
-    stateFile: o.stateFile,
+    seedFile: o.seed === undefined ? undefined : userPath(o.seed),
+    stateFile: o.stateFile === undefined ? undefined : userPath(o.stateFile),
     discardUnkeptRecords: o.discardUnkeptRecords ?? false,
     corsOrigins: o.corsOrigin,
     allowedHosts: o.allowedHosts,
@@ -227,7 +227,7 @@ export function parseMockArgs(argv: readonly string[], command: Command = mockCo
     storeUrl: o.store,
     storePrefix: o.storePrefix,
     replica,
-    record: o.record ? { dir: o.record } : undefined,
+    record: o.record ? { dir: userPath(o.record) } : undefined,
     maskNames: o.maskName,
     selfCheck: o.selfCheck ?? false,
     proxy: o.proxy === undefined ? undefined : { upstream: o.proxy, strict: o.proxyStrict ?? false, timeoutMs: o.proxyTimeout, connectTimeoutMs: o.proxyConnectTimeout },

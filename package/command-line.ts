@@ -3,6 +3,7 @@
  * the bench) shares about its flags: the same whole-number and list parsers, and the same exit
  * for a usage error (2, after commander has printed why) or for --help (0).
  */
+import { dirname, isAbsolute, resolve } from 'node:path';
 import { CommanderError, InvalidArgumentError } from 'commander';
 
 /** A flag parser for a whole number from `min` to `max`. */
@@ -33,4 +34,16 @@ export function parsedOrExit<T>(parse: () => T): T {
     if (error instanceof CommanderError) process.exit(error.exitCode === 0 ? 0 : 2);
     throw error;
   }
+}
+
+/**
+ * A path the user typed (`--spec ./openapi.yaml`), absolute. Relative to the directory the user
+ * ran the command in: under `npm start`/`npm run` npm runs the script in the package's root and
+ * says where the user was in INIT_CWD; a process npm did not start there (a child of a test run
+ * with its own working directory inherits INIT_CWD too) resolves against its own working directory.
+ */
+export function userPath(path: string, env: NodeJS.ProcessEnv = process.env, cwd: string = process.cwd()): string {
+  if (isAbsolute(path)) return path;
+  const underNpm = env.INIT_CWD !== undefined && env.npm_package_json !== undefined && resolve(dirname(env.npm_package_json)) === resolve(cwd);
+  return resolve(underNpm ? (env.INIT_CWD as string) : cwd, path);
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /** `npm run mock:prism`: the stateless Prism mock until SIGINT, SIGTERM or SIGHUP. */
 import { Command, Option } from 'commander';
-import { parsedOrExit, port } from '../../package/command-line.js';
+import { parsedOrExit, port, userPath } from '../../package/command-line.js';
 import { readContract } from '../../openapi/operations/compile.js';
 import { type CompiledContract } from '../../openapi/operations/model.js';
 import { DEFAULT_HOST } from '../http/listen.js';
@@ -24,7 +24,7 @@ function prismCommand(): Command {
 function parsePrismArgs(argv: readonly string[], command: Command = prismCommand()): PrismMockOptions {
   command.parse(argv as string[], { from: 'user' });
   const o = command.opts<{ port: number; host: string; spec?: string; dynamic?: boolean; logLevel: string }>();
-  return { port: o.port, host: o.host, spec: o.spec, dynamic: o.dynamic ?? false, logLevel: o.logLevel };
+  return { port: o.port, host: o.host, spec: o.spec === undefined ? undefined : userPath(o.spec), dynamic: o.dynamic ?? false, logLevel: o.logLevel };
 }
 
 /** How many operations the listening line names; the rest are counted. */
