@@ -297,7 +297,8 @@ export async function createMockServer(options: MockOptions = {}): Promise<MockS
       const record = recordExchange(journal, exchange, policy);
       if (recorder && record && !admin) recorder.record(record, req, policy);
     }
-    logRequest({ method: req.method ?? '', path, status: answer.status, ms: durationMs, code: rejection?.code }, quietRead);
+    const reason = rejection && answer.body === undefined ? rejection.message : undefined;
+    logRequest({ method: req.method ?? '', path, status: answer.status, ms: durationMs, code: rejection?.code, ...(reason === undefined ? {} : { reason }) }, quietRead);
   };
   const handle = (req: IncomingMessage, res: ServerResponse, decided?: Answer): void => {
     serve(req, res, decided).catch((error: unknown) => {

@@ -164,22 +164,22 @@ export class ErrorAnswers {
 
   /** The rejection's answer at `place`: its status and headers, the body in the declared shape. */
   answer(rejection: Rejection, place: AnswerPlace): Answer {
-    const shape = this.shape(rejection.status, place);
-    return renderShape(shape, rejection);
+    const declared = withDeclaredStatus(rejection, place.operation);
+    return renderShape(this.shape(declared.status, place), declared);
   }
 
   /** An answer that carries a rejection, re-rendered at `place` (everything else it carries kept). */
   render(answer: Answer, place: AnswerPlace): Answer {
-    const rejection = answer.rejection;
-    if (!rejection) return answer;
+    if (!answer.rejection) return answer;
+    const rejection = withDeclaredStatus(answer.rejection, place.operation);
     const shape = this.shape(rejection.status, place);
-    if (shape.kind === 'ours') return answer;
+    if (shape.kind === 'ours' && rejection === answer.rejection) return answer;
     const rendered = renderShape(shape, rejection);
     // What the request path added to the rejection's own headers (Preference-Applied on a forced
     // error) stays; the media type is the shape's.
     const added = { ...answer.headers };
     delete added['content-type'];
-    return { ...answer, body: rendered.body, headers: { ...added, ...rendered.headers } };
+    return { ...answer, status: rendered.status, rejection, body: rendered.body, headers: { ...added, ...rendered.headers } };
   }
 
   shape(status: number, place: AnswerPlace): ErrorShape {
@@ -244,6 +244,28 @@ export class ErrorAnswers {
     this.#documentWide.set(status, shape);
     return shape;
   }
+}
+
+/**
+ * A refused request's status as the operation declares it: 400, else the 422 it declares when it
+ * declares no 400 (frontend code written for the declared 422 then runs), else 400 under a `4XX`
+ * range or `default`.
+ */
+function withDeclaredStatus(rejection: Rejection, operation: ContractOperation | undefined): Rejection {
+  if (rejection.status !== 400 || !operation || operation.responses.has(400) || !operation.responses.has(422)) return rejection;
+  return { ...rejection, status: 422 };
+}
+
+/**
+ * The header that carries a refusal's reason when the declared answer has no body (a `400`
+ * declared without content): the developer still reads why. Printable ASCII, bounded.
+ */
+export const REASON_HEADER = 'plant-store-reason';
+const MAX_REASON_CHARS = 1024;
+
+function reasonHeader(message: string): string {
+  const text = message.replace(/[^\x20-\x7e]+/g, ' ').trim();
+  return text.length > MAX_REASON_CHARS ? `${text.slice(0, MAX_REASON_CHARS - 3)}...` : text;
 }
 
 function keyOf(shape: ErrorShape): string {
@@ -438,7 +460,7 @@ export function failingField(rejection: Pick<Rejection, 'fields'>): { name: stri
 
 function renderShape(shape: ErrorShape, rejection: Rejection): Answer {
   if (shape.kind === 'ours') return { status: rejection.status, body: errorBody(rejection), headers: rejection.headers, rejection };
-  if (shape.kind === 'empty') return { status: rejection.status, headers: rejection.headers, rejection };
+  if (shape.kind === 'empty') return { status: rejection.status, headers: { ...rejection.headers, [REASON_HEADER]: reasonHeader(rejection.message) }, rejection };
   const headers = { ...rejection.headers, 'content-type': shape.mediaType };
   if (shape.kind === 'text') return { status: rejection.status, body: rejection.message, headers, rejection };
   if (shape.xml) return { status: rejection.status, body: xmlText(shape.xml, bodyOf(shape, rejection)), headers, rejection };

@@ -15,7 +15,7 @@ import type { CompiledContract } from '../../openapi/operations/model.js';
 /** The request headers every answer of ours may need: credentials, bodies, `Prefer`. */
 const OUR_REQUEST_HEADERS = ['authorization', 'content-type', 'prefer'];
 /** Headers a page may read from our answers (challenges, Allow, applied preferences). */
-const OUR_EXPOSED_HEADERS = ['www-authenticate', 'allow', 'preference-applied', 'plant-store-violations'];
+const OUR_EXPOSED_HEADERS = ['www-authenticate', 'allow', 'preference-applied', 'plant-store-violations', 'plant-store-reason'];
 
 /** An RFC 9110 field name: a hostile spec's name (a CR, a comma) never reaches a header value. */
 const FIELD_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/;

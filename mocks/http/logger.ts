@@ -178,8 +178,8 @@ function readableLines(): (lines: string) => string {
   const { prettyFactory } = createRequire(import.meta.url)('pino-pretty') as PrettyModule;
   const pretty = prettyFactory({
     translateTime: 'SYS:HH:MM:ss.l',
-    ignore: 'method,path,status,ms,code,url',
-    messageFormat: '{msg}{if method} {method} {path} {status} {ms} ms{end}{if code} {code}{end}',
+    ignore: 'method,path,status,ms,code,reason,url',
+    messageFormat: '{msg}{if method} {method} {path} {status} {ms} ms{end}{if code} {code}{end}{if reason}: {reason}{end}',
   });
   return (lines) =>
     lines
@@ -209,6 +209,8 @@ export interface RequestLogEntry {
   ms: number;
   /** The catalogue code of a rejection. */
   code: string | undefined;
+  /** A rejection's reason, when the answer carries no body to say it (the spec declares that status without content). */
+  reason?: string;
 }
 
 const INFO = 30;
@@ -228,7 +230,7 @@ export function requestLogger(logger: Logger): (entry: RequestLogEntry, quiet: b
   return (entry, quiet) => {
     const level = quiet ? DEBUG : INFO;
     if (logger.levelVal > level) return;
-    const code = entry.code === undefined ? '' : `,"code":${JSON.stringify(entry.code)}`;
+    const code = `${entry.code === undefined ? '' : `,"code":${JSON.stringify(entry.code)}`}${entry.reason === undefined ? '' : `,"reason":${JSON.stringify(entry.reason)}`}`;
     destination.write(
       `{"level":${level},"time":${Date.now()},"method":${method.of(entry.method)},"path":${path.of(entry.path)},` + `"status":${entry.status},"ms":${entry.ms}${code},"msg":"request"}\n`,
     );
