@@ -28,6 +28,7 @@ import { upgradeFromThreeToThreeOne } from '@scalar/openapi-upgrader/3.0-to-3.1'
 import { parse as parseYaml } from 'yaml';
 import { nullableAsNullAlternative } from './nullable.js';
 import { restoreNames, setAsideNames } from './upgrade-names.js';
+import { producesOnEveryOperation, producesOnSharedResponses } from './swagger-produces.js';
 import { isObject, jsonPointer, pointerTokens } from '../schema/resolve.js';
 import { readConfined, refRoot } from './ref-files.js';
 
@@ -306,7 +307,10 @@ function upgraded(raw: unknown, source: string, notes: string[]): { document: Re
   }
   let document: Record<string, unknown>;
   try {
-    const three = (version === '2.0' ? upgradeFromTwoToThree(structuredClone(raw) as never) : structuredClone(raw)) as Record<string, unknown>;
+    const copy = structuredClone(raw);
+    const produces = version === '2.0' ? producesOnEveryOperation(copy) : undefined;
+    const three = (version === '2.0' ? upgradeFromTwoToThree(copy as never) : copy) as Record<string, unknown>;
+    if (produces && isObject(three)) producesOnSharedResponses(three, produces);
     const setAside = setAsideNames(three);
     document = upgradeFromThreeToThreeOne(three as never) as never;
     if (setAside && isObject(document)) restoreNames(document);

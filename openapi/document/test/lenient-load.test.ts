@@ -197,3 +197,34 @@ describe('a schema keyword the dialect refuses is dropped where it stands, with 
     expect(() => compileContract(broken, 'flawed.yaml')).toThrow(/flawed\.yaml#\/components\/schemas\/Pet\/properties\/name: the schema cannot be compiled: enum must have non-empty array/);
   });
 });
+
+describe("Swagger 2.0's produces per operation overrides the document's", () => {
+  it("each operation answers in its own produces, the others and the shared responses in the document's", () => {
+    const contract = compileContract(
+      {
+        swagger: '2.0',
+        info: { title: 'produces', version: '1' },
+        produces: ['application/json'],
+        consumes: ['application/json'],
+        paths: {
+          '/render': {
+            post: {
+              operationId: 'render',
+              consumes: ['text/plain'],
+              produces: ['text/plain', 'text/html'],
+              parameters: [{ in: 'body', name: 'source', schema: { type: 'string' } }],
+              responses: { '200': { description: 'rendered', schema: { type: 'string' } }, '400': { $ref: '#/responses/Bad' } },
+            },
+          },
+          '/status': { get: { operationId: 'status', responses: { '200': { description: 'ok', schema: { type: 'object' } }, '400': { $ref: '#/responses/Bad' } } } },
+        },
+        responses: { Bad: { description: 'bad', schema: { type: 'object', properties: { message: { type: 'string' } } } } },
+      },
+      'produces.yaml',
+    );
+    expect([...(contract.operations.get('render')?.responses.get(200)?.content.keys() ?? [])]).toEqual(['text/plain', 'text/html']);
+    expect([...(contract.operations.get('render')?.requestBody?.content.keys() ?? [])]).toEqual(['text/plain']);
+    expect([...(contract.operations.get('status')?.responses.get(200)?.content.keys() ?? [])]).toEqual(['application/json']);
+    expect([...(contract.operations.get('status')?.responses.get(400)?.content.keys() ?? [])]).toEqual(['application/json']);
+  });
+});
