@@ -109,7 +109,9 @@ const ROLES: Record<CollectionRole, (served: Served) => MockHandler> = {
     (served) =>
     (c, { mock }) => {
       const { collection } = served;
-      const body = c.request.requestBody as Body;
+      // A create whose optional body was not sent is a create of an empty record (the spec allows
+      // it): assigned identities are assigned, a client-chosen one is refused as missing.
+      const body = (c.request.requestBody ?? {}) as Body;
       const params = c.request.params as Record<string, string>;
       const create = (): Maybe<Answer> => {
         const name = storeName(collection, params);
