@@ -612,6 +612,8 @@ export function validRecordBody(
         continue;
       }
       if (!property.required && !(typesOf(property.schema).includes('string') && plainString(property.schema))) continue;
+      // An optional identity left to the provider (none given): not sent, so the provider assigns one its item path takes.
+      if (property.name === identity && id === undefined && !property.required) continue;
       const literal = typesOf(property.schema).includes('string') && plainString(property.schema) ? JSON.stringify(`${word}-${property.name}`) : sample(validLiterals(property.schema));
       members.push(`${JSON.stringify(property.name)}:${literal}`);
     }

@@ -246,6 +246,8 @@ export async function createMockServer(options: MockOptions = {}): Promise<MockS
       // any answer is written, and the answers leave together; writing each as soon as it was
       // decided cost more CPU per request (docs/benchmarks.md, "Figures behind the code").
       answer = await deciding;
+      if (answer.mockBug)
+        logger.warn({ method: req.method, path, status: answer.status, problems: answer.mockBug }, 'mock bug: a stored record, projected to its answer, still breaks the declared schema');
       if (selfCheck && !admin) answer = await checked(answer, req.method ?? 'GET', path);
     } catch (error) {
       if (!res.socket || res.socket.destroyed) return; // the client went away mid-request: nobody to answer

@@ -8,7 +8,8 @@
  */
 import { firstJson } from '../../openapi/media-types.js';
 import { type Singleton, type SingletonRole } from '../../openapi/operations/collections.js';
-import { successOf, type CompiledContract, type ContractOperation } from '../../openapi/operations/model.js';
+import { successOf, type CompiledContract, type ContractMediaType, type ContractOperation } from '../../openapi/operations/model.js';
+import { Projector } from '../../openapi/schema/project.js';
 import { parseExactJson } from '../../openapi/schema/exact-json.js';
 import { describeProblems } from '../../openapi/schema/problems.js';
 import { reject } from '../errors.js';
@@ -25,9 +26,10 @@ type Body = Record<string, unknown>;
 
 export function singletonHandlers(singletons: ReadonlyMap<string, { role: SingletonRole; singleton: Singleton }>, contract: CompiledContract): Record<string, MockHandler> {
   const handlers: Record<string, MockHandler> = {};
+  const projector = new Projector(contract.document);
   for (const [operationId, { role, singleton }] of singletons) {
     const operation = contract.operations.get(operationId);
-    if (operation) handlers[operationId] = ROLES[role](singleton, answering(operation, singleton, contract.document));
+    if (operation) handlers[operationId] = ROLES[role](singleton, answering(operation, singleton, contract.document, projector));
   }
   return handlers;
 }
@@ -38,13 +40,15 @@ interface Shown {
   properties: ReadonlySet<string> | undefined;
   /** Members its schema requires that no document holds (a readOnly `updatedAt`), as JSON members to add. */
   fill: string | undefined;
+  media: ContractMediaType | undefined;
+  projector: Projector;
 }
 
-function answering(operation: ContractOperation, singleton: Singleton, document: unknown): Shown {
+function answering(operation: ContractOperation, singleton: Singleton, document: unknown, projector: Projector): Shown {
   const success = successOf(operation);
   const media = firstJson(success?.response.content);
   const properties = media && new Set([...media.propertySet].filter((name) => !singleton.writeOnly.has(name)));
-  return { status: success?.status ?? 204, properties, fill: media && fillOf(media.object, document, singleton, properties) };
+  return { status: success?.status ?? 204, properties, fill: media && fillOf(media.object, document, singleton, properties), media, projector };
 }
 
 const ROLES: Record<SingletonRole, (singleton: Singleton, shown: Shown) => MockHandler> = {
@@ -124,5 +128,9 @@ export async function written(store: ResourceStore, name: string, record: Stored
 
 function answer(shown: Shown, record: StoredRecord): Answer {
   if (!shown.properties) return { status: shown.status };
-  return { status: shown.status, body: filled(projection(recordValue(record), shown.properties), shown.fill) };
+  const body = filled(projection(recordValue(record), shown.properties), shown.fill);
+  const media = shown.media as ContractMediaType;
+  const projected = shown.projector.project(parseExactJson(body), media.inlined, media.validate);
+  if (!projected) return { status: shown.status, body };
+  return projected.problems ? { status: shown.status, body: projected.json, mockBug: projected.problems } : { status: shown.status, body: projected.json };
 }

@@ -13,6 +13,7 @@ import { successOf, type CompiledContract, type ContractMediaType, type Contract
 import { type Schema } from '../../openapi/schema/resolve.js';
 import { exactJsonOf, integerOfLiteral, parseExactJson } from '../../openapi/schema/exact-json.js';
 import { leastSample } from '../../openapi/schema/sample.js';
+import { Projector, type Projected } from '../../openapi/schema/project.js';
 import { typesOf as schemaTypes } from '../../openapi/schema/shape.js';
 import { describeProblems } from '../../openapi/schema/problems.js';
 import { reject } from '../errors.js';
@@ -56,6 +57,11 @@ interface Served {
   totalHeader: string | undefined;
   /** The collections and singletons nested under each collection: a deleted record's go with it. */
   nested: Nested;
+  /** The success answer's JSON media type: what a record is projected to (openapi/schema/project.ts). */
+  media: ContractMediaType | undefined;
+  /** For a list: the inlined schema of its items. */
+  itemSchema: Schema | undefined;
+  projector: Projector;
 }
 
 interface Nested {
@@ -75,6 +81,7 @@ export function statefulHandlers(stateful: ReadonlyMap<string, StatefulOperation
   };
   for (const { collection } of stateful.values()) under(nested.collections, collection.parent?.collection, collection);
   for (const singleton of singletons) under(nested.singletons, singleton.parent?.collection, singleton);
+  const projector = new Projector(contract.document);
   for (const [operationId, { role, collection, list }] of stateful) {
     const operation = contract.operations.get(operationId);
     if (!operation) continue;
@@ -98,6 +105,9 @@ export function statefulHandlers(stateful: ReadonlyMap<string, StatefulOperation
       fields: operation.parameters.filter((p) => p.in === 'query' && collection.declared.has(p.name)),
       example: media?.examples[0]?.value,
       wrapper: list?.shape.kind === 'wrapped' && media ? wrapperPlanOf(media, answered, contract.document) : undefined,
+      media,
+      itemSchema: list && media ? itemSchemaOf(media.inlined, list) : undefined,
+      projector,
     });
   }
   return handlers;
@@ -117,8 +127,9 @@ const ROLES: Record<CollectionRole, (served: Served) => MockHandler> = {
         const name = storeName(collection, params);
         // Checked above, and by the store again as it stores: the parent may be deleted between (by another replica too).
         const parent = parentRecord(collection, params);
-        if (collection.identity.assigned) return createAssigned(served, body, name, parent, params, mock, 0);
         const key = keyOfBody(body, collection.identity);
+        // An optional identity the client left out is the mock's to assign; one it sent is the key.
+        if (collection.identity.assigned && (key === undefined || !collection.identity.optional)) return createAssigned(served, body, name, parent, params, mock, 0);
         if (key === undefined) {
           return rejected(reject('INVALID_REQUEST_BODY', { schema: collection.resource, problems: [`${collection.identity.property} is required to store the record`] }));
         }
@@ -152,7 +163,7 @@ const ROLES: Record<CollectionRole, (served: Served) => MockHandler> = {
           // The first page is read before answering, so a store outage is still an error answer.
           const answer = (first: Page, total?: number): Answer => ({
             status: served.status,
-            stream: listed(mock.store, name, first, served.wholeItems ? undefined : plan.items, served.itemFill),
+            stream: listed(mock.store, name, first, served.wholeItems ? undefined : plan.items, (json) => projectedItem(served, filled(json, served.itemFill))),
             headers: totalHeader && total !== undefined ? { [totalHeader]: String(total) } : undefined,
           });
           const first = mock.store.page(name, { limit: LIST_PAGE });
@@ -161,7 +172,7 @@ const ROLES: Record<CollectionRole, (served: Served) => MockHandler> = {
         }
         const needsTotal = plan.shape.kind === 'wrapped' || totalHeader !== undefined;
         return continueWith(selected(mock.store, name, served.wholeItems ? undefined : plan.items, filters, window, needsTotal, mock.scan ?? DEFAULT_SCAN_BOUND), ({ pieces, total }): Answer => {
-          const array = `[${(served.itemFill ? pieces.map((piece) => filled(piece, served.itemFill)) : pieces).join(',')}]`;
+          const array = `[${pieces.map((piece) => projectedItem(served, filled(piece, served.itemFill))).join(',')}]`;
           const headers = totalHeader ? { [totalHeader]: String(total) } : undefined;
           if (plan.shape.kind === 'array') return { status: served.status, body: array, headers };
           const page = { url: req.url ?? '', origin: `http://${req.headers.host ?? 'localhost'}`, shown: pieces.length, total };
@@ -388,7 +399,28 @@ function withoutIdentity(value: Body, collection: Collection): Body {
 /** `value`: what the record reads back as, when the caller holds it (a create's body stored as sent). */
 function answerRecord(served: Served, record: StoredRecord, value?: Body): Answer {
   if (!served.answered) return { status: served.status };
-  return { status: served.status, body: filled(served.whole ? record.json : projection(value ?? recordValue(record), served.answered), served.fill) };
+  const body = filled(served.whole ? record.json : projection(value ?? recordValue(record), served.answered), served.fill);
+  const media = served.media as ContractMediaType;
+  return answered(served.status, served.projector.project(parseExactJson(body), media.inlined, media.validate), body);
+}
+
+/** An answer of `body`, or of its projection (a mock bug, when even that breaks the schema, carried for the log). */
+function answered(status: number, projected: Projected | undefined, body: string): Answer {
+  if (!projected) return { status, body };
+  return projected.problems ? { status, body: projected.json, mockBug: projected.problems } : { status, body: projected.json };
+}
+
+/** A list item's JSON projected to the items' schema. */
+function projectedItem(served: Served, json: string): string {
+  if (!served.itemSchema) return json;
+  return served.projector.project(parseExactJson(json), served.itemSchema)?.json ?? json;
+}
+
+/** The inlined schema of a list's items: the array's, or its wrapper's array property's. */
+function itemSchemaOf(inlined: Schema, list: ListPlan): Schema | undefined {
+  const array = list.shape.kind === 'array' ? inlined : (inlined.properties as Record<string, Schema> | undefined)?.[list.shape.property];
+  const items = array?.items;
+  return items !== null && typeof items === 'object' && !Array.isArray(items) ? (items as Schema) : undefined;
 }
 
 /** A record's JSON object with the members `fill` adds. */
@@ -422,7 +454,10 @@ export function fillOf(
 /** A create's answer, with a `Location` naming the new record where the success response declares one. */
 function answerCreated(served: Served, record: StoredRecord, params: Readonly<Record<string, string>>, value?: Body): Answer {
   const answer = answerRecord(served, record, value);
-  if (served.location) answer.headers = { ...answer.headers, location: `${pathOf(served.collection, params)}/${encodeURIComponent(keyInWords(record.key, served.collection.identity))}` };
+  if (served.location) {
+    const base = pathOf(served.collection, params);
+    answer.headers = { ...answer.headers, location: `${base === '/' ? '' : base}/${encodeURIComponent(keyInWords(record.key, served.collection.identity))}` };
+  }
   return answer;
 }
 
@@ -528,13 +563,13 @@ const LIST_PAGE = 1000;
 const TOTAL_HEADERS = new Set(['x-total-count', 'x-total', 'total-count', 'x-count', 'x-result-count', 'x-total-results']);
 
 /** A whole collection as a JSON array, a store page at a time: memory stays one page whatever its size. */
-async function* listed(store: ResourceStore, collection: string, first: Page, properties: ReadonlySet<string> | undefined, fill: string | undefined): AsyncGenerator<string> {
+async function* listed(store: ResourceStore, collection: string, first: Page, properties: ReadonlySet<string> | undefined, finish: (json: string) => string): AsyncGenerator<string> {
   let page = first;
   let separator = '[';
   for (;;) {
     let piece = '';
     for (const record of page.records) {
-      piece += separator + filled(properties ? projection(recordValue(record), properties) : record.json, fill);
+      piece += separator + finish(properties ? projection(recordValue(record), properties) : record.json);
       separator = ',';
     }
     if (piece) yield piece;

@@ -25,6 +25,8 @@ export interface Answer {
   requestBody?: Buffer;
   /** The same body decoded, when it was JSON the handler parsed. */
   requestText?: string;
+  /** What still breaks the declared schema after the record was projected to it (openapi/schema/project.ts): a mock bug, logged. */
+  mockBug?: readonly string[];
 }
 
 /** What an answer written by `send` put on the wire, for the journal. */

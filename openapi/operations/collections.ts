@@ -41,8 +41,16 @@ export interface Identity {
   property: string;
   /** The identity's JSON type as the stored schema declares it. */
   type: 'integer' | 'string' | 'other';
-  /** How the mock makes one when a create cannot send it (not in the create body, or readOnly); undefined: the client sends it. */
-  assigned?: 'sequence' | 'uuid' | 'string' | undefined;
+  /**
+   * How the mock makes one when a create does not send it (not in the create body, readOnly, or
+   * optional there); undefined: the client always sends it. Typed by the item path parameter's
+   * schema where it has one (what GET P/{x} accepts), else by the identity's own schema.
+   */
+  assigned?: 'sequence' | 'uuid' | 'pattern' | 'string' | undefined;
+  /** For `assigned: 'pattern'`: the keywords a made value must satisfy. */
+  pattern?: { pattern: string; minLength?: number; maxLength?: number; format?: string };
+  /** The create body declares the identity as an optional, writable property: a value the client sends is the key, else the mock assigns one. */
+  optional?: true;
   /**
    * No schema declares it: the item path's parameter, of a create answering `Location` (often with
    * no body), is the identity. The record keeps it; the item path and the Location are the only
@@ -189,7 +197,8 @@ export function recogniseCollections(contract: CompiledContract, options: Recogn
     for (const answer of [successMedia(create), read && successMedia(read)]) {
       if (answer && isObjectMedia(answer)) for (const [name, schema] of answer.propertySchemas) if (!stored.has(name)) stored.set(name, schema);
     }
-    const noun = singular(lastWord(path));
+    // A collection at the root (`POST /`, `GET /{id}`) is named by its body's schema.
+    const noun = singular(lastWord(path)) || (schemaName(create) ?? 'record').toLowerCase();
     const forPath = overrides.byPath?.get(path);
     // Skipping the collection would silently turn it stateless: a typo in a flag must say so at start.
     if (forPath !== undefined && !stored.has(forPath)) {
@@ -201,6 +210,9 @@ export function recogniseCollections(contract: CompiledContract, options: Recogn
     if (property === undefined) continue;
     const identitySchema = inPath?.schema ?? representationSchema(property, create, read) ?? stored.get(property);
     const inBody = body.propertySchemas.get(property);
+    // The client may leave out an identity the create body declares but does not require: the server's job then.
+    const optional = inBody !== undefined && inBody.readOnly !== true && !body.required.includes(property);
+    const assigned = inBody === undefined || inBody.readOnly === true || optional ? assignedOf(identitySchema, itemSchemaOf(operations, itemPath, itemParameter)) : undefined;
     const parent = parentOf(path, collections);
     if (/\{/.test(path) && !parent) continue;
     const collection: Collection = {
@@ -208,12 +220,13 @@ export function recogniseCollections(contract: CompiledContract, options: Recogn
       itemPath,
       itemParameter,
       parent,
-      resource: schemaName(create) ?? lastWord(path),
+      resource: schemaName(create) ?? (lastWord(path) || noun),
       noun,
       identity: {
         property,
         type: jsonType(identitySchema),
-        assigned: inBody === undefined || inBody.readOnly === true ? assignedKind(identitySchema) : undefined,
+        ...assigned,
+        ...(optional ? { optional: true as const } : {}),
         ...(inPath ? { inPathOnly: true as const } : {}),
       },
       create,
@@ -315,7 +328,9 @@ function identityInPath(
 
 /** The identity property by the rule above; undefined when the stored schema declares none of the candidates. */
 export function identityProperty(path: string, itemParameter: string | undefined, stored: ReadonlyMap<string, unknown>, overrides: IdentityOverrides, noun: string): string | undefined {
-  const candidates = [overrides.byPath?.get(path), overrides.everywhere, itemParameter, 'id'];
+  // After the parameter's own name, the one its noun gives (`client_id` behind `/clients/{id}`), then `id`.
+  const named = noun === '' ? [] : [`${noun}_id`, `${noun}Id`, `${noun}ID`];
+  const candidates = [overrides.byPath?.get(path), overrides.everywhere, itemParameter, ...named, 'id'];
   if (itemParameter !== undefined && itemParameter.toLowerCase().startsWith(noun.toLowerCase()) && itemParameter.length > noun.length) {
     const rest = itemParameter.slice(noun.length).replace(/^[_-]/, '');
     candidates.push(rest, rest.charAt(0).toLowerCase() + rest.slice(1));
@@ -377,6 +392,9 @@ function listPlanOf(operation: ContractOperation, collection: Collection): ListP
     const max = media.propertySchemas.get(chosen[0])?.maxItems;
     maxItems = typeof max === 'number' ? max : undefined;
   }
+  // The items' schema may come from a later allOf part than the wrapper's (`{data: {items: {}}}` then `{data: {items: Booking}}`).
+  const merged = media.itemObject(shape.kind === 'wrapped' ? shape.property : undefined);
+  if (merged && merged.properties.size > items.size) items = new Set([...items, ...merged.properties.keys()]);
   const query = operation.parameters.filter((p) => p.in === 'query');
   const named = (names: readonly string[]): ContractParameter | undefined => names.map((n) => query.find((p) => p.name === n)).find(Boolean);
   const page = named(PAGE_NUMBER_NAMES);
@@ -446,7 +464,8 @@ export function ownPathsBelow(collectionPath: string, paths: Iterable<string>): 
 /** `/plants` for `/plants/{id}`: a path whose last segment is a single template. */
 function itemPathOf(path: string): string | undefined {
   const match = /^(.*)\/\{[^/{}]+\}\/?$/.exec(path);
-  return match?.[1];
+  // `/{id}` is the item path of the collection at the root, `/`.
+  return match?.[1] === '' ? '/' : match?.[1];
 }
 
 function lastTemplate(path: string): string {
@@ -477,11 +496,40 @@ function jsonType(schema: Schema | undefined): Identity['type'] {
   return types.length === 1 && types[0] === 'integer' ? 'integer' : types.length === 1 && types[0] === 'string' ? 'string' : 'other';
 }
 
-function assignedKind(schema: Schema | undefined): Identity['assigned'] {
-  const type = jsonType(schema);
-  if (type === 'integer') return 'sequence';
-  if (type === 'string' && schema?.format === 'uuid') return 'uuid';
-  return 'string';
+/**
+ * How an assigned identity is made: what the item path parameter accepts (a value GET P/{x} would
+ * refuse names no record), read with the identity's own schema where the parameter says less.
+ */
+function assignedOf(identity: Schema | undefined, parameter: Schema | undefined): Pick<Identity, 'assigned' | 'pattern'> {
+  const type = jsonType(identity);
+  const stringy = type === 'string' || (type === 'other' && jsonType(parameter) === 'string');
+  if (type === 'integer' || (type === 'other' && jsonType(parameter) === 'integer')) return { assigned: 'sequence' };
+  if (!stringy) return { assigned: 'string' };
+  const schemas = [parameter, identity].filter((s): s is Schema => s !== undefined && jsonType(s) !== 'integer');
+  if (schemas.some((s) => s.format === 'uuid')) return { assigned: 'uuid' };
+  const patterned = schemas.find((s) => typeof s.pattern === 'string');
+  if (!patterned) return { assigned: 'string' };
+  const { pattern, minLength, maxLength, format } = patterned;
+  return {
+    assigned: 'pattern',
+    pattern: {
+      pattern: pattern as string,
+      ...(typeof minLength === 'number' ? { minLength } : {}),
+      ...(typeof maxLength === 'number' ? { maxLength } : {}),
+      ...(typeof format === 'string' ? { format } : {}),
+    },
+  };
+}
+
+/** The item path parameter's schema (`{id}` of `/things/{id}`), as its operations declare it. */
+function itemSchemaOf(operations: readonly ContractOperation[], itemPath: string | undefined, itemParameter: string | undefined): Schema | undefined {
+  if (itemPath === undefined || itemParameter === undefined) return undefined;
+  for (const operation of operations) {
+    if (operation.path !== itemPath) continue;
+    const found = operation.parameters.find((p) => p.in === 'path' && p.name === itemParameter);
+    if (found?.schema) return found.inlined ?? found.schema;
+  }
+  return undefined;
 }
 
 function segments(path: string): number {
@@ -492,12 +540,13 @@ function trimSlash(path: string): string {
   return path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
 }
 
+/** The path's last fixed segment; empty for a collection at the root (`/`), which names no noun. */
 function lastWord(path: string): string {
   return (
     path
       .split('/')
       .filter((s) => s !== '' && !s.startsWith('{'))
-      .pop() ?? path
+      .pop() ?? ''
   );
 }
 

@@ -47,6 +47,7 @@ export class PatternStrings {
   #tools: { randexp: RandExp; ret: Ret; ajv: Ajv2020 } | undefined;
   readonly #made = new Map<string, string | undefined>();
   readonly #refused = new Set<string>();
+  readonly #validators = new Map<string, ValidateFunction>();
 
   #loaded(): { randexp: RandExp; ret: Ret; ajv: Ajv2020 } {
     // randexp and ret are CommonJS modules that are their class and function (typed as a `default` export): required, as Node and Vite read them alike.
@@ -69,7 +70,15 @@ export class PatternStrings {
     return [...this.#refused];
   }
 
-  #make(keywords: StringKeywords): string | undefined {
+  /**
+   * The `n`th of a sequence of strings `keywords` take (an identity the mock assigns): each drawn
+   * with its own seed, so distinct values for distinct `n` as far as the pattern has them. Not cached.
+   */
+  nthStringFor(keywords: StringKeywords, n: number): string | undefined {
+    return this.#make(keywords, SEED + n);
+  }
+
+  #make(keywords: StringKeywords, seed = SEED): string | undefined {
     let validate: ValidateFunction;
     let generator: InstanceType<RandExp>;
     try {
@@ -77,11 +86,14 @@ export class PatternStrings {
       // A minLength past what open repetitions reach lets them reach it, within the bound.
       const open = Math.min(Math.max(OPEN_REPETITION, keywords.minLength ?? 0), LONGEST);
       if (longest(ret(keywords.pattern), ret.types, open) > LONGEST) return undefined;
-      validate = ajv.compile({ type: 'string', ...keywords });
+      // Compiled once per keywords: an assigned identity draws a string at every create.
+      const key = JSON.stringify([keywords.pattern, keywords.minLength, keywords.maxLength, keywords.format]);
+      validate = this.#validators.get(key) ?? ajv.compile({ type: 'string', ...keywords });
+      this.#validators.set(key, validate);
       generator = new randexp(keywords.pattern);
       generator.max = open;
       // randexp's documented way to a seeded generator (its README, "Custom PRNG").
-      const rng = xoroshiro128plus(SEED);
+      const rng = xoroshiro128plus(seed);
       generator.randInt = (from, to) => uniformInt(rng, from, to);
     } catch {
       // A pattern ret cannot parse, a format Ajv does not know, a parse nested past the stack (or an install without randexp): Prism's value stays.
