@@ -601,7 +601,7 @@ function windowOf(plan: ListPlan, query: Record<string, unknown>): ListWindow {
   };
   const { paging } = plan;
   let size = number(paging.size) ?? paging.defaultSize;
-  const sentOffset = number(paging.offset);
+  const sentOffset = number(paging.offset) ?? (paging.cursor === undefined ? undefined : cursorOffset(firstOf(query[paging.cursor])));
   const page = number(paging.page) ?? (sentOffset === undefined && paging.page ? paging.defaultPage : undefined);
   let offset = sentOffset ?? paging.defaultOffset ?? 0;
   if (page !== undefined) {
@@ -613,6 +613,18 @@ function windowOf(plan: ListPlan, query: Record<string, unknown>): ListWindow {
 }
 
 const DEFAULT_PAGE_SIZE = 20;
+
+/** The mock's cursor for the page starting at `offset`: opaque to the client, given back as it was sent. */
+export function cursorOf(offset: number): string {
+  return Buffer.from(`offset:${offset}`).toString('base64url');
+}
+
+/** The offset a cursor of the mock's names; undefined for anything else (a first page). */
+function cursorOffset(value: unknown): number | undefined {
+  if (typeof value !== 'string' || value.length > 64) return undefined;
+  const match = /^offset:(\d{1,15})$/.exec(Buffer.from(value, 'base64url').toString('latin1'));
+  return match ? Number(match[1]) : undefined;
+}
 
 /** A filter a request sets: the stored property, the values any one of which it must equal, and the value a record without it has. */
 type Filter = readonly [property: string, wanted: string[], absent?: unknown];
@@ -767,12 +779,15 @@ interface WrapperPlan {
   more: ReadonlySet<string>;
   /** A value its schema allows for each other required member, for an answer without an example of it. */
   samples: ReadonlyMap<string, unknown>;
+  /** String members carrying the next page's cursor (next_cursor…), each with whether it may be null. */
+  cursors: ReadonlyMap<string, boolean>;
 }
 
 function wrapperPlanOf(media: ContractMediaType, answered: ReadonlySet<string> | undefined, document: unknown): WrapperPlan {
   const totals = new Set<string>();
   const pageCounts = new Set<string>();
   const paging = new Map<string, PagingValue>();
+  const cursors = new Map<string, boolean>();
   const links: PageLink[] = [];
   const link = (at: string[], schema: unknown): void => {
     const rel = LINK_NAMES.get(at[at.length - 1] as string);
@@ -785,6 +800,7 @@ function wrapperPlanOf(media: ContractMediaType, answered: ReadonlySet<string> |
     if (TOTAL_NAMES.has(name) && types.includes('integer')) totals.add(name);
     else if (PAGE_COUNT_NAMES.has(name) && types.includes('integer')) pageCounts.add(name);
     else if (PAGING_VALUES.has(name) && (types.includes('integer') || types.includes('number'))) paging.set(name, PAGING_VALUES.get(name) as PagingValue);
+    else if (NEXT_CURSOR_NAMES.has(name) && types.includes('string')) cursors.set(name, types.includes('null'));
     else if (types.includes('object') && schema.properties && typeof schema.properties === 'object') {
       for (const [member, inner] of Object.entries(schema.properties as Record<string, unknown>)) link([name, member], inner);
     } else link([name], schema);
@@ -792,14 +808,17 @@ function wrapperPlanOf(media: ContractMediaType, answered: ReadonlySet<string> |
   const required = new Set(media.required);
   const more = new Set<string>();
   const samples = new Map<string, unknown>();
-  const filled = (name: string): boolean => totals.has(name) || pageCounts.has(name) || paging.has(name) || links.some((l) => l.at[0] === name);
+  const filled = (name: string): boolean => totals.has(name) || pageCounts.has(name) || paging.has(name) || cursors.has(name) || links.some((l) => l.at[0] === name);
   for (const [name, schema] of media.propertySchemas) {
     if ((answered && !answered.has(name)) || filled(name)) continue;
     if (MORE_NAMES.has(name) && typesOf(schema).includes('boolean')) more.add(name);
     else if (required.has(name)) samples.set(name, leastSample(schema, document));
   }
-  return { totals, pageCounts, paging, links, required, more, samples };
+  return { totals, pageCounts, paging, links, required, more, samples, cursors };
 }
+
+/** String members of a wrapped list that carry the cursor of the next page. */
+const NEXT_CURSOR_NAMES = new Set(['next_cursor', 'nextCursor', 'cursor', 'continuation_token', 'continuationToken', 'next_page_token', 'nextPageToken', 'next_token', 'nextToken']);
 
 const MORE_NAMES = new Set(['more', 'hasMore', 'has_more', 'hasNext', 'has_next', 'hasNextPage', 'has_next_page']);
 
@@ -845,6 +864,13 @@ function wrapped(served: Served, plan: ListPlan, array: string, window: ListWind
     const size = window.size ?? (wrapper.required.has(name) ? shown.shown : undefined);
     const filled = value === 'page' ? window.page : value === 'offset' ? window.offset : size;
     if (filled !== undefined) members.set(name, filled);
+  }
+  // The next page's cursor where one follows (the page's size applied), else null or nothing.
+  const nextOffset = window.size ? window.offset + window.size : undefined;
+  for (const [name, nullable] of wrapper.cursors) {
+    if (nextOffset !== undefined && nextOffset < shown.total) members.set(name, cursorOf(nextOffset));
+    else if (nullable || wrapper.required.has(name)) members.set(name, nullable ? null : '');
+    else members.delete(name);
   }
   for (const link of wrapper.links) {
     const target = pageTarget(plan, window, shown, link.rel);

@@ -95,7 +95,7 @@ export interface ListPlan {
    * The declared paging parameters: page size, offset and page number, each with its `default`,
    * and whether pages count from 0 or 1.
    */
-  paging: { size?: string; defaultSize?: number; offset?: string; defaultOffset?: number; page?: string; defaultPage?: number; firstPage: 0 | 1 };
+  paging: { size?: string; defaultSize?: number; offset?: string; defaultOffset?: number; page?: string; defaultPage?: number; firstPage: 0 | 1; cursor?: string };
   /**
    * Query parameters naming a stored property: parameter name → property. A parameter names a
    * property by its exact name, else by its singular (`tags` → `tag`), else as the singular of
@@ -136,8 +136,10 @@ export interface IdentityOverrides {
 }
 
 /** The paging parameter names recognised, in the order they are looked for. */
-export const PAGE_SIZE_NAMES = ['limit', 'size', 'per_page', 'perPage', 'page_size', 'pageSize'] as const;
-export const OFFSET_NAMES = ['offset', 'skip', 'start'] as const;
+export const PAGE_SIZE_NAMES = ['limit', 'size', 'per_page', 'perPage', 'page_size', 'pageSize', 'top', '$top', 'max_results', 'maxResults'] as const;
+export const OFFSET_NAMES = ['offset', 'skip', '$skip', 'start'] as const;
+/** Opaque cursors: the mock's own token of where the next page starts, given back as sent. */
+export const CURSOR_NAMES = ['cursor', 'after', 'page_token', 'pageToken', 'continuation_token', 'continuationToken', 'next_token', 'nextToken', 'starting_after'] as const;
 export const PAGE_NUMBER_NAMES = ['page', 'page_number', 'pageNumber'] as const;
 
 /** Which paging value a member of a list's answer named like a paging parameter holds. */
@@ -400,6 +402,7 @@ function listPlanOf(operation: ContractOperation, collection: Collection): ListP
   const page = named(PAGE_NUMBER_NAMES);
   const size = named(PAGE_SIZE_NAMES);
   const offset = named(OFFSET_NAMES);
+  const cursor = named(CURSOR_NAMES);
   const integer = (parameter: ContractParameter | undefined): number | undefined => {
     const value = parameter?.schema?.default;
     return Number.isSafeInteger(value) && (value as number) >= 0 ? (value as number) : undefined;
@@ -412,8 +415,9 @@ function listPlanOf(operation: ContractOperation, collection: Collection): ListP
     firstPage: (page?.schema?.minimum === 0 ? 0 : 1) as 0 | 1,
     ...(integer(offset) === undefined ? {} : { defaultOffset: integer(offset) }),
     ...(integer(page) === undefined ? {} : { defaultPage: integer(page) }),
+    ...(cursor ? { cursor: cursor.name } : {}),
   };
-  const pagingNames = new Set([paging.size, paging.offset, paging.page]);
+  const pagingNames = new Set([paging.size, paging.offset, paging.page, paging.cursor]);
   const filters = new Map<string, string>();
   const memberFilters = new Map<string, ReadonlyMap<string, string>>();
   for (const parameter of query) {
