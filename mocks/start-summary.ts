@@ -4,6 +4,7 @@
  * data; the CLI prints it as plain lines to a person (stderr a terminal) or as one log line.
  */
 import type { Engine } from './engine/context.js';
+import { inferredLine } from '../openapi/operations/collections.js';
 
 export interface StartSummary {
   url: string;
@@ -12,6 +13,8 @@ export interface StartSummary {
   operations: number;
   /** operationIds the mock serves from its store; the others are answered from the spec's examples. */
   stateful: string[];
+  /** What the mock inferred of each collection, one line each (openapi/operations/collections.ts). */
+  collections: string[];
   /** The credential rule, never the credentials. */
   tokens: string;
   store: string;
@@ -27,6 +30,7 @@ export function startSummary(url: string, engine: Engine, tokenCount: number, st
     operations: contract.operations.size,
     // Collections' operations and singleton documents' alike: whatever the store answers.
     stateful: engine.routes.operations.filter((operation) => operation.stateful).map((operation) => operation.operationId),
+    collections: engine.collections.map((collection) => inferredLine(collection, engine.stateful)),
     tokens: credentialRule(engine, tokenCount),
     store,
   };
@@ -51,6 +55,7 @@ export function summaryLines(summary: StartSummary): string[] {
     `Inspector:  ${summary.inspector}`,
     `Spec:       ${spec.title} ${spec.version} (${spec.path})`,
     `Operations: ${summary.operations}, ${stateful.length} stateful${stateful.length ? `: ${stateful.join(', ')}` : ''}`,
+    ...summary.collections.map((line) => `Collection: ${line}`),
     `Tokens:     ${summary.tokens}`,
     `Store:      ${summary.store}`,
   ];

@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import { isJsonMediaType } from '../../openapi/media-types.js';
 import type { ContractMediaType, ContractOperation, SecurityScheme } from '../../openapi/operations/model.js';
 import type { Engine } from '../engine/context.js';
-import type { Collection, Singleton } from '../../openapi/operations/collections.js';
+import { inferredLine, type Collection, type Singleton } from '../../openapi/operations/collections.js';
 import type { ValidatingProxy } from '../proxy/proxy.js';
 import type { Answer } from '../http/answer.js';
 import { generatedRequestBody } from './body-prefill.js';
@@ -79,6 +79,8 @@ export interface CollectionView {
   /** The path parameter naming the parent record (`tripId`). */
   parentParameter?: string;
   operations: string[];
+  /** What the mock inferred of it, in words: paths, identity and who makes it, list shape, paging, roles. */
+  inferred: string;
 }
 
 /** A singleton document (openapi/operations/collections.ts): one per concrete path, at `/__mock` + that path. */
@@ -196,6 +198,7 @@ function collectionView(collection: Collection, engine: Engine): CollectionView 
     admin: `${ADMIN_PREFIX}${collection.path}`,
     ...(collection.parent ? { parent: collection.parent.collection.path, parentParameter: collection.parent.parameter } : {}),
     operations: [...engine.stateful].filter(([, operation]) => operation.collection === collection).map(([operationId]) => operationId),
+    inferred: inferredLine(collection, engine.stateful),
   };
 }
 

@@ -5,6 +5,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createMockServer, type MockServer } from '../server.js';
 import { corpusSpec } from './corpus.js';
+import { startSummary, summaryLines } from '../start-summary.js';
 
 const servers: MockServer[] = [];
 afterAll(async () => {
@@ -65,5 +66,15 @@ describe('identities as real APIs declare them', () => {
     expect(created).toEqual({ status: 201, body: { id: 1, title: 'first' }, violations: null });
     expect(await call(`${url}/1`, 'GET')).toEqual({ status: 200, body: { id: 1, title: 'first' }, violations: null });
     expect((await call(`${url}/2`, 'GET')).status).toBe(404);
+  });
+
+  it('says what it inferred of each collection, at start and at /__mock/spec', async () => {
+    const mock = await started('openapi.yaml');
+    const lines = summaryLines(startSummary(mock.url, mock.engine, 0, 'memory'));
+    expect(lines).toContain('Collection: /notes, /notes/{id}: identity id, sent by the client, else assigned by the mock (a UUID); no list; create, read');
+    expect(lines).toContain('Collection: /tickets, /tickets/{ticket}: identity ticket, assigned by the mock (matching ^T-[0-9]{4}$); no list; create, read');
+    expect(lines).toContain('Collection: /clients, /clients/{id}: identity client_id, assigned by the mock (an integer sequence); no list; create, read');
+    const view = (await (await fetch(`${mock.url}/__mock/spec`)).json()) as { collections: Array<{ path: string; inferred: string }> };
+    expect(view.collections.map((collection) => collection.inferred)).toEqual(lines.filter((line) => line.startsWith('Collection: ')).map((line) => line.slice('Collection: '.length)));
   });
 });

@@ -567,3 +567,22 @@ function schemaName(operation: ContractOperation): string | undefined {
   const ref = firstJson(operation.requestBody?.content)?.schema?.$ref;
   return typeof ref === 'string' ? ref.split('/').pop() : undefined;
 }
+
+/**
+ * What the CRUD rule inferred of a collection, in one line a person reads at start and in
+ * `/__mock/spec`: its paths, its identity and who makes it, its list's shape and paging.
+ */
+export function inferredLine(collection: Collection, stateful: ReadonlyMap<string, StatefulOperation>): string {
+  const { identity } = collection;
+  const made =
+    identity.assigned === undefined
+      ? 'sent by the client'
+      : `${identity.optional ? 'sent by the client, else ' : ''}assigned by the mock (${identity.assigned === 'sequence' ? 'an integer sequence' : identity.assigned === 'uuid' ? 'a UUID' : identity.assigned === 'pattern' ? `matching ${identity.pattern?.pattern}` : 'a string'})`;
+  const operations = [...stateful].filter(([, operation]) => operation.collection === collection);
+  const list = operations.find(([, operation]) => operation.list)?.[1].list;
+  const paging = list && [list.paging.size, list.paging.offset, list.paging.page, list.paging.cursor].filter((name) => name !== undefined);
+  const shape = list === undefined ? 'no list' : list.shape.kind === 'array' ? 'listed as an array' : `listed in ${list.shape.property}`;
+  const paths = [collection.path, collection.itemPath].filter((path) => path !== undefined).join(', ');
+  const where = identity.inPathOnly ? ' (only in the path)' : '';
+  return `${paths}: identity ${identity.property}${where}, ${made}; ${shape}${paging?.length ? `, paged by ${paging.join('/')}` : list ? ', unpaged' : ''}; ${operations.map(([, operation]) => operation.role).join(', ')}`;
+}
