@@ -65,20 +65,20 @@ export class Projector {
   project(value: unknown, schema: Schema | undefined, validate?: ValidateFunction): Projected | undefined {
     if (schema === undefined) return undefined;
     const judge = validate ?? this.validatorOf(schema);
-    if (!this.#holdsWriteOnly(schema) && (judge === undefined || judge(value))) return undefined;
+    if (!this.#holdsWriteOnly(schema) && (judge === undefined || accepts(judge, value))) return undefined;
     const sources = new Map<object, object>();
     let out = this.#project(value, schema, 0, sources);
     let problems: string[] = [];
     for (let round = 0; judge && round < MENDING_ROUNDS; round++) {
-      if (judge(out)) {
+      if (accepts(judge, out)) {
         problems = [];
         break;
       }
-      const errors = judge.errors ?? [];
+      const errors = (judge.errors ?? []).filter((error) => !writeOnlyRequired(error));
       problems = errors.slice(0, 8).map((error) => `${error.instancePath || '/'} ${error.message ?? error.keyword}`);
       out = this.#mended(out, errors, schema, sources);
     }
-    if (judge && problems.length && judge(out)) problems = [];
+    if (judge && problems.length && accepts(judge, out)) problems = [];
     const json = serialized(out, sources);
     return problems.length ? { json, problems } : { json };
   }
@@ -257,6 +257,20 @@ export class Projector {
     if (at !== null && typeof at === 'object') change(at);
     return top;
   }
+}
+
+/**
+ * Whether `validate` takes `value` as an answer: a `writeOnly` property the schema requires is
+ * required of requests only (OpenAPI), so its absence from an answer is no error.
+ */
+function accepts(validate: ValidateFunction, value: unknown): boolean {
+  return validate(value) || (validate.errors ?? []).every(writeOnlyRequired);
+}
+
+function writeOnlyRequired(error: ErrorObject): boolean {
+  if (error.keyword !== 'required' || !isObject(error.parentSchema) || !isObject(error.parentSchema.properties)) return false;
+  const property = error.parentSchema.properties[String((error.params as { missingProperty?: unknown }).missingProperty)];
+  return isObject(property) && property.writeOnly === true;
 }
 
 function rank(error: ErrorObject): number {

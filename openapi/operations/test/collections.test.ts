@@ -51,7 +51,8 @@ describe('collections recognised from a spec', () => {
       '/user': { post: { operationId: 'createUser', requestBody: json(user), responses: ok(user) } },
       '/user/{username}': { get: { operationId: 'getUser', parameters: [{ name: 'username', in: 'path', required: true, schema: { type: 'string' } }], responses: ok(user) } },
     };
-    expect(recognise(paths).collections[0]?.identity).toEqual({ property: 'username', type: 'string', assigned: undefined });
+    // The create body declares username without requiring it: the client may send it, else the mock assigns one (issue 37).
+    expect(recognise(paths).collections[0]?.identity).toEqual({ property: 'username', type: 'string', assigned: 'string', optional: true });
     expect(recognise(paths, {}, { identity: parseIdentityOverrides('/user=id') }).collections[0]?.identity.property).toBe('id');
     // An override naming a property the schema lacks, or a path that is no collection, is refused: never a silently stateless collection.
     expect(() => recognise(paths, {}, { identity: parseIdentityOverrides('/user=nope') })).toThrow(
