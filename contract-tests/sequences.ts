@@ -97,7 +97,7 @@ export function planSequences(compiled: CompiledContract, operations: readonly S
         parameter: collection.parent.parameter,
         identity: owner.identity.property,
         identityType: owner.identity.type,
-        assigned: owner.identity.assigned !== undefined,
+        assigned: owner.identity.assigned !== undefined && owner.identity.optional !== true,
         create: parentCreate,
         ...optional('remove', parentRemove === undefined ? undefined : byId.get(parentRemove)),
       };
@@ -114,7 +114,8 @@ export function planSequences(compiled: CompiledContract, operations: readonly S
       noun: collection.noun,
       identity: collection.identity.property,
       identityType: collection.identity.type,
-      assigned: collection.identity.assigned !== undefined,
+      // An optional identity the client may send: the suite sends a fresh one per record, as for one it must send.
+      assigned: collection.identity.assigned !== undefined && collection.identity.optional !== true,
       ...optional('identityInPathOnly', collection.identity.inPathOnly),
       ...optional('limit', listPlan?.paging.size),
       ...optional('offset', listPlan?.paging.offset),
