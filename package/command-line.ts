@@ -43,7 +43,8 @@ export function parsedOrExit<T>(parse: () => T): T {
  * with its own working directory inherits INIT_CWD too) resolves against its own working directory.
  */
 export function userPath(path: string, env: NodeJS.ProcessEnv = process.env, cwd: string = process.cwd()): string {
-  if (isAbsolute(path)) return path;
+  // An empty value is the flag's way of saying none (MOCK_STATE_FILE= in compose), not the working directory.
+  if (path === '' || isAbsolute(path)) return path;
   const underNpm = env.INIT_CWD !== undefined && env.npm_package_json !== undefined && resolve(dirname(env.npm_package_json)) === resolve(cwd);
   return resolve(underNpm ? (env.INIT_CWD as string) : cwd, path);
 }
