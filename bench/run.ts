@@ -19,6 +19,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { commaList, wholeNumber } from '../package/command-line.js';
 import { DEFAULT_JOURNAL_SIZE } from '../mocks/admin/journal.js';
 import { measureContractSuite, type ContractResult } from './contract.js';
+import { measureCosts, type CostsResult } from './costs.js';
 import { measureCrud, writeCrudDoc, type CrudResult } from './crud.js';
 import { REDIS_SERVER_PATH, RedisServer } from '../mocks/test/redis-server.js';
 import { countErrors, runLoads, type LoadResult, type Scenario } from './load.js';
@@ -31,7 +32,7 @@ import { measureNpmStart, measureStartup, type NpmStartResult, type StartupResul
 import { cpuPerRequest, evaluateGoals, summarise, type RunRecord } from './summary.js';
 import { availableTargets, fiftyOperationsTarget, getText, imageTarget, ROOT, startTarget, TARGET_IDS, type RunningTarget, type TargetId } from './targets.js';
 
-const STEPS = ['load', 'proxy', 'crud', 'startup', 'memory', 'contract'] as const;
+const STEPS = ['load', 'proxy', 'crud', 'startup', 'memory', 'contract', 'costs'] as const;
 type Step = (typeof STEPS)[number];
 
 interface BenchOptions {
@@ -133,6 +134,7 @@ async function main(): Promise<void> {
   let contract: ContractResult | undefined;
   let proxy: ProxyLatencyResult | undefined;
   let crud: CrudResult | undefined;
+  let costs: CostsResult | undefined;
   const notes: string[] = [];
   const failures: string[] = [];
   /** Runs one step; a failure is reported and recorded, and the steps after it still run. */
@@ -295,6 +297,13 @@ async function main(): Promise<void> {
     });
   }
 
+  if (!skipped.has('costs')) {
+    await attempt('costs', async () => {
+      log('costs: what hostile input costs, each a ratio to a control of the same size in the same round');
+      costs = await measureCosts({ rounds: options.rounds, serverCpu, log });
+    });
+  }
+
   const loadAfter = load1();
   const steal = stealPercent(countersBefore, cpuCounters());
   const summaries = summarise(runs);
@@ -315,6 +324,8 @@ async function main(): Promise<void> {
     durable,
     proxyAddedP50Ms: proxy && !proxy.errors ? proxy.addedP50Ms : undefined,
     proxyConnections: proxy?.connections,
+    maskingRatio: costs?.maskingRatio,
+    patternRatio: costs?.patternRatio,
   });
   const report = {
     date: startedAt.toISOString(),
@@ -333,6 +344,7 @@ async function main(): Promise<void> {
     contract,
     proxy,
     crud,
+    costs,
     runs,
   };
   const resultsDir = join(ROOT, 'bench/results');

@@ -141,6 +141,10 @@ export interface GoalInputs {
   /** Median over rounds of the p50 the mock --proxy adds over a direct call to the same local server. */
   proxyAddedP50Ms?: number;
   proxyConnections?: number;
+  /** Listing journal entries of requests quoting 1 150 cookies ÷ quoting one (bench/costs.ts). */
+  maskingRatio?: number;
+  /** A POST attacking `^(a+)+$` ÷ a same-sized control (bench/costs.ts). */
+  patternRatio?: number;
 }
 
 export function evaluateGoals(inputs: GoalInputs): Goal[] {
@@ -222,6 +226,9 @@ export function evaluateGoals(inputs: GoalInputs): Goal[] {
       measured: `${fmt(inputs.contractSeconds, 1, ' s')}${inputs.contractPassed === false ? ', CHECKS FAILED' : ''}`,
       met: check(inputs.contractSeconds, (v) => v <= 15 && inputs.contractPassed !== false),
     },
+    // Hostile input's cost, as ratios to a same-sized control (bench/costs.ts; once assertions in the tests).
+    { goal: "journal listing, requests quoting 1 150 cookies ÷ quoting one (masking's cost)", target: '≤ 6', measured: fmt(inputs.maskingRatio, 1), met: check(inputs.maskingRatio, (v) => v <= 6) },
+    { goal: "a spec's `^(a+)+$`: an attacking POST ÷ a same-sized control", target: '≤ 20', measured: fmt(inputs.patternRatio, 1), met: check(inputs.patternRatio, (v) => v <= 20) },
   ];
 }
 

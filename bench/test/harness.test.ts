@@ -76,18 +76,26 @@ describe.skipIf(!wrk)(`wrk load script${wrk ? '' : ' (skipped: wrk is not instal
   it('sends unique ids (every valid request stored) and the mixed shares of 400 and 401', async () => {
     const mock = await createMockServer({ port: 0, logLevel: 'silent' });
     try {
+      // However many requests a second of wrk sends on this machine, every one is counted.
       const valid = await runLoad({ url: mock.url, scenario: 'valid', idBase: 1e12, durationSeconds: 1, connections: 2 });
-      expect(valid.requests).toBeGreaterThan(100);
+      expect(valid.requests).toBeGreaterThan(0);
       expect(valid.statuses).toEqual({ 200: valid.requests });
       expect(countErrors(valid, 'valid')).toBe(0);
       // No id repeated: every 200 is a plant in the store (plus any answered after wrk stopped).
       expect(await mock.store.count('/plants')).toBeGreaterThanOrEqual(valid.requests);
 
       const mixed = await runLoad({ url: mock.url, scenario: 'mixed', idBase: 2e12, durationSeconds: 1, connections: 2 });
-      const share = (status: number): number => (mixed.statuses[status] ?? 0) / mixed.requests;
-      expect(share(401)).toBeCloseTo(0.05, 1);
-      expect(share(400)).toBeCloseTo(0.1, 1);
-      expect(share(200)).toBeCloseTo(0.85, 1);
+      // plants.lua sends, of each 20 in turn, the 1st without credentials and the 2nd and 12th with a
+      // bad name: the counts of the answered requests, whatever their number, short by at most the
+      // requests still in flight when wrk stopped (one a connection).
+      const expected = (share: (k: number) => boolean): number => Array.from({ length: mixed.requests }, (_, k) => k % 20).filter(share).length;
+      const within = (status: number, share: (k: number) => boolean): void => {
+        expect(Math.abs((mixed.statuses[status] ?? 0) - expected(share)), `${status}s of ${mixed.requests}`).toBeLessThanOrEqual(2);
+      };
+      within(401, (k) => k === 0);
+      within(400, (k) => k === 1 || k === 11);
+      within(200, (k) => k !== 0 && k !== 1 && k !== 11);
+      expect(mixed.statuses[401]).toBeGreaterThan(0); // its first request
       expect(countErrors(mixed, 'mixed')).toBe(0);
     } finally {
       await mock.close();
@@ -119,7 +127,7 @@ describe.skipIf(REDIS_TARGETS_SKIP)(`targets on Redis${REDIS_TARGETS_SKIP ? ` (s
         expect(two.urls).toHaveLength(2);
         expect(new Set(two.pids).size).toBe(2);
         const result = await runLoads(two.urls, two.pids, { scenario: 'valid', idBase: 1e12, durationSeconds: 1, connections: 2 });
-        expect(result.requests).toBeGreaterThan(100);
+        expect(result.requests).toBeGreaterThan(0); // whatever a second of wrk sends on this machine
         expect(result.statuses).toEqual({ 200: result.requests }); // no 409: the two wrk never send one id
         expect(countErrors(result, 'valid')).toBe(0);
         expect(result.serverCpu).toBeGreaterThan(0);
@@ -164,8 +172,8 @@ describe('the proxy pair', () => {
     expect(result.rounds).toHaveLength(1);
     expect(result.errors).toBe(0);
     const [round] = result.rounds;
-    expect(round!.direct.requests).toBeGreaterThan(10);
-    expect(round!.proxied.requests).toBeGreaterThan(10);
+    expect(round!.direct.requests).toBeGreaterThan(0);
+    expect(round!.proxied.requests).toBeGreaterThan(0);
     expect(round!.addedP50Ms).toBe((round!.proxied.latencyUs.p50 - round!.direct.latencyUs.p50) / 1000);
     expect(result.addedP50Ms).toBe(round!.addedP50Ms);
   });

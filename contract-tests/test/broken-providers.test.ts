@@ -17,7 +17,7 @@ describe.each(Object.entries(FLAWS).map(([name, flaw]) => ({ name, ...flaw })))(
   let report: ContractReport;
   beforeAll(async () => {
     provider = await startProvider({ token: TOKEN, behaviour });
-    report = await runContractSuite({ baseUrl: provider.url, token: TOKEN, seed: SEED, timeoutMs: timeoutMs ?? 5_000, generated: { positive: 10, negative: 10 } });
+    report = await runContractSuite({ baseUrl: provider.url, token: TOKEN, seed: SEED, timeoutMs: timeoutMs ?? 30_000, generated: { positive: 10, negative: 10 } });
   });
   afterAll(() => provider?.close());
 

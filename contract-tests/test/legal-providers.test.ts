@@ -19,7 +19,7 @@ describe.each(Object.entries(LEGAL).map(([name, legal]) => ({ name, ...legal }))
   beforeAll(async () => {
     provider = await startProvider({ token: TOKEN, behaviour });
     for (let run = 0; run < 2; run++) {
-      reports.push(await runContractSuite({ baseUrl: provider.url, token: TOKEN, seed: SEED + run, timeoutMs: 5_000, generated: { positive: 10, negative: 10 } }));
+      reports.push(await runContractSuite({ baseUrl: provider.url, token: TOKEN, seed: SEED + run, timeoutMs: 30_000, generated: { positive: 10, negative: 10 } }));
     }
   });
   afterAll(() => provider?.close());

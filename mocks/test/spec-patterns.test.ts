@@ -1,7 +1,7 @@
 /**
  * A hostile spec's `pattern` (issue 24 #2): `^(a+)+$` on `name` froze a backtracking engine for
- * seconds on one 50-byte POST, health included. The attack runs against the real process; its
- * time is compared to a control request of the same size and path in the same test.
+ * seconds on one 50-byte POST, health included. The attack runs against the real process, sized so
+ * that only a linear engine answers it; its cost beside a control is a goal of `npm run bench`.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,42 +24,29 @@ function specWith(edit: (d: Document) => void): { path: string; document: Docume
   return { path, document };
 }
 
-async function timedPost(url: string, name: string): Promise<{ ms: number; status: number }> {
-  const started = performance.now();
+async function post(url: string, name: string): Promise<number> {
   const response = await fetch(`${url}/plants`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: 'Bearer any' },
     body: JSON.stringify({ id: 1, name }),
   });
   await response.arrayBuffer();
-  return { ms: performance.now() - started, status: response.status };
+  return response.status;
 }
 
 describe("a spec's patterns run in linear time", () => {
-  it('answers a backtracking attack on ^(a+)+$ as fast as a same-sized control, and health meanwhile', async () => {
+  it('answers a backtracking attack on ^(a+)+$ that no backtracking engine could finish, and health after it', async () => {
     const { path } = specWith((d) => void (d.components.schemas.Plant.properties.name.pattern = '^(a+)+$'));
     const mock = await startMockProcess(['--spec', path]);
-    // V8 doubles its time per added `a`: 27 of them cost it about a second here.
-    const attack = `${'a'.repeat(27)}!`;
-    const control = `${'b'.repeat(27)}!`; // fails the same pattern at its first character
-    await timedPost(mock.url, control); // compiles and warms the request path
-    let attackMs = 0;
-    let controlMs = 0;
-    for (let round = 0; round < 5; round += 1) {
-      const c = await timedPost(mock.url, control);
-      const a = await timedPost(mock.url, attack);
-      expect(c.status).toBe(400);
-      expect(a.status).toBe(400);
-      controlMs += c.ms;
-      attackMs += a.ms;
-    }
-    // A linear engine costs the same on both; a backtracking one thousands of times more.
-    expect(attackMs).toBeLessThan(controlMs * 20);
-    const valid = await timedPost(mock.url, 'a'.repeat(27));
-    expect(valid.status).toBe(200);
+    // A backtracking engine doubles its time per added `a` (27 cost V8's about a second): 2^100 steps
+    // never end, so only a linear engine answers at all. Its cost beside a same-sized control is a
+    // goal of `npm run bench` (bench/costs.ts), not a time asserted here.
+    expect(await post(mock.url, `${'a'.repeat(100)}!`)).toBe(400);
+    expect(await post(mock.url, `${'b'.repeat(100)}!`)).toBe(400);
+    expect(await post(mock.url, 'a'.repeat(100))).toBe(200);
     const health = await fetch(`${mock.url}/__mock/health`);
     expect(health.status).toBe(200);
-  }, 120_000);
+  });
 
   it('keeps distinct patterns apart and matches as JSON Schema says (unanchored, unicode)', () => {
     const { document } = specWith((d) => {

@@ -7,7 +7,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { MOCK_CLI_MODULES, startServer, type Server } from './processes.js';
+import { MOCK_CLI_MODULES, PATIENT_MS, startServer, type Server } from './processes.js';
 
 const PRELOAD = fileURLToPath(new URL('./loaded-packages.cjs', import.meta.url));
 /** Fifty operations; its tools' create has no example, so its answer is generated from the schema. */
@@ -17,11 +17,12 @@ const WORKSHOP = fileURLToPath(new URL('../../bench/specs/workshop.openapi.yaml'
 async function loadedPackages(server: Server): Promise<string[]> {
   const before = server.output().length;
   server.child.kill('SIGUSR2');
-  const deadline = Date.now() + 10_000;
+  // A safety net: the list comes when the process handles the signal, each wait ends on its output.
+  const deadline = Date.now() + PATIENT_MS;
   for (;;) {
     const match = /loaded-packages (\[.*\])\n/.exec(server.output().slice(before));
     if (match) return JSON.parse(match[1] as string) as string[];
-    if (Date.now() > deadline) throw new Error(`no package list within 10 s:\n${server.output()}`);
+    if (Date.now() > deadline) throw new Error(`no package list within ${PATIENT_MS} ms:\n${server.output()}`);
     await new Promise((resolve) => {
       const timer = setTimeout(resolve, 100);
       server.child.stderr?.once('data', () => {

@@ -87,8 +87,9 @@ export const LEGAL: Record<string, LegalProvider> = {
     },
   },
   slow: {
-    variation: 'answers every request after 25 ms, well within the timeout',
-    behaviour: { send: (res, status, text, headers) => void setTimeout(() => REFERENCE.send(res, status, text, headers), 25) },
+    // Late by turns of its event loop, not by a time: the suite must wait for answers that are not there at once.
+    variation: 'answers every request late, after its event loop has turned, never at once',
+    behaviour: { send: (res, status, text, headers) => void setImmediate(() => REFERENCE.send(res, status, text, headers)) },
   },
   'bom-ignored': {
     variation: 'ignores a leading byte order mark (RFC 8259 §8.1 allows it)',

@@ -128,8 +128,8 @@ describe('a correct provider', () => {
     // Without a Content-Length: read up to the bound, then the rest streamed after it.
     provider.answer((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.write(big.slice(0, 700));
-      setTimeout(() => res.end(big.slice(700)), 20);
+      // The rest once the first part has left for the mock (written to the socket): two writes, no sleep.
+      res.write(big.slice(0, 700), () => res.end(big.slice(700)));
     });
     const chunked = await exchange(`${mock.url}/plants`, { headers: JSON_AUTH, body: '{"id":2,"name":"x"}' });
     expect(chunked.complete).toBe(true);
