@@ -2,80 +2,13 @@
 /**
  * `npm run contract -- --base-url URL --token T …`: runs the suite, prints the report, writes
  * JUnit if asked. Exit 0 all checks passed, 1 a check failed, 2 the suite could not run
- * (usage error, unreachable target, broken fixture).
+ * (usage error, unreachable target, broken fixture). The command itself is command.ts.
  */
-import { CommanderError } from 'commander';
-import { contractCommand, parseContractArgs, type ContractCommandLine } from './cli-options.js';
-import { ContractUsageError, resolveOptions, type ResolvedOptions } from './options.js';
-import { UnreachableTargetError, WAIT_BUDGET_MS, waitUntilReachable } from './reachability.js';
-import { formatReport } from './report.js';
-import { runResolved } from './runner.js';
-import { terminalSafeLines } from './terminal-text.js';
-import { ContractError } from '../openapi/document/load.js';
-import { readContract } from '../openapi/operations/compile.js';
-import { SpecError, suiteSpecOf } from './spec-contract.js';
+import { runContractCommand } from './command.js';
 
-/** Everything the CLI prints goes through here: nothing a provider or a file sent reaches the terminal unescaped. */
-const out = (text: string): void => void process.stdout.write(terminalSafeLines(text));
-const err = (text: string): void => void process.stderr.write(terminalSafeLines(text));
-
-async function main(): Promise<number> {
-  let options: ContractCommandLine;
-  let resolved: ResolvedOptions;
-  try {
-    options = parseContractArgs(process.argv.slice(2), contractCommand());
-    // Read asynchronously: a spec may refer to sibling files (bundled by openapi/document/load.ts).
-    if (options.spec !== undefined) options = { ...options, contract: suiteSpecOf(await readContract(options.spec)) };
-    // Resolved once, before anything is sent, so that the seed is printed even if the run dies.
-    resolved = resolveOptions(options);
-  } catch (error) {
-    if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
-    if (error instanceof ContractUsageError || error instanceof ContractError || error instanceof SpecError) {
-      err(`plant-store-contract: ${error.message}\nRun with --help for the flags.\n`);
-      return 2;
-    }
-    throw error;
-  }
-  out(`Seed ${resolved.seed} (pass --seed ${resolved.seed} to reproduce the generated cases)\n`);
-  let report;
-  try {
-    // A provider started just before (`npm start & npm run contract`) is waited for, bounded, and the wait said.
-    let told = false;
-    const target = resolved.endpoint(resolved.contract.path.replace(/\{[^}]*\}/g, 'x'));
-    const waited = await waitUntilReachable(target, WAIT_BUDGET_MS, () => {
-      if (!told) out(`Waiting for ${resolved.baseUrl} to accept connections (up to ${WAIT_BUDGET_MS / 1000} s)…\n`);
-      told = true;
-    });
-    if (waited.attempts > 1) out(`${resolved.baseUrl} answered after ${waited.attempts} connection attempts; starting.\n`);
-    report = await runResolved(resolved);
-  } catch (error) {
-    if (error instanceof UnreachableTargetError || error instanceof ContractUsageError) {
-      err(`plant-store-contract: ${error.message}\n`);
-      return 2;
-    }
-    throw error;
-  }
-  out(`${formatReport(report, options.junit ? { junit: options.junit } : {})}\n`);
-  if (options.junit) {
-    // Loaded only when asked for: the XML builder is a large part of the start-up time.
-    const { writeJUnit } = await import('./junit.js');
-    writeJUnit(report, options.junit);
-    out(`JUnit report: ${options.junit}\n`);
-  }
-  if (options.har) {
-    const { writeHar } = await import('./har.js');
-    writeHar(report, options.har);
-    out(`HAR file: ${options.har}\n`);
-  }
-  return report.ok ? 0 : 1;
-}
-
-main().then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    err(`plant-store-contract: the suite could not run: ${(error as Error)?.stack ?? String(error)}\n`);
-    process.exitCode = 2;
-  },
-);
+void runContractCommand(process.argv.slice(2), {
+  out: (text) => void process.stdout.write(text),
+  err: (text) => void process.stderr.write(text),
+}).then((code) => {
+  process.exitCode = code;
+});

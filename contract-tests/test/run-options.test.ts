@@ -1,10 +1,9 @@
 /**
- * What provider teams expect of a contract tool, through the CLI they run: --checks and
+ * What provider teams expect of a contract tool, through the command line they run (in this process): --checks and
  * --exclude-checks (an exclusion is shown with its reason), --har (HAR 1.2 by its schema, tokens
  * and --header values masked, replayed by Chromium), --cases (extra files in the fixture format,
  * run with the same checks), and a hostile provider's control bytes never reaching the terminal.
  */
-import { spawn } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -14,31 +13,15 @@ import { Ajv } from 'ajv';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import type { Har } from 'har-format';
 import { describe, expect, it } from 'vitest';
-import { PATIENT_MS } from '../../mocks/test/processes.js';
 import { chromiumMissing, launchChromium } from '../../mocks/test/chromium.js';
+import { runContract } from './contract-command.js';
 import { FLAWS } from './providers/flaws.js';
 import { REFERENCE, startProvider, type Behaviour } from './providers/provider.js';
 
-const CLI = fileURLToPath(new URL('../../dist/contract-tests/cli.js', import.meta.url));
 const TOKEN = 'options-token-31337';
 const require = createRequire(import.meta.url);
 
-function runCli(args: string[]): Promise<{ code: number | null; output: string; raw: Buffer }> {
-  const env = { ...process.env };
-  for (const name of ['PLANT_STORE_BASE_URL', 'PLANT_STORE_TOKEN', 'PLANT_STORE_SPEC']) delete env[name];
-  const child = spawn(process.execPath, [CLI, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  const chunks: Buffer[] = [];
-  child.stdout.on('data', (c: Buffer) => chunks.push(c));
-  child.stderr.on('data', (c: Buffer) => chunks.push(c));
-  const timer = setTimeout(() => child.kill('SIGKILL'), 2 * PATIENT_MS); // a safety limit, not a timing
-  return new Promise((resolve) =>
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      const raw = Buffer.concat(chunks);
-      resolve({ code, output: raw.toString('utf8'), raw });
-    }),
-  );
-}
+const runCli = runContract;
 
 async function withProvider<T>(behaviour: Partial<Behaviour> | undefined, use: (url: string) => Promise<T>): Promise<T> {
   const provider = await startProvider({ token: TOKEN, ...(behaviour ? { behaviour } : {}) });
