@@ -1,17 +1,17 @@
 /**
- * `npm run contract -- --profile stateless` against the Prism mock (`npm run mock:prism`), both as
- * users run them (built CLIs, real processes, real HTTP): every check the profile keeps passes, and
+ * `npm run contract -- --profile stateless` against the Prism mock (`npm run mock:prism`), both run
+ * in this process as their command lines run them (real HTTP; the processes themselves are tested
+ * in mocks/prism/test/prism.test.ts and contract-tests/test/cli.test.ts): every check the profile keeps passes, and
  * the report names each check or case it leaves out with the reason. Without the profile the same
  * run fails: the profile is what makes it pass.
  */
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
-import { PATIENT_MS, run, startServer } from '../../mocks/test/processes.js';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { startPrismMock } from '../../mocks/prism/server.js';
 import { contractCommand, parseContractArgs } from '../cli-options.js';
 import { PROFILES, ruleTakes } from '../options.js';
+import { runContract } from './contract-command.js';
 
-const PRISM_CLI = fileURLToPath(new URL('../../dist/mocks/prism/cli.js', import.meta.url));
-const CONTRACT_CLI = fileURLToPath(new URL('../../dist/contract-tests/cli.js', import.meta.url));
 const quiet = () => contractCommand().configureOutput({ writeErr: () => {}, writeOut: () => {} });
 
 describe('--profile stateless', () => {
@@ -22,15 +22,16 @@ describe('--profile stateless', () => {
   });
 
   it('passes against the Prism mock, naming what it leaves out and why; without it the same run fails', async () => {
-    const prism = await startServer(process.execPath, [PRISM_CLI, '--port', '0']);
-    const args = [CONTRACT_CLI, '--base-url', prism.url, '--token', 'contract-token', '--seed', '7', '--generated', '10'];
-    const withProfile = await run(process.execPath, [...args, '--profile', 'stateless'], {}, PATIENT_MS * 2);
+    const prism = await startPrismMock({ port: 0 });
+    onTestFinished(() => prism.close());
+    const args = ['--base-url', prism.url, '--token', 'contract-token', '--seed', '7', '--generated', '10'];
+    const withProfile = await runContract([...args, '--profile', 'stateless']);
     expect(withProfile.output).not.toMatch(/\bFAIL/);
     expect(withProfile.code, withProfile.output).toBe(0);
     // The bundled spec has no collection to read back, so the stateful checks keep their own reason (not applicable).
     for (const rule of PROFILES.stateless.filter((r) => ['response_echoes_request', 'ignored_auth'].includes(r.check))) expect(withProfile.output).toContain(rule.reason);
     expect(withProfile.output).toMatch(/^PASSED/m);
-    const without = await run(process.execPath, args, {}, PATIENT_MS * 2);
+    const without = await runContract(args);
     expect(without.code).toBe(1);
   });
 
@@ -46,9 +47,10 @@ describe('--profile stateless', () => {
     ['bookings-3.1', ['7']],
   ])("passes against the Prism mock serving a user's spec (%s, seeds %j), whose parameters the mock judges exactly", async (name, seeds) => {
     const spec = fileURLToPath(new URL(`../../fixtures/specs/${name}/openapi.yaml`, import.meta.url));
-    const prism = await startServer(process.execPath, [PRISM_CLI, '--spec', spec, '--port', '0', '--log-level', 'silent']);
-    const args = [CONTRACT_CLI, '--base-url', prism.url, '--spec', spec, '--token', 'contract-token', '--profile', 'stateless'];
-    const results = await Promise.all(seeds.map((seed) => run(process.execPath, [...args, '--seed', seed], {}, PATIENT_MS * 2)));
+    const prism = await startPrismMock({ port: 0, spec });
+    onTestFinished(() => prism.close());
+    const args = ['--base-url', prism.url, '--spec', spec, '--token', 'contract-token', '--profile', 'stateless'];
+    const results = await Promise.all(seeds.map((seed) => runContract([...args, '--seed', seed])));
     for (const result of results) {
       expect(result.output).not.toMatch(/\bFAIL/);
       expect(result.code, result.output).toBe(0);
