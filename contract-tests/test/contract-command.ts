@@ -15,16 +15,19 @@ export interface CommandRun {
   raw: Buffer;
 }
 
-export async function runContract(args: readonly string[]): Promise<CommandRun> {
+/** Runs the command on `args`; `env` is what the shell would have exported of the PLANT_STORE_* settings. */
+export async function runContract(args: readonly string[], env: Readonly<Record<string, string>> = {}): Promise<CommandRun> {
   const chunks: Buffer[] = [];
   const write = (text: string): void => void chunks.push(Buffer.from(text, 'utf8'));
   // The flags read the environment when they are parsed, before the command's first await.
   const saved = SETTINGS.map((name) => [name, process.env[name]] as const);
   for (const name of SETTINGS) delete process.env[name];
+  Object.assign(process.env, env);
   let running: Promise<number>;
   try {
     running = runContractCommand(args, { out: write, err: write });
   } finally {
+    for (const name of Object.keys(env)) delete process.env[name];
     for (const [name, value] of saved) if (value !== undefined) process.env[name] = value;
   }
   const code = await running;

@@ -4,24 +4,22 @@
  * contract changed (drift is caught), generated cases cover the variant's properties and
  * constraints on both sides, and fixture cases that no longer fit are skipped with the reason.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PATIENT_MS } from '../../mocks/test/processes.js';
 import { createIdSource } from '../../fixtures/index.js';
 import { SPEC_PATH } from '../../openapi/plant-store.js';
 import { generateCases } from '../generated.js';
 import { resolveOptions } from '../options.js';
 import { compileSuiteContract, formatReport, runContractSuite, type CheckName, type ContractReport, type SuiteContract } from '../index.js';
+import { runContract } from './contract-command.js';
 import { rawHeaderValues, REFERENCE, startProvider, type Behaviour, type Provider } from './providers/provider.js';
 
 const TOKEN = 'spec-token';
 const SEED = 777;
-const CLI = fileURLToPath(new URL('../../dist/contract-tests/cli.js', import.meta.url));
 
 type Doc = Record<string, any>;
 const bundled = (): Doc => parseYaml(readFileSync(SPEC_PATH, 'utf8')) as Doc;
@@ -275,16 +273,8 @@ describe('a schema combining constraints the generators do not model (stock 0 to
 
 describe('--spec on the command line', () => {
   const dir = mkdtempSync(join(tmpdir(), 'spec-variants-'));
-  const run = (args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; output: string }> => {
-    const clean = { ...process.env };
-    for (const name of ['PLANT_STORE_BASE_URL', 'PLANT_STORE_TOKEN', 'PLANT_STORE_SPEC']) delete clean[name];
-    const child = spawn(process.execPath, [CLI, ...args], { env: { ...clean, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (c) => (output += c));
-    child.stderr.on('data', (c) => (output += c));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 2 * PATIENT_MS); // a safety limit, not a timing
-    return new Promise((resolve) => child.on('close', (code) => (clearTimeout(timer), resolve({ code, output }))));
-  };
+  // The command line in this process (contract-command.ts), the exported settings given as the shell would.
+  const run = runContract;
 
   it('reports fixture cases the edited spec no longer fits as skipped, never a FixtureError (PLANT_STORE_SPEC works too)', async () => {
     const variant = VARIANTS[1] as Variant;
