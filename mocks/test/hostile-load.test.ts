@@ -77,8 +77,6 @@ function stalledClients(url: string, path: string, count: number): { sockets: So
   return { sockets, answering: Promise.all(started) };
 }
 
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
 /** Heavy work (hundreds of MiB through the mock): a safety limit for a machine ten times slower, not a timing. */
 const HEAVY = { timeout: 10 * PATIENT_MS };
 
@@ -155,11 +153,12 @@ describe.skipIf(procMissing)("the journal's answer respects backpressure", () =>
     const { sockets, answering } = stalledClients(mock.url, '/__mock/requests?whole=true&limit=1000', 150);
     let peak = before;
     try {
+      // Built whole, every page exists before its first bytes leave: once each client has them, a
+      // page kept per client is in the RSS already. Samples after health checks, counted, not timed.
       await answering;
       for (let sample = 0; sample < 30; sample++) {
-        await sleep(100);
-        peak = Math.max(peak, rssOf(mock));
         expect(await health(mock.url)).toBe(200);
+        peak = Math.max(peak, rssOf(mock));
       }
     } finally {
       for (const socket of sockets) socket.destroy();
@@ -197,11 +196,12 @@ describe.skipIf(procMissing)("the journal's case export respects backpressure", 
     const { sockets, answering } = stalledClients(mock.url, '/__mock/requests?format=cases', 150);
     let peak = before;
     try {
+      // Built whole, every page exists before its first bytes leave: once each client has them, a
+      // page kept per client is in the RSS already. Samples after health checks, counted, not timed.
       await answering;
       for (let sample = 0; sample < 30; sample++) {
-        await sleep(100);
-        peak = Math.max(peak, rssOf(mock));
         expect(await health(mock.url)).toBe(200);
+        peak = Math.max(peak, rssOf(mock));
       }
     } finally {
       for (const socket of sockets) socket.destroy();
@@ -221,41 +221,44 @@ describe.skipIf(procMissing)('the listing respects backpressure', () => {
   const dir = mkdtempSync(join(tmpdir(), 'plant-listing-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('holds a piece, not a page, for each of 40 clients that never read (1 000 plants of 100 kB)', HEAVY, async () => {
+  it('holds a piece, not a page, for each of 40 clients that never read (500 plants of 100 kB)', HEAVY, async () => {
     const mock = await startMock([]);
     const name = 'n'.repeat(100_000);
-    for (let batch = 0, id = 1; batch < 112; batch++) {
+    for (let batch = 0, id = 1; batch < 56; batch++) {
       const plants = Array.from({ length: 9 }, () => ({ id: id++, name }));
       const seeded = await fetch(`${mock.url}/__mock/plants`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(plants) });
       expect(seeded.status).toBe(200);
     }
     const before = rssOf(mock);
-    // Each page is about 100 MB: buffered whole for each client it would be 4 GB.
+    // Each page is about 50 MB: buffered whole for each client it would be 2 GB.
     const { sockets, answering } = stalledClients(mock.url, '/__mock/plants?limit=10000', 40);
     let peak = before;
     try {
+      // Built whole, every page exists before its first bytes leave: once each client has them, a
+      // page kept per client is in the RSS already. Samples after health checks, counted, not timed.
       await answering;
-      // Samples spread over a while after every answer has begun (the spacing is not a wait for anything).
       for (let sample = 0; sample < 30; sample++) {
-        await sleep(100);
-        peak = Math.max(peak, rssOf(mock));
         expect(await health(mock.url)).toBe(200);
+        peak = Math.max(peak, rssOf(mock));
       }
     } finally {
       for (const socket of sockets) socket.destroy();
     }
-    console.log(`40 stalled listings of 100 MB pages: RSS +${((peak - before) / MIB).toFixed(1)} MiB`);
+    console.log(`40 stalled listings of 50 MB pages: RSS +${((peak - before) / MIB).toFixed(1)} MiB`);
     expect(peak - before).toBeLessThan(200 * MIB);
     // A reader still gets the whole page.
     const page = await (await fetch(`${mock.url}/__mock/plants?limit=10000`)).text();
-    expect(page.length).toBeGreaterThan(1008 * 100_000);
+    expect(page.length).toBeGreaterThan(504 * 100_000);
     expect(page.endsWith(`"}]`)).toBe(true);
   });
 
-  it('lists 1 000 000 plants page by page, exactly once each, while the health check answers', HEAVY, async () => {
-    const seed = join(dir, 'million.json');
+  // Exactly once each over 20 pages and past 2^53 is what a store of any size must do; what a
+  // million plants cost (RSS per plant, start-up) is measured by `npm run bench`.
+  it('lists 200 000 plants page by page, exactly once each, the health check answered beside every page', HEAVY, async () => {
+    const PLANTS = 200_000;
+    const seed = join(dir, 'plants.json');
     const plants: string[] = [];
-    for (let i = 1; i <= 1_000_000; i++) plants.push(`{"id":${9223372036854775807n - BigInt(i)},"name":"Fern ${i.toString(36)}"}`);
+    for (let i = 1; i <= PLANTS; i++) plants.push(`{"id":${9223372036854775807n - BigInt(i)},"name":"Fern ${i.toString(36)}"}`);
     writeFileSync(seed, `[${plants.join(',')}]`);
     plants.length = 0;
     const mock = await startMock(['--seed', seed]);
@@ -263,18 +266,7 @@ describe.skipIf(procMissing)('the listing respects backpressure', () => {
     let peak = before;
     const { sockets, answering } = stalledClients(mock.url, '/__mock/plants?limit=10000', 40);
     await answering;
-    const healthLatencies: number[] = [];
-    let listing = true;
-    const prober = (async () => {
-      for (let probes = 0; listing && probes < 10_000; probes++) {
-        const started = performance.now();
-        expect(await health(mock.url)).toBe(200);
-        healthLatencies.push(performance.now() - started);
-        peak = Math.max(peak, rssOf(mock));
-        await sleep(5);
-      }
-    })();
-    const started = performance.now();
+    let probes = 0;
     let count = 0;
     let pages = 0;
     let first: string | undefined;
@@ -282,9 +274,13 @@ describe.skipIf(procMissing)('the listing respects backpressure', () => {
     try {
       let next: string | undefined = '/__mock/plants?limit=10000';
       for (; next && pages < 200; pages++) {
-        const response: Response = await fetch(mock.url + next);
+        // A health check sent beside each page, while 40 clients' answers are stalled.
+        const [response, healthy]: [Response, number] = await Promise.all([fetch(mock.url + next), health(mock.url)]);
+        expect(healthy).toBe(200);
+        probes++;
+        peak = Math.max(peak, rssOf(mock));
         expect(response.status).toBe(200);
-        expect(response.headers.get('x-total-count')).toBe('1000000');
+        expect(response.headers.get('x-total-count')).toBe(String(PLANTS));
         const ids = [...(await response.text()).matchAll(/"id":(-?\d+)/g)].map((m) => m[1] as string);
         first ??= ids[0];
         last = ids.at(-1) ?? last;
@@ -292,22 +288,14 @@ describe.skipIf(procMissing)('the listing respects backpressure', () => {
         next = /<([^>]+)>; rel="next"/.exec(response.headers.get('link') ?? '')?.[1];
       }
     } finally {
-      listing = false;
-      await prober;
       for (const socket of sockets) socket.destroy();
     }
-    const ms = performance.now() - started;
-    expect(count).toBe(1_000_000);
-    expect(pages).toBe(100);
+    expect(count).toBe(PLANTS);
+    expect(pages).toBe(PLANTS / 10_000);
+    expect(probes).toBe(pages);
     expect(first).toBe('9223372036854775806');
-    expect(last).toBe(String(9223372036854775807n - 1_000_000n));
-    expect(healthLatencies.length).toBeGreaterThan(0);
-    healthLatencies.sort((a, b) => a - b);
-    console.log(
-      `1 000 000 plants listed in ${pages} pages of 10 000 in ${Math.round(ms)} ms with 40 stalled clients; ` +
-        `RSS ${(before / MIB).toFixed(0)} → peak ${(peak / MIB).toFixed(0)} MiB; health p50 ${healthLatencies[healthLatencies.length >> 1]?.toFixed(1)} ms, ` +
-        `max ${healthLatencies.at(-1)?.toFixed(1)} ms over ${healthLatencies.length} probes`,
-    );
+    expect(last).toBe(String(9223372036854775807n - BigInt(PLANTS)));
+    console.log(`${PLANTS} plants listed in ${pages} pages of 10 000 with 40 stalled clients; RSS ${(before / MIB).toFixed(0)} → peak ${(peak / MIB).toFixed(0)} MiB`);
     expect(peak - before).toBeLessThan(200 * MIB);
   });
 });
