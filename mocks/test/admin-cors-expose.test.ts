@@ -6,7 +6,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMockServer, type MockServer } from '../server.js';
-import { chromiumMissing, launchChromium, startFrontendOrigin } from './chromium.js';
+import { chromiumMissing, launchChromium, startFrontendOrigin, patientPage } from './chromium.js';
 
 /** What a page could read of one GET, or why fetch failed. */
 interface PageRead {
@@ -78,7 +78,7 @@ describe.skipIf(chromiumMissing)('admin listing headers from a page (Chromium)',
     [frontend, browser] = await Promise.all([startFrontendOrigin(), launchChromium()]);
     cleanups.push(() => frontend.close());
     cleanups.push(() => browser.close());
-    page = await browser.newPage();
+    page = await patientPage(browser);
     await page.goto(frontend.origin);
   });
 

@@ -10,7 +10,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMockServer, type MockServer } from '../server.js';
-import { chromiumMissing, launchChromium, startFrontendOrigin } from './chromium.js';
+import { chromiumMissing, launchChromium, startFrontendOrigin, patientPage } from './chromium.js';
 import { PATIENT_MS } from './processes.js';
 
 /** The attacker's name; Chromium resolves it to 127.0.0.1, as a rebinding DNS server would. */
@@ -70,7 +70,7 @@ describe.skipIf(chromiumMissing)('a hostile page against the mock (Chromium, def
 
   it('a page on another loopback origin can neither read nor wipe nor seed the store', async () => {
     await plantSecret();
-    const page = await browser.newPage();
+    const page = await patientPage(browser);
     await page.goto(attacker.origin);
     const result = await attack(page, mock.url);
     await page.close();
@@ -91,7 +91,7 @@ describe.skipIf(chromiumMissing)('a hostile page against the mock (Chromium, def
   it('a DNS-rebinding page (foreign Host, same origin to the browser) is refused on every route', async () => {
     await plantSecret();
     const { port } = new URL(mock.url);
-    const page = await browser.newPage();
+    const page = await patientPage(browser);
     // After the rebinding the attacker's name points at 127.0.0.1: its page is now a document of
     // that origin loaded from the mock's port, and every fetch it makes is "same origin".
     await page.goto(`http://${REBIND_NAME}:${port}/`);
@@ -119,7 +119,7 @@ describe.skipIf(chromiumMissing)('a hostile page against the mock (Chromium, def
 
   it('the inspector on its own origin still lists and resets the store', async () => {
     await plantSecret();
-    const page = await browser.newPage();
+    const page = await patientPage(browser);
     const pageErrors: string[] = [];
     page.on('pageerror', (error) => pageErrors.push(error.message));
     page.on('dialog', (dialog) => void dialog.accept());

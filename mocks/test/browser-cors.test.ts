@@ -6,7 +6,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMockServer, type MockServer } from '../server.js';
-import { chromiumMissing, launchChromium, startFrontendOrigin } from './chromium.js';
+import { chromiumMissing, launchChromium, startFrontendOrigin, patientPage } from './chromium.js';
 
 const TOKEN = 'frontend-token';
 
@@ -60,7 +60,7 @@ describe.skipIf(chromiumMissing)('POST /plants from a page on another origin (Ch
   beforeAll(async () => {
     [mock, frontend, browser] = await Promise.all([createMockServer({ port: 0, logLevel: 'silent', tokens: [TOKEN] }), startFrontendOrigin(), launchChromium()]);
     mock.server.prependListener('request', (req) => seen.push({ method: req.method ?? '', headers: req.headers }));
-    page = await browser.newPage();
+    page = await patientPage(browser);
     await page.goto(frontend.origin);
   });
 

@@ -11,7 +11,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPrismMock, type PrismMock } from '../prism/server.js';
 import { createMockServer, type MockServer } from '../server.js';
-import { chromiumMissing, launchChromium, startFrontendOrigin } from './chromium.js';
+import { chromiumMissing, launchChromium, startFrontendOrigin, patientPage } from './chromium.js';
 
 /** Orders behind an API key in a header, a tenant header on the list, and the list's count in a response header. */
 const HEADERS_SPEC = {
@@ -98,7 +98,7 @@ describe.skipIf(chromiumMissing)("the spec's own headers from a page on another 
   beforeAll(async () => {
     const spec = headersSpecFile();
     [mock, prism, frontend, browser] = await Promise.all([createMockServer({ port: 0, logLevel: 'silent', spec }), startPrismMock({ port: 0, spec }), startFrontendOrigin(), launchChromium()]);
-    page = await browser.newPage();
+    page = await patientPage(browser);
     await page.goto(frontend.origin);
   });
 

@@ -7,7 +7,7 @@ import { accessSync, constants, mkdirSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
 import { PATIENT_MS } from './processes.js';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -34,6 +34,17 @@ export function launchChromium(extraArgs: readonly string[] = []): Promise<Brows
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', ...extraArgs],
     timeout: PATIENT_MS,
   });
+}
+
+/**
+ * A new page whose waits (locators, navigation) give up after PATIENT_MS, not Playwright's 30 s:
+ * each waits for an event in the page, and its limit is a safety net for a busy machine.
+ */
+export async function patientPage(browser: Browser, options?: BrowserContextOptions): Promise<Page> {
+  const page = await browser.newPage(options);
+  page.setDefaultTimeout(PATIENT_MS);
+  page.setDefaultNavigationTimeout(PATIENT_MS);
+  return page;
 }
 
 export function artifactPath(name: string): string {

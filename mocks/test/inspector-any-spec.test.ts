@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMockServer, type MockServer } from '../server.js';
-import { artifactPath, chromiumMissing, launchChromium } from './chromium.js';
+import { artifactPath, chromiumMissing, launchChromium, patientPage } from './chromium.js';
 
 const BOOKINGS = fileURLToPath(new URL('../../fixtures/specs/bookings/openapi.yaml', import.meta.url));
 const KEY = { 'x-api-key': 'k', 'content-type': 'application/json' };
@@ -53,7 +53,7 @@ describe.skipIf(chromiumMissing)('the inspector on a spec with three collections
     specFile = join(mkdtempSync(join(tmpdir(), 'inspector-bookings-')), 'openapi.yaml');
     copyFileSync(BOOKINGS, specFile);
     [mock, browser] = await Promise.all([createMockServer({ port: 0, logLevel: 'silent', spec: specFile, watch: true }), launchChromium()]);
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    page = await patientPage(browser, { viewport: { width: 1280, height: 900 } });
     page.setDefaultTimeout(5_000); // the page polls every second: a wait longer than this is a failure
     seen = watchPage(page, mock.url);
   });
@@ -207,7 +207,7 @@ describe.skipIf(chromiumMissing)('the inspector on a spec with three collections
   it('shows a --watch reload without a page reload', async () => {
     const text = readFileSync(specFile, 'utf8');
     writeFileSync(specFile, text.replace('title: Hotel Bookings', 'title: Hotel Bookings (edited)').replace('summary: Book a room', 'summary: Reserve a room'));
-    await page.locator('#api-title', { hasText: 'Hotel Bookings (edited)' }).waitFor({ timeout: 15_000 });
+    await page.locator('#api-title', { hasText: 'Hotel Bookings (edited)' }).waitFor();
     await page.locator('#reloaded', { hasText: 'The spec was reloaded' }).waitFor();
     expect(await page.locator('#try-operation option[value="createBooking"]').textContent()).toBe('POST /bookings — Reserve a room');
     expect(await page.evaluate(() => (window as unknown as { marker: string }).marker)).toBe('same document');
@@ -217,7 +217,7 @@ describe.skipIf(chromiumMissing)('the inspector on a spec with three collections
   });
 
   it('serves interactive docs at /__mock/docs from the mock alone, their "Try it out" reaching the mock with the remembered key', async () => {
-    const docs = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const docs = await patientPage(browser, { viewport: { width: 1280, height: 900 } });
     const docsSeen = watchPage(docs, mock.url);
     const violations: string[] = [];
     docs.on('console', (message) => {
@@ -228,7 +228,7 @@ describe.skipIf(chromiumMissing)('the inspector on a spec with three collections
       await docs.goto(`${mock.url}/__mock/`);
       await docs.evaluate(() => sessionStorage.setItem('plant-store-mock.credential.apiKey', 'docs-key'));
       await docs.goto(`${mock.url}/__mock/docs`);
-      await docs.locator('body[data-ready="true"]').waitFor({ timeout: 20_000 });
+      await docs.locator('body[data-ready="true"]').waitFor();
       expect(await docs.locator('.info .title').textContent()).toContain('Hotel Bookings (edited)');
       await docs.locator('.opblock-summary', { hasText: 'List the rooms' }).click();
       const before = (await (await fetch(`${mock.url}/__mock/requests?limit=1`)).json()).last as number;
@@ -260,7 +260,7 @@ describe.skipIf(chromiumMissing)('/__mock/docs behind an admin token (Chromium)'
   });
 
   it('says the token is needed, then loads with the one the inspector keeps for this tab', async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const page = await patientPage(browser, { viewport: { width: 1280, height: 900 } });
     const seen = watchPage(page, mock.url);
     try {
       await page.goto(`${mock.url}/__mock/docs`);
@@ -272,7 +272,7 @@ describe.skipIf(chromiumMissing)('/__mock/docs behind an admin token (Chromium)'
       await page.click('#token-form button');
       await page.locator('#connection[data-state="live"]').waitFor();
       await page.goto(`${mock.url}/__mock/docs`);
-      await page.locator('body[data-ready="true"]').waitFor({ timeout: 20_000 });
+      await page.locator('body[data-ready="true"]').waitFor();
       await page.locator('.opblock-summary', { hasText: 'List the rooms' }).click();
       const before = (await mock.journal.entries()).entries[0]?.seq ?? 0;
       await page.getByRole('button', { name: 'Execute' }).first().click();
@@ -341,7 +341,7 @@ describe.skipIf(chromiumMissing)('a spec full of markup renders inert in the ins
   });
 
   it('the inspector shows the title, summaries, examples and records as text', async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const page = await patientPage(browser, { viewport: { width: 1280, height: 900 } });
     const seen = watchPage(page, mock.url);
     const violations: string[] = [];
     page.on('console', (message) => {
@@ -371,7 +371,7 @@ describe.skipIf(chromiumMissing)('a spec full of markup renders inert in the ins
   });
 
   it('the docs render the Markdown sanitised, and nothing reaches another host', async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const page = await patientPage(browser, { viewport: { width: 1280, height: 900 } });
     const seen = watchPage(page, mock.url);
     const violations: string[] = [];
     page.on('console', (message) => {
@@ -379,7 +379,7 @@ describe.skipIf(chromiumMissing)('a spec full of markup renders inert in the ins
     });
     try {
       await page.goto(`${mock.url}/__mock/docs`);
-      await page.locator('body[data-ready="true"]').waitFor({ timeout: 20_000 });
+      await page.locator('body[data-ready="true"]').waitFor();
       await page.locator('.opblock-summary').first().click();
       await page.locator('.opblock-body').first().waitFor();
       expect(await page.locator('.info .title').textContent()).toContain('Evil');
@@ -413,7 +413,7 @@ describe.skipIf(chromiumMissing)('"Try it" on request bodies whose schemas refer
   });
 
   it('starts the form with a finite body generated from the schema, which the mock takes as sent', async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const page = await patientPage(browser, { viewport: { width: 1280, height: 900 } });
     page.setDefaultTimeout(5_000);
     const seen = watchPage(page, mock.url);
     try {

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMockServer, type MockServer } from '../server.js';
-import { artifactPath, chromiumMissing, launchChromium } from './chromium.js';
+import { artifactPath, chromiumMissing, launchChromium, patientPage } from './chromium.js';
 
 const spec = (name: string): string => fileURLToPath(new URL(`../../fixtures/specs/${name}/openapi.yaml`, import.meta.url));
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -47,7 +47,7 @@ describe.skipIf(chromiumMissing)('the inspector on the corpus specs (Chromium)',
   });
 
   const open = async (mock: MockServer): Promise<Page> => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const page = await patientPage(browser, { viewport: { width: 1280, height: 900 } });
     page.setDefaultTimeout(5_000);
     page.on('pageerror', (error) => errors.push(error.message));
     page.on('dialog', (dialog) => {

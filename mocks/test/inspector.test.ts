@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PATIENT_MS } from './processes.js';
 import { INSPECTOR_ASSETS } from '../admin/inspector.js';
 import { createMockServer, type MockServer } from '../server.js';
-import { artifactPath, chromiumMissing, launchChromium, startFrontendOrigin } from './chromium.js';
+import { artifactPath, chromiumMissing, launchChromium, startFrontendOrigin, patientPage } from './chromium.js';
 import { useMock } from './mock-under-test.js';
 import { rawExchange } from './raw-http.js';
 
@@ -97,7 +97,7 @@ describe.skipIf(chromiumMissing)('the inspector in Chromium', () => {
 
   beforeAll(async () => {
     [mock, frontend, browser] = await Promise.all([createMockServer({ port: 0, logLevel: 'silent', adminToken: ADMIN_TOKEN }), startFrontendOrigin(), launchChromium()]);
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    page = await patientPage(browser, { viewport: { width: 1280, height: 900 } });
     page.setDefaultTimeout(PATIENT_MS); // a safety limit for a slow machine: the page polls every second
     page.on('dialog', (dialog) => {
       dialogs.push(dialog.message());
@@ -132,7 +132,7 @@ describe.skipIf(chromiumMissing)('the inspector in Chromium', () => {
   });
 
   it('shows, without a reload, a plant created by a page on another origin', async () => {
-    const other = await browser.newPage();
+    const other = await patientPage(browser);
     await other.goto(frontend.origin);
     const status = await other.evaluate(async (url) => {
       const response = await fetch(url, {
@@ -324,7 +324,7 @@ describe.skipIf(chromiumMissing)('the inspector with the journal full and 1 000 
     }
     const stats = await mock.journal.stats();
     expect(stats.bytes).toBeGreaterThan(stats.maxBytes * 0.9);
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    page = await patientPage(browser, { viewport: { width: 1280, height: 900 } });
     page.setDefaultTimeout(PATIENT_MS);
   });
 
@@ -361,7 +361,7 @@ describe.skipIf(chromiumMissing)("the inspector's Replay never reaches the mock'
   beforeAll(async () => {
     // No admin token: an admin request replayed from the page would be obeyed.
     [mock, browser] = await Promise.all([createMockServer({ port: 0, logLevel: 'silent' }), launchChromium()]);
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    page = await patientPage(browser, { viewport: { width: 1280, height: 900 } });
     page.setDefaultTimeout(PATIENT_MS);
   });
 
@@ -422,7 +422,7 @@ describe.skipIf(chromiumMissing)('the inspector when polls fall behind or the mo
 
   it('shows the newest requests without a gap when more arrived between two polls than one page holds', async () => {
     const mock = await createMockServer({ port: 0, logLevel: 'silent' });
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const page = await patientPage(browser, { viewport: { width: 1280, height: 900 } });
     page.setDefaultTimeout(PATIENT_MS);
     try {
       for (let id = 1; id <= 3; id++) await create(mock.url, id);
@@ -455,7 +455,7 @@ describe.skipIf(chromiumMissing)('the inspector when polls fall behind or the mo
 
   it('says so when the mock cannot be reached, for each action, instead of failing silently', async () => {
     const mock = await createMockServer({ port: 0, logLevel: 'silent' });
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const page = await patientPage(browser, { viewport: { width: 1280, height: 900 } });
     page.setDefaultTimeout(PATIENT_MS);
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
