@@ -54,7 +54,6 @@ describe.skipIf(chromiumMissing)('the inspector on a spec with three collections
     copyFileSync(BOOKINGS, specFile);
     [mock, browser] = await Promise.all([createMockServer({ port: 0, logLevel: 'silent', spec: specFile, watch: true }), launchChromium()]);
     page = await patientPage(browser, { viewport: { width: 1280, height: 900 } });
-    page.setDefaultTimeout(5_000); // the page polls every second: a wait longer than this is a failure
     seen = watchPage(page, mock.url);
   });
 
@@ -414,7 +413,6 @@ describe.skipIf(chromiumMissing)('"Try it" on request bodies whose schemas refer
 
   it('starts the form with a finite body generated from the schema, which the mock takes as sent', async () => {
     const page = await patientPage(browser, { viewport: { width: 1280, height: 900 } });
-    page.setDefaultTimeout(5_000);
     const seen = watchPage(page, mock.url);
     try {
       await page.goto(`${mock.url}/__mock/`);

@@ -48,7 +48,6 @@ describe.skipIf(chromiumMissing)('the inspector on the corpus specs (Chromium)',
 
   const open = async (mock: MockServer): Promise<Page> => {
     const page = await patientPage(browser, { viewport: { width: 1280, height: 900 } });
-    page.setDefaultTimeout(5_000);
     page.on('pageerror', (error) => errors.push(error.message));
     page.on('dialog', (dialog) => {
       errors.push(`dialog: ${dialog.message()}`);

@@ -9,7 +9,6 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PATIENT_MS } from './processes.js';
 import { INSPECTOR_ASSETS } from '../admin/inspector.js';
 import { createMockServer, type MockServer } from '../server.js';
 import { artifactPath, chromiumMissing, launchChromium, startFrontendOrigin, patientPage } from './chromium.js';
@@ -98,7 +97,6 @@ describe.skipIf(chromiumMissing)('the inspector in Chromium', () => {
   beforeAll(async () => {
     [mock, frontend, browser] = await Promise.all([createMockServer({ port: 0, logLevel: 'silent', adminToken: ADMIN_TOKEN }), startFrontendOrigin(), launchChromium()]);
     page = await patientPage(browser, { viewport: { width: 1280, height: 900 } });
-    page.setDefaultTimeout(PATIENT_MS); // a safety limit for a slow machine: the page polls every second
     page.on('dialog', (dialog) => {
       dialogs.push(dialog.message());
       void dialog.dismiss();
@@ -325,7 +323,6 @@ describe.skipIf(chromiumMissing)('the inspector with the journal full and 1 000 
     const stats = await mock.journal.stats();
     expect(stats.bytes).toBeGreaterThan(stats.maxBytes * 0.9);
     page = await patientPage(browser, { viewport: { width: 1280, height: 900 } });
-    page.setDefaultTimeout(PATIENT_MS);
   });
 
   afterAll(async () => {
@@ -362,7 +359,6 @@ describe.skipIf(chromiumMissing)("the inspector's Replay never reaches the mock'
     // No admin token: an admin request replayed from the page would be obeyed.
     [mock, browser] = await Promise.all([createMockServer({ port: 0, logLevel: 'silent' }), launchChromium()]);
     page = await patientPage(browser, { viewport: { width: 1280, height: 900 } });
-    page.setDefaultTimeout(PATIENT_MS);
   });
 
   afterAll(async () => {
@@ -423,7 +419,6 @@ describe.skipIf(chromiumMissing)('the inspector when polls fall behind or the mo
   it('shows the newest requests without a gap when more arrived between two polls than one page holds', async () => {
     const mock = await createMockServer({ port: 0, logLevel: 'silent' });
     const page = await patientPage(browser, { viewport: { width: 1280, height: 900 } });
-    page.setDefaultTimeout(PATIENT_MS);
     try {
       for (let id = 1; id <= 3; id++) await create(mock.url, id);
       await page.goto(`${mock.url}/__mock/`);
@@ -456,7 +451,6 @@ describe.skipIf(chromiumMissing)('the inspector when polls fall behind or the mo
   it('says so when the mock cannot be reached, for each action, instead of failing silently', async () => {
     const mock = await createMockServer({ port: 0, logLevel: 'silent' });
     const page = await patientPage(browser, { viewport: { width: 1280, height: 900 } });
-    page.setDefaultTimeout(PATIENT_MS);
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
     try {

@@ -4,7 +4,6 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PATIENT_MS } from '../../test/processes.js';
 import { createMockServer, type MockServer } from '../../server.js';
 import { artifactPath, chromiumMissing, launchChromium, patientPage } from '../../test/chromium.js';
 import { answerJson, startProvider, type Provider } from './providers.js';
@@ -20,7 +19,6 @@ describe.skipIf(chromiumMissing)('the inspector in proxy mode, in Chromium', () 
     provider = await startProvider(answerJson(200, '{"name":5}'));
     [mock, browser] = await Promise.all([createMockServer({ port: 0, logLevel: 'silent', proxy: { upstream: provider.url.replace('http://', 'http://ci:hidden@') } }), launchChromium()]);
     page = await patientPage(browser, { viewport: { width: 1280, height: 900 } });
-    page.setDefaultTimeout(PATIENT_MS);
     page.on('pageerror', (error) => pageErrors.push(error.message));
   });
 
