@@ -34,6 +34,8 @@ export function notApplicable(check: CheckName, operations: readonly SuiteContra
       return plans.some((p) => p.read) ? undefined : none('a read by id');
     case 'list_honours_parameters':
       return plans.some((p) => p.list?.parameters.some((q) => q.in === 'query')) ? undefined : none('a list with query parameters');
+    case 'list_pages_advance':
+      return plans.some((p) => p.list) ? undefined : none('a list');
     case 'use_after_free':
       return plans.some((p) => p.remove && (p.read || p.list)) ? undefined : none('a delete and a read or a list');
     case 'ignored_auth': {
@@ -88,6 +90,8 @@ export function awaitedAnswers(check: CheckName, operations: readonly SuiteContr
       return plans
         .filter((p) => p.list?.parameters.some((q) => q.in === 'query'))
         .map((p) => `${p.list?.operationId} listing with its query parameters after ${p.create.operationId} created a ${p.noun} (a 2xx create and a 2xx list)`);
+    case 'list_pages_advance':
+      return plans.filter((p) => p.list).map((p) => `${p.list?.operationId} walked page by page after ${p.create.operationId} created a ${p.noun} (a 2xx create and a 2xx list)`);
     case 'use_after_free':
       return plans.filter((p) => p.remove && (p.read || p.list)).map((p) => `${(p.read ?? p.list)?.operationId} after ${p.remove?.operationId} deleted a ${p.noun} ${p.create.operationId} created`);
     default:

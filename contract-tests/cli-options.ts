@@ -11,6 +11,8 @@ export interface ContractCommandLine extends ContractOptions {
   junit?: string;
   /** Where to write the HAR file of every exchange, if anywhere. */
   har?: string;
+  /** Print the operations' dependency graph and the sequences, send nothing. */
+  dryRun?: boolean;
 }
 
 /** `a,b` into a list of its comma-separated items, blanks dropped; repeated flags collect. */
@@ -51,6 +53,7 @@ export function contractCommand(): Command {
     .addOption(new Option('--exclude-operation <op>', 'leave matching operations out, matched as --include-operation (repeatable, or comma-separated)').argParser(commaList))
     .addOption(new Option('--spec <file>', 'the OpenAPI document to test against (default: the bundled spec)').env('PLANT_STORE_SPEC'))
     .addOption(new Option('--header <header>', "a header every request carries, 'Name: value' (repeatable)").argParser(header))
+    .addOption(new Option('--dry-run', 'print which answers feed which requests (the dependency graph) and the stateful sequences, and send nothing; --base-url is not needed'))
     .addOption(new Option('--junit <file>', 'write a JUnit XML report to this file'))
     .addOption(new Option('--har <file>', 'write every exchange to this file as HAR 1.2 (tokens masked)'))
     .addOption(new Option('--cases <path>', 'extra case files in the fixture format: a directory of *.json or one file (repeatable)').argParser(collect))
@@ -90,6 +93,7 @@ export function parseContractArgs(argv: readonly string[], command: Command = co
     timeout: number;
     invalidToken?: string;
     generated: number;
+    dryRun?: boolean;
   }>();
   const headers: Record<string, string> = {};
   for (const [name, value] of o.header ?? []) headers[name] = value;
@@ -102,6 +106,7 @@ export function parseContractArgs(argv: readonly string[], command: Command = co
     headers,
     ...(o.junit === undefined ? {} : { junit: o.junit }),
     ...(o.har === undefined ? {} : { har: o.har }),
+    ...(o.dryRun ? { dryRun: true } : {}),
     ...(o.spec === undefined ? {} : { spec: userPath(o.spec) }),
     ...(o.cases === undefined ? {} : { cases: o.cases }),
     ...(o.checks === undefined ? {} : { checks: o.checks }),

@@ -10,6 +10,7 @@ import { ContractUsageError, resolveOptions, type ResolvedOptions } from './opti
 import { UnreachableTargetError, WAIT_BUDGET_MS, waitUntilReachable } from './reachability.js';
 import { formatReport } from './report.js';
 import { runResolved } from './runner.js';
+import { dryRunText } from './dry-run.js';
 import { terminalSafeLines } from './terminal-text.js';
 import { ContractError } from '../openapi/document/load.js';
 import { readContract } from '../openapi/operations/compile.js';
@@ -42,6 +43,8 @@ async function run(argv: readonly string[], out: (text: string) => void, err: (t
     options = parseContractArgs(argv, contractCommand().configureOutput({ writeOut: (text) => io.out(text), writeErr: (text) => io.err(text) }));
     // Read asynchronously: a spec may refer to sibling files (bundled by openapi/document/load.ts).
     if (options.spec !== undefined) options = { ...options, contract: suiteSpecOf(await readContract(options.spec)) };
+    // A dry run sends nothing: no base URL or credential is needed to resolve the operations under test.
+    if (options.dryRun) options = { ...options, baseUrl: options.baseUrl || 'http://127.0.0.1/', token: options.token || 'dry-run', basic: options.basic ?? 'dry:run' };
     // Resolved once, before anything is sent, so that the seed is printed even if the run dies.
     resolved = resolveOptions(options);
   } catch (error) {
@@ -51,6 +54,10 @@ async function run(argv: readonly string[], out: (text: string) => void, err: (t
       return 2;
     }
     throw error;
+  }
+  if (options.dryRun) {
+    out(`${dryRunText(resolved)}\n`);
+    return 0;
   }
   out(`Seed ${resolved.seed} (pass --seed ${resolved.seed} to reproduce the generated cases)\n`);
   let report;

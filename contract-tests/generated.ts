@@ -72,6 +72,8 @@ export interface GenerationOptions {
   basic?: string;
   /** A record created for this operation to act on: its cases name it, and their bodies carry its identity. */
   record?: PinnedRecord;
+  /** Query parameters naming other resources, with a value from an earlier answer (JSON text by name). */
+  known?: ReadonlyMap<string, string>;
 }
 
 /** A generated case left out of the run, and why (reports show the reason). */
@@ -103,7 +105,7 @@ export function generateCases(options: GenerationOptions): Generation {
   let draws = 0;
   // One reproducible stream per draw: the n-th draw of a run with seed s is always the same.
   const sample = <T>(arbitrary: fc.Arbitrary<T>): T => fc.sample(arbitrary, { seed: (options.seed + 7919 * ++draws) | 0, numRuns: 1 })[0] as T;
-  const required = pinned(validParameterValues(contract, sample, false), contract, options.record);
+  const required = pinned(validParameterValues(contract, sample, false), contract, options.record, options.known);
   const generation: Generation = contract.requestBody ? bodyCases(options, contract.requestBody, required) : { cases: [], excluded: [] };
   // A body the spec gives only a media type for (an upload): bytes of that type, every one to be accepted.
   if (contract.rawBody) {
@@ -149,13 +151,17 @@ export interface PinnedRecord {
   id: string;
   /** A nested record's parent: the path parameter naming it and its identity (JSON text). */
   parent?: { parameter: string; id: string };
+  /** The record is the operation's parent (`{bookingId}` of a payment): the body names a record of its own, never this one. */
+  owner?: true;
 }
 
 /** The parameter values with the record's path parameter naming it (and its parent's naming the parent). */
-function pinned(values: ParameterValues, contract: SuiteContract, record: PinnedRecord | undefined): ParameterValues {
+function pinned(values: ParameterValues, contract: SuiteContract, record: PinnedRecord | undefined, known: ReadonlyMap<string, string> = new Map()): ParameterValues {
+  const withKnown = new Map(values);
+  for (const [parameter, value] of values) if (parameter.in === 'query' && value !== undefined && known.has(parameter.name)) withKnown.set(parameter, known.get(parameter.name));
   const parameter = record && contract.parameters.find((p) => p.in === 'path' && p.name === record.parameter);
-  if (!record || !parameter) return values;
-  const out = new Map(values);
+  if (!record || !parameter) return withKnown;
+  const out = withKnown;
   out.set(parameter, record.id);
   const owner = record.parent && contract.parameters.find((p) => p.in === 'path' && p.name === record.parent?.parameter);
   if (owner && record.parent) out.set(owner, record.parent.id);
@@ -164,7 +170,7 @@ function pinned(values: ParameterValues, contract: SuiteContract, record: Pinned
 
 /** Whether a body names the pinned record, or no record at all (a change without the identity). */
 function bodyAgrees(body: string | Uint8Array | undefined, record: PinnedRecord): boolean {
-  if (body === undefined) return true;
+  if (body === undefined || record.owner) return true;
   if (typeof body !== 'string') return false;
   let value: unknown;
   try {
@@ -245,7 +251,7 @@ function parameterCases(options: GenerationOptions, required: ParameterValues, s
       generation.excluded.push({ case: kase, reason: `${EXCLUDED_VALID} request, but no valid ${contract.requestBody?.schemaName} could be made for it, and the spec requires the body` });
     else cases.push(kase);
   };
-  const all = pinned(validParameterValues(contract, sample, true), contract, options.record);
+  const all = pinned(validParameterValues(contract, sample, true), contract, options.record, options.known);
   // The valid request, for an operation without a body (a body operation's walk has many).
   if (!contract.requestBody) {
     push({
@@ -294,11 +300,21 @@ function parameterCases(options: GenerationOptions, required: ParameterValues, s
       if (parameter.in === 'path' && (written === '' || written.includes('/') || written === '.' || written === '..')) continue;
       const parameters = new Map(all);
       parameters.set(parameter, value.literal);
+      // A valid value of a parameter naming another resource (`origin`, a station's id) other than one the run holds names one the provider may not have.
+      const madeUp = value.valid && parameter.in === 'query' && options.known?.has(parameter.name) === true && options.known.get(parameter.name) !== value.literal;
       push({
         family: 'parameter',
         label: `${label}-${value.label}`,
         description: `the ${parameter.in} parameter ${parameter.name} is ${value.about}: ${value.valid ? 'valid, must be accepted' : 'invalid, must be refused'}`,
-        expect: value.valid ? 'accepted' : 'rejected-body',
+        expect: madeUp ? 'provider-choice' : value.valid ? 'accepted' : 'rejected-body',
+        ...(madeUp
+          ? {
+              choice: {
+                check: 'positive_data_acceptance' as const,
+                rule: `${parameter.name} names another resource's record, and this value was made up, not taken from an answer: the provider may not have it`,
+              },
+            }
+          : {}),
         body,
         parameters,
       });

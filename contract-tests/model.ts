@@ -21,6 +21,7 @@ export const CHECK_NAMES = [
   'list_honours_parameters',
   'use_after_free',
   'missing_resource_not_found',
+  'list_pages_advance',
 ] as const;
 
 export type CheckName = (typeof CHECK_NAMES)[number];
@@ -85,7 +86,7 @@ export interface ContractCase {
 /** One step of a stateful sequence, and what its answer must show. */
 export interface SequenceStep {
   /** `list-page`: a further page of a list step, fetched by its offset or page parameter (judged as part of that list step). */
-  kind: 'create' | 'read' | 'read-anonymous' | 'list' | 'list-page' | 'update' | 'delete-anonymous' | 'delete' | 'read-deleted' | 'read-missing' | 'cleanup';
+  kind: 'create' | 'read' | 'read-anonymous' | 'list' | 'list-page' | 'update' | 'delete-anonymous' | 'delete' | 'read-deleted' | 'read-missing' | 'delete-missing' | 'list-past-end' | 'cleanup';
   /** The collection path (`/plants`). */
   collection: string;
   /** The identity property's name. */
@@ -106,13 +107,17 @@ export interface SequenceStep {
   /** A limit the list was asked for. */
   limit?: { parameter: string; value: number };
   /** A filter the list was asked for: only records whose property is one of the values (`absent`: the schema's default, what a record without it has). */
-  filter?: { parameter: string; property: string; values: string[]; absent?: unknown };
+  filter?: { parameter: string; property: string; values: Array<string | boolean>; absent?: unknown };
   /** Every record of the list's pages (paging followed), once the step has run. */
   seen?: unknown[];
   /** The list answered a full page and no way to the next one: what it lacks may be further on. */
   truncated?: boolean;
   /** The walk stopped at the suite's bound while the list still offered more: `seen` holds this many pages only. */
   cutAfter?: number;
+  /** A next link led to a page already walked (the same URL, or the same records again) after this many pages. */
+  repeatedPage?: { url: string; after: number };
+  /** A `list-past-end` step: the offset or page number it asked for, past every record seen. */
+  page?: { parameter: string; value: number };
 }
 
 /** The request exactly as it went on the wire, secrets masked. */

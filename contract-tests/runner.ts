@@ -9,7 +9,10 @@ import { CREATE_PLANT_OPERATION, createIdSource, loadFixtures, type FixtureCase 
 import { fileCase } from './case-files.js';
 import { derivedCredentials, validCredentials } from './generators/auth.js';
 import { requestTarget, validParameterValues } from './generators/parameters.js';
-import { createdKey, planSequences, runSequences, validRecordBody, type SequencePlan, type StepRequest, type StepSender } from './sequences.js';
+import { createdKey, listItems, planSequences, runSequences, validRecordBody, type SequencePlan, type StepRequest, type StepSender } from './sequences.js';
+import { parentNeeds, queryValue, resourceQueries } from './dependencies.js';
+import { dependencyGraph } from '../openapi/operations/dependencies.js';
+import { recogniseCollections, type Collection } from '../openapi/operations/collections.js';
 import { freshIdentity, freshKeyMaker } from './generators/identity.js';
 import { exactInteger } from '../openapi/schema/exact-json.js';
 import { CHECKS } from './checks/index.js';
@@ -19,7 +22,7 @@ import { ContractUsageError, resolveOptions, ruleTakes, type ContractOptions, ty
 import { ContractError } from '../openapi/document/load.js';
 import { readContract } from '../openapi/operations/compile.js';
 import { assertReachable } from './reachability.js';
-import { parseBody, SpecError, suiteSpecOf, type SuiteContract, type SuiteParameter } from './spec-contract.js';
+import { parseBody, SpecError, suiteContractOf, suiteSpecOf, type SuiteContract, type SuiteParameter } from './spec-contract.js';
 import { createTransport, unsendable, type Transport } from './transport.js';
 
 /** Runs the suite against `options.baseUrl`. Rejects with ContractUsageError or UnreachableTargetError. */
@@ -51,7 +54,9 @@ export async function runResolved(resolved: ResolvedOptions, options: Pick<Contr
   // A record for the PUT and PATCH cases to act on, so that their bodies are judged on a record that exists.
   const pins = await pinRecords(resolved, sequences);
   const records = new Map(pins.flatMap((pin) => pin.records));
-  const { cases, unfit, notOffered, offered } = buildCases(resolved, options.fixtures ?? loadFixtures(), records);
+  // Query parameters naming other resources (`?origin=` a station): values from the records just created or a list's answer.
+  const known = await resourceValues(resolved, pins);
+  const { cases, unfit, notOffered, offered } = buildCases(resolved, options.fixtures ?? loadFixtures(), records, known);
   const notSent: Exchange[] = unfit.map(({ case: contractCase, reason }) => ({
     case: contractCase,
     request: sentRequest(contractCase, resolved),
@@ -250,12 +255,16 @@ async function cleanUp(exchanges: readonly Exchange[], options: ResolvedOptions,
 
 /** A record created before the cases, for the operations on records (PUT, PATCH) to act on; deleted after them. */
 interface Pin {
-  plan: SequencePlan;
+  plan: Pick<SequencePlan, 'collection' | 'identity' | 'remove' | 'itemParameter'> & { parent?: Pick<ParentPlanOf, 'collection' | 'identity' | 'remove' | 'parameter'> };
+  /** The create whose answer gave the record (a query parameter naming such records takes its identity). */
+  producer?: string;
   id: string;
   /** A nested collection's parent record, created before the record and deleted after it. */
   parentId?: string;
   records: Array<[operationId: string, record: PinnedRecord]>;
 }
+
+type ParentPlanOf = NonNullable<SequencePlan['parent']>;
 
 /** What creating a record takes: its collection's create, identity and how the identity is given. */
 type RecordPlan = Pick<SequencePlan, 'collection' | 'identity' | 'identityType' | 'assigned' | 'create'>;
@@ -330,17 +339,138 @@ async function pinRecords(options: ResolvedOptions, plans: readonly SequencePlan
       });
       pins.push({ plan, id: key, ...(parentId === undefined ? {} : { parentId }), records });
     }
+    // A parent record for every operation below one (`POST /bookings/{bookingId}/payment`), and one of every
+    // collection a query parameter names: so that no case is sent to a parent the suite never created.
+    for (const need of recordNeeds(options)) {
+      const { collection } = need;
+      const plan = recordPlanOf(collection, options);
+      if (!plan) continue;
+      const owner = collection.parent && recordPlanOf(collection.parent.collection, options);
+      if (collection.parent && !owner) continue;
+      const parentId = owner ? await create(owner, `creates a ${owner.noun} for a ${plan.noun} to belong to`) : undefined;
+      if (owner && parentId === undefined) continue;
+      const under = new Map(owner && parentId !== undefined && collection.parent ? [[collection.parent.parameter, parentId]] : []);
+      const key = await create(plan, `creates a ${plan.noun} for the operations that name one`, under);
+      if (key === undefined) {
+        if (owner && parentId !== undefined) await removeRecord(transport, options, owner, parentId);
+        continue;
+      }
+      const records = need.children.map(({ operationId, parameter }): [string, PinnedRecord] => [
+        operationId,
+        {
+          parameter,
+          identity: plan.identity,
+          id: key,
+          owner: true,
+          ...(collection.parent && parentId !== undefined ? { parent: { parameter: collection.parent.parameter, id: parentId } } : {}),
+        },
+      ]);
+      pins.push({
+        plan: { ...plan, ...(owner && collection.parent ? { parent: { ...owner, parameter: collection.parent.parameter } } : {}) },
+        producer: collection.create.operationId,
+        id: key,
+        ...(parentId === undefined ? {} : { parentId }),
+        records: records.filter(([operationId]) => !pins.some((pin) => pin.records.some(([taken]) => taken === operationId))),
+      });
+    }
   } finally {
     transport.close();
   }
   return pins;
 }
 
+/** The collections whose records the operations under test name: as a parent in their path, or in a query parameter. */
+function recordNeeds(options: ResolvedOptions): Array<{ collection: Collection; children: Array<{ operationId: string; parameter: string }> }> {
+  if (!options.compiled) return [];
+  const graph = dependencyGraph(options.compiled);
+  const { collections } = recogniseCollections(options.compiled);
+  const needs = parentNeeds(graph, options.operations, collections);
+  for (const query of resourceQueries(graph, options.operations)) {
+    const collection = collections.find((c) => c.path === query.collection);
+    if (collection && !collection.parent && !needs.some((n) => n.collection === collection)) needs.push({ collection, children: [] });
+  }
+  return needs;
+}
+
+/** An operation as the suite sends it, under test or not (undefined when the suite cannot send it). */
+function contractOf(options: ResolvedOptions, operationId: string): SuiteContract | undefined {
+  const tested = options.operations.find((o) => o.operationId === operationId);
+  if (tested || !options.compiled) return tested;
+  try {
+    return suiteContractOf(options.compiled, operationId);
+  } catch {
+    return undefined;
+  }
+}
+
+/** How to create and delete a record of `collection`: its create and delete, under test or not (a client creates a parent whatever is tested). */
+function recordPlanOf(collection: Collection, options: ResolvedOptions): (RecordPlan & Pick<SequencePlan, 'noun' | 'remove' | 'itemParameter'>) | undefined {
+  const create = contractOf(options, collection.create.operationId);
+  if (!create?.requestBody || !options.compiled) return undefined;
+  const { stateful } = recogniseCollections(options.compiled);
+  const removeId = [...stateful].find(([, op]) => op.collection.path === collection.path && op.role === 'delete')?.[0];
+  const remove = removeId === undefined ? undefined : contractOf(options, removeId);
+  return {
+    collection: collection.path,
+    noun: collection.noun,
+    identity: collection.identity.property,
+    identityType: collection.identity.type,
+    assigned: collection.identity.assigned !== undefined,
+    create,
+    ...(remove ? { remove } : {}),
+    ...(collection.itemParameter === undefined ? {} : { itemParameter: collection.itemParameter }),
+  };
+}
+
+/**
+ * The values of query parameters naming other resources, per operation (JSON text by parameter
+ * name): the identity of a record the run created of that collection, else the first record of
+ * the producing list's answer (one GET, not judged), else the parameter's example.
+ */
+async function resourceValues(options: ResolvedOptions, pins: readonly Pin[]): Promise<Map<string, Map<string, string>>> {
+  const known = new Map<string, Map<string, string>>();
+  if (!options.compiled) return known;
+  const queries = resourceQueries(dependencyGraph(options.compiled), options.operations);
+  if (!queries.length) return known;
+  const seen = new Map<string, string>();
+  for (const pin of pins) if (pin.producer !== undefined && !seen.has(pin.producer)) seen.set(pin.producer, pin.id);
+  const transport = createTransport({ timeoutMs: options.timeoutMs, concurrency: 1 });
+  try {
+    for (const query of queries) {
+      const producer = options.compiled.operations.get(query.producer);
+      if (!seen.has(query.producer) && producer?.method === 'get' && !producer.parameters.some((p) => p.required)) {
+        const lister = contractOf(options, query.producer);
+        const credentials = lister ? validCredentials(lister.security, options.token, options.basic) : { headers: {} };
+        const outcome = await transport.send({ url: options.endpoint(producer.path), method: 'GET', headers: { ...options.headers, ...credentials.headers }, body: undefined });
+        const answer = outcome.outcome === 'response' && outcome.response.status < 300 ? parseBody(outcome.response.body) : undefined;
+        const first = answer?.ok ? (listItems(answer.value) ?? listItems(answer.value, wrapperOf(answer.value)))?.[0] : undefined;
+        const value = first !== null && typeof first === 'object' ? keyText(first as Record<string, unknown>, query.property) : undefined;
+        if (value !== undefined) seen.set(query.producer, value);
+      }
+      const operation = options.operations.find((o) => o.operationId === query.operationId);
+      const value = queryValue(query, seen, options.compiled.operations.get(query.operationId)?.parameters.find((p) => p.in === 'query' && p.name === query.parameter)?.example);
+      if (!operation || value === undefined) continue;
+      known.set(query.operationId, new Map([...(known.get(query.operationId) ?? []), [query.parameter, value]]));
+    }
+  } finally {
+    transport.close();
+  }
+  return known;
+}
+
+/** The one array member of a wrapped list answer (`{ data: [...] }`), if there is exactly one. */
+function wrapperOf(body: unknown): string | undefined {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return undefined;
+  const arrays = Object.entries(body).filter(([, value]) => Array.isArray(value));
+  return arrays.length === 1 ? arrays[0]?.[0] : undefined;
+}
+
 /** Deletes the pinned records where the spec has a delete, a nested record before its parent (not judged). */
 async function removePinned(pins: readonly Pin[], options: ResolvedOptions): Promise<void> {
   const transport = createTransport({ timeoutMs: options.timeoutMs, concurrency: 1 });
   try {
-    for (const { plan, id, parentId } of pins) {
+    // The last created first: a record a later one belongs to outlives it.
+    for (const { plan, id, parentId } of [...pins].reverse()) {
       const under = new Map(plan.parent && parentId !== undefined ? [[plan.parent.parameter, parentId]] : []);
       await removeRecord(transport, options, plan, id, under);
       if (plan.parent && parentId !== undefined) await removeRecord(transport, options, plan.parent, parentId);
@@ -414,6 +544,7 @@ export function buildCases(
   options: ResolvedOptions,
   fixtures: readonly FixtureCase[],
   records: ReadonlyMap<string, PinnedRecord> = new Map(),
+  known: ReadonlyMap<string, ReadonlyMap<string, string>> = new Map(),
 ): { cases: ContractCase[]; unfit: Array<{ case: ContractCase; reason: string }>; notOffered: number; offered: number } {
   const { operations } = options;
   const ids = createIdSource();
@@ -454,6 +585,7 @@ export function buildCases(
       invalidToken: options.invalidToken,
       basic: options.basic,
       ...(records.has(contract.operationId) ? { record: records.get(contract.operationId) as PinnedRecord } : {}),
+      ...(known.has(contract.operationId) ? { known: known.get(contract.operationId) as ReadonlyMap<string, string> } : {}),
     });
     for (const generated of generation.cases) cases.push(generatedCase(generated, options, contract, named));
     // A case the spec's validator contradicts is reported as not sent, with the reason; it never stops the run.

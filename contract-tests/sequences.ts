@@ -259,8 +259,12 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
   const created: string[] = [];
   /** The create exchange of each record made, for the links' runtime expressions. */
   const exchanges = new Map<string, Exchange>();
-  const create = async (id: string | undefined, description: string): Promise<{ id: string; value: Record<string, unknown> } | undefined> => {
-    const made = makeBody(id, word());
+  /** Creates a record whose plain string `property` is `value` (the rest as `create` makes it); undefined when the spec refuses it. */
+  const createWith = async (property: string, value: string, description: string): Promise<{ id: string; value: Record<string, unknown> } | undefined> =>
+    create(freshId(), description, { property, value });
+  const create = async (id: string | undefined, description: string, setting?: { property: string; value: string }): Promise<{ id: string; value: Record<string, unknown> } | undefined> => {
+    const drawn = makeBody(id, word());
+    const made = drawn && setting ? withString(drawn, setting.property, setting.value, body) : drawn;
     if (!made) return undefined;
     const answer = await send({
       operation: plan.create,
@@ -314,6 +318,7 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
     const etag = etags.get(id);
     return ifMatch && etag !== undefined ? new Map([...pathValue(id, linked), [ifMatch.name, JSON.stringify(etag)]]) : pathValue(id, linked);
   };
+  let pastEndAsked = false;
   const list = async (step: SequenceStep, description: string, parameters: ReadonlyMap<string, string> = new Map()): Promise<void> => {
     if (!plan.list) return;
     if (plan.wrapper !== undefined) step.wrapper = plan.wrapper;
@@ -322,9 +327,25 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
     const items = listItems(first.body, plan.wrapper);
     let next = nextPage(first);
     let walked = 1;
+    // A next link already followed (or one naming the page it is on) leads round in a circle: a finding, and the walk ends.
+    const followed = new Set<string>();
+    let previousPage = JSON.stringify(items);
     for (; next && walked < MAX_PAGES && items; walked++) {
+      if (followed.has(next)) {
+        if (step.kind === 'list') step.repeatedPage = { url: next, after: walked };
+        next = undefined;
+        break;
+      }
+      followed.add(next);
       const more = await context.fetchPage(plan.list, next);
-      items.push(...(listItems(more.body, plan.wrapper) ?? []));
+      const records = listItems(more.body, plan.wrapper) ?? [];
+      if (records.length && JSON.stringify(records) === previousPage) {
+        if (step.kind === 'list') step.repeatedPage = { url: next, after: walked };
+        next = undefined;
+        break;
+      }
+      previousPage = JSON.stringify(records);
+      items.push(...records);
       next = nextPage(more);
     }
     // Still a next link at the bound: the checks must know they judge the first pages only.
@@ -357,6 +378,20 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
         if (ended) break;
       }
       if (!ended) cutAfter = MAX_PAGES;
+      // A valid page past the end (the records all seen): the spec's answer for it, an empty page, once per sequence.
+      if (ended && !pastEndAsked) {
+        pastEndAsked = true;
+        const position = pastTheEnd(plan, byParameter, items.length, pageSize);
+        if (position !== undefined) {
+          await send({
+            operation: plan.list,
+            step: { kind: 'list-past-end', collection: plan.collection, identity: plan.identity, ...optional('wrapper', plan.wrapper), page: { parameter: byParameter, value: position } },
+            description: `${description}: the page at ${byParameter}=${position}, past the last record: it must be empty`,
+            expect: 'provider-choice',
+            parameters: new Map([...parameters, [byParameter, String(position)]]),
+          });
+        }
+      }
     }
     if (step.kind === 'list' && items) step.seen = items;
     if (step.kind === 'list' && cutAfter !== undefined) step.cutAfter = cutAfter;
@@ -417,24 +452,33 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
       );
     }
     // A filter: a query parameter naming a record property (the CRUD rule's, `tags` for `tag`): any of its values.
+    // Judged with records that match and records that do not: a boolean's other value, another record's string
+    // (two values at once where the parameter takes an array: any of them), and a record differing only in letter case.
     for (const parameter of plan.list.parameters) {
       const propertyName = plan.filters.get(parameter.name);
       if (parameter.in !== 'query' || propertyName === undefined) continue;
       const property = body.properties.find((p) => p.name === propertyName);
-      if (!property || !typesOf(property.schema).includes('string')) continue;
+      if (!property) continue;
       const wanted = first.value[property.name];
-      if (typeof wanted !== 'string') continue;
       const array = typesOf(parameter.schema).includes('array');
+      const isBoolean = typeof wanted === 'boolean' && typesOf(property.schema).includes('boolean') && (array || typesOf(parameter.schema).includes('boolean'));
+      if (!isBoolean && !(typeof wanted === 'string' && typesOf(property.schema).includes('string'))) continue;
+      const other = array && typeof wanted === 'string' ? others.find((o) => typeof o.value[property.name] === 'string' && o.value[property.name] !== wanted) : undefined;
+      const values = other ? [wanted, other.value[property.name] as string] : [wanted];
+      // The same letters in the other case: an exact filter leaves that record out (a list_honours_parameters stray otherwise).
+      if (typeof wanted === 'string' && plainString(property.schema) && !plan.identityInPathOnly && wanted.toUpperCase() !== wanted) {
+        await createWith(property.name, wanted.toUpperCase(), `creates a ${noun} whose ${property.name} is ${wanted.toUpperCase()}: the filter ${parameter.name}=${wanted} must leave it out`);
+      }
       await list(
         {
           kind: 'list',
           collection: plan.collection,
           identity: plan.identity,
-          ...listed('contains', [first.id]),
-          filter: { parameter: parameter.name, property: property.name, values: [wanted], ...optional('absent', plan.filterDefaults?.get(property.name)) },
+          ...listed('contains', [first.id, ...(other ? [other.id] : [])]),
+          filter: { parameter: parameter.name, property: property.name, values, ...optional('absent', plan.filterDefaults?.get(property.name)) },
         },
-        `lists with ${parameter.name}=${wanted}: only ${noun}s whose ${property.name} is ${wanted}, the first one among them`,
-        new Map([[parameter.name, array ? JSON.stringify([wanted]) : JSON.stringify(wanted)]]),
+        `lists with ${parameter.name}=${values.map(String).join(',')}: only ${noun}s whose ${property.name} is ${values.length > 1 ? 'any of them' : String(wanted)}, the first one among them`,
+        new Map([[parameter.name, array ? JSON.stringify(values) : JSON.stringify(wanted)]]),
       );
     }
   }
@@ -505,6 +549,16 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
   }
   const missing = freshId() ?? neverAssigned(plan, itemParameter(plan.read)?.schema ?? identityProperty?.schema ?? {}, context.ids, deleted);
   if (missing !== undefined) await read(missing, { kind: 'read-missing', collection: plan.collection, identity: plan.identity, id: missing }, `reads a ${noun} that was never created: it must be 404`);
+  // A delete of an id never created, where the spec declares 404 for it: a 2xx says it deleted what was never there.
+  if (missing !== undefined && plan.remove?.responses.has(404)) {
+    await send({
+      operation: plan.remove,
+      step: { kind: 'delete-missing', collection: plan.collection, identity: plan.identity, id: missing },
+      description: `deletes a ${noun} that was never created: the spec declares 404 for it`,
+      expect: 'provider-choice',
+      parameters: pathValue(missing, 'remove'),
+    });
+  }
   // Clean up: what the sequence created and did not delete as a step.
   if (plan.remove) {
     for (const id of created)
@@ -654,6 +708,27 @@ function plainString(schema: JsonSchema): boolean {
     (typeof schema.maxLength !== 'number' || schema.maxLength >= 24) &&
     (typeof schema.minLength !== 'number' || schema.minLength <= 8)
   );
+}
+
+/** A record body with one plain string member set to `value` (the text edited, so exact numbers stay exact); undefined when the spec refuses it. */
+function withString(made: { text: string; value: Record<string, unknown> }, property: string, value: string, schema: RequestBody): { text: string; value: Record<string, unknown> } | undefined {
+  const member = `${JSON.stringify(property)}:${JSON.stringify(made.value[property])}`;
+  if (typeof made.value[property] !== 'string' || !made.text.includes(member)) return undefined;
+  const text = made.text.replace(member, `${JSON.stringify(property)}:${JSON.stringify(value)}`);
+  const parsed = parseExactJson(text) as Record<string, unknown>;
+  return schema.validate(parsed) ? { text, value: parsed } : undefined;
+}
+
+/**
+ * The offset (the number of records seen) or page number (the page after the last one) just past a
+ * list's end, when the parameter's schema allows it; undefined when it does not.
+ */
+export function pastTheEnd(plan: Pick<SequencePlan, 'offset' | 'page' | 'list'>, parameter: string, seen: number, pageSize: number): number | undefined {
+  const position = plan.offset === parameter ? seen : (plan.page?.first ?? 1) + Math.ceil(seen / Math.max(pageSize, 1));
+  const schema = plan.list?.parameters.find((p) => p.in === 'query' && p.name === parameter)?.schema;
+  if (typeof schema?.maximum === 'number' && position > schema.maximum) return undefined;
+  if (typeof schema?.exclusiveMaximum === 'number' && position >= schema.exclusiveMaximum) return undefined;
+  return position;
 }
 
 /** The records of a list answer: a bare array, the `wrapper` member the spec names, else the one array member of a wrapping object (`items`, `data` …). */

@@ -165,7 +165,8 @@ export interface SuiteContract {
   transformed?: ReadonlySet<string>;
   /**
    * The operation reads, changes or deletes a record the request names (the CRUD rule's read,
-   * replace, patch, delete, form update): outside a stateful sequence, the record it names may not
+   * replace, patch, delete, form update), or acts below one (`POST /bookings/{bookingId}/payment`):
+   * outside a stateful sequence and a record the run created for it, the record it names may not
    * exist, or the body may contradict it, so a 4xx there is the provider's to give.
    */
   actsOnRecord: boolean;
@@ -243,6 +244,15 @@ export function compileSuiteContract(document: unknown, source: string, operatio
 
 /** The CRUD roles (openapi/operations/collections.ts) of operations that store the body they are sent. */
 const STORES: ReadonlySet<string> = new Set(['create', 'replace', 'patch', 'replace-in-body', 'patch-in-body', 'form-update']);
+
+/** Whether a path lies below a collection's item path (`/bookings/{bookingId}/payment`): it names that record as its parent. */
+function belowRecord(path: string, stateful: Iterable<{ collection: { itemPath?: string | undefined } }>): boolean {
+  for (const { collection } of stateful) {
+    const item = collection.itemPath?.replace(/\/$/, '');
+    if (item !== undefined && path.startsWith(`${item}/`) && path.length > item.length + 1) return true;
+  }
+  return false;
+}
 
 /** Whether a CRUD role (openapi/operations/collections.ts) acts on an existing record. */
 function onRecord(role: string | undefined): boolean {
@@ -401,7 +411,7 @@ export function suiteContractOf(
     }),
     transformed: new Set(successProperties.filter((name) => sent.has(name) && answeredSchemas(name).some((answered) => !sameSchema(requestSchemaOf(name), answered, contract.document)))),
     echoDefaults: new Map(requestBody?.properties.flatMap((p) => (isObject(p.schema) && 'default' in p.schema ? [[p.name, p.schema.default] as const] : [])) ?? []),
-    actsOnRecord: onRecord(stateful.get(operationId)?.role),
+    actsOnRecord: onRecord(stateful.get(operationId)?.role) || belowRecord(operation.path, stateful.values()),
   };
 }
 

@@ -2,6 +2,7 @@
 import type { Check } from '../model.js';
 import { contentTypeConformance } from './content-type-conformance.js';
 import { ignoredAuth } from './ignored-auth.js';
+import { listPagesAdvance } from './list-pages-advance.js';
 import { negativeDataRejection } from './negative-data-rejection.js';
 import { notAServerError } from './not-a-server-error.js';
 import { positiveDataAcceptance } from './positive-data-acceptance.js';
@@ -26,4 +27,5 @@ export const CHECKS: readonly Check[] = [
   listHonoursParameters,
   useAfterFree,
   missingResourceNotFound,
+  listPagesAdvance,
 ];

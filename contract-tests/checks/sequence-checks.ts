@@ -129,7 +129,7 @@ export const listHonoursParameters: Check = {
       const { property, values, parameter, absent } = step.filter;
       // A record without the property has the schema's default (a provider may leave a default value out).
       const valueOf = (record: Record<string, unknown>): unknown => (record[property] === undefined ? absent : record[property]);
-      const strays = (step.seen ?? page).filter((record) => record !== null && typeof record === 'object' && !values.includes(valueOf(record as Record<string, unknown>) as string));
+      const strays = (step.seen ?? page).filter((record) => record !== null && typeof record === 'object' && !values.includes(valueOf(record as Record<string, unknown>) as string | boolean));
       if (strays.length) {
         const example = strays[0] as Record<string, unknown>;
         problems.push(
@@ -185,11 +185,16 @@ export const useAfterFree: Check = {
 
 export const missingResourceNotFound: Check = {
   name: 'missing_resource_not_found',
-  proves: 'reading an id that was never created answers 404, never a record',
+  proves: 'reading an id that was never created answers 404, never a record; deleting one answers 404 where the spec declares it',
   judge(exchange) {
-    const step = stepOf(exchange, 'read-missing');
+    const step = stepOf(exchange, 'read-missing') ?? stepOf(exchange, 'delete-missing');
     const response = answered(exchange);
     if (!step || !response) return undefined;
+    if (step.kind === 'delete-missing') {
+      if (isSuccess(response.status)) return [failure(`Delete of ${step.collection}/${step.id}, an id never created, answered ${response.status}; the spec declares 404 for it, so it must be 404.`)];
+      if (response.status === 404 || response.status === 410) return [];
+      return [warning(`Delete of ${step.collection}/${step.id}, an id never created, answered ${response.status}; the spec declares 404 for a record that does not exist.`)];
+    }
     if (isSuccess(response.status)) return [failure(`Read ${step.collection}/${step.id}, an id never created, answered ${response.status}; it must be 404.`)];
     if (response.status === 404) return [];
     return [warning(`Read ${step.collection}/${step.id}, an id never created, answered ${response.status}; 404 is the answer for a record that does not exist.`)];

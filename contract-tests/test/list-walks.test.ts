@@ -100,6 +100,10 @@ interface Behaviour {
   listFillersOnly?: boolean;
   /** Pages by an `offset` parameter (OFFSET_SPEC), no next links. */
   byOffset?: boolean;
+  /** A page past the last task (by offset): a server error, or the first page again. */
+  pastEnd?: 'crash' | 'wraps';
+  /** Every next link names the page it is on. */
+  nextLoops?: boolean;
   /** What the create and read answers leave out: `state` when it is the default, or `state` always. */
   answersOmit?: 'default' | 'state';
 }
@@ -132,10 +136,12 @@ async function startProvider(behaviour: Behaviour): Promise<{ url: string; listR
       const matching = [...tasks.values()]
         .filter((task) => !behaviour.listFillersOnly || task.id <= (behaviour.fillers ?? 0))
         .filter((task) => behaviour.ignoreFilter || state === null || (task.state ?? 'open') === state);
+      if (behaviour.byOffset && cursor >= matching.length && cursor > 0 && behaviour.pastEnd === 'crash') return answer(500, { message: 'index out of range' });
+      if (behaviour.byOffset && cursor >= matching.length && behaviour.pastEnd === 'wraps') return answer(200, { items: matching.slice(0, pageSize).map(shown) });
       if (behaviour.byOffset) return answer(200, { items: matching.slice(cursor, cursor + pageSize).map(shown) });
       const items = matching.slice(cursor * pageSize, (cursor + 1) * pageSize).map(shown);
       const more = behaviour.nextForever || (cursor + 1) * pageSize < matching.length;
-      const next = new URLSearchParams({ ...(state === null ? {} : { state }), cursor: String(cursor + 1) });
+      const next = new URLSearchParams({ ...(state === null ? {} : { state }), cursor: String(behaviour.nextLoops ? cursor : cursor + 1) });
       return answer(200, { items, ...(more ? { next: `/tasks?${next.toString()}` } : {}) });
     }
     if (url.pathname === '/tasks' && request.method === 'POST') {
@@ -234,9 +240,39 @@ describe('a list paged by offset', () => {
   });
 });
 
+describe('pages that must advance and end (list_pages_advance)', () => {
+  it('asks for a page past the last record, and passes a provider that answers it empty', async () => {
+    const { report } = await runAgainst({ fillers: 5, pageSize: 4, byOffset: true });
+    expect(failed(report)).toEqual([]);
+    const pastEnd = report.exchanges.filter((e) => e.case.sequence?.kind === 'list-past-end');
+    expect(pastEnd).toHaveLength(1);
+    expect(pastEnd[0]?.outcome === 'response' && pastEnd[0].response.body).toBe('{"items":[]}');
+    expect(report.checks.find((c) => c.name === 'list_pages_advance')?.judged).toBeGreaterThan(0);
+  });
+
+  it('fails not_a_server_error when the page past the end is a 500', async () => {
+    const { report } = await runAgainst({ fillers: 5, pageSize: 4, byOffset: true, pastEnd: 'crash' });
+    expect(failed(report)).toEqual(['not_a_server_error']);
+  });
+
+  it('fails list_pages_advance when the page past the end answers the first page again', async () => {
+    const { report } = await runAgainst({ fillers: 5, pageSize: 4, byOffset: true, pastEnd: 'wraps' });
+    expect(failed(report)).toEqual(['list_pages_advance']);
+    expect(messages(report, 'list_pages_advance', 'failure').join('\n')).toMatch(/past every record the pages before held: answered \d+ record\(s\); a page past the end is empty/);
+  });
+
+  it('fails list_pages_advance when a next link names the page it is on, and stops following it', async () => {
+    const { report, listRequests } = await runAgainst({ fillers: 6, pageSize: 4, nextLoops: true });
+    expect(failed(report)).toContain('list_pages_advance');
+    expect(messages(report, 'list_pages_advance', 'failure').join('\n')).toMatch(/leads to a page already walked/);
+    const listSteps = report.exchanges.filter((e) => e.case.sequence?.kind === 'list').length;
+    expect(listRequests).toBeLessThanOrEqual(2 * listSteps + report.exchanges.filter((e) => e.case.operationId === 'listTasks' && !e.case.sequence).length);
+  });
+});
+
 describe('a filter on a property whose schema declares a default', () => {
   /** The filter steps the sequence sent, by the value asked for. */
-  const filtersSent = (report: ContractReport): string[] => report.exchanges.flatMap((e) => e.case.sequence?.filter?.values ?? []);
+  const filtersSent = (report: ContractReport): string[] => report.exchanges.flatMap((e) => (e.case.sequence?.filter?.values ?? []).map(String));
 
   it('passes a provider that leaves the default out: a record without the property has the default', async () => {
     const { report } = await runAgainst({ fillers: 6, omitDefault: true }, OPEN_SEED);

@@ -385,6 +385,8 @@ function readParameters(raw: readonly { value: unknown; pointer: string }[], com
       {
         name,
         in: location,
+        ...(typeof parameter.description === 'string' ? { description: parameter.description } : {}),
+        ...parameterExample(parameter),
         required: location === 'path' || parameter.required === true,
         schema,
         style: style as ParameterStyle,
@@ -404,6 +406,15 @@ function readParameters(raw: readonly { value: unknown; pointer: string }[], com
   const claimed = new Set(parameters.filter((p) => p.in === 'query').map((p) => p.name));
   for (const parameter of parameters) parameter.read = parameterReader(parameter, compiler.document, claimed);
   return parameters;
+}
+
+/** The parameter's `example`, else the value of its first `examples` entry (OpenAPI 3.1, 4.8.12.1), else its schema's `example`. */
+function parameterExample(parameter: Record<string, unknown>): { example?: unknown } {
+  if ('example' in parameter && parameter.example !== undefined) return { example: parameter.example };
+  const first = isObject(parameter.examples) ? Object.values(parameter.examples)[0] : undefined;
+  if (isObject(first) && 'value' in first) return { example: first.value };
+  if (isObject(parameter.schema) && 'example' in parameter.schema && parameter.schema.example !== undefined) return { example: parameter.schema.example };
+  return {};
 }
 
 const DEFAULT_STYLE = { path: 'simple', query: 'form', header: 'simple', cookie: 'form' } as const;

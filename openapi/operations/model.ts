@@ -68,6 +68,10 @@ export interface SchemaShapes {
 
 export interface ContractParameter extends Pick<SchemaShapes, 'inlined'> {
   name: string;
+  /** The parameter's `description`: it may say which resource the value names ("The ID of the origin station"). */
+  description?: string;
+  /** The parameter's `example` (or its first `examples` value): a value the spec offers for it. */
+  example?: unknown;
   in: 'path' | 'query' | 'header' | 'cookie';
   required: boolean;
   /** The parameter's schema (for `content` parameters, the media type's). */

@@ -1,0 +1,47 @@
+/**
+ * list_pages_advance: a list's pages move forward and end. A next link that leads back to a page
+ * already walked (its URL followed before, or the same records again) would keep a client paging
+ * for ever; a valid page past the last record (the offset of the records seen, the page number after
+ * the last) is an empty page, not records again and not a server error (not_a_server_error judges
+ * the 5xx).
+ */
+import type { Check } from '../model.js';
+import { parseBody } from '../spec-contract.js';
+import { listItems } from '../sequences.js';
+import { answered, failure, isSuccess, warning } from './verdicts.js';
+
+export const listPagesAdvance: Check = {
+  name: 'list_pages_advance',
+  proves: "a list's next links lead to new pages and end, and a valid page past the last record is empty",
+  judge(exchange, { contract }) {
+    const step = exchange.case.sequence;
+    const response = answered(exchange);
+    if (!step || !response) return undefined;
+    if (step.kind === 'list' && step.repeatedPage) {
+      return [
+        failure(
+          `Listing ${step.collection}: after ${step.repeatedPage.after} page(s) the next link (${step.repeatedPage.url.slice(0, 120)}) leads to a page already walked, so a client following next links never reaches the end.`,
+        ),
+      ];
+    }
+    if (step.kind === 'list' && isSuccess(response.status) && step.seen !== undefined && step.cutAfter === undefined) return [];
+    if (step.kind !== 'list-past-end' || !step.page) return undefined;
+    const { parameter, value } = step.page;
+    if (isSuccess(response.status)) {
+      const parsed = parseBody(response.body);
+      const records = parsed.ok ? listItems(parsed.value, step.wrapper) : undefined;
+      if (records && records.length > 0) {
+        return [failure(`Listed ${step.collection} with ${parameter}=${value}, past every record the pages before held: answered ${records.length} record(s); a page past the end is empty.`)];
+      }
+      return [];
+    }
+    if (response.status >= 500) return undefined;
+    // A 4xx for a page past the end is what some APIs answer; it is the contract's when the spec declares it.
+    if (contract.responses.has(response.status)) return [];
+    return [
+      warning(
+        `Listed ${step.collection} with ${parameter}=${value}, past the last record: answered ${response.status}, which the spec does not declare for the list; an empty page is the usual answer.`,
+      ),
+    ];
+  },
+};

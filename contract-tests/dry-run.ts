@@ -1,0 +1,32 @@
+/**
+ * `--dry-run`: what the suite would do, from the spec alone, before any request — which answers
+ * feed which requests (openapi/operations/dependencies.ts) and the stateful sequences, parents first.
+ */
+import { dependencyGraph, describeDependencies } from '../openapi/operations/dependencies.js';
+import type { ResolvedOptions } from './options.js';
+import { planSequences } from './sequences.js';
+
+/** The dry run's text: the graph of the operations under test, then one line per sequence. */
+export function dryRunText(resolved: Pick<ResolvedOptions, 'compiled' | 'operations' | 'source'>): string {
+  const lines = [`Dry run of ${resolved.source}: ${resolved.operations.length} operations under test, nothing sent.`];
+  if (!resolved.compiled) return [...lines, 'No whole spec was given, so no dependency graph.'].join('\n');
+  const tested = new Set(resolved.operations.map((o) => o.operationId));
+  const graph = dependencyGraph(resolved.compiled).filter((entry) => tested.has(entry.operationId));
+  const edges = graph.reduce((n, entry) => n + entry.consumes.length, 0);
+  lines.push('', `Dependency graph: ${edges} values consumed by ${graph.filter((e) => e.consumes.length).length} operations (← the operation whose answer produces each):`);
+  lines.push(...(edges ? describeDependencies(graph) : ['  none: no operation under test consumes a value another one produces']));
+  const plans = planSequences(resolved.compiled, resolved.operations);
+  lines.push('', `Stateful sequences: ${plans.length}`);
+  for (const plan of plans) {
+    const steps = [
+      plan.parent && `${plan.parent.create.operationId} (parent ${plan.parent.noun}, created first, deleted last)`,
+      plan.create.operationId,
+      plan.read?.operationId,
+      plan.list?.operationId,
+      plan.update?.operationId,
+      plan.remove?.operationId,
+    ];
+    lines.push(`  ${plan.collection}: ${steps.filter((s): s is string => s !== undefined).join(' → ')}`);
+  }
+  return lines.join('\n');
+}

@@ -1,0 +1,109 @@
+/**
+ * The operations' dependency graph (openapi/operations/dependencies.ts) and what the suite does with
+ * it (contract-tests/dependencies.ts, runner.ts): on fixtures/specs/trains-3.1, a payment below a
+ * booking is sent to a booking the suite created first (and deleted last), trips are searched
+ * between stations a list answered, so a correct provider that answers 400 for an unknown booking
+ * passes, and flaws only a real parent or real stations reach are found.
+ */
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { compileContract, loadContract } from '../../openapi/operations/compile.js';
+import { dependencyGraph, describeDependencies } from '../../openapi/operations/dependencies.js';
+import { recogniseCollections } from '../../openapi/operations/collections.js';
+import { parentNeeds, queryValue, resourceQueries } from '../dependencies.js';
+import { runContractSuite, type ContractReport } from '../index.js';
+import { suiteSpecOf } from '../spec-contract.js';
+import { STATIONS, startTrainsProvider, TRAINS_SPEC, type TrainsFlaw } from './providers/trains-provider.js';
+
+const TOKEN = 'trains-token';
+const CLI = fileURLToPath(new URL('../../dist/contract-tests/cli.js', import.meta.url));
+
+async function runAgainst(flaw?: TrainsFlaw): Promise<ContractReport> {
+  const provider = await startTrainsProvider(TOKEN, flaw);
+  try {
+    return await runContractSuite({ spec: TRAINS_SPEC, baseUrl: provider.url, token: TOKEN, seed: 5, generated: { positive: 3, negative: 3 } });
+  } finally {
+    await provider.close();
+  }
+}
+
+const failedChecks = (report: ContractReport): string[] => report.checks.filter((c) => c.status === 'failed' || c.status === 'not-judged').map((c) => c.name);
+
+describe('the dependency graph', () => {
+  const compiled = loadContract(TRAINS_SPEC);
+  const graph = dependencyGraph(compiled);
+
+  it('says which answer produces each value a request consumes: the item path, a parent, a description naming the resource', () => {
+    const of = (operationId: string) => graph.find((e) => e.operationId === operationId)?.consumes;
+    expect(of('payBooking')).toEqual([{ parameter: 'bookingId', in: 'path', producer: 'createBooking', property: 'id', source: 'parent', collection: '/bookings' }]);
+    expect(of('getBooking')).toEqual([{ parameter: 'bookingId', in: 'path', producer: 'createBooking', property: 'id', source: 'record', collection: '/bookings' }]);
+    expect(of('getTrips')).toEqual([
+      { parameter: 'origin', in: 'query', producer: 'getStations', property: 'id', source: 'description' },
+      { parameter: 'destination', in: 'query', producer: 'getStations', property: 'id', source: 'description' },
+    ]);
+    // A list's own filter names no other resource; a free-text parameter none at all.
+    expect(of('getStations')).toEqual([]);
+    expect(of('createBooking')).toEqual([]);
+  });
+
+  it('matches by name (stationId, station_id, station) and prefers a declared link', () => {
+    const document = structuredClone(compiled.document) as Record<string, any>;
+    document.paths['/departures'] = {
+      get: {
+        operationId: 'getDepartures',
+        parameters: ['stationId', 'station_id', 'station', 'country_code'].map((name) => ({ name, in: 'query', schema: { type: 'string' } })),
+        responses: { '200': { description: 'ok' } },
+      },
+    };
+    document.paths['/bookings'].post.responses['201'].links = { Departures: { operationId: 'getDepartures', parameters: { station: '$response.body#/trip_id' } } };
+    const named = dependencyGraph(compileContract(document, 'trains.yaml')).find((e) => e.operationId === 'getDepartures')?.consumes;
+    expect(named?.map((d) => `${d.parameter}←${d.producer}(${d.source})`)).toEqual(['stationId←getStations(name)', 'station_id←getStations(name)', 'station←createBooking(link)']);
+  });
+
+  it('plans a parent record for the payment, and list values for the trips', () => {
+    const operations = suiteSpecOf(compiled).operations;
+    const needs = parentNeeds(graph, operations, recogniseCollections(compiled).collections);
+    expect(needs.map((n) => [n.collection.path, n.children])).toEqual([['/bookings', [{ operationId: 'payBooking', parameter: 'bookingId' }]]]);
+    const queries = resourceQueries(graph, operations);
+    expect(queries.map((q) => q.parameter)).toEqual(['origin', 'destination']);
+    expect(queryValue(queries[0] as (typeof queries)[0], new Map([['getStations', '"s1"']]), 'x')).toBe('"s1"');
+    expect(queryValue(queries[0] as (typeof queries)[0], new Map(), 'example-id')).toBe('"example-id"');
+    expect(queryValue(queries[0] as (typeof queries)[0], new Map(), undefined)).toBeUndefined();
+  });
+
+  it('is printed by --dry-run, one short list per operation, and nothing is sent', () => {
+    const text = execFileSync(process.execPath, [CLI, '--dry-run', '--spec', TRAINS_SPEC], { encoding: 'utf8' });
+    expect(text).toContain(describeDependencies(graph).join('\n'));
+    expect(text).toContain('POST /bookings/{bookingId}/payment\n  {bookingId} ← createBooking .id (parent)');
+    expect(text).toContain('/bookings: createBooking → getBooking → getBookings → deleteBooking');
+  });
+});
+
+describe('a run that follows the graph', () => {
+  it('passes a correct provider that answers 400 for a booking it does not have: every payment case goes to a booking the suite created', async () => {
+    const report = await runAgainst();
+    expect(report.findings.filter((f) => f.severity === 'failure').map((f) => `${f.check}: ${f.exchange.case.id} ${f.message}`)).toEqual([]);
+    expect(report.ok).toBe(true);
+    const payments = report.exchanges.filter((x) => x.case.operationId === 'payBooking' && x.case.expect === 'accepted' && !x.case.id.includes('path-bookingId'));
+    expect(payments.length).toBeGreaterThan(10);
+    expect(payments.filter((x) => x.outcome !== 'response' || x.response.status !== 200 || !x.case.onRecord).map((x) => x.case.id)).toEqual([]);
+    const trips = report.exchanges.filter((x) => x.case.operationId === 'getTrips' && x.case.expect === 'accepted');
+    expect(trips.length).toBeGreaterThan(0);
+    for (const trip of trips) {
+      const url = new URL(trip.request.url);
+      expect(STATIONS.map((s) => s.id)).toContain(url.searchParams.get('origin'));
+      expect(trip.outcome === 'response' && trip.response.status).toBe(200);
+    }
+  });
+
+  it.each([
+    ['payment-status-outside-enum', 'response_schema_conformance'],
+    ['departure-without-offset', 'response_schema_conformance'],
+    ['zero-amount-accepted', 'negative_data_rejection'],
+    // The spec declares 404 for deleting a booking it does not have: the sequence deletes one never created.
+    ['delete-unknown-204', 'missing_resource_not_found'],
+  ] as const)('finds a flaw only a real parent or real stations reach: %s fails %s', async (flaw, check) => {
+    expect(failedChecks(await runAgainst(flaw))).toContain(check);
+  });
+});

@@ -1,0 +1,203 @@
+/**
+ * The operations' dependency graph, from the spec alone: which answers produce the values which
+ * requests consume. A client calls an API in this order (parents created before their children,
+ * a station listed before a trip between two stations is searched), and so does the contract
+ * suite. Pure: a compiled contract in, one entry per operation out. In order of trust:
+ * - `link`: a 2xx answer's OpenAPI `links` pass a value to the parameter (OpenAPI 3.1, 4.8.20).
+ * - `parent` / `record`: the parameter is the item parameter of a collection whose item path the
+ *   operation's path starts with (`{bookingId}` of `/bookings/{bookingId}/payment`): the
+ *   collection's create produces it (`record` when the path is the item path itself).
+ * - `name`: the parameter is named for a producer's noun (`stationId`, `station_id`, `station`),
+ *   as RESTler matches producer and consumer by name.
+ * - `description`: the parameter's description says it is the id of a producer's noun ("The ID
+ *   of the origin station" for `origin`).
+ * A producer is a collection's create (openapi/operations/collections.ts), or a list (a GET on a
+ * path without a trailing template answering records with an `id`) for resources a client
+ * cannot create.
+ */
+import { recogniseCollections, singular, type Collection } from './collections.js';
+import { successOf, type CompiledContract, type ContractOperation, type ContractParameter } from './model.js';
+import { firstJson } from '../media-types.js';
+
+export type DependencySource = 'link' | 'record' | 'parent' | 'name' | 'description';
+
+/** One value a request consumes, and the operation whose answer produces it. */
+export interface Dependency {
+  parameter: string;
+  in: 'path' | 'query';
+  /** The operation whose answer holds the value. */
+  producer: string;
+  /** The answer's property holding it (`id`), or the link's runtime expression. */
+  property: string;
+  source: DependencySource;
+  /** The collection the value names a record of (its path), when the producer creates records. */
+  collection?: string;
+}
+
+export interface OperationDependencies {
+  operationId: string;
+  method: string;
+  path: string;
+  consumes: Dependency[];
+}
+
+/** What can produce identities: a collection's create, or a list of records nobody creates through the API. */
+interface Producer {
+  noun: string;
+  operationId: string;
+  property: string;
+  /** The item path a record is named on (`/stations/{stationId}`), when the spec has one. */
+  itemPath?: string;
+  itemParameter?: string;
+  collection?: Collection;
+}
+
+/** The dependency graph of every operation of `contract`, in the document's order. */
+export function dependencyGraph(contract: CompiledContract): OperationDependencies[] {
+  const { collections } = recogniseCollections(contract);
+  const producers = producersOf(contract, collections);
+  const linked = linksByTarget(contract);
+  return [...contract.operations.values()].map((operation) => ({
+    operationId: operation.operationId,
+    method: operation.method.toUpperCase(),
+    path: operation.path,
+    consumes: operation.parameters.flatMap((parameter) => {
+      if (parameter.in !== 'path' && parameter.in !== 'query') return [];
+      const found = linked.get(operation.operationId)?.get(parameter.name) ?? inferred(operation, parameter, producers);
+      return found ? [{ parameter: parameter.name, in: parameter.in, ...found }] : [];
+    }),
+  }));
+}
+
+/** The collections' creates, then the lists of records no collection creates. */
+function producersOf(contract: CompiledContract, collections: readonly Collection[]): Producer[] {
+  const producers: Producer[] = collections.map((collection) => ({
+    noun: collection.noun,
+    operationId: collection.create.operationId,
+    property: collection.identity.property,
+    ...(collection.itemPath === undefined ? {} : { itemPath: trimSlash(collection.itemPath) }),
+    ...(collection.itemParameter === undefined ? {} : { itemParameter: collection.itemParameter }),
+    collection,
+  }));
+  const operations = [...contract.operations.values()];
+  for (const list of operations) {
+    if (list.method !== 'get' || /\}\/?$/.test(list.path)) continue;
+    const path = trimSlash(list.path);
+    if (collections.some((c) => c.path === path)) continue;
+    const answer = firstJson(successOf(list)?.response.content);
+    const items = answer?.itemProperties ?? [...(answer?.arrayProperties.values() ?? [])].find((properties) => properties.has('id'));
+    if (!items?.has('id')) continue;
+    const itemPath = operations.find((o) => o.method === 'get' && new RegExp(`^${escape(path)}/\\{[^/{}]+\\}/?$`).test(o.path))?.path;
+    producers.push({
+      noun: singular(lastWord(path)),
+      operationId: list.operationId,
+      property: 'id',
+      ...(itemPath === undefined ? {} : { itemPath: trimSlash(itemPath), itemParameter: (/\{([^/{}]+)\}\/?$/.exec(itemPath) as RegExpExecArray)[1] as string }),
+    });
+  }
+  return producers;
+}
+
+/** Every declared link's parameters, by the operation they lead to and the parameter's name. */
+function linksByTarget(contract: CompiledContract): Map<string, Map<string, Omit<Dependency, 'parameter' | 'in'>>> {
+  const byTarget = new Map<string, Map<string, Omit<Dependency, 'parameter' | 'in'>>>();
+  for (const operation of contract.operations.values()) {
+    const answers = [...operation.responses].flatMap(([status, response]) => (typeof status === 'number' && status >= 200 && status < 300 ? [response] : []));
+    for (const link of answers.flatMap((response) => response.links)) {
+      if (link.operationId === undefined) continue;
+      const target = byTarget.get(link.operationId) ?? new Map<string, Omit<Dependency, 'parameter' | 'in'>>();
+      for (const [key, expression] of link.parameters) {
+        // `path.id`: the location qualifies a name used in two places.
+        const name = /^(?:path|query|header|cookie)\.(.+)$/.exec(key)?.[1] ?? key;
+        if (!target.has(name)) target.set(name, { producer: operation.operationId, property: typeof expression === 'string' ? expression : JSON.stringify(expression), source: 'link' });
+      }
+      byTarget.set(link.operationId, target);
+    }
+  }
+  return byTarget;
+}
+
+/** The producer of one parameter by the path, the name or the description (in that order), if any. */
+function inferred(operation: ContractOperation, parameter: ContractParameter, producers: readonly Producer[]): Omit<Dependency, 'parameter' | 'in'> | undefined {
+  const path = trimSlash(operation.path);
+  const of = (producer: Producer, source: DependencySource): Omit<Dependency, 'parameter' | 'in'> => ({
+    producer: producer.operationId,
+    property: producer.property,
+    source,
+    ...(producer.collection ? { collection: producer.collection.path } : {}),
+  });
+  if (parameter.in === 'path') {
+    // The longest item path first: `/a/{aId}/b/{bId}/c` names a b record by {bId}, not an a record.
+    const byPath = producers
+      .filter((p) => p.itemPath !== undefined && p.itemParameter === parameter.name && startsWithPath(path, p.itemPath))
+      .sort((a, b) => (b.itemPath as string).length - (a.itemPath as string).length)[0];
+    if (byPath) return of(byPath, byPath.itemPath === path ? 'record' : 'parent');
+  }
+  if (!scalar(parameter)) return undefined;
+  const key = normalised(parameter.name);
+  // A parameter named for a noun, with or without an id suffix; not a list's own paging or free-text search.
+  const byName = producers.find((p) => [normalised(p.noun), `${normalised(p.noun)}id`, `${normalised(p.noun)}ids`].includes(key) && !ownList(operation, p));
+  if (byName) return of(byName, 'name');
+  // A name ending in an id (`invoice_id`) names its resource itself: no description overrides it. A bare `id` or `origin` says nothing.
+  const description = key === 'id' || key === 'ids' || !/ids?$/.test(key) ? parameter.description?.toLowerCase() : undefined;
+  if (description !== undefined && /\b(id|ids|identifier|uuid)\b/.test(description)) {
+    const byDescription = producers.find((p) => new RegExp(`\\b${escape(p.noun.toLowerCase().replace(/[-_]/g, ' '))}s?\\b`).test(description.replace(/[-_]/g, ' ')) && !ownList(operation, p));
+    if (byDescription) return of(byDescription, 'description');
+  }
+  return undefined;
+}
+
+/** A query parameter of a producer's own list (`/stations?station=`) filters that list; it names no other resource. */
+function ownList(operation: ContractOperation, producer: Producer): boolean {
+  return producer.collection !== undefined && operation.method === 'get' && trimSlash(operation.path) === producer.collection.path;
+}
+
+/** Parameters a single id fits: a string, an integer, or an array of them (a filter by several ids). */
+function scalar(parameter: ContractParameter): boolean {
+  const schema = parameter.schema;
+  const type = schema?.type;
+  if (type === 'array') return typeof schema?.items === 'object' && schema.items !== null && ['string', 'integer'].includes(String((schema.items as { type?: unknown }).type));
+  return type === undefined || type === 'string' || type === 'integer';
+}
+
+/** `/bookings/{bookingId}/payment` starts with `/bookings/{bookingId}`; `/bookingsX` does not start with `/bookings`. */
+function startsWithPath(path: string, prefix: string): boolean {
+  return path === prefix || path.startsWith(`${prefix}/`);
+}
+
+/** `station_id`, `stationId` and `Station-ID` all read `stationid`. */
+function normalised(name: string): string {
+  return name.toLowerCase().replace(/[-_ ]/g, '');
+}
+
+function lastWord(path: string): string {
+  return (
+    path
+      .split('/')
+      .filter((s) => s !== '' && !s.startsWith('{'))
+      .pop() ?? path
+  );
+}
+
+function trimSlash(path: string): string {
+  return path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+}
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** The graph as a short list per operation, for `--dry-run`: `{bookingId} ← createBooking .id (parent)`. */
+export function describeDependencies(graph: readonly OperationDependencies[]): string[] {
+  const lines: string[] = [];
+  for (const entry of graph) {
+    if (!entry.consumes.length) continue;
+    lines.push(`${entry.method} ${entry.path}`);
+    for (const dependency of entry.consumes) {
+      const name = dependency.in === 'path' ? `{${dependency.parameter}}` : `?${dependency.parameter}`;
+      const property = dependency.source === 'link' ? dependency.property : `.${dependency.property}`;
+      lines.push(`  ${name} ← ${dependency.producer} ${property} (${dependency.source})`);
+    }
+  }
+  return lines;
+}
