@@ -370,7 +370,8 @@ function bodyCases(options: GenerationOptions, body: RequestBody, _required: Par
   const identity = properties.find((p) => p.name === body.identity?.name);
   const baseValues = valuesOf(properties);
   if (identity) baseValues.delete(identity.name);
-  const pinnedRecord = options.record;
+  // A record pinned as the owner (the parent a child operation is sent under) is not the body's own record: its id names the parent only.
+  const pinnedRecord = options.record?.owner ? undefined : options.record;
   const idLiteral = (): string => (identity && pinnedRecord?.identity === identity.name ? pinnedRecord.id : identity ? freshIdentity(identity, ids).toString() : '0');
   // A string identity: a fresh value per body in a shape its schema takes (pattern, lengths), else its base value (and its cases are fixed).
   const key = properties.find((p) => p.name === body.key?.name);

@@ -3,9 +3,9 @@
  * the success response declares and the request carries (for the bundled spec: name and tag),
  * character for character; a property sent with its schema's `default` may be left out. A declared
  * property that was not sent but comes back is a warning, except in a PATCH's answer (the whole record).
- * Only values the answer declares with the request's own schema are compared: one declared writeOnly
- * there is never answered, and one declared otherwise (a card number answered masked) may differ, a
- * provider choice at most.
+ * A value declared writeOnly there is never answered; one the answer declares with another schema that
+ * cannot hold the value sent (a card number answered masked) may differ, a provider choice at most; a
+ * wider answer schema (the request's bounds left out) still holds it, so it is compared.
  */
 import { exactInteger } from '../../openapi/schema/exact-json.js';
 import { isObject } from '../../openapi/schema/resolve.js';
@@ -35,8 +35,9 @@ export const responseEchoesRequest: Check = {
       if (had && !has && sent[name] === null && contract.method === 'PATCH') continue;
       // A value equal to the schema's default may be left out: the answer still says it.
       if (had && !has && contract.echoDefaults.has(name) && sameValue(sent, { [name]: contract.echoDefaults.get(name) }, name)) continue;
-      // A property the answer declares with another schema is transformed (a card number masked): its value there is the provider's.
-      const transformed = contract.transformed?.has(name) === true;
+      // A property the answer declares with another schema, whose answer could not hold the value sent (a card number
+      // masked), is transformed: its value there is the provider's. A wider schema (no maxLength) still holds it, so it is compared.
+      const transformed = contract.transformed?.has(name) === true && (!has || !validate({ ...got, [name]: sent[name] }));
       if (had && !has && !transformed) problems.push(failure(`The answer has no ${name}, but the request sent ${name} ${show(sent, name)}.`));
       else if (had && has && !sameValue(sent, got, name)) {
         problems.push(

@@ -30,7 +30,8 @@ describe('the Plant Store next version, every operation', () => {
   it('passes twice in a row against the correct provider, every check judged', () => {
     for (const report of reports) {
       expect(failedChecks(report), formatReport(report)).toEqual([]);
-      expect(report.checks.filter((c) => c.status !== 'passed').map((c) => c.name)).toEqual([]);
+      // Every check the spec gives something to judge: the next version declares no response header.
+      expect(report.checks.filter((c) => c.status !== 'passed').map((c) => `${c.name} ${c.status}`)).toEqual(['response_headers_conformance skipped']);
     }
   });
 

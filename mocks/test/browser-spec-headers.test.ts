@@ -184,7 +184,15 @@ describe('the preflight and the exposed headers over HTTP (what the browser read
     const ok = await fetch(`${mock.url}/orders`, { headers: { origin: 'http://localhost:5173', ...KEY, ...TENANT } });
     const denied = await fetch(`${mock.url}/orders`, { headers: { origin: 'http://localhost:5173' } });
     for (const response of [ok, denied]) {
-      expect(named(response.headers.get('access-control-expose-headers'))).toEqual(['www-authenticate', 'allow', 'preference-applied', 'plant-store-violations', 'x-total-count', 'location']);
+      expect(named(response.headers.get('access-control-expose-headers'))).toEqual([
+        'www-authenticate',
+        'allow',
+        'preference-applied',
+        'plant-store-violations',
+        'plant-store-reason',
+        'x-total-count',
+        'location',
+      ]);
     }
     expect([ok.status, denied.status]).toEqual([200, 401]);
   });
