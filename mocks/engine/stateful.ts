@@ -401,7 +401,7 @@ function answerRecord(served: Served, record: StoredRecord, value?: Body): Answe
   if (!served.answered) return { status: served.status };
   const body = filled(served.whole ? record.json : projection(value ?? recordValue(record), served.answered), served.fill);
   const media = served.media as ContractMediaType;
-  return answered(served.status, served.projector.project(parseExactJson(body), media.inlined, media.validate), body);
+  return answered(served.status, served.projector.projectText(body, media.inlined, media.validate), body);
 }
 
 /** An answer of `body`, or of its projection (a mock bug, when even that breaks the schema, carried for the log). */
@@ -413,7 +413,7 @@ function answered(status: number, projected: Projected | undefined, body: string
 /** A list item's JSON projected to the items' schema. */
 function projectedItem(served: Served, json: string): string {
   if (!served.itemSchema) return json;
-  return served.projector.project(parseExactJson(json), served.itemSchema)?.json ?? json;
+  return served.projector.projectText(json, served.itemSchema)?.json ?? json;
 }
 
 /** The inlined schema of a list's items: the array's, or its wrapper's array property's. */
