@@ -48,6 +48,8 @@ export class Projector {
   #patterns: PatternStrings | undefined;
   #ajv: Ajv2020 | undefined;
   readonly #validators = new WeakMap<object, ValidateFunction | null>();
+  /** Texts already projected, per schema: a list answers the same records again and again. Bounded: emptied when full. */
+  readonly #projectedTexts = new WeakMap<object, Map<string, Projected | null>>();
   readonly #branches = new WeakMap<object, Schema[]>();
   readonly #writeOnly = new WeakMap<object, boolean>();
 
@@ -90,9 +92,16 @@ export class Projector {
    */
   projectText(json: string, schema: Schema | undefined, validate?: ValidateFunction): Projected | undefined {
     if (schema === undefined) return undefined;
+    let texts = this.#projectedTexts.get(schema);
+    const known = texts?.get(json);
+    if (known !== undefined) return known ?? undefined;
     const judge = validate ?? this.validatorOf(schema);
-    if (judge !== undefined && !this.#holdsWriteOnly(schema) && !LONG_NUMBER.test(json) && accepts(judge, JSON.parse(json))) return undefined;
-    return this.project(parseExactJson(json), schema, validate);
+    const projected =
+      judge !== undefined && !this.#holdsWriteOnly(schema) && !LONG_NUMBER.test(json) && accepts(judge, JSON.parse(json)) ? undefined : this.project(parseExactJson(json), schema, validate);
+    if (!texts) this.#projectedTexts.set(schema, (texts = new Map()));
+    if (texts.size >= PROJECTED_TEXTS) texts.clear();
+    texts.set(json, projected ?? null);
+    return projected;
   }
 
   /** A validator of an inlined schema (a list's items), compiled once; undefined when it cannot be. */
@@ -275,6 +284,9 @@ export class Projector {
  * Whether `validate` takes `value` as an answer: a `writeOnly` property the schema requires is
  * required of requests only (OpenAPI), so its absence from an answer is no error.
  */
+/** Projected texts kept per schema (a few pages of a list), then forgotten all at once. */
+const PROJECTED_TEXTS = 4096;
+
 /** A number of 16 digits or more, which a double may round: such a text is read exactly. */
 const LONG_NUMBER = /\d{16}/;
 
