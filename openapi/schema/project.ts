@@ -21,6 +21,7 @@
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { Ajv2020 } from 'ajv/dist/2020.js';
 import { createSpecAjv } from './ajv.js';
+import { boundedValidator } from './bounded-validation.js';
 import { exactJsonOf, exactJsonText, parseExactJson } from './exact-json.js';
 import { PatternStrings, type StringKeywords } from './pattern-strings.js';
 import { isObject, type Schema } from './resolve.js';
@@ -47,6 +48,7 @@ export class Projector {
   readonly #patternString: (keywords: StringKeywords) => string | undefined;
   #patterns: PatternStrings | undefined;
   #ajv: Ajv2020 | undefined;
+  #firstErrorAjv: Ajv2020 | undefined;
   readonly #validators = new WeakMap<object, ValidateFunction | null>();
   /** Texts already projected, per schema: a list answers the same records again and again. Bounded: emptied when full. */
   readonly #projectedTexts = new WeakMap<object, Map<string, Projected | null>>();
@@ -110,7 +112,9 @@ export class Projector {
     if (known !== undefined) return known ?? undefined;
     let compiled: ValidateFunction | null = null;
     try {
-      compiled = (this.#ajv ??= createSpecAjv({ verbose: true, allErrors: true })).compile(schema);
+      // Bounded as every validator of the core is (issue 39 #1): the first error decides, every error only for a small value.
+      const firstError = (this.#firstErrorAjv ??= createSpecAjv({ verbose: true })).compile(schema);
+      compiled = boundedValidator(firstError, () => (this.#ajv ??= createSpecAjv({ verbose: true, allErrors: true })).compile(schema));
     } catch {
       // A schema Ajv refuses once cut from its document (a dangling ref): projected, not judged.
       compiled = null;
