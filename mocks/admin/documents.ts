@@ -69,7 +69,7 @@ async function put(req: IncomingMessage, context: MockContext, at: DocumentAt, n
   const operation = at.put as RoutedOperation;
   const c = contextOf(req, 'PUT', at.path, at.params);
   const refused = (answer: Answer): Answer => ({ ...answer, requestBody: raw });
-  const problem = acceptBody(c, operation, raw);
+  const problem = await acceptBody(c, operation, raw);
   if (problem) return refused(rejected(problem));
   const body = c.request.requestBody;
   if (body === undefined) {

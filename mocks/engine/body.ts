@@ -3,11 +3,12 @@
  * range; the other media types an operation declares read as their kind says (forms, text, bytes).
  */
 import { isUtf8 } from 'node:buffer';
-import { parse as parseMultipart } from 'parse-multipart-data';
 import { isJsonMediaType, isXmlMediaType, parseMediaType } from '../../openapi/media-types.js';
 import { DuplicateMemberName, JsonTooDeep, parseExactJson, READ_EVERY_NUMBER, type ExactPlan } from '../../openapi/schema/exact-json.js';
 import { reject, type Rejection } from '../errors.js';
 import type { ContractMediaType } from '../../openapi/operations/model.js';
+import type { Maybe } from '../maybe.js';
+import { readMultipart } from './multipart.js';
 
 /** `text`: the JSON text as received (kept by records); undefined for bodies decoded from another media type. */
 export type ParsedBody = { ok: true; value: unknown; text: string | undefined } | { ok: false; rejection: Rejection };
@@ -57,28 +58,14 @@ export function bodyKind(essence: string): BodyKind {
  * object its schema describes (fields coerced to their properties' types; a file part's content
  * as text), text (XML, text/plain …) as its UTF-8 text, any other type as its bytes (one character each).
  */
-/** What a multipart body the parser cannot read is told. */
-const UNREADABLE_MULTIPART = 'the multipart/form-data body cannot be read: each part needs a Content-Disposition of form-data with a quoted name, then for a file a quoted filename, and nothing else';
-
-export function parseOtherBody(body: Buffer, kind: Exclude<BodyKind, 'json'>, contentType: string, media: Pick<ContractMediaType, 'readForm'>, schemaName: string): ParsedBody {
+export function parseOtherBody(body: Buffer, kind: Exclude<BodyKind, 'json'>, contentType: string, media: Pick<ContractMediaType, 'readForm'>, schemaName: string): Maybe<ParsedBody> {
   if (kind === 'multipart') {
-    const boundary = parseMediaType(contentType).parameters.boundary;
-    if (!boundary) return { ok: false, rejection: reject('INVALID_REQUEST_BODY', { schema: schemaName, problems: ['the multipart/form-data Content-Type names no boundary'] }) };
-    let parts: ReturnType<typeof parseMultipart>;
-    try {
-      parts = parseMultipart(body, boundary);
-    } catch {
-      // parse-multipart-data reads a Content-Disposition only as `form-data; name="…"; filename="…"`, quoted and in that
-      // order, and throws on anything else (issue 39, item 8): whatever it cannot read is the client's 400, never a 500.
-      return { ok: false, rejection: reject('INVALID_REQUEST_BODY', { schema: schemaName, problems: [UNREADABLE_MULTIPART] }) };
-    }
-    if (parts.some((part) => typeof part.name !== 'string' || part.name === '')) {
-      return { ok: false, rejection: reject('INVALID_REQUEST_BODY', { schema: schemaName, problems: ['a part of the multipart/form-data body has no name (RFC 7578 §4.2)'] }) };
-    }
-    // RFC 7578 §5.1: a text field (no filename) is UTF-8 unless a charset says otherwise; a file's bytes are its own.
-    if (parts.some((part) => part.filename === undefined && !isUtf8(part.data))) return { ok: false, rejection: reject('INVALID_ENCODING') };
-    const fields = parts.map((part): [string, string] => [part.name ?? '', part.data.toString('utf8')]);
-    return { ok: true, value: media.readForm(fields), text: undefined };
+    if (!parseMediaType(contentType).parameters.boundary)
+      return { ok: false, rejection: reject('INVALID_REQUEST_BODY', { schema: schemaName, problems: ['the multipart/form-data Content-Type names no boundary'] }) };
+    return readMultipart(body, contentType).then((read): ParsedBody => {
+      if (read.ok) return { ok: true, value: media.readForm(read.fields), text: undefined };
+      return { ok: false, rejection: read.encoding ? reject('INVALID_ENCODING') : reject('INVALID_REQUEST_BODY', { schema: schemaName, problems: [read.problem] }) };
+    });
   }
   // One character a byte (latin1): a string schema's maxLength counts the bytes.
   if (kind === 'bytes') return { ok: true, value: body.toString('latin1'), text: undefined };

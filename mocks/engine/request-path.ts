@@ -20,7 +20,7 @@ import type { HeaderValues } from './declared-headers.js';
 import type { EngineContext, Exchange, MockValidation, RequestContext, Route, RoutedOperation } from './context.js';
 import { negotiate } from './negotiate.js';
 import { exampleAnswer } from './examples.js';
-import { continueWith } from '../maybe.js';
+import { continueWith, type Maybe } from '../maybe.js';
 import { parameterErrors } from './parameter-judge.js';
 import { forceProblem, parsePrefer, type Preferences } from './prefer.js';
 import type { SecurityOutcome } from './security.js';
@@ -174,8 +174,10 @@ function judgeBody(verdict: Verdict, operation: RoutedOperation, body: BodySourc
     if (Buffer.isBuffer(raw)) verdict.received = raw;
     if (!Buffer.isBuffer(raw) && 'unchecked' in raw) verdict.unchecked = raw.unchecked;
     else {
-      const problem = acceptBody(context, operation, raw);
-      if (problem && refused(verdict, rejected(problem), policy)) return verdict;
+      return continueWith(acceptBody(context, operation, raw), (problem) => {
+        if (problem && refused(verdict, rejected(problem), policy)) return verdict;
+        return judgeSchemas(verdict, operation, policy);
+      });
     }
     return judgeSchemas(verdict, operation, policy);
   });
@@ -221,7 +223,7 @@ function bodyToRead(req: IncomingMessage, operation: RoutedOperation): boolean |
  * The body read (at most the size limit, or the 413 that says it was larger): parsed exactly onto
  * the handlers' request, or the rejection (too large, a required body empty, not UTF-8 JSON).
  */
-export function acceptBody(c: RequestContext, operation: RoutedOperation, raw: Buffer | Rejection): Rejection | undefined {
+export function acceptBody(c: RequestContext, operation: RoutedOperation, raw: Buffer | Rejection): Maybe<Rejection | undefined> {
   if (isRejection(raw)) return raw;
   const body = operation.body;
   if (raw.length === 0 || !body) return body?.required ? emptyBody(operation) : undefined;
@@ -229,13 +231,16 @@ export function acceptBody(c: RequestContext, operation: RoutedOperation, raw: B
   const declared = body.matcher.match(contentType);
   const media = (declared === undefined ? undefined : body.content.get(declared)) ?? body.media;
   const kind = bodyKind(contentType === '' ? media.mediaType : body.matcher.essence(contentType));
+  // A multipart body is read by a stream parser: its promise; every other kind at once.
   const parsed = kind === 'json' ? parseJsonBody(raw, media.exactPlan) : parseOtherBody(raw, kind, contentType, media, body.schemaName);
-  if (!parsed.ok) return parsed.rejection;
-  c.request.requestBody = parsed.value;
-  c.request.bodyText = parsed.text;
-  // Text of another kind (XML …) and bytes (an upload) are only judged by a schema that takes a string.
-  c.request.bodyValidate = (kind === 'text' || kind === 'bytes') && media.type !== 'string' ? undefined : media.validate;
-  return undefined;
+  return continueWith(parsed, (read) => {
+    if (!read.ok) return read.rejection;
+    c.request.requestBody = read.value;
+    c.request.bodyText = read.text;
+    // Text of another kind (XML …) and bytes (an upload) are only judged by a schema that takes a string.
+    c.request.bodyValidate = (kind === 'text' || kind === 'bytes') && media.type !== 'string' ? undefined : media.validate;
+    return undefined;
+  });
 }
 
 /** The context of one request, before its body is read. */
