@@ -24,6 +24,7 @@ import { readContract } from '../openapi/operations/compile.js';
 import { assertReachable } from './reachability.js';
 import { parseBody, SpecError, suiteContractOf, suiteSpecOf, type SuiteContract, type SuiteParameter } from './spec-contract.js';
 import { createTransport, unsendable, type Transport } from './transport.js';
+import { dotSegmentOf, traversalReason } from './dot-segments.js';
 
 /** Runs the suite against `options.baseUrl`. Rejects with ContractUsageError or UnreachableTargetError. */
 export async function runContractSuite(options: ContractOptions): Promise<ContractReport> {
@@ -128,7 +129,7 @@ async function sendSequences(plans: readonly SequencePlan[], options: ResolvedOp
     const request = sentRequest(contractCase, options);
     const startedAt = new Date().toISOString();
     let exchange: Exchange;
-    const refused = unsendable(contractCase.request);
+    const refused = unsendable(contractCase.request) ?? traversalReason(contractCase.operationId, contractCase.request.method, contractCase.request.path);
     if (timeouts >= options.maxTimeouts) {
       exchange = { case: contractCase, request, startedAt, elapsedMs: 0, outcome: 'not-sent', reason: `not sent: the provider had already timed out ${timeouts} times, so the suite stopped sending` };
     } else if (refused !== undefined) {
@@ -239,6 +240,8 @@ async function cleanUp(exchanges: readonly Exchange[], options: ResolvedOptions,
         parameters: new Map([[operation.parameters.find((p) => p.in === 'path')?.name ?? 'id', id]]),
       };
       const contractCase = stepCase(step, options, 0);
+      // An id a dot segment would delete the collection's parent path instead: never sent.
+      if (dotSegmentOf(contractCase.request.path) !== undefined) continue;
       const outcome = await transport.send({ url: options.endpoint(contractCase.request.path), method: operation.method, headers: contractCase.request.headers, body: undefined });
       if (outcome.outcome === 'timeout') timeouts++;
       // 404: already gone (a delete case with a fixed id, such as an int64 end, removed it).
@@ -305,6 +308,7 @@ async function pinRecords(options: ResolvedOptions, plans: readonly SequencePlan
       parameters,
     };
     const contractCase = stepCase(step, options, 0);
+    if (dotSegmentOf(contractCase.request.path) !== undefined) return undefined;
     const outcome = await transport.send({ url: options.endpoint(contractCase.request.path), method: plan.create.method, headers: contractCase.request.headers, body: contractCase.request.body });
     if (outcome.outcome !== 'response' || outcome.response.status < 200 || outcome.response.status > 299) return undefined;
     const answer = parseBody(outcome.response.body);
@@ -499,6 +503,7 @@ async function removeRecord(
     parameters: new Map([...parameters, ...(parameter ? [[parameter.name, id] as const] : [])]),
   };
   const contractCase = stepCase(step, options, 0);
+  if (dotSegmentOf(contractCase.request.path) !== undefined) return;
   await transport.send({ url: options.endpoint(contractCase.request.path), method: operation.method, headers: contractCase.request.headers, body: undefined });
 }
 
@@ -652,7 +657,7 @@ async function sendAll(
       const request = sentRequest(contractCase, options);
       const startedAt = new Date().toISOString();
       let exchange: Exchange;
-      const refused = unsendable(contractCase.request);
+      const refused = unsendable(contractCase.request) ?? traversalReason(contractCase.operationId, contractCase.request.method, contractCase.request.path);
       if (timeouts >= options.maxTimeouts) {
         const reason = `not sent: the provider had already timed out ${timeouts} times (each after ${options.timeoutMs} ms), so the suite stopped sending`;
         exchange = { case: contractCase, request, startedAt, elapsedMs: 0, outcome: 'not-sent', reason };

@@ -7,6 +7,8 @@ import type { Check, Exchange, Problem, SequenceStep } from '../model.js';
 import { parseBody } from '../spec-contract.js';
 import { hasKey, listItems } from '../sequences.js';
 import { answered, failure, info, isSuccess, warning } from './verdicts.js';
+import { isDotSegment } from '../dot-segments.js';
+import { isObject } from '../../openapi/schema/resolve.js';
 
 const stepOf = (exchange: Exchange, ...kinds: SequenceStep['kind'][]): SequenceStep | undefined => {
   const step = exchange.case.sequence;
@@ -32,9 +34,10 @@ export const ensureResourceAvailability: Check = {
   name: 'ensure_resource_availability',
   proves: 'a record just created (or updated) can be read back at once, and the list holds it (paging followed)',
   judge(exchange) {
-    const step = stepOf(exchange, 'read', 'list');
+    const step = stepOf(exchange, 'read', 'list', 'create');
     const response = answered(exchange);
     if (!step || !response) return undefined;
+    if (step.kind === 'create') return unreachableId(exchange, step, response);
     if (step.kind === 'read') {
       if (isSuccess(response.status)) return [];
       if (step.afterAnonymousDelete)
@@ -73,6 +76,23 @@ export const ensureResourceAvailability: Check = {
     ];
   },
 };
+
+/**
+ * A created record's id that no path can carry: `.` or `..` is a dot segment URL normalisation removes even
+ * percent-encoded, so its read, update and delete would reach another path; the suite sends none of them.
+ * Undefined (not judged) for any other create.
+ */
+function unreachableId(exchange: Exchange, step: SequenceStep, response: { status: number; body: string }): Problem[] | undefined {
+  if (!isSuccess(response.status)) return undefined;
+  const parsed = parseBody(response.body);
+  const id = parsed.ok && isObject(parsed.value) ? parsed.value[step.identity] : undefined;
+  if (typeof id !== 'string' || !isDotSegment(id)) return undefined;
+  return [
+    failure(
+      `${exchange.case.operationId} assigned the ${step.identity} ${JSON.stringify(id)}, which no path segment can carry: URL normalisation removes it even percent-encoded, so a request on the record would reach another path (the collection's or its parent's). The record cannot be read back; the suite sent no request on it.`,
+    ),
+  ];
+}
 
 export const resourceConsistency: Check = {
   name: 'resource_consistency',
