@@ -11,7 +11,7 @@
  * A value that does not fit its style (`?point=1` for an object) is kept as the text it was, so
  * the validator explains what is wrong with it; nothing here refuses a request.
  */
-import { exactJsonText, holdsInexactNumbers, parseExactJson } from '../schema/exact-json.js';
+import { copyExactMember, exactJsonText, holdsInexactNumbers, parseExactJson } from '../schema/exact-json.js';
 import { flattenObject, mergeAllOf, typesOf } from '../schema/shape.js';
 import { isObject, type Schema } from '../schema/resolve.js';
 
@@ -357,7 +357,19 @@ export function formObject(fields: Iterable<readonly [string, string]>, schema: 
       list.push(value);
     } else if (!Object.hasOwn(object, name)) object[name] = value;
   }
-  return schema ? (coerce(object, schema, document) as Record<string, unknown>) : object;
+  if (!schema) return object;
+  // A field no property declares stays text unless additionalProperties gives it a schema: only the declared
+  // ones are coerced, so a form of many unknown fields costs one pass over them, not three (issue 39).
+  if (isObject(mergeAllOf(schema, document).additionalProperties)) return coerce(object, schema, document) as Record<string, unknown>;
+  const declared: Record<string, unknown> = {};
+  for (const name of properties.keys()) if (Object.hasOwn(object, name)) declared[name] = object[name];
+  const coerced = coerce(declared, schema, document) as Record<string, unknown>;
+  for (const name of Object.keys(declared)) {
+    object[name] = coerced[name];
+    // A number beyond a double is exact only as its container's member: the exact digits move with it.
+    copyExactMember(coerced, object, name);
+  }
+  return object;
 }
 
 function declaredShapes(schema: Schema, document: unknown): Map<string, Shape> {

@@ -608,6 +608,14 @@ export function integerOfLiteral(text: string): bigint | undefined {
   return sign ? -magnitude : magnitude;
 }
 
+/** What makes `from[key]` exact (an integer's digits, a literal's stand-in) made `to[key]`'s too: for a member copied to another container. */
+export function copyExactMember(from: object, to: object, key: string): void {
+  const exact = exactIntegers.get(from)?.get(key);
+  if (exact !== undefined) remember(exactIntegers, to, key, exact);
+  const literal = standIns.get(from)?.get(key);
+  if (literal !== undefined) remember(standIns, to, key, literal);
+}
+
 /** Whether some number directly in `container` is shown by the view other than as sent (see exactJsonOf). */
 export function holdsInexactNumbers(container: object): boolean {
   return exactIntegers.has(container) || standIns.has(container);
