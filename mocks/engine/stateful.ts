@@ -7,7 +7,7 @@
  * operation's success schema declares, never a writeOnly property.
  */
 import { type Collection, type CollectionRole, type ListPlan, type Singleton, type StatefulOperation } from '../../openapi/operations/collections.js';
-import { PAGING_VALUES, type PagingValue } from '../../openapi/operations/collections.js';
+import { PAGING_VALUES, envelopeOf, envelopedMedia, type PagingValue } from '../../openapi/operations/collections.js';
 import { firstJson, mediaEssence } from '../../openapi/media-types.js';
 import { successOf, type CompiledContract, type ContractMediaType, type ContractParameter, type ObjectShape } from '../../openapi/operations/model.js';
 import { type Schema } from '../../openapi/schema/resolve.js';
@@ -62,6 +62,10 @@ interface Served {
   /** For a list: the inlined schema of its items. */
   itemSchema: Schema | undefined;
   projector: Projector;
+  /** The envelope member the request body wraps the record in (`article`), when the operation's body is the collection's envelope. */
+  unwrap: string | undefined;
+  /** The envelope member the answer wraps the record in, when the success answer is the collection's envelope (`media` is then the inner object's). */
+  wrap: string | undefined;
 }
 
 interface Nested {
@@ -86,7 +90,11 @@ export function statefulHandlers(stateful: ReadonlyMap<string, StatefulOperation
     const operation = contract.operations.get(operationId);
     if (!operation) continue;
     const success = successOf(operation)?.response;
-    const media = firstJson(success?.content);
+    const declared = firstJson(success?.content);
+    // An enveloped collection's answers are the record wrapped in the member each one declares (collections.ts, envelopeOf).
+    const inner = collection.envelope === undefined || declared === undefined ? undefined : envelopedMedia(declared, collection.envelope, contract.document);
+    const media = inner ?? declared;
+    const unwrap = collection.envelope !== undefined && envelopeOf(firstJson(operation.requestBody?.content)) === collection.envelope ? collection.envelope : undefined;
     const answered = media && new Set([...media.propertySet].filter((name) => !collection.writeOnly.has(name)));
     handlers[operationId] = ROLES[role]({
       whole: showsWhole(collection, answered),
@@ -104,10 +112,12 @@ export function statefulHandlers(stateful: ReadonlyMap<string, StatefulOperation
       list,
       fields: operation.parameters.filter((p) => p.in === 'query' && collection.declared.has(p.name)),
       example: media?.examples[0]?.value,
-      wrapper: list?.shape.kind === 'wrapped' && media ? wrapperPlanOf(media, answered, contract.document) : undefined,
+      wrapper: list?.shape.kind === 'wrapped' && media ? wrapperPlanOf(media, answered, contract.document, list.shape.property) : undefined,
       media,
       itemSchema: list && media ? itemSchemaOf(media.inlined, list) : undefined,
       projector,
+      unwrap,
+      wrap: inner && collection.envelope,
     });
   }
   return handlers;
@@ -121,7 +131,7 @@ const ROLES: Record<CollectionRole, (served: Served) => MockHandler> = {
       const { collection } = served;
       // A create whose optional body was not sent is a create of an empty record (the spec allows
       // it): assigned identities are assigned, a client-chosen one is refused as missing.
-      const body = (c.request.requestBody ?? {}) as Body;
+      const body = (sentBody(served, c) ?? {}) as Body;
       const params = c.request.params as Record<string, string>;
       const create = (): Maybe<Answer> => {
         const name = storeName(collection, params);
@@ -135,7 +145,7 @@ const ROLES: Record<CollectionRole, (served: Served) => MockHandler> = {
         }
         const unreachable = unreachableKey(key, collection);
         if (unreachable !== undefined) return unreachableRefused(collection, unreachable);
-        const { record, value } = madeRecord(body, key, collection.identity, collection.declared, c.request.bodyText);
+        const { record, value } = madeRecord(body, key, collection.identity, collection.declared, sentText(served, c));
         const created = mock.store.create(name, record, parent);
         const answer = (outcome: CreateOutcome): Answer =>
           outcome === 'duplicate' ? duplicate(collection, key, params) : outcome === 'parent-missing' ? parentGone(collection, params) : answerCreated(served, record, params, value);
@@ -192,12 +202,12 @@ const ROLES: Record<CollectionRole, (served: Served) => MockHandler> = {
       const segment = pathSegment(c, served.collection);
       const key = keyOfPathSegment(segment, served.collection.identity);
       if (key === undefined) return notFound(served.collection, segment, c.request.params);
-      return replaced(served, key, c.request.requestBody as Body, mock, c);
+      return replaced(served, key, sentBody(served, c) as Body, mock, c);
     },
   'replace-in-body':
     (served) =>
     async (c, { mock }) => {
-      const body = c.request.requestBody as Body;
+      const body = sentBody(served, c) as Body;
       const key = keyOfBody(body, served.collection.identity);
       if (key === undefined) return identityRequired(served.collection);
       return replaced(served, key, body, mock, c);
@@ -208,12 +218,12 @@ const ROLES: Record<CollectionRole, (served: Served) => MockHandler> = {
       const found = await storedAt(c, served.collection, mock);
       if (!('record' in found)) return found.answer;
       if (isJsonPatch(c)) return jsonPatched(served, found.record, c.request.requestBody, mock, c);
-      return patched(served, found.record, c.request.requestBody as Body, mock, c);
+      return patched(served, found.record, sentBody(served, c) as Body, mock, c);
     },
   'patch-in-body':
     (served) =>
     async (c, { mock }) => {
-      const body = c.request.requestBody as Body;
+      const body = sentBody(served, c) as Body;
       const key = keyOfBody(body, served.collection.identity);
       if (key === undefined) return identityRequired(served.collection);
       const missing = await parentMissing(c, served.collection, mock);
@@ -234,7 +244,7 @@ const ROLES: Record<CollectionRole, (served: Served) => MockHandler> = {
         const value = firstOf(query[parameter.name]);
         if (value !== undefined) fields.set(parameter.name, fieldJson(value, served.collection.stored.get(parameter.name)));
       }
-      const body = c.request.requestBody;
+      const body = sentBody(served, c);
       if (body !== null && typeof body === 'object' && !Array.isArray(body)) {
         for (const [property, value] of Object.entries(body)) {
           fields.set(property, typeof value === 'string' ? fieldJson(value, served.collection.stored.get(property)) : exactJsonOf(body, property));
@@ -401,7 +411,24 @@ function answerRecord(served: Served, record: StoredRecord, value?: Body): Answe
   if (!served.answered) return { status: served.status };
   const body = filled(served.whole ? record.json : projection(value ?? recordValue(record), served.answered), served.fill);
   const media = served.media as ContractMediaType;
-  return answered(served.status, served.projector.projectText(body, media.inlined, media.validate), body);
+  const answer = answered(served.status, served.projector.projectText(body, media.inlined, media.validate), body);
+  if (served.wrap !== undefined && answer.body !== undefined) answer.body = `{${JSON.stringify(served.wrap)}:${String(answer.body)}}`;
+  return answer;
+}
+
+/** The request body as the record reads it: an envelope's inner object (`{"article": {...}}` → `{...}`), else the body. */
+function sentBody(served: Served, c: RequestContext): unknown {
+  const body = c.request.requestBody;
+  if (served.unwrap === undefined || body === null || typeof body !== 'object' || Array.isArray(body)) return body;
+  // The member may be optional: an envelope sent empty is an empty record, as an absent body is.
+  return (body as Body)[served.unwrap] ?? {};
+}
+
+/** The request's text where a record may keep it as sent: the envelope's member, exactly as sent. */
+function sentText(served: Served, c: RequestContext): string | undefined {
+  const body = c.request.requestBody;
+  if (served.unwrap === undefined) return c.request.bodyText;
+  return body !== null && typeof body === 'object' && served.unwrap in body ? exactJsonOf(body, served.unwrap) : undefined;
 }
 
 /** An answer of `body`, or of its projection (a mock bug, when even that breaks the schema, carried for the log). */
@@ -783,7 +810,9 @@ interface WrapperPlan {
   cursors: ReadonlyMap<string, boolean>;
 }
 
-function wrapperPlanOf(media: ContractMediaType, answered: ReadonlySet<string> | undefined, document: unknown): WrapperPlan {
+function wrapperPlanOf(media: ContractMediaType, answered: ReadonlySet<string> | undefined, document: unknown, array: string): WrapperPlan {
+  // The array's own count is its total too (`articlesCount` beside `articles`, `items_count` beside `items`).
+  const ownTotals = new Set([`${array}Count`, `${array}_count`]);
   const totals = new Set<string>();
   const pageCounts = new Set<string>();
   const paging = new Map<string, PagingValue>();
@@ -797,7 +826,7 @@ function wrapperPlanOf(media: ContractMediaType, answered: ReadonlySet<string> |
   for (const [name, schema] of media.propertySchemas) {
     if (answered && !answered.has(name)) continue;
     const types = typesOf(schema);
-    if (TOTAL_NAMES.has(name) && types.includes('integer')) totals.add(name);
+    if ((TOTAL_NAMES.has(name) || ownTotals.has(name)) && types.includes('integer')) totals.add(name);
     else if (PAGE_COUNT_NAMES.has(name) && types.includes('integer')) pageCounts.add(name);
     else if (PAGING_VALUES.has(name) && (types.includes('integer') || types.includes('number'))) paging.set(name, PAGING_VALUES.get(name) as PagingValue);
     else if (NEXT_CURSOR_NAMES.has(name) && types.includes('string')) cursors.set(name, types.includes('null'));

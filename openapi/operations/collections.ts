@@ -29,10 +29,13 @@
  *   answered from the spec's examples until written (PUT, PATCH), deleted by DELETE. Under an item
  *   path it belongs to that record as a nested collection does.
  */
-import { typesOf } from '../schema/shape.js';
+import { declaredProperties, flattenObject, mergeAllOf, typesOf } from '../schema/shape.js';
 import { firstJson } from '../media-types.js';
 import { successOf, type CompiledContract, type ContractMediaType, type ContractOperation, type ContractParameter } from './model.js';
-import { type Schema } from '../schema/resolve.js';
+import { isObject, type Schema } from '../schema/resolve.js';
+import { exactPlanDeclaring } from '../schema/exact-json.js';
+import { withSchemaShapes } from './body-shapes.js';
+import type { ValidateFunction } from 'ajv';
 
 export type CollectionRole = 'create' | 'list' | 'read' | 'replace' | 'patch' | 'delete' | 'replace-in-body' | 'patch-in-body' | 'form-update';
 
@@ -74,8 +77,15 @@ export interface Collection {
   noun: string;
   identity: Identity;
   create: ContractOperation;
-  /** The create body's JSON media type: its validator and the properties a record keeps. */
+  /** The create body's JSON media type: its validator and the properties a record keeps (the envelope's inner object, for an enveloped collection). */
   body: ContractMediaType;
+  /**
+   * The member a record is wrapped in (`article` of `{"article": {...}}`), when the create's request
+   * and its answer are each an object of that one member whose schema is an object: the record is
+   * the inner object, and each operation whose own body or answer is that envelope is unwrapped and
+   * wrapped (envelopeOf).
+   */
+  envelope?: string;
   /** The properties a record keeps from a client's body: the create body's, without its readOnly ones. */
   declared: ReadonlySet<string>;
   /** Every property of the stored schema, with its schema (the create body's and the representation's). */
@@ -188,19 +198,30 @@ export function recogniseCollections(contract: CompiledContract, options: Recogn
   // Parents before their nested collections: shorter paths first.
   const creates = operations.filter((o) => o.method === 'post' && !off(o) && !/\}\/?$/.test(o.path)).sort((a, b) => segments(a.path) - segments(b.path));
   for (const create of creates) {
-    const body = firstJson(create.requestBody?.content);
-    if (body?.schema === undefined || !isObjectMedia(body)) continue;
+    const sent = firstJson(create.requestBody?.content);
+    if (sent?.schema === undefined || !isObjectMedia(sent)) continue;
     const path = trimSlash(create.path);
     if (collections.some((c) => c.path === path)) continue;
     const itemPath = operations.find((o) => itemPathOf(o.path) === path)?.path;
     const itemParameter = itemPath === undefined ? undefined : lastTemplate(itemPath);
     const read = itemPath === undefined ? undefined : operations.find((o) => o.method === 'get' && o.path === itemPath);
-    const stored = new Map<string, Schema>(body.propertySchemas);
-    for (const answer of [successMedia(create), read && successMedia(read)]) {
-      if (answer && isObjectMedia(answer)) for (const [name, schema] of answer.propertySchemas) if (!stored.has(name)) stored.set(name, schema);
-    }
     // A collection at the root (`POST /`, `GET /{id}`) is named by its body's schema.
     const noun = singular(lastWord(path)) || (schemaName(create) ?? 'record').toLowerCase();
+    const storedOf = (inside: string | undefined): { body: ContractMediaType; stored: Map<string, Schema>; answers: (ContractMediaType | undefined)[] } | undefined => {
+      const body = inside === undefined ? sent : envelopedMedia(sent, inside, contract.document);
+      if (!body) return undefined;
+      const answers = [successMedia(create), read && successMedia(read)].map((answer) => (inside === undefined ? answer : answer && envelopedMedia(answer, inside, contract.document)));
+      const stored = new Map<string, Schema>(body.propertySchemas);
+      for (const answer of answers) {
+        if (answer && isObjectMedia(answer)) for (const [name, schema] of answer.propertySchemas) if (!stored.has(name)) stored.set(name, schema);
+      }
+      return { body, stored, answers };
+    };
+    const bare = storedOf(undefined) as NonNullable<ReturnType<typeof storedOf>>;
+    // An envelope only where the bare object names no identity: `{name: {...}}` keyed by name is a record of one member.
+    const wrapper = identityProperty(path, itemParameter, bare.stored, overrides, noun) === undefined ? envelopeAcross(sent, create, read) : undefined;
+    const { body, stored, answers } = (wrapper === undefined ? undefined : storedOf(wrapper)) ?? bare;
+    const envelope = body === sent ? undefined : wrapper;
     const forPath = overrides.byPath?.get(path);
     // Skipping the collection would silently turn it stateless: a typo in a flag must say so at start.
     if (forPath !== undefined && !stored.has(forPath)) {
@@ -210,7 +231,7 @@ export function recogniseCollections(contract: CompiledContract, options: Recogn
     const inPath = declaredIdentity === undefined ? identityInPath(create, operations, itemPath, itemParameter, forPath ?? overrides.everywhere) : undefined;
     const property = declaredIdentity ?? inPath?.name;
     if (property === undefined) continue;
-    const identitySchema = inPath?.schema ?? representationSchema(property, create, read) ?? stored.get(property);
+    const identitySchema = inPath?.schema ?? answers.map((answer) => answer?.propertySchemas.get(property)).find((schema) => schema !== undefined) ?? stored.get(property);
     const inBody = body.propertySchemas.get(property);
     // The client may leave out an identity the create body declares but does not require: the server's job then.
     const optional = inBody !== undefined && inBody.readOnly !== true && !body.required.includes(property);
@@ -233,6 +254,7 @@ export function recogniseCollections(contract: CompiledContract, options: Recogn
       },
       create,
       body,
+      ...(envelope === undefined ? {} : { envelope }),
       declared: new Set([...body.propertySet].filter((name) => body.propertySchemas.get(name)?.readOnly !== true)),
       stored,
       writeOnly: new Set([...stored].filter(([, schema]) => schema.writeOnly === true).map(([name]) => name)),
@@ -241,7 +263,7 @@ export function recogniseCollections(contract: CompiledContract, options: Recogn
     stateful.set(create.operationId, { role: 'create', collection });
     for (const operation of operations) {
       if (off(operation) || stateful.has(operation.operationId)) continue;
-      const recognised = roleOf(operation, collection);
+      const recognised = roleOf(operation, collection, contract.document);
       if (recognised) stateful.set(operation.operationId, recognised);
     }
   }
@@ -343,7 +365,7 @@ export function identityProperty(path: string, itemParameter: string | undefined
   return candidates.find((name): name is string => name !== undefined && stored.has(name));
 }
 
-function roleOf(operation: ContractOperation, collection: Collection): StatefulOperation | undefined {
+function roleOf(operation: ContractOperation, collection: Collection, document: unknown): StatefulOperation | undefined {
   const path = trimSlash(operation.path);
   const onItem = collection.itemPath !== undefined && operation.path === collection.itemPath;
   if (path === collection.path) {
@@ -351,7 +373,8 @@ function roleOf(operation: ContractOperation, collection: Collection): StatefulO
       const list = listPlanOf(operation, collection);
       return list && { role: 'list', collection, list };
     }
-    const body = firstJson(operation.requestBody?.content);
+    const sent = firstJson(operation.requestBody?.content);
+    const body = collection.envelope !== undefined && sent ? (envelopedMedia(sent, collection.envelope, document) ?? sent) : sent;
     if (!body?.propertySchemas.has(collection.identity.property)) return undefined;
     if (operation.method === 'put') return { role: 'replace-in-body', collection };
     if (operation.method === 'patch') return { role: 'patch-in-body', collection };
@@ -482,17 +505,80 @@ function parentOf(path: string, collections: readonly Collection[]): Collection[
   return collection && { collection, parameter: collection.itemParameter as string };
 }
 
+/**
+ * The member a JSON body wraps its resource in: an object schema declaring exactly one property
+ * (required or not, and nothing else, union branches included) whose own schema is an object
+ * (`{"article": {...}}`). OpenAPI says nothing more of a body that is one named object; the
+ * collection rule asks the create's request and answer to agree on the name (envelopeAcross).
+ */
+export function envelopeOf(media: ContractMediaType | undefined): string | undefined {
+  if (!media?.schema || !isObjectMedia(media) || media.propertySchemas.size !== 1) return undefined;
+  const [property, schema] = [...media.propertySchemas][0] as [string, Schema];
+  if (media.required.some((name) => name !== property)) return undefined;
+  const types = typesOf(schema);
+  const object = types.includes('object') || (types.length === 0 && (isObject(schema.properties) || Array.isArray(schema.allOf)));
+  return object && !types.includes('array') ? property : undefined;
+}
+
+/** The envelope a create's request and its answer (or the item read's) both declare, by the same name. */
+function envelopeAcross(sent: ContractMediaType, create: ContractOperation, read: ContractOperation | undefined): string | undefined {
+  const property = envelopeOf(sent);
+  if (property === undefined) return undefined;
+  return [successMedia(create), read && successMedia(read)].some((answer) => envelopeOf(answer) === property) ? property : undefined;
+}
+
+/**
+ * The inner object of a body that is the envelope `property`, as a media type of its own: its
+ * properties, required names, shapes and examples, and a validator that judges a value as the
+ * envelope holding it (the outer schema's own validator, its errors' paths read from inside).
+ * Undefined when `media` is not that envelope.
+ */
+export function envelopedMedia(media: ContractMediaType, property: string, document: unknown): ContractMediaType | undefined {
+  if (envelopeOf(media) !== property) return undefined;
+  const raw = media.propertySchemas.get(property) as Schema;
+  const schema = mergeAllOf(raw, document);
+  const properties = declaredProperties(schema, document);
+  const prefix = `/${property.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+  const judge = (value: unknown): boolean => {
+    const outer = media.validate;
+    if (!outer) return true;
+    const valid = outer({ [property]: value });
+    judge.errors = valid
+      ? null
+      : (outer.errors ?? []).map((error) => ({ ...error, instancePath: error.instancePath.startsWith(prefix) ? error.instancePath.slice(prefix.length) : error.instancePath }));
+    return valid;
+  };
+  judge.errors = null as ValidateFunction['errors'];
+  const inner = {
+    mediaType: media.mediaType,
+    schema,
+    validate: judge as unknown as ValidateFunction,
+    properties: [...properties.keys()],
+    propertySchemas: properties,
+    required: [...flattenObject(schema, document).required],
+    type: 'object',
+    itemProperties: undefined,
+    maxItems: undefined,
+    arrayProperties: new Map(
+      [...properties]
+        .filter(([, member]) => typesOf(member).includes('array') && isObject(member.items))
+        .map(([name, member]): [string, ReadonlySet<string>] => [name, new Set(declaredProperties(member.items, document).keys())]),
+    ),
+    propertySet: new Set(properties.keys()),
+    examples: media.examples
+      .filter((example) => isObject(example.value) && property in example.value)
+      .map((example) => ({ name: example.name, value: (example.value as Record<string, unknown>)[property] })),
+    exactPlan: exactPlanDeclaring(media.exactPlan?.properties?.get(property) ?? media.exactPlan?.rest, properties.keys()),
+  };
+  return withSchemaShapes(inner, schema, document);
+}
+
 function successMedia(operation: ContractOperation): ContractMediaType | undefined {
   return firstJson(successOf(operation)?.response.content);
 }
 
 function isObjectMedia(media: ContractMediaType): boolean {
   return media.type === 'object' || (media.type === undefined && media.properties.length > 0);
-}
-
-/** The identity's schema as the answers declare it (where a server-assigned id is described). */
-function representationSchema(property: string, create: ContractOperation, read: ContractOperation | undefined): Schema | undefined {
-  return successMedia(create)?.propertySchemas.get(property) ?? (read && successMedia(read)?.propertySchemas.get(property));
 }
 
 function jsonType(schema: Schema | undefined): Identity['type'] {
