@@ -50,6 +50,11 @@ export function mockCommand(): Command {
     .addOption(new Option('--port <port>', 'port to listen on (0 picks a free one)').env('PORT').default(DEFAULT_PORT).argParser(port))
     .addOption(new Option('--host <host>', 'address to listen on').env('HOST').default(DEFAULT_HOST))
     .addOption(new Option('--spec <file>', 'OpenAPI document to serve (default: the bundled spec)').env('MOCK_SPEC'))
+    .addOption(
+      new Option('--overlay <file>', 'OpenAPI Overlay 1.0 document applied to the spec before serving it, e.g. to add x-mock-* extensions (repeatable, applied in order)').argParser(
+        (value: string, previous: string[] | undefined) => [...(previous ?? []), value],
+      ),
+    )
     .addOption(new Option('--tokens <list>', "comma-separated credentials to accept for the spec's security scheme (default: any well-formed one)").env('MOCK_TOKENS').argParser(list))
     .addOption(
       new Option(
@@ -145,6 +150,7 @@ export function parseMockArgs(argv: readonly string[], command: Command = mockCo
     port: number;
     host: string;
     spec?: string;
+    overlay?: string[];
     tokens?: string[];
     identity?: IdentityOverrides;
     stateless?: string[];
@@ -211,6 +217,7 @@ export function parseMockArgs(argv: readonly string[], command: Command = mockCo
     port: o.port,
     host: o.host,
     spec: o.spec === undefined ? undefined : userPath(o.spec),
+    overlays: o.overlay?.map((file) => userPath(file)),
     tokens: o.tokens,
     identity: o.identity,
     stateless: o.stateless?.includes('all') ? 'all' : o.stateless,

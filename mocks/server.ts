@@ -48,6 +48,8 @@ export interface MockOptions {
   spec?: string;
   /** Accepted credentials for the spec's security scheme; empty or undefined accepts any well-formed one. */
   tokens?: readonly string[];
+  /** OpenAPI Overlay 1.0 documents applied to the spec in order (`--overlay`): the `x-mock-*` extensions without editing the spec. */
+  overlays?: readonly string[];
   /** Identity overrides (`--identity`): a property for every collection declaring it, or per collection path; else the item path's parameter decides. */
   identity?: string | IdentityOverrides;
   /** operationIds answered from the spec's examples even where the mock could serve them from the store; 'all' for every one. */
@@ -375,9 +377,10 @@ export function defaultReplicaName(): string {
 }
 
 /** What the engine needs of the mock's options. */
-export function engineOptions(options: Pick<MockOptions, 'spec' | 'tokens' | 'identity' | 'stateless'>): EngineOptions {
+export function engineOptions(options: Pick<MockOptions, 'spec' | 'overlays' | 'tokens' | 'identity' | 'stateless'>): EngineOptions {
   return {
     spec: options.spec,
+    ...(options.overlays?.length ? { overlays: options.overlays } : {}),
     tokens: options.tokens?.length ? new Set(options.tokens) : undefined,
     identity: options.identity,
     stateless: options.stateless === 'all' ? 'all' : new Set(options.stateless ?? []),

@@ -15,6 +15,8 @@ export interface StartSummary {
   stateful: string[];
   /** What the mock inferred of each collection, one line each (openapi/operations/collections.ts). */
   collections: string[];
+  /** Each operation answered from the spec's examples, with why: `GET /health: no POST /health creates records`. */
+  stateless: string[];
   /** The credential rule, never the credentials. */
   tokens: string;
   store: string;
@@ -31,6 +33,9 @@ export function startSummary(url: string, engine: Engine, tokenCount: number, st
     // Collections' operations and singleton documents' alike: whatever the store answers.
     stateful: engine.routes.operations.filter((operation) => operation.stateful).map((operation) => operation.operationId),
     collections: engine.collections.map((collection) => inferredLine(collection, engine.stateful)),
+    stateless: engine.routes.operations
+      .filter((operation) => !operation.stateful && engine.stateless.has(operation.operationId))
+      .map((operation) => `${operation.method} ${operation.path}: ${engine.stateless.get(operation.operationId)}`),
     tokens: credentialRule(engine, tokenCount),
     store,
   };
@@ -56,6 +61,7 @@ export function summaryLines(summary: StartSummary): string[] {
     `Spec:       ${spec.title} ${spec.version} (${spec.path})`,
     `Operations: ${summary.operations}, ${stateful.length} stateful${stateful.length ? `: ${stateful.join(', ')}` : ''}`,
     ...summary.collections.map((line) => `Collection: ${line}`),
+    ...summary.stateless.map((line) => `Stateless:  ${line}`),
     `Tokens:     ${summary.tokens}`,
     `Store:      ${summary.store}`,
   ];

@@ -43,6 +43,8 @@ export interface OperationView {
   summary?: string;
   description?: string;
   stateful: boolean;
+  /** Why the mock answers it from the spec's examples rather than its store, when it does. */
+  stateless?: string;
   /** What the operation does to its collection (create, list, read, replace, patch, delete) or its singleton document (read, replace, patch, delete), when stateful. */
   role?: string;
   /** The collection path it serves, when stateful over a collection. */
@@ -157,6 +159,7 @@ export async function describeSpec(engine: Engine, proxied: boolean): Promise<Sp
       ...text('summary', raw.summary),
       ...text('description', raw.description),
       stateful: !proxied && routed.stateful,
+      ...(!proxied && !routed.stateful && engine.stateless.has(routed.operationId) ? { stateless: engine.stateless.get(routed.operationId) } : {}),
       ...(stateful ? { role: stateful.role, collection: stateful.collection.path } : {}),
       ...(singleton ? { role: singleton.role, singleton: singleton.singleton.path } : {}),
       parameters: parametersOf(routed.contract, raw),

@@ -28,6 +28,8 @@ export interface Engine {
   routes: Router;
   collections: readonly Collection[];
   stateful: ReadonlyMap<string, StatefulOperation>;
+  /** Why each operation answered from the spec's examples is not served from the store, by operationId (collections.ts). */
+  stateless: ReadonlyMap<string, string>;
   /** The singleton documents' operations by operationId, each with its role and document (openapi/operations/collections.ts). */
   singletons: ReadonlyMap<string, { role: SingletonRole; singleton: Singleton }>;
   /** The collection the admin seed and `--seed` fill: the first the spec declares. */

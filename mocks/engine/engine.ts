@@ -23,6 +23,8 @@ import { declaredHeaderValues } from './declared-headers.js';
 export interface EngineOptions extends RecognitionOptions {
   /** The OpenAPI document (default: the bundled spec). */
   spec?: string;
+  /** OpenAPI Overlay 1.0 documents applied to it in order before it is compiled (`--overlay`). */
+  overlays?: readonly string[];
   /** Accepted credentials for whichever scheme the spec declares; undefined accepts any well-formed one. */
   tokens?: ReadonlySet<string>;
   /** Where the engine says what it could not do for a request (a body it could not generate), once each. */
@@ -32,12 +34,12 @@ export interface EngineOptions extends RecognitionOptions {
 export type { Engine } from './context.js';
 
 export async function loadEngine(options: EngineOptions = {}): Promise<Engine> {
-  const contract = await readContract(options.spec);
+  const contract = await readContract(options.spec, options.overlays);
   return buildEngine(contract, options);
 }
 
 async function buildEngine(contract: CompiledContract, options: EngineOptions = {}): Promise<Engine> {
-  const { collections, stateful } = recogniseCollections(contract, options);
+  const { collections, stateful, stateless } = recogniseCollections(contract, options);
   const singletons = recogniseSingletons(contract, { collections, stateful }, options);
   const written = new Set([...singletons.values()].map(({ singleton }) => singleton));
   const handlers: Record<string, MockHandler> = { ...hookHandlers(), ...statefulHandlers(stateful, contract, written), ...singletonHandlers(singletons, contract) };
@@ -56,6 +58,8 @@ async function buildEngine(contract: CompiledContract, options: EngineOptions = 
     routes,
     collections,
     stateful,
+    // A singleton document's operations are served from the store after all.
+    stateless: new Map([...stateless].filter(([operationId]) => !singletons.has(operationId))),
     singletons,
     primary: collections[0],
     identities: new AssignedIdentities(),

@@ -31,6 +31,7 @@ import { restoreNames, setAsideNames } from './upgrade-names.js';
 import { producesOnEveryOperation, producesOnSharedResponses } from './swagger-produces.js';
 import { isObject, jsonPointer, pointerTokens } from '../schema/resolve.js';
 import { readConfined, refRoot } from './ref-files.js';
+import { applyOverlay } from './overlay.js';
 
 /** Why a document cannot be served or tested; the message names the document, the place (a JSON pointer) and the reason. */
 export class ContractError extends Error {
@@ -61,7 +62,7 @@ export interface LoadedDocument {
 export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
 /** Reads, bundles, upgrades and completes the document at `path`. Throws ContractError. */
-export async function loadDocument(path: string): Promise<LoadedDocument> {
+export async function loadDocument(path: string, overlays: readonly string[] = []): Promise<LoadedDocument> {
   const source = resolvePath(path);
   let text: string;
   try {
@@ -70,9 +71,23 @@ export async function loadDocument(path: string): Promise<LoadedDocument> {
     throw new ContractError(`Cannot read the OpenAPI document ${source}: ${(error as Error).message}`);
   }
   const raw = parseDocumentText(text, source);
+  // Overlays apply to the document as its author wrote it (their targets name its own paths), before anything is bundled or upgraded.
+  const overlaid: string[] = [];
+  for (const file of overlays) {
+    const overlay = resolvePath(file);
+    let overlayText: string;
+    try {
+      overlayText = await readFile(overlay, 'utf8');
+    } catch (error) {
+      throw new ContractError(`Cannot read the overlay ${overlay}: ${(error as Error).message}`);
+    }
+    overlaid.push(...applyOverlay(raw, parseDocumentText(overlayText, overlay), overlay));
+  }
   const refs = externalRefs(raw, source);
   const bundled = refs.followed.length ? await bundle(raw, source, refs) : raw;
-  return completeDocument(unfollowed(bundled, refs.leftAlone), source, refs.notes);
+  const loaded = completeDocument(unfollowed(bundled, refs.leftAlone), source, refs.notes);
+  loaded.warnings.unshift(...overlaid);
+  return loaded;
 }
 
 /**

@@ -36,6 +36,7 @@ import { isObject, type Schema } from '../schema/resolve.js';
 import { exactPlanDeclaring } from '../schema/exact-json.js';
 import { withSchemaShapes } from './body-shapes.js';
 import type { ValidateFunction } from 'ajv';
+import { MockExtensionError, mockHints, type MockHints, type MockPage, type MockRole } from './mock-extensions.js';
 
 export type CollectionRole = 'create' | 'list' | 'read' | 'replace' | 'patch' | 'delete' | 'replace-in-body' | 'patch-in-body' | 'form-update';
 
@@ -188,20 +189,54 @@ export function parseIdentityOverrides(text: string): IdentityOverrides {
 }
 
 /** The stateful operations of a contract, by operationId, and the collections they serve. */
-export function recogniseCollections(contract: CompiledContract, options: RecognitionOptions = {}): { collections: Collection[]; stateful: Map<string, StatefulOperation> } {
-  const overrides: IdentityOverrides = typeof options.identity === 'string' ? { everywhere: options.identity } : (options.identity ?? {});
+export function recogniseCollections(
+  contract: CompiledContract,
+  options: RecognitionOptions = {},
+): { collections: Collection[]; stateful: Map<string, StatefulOperation>; stateless: Map<string, string> } {
+  const globalOverrides: IdentityOverrides = typeof options.identity === 'string' ? { everywhere: options.identity } : (options.identity ?? {});
   const stateless = options.stateless ?? new Set<string>();
-  const off = (operation: ContractOperation): boolean => stateless === 'all' || stateless.has(operation.operationId);
+  const hints = mockHints(contract);
+  const hintOf = (operation: ContractOperation): MockHints | undefined => hints.get(operation.operationId);
+  /** Why an operation is left stateless, by operationId: printed at start and shown at /__mock/spec. */
+  const reasons = new Map<string, string>();
+  const turnedOff = (operation: ContractOperation): string | undefined =>
+    stateless === 'all' || stateless.has(operation.operationId)
+      ? '--stateless names it'
+      : hintOf(operation)?.role === 'none'
+        ? 'x-mock-role: none'
+        : hintOf(operation)?.collection === false
+          ? 'x-mock-collection: false'
+          : undefined;
+  const off = (operation: ContractOperation): boolean => turnedOff(operation) !== undefined;
   const collections: Collection[] = [];
   const stateful = new Map<string, StatefulOperation>();
   const operations = [...contract.operations.values()];
-  // Parents before their nested collections: shorter paths first.
-  const creates = operations.filter((o) => o.method === 'post' && !off(o) && !/\}\/?$/.test(o.path)).sort((a, b) => segments(a.path) - segments(b.path));
+  for (const operation of operations) {
+    const why = turnedOff(operation);
+    if (why !== undefined) reasons.set(operation.operationId, why);
+  }
+  // Parents before their nested collections: shorter paths first. A POST given another role creates nothing.
+  const creates = operations.filter((o) => o.method === 'post' && !off(o) && !/\}\/?$/.test(o.path) && (hintOf(o)?.role ?? 'create') === 'create').sort((a, b) => segments(a.path) - segments(b.path));
   for (const create of creates) {
+    const hint = hintOf(create);
+    const stated = hint?.role === 'create' || hint?.collection === true;
     const sent = firstJson(create.requestBody?.content);
-    if (sent?.schema === undefined || !isObjectMedia(sent)) continue;
+    if (sent?.schema === undefined || !(isObjectMedia(sent) || stated)) {
+      if (stated) throw MockExtensionError.at((hint?.at.role ?? hint?.at.collection) as string, `${create.method.toUpperCase()} ${create.path} takes no JSON body for the mock to store`);
+      reasons.set(
+        create.operationId,
+        sent === undefined ? 'its request body is not JSON: nothing to store' : 'its request body is not a JSON object: nothing to store (x-mock-collection: true says it creates records)',
+      );
+      continue;
+    }
     const path = trimSlash(create.path);
-    if (collections.some((c) => c.path === path)) continue;
+    if (collections.some((c) => c.path === path)) {
+      reasons.set(create.operationId, `another POST creates the records of ${path}`);
+      continue;
+    }
+    // x-mock-identity is this collection's --identity rule (a flag for the path wins).
+    const overrides: IdentityOverrides =
+      hint?.identity === undefined || globalOverrides.byPath?.has(path) ? globalOverrides : { ...globalOverrides, byPath: new Map(globalOverrides.byPath ?? []).set(path, hint.identity) };
     const itemPath = operations.find((o) => itemPathOf(o.path) === path)?.path;
     const itemParameter = itemPath === undefined ? undefined : lastTemplate(itemPath);
     const read = itemPath === undefined ? undefined : operations.find((o) => o.method === 'get' && o.path === itemPath);
@@ -218,11 +253,27 @@ export function recogniseCollections(contract: CompiledContract, options: Recogn
       return { body, stored, answers };
     };
     const bare = storedOf(undefined) as NonNullable<ReturnType<typeof storedOf>>;
+    if (typeof hint?.envelope === 'string' && envelopeOf(sent) !== hint.envelope) {
+      throw MockExtensionError.at(
+        hint.at.envelope as string,
+        `the request body of POST ${create.path} is not an object of the one member '${hint.envelope}' holding the record (it declares ${sent.properties.join(', ') || 'no member'})`,
+      );
+    }
     // An envelope only where the bare object names no identity: `{name: {...}}` keyed by name is a record of one member.
-    const wrapper = identityProperty(path, itemParameter, bare.stored, overrides, noun) === undefined ? envelopeAcross(sent, create, read) : undefined;
+    const wrapper =
+      hint?.envelope === false
+        ? undefined
+        : typeof hint?.envelope === 'string'
+          ? hint.envelope
+          : identityProperty(path, itemParameter, bare.stored, overrides, noun) === undefined
+            ? envelopeAcross(sent, create, read)
+            : undefined;
     const { body, stored, answers } = (wrapper === undefined ? undefined : storedOf(wrapper)) ?? bare;
     const envelope = body === sent ? undefined : wrapper;
     const forPath = overrides.byPath?.get(path);
+    if (hint?.identity !== undefined && forPath === hint.identity && !stored.has(forPath)) {
+      throw MockExtensionError.at(hint.at.identity as string, `the records of ${path} declare no property '${forPath}' (they declare ${[...stored.keys()].join(', ') || 'none'})`);
+    }
     // Skipping the collection would silently turn it stateless: a typo in a flag must say so at start.
     if (forPath !== undefined && !stored.has(forPath)) {
       throw new IdentityOverrideError(`--identity ${path}=${forPath}: the records of ${path} declare no property '${forPath}' (they declare ${[...stored.keys()].join(', ') || 'none'})`);
@@ -230,14 +281,24 @@ export function recogniseCollections(contract: CompiledContract, options: Recogn
     const declaredIdentity = identityProperty(path, itemParameter, stored, overrides, noun);
     const inPath = declaredIdentity === undefined ? identityInPath(create, operations, itemPath, itemParameter, forPath ?? overrides.everywhere) : undefined;
     const property = declaredIdentity ?? inPath?.name;
-    if (property === undefined) continue;
+    if (property === undefined) {
+      const candidates = [itemParameter, `${noun}_id`, 'id'].filter((name) => name !== undefined && name !== '_id');
+      reasons.set(
+        create.operationId,
+        `no identity: the records of ${path} declare none of ${candidates.join(', ')}${itemPath === undefined ? '' : ' and the create answers no Location'} (x-mock-identity names one)`,
+      );
+      continue;
+    }
     const identitySchema = inPath?.schema ?? answers.map((answer) => answer?.propertySchemas.get(property)).find((schema) => schema !== undefined) ?? stored.get(property);
     const inBody = body.propertySchemas.get(property);
     // The client may leave out an identity the create body declares but does not require: the server's job then.
     const optional = inBody !== undefined && inBody.readOnly !== true && !body.required.includes(property);
     const assigned = inBody === undefined || inBody.readOnly === true || optional ? assignedOf(identitySchema, itemSchemaOf(operations, itemPath, itemParameter)) : undefined;
     const parent = parentOf(path, collections);
-    if (/\{/.test(path) && !parent) continue;
+    if (/\{/.test(path) && !parent) {
+      reasons.set(create.operationId, `its path is under no collection's item path: a record it creates belongs to nothing the mock stores`);
+      continue;
+    }
     const collection: Collection = {
       path,
       itemPath,
@@ -262,19 +323,71 @@ export function recogniseCollections(contract: CompiledContract, options: Recogn
     collections.push(collection);
     stateful.set(create.operationId, { role: 'create', collection });
     for (const operation of operations) {
-      if (off(operation) || stateful.has(operation.operationId)) continue;
-      const recognised = roleOf(operation, collection, contract.document);
+      const role = hintOf(operation)?.role;
+      if (off(operation) || stateful.has(operation.operationId) || role === 'create') continue;
+      const recognised = role === undefined ? roleOf(operation, collection, contract.document, hintOf(operation)) : statedRole(operation, role, collection, hintOf(operation) as MockHints);
       if (recognised) stateful.set(operation.operationId, recognised);
     }
   }
+  for (const operation of operations) {
+    const hint = hintOf(operation);
+    if (hint?.role !== undefined && hint.role !== 'none' && hint.role !== 'create' && !stateful.has(operation.operationId) && !off(operation)) {
+      throw MockExtensionError.at(
+        hint.at.role as string,
+        `${operation.method.toUpperCase()} ${operation.path} is ${hint.role === 'list' ? 'at' : 'under'} no collection's ${hint.role === 'list' ? 'path' : 'item path'} (${collections.map((c) => c.itemPath ?? c.path).join(', ') || 'the spec has none'})`,
+      );
+    }
+    if (!stateful.has(operation.operationId) && !reasons.has(operation.operationId)) reasons.set(operation.operationId, whyStateless(operation, collections, creates, reasons));
+  }
   // A rule for a path the spec creates nothing at is a typo too (a collection left stateless by --stateless is no mistake).
   const creatable = new Set(operations.filter((o) => o.method === 'post').map((o) => trimSlash(o.path)));
-  for (const [path, property] of overrides.byPath ?? []) {
+  for (const [path, property] of globalOverrides.byPath ?? []) {
     if (!creatable.has(path)) {
       throw new IdentityOverrideError(`--identity ${path}=${property}: ${path} is not a collection (${collections.map((c) => c.path).join(', ') || 'the spec has none'})`);
     }
   }
-  return { collections, stateful };
+  return { collections, stateful, stateless: reasons };
+}
+
+/** An operation an `x-mock-role` places: under the collection's item path (read, update, delete) or its path (list); undefined when elsewhere. */
+function statedRole(operation: ContractOperation, role: MockRole, collection: Collection, hint: MockHints): StatefulOperation | undefined {
+  const path = trimSlash(operation.path);
+  if (role === 'list') {
+    if (path !== collection.path && !(path.startsWith(`${collection.path === '/' ? '' : collection.path}/`) && !path.slice(collection.path.length).includes('{'))) return undefined;
+    const list = listPlanOf(operation, collection, hint);
+    if (!list)
+      throw MockExtensionError.at(hint.at.role as string, `x-mock-role list: the success answer of ${operation.method.toUpperCase()} ${operation.path} holds no array of ${collection.path}'s records`);
+    return { role: 'list', collection, list };
+  }
+  const item = collection.itemPath === undefined ? undefined : trimSlash(collection.itemPath);
+  if (item === undefined || (path !== item && !path.startsWith(`${item}/`))) return undefined;
+  if (role === 'read' || role === 'delete') return { role, collection };
+  if (role === 'update') {
+    if (operation.method === 'put') return { role: 'replace', collection };
+    if (operation.method === 'patch') return { role: 'patch', collection };
+    if (operation.method === 'post') return { role: 'form-update', collection };
+    throw MockExtensionError.at(hint.at.role as string, `x-mock-role update: a ${operation.method.toUpperCase()} carries no change (PUT, PATCH or POST)`);
+  }
+  return undefined;
+}
+
+/** Why the CRUD rule leaves an operation stateless, in a few words a person acts on. */
+function whyStateless(operation: ContractOperation, collections: readonly Collection[], creates: readonly ContractOperation[], reasons: ReadonlyMap<string, string>): string {
+  const path = trimSlash(operation.path);
+  const method = operation.method.toUpperCase();
+  const collection = collections.find((c) => c.path === path);
+  if (collection) {
+    if (operation.method === 'get') return `its success answer holds no array of ${collection.path}'s records`;
+    if (operation.method === 'put' || operation.method === 'patch') return `its body does not carry the identity ${collection.identity.property}`;
+    return `${method} on a collection's path is no create, list or update`;
+  }
+  const owner = collections.find((c) => c.itemPath !== undefined && trimSlash(c.itemPath) === path);
+  if (owner) return operation.method === 'put' || operation.method === 'patch' ? 'its request body is not JSON' : `${method} on an item path is no read, update or delete`;
+  const base = itemPathOf(operation.path) ?? path;
+  const create = creates.find((o) => trimSlash(o.path) === base);
+  const why = create && reasons.get(create.operationId);
+  if (why !== undefined) return `${base} is no collection: POST ${base}: ${why}`;
+  return `no POST ${base} creates records (x-mock-role places an operation in a collection)`;
 }
 
 export type SingletonRole = 'read' | 'replace' | 'patch' | 'delete';
@@ -299,7 +412,9 @@ export function recogniseSingletons(
   options: Pick<RecognitionOptions, 'stateless'> = {},
 ): Map<string, { role: SingletonRole; singleton: Singleton }> {
   const stateless = options.stateless ?? new Set<string>();
-  const off = (operation: ContractOperation): boolean => stateless === 'all' || stateless.has(operation.operationId);
+  const hints = mockHints(contract);
+  const off = (operation: ContractOperation): boolean =>
+    stateless === 'all' || stateless.has(operation.operationId) || hints.get(operation.operationId)?.role === 'none' || hints.get(operation.operationId)?.collection === false;
   const found = new Map<string, { role: SingletonRole; singleton: Singleton }>();
   const byPath = new Map<string, ContractOperation[]>();
   for (const operation of contract.operations.values()) byPath.set(operation.path, [...(byPath.get(operation.path) ?? []), operation]);
@@ -365,12 +480,12 @@ export function identityProperty(path: string, itemParameter: string | undefined
   return candidates.find((name): name is string => name !== undefined && stored.has(name));
 }
 
-function roleOf(operation: ContractOperation, collection: Collection, document: unknown): StatefulOperation | undefined {
+function roleOf(operation: ContractOperation, collection: Collection, document: unknown, hint: MockHints | undefined): StatefulOperation | undefined {
   const path = trimSlash(operation.path);
   const onItem = collection.itemPath !== undefined && operation.path === collection.itemPath;
   if (path === collection.path) {
     if (operation.method === 'get') {
-      const list = listPlanOf(operation, collection);
+      const list = listPlanOf(operation, collection, hint);
       return list && { role: 'list', collection, list };
     }
     const sent = firstJson(operation.requestBody?.content);
@@ -398,7 +513,7 @@ function roleOf(operation: ContractOperation, collection: Collection, document: 
 }
 
 /** How GET P answers a list, or undefined when its success answer holds no array of records. */
-function listPlanOf(operation: ContractOperation, collection: Collection): ListPlan | undefined {
+function listPlanOf(operation: ContractOperation, collection: Collection, hint: MockHints | undefined): ListPlan | undefined {
   const media = successMedia(operation);
   if (!media) return undefined;
   let shape: ListShape;
@@ -422,10 +537,22 @@ function listPlanOf(operation: ContractOperation, collection: Collection): ListP
   if (merged && merged.properties.size > items.size) items = new Set([...items, ...merged.properties.keys()]);
   const query = operation.parameters.filter((p) => p.in === 'query');
   const named = (names: readonly string[]): ContractParameter | undefined => names.map((n) => query.find((p) => p.name === n)).find(Boolean);
-  const page = named(PAGE_NUMBER_NAMES);
-  const size = named(PAGE_SIZE_NAMES);
-  const offset = named(OFFSET_NAMES);
-  const cursor = named(CURSOR_NAMES);
+  // x-mock-page names them where the common names do not: each must be a query parameter of the list.
+  const stated = (key: keyof MockPage, names: readonly string[]): ContractParameter | undefined => {
+    const name = hint?.page?.[key];
+    if (name === undefined) return hint?.page ? undefined : named(names);
+    const found = query.find((p) => p.name === name);
+    if (!found)
+      throw MockExtensionError.at(
+        `${hint?.at.page as string}/${key}`,
+        `${operation.method.toUpperCase()} ${operation.path} has no query parameter '${name}' (it has ${query.map((p) => p.name).join(', ') || 'none'})`,
+      );
+    return found;
+  };
+  const page = stated('page', PAGE_NUMBER_NAMES);
+  const size = stated('size', PAGE_SIZE_NAMES);
+  const offset = stated('offset', OFFSET_NAMES);
+  const cursor = stated('cursor', CURSOR_NAMES);
   const integer = (parameter: ContractParameter | undefined): number | undefined => {
     const value = parameter?.schema?.default;
     return Number.isSafeInteger(value) && (value as number) >= 0 ? (value as number) : undefined;

@@ -38,8 +38,8 @@ export function loadContract(path: string = SPEC_PATH): CompiledContract {
  * Reads, bundles (files beside it), upgrades (3.0, Swagger 2.0) and compiles the document at
  * `path`: what every tool does with a user's spec (openapi/document/load.ts says how).
  */
-export async function readContract(path: string = SPEC_PATH): Promise<CompiledContract> {
-  return compileLoaded(await loadDocument(path));
+export async function readContract(path: string = SPEC_PATH, overlays: readonly string[] = []): Promise<CompiledContract> {
+  return compileLoaded(await loadDocument(path, overlays));
 }
 
 /** Compiles a parsed document (upgraded and completed first); `source` names it in errors. */
