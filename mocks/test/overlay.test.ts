@@ -10,6 +10,7 @@ import { basename, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createMockServer, type MockServer } from '../server.js';
 import { call, corpusSpec, expectDeclared } from './corpus.js';
+import { startSummary, summaryLines } from '../start-summary.js';
 import { MOCK_CLI, run } from './processes.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'overlay-'));
@@ -81,6 +82,10 @@ describe('an overlay turns a spec the mock leaves stateless into a collection', 
       expect(mock.engine.collections).toEqual([]);
       expect(mock.engine.stateless.get('addThing')).toBe('no identity: the records of /things declare none of key, thing_id, id and the create answers no Location (x-mock-identity names one)');
       expect(mock.engine.stateless.get('getThing')).toBe('/things is no collection: POST /things: ' + mock.engine.stateless.get('addThing'));
+      // At start, where the Collection lines would be: one line per operation.
+      const lines = summaryLines(startSummary(mock.url, mock.engine, 0, 'memory')).filter((line) => line.startsWith('Stateless:'));
+      expect(lines).toHaveLength(4);
+      expect(lines).toContain(`Stateless:  POST /things: ${mock.engine.stateless.get('addThing')}`);
       const view = await (await fetch(`${mock.url}/__mock/spec`)).json();
       expect(view.operations.find((o: { operationId: string }) => o.operationId === 'addThing')).toMatchObject({ stateful: false, stateless: expect.stringContaining('no identity') });
     } finally {
