@@ -7,6 +7,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createMockServer, type MockServer } from '../server.js';
 import { call, corpusSpec, expectDeclared } from './corpus.js';
@@ -141,6 +142,32 @@ describe('an overlay turns a spec the mock leaves stateless into a collection', 
     expect(await refusal([overlay([{ target: "$.paths['/things'].post", update: { 'x-mock-envelope': 'thing' } }])])).toBe(
       "#/paths/~1things/post/x-mock-envelope: the request body of POST /things is not an object of the one member 'thing' holding the record (it declares name, colour)",
     );
+  });
+});
+
+describe('the corpus document lago, through an overlay', () => {
+  const lago = fileURLToPath(new URL('../../fixtures/real-world/lago/openapi.yaml', import.meta.url));
+
+  it('keys /customers by the external_id inside its envelope, where the rule finds no identity', async () => {
+    const before = await start([], lago);
+    try {
+      expect(before.engine.stateless.get('createCustomer')).toContain('no identity: the records of /customers (inside the envelope customer) declare none of external_customer_id');
+    } finally {
+      await before.close();
+    }
+    const mock = await start(
+      [file('overlay: 1.0.0\ninfo: { title: Lago customers, version: "1" }\nactions:\n  - target: $.paths[\'/customers\'].post\n    update: { x-mock-identity: /external_id }\n', 'yaml')],
+      lago,
+    );
+    try {
+      expect(mock.engine.collections.find((c) => c.path === '/customers')).toMatchObject({ envelope: 'customer', identity: { property: 'external_id' } });
+      const created = expectDeclared(mock, 'createCustomer', await call(mock, 'POST', '/customers', { customer: { external_id: 'c1', name: 'Ann' } }), 200);
+      // Read through every allOf part of the answer's CustomerObjectExtended: what the client sent, not the example's.
+      expect(created.customer).toMatchObject({ external_id: 'c1', name: 'Ann' });
+      expect(expectDeclared(mock, 'findCustomer', await call(mock, 'GET', '/customers/c1'), 200).customer).toMatchObject({ external_id: 'c1', name: 'Ann' });
+    } finally {
+      await mock.close();
+    }
   });
 });
 

@@ -29,7 +29,7 @@
  *   answered from the spec's examples until written (PUT, PATCH), deleted by DELETE. Under an item
  *   path it belongs to that record as a nested collection does.
  */
-import { declaredProperties, flattenObject, mergeAllOf, typesOf } from '../schema/shape.js';
+import { declaredProperties, flattenObject, typesOf } from '../schema/shape.js';
 import { firstJson } from '../media-types.js';
 import { successOf, type CompiledContract, type ContractMediaType, type ContractOperation, type ContractParameter } from './model.js';
 import { isObject, type Schema } from '../schema/resolve.js';
@@ -285,7 +285,7 @@ export function recogniseCollections(
       const candidates = [itemParameter, `${noun}_id`, 'id'].filter((name) => name !== undefined && name !== '_id');
       reasons.set(
         create.operationId,
-        `no identity: the records of ${path} declare none of ${candidates.join(', ')}${itemPath === undefined ? '' : ' and the create answers no Location'} (x-mock-identity names one)`,
+        `no identity: the records of ${path}${envelope === undefined ? '' : ` (inside the envelope ${envelope})`} declare none of ${candidates.join(', ')}${itemPath === undefined ? '' : ' and the create answers no Location'} (x-mock-identity names one)`,
       );
       continue;
     }
@@ -662,8 +662,8 @@ function envelopeAcross(sent: ContractMediaType, create: ContractOperation, read
  */
 export function envelopedMedia(media: ContractMediaType, property: string, document: unknown): ContractMediaType | undefined {
   if (envelopeOf(media) !== property) return undefined;
-  const raw = media.propertySchemas.get(property) as Schema;
-  const schema = mergeAllOf(raw, document);
+  // As declared (refs followed at the top, allOf parts kept): every reader below walks the parts itself, nested ones too.
+  const schema = media.propertySchemas.get(property) as Schema;
   const properties = declaredProperties(schema, document);
   const prefix = `/${property.replace(/~/g, '~0').replace(/\//g, '~1')}`;
   const judge = (value: unknown): boolean => {
