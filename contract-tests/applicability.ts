@@ -19,6 +19,16 @@ function hasJsonSchema(response: DeclaredResponse): boolean {
   return response.validate !== undefined && response.mediaTypes.some((type) => isJsonMediaType(type));
 }
 
+/** A list whose records show the identity: which records it holds can be judged. */
+function tellsRecords(plan: SequencePlan): boolean {
+  return plan.list !== undefined && !plan.identityInPathOnly && !plan.identityUnlisted;
+}
+
+/** A list with what list_honours_parameters judges: a page size, or a filter naming a record property (other query parameters it cannot judge). */
+function honoursJudged(plan: SequencePlan): boolean {
+  return plan.list !== undefined && (plan.limit !== undefined || plan.filters.size > 0);
+}
+
 /**
  * Why a check has nothing to judge in any operation under test, from the spec alone; undefined
  * when it applies. A check that applies and then judges nothing fails the run (not judged).
@@ -28,16 +38,16 @@ export function notApplicable(check: CheckName, operations: readonly SuiteContra
     `no collection of the operations under test has ${what} (a stateful sequence needs a create with the identity in its body${plans.length ? '' : '; none was found'})`;
   switch (check) {
     case 'ensure_resource_availability':
-      return plans.some((p) => p.read || p.list) ? undefined : none('a read or a list');
+      return plans.some((p) => p.read || tellsRecords(p)) ? undefined : none('a read, or a list whose records show their identity');
     case 'resource_consistency':
     case 'missing_resource_not_found':
       return plans.some((p) => p.read) ? undefined : none('a read by id');
     case 'list_honours_parameters':
-      return plans.some((p) => p.list?.parameters.some((q) => q.in === 'query')) ? undefined : none('a list with query parameters');
+      return plans.some(honoursJudged) ? undefined : none('a list with a page-size parameter or a filter naming a record property');
     case 'list_pages_advance':
       return plans.some((p) => p.list) ? undefined : none('a list');
     case 'use_after_free':
-      return plans.some((p) => p.remove && (p.read || p.list)) ? undefined : none('a delete and a read or a list');
+      return plans.some((p) => p.remove && (p.read || tellsRecords(p))) ? undefined : none('a delete and a read or a list');
     case 'ignored_auth': {
       if (operations.some((o) => o.security.kind !== 'none')) return undefined;
       const only = operations.length === 1 ? operations[0] : undefined;
@@ -81,19 +91,19 @@ export function awaitedAnswers(check: CheckName, operations: readonly SuiteContr
     case 'negative_data_rejection':
       return operations.filter((o) => o.requestBody || o.parameters.length).map((o) => `an answer of ${o.operationId} (${o.method} ${o.path}) to an invalid request`);
     case 'ensure_resource_availability':
-      return plans.filter((p) => p.read || p.list).map((p) => `${(p.read ?? p.list)?.operationId} after ${p.create.operationId} created a ${p.noun} (a 2xx create first)`);
+      return plans.filter((p) => p.read || tellsRecords(p)).map((p) => `${(p.read ?? p.list)?.operationId} after ${p.create.operationId} created a ${p.noun} (a 2xx create first)`);
     case 'resource_consistency':
       return plans.filter((p) => p.read).map((p) => `${p.read?.operationId} reading a ${p.noun} ${p.create.operationId} created (a 2xx create first)`);
     case 'missing_resource_not_found':
       return plans.filter((p) => p.read).map((p) => `${p.read?.operationId} on a ${p.noun} never created or deleted (after a 2xx create of another)`);
     case 'list_honours_parameters':
-      return plans
-        .filter((p) => p.list?.parameters.some((q) => q.in === 'query'))
-        .map((p) => `${p.list?.operationId} listing with its query parameters after ${p.create.operationId} created a ${p.noun} (a 2xx create and a 2xx list)`);
+      return plans.filter(honoursJudged).map((p) => `${p.list?.operationId} listing with its query parameters after ${p.create.operationId} created a ${p.noun} (a 2xx create and a 2xx list)`);
     case 'list_pages_advance':
       return plans.filter((p) => p.list).map((p) => `${p.list?.operationId} walked page by page after ${p.create.operationId} created a ${p.noun} (a 2xx create and a 2xx list)`);
     case 'use_after_free':
-      return plans.filter((p) => p.remove && (p.read || p.list)).map((p) => `${(p.read ?? p.list)?.operationId} after ${p.remove?.operationId} deleted a ${p.noun} ${p.create.operationId} created`);
+      return plans
+        .filter((p) => p.remove && (p.read || tellsRecords(p)))
+        .map((p) => `${(p.read ?? p.list)?.operationId} after ${p.remove?.operationId} deleted a ${p.noun} ${p.create.operationId} created`);
     default:
       return operations.map((o) => `any answer of ${o.operationId} (${o.method} ${o.path})`);
   }

@@ -32,6 +32,8 @@ export interface SequencePlan {
   assigned: boolean;
   /** No schema declares the identity: it shows only in the item path (a create's `Location`), so a list's records cannot be told apart. */
   identityInPathOnly?: boolean;
+  /** The list's items do not declare the identity (Alertmanager's silences list `id`, its create answers `silenceID`): which records a list holds cannot be told. */
+  identityUnlisted?: boolean;
   /** The list's page-size parameter (`limit`), and its filters: query parameter → record property. */
   limit?: string;
   /** The list's offset parameter (`offset`), or its page-number one (`page`) and the first page's number. */
@@ -118,6 +120,7 @@ export function planSequences(compiled: CompiledContract, operations: readonly S
       // An optional identity the client may send: the suite sends a fresh one per record, as for one it must send.
       assigned: collection.identity.assigned !== undefined && collection.identity.optional !== true,
       ...optional('identityInPathOnly', collection.identity.inPathOnly),
+      ...optional('identityUnlisted', listPlan !== undefined && !listPlan.items.has(collection.identity.property) ? true : undefined),
       ...optional('limit', listPlan?.paging.size),
       ...optional('offset', listPlan?.paging.offset),
       ...optional('page', listPlan?.paging.page === undefined ? undefined : { parameter: listPlan.paging.page, first: listPlan.paging.firstPage }),
@@ -256,7 +259,8 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
   const word = (): string => `w${sample(fc.stringMatching(/^[a-z]{6}$/))}`;
 
   /** Which records a list must hold or lack, where its records show their identity (one only in the path cannot be looked for). */
-  const listed = <K extends 'contains' | 'lacks'>(member: K, ids: string[]): Partial<Record<K, string[]>> => (plan.identityInPathOnly ? {} : ({ [member]: ids } as Record<K, string[]>));
+  const listed = <K extends 'contains' | 'lacks'>(member: K, ids: string[]): Partial<Record<K, string[]>> =>
+    plan.identityInPathOnly || plan.identityUnlisted ? {} : ({ [member]: ids } as Record<K, string[]>);
   const created: string[] = [];
   /** The create exchange of each record made, for the links' runtime expressions. */
   const exchanges = new Map<string, Exchange>();
@@ -439,7 +443,7 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
     );
   await list(
     { kind: 'list', collection: plan.collection, identity: plan.identity, ...listed('contains', [first.id, ...others.map((o) => o.id)]) },
-    plan.identityInPathOnly
+    plan.identityInPathOnly || plan.identityUnlisted
       ? `lists the ${plan.collection} collection (its records show no ${plan.identity}: which ones it holds cannot be told)`
       : `lists the ${plan.collection} collection: it must hold every ${noun} created`,
   );
@@ -467,7 +471,7 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
       const other = array && typeof wanted === 'string' ? others.find((o) => typeof o.value[property.name] === 'string' && o.value[property.name] !== wanted) : undefined;
       const values = other ? [wanted, other.value[property.name] as string] : [wanted];
       // The same letters in the other case: an exact filter leaves that record out (a list_honours_parameters stray otherwise).
-      if (typeof wanted === 'string' && plainString(property.schema) && !plan.identityInPathOnly && wanted.toUpperCase() !== wanted) {
+      if (typeof wanted === 'string' && plainString(property.schema) && !plan.identityInPathOnly && !plan.identityUnlisted && wanted.toUpperCase() !== wanted) {
         await createWith(property.name, wanted.toUpperCase(), `creates a ${noun} whose ${property.name} is ${wanted.toUpperCase()}: the filter ${parameter.name}=${wanted} must leave it out`);
       }
       await list(
@@ -541,7 +545,7 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
       // 202: the delete was accepted, not done (RFC 9110 §15.3.3): the record may outlive it a while.
       const pending = answer.status === 202 ? { deletePending: true } : {};
       await read(first.id, { kind: 'read-deleted', collection: plan.collection, identity: plan.identity, id: first.id, ...pending }, `reads the ${noun} just deleted: it must be gone (404)`);
-      if (!plan.identityInPathOnly)
+      if (!plan.identityInPathOnly && !plan.identityUnlisted)
         await list(
           { kind: 'list', collection: plan.collection, identity: plan.identity, lacks: [first.id], ...pending },
           `lists the collection after the delete: the deleted ${noun} must not be in it`,

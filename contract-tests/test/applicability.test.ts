@@ -53,3 +53,60 @@ describe('checks the spec gives nothing to judge', () => {
     );
   });
 });
+
+/** Alertmanager's shape: the create answers `silenceID`, the list's records show `id`, and the list's only query parameter filters by state, no record property. */
+const silences = {
+  openapi: '3.1.0',
+  info: { title: 'Silences', version: '1' },
+  paths: {
+    '/silences': {
+      get: {
+        operationId: 'getSilences',
+        parameters: [{ name: 'active', in: 'query', schema: { type: 'boolean', default: true } }],
+        responses: {
+          '200': {
+            description: 'the silences',
+            content: {
+              'application/json': {
+                schema: { type: 'array', items: { type: 'object', required: ['id', 'comment'], properties: { id: { type: 'string' }, comment: { type: 'string' } } } },
+              },
+            },
+          },
+        },
+      },
+      post: {
+        operationId: 'postSilences',
+        requestBody: {
+          required: true,
+          content: { 'application/json': { schema: { type: 'object', required: ['comment'], properties: { id: { type: 'string' }, comment: { type: 'string' } } } } },
+        },
+        responses: { '200': { description: 'created', content: { 'application/json': { schema: { type: 'object', properties: { silenceID: { type: 'string' } } } } } } },
+      },
+    },
+  },
+};
+
+describe('a list whose records do not show the identity the create answers', () => {
+  it('is not judged for the records it holds: a correct provider fails no sequence check', async () => {
+    const contract = compileSuiteSpec(silences, 'silences.json');
+    const stored: Array<{ id: string; comment: string }> = [];
+    const report = await runSuiteAgainst(
+      (request, answer) => {
+        if (request.method === 'GET') return answer(200, stored);
+        const body = request.json() as { comment?: unknown } | undefined;
+        if (typeof body?.comment !== 'string') return answer(400);
+        const id = `s${stored.length + 1}`;
+        stored.push({ id, comment: body.comment });
+        answer(200, { silenceID: id });
+      },
+      { token: '', contract, seed: 1, generated: { positive: 2, negative: 2 } },
+    );
+    const sequenceChecks = ['ensure_resource_availability', 'list_honours_parameters', 'use_after_free', 'list_pages_advance'];
+    expect(
+      report.checks.filter((c) => sequenceChecks.includes(c.name) && (c.status === 'not-judged' || c.status === 'failed')).map((c) => c.name),
+      formatReport(report),
+    ).toEqual([]);
+    const byName = new Map(report.checks.map((c) => [c.name, c]));
+    for (const name of ['ensure_resource_availability', 'list_honours_parameters'] as const) expect(byName.get(name)?.notApplicable).toBe(true);
+  });
+});

@@ -68,6 +68,15 @@ describe('identities as real APIs declare them', () => {
     expect((await call(`${url}/2`, 'GET')).status).toBe(404);
   });
 
+  it('without an item path, the identity is typed by the path parameter of its name (`/silence/{silenceID}` beside `/silences`)', async () => {
+    const { url } = await started('namesake.yaml');
+    const created = await call(`${url}/silences`, 'POST', { comment: 'quiet' });
+    expect(created.status).toBe(200);
+    expect(created.body.silenceID).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    // The value the create answered is one the path naming it accepts.
+    expect((await call(`${url}/silence/${created.body.silenceID}`, 'GET')).status).toBe(200);
+  });
+
   it('says what it inferred of each collection, at start and at /__mock/spec', async () => {
     const mock = await started('openapi.yaml');
     const lines = summaryLines(startSummary(mock.url, mock.engine, 0, 'memory'));

@@ -293,7 +293,10 @@ export function recogniseCollections(
     const inBody = body.propertySchemas.get(property);
     // The client may leave out an identity the create body declares but does not require: the server's job then.
     const optional = inBody !== undefined && inBody.readOnly !== true && !body.required.includes(property);
-    const assigned = inBody === undefined || inBody.readOnly === true || optional ? assignedOf(identitySchema, itemSchemaOf(operations, itemPath, itemParameter)) : undefined;
+    const assigned =
+      inBody === undefined || inBody.readOnly === true || optional
+        ? assignedOf(identitySchema, itemSchemaOf(operations, itemPath, itemParameter) ?? namesakeSchemaOf(operations, itemPath, property))
+        : undefined;
     const parent = parentOf(path, collections);
     if (/\{/.test(path) && !parent) {
       reasons.set(create.operationId, `its path is under no collection's item path: a record it creates belongs to nothing the mock stores`);
@@ -744,6 +747,20 @@ function itemSchemaOf(operations: readonly ContractOperation[], itemPath: string
   for (const operation of operations) {
     if (operation.path !== itemPath) continue;
     const found = operation.parameters.find((p) => p.in === 'path' && p.name === itemParameter);
+    if (found?.schema) return found.inlined ?? found.schema;
+  }
+  return undefined;
+}
+
+/**
+ * Without an item path P/{x}, the schema of a path parameter named as the identity elsewhere
+ * (`/silence/{silenceID}` beside `/silences`, whose create answers `silenceID`): the value the mock
+ * assigns is one the client can send back there (a UUID where it says `format: uuid`).
+ */
+function namesakeSchemaOf(operations: readonly ContractOperation[], itemPath: string | undefined, property: string): Schema | undefined {
+  if (itemPath !== undefined) return undefined;
+  for (const operation of operations) {
+    const found = operation.parameters.find((p) => p.in === 'path' && p.name === property);
     if (found?.schema) return found.inlined ?? found.schema;
   }
   return undefined;
