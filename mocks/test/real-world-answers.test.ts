@@ -62,3 +62,22 @@ describe('stored records answered through the response schema', () => {
     ]);
   });
 });
+
+describe('a POST whose success answers text/plain', () => {
+  it('is no create: answered from the spec in its own type, nothing stored', async () => {
+    const plain = await createMockServer({ port: 0, logLevel: 'silent', spec: corpusSpec('real-world-answers', 'plain-answers.yaml'), selfCheck: true });
+    try {
+      for (const accept of ['*/*', 'text/plain']) {
+        const response = await fetch(`${plain.url}/renders`, { method: 'POST', headers: { 'content-type': 'application/json', accept }, body: JSON.stringify({ template: 'Hello, {name}' }) });
+        expect(response.status).toBe(200);
+        expect(response.headers.get('content-type')).toMatch(/^text\/plain/);
+        expect(await response.text()).toBe('Hello, Ada');
+        expect(response.headers.get('plant-store-violations')).toBeNull();
+      }
+      // Nothing stored: no collection /renders at all.
+      expect((await fetch(`${plain.url}/__mock/renders`)).status).toBe(404);
+    } finally {
+      await plain.close();
+    }
+  });
+});

@@ -5,7 +5,8 @@
  *
  * The rules (docs/mock.md, "Your own copy of the spec", says them with examples):
  * - A collection is a path P (not ending in a template) with a POST taking a JSON object body:
- *   that POST creates records. Its item path is P/{x}, when the spec has one.
+ *   that POST creates records, unless its success answers only in a type no record is written in
+ *   (`text/plain`: a render or a command, answered from the spec). Its item path is P/{x}, when the spec has one.
  * - A record stores what the create body declares (its `readOnly` properties left out) plus the
  *   identity; an answer shows what the answer's schema declares, never a `writeOnly` property.
  *   The stored schema is the create body's properties together with those of the record's
@@ -30,7 +31,7 @@
  *   path it belongs to that record as a nested collection does.
  */
 import { declaredProperties, flattenObject, typesOf } from '../schema/shape.js';
-import { firstJson } from '../media-types.js';
+import { firstJson, isJsonMediaType, isXmlMediaType } from '../media-types.js';
 import { successOf, type CompiledContract, type ContractMediaType, type ContractOperation, type ContractParameter } from './model.js';
 import { isObject, type Schema } from '../schema/resolve.js';
 import { exactPlanDeclaring } from '../schema/exact-json.js';
@@ -227,6 +228,10 @@ export function recogniseCollections(
         create.operationId,
         sent === undefined ? 'its request body is not JSON: nothing to store' : 'its request body is not a JSON object: nothing to store (x-mock-collection: true says it creates records)',
       );
+      continue;
+    }
+    if (answersNoRecord(create)) {
+      reasons.set(create.operationId, 'its success answers no JSON or XML record: answered from the spec, nothing stored');
       continue;
     }
     const path = trimSlash(create.path);
@@ -750,6 +755,16 @@ function itemSchemaOf(operations: readonly ContractOperation[], itemPath: string
     if (found?.schema) return found.inlined ?? found.schema;
   }
   return undefined;
+}
+
+/**
+ * Whether a POST's success answers only in types no record is written in (`text/plain`, an
+ * image): a render, a hook, a command — not a create, whatever its path (a JSON or XML answer,
+ * or none at all, can be one).
+ */
+function answersNoRecord(operation: ContractOperation): boolean {
+  const types = [...(successOf(operation)?.response.content.keys() ?? [])];
+  return types.length > 0 && !types.some((type) => isJsonMediaType(type) || isXmlMediaType(type) || type.includes('*'));
 }
 
 /**
