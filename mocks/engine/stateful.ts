@@ -24,6 +24,7 @@ import { continueWith, type Maybe } from '../maybe.js';
 import { appliedJsonPatch } from './json-patch.js';
 import { nameOf, parentKeys, pathOf, storeName } from './store-names.js';
 import { DEFAULT_SCAN_BOUND, nextTurn, type ScanBound } from './scan-bound.js';
+import { serverFieldsOf, withServerFields, type ServerField } from './server-fields.js';
 import { identifiedRecord, keyInWords, keyOfBody, keyOfPathSegment, madeRecord, mergedJson, projection, recordValue, unreachableKey } from './records.js';
 
 type Body = Record<string, unknown>;
@@ -66,6 +67,10 @@ interface Served {
   unwrap: string | undefined;
   /** The envelope member the answer wraps the record in, when the success answer is the collection's envelope (`media` is then the inner object's). */
   wrap: string | undefined;
+  /** The properties the client may write here: the create body's, and this operation's own body's (a PATCH may allow more). */
+  writable: ReadonlySet<string>;
+  /** Required answer properties no client sends, made once at create and stored (server-fields.ts). */
+  serverFields: readonly ServerField[];
 }
 
 interface Nested {
@@ -86,6 +91,23 @@ export function statefulHandlers(stateful: ReadonlyMap<string, StatefulOperation
   for (const { collection } of stateful.values()) under(nested.collections, collection.parent?.collection, collection);
   for (const singleton of singletons) under(nested.singletons, singleton.parent?.collection, singleton);
   const projector = new Projector(contract.document);
+  // Per collection: what its records may hold (every writing body's properties, the server fields) and its server fields.
+  const shapes = new Map<Collection, ObjectShape[]>();
+  const held = new Map<Collection, Set<string>>();
+  for (const [operationId, { collection, list }] of stateful) {
+    const operation = contract.operations.get(operationId);
+    const media = operation && firstJson(successOf(operation)?.response.content);
+    const shape = list ? media?.itemObject(list.shape.kind === 'wrapped' ? list.shape.property : undefined) : media?.type === 'object' || media?.type === undefined ? media?.object : undefined;
+    if (shape) shapes.set(collection, [...(shapes.get(collection) ?? []), shape]);
+    if (!held.has(collection)) held.set(collection, new Set(collection.declared));
+    for (const name of writableOf(operation, collection)) held.get(collection)?.add(name);
+  }
+  const serverFields = new Map<Collection, ServerField[]>();
+  for (const [collection, found] of shapes) {
+    const fields = serverFieldsOf(collection, found);
+    serverFields.set(collection, fields);
+    for (const field of fields) held.get(collection)?.add(field.name);
+  }
   for (const [operationId, { role, collection, list }] of stateful) {
     const operation = contract.operations.get(operationId);
     if (!operation) continue;
@@ -96,15 +118,20 @@ export function statefulHandlers(stateful: ReadonlyMap<string, StatefulOperation
     const media = inner ?? declared;
     const unwrap = collection.envelope !== undefined && envelopeOf(firstJson(operation.requestBody?.content)) === collection.envelope ? collection.envelope : undefined;
     const answered = media && new Set([...media.propertySet].filter((name) => !collection.writeOnly.has(name)));
+    const holds = held.get(collection) ?? collection.declared;
+    // Members an answer adds for what no record holds: never a server field, which the record holds.
+    const fillHeld = { ...collection, declared: holds };
     handlers[operationId] = ROLES[role]({
-      whole: showsWhole(collection, answered),
+      whole: showsWhole(collection, holds, answered),
       nested,
-      wholeItems: showsWhole(collection, list?.items),
+      wholeItems: showsWhole(collection, holds, list?.items),
       location: success?.headers.includes('location') === true,
       createdStatus: (role === 'replace' || role === 'replace-in-body') && operation.responses.has(201) ? 201 : undefined,
-      fill: media && fillOf(media.object, contract.document, collection, answered),
+      fill: media && fillOf(media.object, contract.document, fillHeld, answered),
       totalHeader: list ? success?.headers.find((name) => TOTAL_HEADERS.has(name)) : undefined,
-      itemFill: list && media ? fillOf(media.itemObject(list.shape.kind === 'wrapped' ? list.shape.property : undefined), contract.document, collection, list.items) : undefined,
+      itemFill: list && media ? fillOf(media.itemObject(list.shape.kind === 'wrapped' ? list.shape.property : undefined), contract.document, fillHeld, list.items) : undefined,
+      writable: new Set([...collection.declared, ...writableOf(operation, collection)]),
+      serverFields: serverFields.get(collection) ?? [],
       collection,
       answered,
       // No responses declared at all: 204, as for an operation answered from the spec (examples.ts).
@@ -145,7 +172,11 @@ const ROLES: Record<CollectionRole, (served: Served) => MockHandler> = {
         }
         const unreachable = unreachableKey(key, collection);
         if (unreachable !== undefined) return unreachableRefused(collection, unreachable);
-        const { record, value } = madeRecord(body, key, collection.identity, collection.declared, sentText(served, c));
+        const made = madeRecord(body, key, collection.identity, collection.declared, sentText(served, c));
+        const record = served.serverFields.length
+          ? withServerFields(made.record, (field) => collection.declared.has(field) && body[field] !== undefined, served.serverFields, served.projector)
+          : made.record;
+        const value = record === made.record ? made.value : undefined;
         const created = mock.store.create(name, record, parent);
         const answer = (outcome: CreateOutcome): Answer =>
           outcome === 'duplicate' ? duplicate(collection, key, params) : outcome === 'parent-missing' ? parentGone(collection, params) : answerCreated(served, record, params, value);
@@ -310,7 +341,7 @@ async function deleteNested(nested: Nested, collection: Collection, key: RecordK
 function createAssigned(served: Served, body: Body, name: string, parent: ParentRecord | undefined, params: Readonly<Record<string, string>>, mock: EngineContext, attempt: number): Maybe<Answer> {
   const { collection } = served;
   const then = (key: RecordKey): Maybe<Answer> => {
-    const record = identified(body, key, collection);
+    const record = identified(body, key, served);
     const created = mock.store.create(name, record, parent);
     const answer = (outcome: CreateOutcome): Maybe<Answer> => {
       if (outcome === 'created') return answerCreated(served, record, params);
@@ -332,9 +363,11 @@ async function replaced(served: Served, key: RecordKey, body: Body, mock: Engine
   if (mismatch) return mismatch;
   const missing = await parentMissing(c, collection, mock);
   if (missing) return missing;
-  const record = identified(body, key, collection);
   const params = c.request.params as Record<string, string>;
   const name = storeName(collection, params);
+  // The record replaced keeps the server fields it was given at create (its `createdAt`); one a PUT creates gets its own.
+  const previous = served.serverFields.length ? await mock.store.get(name, key) : undefined;
+  const record = identified(body, key, served, previous && recordValue(previous));
   const outcome = await mock.store.replace(name, record);
   if (outcome !== 'missing') return answerRecord(served, record);
   // A PUT that declares 201 may create what it names (an upsert); one that does not is a 404.
@@ -354,7 +387,7 @@ async function patched(served: Served, stored: StoredRecord, patch: Body, mock: 
   const { collection } = served;
   const mismatch = identityMismatch(collection, stored.key, patch);
   if (mismatch) return mismatch;
-  return updated(served, stored, parseExactJson(mergedJson(recordValue(stored), patch, collection.declared)) as Body, mock, c);
+  return updated(served, stored, parseExactJson(mergedJson(recordValue(stored), patch, served.writable)) as Body, mock, c);
 }
 
 /** A PATCH sent as `application/json-patch+json` (RFC 6902) rather than a merge patch. */
@@ -373,32 +406,48 @@ async function jsonPatched(served: Served, stored: StoredRecord, operations: unk
   }
   const mismatch = identityMismatch(collection, stored.key, value as Body);
   if (mismatch) return mismatch;
-  return updated(served, stored, value as Body, mock, c);
+  // A JSON Patch's operations say nothing of the record they make: the create body's schema is the only one to judge it by.
+  return updated(served, stored, value as Body, mock, c, true);
 }
 
-/** Stores `value` as the record `stored` becomes, when a create would still accept it. */
-async function updated(served: Served, stored: StoredRecord, value: Body, mock: EngineContext, c: RequestContext): Promise<Answer> {
+/**
+ * Stores `value` as the record `stored` becomes. A merge patch or form update was judged by its own
+ * operation's schema already (a PATCH may allow what a create does not): stored as merged, answered
+ * through the answer's schema. A JSON Patch's result must still be what a create would accept.
+ */
+async function updated(served: Served, stored: StoredRecord, value: Body, mock: EngineContext, c: RequestContext, judgeByCreate = false): Promise<Answer> {
   const { collection } = served;
-  // The merged record must still be what a create would accept (an identity the create body does not declare aside).
-  const candidate = collection.body.propertySchemas.has(collection.identity.property) ? value : withoutIdentity(value, collection);
-  if (!collection.body.validate?.(candidate)) {
+  // An identity or server field the create body does not declare aside.
+  const candidate = judgeByCreate ? withoutUndeclared(value, served) : value;
+  if (judgeByCreate && !collection.body.validate?.(candidate)) {
     const { sentences, more } = describeProblems(collection.body.validate?.errors, { root: candidate });
     return rejected(reject('INVALID_REQUEST_BODY', { schema: collection.resource, problems: sentences.map((s) => `after the update, ${s}`), more }));
   }
-  const record = identified(value, stored.key, collection);
+  const record = identified(value, stored.key, served, recordValue(stored));
   if ((await mock.store.replace(storeName(collection, c.request.params as Record<string, string>), record)) === 'missing') {
     return notFound(collection, keyInWords(stored.key, collection.identity), c.request.params);
   }
   return answerRecord(served, record);
 }
 
-function identified(body: Body, key: RecordKey, collection: Collection): StoredRecord {
-  return identifiedRecord(body, key, collection.identity, collection.declared);
+/** The record of `body` under `key`: what the operation lets the client write, and the server fields (`kept`'s, where it replaces a record). */
+function identified(body: Body, key: RecordKey, served: Served, kept?: Body): StoredRecord {
+  const record = identifiedRecord(body, key, served.collection.identity, served.writable);
+  if (!served.serverFields.length) return record;
+  return withServerFields(record, (field) => served.writable.has(field) && body[field] !== undefined, served.serverFields, served.projector, kept);
 }
 
-function withoutIdentity(value: Body, collection: Collection): Body {
+/** The properties an operation's own JSON body lets a client write (its readOnly ones aside): none for one without a body. */
+function writableOf(operation: { requestBody?: { content: ReadonlyMap<string, ContractMediaType> } } | undefined, collection: Collection): string[] {
+  const body = firstJson(operation?.requestBody?.content);
+  if (!body || body === collection.body) return [];
+  return [...body.propertySet].filter((name) => body.propertySchemas.get(name)?.readOnly !== true);
+}
+
+function withoutUndeclared(value: Body, served: Served): Body {
+  const { collection } = served;
   const copy = { ...value };
-  delete copy[collection.identity.property];
+  for (const name of [collection.identity.property, ...served.serverFields.map((field) => field.name)]) if (!collection.body.propertySchemas.has(name)) delete copy[name];
   return copy;
 }
 
@@ -489,8 +538,8 @@ function answerCreated(served: Served, record: StoredRecord, params: Readonly<Re
 }
 
 /** Whether `shown` holds every property a record of the collection can hold: its text is then the answer as it is. */
-function showsWhole(collection: Collection, shown: ReadonlySet<string> | undefined): boolean {
-  return shown !== undefined && shown.has(collection.identity.property) && [...collection.declared].every((name) => shown.has(name));
+function showsWhole(collection: Collection, held: ReadonlySet<string>, shown: ReadonlySet<string> | undefined): boolean {
+  return shown !== undefined && shown.has(collection.identity.property) && [...held].every((name) => shown.has(name));
 }
 
 /** `params`: the request's path parameters, so a nested collection's listing is the concrete path (`/__mock/orders/7/lines`). */

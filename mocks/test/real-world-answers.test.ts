@@ -81,3 +81,45 @@ describe('a POST whose success answers text/plain', () => {
     }
   });
 });
+
+describe('server fields and updates judged by their own schema', () => {
+  let orders: MockServer;
+  beforeAll(async () => {
+    orders = await createMockServer({ port: 0, logLevel: 'silent', spec: corpusSpec('real-world-answers', 'server-fields.yaml'), selfCheck: true });
+  });
+  afterAll(async () => {
+    await orders.close();
+  });
+  const at = async (method: string, path: string, body?: unknown, type = 'application/json') => {
+    const response = await fetch(orders.url + path, { method, headers: body === undefined ? {} : { 'content-type': type }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const text = await response.text();
+    return { status: response.status, body: text === '' ? undefined : JSON.parse(text), violations: response.headers.get('plant-store-violations') };
+  };
+
+  it('required answer properties no client sends are made once at create and stored: every read and list answers the same', async () => {
+    const before = Date.now();
+    const first = await at('POST', '/orders', { item: 'tea' });
+    const second = await at('POST', '/orders', { item: 'cake' });
+    for (const created of [first, second]) {
+      expect(created.violations).toBeNull();
+      expect(created.status).toBe(201);
+    }
+    // Made per record from the schema: a fresh UUID, the create's time, the default.
+    expect(first.body.token).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    expect(second.body.token).not.toBe(first.body.token);
+    expect(Date.parse(first.body.createdAt)).toBeGreaterThanOrEqual(before - 1000);
+    expect(first.body.status).toBe('new');
+    expect(first.body.reference).toMatch(/^R-[0-9]{6}$/);
+    // Read twice, and listed: the same values, stored with the record.
+    for (let round = 0; round < 2; round++) expect(await at('GET', `/orders/${first.body.id}`)).toEqual({ status: 200, body: first.body, violations: null });
+    expect((await at('GET', '/orders')).body).toEqual([first.body, second.body]);
+    expect((await at('GET', '/__mock/orders')).body).toEqual([first.body, second.body]);
+  });
+
+  it('a PATCH its own schema allows is accepted though the create schema would refuse it; the server fields stay', async () => {
+    const created = await at('POST', '/orders', { item: 'jam', tls: 'none' });
+    const patched = await at('PATCH', `/orders/${created.body.id}`, { tls: 'tls13', note: 'fragile' }, 'application/merge-patch+json');
+    expect(patched).toEqual({ status: 200, body: { ...created.body, tls: 'tls13', note: 'fragile' }, violations: null });
+    expect(await at('GET', `/orders/${created.body.id}`)).toEqual(patched);
+  });
+});

@@ -123,6 +123,11 @@ export class Projector {
     return compiled ?? undefined;
   }
 
+  /** A value of `schema` as the projection samples one (least, its pattern matched): a server field made at create. */
+  sampled(schema: unknown): unknown {
+    return this.#sampled(schema);
+  }
+
   #sampled(schema: unknown): unknown {
     return sample(schema, { document: this.#document, least: true, direction: 'response', patternString: this.#patternString })?.value ?? null;
   }
