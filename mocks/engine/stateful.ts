@@ -825,16 +825,22 @@ const TOTAL_NAMES = new Set([
 /** Integer members that count pages (Spring Data's `totalPages`). */
 const PAGE_COUNT_NAMES = new Set(['totalPages', 'total_pages', 'pageCount', 'page_count']);
 
-const LINK_NAMES = new Map<string, 'next' | 'prev'>([
+/** The page a link names (RFC 8288's registered relations): the same list with its paging parameters moved. */
+type PageRel = 'next' | 'prev' | 'self' | 'first' | 'last';
+
+const LINK_NAMES = new Map<string, PageRel>([
   ['next', 'next'],
   ['prev', 'prev'],
   ['previous', 'prev'],
+  ['self', 'self'],
+  ['first', 'first'],
+  ['last', 'last'],
 ]);
 
 /** A member of a wrapped list (`next`) or of one of its object members (`links.next`) that links the next or previous page. */
 interface PageLink {
   at: readonly string[];
-  rel: 'next' | 'prev';
+  rel: PageRel;
   /** `format: uri`: an absolute URL. */
   absolute: boolean;
   /** Null where there is no such page; else the member is left out. */
@@ -951,7 +957,8 @@ function wrapped(served: Served, plan: ListPlan, array: string, window: ListWind
     else members.delete(name);
   }
   for (const link of wrapper.links) {
-    const target = pageTarget(plan, window, shown, link.rel);
+    // `self` is the request itself; the others the same list at another page, where there is one.
+    const target = link.rel === 'self' ? null : pageTarget(plan, window, shown, link.rel);
     const value = target === undefined ? (link.nullable ? null : undefined) : pageLink(shown, target, link.absolute);
     const [first, inner] = link.at as [string, string | undefined];
     if (inner === undefined) {
@@ -969,24 +976,28 @@ function wrapped(served: Served, plan: ListPlan, array: string, window: ListWind
 }
 
 /** The query member and value that ask for the next or previous page; undefined when there is none, or no parameter to ask with. */
-function pageTarget(plan: ListPlan, window: ListWindow, shown: PageShown, rel: 'next' | 'prev'): [string, number] | undefined {
+function pageTarget(plan: ListPlan, window: ListWindow, shown: PageShown, rel: Exclude<PageRel, 'self'>): [string, number | string] | undefined {
   const { size, offset } = window;
   if (size === undefined || size === 0) return undefined;
-  if (rel === 'next' ? offset + size >= shown.total : offset === 0) return undefined;
-  if (plan.paging.page) return [plan.paging.page, rel === 'next' ? window.page + 1 : Math.max(plan.paging.firstPage, window.page - 1)];
-  if (plan.paging.offset) return [plan.paging.offset, rel === 'next' ? offset + size : Math.max(0, offset - size)];
+  if (rel === 'next' ? offset + size >= shown.total : rel === 'prev' ? offset === 0 : false) return undefined;
+  // The offset of the page the link names: the last is the one holding the last record.
+  const wanted = rel === 'next' ? offset + size : rel === 'prev' ? Math.max(0, offset - size) : rel === 'first' ? 0 : Math.max(0, Math.ceil(shown.total / size) - 1) * size;
+  if (plan.paging.page) return [plan.paging.page, rel === 'next' ? window.page + 1 : rel === 'prev' ? Math.max(plan.paging.firstPage, window.page - 1) : plan.paging.firstPage + wanted / size];
+  if (plan.paging.offset) return [plan.paging.offset, wanted];
+  // A cursor list: the mock's own cursor of that page, which the same parameter takes back.
+  if (plan.paging.cursor) return [plan.paging.cursor, cursorOf(wanted)];
   return undefined;
 }
 
-/** The request's own path and query with one paging member set (its other members kept as sent). */
-function pageLink(shown: PageShown, [name, value]: [string, number], absolute: boolean): string {
+/** The request's own path and query with one paging member set (its other members kept as sent); null: the request itself. */
+function pageLink(shown: PageShown, target: [string, number | string] | null, absolute: boolean): string {
   // An absolute-form target (`GET http://host/books`) keeps only its path.
   const url = shown.url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, '');
   const at = url.indexOf('?');
   const path = at === -1 ? url : url.slice(0, at);
-  const kept = (at === -1 ? [] : url.slice(at + 1).split('&')).filter((part) => part !== '' && queryName(part) !== name);
-  kept.push(`${encodeURIComponent(name)}=${value}`);
-  return `${absolute ? shown.origin : ''}${path || '/'}?${kept.join('&')}`;
+  const kept = (at === -1 ? [] : url.slice(at + 1).split('&')).filter((part) => part !== '' && (target === null || queryName(part) !== target[0]));
+  if (target !== null) kept.push(`${encodeURIComponent(target[0])}=${encodeURIComponent(String(target[1]))}`);
+  return `${absolute ? shown.origin : ''}${path || '/'}${kept.length ? `?${kept.join('&')}` : ''}`;
 }
 
 function queryName(part: string): string {

@@ -123,3 +123,33 @@ describe('server fields and updates judged by their own schema', () => {
     expect(await at('GET', `/orders/${created.body.id}`)).toEqual(patched);
   });
 });
+
+describe('a list wrapper built from every allOf part', () => {
+  it('answers every record of the page through the items part, and page links at the mock itself', async () => {
+    const lists = await createMockServer({ port: 0, logLevel: 'silent', spec: corpusSpec('real-world-answers', 'list-wrapper.yaml'), selfCheck: true });
+    try {
+      const get = async (path: string) => {
+        const response = await fetch(lists.url + path);
+        return { status: response.status, body: JSON.parse(await response.text()), violations: response.headers.get('plant-store-violations') };
+      };
+      for (const guest of ['Ada', 'Grace', 'Edsger']) await fetch(`${lists.url}/bookings`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ guest }) });
+      const first = await get('/bookings?limit=2');
+      expect(first.violations).toBeNull();
+      expect(first.body.data).toEqual([
+        { id: 1, guest: 'Ada' },
+        { id: 2, guest: 'Grace' },
+      ]);
+      expect(first.body.links.self).toBe(`${lists.url}/bookings?limit=2`);
+      expect(first.body.links.previous).toBeNull();
+      expect(first.body.links.next).toMatch(new RegExp(`^${lists.url}/bookings\\?limit=2&cursor=`));
+      // The next link is the mock's own URL for the same list's next page.
+      const next = await get(first.body.links.next.slice(lists.url.length));
+      expect(next.violations).toBeNull();
+      expect(next.body.data).toEqual([{ id: 3, guest: 'Edsger' }]);
+      expect(next.body.links.next).toBeNull();
+      expect(JSON.stringify([first.body, next.body])).not.toContain('api.example.com');
+    } finally {
+      await lists.close();
+    }
+  });
+});
