@@ -14,8 +14,9 @@ import { isRejection, reject, type Rejection } from '../errors.js';
 import { rejected, type Answer } from '../http/answer.js';
 import { checkContentEncoding, checkJsonMediaType, hasBody, readBody, takeBufferedBody } from '../http/request-body.js';
 import { bodyKind, parseJsonBody, parseOtherBody } from './body.js';
+import { xmlBodyValue } from './xml-body.js';
 import { declaredFor, type ContractOperation } from '../../openapi/operations/model.js';
-import { isJsonMediaType, mediaEssence } from '../../openapi/media-types.js';
+import { isJsonMediaType, isXmlMediaType, mediaEssence } from '../../openapi/media-types.js';
 import type { HeaderValues } from './declared-headers.js';
 import type { EngineContext, Exchange, MockValidation, RequestContext, Route, RoutedOperation } from './context.js';
 import { negotiate } from './negotiate.js';
@@ -235,7 +236,9 @@ export function acceptBody(c: RequestContext, operation: RoutedOperation, raw: B
   const parsed = kind === 'json' ? parseJsonBody(raw, media.exactPlan) : parseOtherBody(raw, kind, contentType, media, body.schemaName);
   return continueWith(parsed, (read) => {
     if (!read.ok) return read.rejection;
-    c.request.requestBody = read.value;
+    // An XML document of an object schema is read into that object (its XML Object honoured): a create sent as XML stores a record.
+    const xml = kind === 'text' && typeof read.value === 'string' && isXmlMediaType(body.matcher.essence(contentType)) ? xmlBodyValue(read.value, media.inlined) : undefined;
+    c.request.requestBody = xml ?? read.value;
     c.request.bodyText = read.text;
     // Text of another kind (XML …) and bytes (an upload) are only judged by a schema that takes a string.
     c.request.bodyValidate = (kind === 'text' || kind === 'bytes') && media.type !== 'string' ? undefined : media.validate;

@@ -153,3 +153,22 @@ describe('a list wrapper built from every allOf part', () => {
     }
   });
 });
+
+describe('a create sent as XML', () => {
+  it('is read into the record through the XML Object (attribute, renamed element, wrapped array), its identity found', async () => {
+    const pets = await createMockServer({ port: 0, logLevel: 'silent', spec: corpusSpec('real-world-answers', 'xml-create.yaml'), selfCheck: true });
+    try {
+      const xml = '<?xml version="1.0" encoding="UTF-8"?><pet id="7"><petName>Rex</petName><vaccinated>true</vaccinated><tags><tag>good</tag><tag>dog</tag></tags></pet>';
+      const created = await fetch(`${pets.url}/pets`, { method: 'POST', headers: { 'content-type': 'application/xml', accept: 'application/json' }, body: xml });
+      const pet = { id: 7, name: 'Rex', vaccinated: true, tags: ['good', 'dog'] };
+      expect(created.status).toBe(200);
+      expect(created.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(JSON.parse(await created.text())).toEqual(pet);
+      expect(created.headers.get('plant-store-violations')).toBeNull();
+      const read = await fetch(`${pets.url}/pets/7`);
+      expect(JSON.parse(await read.text())).toEqual(pet);
+    } finally {
+      await pets.close();
+    }
+  });
+});
