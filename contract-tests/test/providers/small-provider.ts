@@ -18,7 +18,7 @@ export interface SmallRequest {
   json(): unknown;
 }
 
-/** Answers with a status and, when given, a JSON body. */
+/** Answers with a status and, when given, a JSON body (a Buffer: those bytes as they are, under the headers given). */
 export type Answer = (status: number, body?: unknown, headers?: Record<string, string>) => void;
 
 export type SmallHandler = (request: SmallRequest, answer: Answer) => void;
@@ -39,6 +39,7 @@ export async function startSmallProvider(handler: SmallHandler): Promise<Provide
       const body = Buffer.concat(chunks);
       const answer: Answer = (status, value, headers = {}) => {
         if (value === undefined) response.writeHead(status, headers).end();
+        else if (Buffer.isBuffer(value)) response.writeHead(status, headers).end(value);
         else response.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(value));
       };
       handler({ method: request.method, url: new URL(request.url ?? '/', 'http://provider'), headers: request.headers, body, json: () => parseJson(body) }, answer);

@@ -1,0 +1,154 @@
+/**
+ * Mutation analysis on two real APIs' shapes (docs/contract-mutations.md, "Real APIs"): one
+ * conformance table over several implementations, as hono's common.case.test.ts runs one table
+ * over its runtimes. Each row is a provider (the correct one, a legal variant, or one flaw) of
+ * DocuSign Maestro (bearer, problem+json, workflows → instances nested below them) or Gotify
+ * (API keys in a header, the query or Basic; bare-array lists; `{messages, paging}` pages walked
+ * by `since` and `next`), the operations the suite is run on, the exit status it must end with and
+ * the checks that must fail. A correct provider and every legal variant pass twice in a row
+ * against one instance (exit 0); each flaw fails exactly the checks named. Rows marked `missed`
+ * are flaws the suite does not catch yet: findings, kept here so that the row fails (and is
+ * moved) the day the suite catches them.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHECK_NAMES, type CheckName } from '../model.js';
+import { runContract } from './contract-command.js';
+import { GOTIFY_FLAWS, GOTIFY_LEGAL, GOTIFY_OPERATIONS, GOTIFY_SPEC, startGotifyProvider, type GotifyVariant } from './providers/gotify-kit.js';
+import { MAESTRO_FLAWS, MAESTRO_LEGAL, MAESTRO_SPEC, startMaestroProvider, type MaestroVariant } from './providers/maestro-kit.js';
+import type { Provider } from './providers/provider.js';
+
+const TOKEN = 'kit-token';
+const BASIC = 'kit:pass';
+
+export interface Row {
+  kit: 'maestro' | 'gotify';
+  /** undefined: the correct provider. */
+  variant: MaestroVariant | GotifyVariant | undefined;
+  /** The operations the suite runs on (what the row is about: a run on every operation of both kits for each row would take minutes). */
+  operations: readonly string[];
+  exit: 0 | 1;
+  /** The checks that fail (empty when the run passes). */
+  fails: readonly CheckName[];
+  /** A flaw the suite does not catch: a finding. */
+  missed?: true;
+}
+
+const MAESTRO_ALL = [
+  'GetWorkflowsList',
+  'GetWorkflowTriggerRequirements',
+  'TriggerWorkflow',
+  'getWorkflowInstancesList',
+  'pauseNewWorkflowInstances',
+  'resumePausedWorkflow',
+  'getWorkflowInstance',
+  'cancelWorkflowInstance',
+];
+const maestro = (variant: MaestroVariant | undefined, operations: readonly string[], exit: 0 | 1, fails: readonly CheckName[] = [], missed?: true): Row => ({
+  kit: 'maestro',
+  variant,
+  operations,
+  exit,
+  fails,
+  ...(missed ? { missed } : {}),
+});
+const gotify = (variant: GotifyVariant | undefined, operations: readonly string[], exit: 0 | 1, fails: readonly CheckName[] = [], missed?: true): Row => ({
+  kit: 'gotify',
+  variant,
+  operations,
+  exit,
+  fails,
+  ...(missed ? { missed } : {}),
+});
+
+export const TABLE: readonly Row[] = [
+  maestro(undefined, MAESTRO_ALL, 0),
+  maestro('extra-properties', ['GetWorkflowsList', 'GetWorkflowTriggerRequirements', 'TriggerWorkflow', 'getWorkflowInstancesList'], 0),
+  maestro('braced-ids', ['GetWorkflowsList', 'GetWorkflowTriggerRequirements', 'getWorkflowInstance'], 0),
+  maestro('unauthorized-as-text', ['GetWorkflowsList', 'cancelWorkflowInstance'], 0),
+  maestro('duration-as-string', ['GetWorkflowsList'], 1, ['response_schema_conformance']),
+  maestro('errors-as-json', ['GetWorkflowTriggerRequirements'], 1, ['content_type_conformance']),
+  maestro('status-filter-ignored', ['GetWorkflowsList'], 0, [], true),
+  maestro('status-filter-case-insensitive', ['GetWorkflowsList'], 0, [], true),
+  maestro('unknown-workflow-empty-requirements', ['GetWorkflowTriggerRequirements'], 0, [], true),
+  maestro('unknown-instance-200', ['getWorkflowInstance'], 0, [], true),
+  maestro('instance-missing-from-list', ['TriggerWorkflow', 'getWorkflowInstancesList'], 0, [], true),
+  maestro('instance-listed-under-every-workflow', ['TriggerWorkflow', 'getWorkflowInstancesList'], 0, [], true),
+  maestro('trigger-inputs-not-persisted', ['TriggerWorkflow', 'getWorkflowInstancesList'], 0, [], true),
+  maestro('started-at-without-offset', ['TriggerWorkflow', 'getWorkflowInstancesList'], 0, [], true),
+  maestro('trigger-event-type-outside-const', ['GetWorkflowTriggerRequirements'], 0, [], true),
+  maestro('auth-ignored-on-cancel', ['TriggerWorkflow', 'cancelWorkflowInstance'], 0, [], true),
+  maestro('trigger-without-name-accepted', ['TriggerWorkflow'], 0, [], true),
+  maestro('cancel-crashes-twice', ['TriggerWorkflow', 'cancelWorkflowInstance'], 0, [], true),
+  maestro('trigger-answers-200', ['TriggerWorkflow'], 0, [], true),
+  gotify(undefined, GOTIFY_OPERATIONS, 0),
+  gotify('extra-properties', GOTIFY_OPERATIONS, 0),
+  gotify('sparse-ids', ['createApp', 'getApps', 'deleteApp', 'createMessage', 'getMessages', 'deleteMessage'], 0),
+  gotify('forbidden-for-wrong-key', ['getApps', 'getMessages', 'deleteMessage'], 0),
+  gotify('past-end-crashes', ['createMessage', 'getMessages'], 1, ['not_a_server_error']),
+  gotify('limit-ignored', ['createMessage', 'getMessages'], 1, ['list_honours_parameters']),
+  gotify('delete-keeps-message', ['createMessage', 'getMessages', 'deleteMessage'], 1, ['use_after_free']),
+  gotify('created-app-not-listed', ['createApp', 'getApps'], 1, ['ensure_resource_availability']),
+  gotify('date-without-offset', ['createApp', 'createMessage', 'getMessages'], 1, ['response_schema_conformance']),
+  gotify('image-missing', ['getApps'], 1, ['response_schema_conformance']),
+  gotify('priority-as-string', ['createApp', 'createMessage', 'getMessages'], 1, ['response_schema_conformance']),
+  gotify('list-without-key', ['getMessages'], 1, ['ignored_auth']),
+  gotify('name-trimmed', ['createApp'], 1, ['response_echoes_request']),
+  gotify('message-without-text-accepted', ['createMessage'], 1, ['negative_data_rejection']),
+  gotify('limit-over-200-accepted', ['getMessages'], 1, ['response_schema_conformance', 'negative_data_rejection']),
+  gotify('error-without-code', ['deleteMessage'], 1, ['response_schema_conformance']),
+  gotify('next-repeats-page', ['createMessage', 'getMessages'], 0, [], true),
+  gotify('update-not-persisted', ['createApp', 'getApps', 'updateApplication'], 0, [], true),
+  gotify('unknown-message-delete-200', ['createMessage', 'deleteMessage'], 0, [], true),
+  gotify('messages-of-unknown-app-200', ['createApp', 'getAppMessages'], 0, [], true),
+];
+
+function start(row: Row): Promise<Provider> {
+  return row.kit === 'maestro' ? startMaestroProvider(TOKEN, row.variant as MaestroVariant | undefined) : startGotifyProvider(TOKEN, BASIC, row.variant as GotifyVariant | undefined);
+}
+
+/** The checks the report's table marks failed or not judged. */
+function failedChecks(output: string): string[] {
+  return output
+    .split('\n')
+    .map((line) => /^[✗?] ([a-z_]+) /.exec(line)?.[1])
+    .filter((name): name is string => name !== undefined && (CHECK_NAMES as readonly string[]).includes(name));
+}
+
+const name = (row: Row): string => `${row.kit} ${row.variant ?? 'correct provider'}`;
+
+describe.each(TABLE.map((row) => ({ row, title: name(row) })))('$title', ({ row }) => {
+  let provider: Provider;
+  const runs: Array<{ code: number; output: string }> = [];
+  beforeAll(async () => {
+    provider = await start(row);
+    const spec = row.kit === 'maestro' ? MAESTRO_SPEC : GOTIFY_SPEC;
+    const args = ['--spec', spec, '--base-url', provider.url, '--token', TOKEN, '--basic', BASIC, '--seed', '7', '--generated', '0', '--include-operation', row.operations.join(',')];
+    // A pass must hold twice against one instance (the suite cleans up after itself); a failure is judged once.
+    for (let i = 0; i < (row.exit === 0 && !row.missed ? 2 : 1); i++) runs.push(await runContract(args));
+  }, 120_000);
+  afterAll(() => provider?.close());
+
+  it(row.missed ? `is not caught yet (a finding): exit ${row.exit}` : row.exit === 0 ? 'passes twice in a row (exit 0)' : `fails ${row.fails.join(', ')} (exit 1)`, () => {
+    for (const run of runs) {
+      expect({ exit: run.code, fails: failedChecks(run.output) }, run.output.slice(-4000)).toEqual({ exit: row.exit, fails: row.fails });
+    }
+  });
+});
+
+it('has a row for every variant of both kits, and at least 12 flaws of each caught', () => {
+  const rows = (kit: Row['kit']) => TABLE.filter((r) => r.kit === kit);
+  expect(
+    rows('maestro')
+      .map((r) => r.variant ?? '')
+      .sort(),
+  ).toEqual(['', ...Object.keys(MAESTRO_LEGAL), ...Object.keys(MAESTRO_FLAWS)].sort());
+  expect(
+    rows('gotify')
+      .map((r) => r.variant ?? '')
+      .sort(),
+  ).toEqual(['', ...Object.keys(GOTIFY_LEGAL), ...Object.keys(GOTIFY_FLAWS)].sort());
+  for (const [variant, flaw] of [...Object.entries(MAESTRO_FLAWS), ...Object.entries(GOTIFY_FLAWS)]) {
+    const row = TABLE.find((r) => r.variant === variant);
+    if (!row?.missed) expect(row?.fails, variant).toContain(flaw.caughtBy);
+  }
+});
