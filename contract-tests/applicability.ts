@@ -40,8 +40,10 @@ export function notApplicable(check: CheckName, operations: readonly SuiteContra
     case 'ensure_resource_availability':
       return plans.some((p) => p.read || tellsRecords(p)) ? undefined : none('a read, or a list whose records show their identity');
     case 'resource_consistency':
-    case 'missing_resource_not_found':
       return plans.some((p) => p.read) ? undefined : none('a read by id');
+    case 'missing_resource_not_found':
+      // A delete that declares 404 is judged on an id never created, read or no read.
+      return plans.some((p) => p.read || p.remove?.responses.has(404)) ? undefined : none('a read by id or a delete declaring 404');
     case 'list_honours_parameters':
       return plans.some(honoursJudged) ? undefined : none('a list with a page-size parameter or a filter naming a record property');
     case 'list_pages_advance':
@@ -95,7 +97,10 @@ export function awaitedAnswers(check: CheckName, operations: readonly SuiteContr
     case 'resource_consistency':
       return plans.filter((p) => p.read).map((p) => `${p.read?.operationId} reading a ${p.noun} ${p.create.operationId} created (a 2xx create first)`);
     case 'missing_resource_not_found':
-      return plans.filter((p) => p.read).map((p) => `${p.read?.operationId} on a ${p.noun} never created or deleted (after a 2xx create of another)`);
+      return plans.flatMap((p) => [
+        ...(p.read ? [`${p.read.operationId} on a ${p.noun} never created or deleted (after a 2xx create of another)`] : []),
+        ...(p.remove?.responses.has(404) ? [`${p.remove.operationId} on a ${p.noun} never created (the spec declares 404)`] : []),
+      ]);
     case 'list_honours_parameters':
       return plans.filter(honoursJudged).map((p) => `${p.list?.operationId} listing with its query parameters after ${p.create.operationId} created a ${p.noun} (a 2xx create and a 2xx list)`);
     case 'list_pages_advance':

@@ -746,7 +746,7 @@ export function listItems(body: unknown, wrapper?: string): unknown[] | undefine
   return arrays.length === 1 ? [...(arrays[0] as unknown[])] : undefined;
 }
 
-/** The next page's URL: a Link rel="next" header (RFC 8288) or a `next` string in a wrapped answer. */
+/** The next page's URL: a Link rel="next" header (RFC 8288), a `next` string in a wrapped answer, or one in a paging object beside its items. */
 function nextPage(answer: { body?: unknown; headers?: Record<string, string> }): string | undefined {
   const link = answer.headers?.link;
   const fromHeader = link ? /<([^>]+)>\s*;[^,]*rel="?next"?/i.exec(link)?.[1] : undefined;
@@ -757,6 +757,8 @@ function nextPage(answer: { body?: unknown; headers?: Record<string, string> }):
     isObject(answer.body.links) ? answer.body.links.next : undefined,
     isObject(answer.body._links) && isObject(answer.body._links.next) ? answer.body._links.next.href : undefined,
   ];
+  // A paging object beside the items (Gotify's `paging.next`, `pagination.next`, `meta.next`): a next that is a URL or a path.
+  for (const member of Object.values(answer.body)) if (isObject(member) && typeof member.next === 'string' && /^(\/|https?:\/\/)/i.test(member.next)) candidates.push(member.next);
   return candidates.find((c): c is string => typeof c === 'string' && c !== '');
 }
 

@@ -182,7 +182,12 @@ export async function startGotifyProvider(key: string, basic: string, variant?: 
       const wrong = given.length > 0 || /^basic /i.test(authorization);
       return fail(wrong && variant === 'forbidden-for-wrong-key' ? 403 : 401, 'you need to provide a valid access token or user credentials to access this api');
     }
-    const pathId = (): number => integer(decodeURIComponent(pathname.split('/')[2] as string), 1, Number.MAX_SAFE_INTEGER) ?? NaN;
+    // Any int64 is a valid id (400 only for what is not one); one past what this store ever assigns is simply not found (0).
+    const pathId = (): number => {
+      const text = decodeURIComponent(pathname.split('/')[2] as string);
+      if (!/^-?\d{1,19}$/.test(text) || BigInt(text) > 2n ** 63n - 1n || BigInt(text) < -(2n ** 63n)) return NaN;
+      return BigInt(text) > BigInt(Number.MAX_SAFE_INTEGER) || BigInt(text) < 1n ? 0 : Number(text);
+    };
 
     switch (route) {
       case 'getApps':
@@ -203,7 +208,7 @@ export async function startGotifyProvider(key: string, basic: string, variant?: 
           return ok(appJson(app));
         }
         const id = pathId();
-        if (Number.isNaN(id)) return fail(400, 'The id is a positive integer.');
+        if (Number.isNaN(id)) return fail(400, 'The id is an int64.');
         const app = apps.get(id);
         if (!app) return fail(404, 'app does not exist');
         const updated = { ...app, ...fields };
@@ -212,7 +217,7 @@ export async function startGotifyProvider(key: string, basic: string, variant?: 
       }
       case 'deleteApp': {
         const id = pathId();
-        if (Number.isNaN(id)) return fail(400, 'The id is a positive integer.');
+        if (Number.isNaN(id)) return fail(400, 'The id is an int64.');
         if (!apps.has(id) || id === own.id) return fail(404, 'app does not exist');
         apps.delete(id);
         for (const [messageId, m] of messages) if (m.appid === BigInt(id)) messages.delete(messageId);
@@ -220,7 +225,7 @@ export async function startGotifyProvider(key: string, basic: string, variant?: 
       }
       case 'getAppMessages': {
         const id = pathId();
-        if (Number.isNaN(id)) return fail(400, 'The id is a positive integer.');
+        if (Number.isNaN(id)) return fail(400, 'The id is an int64.');
         if (!apps.has(id) && variant !== 'messages-of-unknown-app-200') return fail(404, 'app does not exist');
         return page(
           [...messages.values()].filter((m) => m.appid === BigInt(id)),
@@ -249,7 +254,7 @@ export async function startGotifyProvider(key: string, basic: string, variant?: 
         return page([...messages.values()], '/message');
       default: {
         const id = pathId();
-        if (Number.isNaN(id)) return fail(400, 'The id is a positive integer.');
+        if (Number.isNaN(id)) return fail(400, 'The id is an int64.');
         if (!messages.has(id) && variant !== 'unknown-message-delete-200') return fail(404, 'message does not exist');
         if (variant !== 'delete-keeps-message') messages.delete(id);
         return answer(200);
