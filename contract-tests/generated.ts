@@ -158,7 +158,8 @@ export interface PinnedRecord {
 /** The parameter values with the record's path parameter naming it (and its parent's naming the parent). */
 function pinned(values: ParameterValues, contract: SuiteContract, record: PinnedRecord | undefined, known: ReadonlyMap<string, string> = new Map()): ParameterValues {
   const withKnown = new Map(values);
-  for (const [parameter, value] of values) if (parameter.in === 'query' && value !== undefined && known.has(parameter.name)) withKnown.set(parameter, known.get(parameter.name));
+  for (const [parameter, value] of values)
+    if ((parameter.in === 'query' || parameter.in === 'path') && value !== undefined && known.has(parameter.name)) withKnown.set(parameter, known.get(parameter.name));
   const parameter = record && contract.parameters.find((p) => p.in === 'path' && p.name === record.parameter);
   if (!record || !parameter) return withKnown;
   const out = withKnown;

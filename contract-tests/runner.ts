@@ -443,17 +443,19 @@ async function resourceValues(options: ResolvedOptions, pins: readonly Pin[]): P
   try {
     for (const query of queries) {
       const producer = options.compiled.operations.get(query.producer);
-      if (!seen.has(query.producer) && producer?.method === 'get' && !producer.parameters.some((p) => p.required)) {
+      // The list's own required parameters: path parameters the spec gives an example for (`{accountId}`), nothing else.
+      const producerPath = producer ? examplePath(producer) : undefined;
+      if (!seen.has(query.producer) && producer?.method === 'get' && producerPath !== undefined) {
         const lister = contractOf(options, query.producer);
         const credentials = lister ? validCredentials(lister.security, options.token, options.basic) : { headers: {} };
-        const outcome = await transport.send({ url: options.endpoint(producer.path), method: 'GET', headers: { ...options.headers, ...credentials.headers }, body: undefined });
+        const outcome = await transport.send({ url: options.endpoint(producerPath), method: 'GET', headers: { ...options.headers, ...credentials.headers }, body: undefined });
         const answer = outcome.outcome === 'response' && outcome.response.status < 300 ? parseBody(outcome.response.body) : undefined;
         const first = answer?.ok ? (listItems(answer.value) ?? listItems(answer.value, wrapperOf(answer.value)))?.[0] : undefined;
         const value = first !== null && typeof first === 'object' ? keyText(first as Record<string, unknown>, query.property) : undefined;
         if (value !== undefined) seen.set(query.producer, value);
       }
       const operation = options.operations.find((o) => o.operationId === query.operationId);
-      const value = queryValue(query, seen, options.compiled.operations.get(query.operationId)?.parameters.find((p) => p.in === 'query' && p.name === query.parameter)?.example);
+      const value = queryValue(query, seen, options.compiled.operations.get(query.operationId)?.parameters.find((p) => p.in === query.in && p.name === query.parameter)?.example);
       if (!operation || value === undefined) continue;
       known.set(query.operationId, new Map([...(known.get(query.operationId) ?? []), [query.parameter, value]]));
     }
@@ -461,6 +463,17 @@ async function resourceValues(options: ResolvedOptions, pins: readonly Pin[]): P
     transport.close();
   }
   return known;
+}
+
+/** An operation's path with each required path parameter written as its example; undefined when a required parameter has none (or is not in the path). */
+function examplePath(operation: { path: string; parameters: ReadonlyArray<{ name: string; in: string; required?: boolean; example?: unknown }> }): string | undefined {
+  let path = operation.path;
+  for (const parameter of operation.parameters) {
+    if (!parameter.required) continue;
+    if (parameter.in !== 'path' || (typeof parameter.example !== 'string' && typeof parameter.example !== 'number')) return undefined;
+    path = path.replaceAll(`{${parameter.name}}`, encodeURIComponent(String(parameter.example)));
+  }
+  return path;
 }
 
 /** The one array member of a wrapped list answer (`{ data: [...] }`), if there is exactly one. */

@@ -11,7 +11,11 @@
  * moved) the day the suite catches them.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadContract } from '../../openapi/operations/compile.js';
+import { dependencyGraph } from '../../openapi/operations/dependencies.js';
+import { resourceQueries } from '../dependencies.js';
 import { CHECK_NAMES, type CheckName } from '../model.js';
+import { suiteSpecOf } from '../spec-contract.js';
 import { runContract } from './contract-command.js';
 import { GOTIFY_FLAWS, GOTIFY_LEGAL, GOTIFY_OPERATIONS, GOTIFY_SPEC, startGotifyProvider, type GotifyVariant } from './providers/gotify-kit.js';
 import { MAESTRO_FLAWS, MAESTRO_LEGAL, MAESTRO_SPEC, startMaestroProvider, type MaestroVariant } from './providers/maestro-kit.js';
@@ -74,12 +78,12 @@ export const TABLE: readonly Row[] = [
   maestro('instance-missing-from-list', ['TriggerWorkflow', 'getWorkflowInstancesList'], 0, [], true),
   maestro('instance-listed-under-every-workflow', ['TriggerWorkflow', 'getWorkflowInstancesList'], 0, [], true),
   maestro('trigger-inputs-not-persisted', ['TriggerWorkflow', 'getWorkflowInstancesList'], 0, [], true),
-  maestro('started-at-without-offset', ['TriggerWorkflow', 'getWorkflowInstancesList'], 0, [], true),
-  maestro('trigger-event-type-outside-const', ['GetWorkflowTriggerRequirements'], 0, [], true),
+  maestro('started-at-without-offset', ['TriggerWorkflow', 'getWorkflowInstancesList'], 1, ['response_schema_conformance']),
+  maestro('trigger-event-type-outside-const', ['GetWorkflowTriggerRequirements'], 1, ['response_schema_conformance']),
   maestro('auth-ignored-on-cancel', ['TriggerWorkflow', 'cancelWorkflowInstance'], 0, [], true),
-  maestro('trigger-without-name-accepted', ['TriggerWorkflow'], 0, [], true),
+  maestro('trigger-without-name-accepted', ['TriggerWorkflow'], 1, ['negative_data_rejection']),
   maestro('cancel-crashes-twice', ['TriggerWorkflow', 'cancelWorkflowInstance'], 0, [], true),
-  maestro('trigger-answers-200', ['TriggerWorkflow'], 0, [], true),
+  maestro('trigger-answers-200', ['TriggerWorkflow'], 1, ['status_code_conformance']),
   gotify(undefined, GOTIFY_OPERATIONS, 0),
   gotify('extra-properties', GOTIFY_OPERATIONS, 0),
   gotify('sparse-ids', ['createApp', 'getApps', 'deleteApp', 'createMessage', 'getMessages', 'deleteMessage'], 0),
@@ -98,7 +102,7 @@ export const TABLE: readonly Row[] = [
   gotify('error-without-code', ['deleteMessage'], 1, ['response_schema_conformance']),
   gotify('next-repeats-page', ['createMessage', 'getMessages'], 1, ['list_pages_advance']),
   gotify('update-not-persisted', ['createApp', 'getApps', 'updateApplication'], 0, [], true),
-  gotify('unknown-message-delete-200', ['createMessage', 'deleteMessage'], 1, ['missing_resource_not_found']),
+  gotify('unknown-message-delete-200', ['createMessage', 'getMessages', 'deleteMessage'], 1, ['missing_resource_not_found']),
   gotify('messages-of-unknown-app-200', ['createApp', 'getAppMessages'], 0, [], true),
 ];
 
@@ -151,4 +155,12 @@ it('has a row for every variant of both kits, and at least 12 flaws of each caug
     const row = TABLE.find((r) => r.variant === variant);
     if (!row?.missed) expect(row?.fails, variant).toContain(flaw.caughtBy);
   }
+});
+
+it('takes a path id that only a list answers from that list ({workflowId} from GET …/workflows), never made up', () => {
+  const compiled = loadContract(MAESTRO_SPEC);
+  const planned = resourceQueries(dependencyGraph(compiled), suiteSpecOf(compiled).operations).filter((q) => q.in === 'path');
+  expect(planned.map((q) => `${q.operationId} {${q.parameter}} ← ${q.producer}`)).toContain('TriggerWorkflow {workflowId} ← GetWorkflowsList');
+  // A record's own id (an instance, listed below its workflow) is the sequences' business, not a list's first record.
+  expect(planned.some((q) => q.parameter === 'instanceId')).toBe(false);
 });

@@ -157,8 +157,14 @@ export async function startMaestroProvider(token: string, variant?: MaestroVaria
       case 'trigger': {
         if (!/^application\/json\s*(;|$)/i.test(request.headers['content-type'] ?? '')) return problem(400, 'Send application/json.');
         const body = request.json();
-        const named = variant === 'trigger-without-name-accepted' && body !== null && typeof body === 'object' && !Array.isArray(body) && 'trigger_inputs' in body;
-        if (!validTrigger?.(body) && !named) return problem(400, 'The body is not a TriggerWorkflow.');
+        const nameless =
+          variant === 'trigger-without-name-accepted' &&
+          body !== null &&
+          typeof body === 'object' &&
+          !Array.isArray(body) &&
+          !('instance_name' in body) &&
+          validTrigger?.({ ...body, instance_name: '' });
+        if (!validTrigger?.(body) && !nameless) return problem(400, 'The body is not a TriggerWorkflow.');
         if (paused.has(`${account}/${workflow.id}`)) return problem(400, 'New instances of this workflow are paused.');
         const record = body as { instance_name?: unknown; trigger_inputs: Record<string, unknown> };
         const instance: Instance = {
