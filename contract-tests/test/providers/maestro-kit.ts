@@ -48,7 +48,13 @@ export type MaestroVariant =
   | 'duration-as-string'
   | 'errors-as-json'
   | 'cancel-crashes-twice'
-  | 'trigger-answers-200';
+  | 'trigger-answers-200'
+  | 'auth-ignored-on-trigger'
+  | 'error-code-as-number'
+  | 'http-method-lower-case'
+  | 'pause-twice-crashes'
+  | 'account-id-not-uuid'
+  | 'resume-answers-204';
 
 interface Instance {
   id: string;
@@ -76,7 +82,11 @@ export async function startMaestroProvider(token: string, variant?: MaestroVaria
         response401AsText(answer);
         return;
       }
-      answer(status, { error, code: String(status), timestamp: now() }, { 'content-type': variant === 'errors-as-json' ? 'application/json' : 'application/problem+json' });
+      answer(
+        status,
+        { error, code: variant === 'error-code-as-number' ? status : String(status), timestamp: now() },
+        { 'content-type': variant === 'errors-as-json' ? 'application/json' : 'application/problem+json' },
+      );
     };
     const ok = (status: number, body: Record<string, unknown>): void => answer(status, variant === 'extra-properties' ? { ...body, _links: { self: request.url.pathname } } : body);
     const meta = (): Record<string, unknown> => ({
@@ -112,7 +122,8 @@ export async function startMaestroProvider(token: string, variant?: MaestroVaria
 
     // RFC 6750 §2.1: one Authorization header, the scheme in any case, one or more spaces.
     const credential = /^bearer +(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
-    if (credential !== token && !(variant === 'auth-ignored-on-cancel' && route === 'cancel')) return problem(401, 'A valid access token is required.');
+    if (credential !== token && !(variant === 'auth-ignored-on-cancel' && route === 'cancel') && !(variant === 'auth-ignored-on-trigger' && route === 'trigger'))
+      return problem(401, 'A valid access token is required.');
 
     if (!UUID.test(accountText)) return problem(400, 'accountId is a UUID.');
     const account = bare(accountText);
@@ -121,7 +132,13 @@ export async function startMaestroProvider(token: string, variant?: MaestroVaria
       if (status !== null && !STATUSES.includes(status)) return problem(400, `status is one of ${STATUSES.join(', ')}.`);
       const keep = (s: string): boolean =>
         status === null || variant === 'status-filter-ignored' || (variant === 'status-filter-case-insensitive' ? s.toLowerCase() === status.toLowerCase() : s === status);
-      const data = WORKFLOWS.filter((w) => keep(w.status)).map((w) => ({ id: id(w.id), name: w.name, account_id: account, status: w.status, metadata: { created_at: '2024-07-05T12:00:00+02:00' } }));
+      const data = WORKFLOWS.filter((w) => keep(w.status)).map((w) => ({
+        id: id(w.id),
+        name: w.name,
+        account_id: variant === 'account-id-not-uuid' ? '4711' : account,
+        status: w.status,
+        metadata: { created_at: '2024-07-05T12:00:00+02:00' },
+      }));
       return ok(200, { data, response_metadata: meta() });
     }
     if (workflowText === undefined || !UUID.test(workflowText)) return problem(400, 'workflowId is a UUID.');
@@ -150,7 +167,7 @@ export async function startMaestroProvider(token: string, variant?: MaestroVaria
         return ok(200, {
           trigger_id: id('00000000-0000-4000-8000-000000000001'),
           trigger_event_type: variant === 'trigger-event-type-outside-const' ? 'WEBHOOK' : 'HTTP',
-          trigger_http_config: { method: 'POST', url: `https://maestro.example/v1/accounts/${account}/workflows/${workflow.id}/actions/trigger` },
+          trigger_http_config: { method: variant === 'http-method-lower-case' ? 'post' : 'POST', url: `https://maestro.example/v1/accounts/${account}/workflows/${workflow.id}/actions/trigger` },
           trigger_input_schema: [{ field_name: 'name', field_data_type: 'string' }],
           ...meta(),
         });
@@ -181,8 +198,10 @@ export async function startMaestroProvider(token: string, variant?: MaestroVaria
       }
       case 'pause':
       case 'resume':
+        if (route === 'pause' && variant === 'pause-twice-crashes' && paused.has(`${account}/${workflow.id}`)) return problem(500, 'duplicate key value violates unique constraint');
         if (route === 'pause') paused.add(`${account}/${workflow.id}`);
         else paused.delete(`${account}/${workflow.id}`);
+        if (route === 'resume' && variant === 'resume-answers-204') return answer(204);
         return ok(200, { status: route === 'pause' ? 'paused' : 'active' });
       case 'instances':
         return ok(200, { data: instancesOf().map(shown), response_metadata: meta() });
@@ -234,4 +253,10 @@ export const MAESTRO_FLAWS: Partial<Record<MaestroVariant, Required<KitRow>>> = 
   'errors-as-json': { what: 'labels its error documents application/json where the spec declares application/problem+json', caughtBy: 'content_type_conformance' },
   'cancel-crashes-twice': { what: 'fails (500) when an instance is canceled a second time, instead of 409', caughtBy: 'not_a_server_error' },
   'trigger-answers-200': { what: 'answers a trigger 200, where the spec declares 201', caughtBy: 'status_code_conformance' },
+  'auth-ignored-on-trigger': { what: 'starts an instance without checking the token', caughtBy: 'ignored_auth' },
+  'error-code-as-number': { what: 'answers its errors’ `code` as a number (404) where the Error declares a string', caughtBy: 'response_schema_conformance' },
+  'http-method-lower-case': { what: 'answers `trigger_http_config.method` as `post`, outside its enum', caughtBy: 'response_schema_conformance' },
+  'pause-twice-crashes': { what: 'fails (500) when a paused workflow is paused again (a unique key in its table)', caughtBy: 'not_a_server_error' },
+  'account-id-not-uuid': { what: 'answers a workflow’s `account_id` as the account’s internal number (`4711`), not its UUID', caughtBy: 'response_schema_conformance' },
+  'resume-answers-204': { what: 'answers a resume 204 with no body, where the spec declares 200 with the state', caughtBy: 'status_code_conformance' },
 };
