@@ -14,7 +14,7 @@
 import fc from 'fast-check';
 import { isXmlMediaType, mediaEssence } from '../openapi/media-types.js';
 import { parseExactJson } from '../openapi/schema/exact-json.js';
-import type { IdSource } from '../fixtures/index.js';
+import type { IdSource, SchemePlace } from '../fixtures/index.js';
 import { authCases, type CredentialParts } from './generators/auth.js';
 import { validParameterValues, verdict, write, type ParameterValues } from './generators/parameters.js';
 import { freshIdentity, freshKeyMaker, identityValues } from './generators/identity.js';
@@ -100,6 +100,18 @@ const EXTRA_MEMBER = 'contractSuiteExtra';
 /** Plant-ish words for the base body's strings: distinct per property, so that a swap shows. */
 const WORDS = ['Monstera', 'tropical', 'Ficus', 'indoor', 'Pilea', 'hardy'];
 
+/**
+ * Where the operation's other security alternatives take their credential, each alone (an
+ * alternative of one scheme, other than the one the suite sends): authCases judges a credential
+ * sent under such a scheme only as the provider's choice.
+ */
+function alternativePlaces(contract: SuiteContract): SchemePlace[] {
+  const { security } = contract;
+  if (security.kind === 'none') return [];
+  const sent = new Set([security.name, ...security.alongside.map((key) => key.name)]);
+  return contract.requirements.flatMap((names) => (names.length === 1 && !sent.has(names[0] as string) ? (contract.schemes.get(names[0] as string) ?? []) : []));
+}
+
 export function generateCases(options: GenerationOptions): Generation {
   const { contract } = options;
   let draws = 0;
@@ -117,7 +129,7 @@ export function generateCases(options: GenerationOptions): Generation {
   for (const { case: kase } of generation.excluded) kase.parameters ??= required;
   parameterCases(options, required, sample, generation);
   if (!contract.requestBody) {
-    for (const auth of authCases(contract.security, options.token, options.invalidToken, options.seed, options.basic)) {
+    for (const auth of authCases(contract.security, options.token, options.invalidToken, options.seed, options.basic, alternativePlaces(contract))) {
       generation.cases.push({
         family: 'auth',
         label: auth.label,
@@ -534,7 +546,7 @@ function bodyCases(options: GenerationOptions, body: RequestBody, _required: Par
     );
   }
 
-  for (const auth of authCases(contract.security, options.token, options.invalidToken, options.seed, options.basic)) {
+  for (const auth of authCases(contract.security, options.token, options.invalidToken, options.seed, options.basic, alternativePlaces(contract))) {
     add(
       {
         family: 'auth',

@@ -7,7 +7,7 @@ import { ContractUsageError } from './errors.js';
 import { awaitedAnswers, notApplicable } from './applicability.js';
 import { planSequences, type SequencePlan } from './sequences.js';
 import { selectOperations, type OperationFilter } from './operations.js';
-import { loadSuiteSpec, SpecError, type SuiteContract, type SuiteSpec } from './spec-contract.js';
+import { loadSuiteSpec, schemeTitle, SpecError, type SuiteContract, type SuiteSpec } from './spec-contract.js';
 
 export interface ContractOptions {
   /** The provider's base URL; may carry a path prefix (`https://host/v1`) and a trailing slash. */
@@ -146,6 +146,8 @@ export interface ResolvedOptions {
 }
 
 const TOKEN_CHARS = /^[\x21-\x7e]+$/;
+/** An API key in a header or the query: visible ASCII with inner spaces (a scheme prefix of its own, `Token abc`). */
+const KEY_CHARS = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const RESERVED_HEADERS = new Set(['authorization', 'content-type', 'content-length', 'host', 'transfer-encoding', 'connection']);
 
@@ -171,10 +173,20 @@ export function resolveOptions(options: ContractOptions): ResolvedOptions {
       if (!/^[^:\r\n]*:[^\r\n]*$/.test(basic)) throw new ContractUsageError(`${operation.operationId} is secured by HTTP Basic (${security.name}): pass --basic user:password.`);
       continue;
     }
-    const what = security.kind === 'bearer' ? 'A bearer token' : `An API key (sent in the ${security.in} ${security.header})`;
-    if (typeof token !== 'string' || token === '') throw new ContractUsageError(`${what} is required for ${operation.operationId}: pass --token or set PLANT_STORE_TOKEN.`);
-    if (!TOKEN_CHARS.test(token))
-      throw new ContractUsageError('The token must be visible ASCII without spaces (it is sent in a header: `Authorization: Bearer <token>`, or where the spec puts the API key).');
+    const what = security.kind === 'bearer' ? 'A bearer token' : 'An API key';
+    const scheme = schemeTitle(security);
+    if (typeof token !== 'string' || token === '') throw new ContractUsageError(`${what} is required for ${operation.operationId} (${scheme}): pass --token or set PLANT_STORE_TOKEN.`);
+    // An API key in a header or the query is sent as given, a scheme prefix of its own included (`Authorization: Token abc`).
+    const spaced = security.kind === 'api-key' && security.in !== 'cookie';
+    if (!(spaced ? KEY_CHARS : TOKEN_CHARS).test(token)) {
+      throw new ContractUsageError(
+        spaced
+          ? `The token is sent as-is as the API key of ${scheme} for ${operation.operationId}: it must be visible ASCII, spaces allowed only between other characters.`
+          : security.kind === 'bearer'
+            ? `The token is sent as \`Authorization: Bearer <token>\` for ${operation.operationId} (${scheme}): it must be visible ASCII without spaces (RFC 6750).`
+            : `The token is sent as the cookie of ${scheme} for ${operation.operationId}: it must be visible ASCII without spaces.`,
+      );
+    }
   }
   const invalidToken = options.invalidToken ?? `contract-suite-invalid-${randomBytes(12).toString('hex')}`;
   if (!TOKEN_CHARS.test(invalidToken)) throw new ContractUsageError('The invalid token must be visible ASCII without spaces.');

@@ -55,11 +55,18 @@ export interface AlongsideKey {
  * values come from --header). oauth2 and OpenID Connect send the token as a bearer token.
  */
 export type SecurityScheme =
-  | { kind: 'bearer'; name: string; alongside: readonly AlongsideKey[] }
-  | { kind: 'basic'; name: string; alongside: readonly AlongsideKey[] }
+  /** `type`: the scheme's type as the spec writes it (`http bearer`, `oauth2`, `openIdConnect`), for messages. */
+  | { kind: 'bearer'; name: string; type?: string; alongside: readonly AlongsideKey[] }
+  | { kind: 'basic'; name: string; type?: string; alongside: readonly AlongsideKey[] }
   /** `header` is the parameter's name: lower case for a header, as written for a query or a cookie. */
   | { kind: 'api-key'; name: string; in: 'header' | 'query' | 'cookie'; header: string; alongside: readonly AlongsideKey[] }
   | { kind: 'none'; reason: string };
+
+/** A scheme as messages name it: its name in components.securitySchemes and its type, `tokenAuth (apiKey in the header authorization)`. */
+export function schemeTitle(security: Exclude<SecurityScheme, { kind: 'none' }>): string {
+  const type = security.kind === 'api-key' ? `apiKey in the ${security.in} ${security.header}` : (security.type ?? (security.kind === 'basic' ? 'http basic' : 'http bearer'));
+  return `${security.name} (${type})`;
+}
 
 /** A property of a request body variant: its schema with refs followed and allOf merged at every depth. */
 export type RequestProperty = VariantProperty;
@@ -487,11 +494,12 @@ function securityOf(contract: CompiledContract, requirements: readonly (readonly
 }
 
 function requirementOf(contract: CompiledContract, requirement: readonly string[], operationId: string): SecurityScheme {
-  type Sendable = { kind: 'bearer' | 'basic'; name: string } | { kind: 'api-key'; name: string; in: 'header' | 'query' | 'cookie'; header: string };
+  type Sendable = { kind: 'bearer' | 'basic'; name: string; type: string } | { kind: 'api-key'; name: string; in: 'header' | 'query' | 'cookie'; header: string };
   const schemes = requirement.map((name): Sendable => {
     const scheme = contract.securitySchemes.get(name);
-    if (scheme?.kind === 'http-bearer' || scheme?.kind === 'oauth-bearer') return { kind: 'bearer', name };
-    if (scheme?.kind === 'http-basic') return { kind: 'basic', name };
+    if (scheme?.kind === 'http-bearer') return { kind: 'bearer', name, type: 'http bearer' };
+    if (scheme?.kind === 'oauth-bearer') return { kind: 'bearer', name, type: scheme.type };
+    if (scheme?.kind === 'http-basic') return { kind: 'basic', name, type: 'http basic' };
     if (scheme?.kind === 'api-key') return { kind: 'api-key', name, in: scheme.in, header: scheme.in === 'header' ? scheme.parameter.toLowerCase() : scheme.parameter };
     const what = scheme?.kind === 'unsupported' ? scheme.type : 'undeclared';
     throw new SpecError(
@@ -512,7 +520,7 @@ function requirementOf(contract: CompiledContract, requirement: readonly string[
     return [{ name: scheme.name, header: scheme.header }];
   });
   if (main?.kind === 'api-key') return { ...main, alongside };
-  return { kind: main?.kind ?? 'bearer', name: main?.name ?? '', alongside };
+  return { kind: main?.kind ?? 'bearer', name: main?.name ?? '', ...(main ? { type: main.type } : {}), alongside };
 }
 
 export type ParsedBody = { ok: true; value: unknown } | { ok: false; problem: string };

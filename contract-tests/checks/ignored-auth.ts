@@ -5,6 +5,7 @@
  * body the suite could not make valid fails only on a success.
  */
 import type { Check } from '../model.js';
+import { schemeTitle } from '../spec-contract.js';
 import { answered, failure, info, isSuccess, reportChoice, warning } from './verdicts.js';
 
 export const ignoredAuth: Check = {
@@ -29,7 +30,7 @@ export const ignoredAuth: Check = {
     const mainWanted = security.kind === 'api-key' ? `a valid API key in the ${security.in} ${security.header}` : security.kind === 'basic' ? 'valid HTTP Basic credentials' : 'a valid bearer token';
     const wanted = [mainWanted, ...security.alongside.map((key) => `a valid API key in ${key.header}`)].join(' and ');
     if (isSuccess(status)) {
-      return [failure(`Answered ${status} to a request with ${credentials}; ${contract.operationId} requires ${wanted}.`)];
+      return [failure(`Answered ${status} to a request with ${credentials}; ${contract.operationId} requires ${wanted} (the security scheme ${schemeTitle(security)}).`)];
     }
     if (status === 401) return [];
     // The body was not valid either: validation may come before authentication, so only a success is telling.

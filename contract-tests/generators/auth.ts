@@ -7,6 +7,7 @@
  * provider did. For an API key in a header: the header name in any letter case is accepted; no
  * value, an empty one, a near-miss or the key under Authorization must not succeed.
  */
+import type { SchemePlace } from '../../fixtures/index.js';
 import type { SecurityScheme } from '../spec-contract.js';
 
 /** Where a case's credential goes: headers, query pairs, cookies. */
@@ -83,9 +84,23 @@ export function validCredentials(security: SecurityScheme, token: string, basic:
   }
 }
 
-export function authCases(security: SecurityScheme, token: string, invalidToken: string, seed: number, basic = ''): AuthCase[] {
+/**
+ * The auth cases of `security`. `alternatives`: where the operation's other security alternatives
+ * (those the suite does not send) take their credential. A case sending the valid token under
+ * another scheme is judged only when no alternative takes that scheme: the same key may well be
+ * valid there (an API key that is also an OAuth2 access token), and the suite knows only that it
+ * satisfies the alternative it sends.
+ */
+export function authCases(security: SecurityScheme, token: string, invalidToken: string, seed: number, basic = '', alternatives: readonly SchemePlace[] = []): AuthCase[] {
   if (security.kind === 'none') return [];
   const out: AuthCase[] = [];
+  const otherwise = (kind: 'bearer' | 'basic'): Pick<AuthCase, 'expect' | 'rule'> =>
+    alternatives.some((place) => place.kind === kind)
+      ? {
+          expect: 'provider-choice',
+          rule: `another of the operation's security alternatives takes ${kind === 'bearer' ? 'a bearer token' : 'HTTP Basic credentials'}, and the suite cannot know whether this credential is valid there`,
+        }
+      : { expect: 'unauthenticated' };
   const valid = validCredentials(security, token, basic);
   const headersOnly = (headers: Record<string, string | string[]>): CredentialParts => ({ headers });
   // Every scheme of the requirement must be sent: the main credential alone, or with a wrong key alongside, never succeeds.
@@ -136,7 +151,7 @@ export function authCases(security: SecurityScheme, token: string, invalidToken:
       about: 'the user with an empty password',
     });
     out.push({ label: 'empty-credentials', credentials: headersOnly({ authorization: 'Basic ' }), expect: 'unauthenticated', about: 'the Basic scheme, a space and nothing' });
-    out.push({ label: 'pair-as-bearer', credentials: headersOnly({ authorization: `Bearer ${pair}` }), expect: 'unauthenticated', about: 'the valid Basic credentials under the Bearer scheme' });
+    out.push({ label: 'pair-as-bearer', credentials: headersOnly({ authorization: `Bearer ${pair}` }), ...otherwise('bearer'), about: 'the valid Basic credentials under the Bearer scheme' });
     return out;
   }
   if (security.kind === 'bearer') {
@@ -160,7 +175,7 @@ export function authCases(security: SecurityScheme, token: string, invalidToken:
     out.push({
       label: 'basic-with-token',
       credentials: headersOnly({ authorization: `Basic ${basicCredentials(token)}` }),
-      expect: 'unauthenticated',
+      ...otherwise('basic'),
       about: 'the valid token sent as HTTP Basic credentials',
     });
     nearMisses((credential) => headersOnly({ authorization: `Bearer ${credential}` }));
@@ -194,7 +209,7 @@ export function authCases(security: SecurityScheme, token: string, invalidToken:
     out.push({
       label: 'key-as-bearer',
       credentials: headersOnly({ authorization: `Bearer ${token}` }),
-      expect: 'unauthenticated',
+      ...otherwise('bearer'),
       about: `the valid key sent as a bearer token instead of in the query parameter ${header}`,
     });
     nearMisses((credential) => ({ headers: {}, query: [[header, credential]] }));
@@ -205,7 +220,7 @@ export function authCases(security: SecurityScheme, token: string, invalidToken:
     out.push({
       label: 'key-as-bearer',
       credentials: headersOnly({ authorization: `Bearer ${token}` }),
-      expect: 'unauthenticated',
+      ...otherwise('bearer'),
       about: `the valid key sent as a bearer token instead of in the cookie ${header}`,
     });
     nearMisses((credential) => ({ headers: {}, cookies: [[header, credential]] }));
@@ -223,7 +238,7 @@ export function authCases(security: SecurityScheme, token: string, invalidToken:
   out.push({
     label: 'key-as-bearer',
     credentials: headersOnly({ authorization: `Bearer ${token}` }),
-    expect: 'unauthenticated',
+    ...otherwise('bearer'),
     about: `the valid key sent as a bearer token instead of in ${header}`,
   });
   nearMisses((credential) => headersOnly({ [header]: credential }));

@@ -340,7 +340,7 @@ function readSecuritySchemes(document: Record<string, unknown>, source: string, 
         continue;
       }
       schemes.set(name, { name, kind: 'api-key', in: where, parameter: where === 'header' ? raw.name.toLowerCase() : raw.name });
-    } else if (type === 'oauth2' || type === 'openIdConnect') schemes.set(name, { name, kind: 'oauth-bearer' });
+    } else if (type === 'oauth2' || type === 'openIdConnect') schemes.set(name, { name, kind: 'oauth-bearer', type });
     else schemes.set(name, { name, kind: 'unsupported', type: type === 'http' ? `http ${String(raw.scheme)}` : type });
   }
   return schemes;

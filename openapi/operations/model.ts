@@ -17,7 +17,7 @@ export type SecurityScheme =
   | { name: string; kind: 'http-basic' }
   | { name: string; kind: 'api-key'; in: 'header' | 'query' | 'cookie'; parameter: string }
   /** oauth2 and openIdConnect send `Authorization: Bearer <access token>` too (RFC 6750). */
-  | { name: string; kind: 'oauth-bearer' }
+  | { name: string; kind: 'oauth-bearer'; type: 'oauth2' | 'openIdConnect' }
   /** mutualTLS and anything unknown: nothing a request header can satisfy. */
   | { name: string; kind: 'unsupported'; type: string };
 
