@@ -108,6 +108,8 @@ export interface SequenceStep {
   limit?: { parameter: string; value: number };
   /** A filter the list was asked for: only records whose property is one of the values (`absent`: the schema's default, what a record without it has). */
   filter?: { parameter: string; property: string; values: Array<string | boolean>; absent?: unknown };
+  /** A walk of every page at one record a page: the union of its pages must hold each record once. */
+  union?: boolean;
   /** Every record of the list's pages (paging followed), once the step has run. */
   seen?: unknown[];
   /** The list answered a full page and no way to the next one: what it lacks may be further on. */

@@ -10,7 +10,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
-import { recogniseCollections } from '../openapi/operations/collections.js';
+import { NEXT_CURSOR_NAMES, recogniseCollections } from '../openapi/operations/collections.js';
 import type { CompiledContract } from '../openapi/operations/model.js';
 import { exactInteger, parseExactJson } from '../openapi/schema/exact-json.js';
 import { isObject } from '../openapi/schema/resolve.js';
@@ -39,6 +39,8 @@ export interface SequencePlan {
   /** The list's offset parameter (`offset`), or its page-number one (`page`) and the first page's number. */
   offset?: string;
   page?: { parameter: string; first: 0 | 1 };
+  /** The list's cursor parameter (`cursor`, `page_token` …): each page's answer names the next page's value (`next_cursor` …). */
+  cursor?: string;
   filters: ReadonlyMap<string, string>;
   /** The `default` the stored schema gives a filtered property: a record without the property has it (as the mock matches). */
   filterDefaults?: ReadonlyMap<string, unknown>;
@@ -124,6 +126,7 @@ export function planSequences(compiled: CompiledContract, operations: readonly S
       ...optional('limit', listPlan?.paging.size),
       ...optional('offset', listPlan?.paging.offset),
       ...optional('page', listPlan?.paging.page === undefined ? undefined : { parameter: listPlan.paging.page, first: listPlan.paging.firstPage }),
+      ...optional('cursor', listPlan?.paging.cursor),
       filters: listPlan?.filters ?? new Map(),
       ...optional('filterDefaults', defaultsOf(collection.stored, listPlan?.filters)),
       ...optional('itemParameter', collection.itemParameter),
@@ -324,8 +327,9 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
     return ifMatch && etag !== undefined ? new Map([...pathValue(id, linked), [ifMatch.name, JSON.stringify(etag)]]) : pathValue(id, linked);
   };
   let pastEndAsked = false;
-  const list = async (step: SequenceStep, description: string, parameters: ReadonlyMap<string, string> = new Map()): Promise<void> => {
-    if (!plan.list) return;
+  /** Lists (every page); true when the first answer offered a next page. */
+  const list = async (step: SequenceStep, description: string, parameters: ReadonlyMap<string, string> = new Map()): Promise<boolean> => {
+    if (!plan.list) return false;
     if (plan.wrapper !== undefined) step.wrapper = plan.wrapper;
     const first = await send({ operation: plan.list, step, description, expect: 'provider-choice', parameters });
     // Paging: a Link rel="next" header or a `next` URL in a wrapped answer, followed a bounded number of times.
@@ -350,21 +354,33 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
         break;
       }
       previousPage = JSON.stringify(records);
-      items.push(...records);
+      // One by one: a provider's page may be longer than a call's arguments can be (RangeError).
+      for (const record of records) items.push(record);
       next = nextPage(more);
     }
     // Still a next link at the bound: the checks must know they judge the first pages only.
     let cutAfter = next && items ? walked : undefined;
     // No link, and the spec declares an offset or page number: the pages after the first, asked for by it,
     // until one adds nothing or is shorter than the first (a step asking for a limit judges its one page).
-    const byParameter = plan.offset ?? plan.page?.parameter;
+    // A cursor: the value each answer names for the next page (`next_cursor` …), until an answer names none.
+    const byParameter = plan.offset ?? plan.page?.parameter ?? plan.cursor;
+    const byCursor = byParameter !== undefined && byParameter === plan.cursor;
     let paged = false;
-    if (!nextPage(first) && byParameter !== undefined && step.kind === 'list' && !step.limit && items && items.length > 0) {
+    let cursor = byCursor ? nextCursor(first.body) : undefined;
+    if (!nextPage(first) && byParameter !== undefined && step.kind === 'list' && !step.limit && items && items.length > 0 && (!byCursor || cursor !== undefined)) {
       const pageSize = items.length;
       let previous = JSON.stringify(items);
       let ended = false;
+      const cursors = new Set<string>();
       for (let page = 1; page < MAX_PAGES; page++) {
-        const position = plan.offset !== undefined ? items.length : (plan.page?.first ?? 1) + page;
+        if (byCursor && (cursor === undefined || cursors.has(cursor))) {
+          // A cursor already given leads round in a circle: a finding, and the walk ends.
+          if (cursor !== undefined) step.repeatedPage = { url: `${byParameter}=${cursor}`, after: page };
+          ended = true;
+          break;
+        }
+        if (cursor !== undefined) cursors.add(cursor);
+        const position = byCursor ? (cursor as string) : plan.offset !== undefined ? items.length : (plan.page?.first ?? 1) + page;
         const more = await send({
           operation: plan.list,
           step: { kind: 'list-page', collection: plan.collection, identity: plan.identity },
@@ -374,17 +390,20 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
         });
         const records = listItems(more.body, plan.wrapper) ?? [];
         paged = true;
-        // The same page again (the parameter ignored): nothing further to see.
+        // The same page again: the parameter ignored (nothing further to see), or a cursor naming its own page (a finding).
         ended = JSON.stringify(records) === previous;
+        if (ended && byCursor && records.length) step.repeatedPage = { url: `${byParameter}=${position}`, after: page };
         if (ended) break;
         previous = JSON.stringify(records);
-        items.push(...records);
-        ended = records.length < pageSize;
+        // One by one: a provider's page may be longer than a call's arguments can be (RangeError).
+        for (const record of records) items.push(record);
+        cursor = byCursor ? nextCursor(more.body) : undefined;
+        ended = byCursor ? cursor === undefined : records.length < pageSize;
         if (ended) break;
       }
       if (!ended) cutAfter = MAX_PAGES;
       // A valid page past the end (the records all seen): the spec's answer for it, an empty page, once per sequence.
-      if (ended && !pastEndAsked) {
+      if (ended && !pastEndAsked && !byCursor) {
         pastEndAsked = true;
         const position = pastTheEnd(plan, byParameter, items.length, pageSize);
         if (position !== undefined) {
@@ -402,6 +421,7 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
     if (step.kind === 'list' && cutAfter !== undefined) step.cutAfter = cutAfter;
     // A full first page and no way to the next: records past it cannot be seen.
     if (step.kind === 'list' && items && !nextPage(first) && !paged && plan.pageCap !== undefined && items.length >= plan.pageCap) step.truncated = true;
+    return nextPage(first) !== undefined;
   };
 
   const parentKey = plan.parent ? await createParent(plan.parent) : undefined;
@@ -450,11 +470,21 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
   if (plan.list) {
     const limit = plan.list.parameters.find((p) => p.in === 'query' && p.name === plan.limit);
     if (limit) {
-      await list(
+      const linked = await list(
         { kind: 'list', collection: plan.collection, identity: plan.identity, limit: { parameter: limit.name, value: 1 } },
         `lists with ${limit.name}=1: at most one ${noun}`,
         new Map([[limit.name, '1']]),
       );
+      // Every page at one record a page (by next link, offset, page number or cursor): the union of the pages holds
+      // each record once, none repeated, none skipped (list_pages_advance, ensure_resource_availability).
+      const paged = linked || plan.offset !== undefined || plan.page !== undefined || plan.cursor !== undefined;
+      if (paged && !plan.identityInPathOnly && (typeof limit.schema.minimum !== 'number' || limit.schema.minimum <= 1)) {
+        await list(
+          { kind: 'list', collection: plan.collection, identity: plan.identity, union: true, ...listed('contains', [first.id, ...others.map((o) => o.id)]) },
+          `walks every page of the ${plan.collection} list with ${limit.name}=1: each ${noun} created exactly once`,
+          new Map([[limit.name, '1']]),
+        );
+      }
     }
     // A filter: a query parameter naming a record property (the CRUD rule's, `tags` for `tag`): any of its values.
     // Judged with records that match and records that do not: a boolean's other value, another record's string
@@ -744,6 +774,18 @@ export function listItems(body: unknown, wrapper?: string): unknown[] | undefine
   if (Array.isArray(wrapped)) return [...wrapped];
   const arrays = Object.values(body).filter(Array.isArray);
   return arrays.length === 1 ? [...(arrays[0] as unknown[])] : undefined;
+}
+
+/** The next page's cursor a wrapped answer names (`next_cursor`, `nextPageToken` …, at its top or one object down); undefined at the end. */
+function nextCursor(body: unknown): string | undefined {
+  if (!isObject(body)) return undefined;
+  for (const holder of [body, ...Object.values(body).filter(isObject)]) {
+    for (const name of NEXT_CURSOR_NAMES) {
+      const value = holder[name];
+      if (typeof value === 'string' && value !== '') return value;
+    }
+  }
+  return undefined;
 }
 
 /** The next page's URL: a Link rel="next" header (RFC 8288), a `next` string in a wrapped answer, or one in a paging object beside its items. */

@@ -3,16 +3,27 @@
  * already walked (its URL followed before, or the same records again) would keep a client paging
  * for ever; a valid page past the last record (the offset of the records seen, the page number after
  * the last) is an empty page, not records again and not a server error (not_a_server_error judges
- * the 5xx).
+ * the 5xx); the pages walked hold each record once (an offset off by one repeats a record across pages).
  */
 import type { Check } from '../model.js';
 import { parseBody } from '../spec-contract.js';
 import { listItems } from '../sequences.js';
+import { isObject } from '../../openapi/schema/resolve.js';
 import { answered, failure, isSuccess, warning } from './verdicts.js';
+
+/** The identity values a list's records repeat, with how many times each came (records without one are not counted). */
+function repeatedKeys(records: readonly unknown[], identity: string): Array<[string, number]> {
+  const counts = new Map<string, number>();
+  for (const record of records) {
+    const key = isObject(record) && record[identity] !== undefined && record[identity] !== null ? JSON.stringify(record[identity]) : undefined;
+    if (key !== undefined) counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  return [...counts].filter(([, times]) => times > 1);
+}
 
 export const listPagesAdvance: Check = {
   name: 'list_pages_advance',
-  proves: "a list's next links lead to new pages and end, and a valid page past the last record is empty",
+  proves: "a list's next links lead to new pages and end, its pages hold each record once, and a valid page past the last record is empty",
   judge(exchange, { contract }) {
     const step = exchange.case.sequence;
     const response = answered(exchange);
@@ -24,7 +35,20 @@ export const listPagesAdvance: Check = {
         ),
       ];
     }
-    if (step.kind === 'list' && isSuccess(response.status) && step.seen !== undefined && step.cutAfter === undefined) return [];
+    if (step.kind === 'list' && isSuccess(response.status) && step.seen !== undefined) {
+      const repeated = repeatedKeys(step.seen, step.identity);
+      if (repeated.length) {
+        return [
+          failure(
+            `Listing ${step.collection}${step.union ? ' page by page' : ''}: ${repeated
+              .slice(0, 3)
+              .map(([key, times]) => `${step.identity} ${key} came ${times} times`)
+              .join(', ')} in the pages walked; the union of a list's pages holds each record once.`,
+          ),
+        ];
+      }
+      if (step.cutAfter === undefined) return [];
+    }
     if (step.kind !== 'list-past-end' || !step.page) return undefined;
     const { parameter, value } = step.page;
     if (isSuccess(response.status)) {

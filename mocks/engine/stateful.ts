@@ -7,7 +7,7 @@
  * operation's success schema declares, never a writeOnly property.
  */
 import { type Collection, type CollectionRole, type ListPlan, type Singleton, type StatefulOperation } from '../../openapi/operations/collections.js';
-import { PAGING_VALUES, envelopeOf, envelopedMedia, type PagingValue } from '../../openapi/operations/collections.js';
+import { NEXT_CURSOR_NAMES as NEXT_CURSORS, PAGING_VALUES, envelopeOf, envelopedMedia, type PagingValue } from '../../openapi/operations/collections.js';
 import { firstJson, mediaEssence } from '../../openapi/media-types.js';
 import { successOf, type CompiledContract, type ContractMediaType, type ContractParameter, type ObjectShape } from '../../openapi/operations/model.js';
 import { type Schema } from '../../openapi/schema/resolve.js';
@@ -902,7 +902,7 @@ function wrapperPlanOf(media: ContractMediaType, answered: ReadonlySet<string> |
 }
 
 /** String members of a wrapped list that carry the cursor of the next page. */
-const NEXT_CURSOR_NAMES = new Set(['next_cursor', 'nextCursor', 'cursor', 'continuation_token', 'continuationToken', 'next_page_token', 'nextPageToken', 'next_token', 'nextToken']);
+const NEXT_CURSOR_NAMES: ReadonlySet<string> = new Set(NEXT_CURSORS);
 
 const MORE_NAMES = new Set(['more', 'hasMore', 'has_more', 'hasNext', 'has_next', 'hasNextPage', 'has_next_page']);
 

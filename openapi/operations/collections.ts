@@ -153,6 +153,8 @@ export const OFFSET_NAMES = ['offset', 'skip', '$skip', 'start'] as const;
 /** Opaque cursors: the mock's own token of where the next page starts, given back as sent. */
 export const CURSOR_NAMES = ['cursor', 'after', 'page_token', 'pageToken', 'continuation_token', 'continuationToken', 'next_token', 'nextToken', 'starting_after'] as const;
 export const PAGE_NUMBER_NAMES = ['page', 'page_number', 'pageNumber'] as const;
+/** Members of a list's answer naming the next page's cursor (given back in the cursor parameter); the mock writes them, the suite follows them. */
+export const NEXT_CURSOR_NAMES = ['next_cursor', 'nextCursor', 'cursor', 'continuation_token', 'continuationToken', 'next_page_token', 'nextPageToken', 'next_token', 'nextToken'] as const;
 
 /** Which paging value a member of a list's answer named like a paging parameter holds. */
 export type PagingValue = 'page' | 'size' | 'offset';
