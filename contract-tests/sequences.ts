@@ -504,6 +504,11 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
       if (typeof wanted === 'string' && plainString(property.schema) && !plan.identityInPathOnly && !plan.identityUnlisted && wanted.toUpperCase() !== wanted) {
         await createWith(property.name, wanted.toUpperCase(), `creates a ${noun} whose ${property.name} is ${wanted.toUpperCase()}: the filter ${parameter.name}=${wanted} must leave it out`);
       }
+      // An enum's other value where every record made so far matches: without a record to leave out, ignoring the filter would pass.
+      const enumOther = Array.isArray(property.schema.enum) ? property.schema.enum.find((v): v is string => typeof v === 'string' && !values.includes(v)) : undefined;
+      if (typeof wanted === 'string' && enumOther !== undefined && !plan.identityInPathOnly && others.every((o) => values.includes(o.value[property.name] as string))) {
+        await createWith(property.name, enumOther, `creates a ${noun} whose ${property.name} is ${enumOther}: the filter ${parameter.name}=${values.join(',')} must leave it out`);
+      }
       await list(
         {
           kind: 'list',
