@@ -386,7 +386,7 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
           step: { kind: 'list-page', collection: plan.collection, identity: plan.identity },
           description: `${description}: the page at ${byParameter}=${position}`,
           expect: 'provider-choice',
-          parameters: new Map([...parameters, [byParameter, String(position)]]),
+          parameters: new Map([...parameters, [byParameter, byCursor ? JSON.stringify(position) : String(position)]]),
         });
         const records = listItems(more.body, plan.wrapper) ?? [];
         paged = true;

@@ -82,15 +82,16 @@ function runAgainst(paging: 'offset' | 'cursor', flaw: Flaw): Promise<ContractRe
         const given = url.searchParams.get(paging === 'offset' ? 'offset' : 'cursor') ?? '0';
         if (!Number.isInteger(limit) || limit < 1 || limit > 100 || (paging === 'offset' ? !/^\d+$/.test(given) : [...given].length > 40))
           return answer(400, { message: 'limit is 1 to 100, offset a number, a cursor at most 40 characters' });
-        // A cursor this provider never issued starts at the beginning.
-        const at = /^\d{1,6}$/.test(given) ? String(Number(given)) : '0';
+        // Cursors are opaque (base64url of the offset); one this provider never issued starts at the beginning.
+        const decoded = paging === 'offset' ? given : Buffer.from(given, 'base64url').toString('latin1');
+        const at = /^\d{1,6}$/.test(decoded) ? String(Number(decoded)) : '0';
         if (flaw === 'huge' && at !== '0') return answer(200, { invoices: new Array<object>(200_000).fill({}), next_cursor: null });
         const all = [...invoices.values()];
         const start = Number(at) + (at !== '0' && flaw === 'skips' ? 1 : 0);
         // The off-by-one that repeats: a page after the first starts with the record before it.
         const page = all.slice(at !== '0' && flaw === 'repeats' ? start - 1 : start, start + limit);
         if (paging === 'offset') return answer(200, { invoices: page });
-        const following = start + limit < all.length || (flaw === 'huge' && at === '0') ? String(flaw === 'own-cursor' ? start : start + limit) : null;
+        const following = start + limit < all.length || (flaw === 'huge' && at === '0') ? Buffer.from(String(flaw === 'own-cursor' ? start : start + limit)).toString('base64url') : null;
         return answer(200, { invoices: page, next_cursor: following });
       }
       if (url.pathname === '/invoices' && request.method === 'POST') {
