@@ -9,13 +9,17 @@ import type { Check } from '../model.js';
 import { parseBody } from '../spec-contract.js';
 import { listItems } from '../sequences.js';
 import { isObject } from '../../openapi/schema/resolve.js';
+import { exactInteger } from '../../openapi/schema/exact-json.js';
 import { answered, failure, isSuccess, warning } from './verdicts.js';
 
 /** The identity values a list's records repeat, with how many times each came (records without one are not counted). */
 function repeatedKeys(records: readonly unknown[], identity: string): Array<[string, number]> {
   const counts = new Map<string, number>();
   for (const record of records) {
-    const key = isObject(record) && record[identity] !== undefined && record[identity] !== null ? JSON.stringify(record[identity]) : undefined;
+    const value = isObject(record) ? record[identity] : undefined;
+    // An int64 past 2^53 by the digits the answer holds (two such ids may be one double apart).
+    const key =
+      value === undefined || value === null ? undefined : typeof value === 'number' ? (exactInteger(record as Record<string, unknown>, identity)?.toString() ?? String(value)) : JSON.stringify(value);
     if (key !== undefined) counts.set(key, (counts.get(key) ?? 0) + 1);
   }
   return [...counts].filter(([, times]) => times > 1);
