@@ -96,11 +96,11 @@ export function statefulHandlers(stateful: ReadonlyMap<string, StatefulOperation
   const held = new Map<Collection, Set<string>>();
   for (const [operationId, { collection, list }] of stateful) {
     const operation = contract.operations.get(operationId);
-    const media = operation && firstJson(successOf(operation)?.response.content);
+    const media = operation && innerOf(firstJson(successOf(operation)?.response.content), collection, contract.document);
     const shape = list ? media?.itemObject(list.shape.kind === 'wrapped' ? list.shape.property : undefined) : media?.type === 'object' || media?.type === undefined ? media?.object : undefined;
     if (shape) shapes.set(collection, [...(shapes.get(collection) ?? []), shape]);
     if (!held.has(collection)) held.set(collection, new Set(collection.declared));
-    for (const name of writableOf(operation, collection)) held.get(collection)?.add(name);
+    for (const name of writableOf(operation, collection, contract.document)) held.get(collection)?.add(name);
   }
   const serverFields = new Map<Collection, ServerField[]>();
   for (const [collection, found] of shapes) {
@@ -130,7 +130,7 @@ export function statefulHandlers(stateful: ReadonlyMap<string, StatefulOperation
       fill: media && fillOf(media.object, contract.document, fillHeld, answered),
       totalHeader: list ? success?.headers.find((name) => TOTAL_HEADERS.has(name)) : undefined,
       itemFill: list && media ? fillOf(media.itemObject(list.shape.kind === 'wrapped' ? list.shape.property : undefined), contract.document, fillHeld, list.items) : undefined,
-      writable: new Set([...collection.declared, ...writableOf(operation, collection)]),
+      writable: new Set([...collection.declared, ...writableOf(operation, collection, contract.document)]),
       serverFields: serverFields.get(collection) ?? [],
       collection,
       answered,
@@ -438,8 +438,13 @@ function identified(body: Body, key: RecordKey, served: Served, kept?: Body): St
 }
 
 /** The properties an operation's own JSON body lets a client write (its readOnly ones aside): none for one without a body. */
-function writableOf(operation: { requestBody?: { content: ReadonlyMap<string, ContractMediaType> } } | undefined, collection: Collection): string[] {
-  const body = firstJson(operation?.requestBody?.content);
+/** An enveloped collection's record inside a body or answer that is its envelope (collections.ts, envelopeOf); else the media itself. */
+function innerOf(media: ContractMediaType | undefined, collection: Collection, document: unknown): ContractMediaType | undefined {
+  return (collection.envelope !== undefined && media !== undefined && envelopedMedia(media, collection.envelope, document)) || media;
+}
+
+function writableOf(operation: { requestBody?: { content: ReadonlyMap<string, ContractMediaType> } } | undefined, collection: Collection, document: unknown): string[] {
+  const body = innerOf(firstJson(operation?.requestBody?.content), collection, document);
   if (!body || body === collection.body) return [];
   return [...body.propertySet].filter((name) => body.propertySchemas.get(name)?.readOnly !== true);
 }
