@@ -3,26 +3,25 @@
  * behaviour turned into contract cases (issue 14 §2, --record), end to end over real HTTP:
  *
  * 1. a frontend drives the mock; the journal is exported as a case file by the real route; the
- *    contract suite runs that file (in-process and through the CLI users run) against the
+ *    contract suite runs that file (as a function and through its command line, in-process: the
+ *    process itself is cli.test.ts's) against the
  *    reference provider — passes, twice, fresh ids — and against one that refuses a shape the
  *    frontend sends — fails, naming the frontend's case and where it came from;
  * 2. the mock's CLI runs in front of a provider with --proxy and --record; the recorded file loads
  *    with the suite's loader and passes against that provider; a provider that departs from the
  *    contract on a recorded request gets a case that fails against it, and says why.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadFixtures, type FixtureCase } from '../../fixtures/index.js';
 import { createMockServer, type MockServer } from '../../mocks/server.js';
-import { PATIENT_MS, startMockProcess } from '../../mocks/test/processes.js';
+import { startMockProcess } from '../../mocks/test/processes.js';
 import { formatReport, runContractSuite, type ContractReport } from '../index.js';
+import { runContract } from './contract-command.js';
 import { startProvider, type Behaviour, type Provider } from './providers/provider.js';
 
-const CLI = fileURLToPath(new URL('../../dist/contract-tests/cli.js', import.meta.url));
 const FRONTEND_TOKEN = 'frontend-dev-token-5f1c2a';
 const PROVIDER_TOKEN = 'provider-ci-token-77e0b3';
 
@@ -30,23 +29,6 @@ const PROVIDER_TOKEN = 'provider-ci-token-77e0b3';
 const SHORT_NAMES_ONLY: Partial<Behaviour> = {
   refuse: (value) => ([...String(value.name)].length > 10 ? 'name is longer than 10 characters.' : undefined),
 };
-
-/** The CLI as `npm run contract` runs it, to its end (bounded at 60 s). */
-function runCli(args: string[]): Promise<{ code: number | null; output: string }> {
-  const env = { ...process.env };
-  for (const name of ['PLANT_STORE_BASE_URL', 'PLANT_STORE_TOKEN', 'PLANT_STORE_SPEC']) delete env[name];
-  const child = spawn(process.execPath, [CLI, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stdout.on('data', (chunk) => (output += chunk));
-  child.stderr.on('data', (chunk) => (output += chunk));
-  const timer = setTimeout(() => child.kill('SIGKILL'), 2 * PATIENT_MS); // a safety limit, not a timing
-  return new Promise((resolve) =>
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, output });
-    }),
-  );
-}
 
 /** The suite against `url` with the case files `cases` (few random cases: the file is what is under test). */
 const suite = (url: string, cases: string[]): Promise<ContractReport> => runContractSuite({ baseUrl: url, token: PROVIDER_TOKEN, cases, generated: { positive: 3, negative: 3 } });
@@ -175,13 +157,13 @@ describe("a frontend's requests, exported from the mock's journal, run against p
   it('does the same through the CLI: exit 0 twice against the correct provider, exit 1 naming the case against the flawed one', async () => {
     await withProvider(undefined, async (provider) => {
       for (const run of [1, 2]) {
-        const { code, output } = await runCli(['--base-url', provider.url, '--token', PROVIDER_TOKEN, '--generated', '3', '--cases', file]);
+        const { code, output } = await runContract(['--base-url', provider.url, '--token', PROVIDER_TOKEN, '--generated', '3', '--cases', file]);
         expect(output, `run ${run}`).toMatch(/^PASSED: all 8 checks run passed/m);
         expect(code).toBe(0);
       }
     });
     await withProvider(SHORT_NAMES_ONLY, async (provider) => {
-      const { code, output } = await runCli(['--base-url', provider.url, '--token', PROVIDER_TOKEN, '--generated', '3', '--cases', file]);
+      const { code, output } = await runContract(['--base-url', provider.url, '--token', PROVIDER_TOKEN, '--generated', '3', '--cases', file]);
       expect(output).toMatch(
         new RegExp(
           `\\d+\\) positive_data_acceptance: cases:${longName.name}\\n {3}Case: {5}POST /plants as a frontend sent it \\(mock journal #\\d+, [^)]+\\); the mock answered 200\\.\\n {3}From: {5}frontend\\.cases\\.json, mock journal #\\d+`,
