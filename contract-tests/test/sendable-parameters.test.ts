@@ -7,16 +7,16 @@
 import * as http from 'node:http';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { write } from '../generators/parameters.js';
 import { resolveOptions } from '../options.js';
 import { buildCases, runContractSuite } from '../runner.js';
 import type { SuiteContract, SuiteParameter, SuiteSpec } from '../spec-contract.js';
 import { loadSuiteSpec } from '../spec-contract.js';
 import { unsendable } from '../transport.js';
-import { PATIENT_MS, run, startMockProcess } from '../../mocks/test/processes.js';
+import { createMockServer } from '../../mocks/server.js';
+import { runContract } from './contract-command.js';
 
-const CONTRACT_CLI = fileURLToPath(new URL('../../dist/contract-tests/cli.js', import.meta.url));
 const SPEC = fileURLToPath(new URL('../../fixtures/specs/parameter-styles/openapi.yaml', import.meta.url));
 
 /** Whether node:http and fetch (undici) both take these headers as they are. */
@@ -99,7 +99,8 @@ describe('a header value no header can carry', () => {
 
 describe('a case whose header cannot be sent', () => {
   it('is reported not sent, with the reason, and the run goes on', async () => {
-    const mock = await startMockProcess();
+    const mock = await createMockServer({ port: 0, logLevel: 'silent' });
+    onTestFinished(() => mock.close());
     const report = await runContractSuite({
       baseUrl: mock.url,
       token: 'contract-token',
@@ -128,8 +129,9 @@ describe('npm run contract on parameter-styles against the stateful mock', () =>
   // Seed 4 once stopped the run with ERR_INVALID_CHAR (a cookie item with a non-ASCII character); 2 and 7 run against
   // the Prism mock in stateless-profile.test.ts.
   it('runs every case it made and passes, on a seed that once crashed it', async () => {
-    const mock = await startMockProcess(['--spec', SPEC]);
-    const result = await run(process.execPath, [CONTRACT_CLI, '--base-url', mock.url, '--spec', SPEC, '--seed', '4'], {}, PATIENT_MS * 2);
+    const mock = await createMockServer({ port: 0, logLevel: 'silent', spec: SPEC });
+    onTestFinished(() => mock.close());
+    const result = await runContract(['--base-url', mock.url, '--spec', SPEC, '--seed', '4']);
     expect(result.output).not.toMatch(/ERR_INVALID_CHAR|\bFAIL/);
     expect(result.code, result.output).toBe(0);
     expect(result.output).toMatch(/^PASSED/m);
