@@ -8,6 +8,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
+import { afterAll } from 'vitest';
 import { PATIENT_MS } from './processes.js';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -34,6 +35,26 @@ export function launchChromium(extraArgs: readonly string[] = []): Promise<Brows
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', ...extraArgs],
     timeout: PATIENT_MS,
   });
+}
+
+/**
+ * One Chromium for a whole test file, launched when a describe first asks for it and closed after
+ * the file's last test: a launch is the dearest step of a browser test, and the describes of a file
+ * run one after another, each in its own contexts (`close` what it opened with `closeContexts`).
+ * Call it at the file's top level, where its `afterAll` belongs to the file.
+ */
+export function chromiumOfFile(): () => Promise<Browser> {
+  let launched: Promise<Browser> | undefined;
+  afterAll(async () => {
+    const browser = await launched?.catch(() => undefined);
+    await browser?.close();
+  });
+  return () => (launched ??= launchChromium());
+}
+
+/** Closes every context (page) open in `browser`: a describe's, when the file's browser outlives it. */
+export async function closeContexts(browser: Browser | undefined): Promise<void> {
+  await Promise.all(browser?.contexts().map((context) => context.close()) ?? []);
 }
 
 /**

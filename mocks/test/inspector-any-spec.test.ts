@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMockServer, type MockServer } from '../server.js';
-import { artifactPath, chromiumMissing, launchChromium, patientPage } from './chromium.js';
+import { artifactPath, chromiumMissing, chromiumOfFile, closeContexts, patientPage } from './chromium.js';
 
 const BOOKINGS = fileURLToPath(new URL('../../fixtures/specs/bookings/openapi.yaml', import.meta.url));
 const KEY = { 'x-api-key': 'k', 'content-type': 'application/json' };
@@ -42,6 +42,9 @@ function watchPage(page: Page, origin: string): { dialogs: string[]; errors: str
   return seen;
 }
 
+/** One Chromium for the file's describes (launched by the first that runs). */
+const browserOfFile = chromiumOfFile();
+
 describe.skipIf(chromiumMissing)('the inspector on a spec with three collections (Chromium)', () => {
   let mock: MockServer;
   let browser: Browser;
@@ -52,13 +55,13 @@ describe.skipIf(chromiumMissing)('the inspector on a spec with three collections
   beforeAll(async () => {
     specFile = join(mkdtempSync(join(tmpdir(), 'inspector-bookings-')), 'openapi.yaml');
     copyFileSync(BOOKINGS, specFile);
-    [mock, browser] = await Promise.all([createMockServer({ port: 0, logLevel: 'silent', spec: specFile, watch: true }), launchChromium()]);
+    [mock, browser] = await Promise.all([createMockServer({ port: 0, logLevel: 'silent', spec: specFile, watch: true }), browserOfFile()]);
     page = await patientPage(browser, { viewport: { width: 1280, height: 900 } });
     seen = watchPage(page, mock.url);
   });
 
   afterAll(async () => {
-    await browser?.close();
+    await closeContexts(browser);
     await mock?.close();
   });
 
@@ -255,11 +258,11 @@ describe.skipIf(chromiumMissing)('/__mock/docs behind an admin token (Chromium)'
   let browser: Browser;
 
   beforeAll(async () => {
-    [mock, browser] = await Promise.all([createMockServer({ port: 0, logLevel: 'silent', spec: BOOKINGS, adminToken: 'sesame' }), launchChromium()]);
+    [mock, browser] = await Promise.all([createMockServer({ port: 0, logLevel: 'silent', spec: BOOKINGS, adminToken: 'sesame' }), browserOfFile()]);
   });
 
   afterAll(async () => {
-    await browser?.close();
+    await closeContexts(browser);
     await mock?.close();
   });
 
@@ -336,11 +339,11 @@ describe.skipIf(chromiumMissing)('a spec full of markup renders inert in the ins
   beforeAll(async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'inspector-hostile-')), 'openapi.yaml');
     writeFileSync(file, HOSTILE);
-    [mock, browser] = await Promise.all([createMockServer({ port: 0, logLevel: 'silent', spec: file }), launchChromium()]);
+    [mock, browser] = await Promise.all([createMockServer({ port: 0, logLevel: 'silent', spec: file }), browserOfFile()]);
   });
 
   afterAll(async () => {
-    await browser?.close();
+    await closeContexts(browser);
     await mock?.close();
   });
 
@@ -408,11 +411,11 @@ describe.skipIf(chromiumMissing)('"Try it" on request bodies whose schemas refer
 
   beforeAll(async () => {
     const spec = fileURLToPath(new URL('../../fixtures/specs/recursive-bodies-3.1/openapi.yaml', import.meta.url));
-    [mock, browser] = await Promise.all([createMockServer({ port: 0, logLevel: 'silent', spec }), launchChromium()]);
+    [mock, browser] = await Promise.all([createMockServer({ port: 0, logLevel: 'silent', spec }), browserOfFile()]);
   });
 
   afterAll(async () => {
-    await browser?.close();
+    await closeContexts(browser);
     await mock?.close();
   });
 
