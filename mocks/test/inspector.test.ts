@@ -11,13 +11,16 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INSPECTOR_ASSETS } from '../admin/inspector.js';
 import { createMockServer, type MockServer } from '../server.js';
-import { artifactPath, chromiumMissing, launchChromium, startFrontendOrigin, patientPage } from './chromium.js';
+import { artifactPath, chromiumMissing, chromiumOfFile, closeContexts, startFrontendOrigin, patientPage } from './chromium.js';
 import { useMock } from './mock-under-test.js';
 import { rawExchange } from './raw-http.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const ADMIN_TOKEN = 'sesame';
 const XSS = '<img src=x onerror=alert(1)>';
+
+/** One Chromium for the file's describes (launched by the first that runs). */
+const browserOfFile = chromiumOfFile();
 
 describe('inspector assets over HTTP', () => {
   const mock = useMock({ adminToken: ADMIN_TOKEN });
@@ -95,7 +98,7 @@ describe.skipIf(chromiumMissing)('the inspector in Chromium', () => {
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
-    [mock, frontend, browser] = await Promise.all([createMockServer({ port: 0, logLevel: 'silent', adminToken: ADMIN_TOKEN }), startFrontendOrigin(), launchChromium()]);
+    [mock, frontend, browser] = await Promise.all([createMockServer({ port: 0, logLevel: 'silent', adminToken: ADMIN_TOKEN }), startFrontendOrigin(), browserOfFile()]);
     page = await patientPage(browser, { viewport: { width: 1280, height: 900 } });
     page.on('dialog', (dialog) => {
       dialogs.push(dialog.message());
@@ -105,7 +108,7 @@ describe.skipIf(chromiumMissing)('the inspector in Chromium', () => {
   });
 
   afterAll(async () => {
-    await browser?.close();
+    await closeContexts(browser);
     await Promise.all([mock?.close(), frontend?.close()]);
   });
 
@@ -309,7 +312,7 @@ describe.skipIf(chromiumMissing)('the inspector with the journal full and 1 000 
   let page: Page;
 
   beforeAll(async () => {
-    [mock, browser] = await Promise.all([createMockServer({ port: 0, logLevel: 'silent' }), launchChromium()]);
+    [mock, browser] = await Promise.all([createMockServer({ port: 0, logLevel: 'silent' }), browserOfFile()]);
     const records = Array.from({ length: 1_000_000 }, (_, i) => {
       const id = 9223372036854775807n - BigInt(i);
       return { key: id.toString(), json: `{"id":${id},"name":"Fern ${i.toString(36)}"}` };
@@ -326,7 +329,7 @@ describe.skipIf(chromiumMissing)('the inspector with the journal full and 1 000 
   });
 
   afterAll(async () => {
-    await browser?.close();
+    await closeContexts(browser);
     await mock?.close();
   });
 
@@ -357,12 +360,12 @@ describe.skipIf(chromiumMissing)("the inspector's Replay never reaches the mock'
 
   beforeAll(async () => {
     // No admin token: an admin request replayed from the page would be obeyed.
-    [mock, browser] = await Promise.all([createMockServer({ port: 0, logLevel: 'silent' }), launchChromium()]);
+    [mock, browser] = await Promise.all([createMockServer({ port: 0, logLevel: 'silent' }), browserOfFile()]);
     page = await patientPage(browser, { viewport: { width: 1280, height: 900 } });
   });
 
   afterAll(async () => {
-    await browser?.close();
+    await closeContexts(browser);
     await mock?.close();
   });
 
@@ -406,10 +409,10 @@ describe.skipIf(chromiumMissing)("the inspector's Replay never reaches the mock'
 describe.skipIf(chromiumMissing)('the inspector when polls fall behind or the mock is gone', () => {
   let browser: Browser;
   beforeAll(async () => {
-    browser = await launchChromium();
+    browser = await browserOfFile();
   });
   afterAll(async () => {
-    await browser?.close();
+    await closeContexts(browser);
   });
 
   const create = (url: string, id: number) =>
