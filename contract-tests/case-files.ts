@@ -115,6 +115,29 @@ function pathMatches(template: string, path: string): boolean {
   return want.length === got.length && want.every((segment, i) => segment === got[i] || (/^\{[^}]+\}$/.test(segment) && got[i] !== ''));
 }
 
+/**
+ * Why a rendered case is not a request the operation can take: a required parameter it does not
+ * send (a path segment left as its template, a required query, header or cookie parameter absent).
+ * Whatever its body, such a request is invalid by the spec, so it can stand for no expectation.
+ */
+function unsentParameters(request: { path: string; headers: Readonly<Record<string, string>> }, contract: SuiteContract): string | undefined {
+  const [path = '', query = ''] = request.path.split(/\?(.*)/s, 2);
+  const segments = path.split('/');
+  const queryNames = new Set(new URLSearchParams(query).keys());
+  const headerNames = new Set(Object.keys(request.headers).map((name) => name.toLowerCase()));
+  const cookie = Object.entries(request.headers).find(([name]) => name.toLowerCase() === 'cookie')?.[1] ?? '';
+  const cookieNames = new Set(cookie.split(';').map((pair) => pair.split('=')[0]?.trim() ?? ''));
+  const unsent = contract.parameters.filter((parameter) => {
+    if (parameter.in === 'path') return segments.some((segment) => segment.includes(`{${parameter.name}}`));
+    if (!parameter.required) return false;
+    if (parameter.in === 'query') return !queryNames.has(parameter.name);
+    if (parameter.in === 'header') return !headerNames.has(parameter.name.toLowerCase());
+    return !cookieNames.has(parameter.name);
+  });
+  if (unsent.length === 0) return undefined;
+  return `it does not send ${unsent.map((p) => `the ${p.in} parameter ${p.name}`).join(', ')}, which ${contract.operationId} requires`;
+}
+
 /** Whether a body's text names a member twice in one object (RFC 8259 §4 leaves what that means to the parser). */
 function repeatsName(text: string | undefined): boolean {
   if (text === undefined) return false;
@@ -166,6 +189,7 @@ export function fileCase(given: FixtureCase, source: 'fixture' | 'cases', operat
     mediaType: contract.requestBody?.mediaType ?? 'application/json',
   };
   const request = renderFixture(fixture, renderContext);
+  const unsent = unfit === undefined ? unsentParameters(request, contract) : undefined;
   if (!unfit && fixture.expect === 'accepted' && request.body !== undefined) request.plant = parseExactJson(request.body) as Record<string, unknown>;
   const origin = [`${source === 'fixture' ? 'fixtures/cases/' : ''}${fixture.file}`, fixture.origin].filter(Boolean).join(', ');
   // A rejected body that is only a repeated member name: parsers differ (the first, the last, an error), so what the provider did is reported.
@@ -182,5 +206,6 @@ export function fileCase(given: FixtureCase, source: 'fixture' | 'cases', operat
       ? { choice: { check: 'negative_data_rejection' as const, rule: 'RFC 8259 §4: names within an object should be unique; with a repeated name, parsers differ (the first, the last, or an error)' } }
       : {}),
   };
-  return unfit ? { case: contractCase, unfit: `the case no longer fits the spec: ${unfit}` } : { case: contractCase };
+  const reason = unfit ?? unsent;
+  return reason ? { case: contractCase, unfit: `the case no longer fits the spec: ${reason}` } : { case: contractCase };
 }

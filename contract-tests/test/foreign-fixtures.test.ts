@@ -4,7 +4,9 @@
  * open to others) used to be sent `fixture:tagged-plant` while the report's header said the
  * fixtures were "not offered"; now no Plant meant as valid is sent there (bodies the spec itself refuses
  * still are) and the header counts what was and was not offered, and where a schema does
- * declare `name` and `tag` the header counts those offered as well as those not.
+ * declare `name` and `tag` the header counts those offered as well as those not. Nor are they offered to
+ * an operation whose required parameters they do not send (Azure DevOps' `POST /{organization}/_apis/projects?api-version=`:
+ * a Plant body sent to the path template with no api-version is not a valid request, and a correct provider refused it).
  */
 import { describe, expect, it } from 'vitest';
 import { formatReport } from '../index.js';
@@ -52,5 +54,43 @@ describe('the bundled fixtures on another spec', () => {
     expect(sent).toBeGreaterThan(0);
     expect(report.fixturesOffered).toBe(sent);
     expect(formatReport(report)).toContain(`(${sent} bundled Plant Store fixture case(s) offered where their bodies fit the operation's schema; ${report.fixturesNotOffered} not offered`);
+  });
+
+  it('are not offered to an operation whose required path and query parameters they do not send', async () => {
+    const contract = compileSuiteSpec(
+      {
+        openapi: '3.1.0',
+        info: { title: 'Projects', version: '1' },
+        paths: {
+          '/{organization}/_apis/projects': {
+            post: {
+              operationId: 'createProject',
+              parameters: [
+                { name: 'organization', in: 'path', required: true, schema: { type: 'string' } },
+                { name: 'api-version', in: 'query', required: true, schema: { type: 'string' } },
+              ],
+              requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', properties: { name: { type: 'string' }, tag: { type: 'string' } } } } } },
+              responses: {
+                '202': { description: 'queued', content: { 'application/json': { schema: { type: 'object', properties: { status: { type: 'string' } } } } } },
+                '400': { description: 'refused', content: { 'application/json': { schema: { type: 'object', properties: { message: { type: 'string' } } } } } },
+              },
+            },
+          },
+        },
+      },
+      'projects.json',
+    );
+    // A correct provider: the organization is a real path segment, the api-version a required query parameter.
+    const provider: SmallHandler = (request, answer) => {
+      const body = request.json();
+      if (request.url.pathname.includes('{') || !request.url.searchParams.has('api-version')) answer(400, { message: 'api-version is required' });
+      else if (body !== null && typeof body === 'object' && !Array.isArray(body) && ['name', 'tag'].every((key) => !(key in body) || typeof (body as Record<string, unknown>)[key] === 'string'))
+        answer(202, { status: 'queued' });
+      else answer(400, { message: 'not a project' });
+    };
+    const report = await runSuiteAgainst(provider, { token: '', contract, seed: 1, generated: { positive: 1, negative: 1 } });
+    expect(report.exchanges.filter((x) => x.case.id.startsWith('fixture:') && x.outcome !== 'not-sent').map((x) => x.case.id)).toEqual([]);
+    expect(report.findings.filter((f) => f.severity === 'failure').map((f) => `${f.check} ${f.exchange.case.id}: ${f.message}`)).toEqual([]);
+    expect(report.ok).toBe(true);
   });
 });
