@@ -312,7 +312,8 @@ export function suiteContractOf(
   for (const [code, response] of operation.ranges ?? []) ranges.set(Number(code[0]), declared(response, code));
   // An operation that declares only redirects (an OAuth authorize endpoint answering 302) succeeds by its redirect.
   const redirects = [...responses.keys()].filter((status) => status >= 300 && status < 400);
-  const redirectOnly = operation.successStatus === undefined && !ranges.has(2) && !fallback && (redirects.length > 0 || ranges.has(3));
+  // A `default` beside them is the errors' (gotify's OIDC login: 302 and `default: Error`): the redirect is still the success.
+  const redirectOnly = operation.successStatus === undefined && !ranges.has(2) && (redirects.length > 0 || ranges.has(3));
   const successStatus = operation.successStatus ?? (redirectOnly ? redirects[0] : undefined);
   // No responses at all (OpenAPI requires them, yet documents omit them): any 2xx is success.
   if (successStatus === undefined && !redirectOnly && !ranges.has(2) && !fallback && (responses.size > 0 || ranges.size > 0))
