@@ -31,6 +31,11 @@ export function createSpecAjv(options: Options = {}): Ajv2020 {
     code: { regExp: linearRegExp, ...options.code },
   });
   addFormats(ajv);
+  // OpenAPI 3.1's dialect annotates formats (format-annotation): one is asserted only where JSON Schema
+  // or the OpenAPI format registry defines it. These are ajv-formats' own, with meanings no spec gave
+  // them (its `url` is an absolute http/https/ftp URL; Jupyter Server's `Location: {format: url}` is
+  // answered relative, as RFC 9110 §10.2.2 allows), so they stay annotations.
+  for (const name of ['url', 'iso-time', 'iso-date-time', 'json-pointer-uri-fragment']) ajv.addFormat(name, true);
   ajv.addFormat('int32', {
     type: 'number',
     validate: (n: number) => Number.isInteger(n) && n >= INT32_MIN && n <= INT32_MAX,
