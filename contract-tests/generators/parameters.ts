@@ -157,7 +157,8 @@ export function verdict(parameter: SuiteParameter, written: string | undefined):
     value = parameter.read({
       path: parameter.in === 'path' ? { [parameter.name]: decodeURIComponent(written) } : {},
       query: queryValues(parameter.in === 'query' ? written : ''),
-      headers: parameter.in === 'header' ? { [parameter.name]: written } : parameter.in === 'cookie' ? { cookie: written } : {},
+      // A header arrives without the whitespace around it (RFC 9110 §5.5): " " is received as "".
+      headers: parameter.in === 'header' ? { [parameter.name]: written.replace(/^[ \t]+|[ \t]+$/g, '') } : parameter.in === 'cookie' ? { cookie: written } : {},
     });
   } catch {
     return undefined;
