@@ -29,6 +29,7 @@ import { parse as parseYaml } from 'yaml';
 import { nullableAsNullAlternative } from './nullable.js';
 import { restoreNames, setAsideNames } from './upgrade-names.js';
 import { producesOnEveryOperation, producesOnSharedResponses } from './swagger-produces.js';
+import { formBodiesRequired, requiredForms } from './swagger-form-bodies.js';
 import { isObject, jsonPointer, pointerTokens } from '../schema/resolve.js';
 import { readConfined, refRoot } from './ref-files.js';
 import { applyOverlay } from './overlay.js';
@@ -324,8 +325,10 @@ function upgraded(raw: unknown, source: string, notes: string[]): { document: Re
   try {
     const copy = structuredClone(raw);
     const produces = version === '2.0' ? producesOnEveryOperation(copy) : undefined;
+    const forms = version === '2.0' ? requiredForms(copy as Record<string, unknown>) : undefined;
     const three = (version === '2.0' ? upgradeFromTwoToThree(copy as never) : copy) as Record<string, unknown>;
     if (produces && isObject(three)) producesOnSharedResponses(three, produces);
+    if (forms?.size && isObject(three)) formBodiesRequired(three, forms);
     const setAside = setAsideNames(three);
     document = upgradeFromThreeToThreeOne(three as never) as never;
     if (setAside && isObject(document)) restoreNames(document);
