@@ -30,8 +30,6 @@ const SEED = 37;
 
 /** Documents on which the suite still fails the mock: the disagreement, and the tool the spec says is wrong. */
 const KNOWN: Record<string, string> = {
-  alertmanager:
-    'the mock: /silence/{silenceID} (format: uuid) is not taken as the item path of /silences, so it assigns silenceID "1" and refuses GET /silence/1 (positive_data_acceptance); with the answers helper (the 409 regression)',
   gotify:
     'the mock: GET /message answers paging {} where PagedMessages requires size, since, limit (list wrappers, the answers helper); and errors of getPluginConfig answered as JSON where the operation produces only application/x-yaml (issue 37 §4)',
   'hf-tgi': 'the mock: ChatCompletion.created (integer) filled from its property example "1706270835", a string the schema refuses (server fields, the answers helper)',
@@ -41,6 +39,10 @@ const KNOWN: Record<string, string> = {
   'openehr-ehr': 'the mock: 500 on version ids holding "::" (ehr_status_get_by_version_id and the versioned_* reads); ehr_create refused valid creates',
   'adyen-legal-entity': 'the mock: PATCH judged by the create schema (patch-transferInstruments-id refused; the answers helper: PATCH by its own schema)',
   lago: 'the mock: updateBillingEntity does not echo what was written (response_echoes_request)',
+  netlify:
+    'the mock: createHookBySiteId takes site_id as a query parameter and does not store it in the hook, so GET /hooks?site_id=… (a filter on the record property site_id) lists none of the hooks just created (ensure_resource_availability)',
+  'libre-graph':
+    'the mock: ListMembers and the other $ref-member lists answer a bare array where the spec declares a collection object ({value: [...]}) (response_schema_conformance); UpdateDrive merges nested objects (createdBy) as a merge patch where the suite expects the value sent (response_echoes_request: which tool is right is open, the operation declares application/json, not merge-patch)',
   overseerr: 'the mock: put_settings_radarr_radarrId refused valid requests; /settings/radarr records not found after create',
 };
 

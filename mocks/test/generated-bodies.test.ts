@@ -184,6 +184,26 @@ describe('where nothing valid can be generated', () => {
     expect(warnings[0]?.msg).toMatch(reason);
   });
 
+  it('a list whose items no sample satisfies is answered empty where its schema allows it (PowerDNS SearchResults)', async () => {
+    const schemas = {
+      Result: {
+        type: 'object',
+        additionalProperties: false,
+        oneOf: [{ $ref: '#/components/schemas/Zone' }, { $ref: '#/components/schemas/Record' }],
+      },
+      Zone: { type: 'object', properties: { name: { type: 'string' }, object_type: { const: 'zone' } } },
+      Record: { type: 'object', properties: { content: { type: 'string' }, object_type: { const: 'record' } } },
+    };
+    const mock = await createMockServer({ port: 0, logLevel: 'silent', spec: write('empty-list.json', answering({ type: 'array', items: { $ref: '#/components/schemas/Result' } }, schemas)) });
+    try {
+      const reply = await send(mock, { method: 'GET', path: '/things' });
+      expect(reply.status).toBe(200);
+      expect(JSON.parse(reply.text)).toEqual([]);
+    } finally {
+      await mock.close();
+    }
+  });
+
   it('a part whose value would pass 1 MiB is left out where the schema allows it, and the rest answered', async () => {
     const huge = { type: 'array', minItems: 100_000_000, items: { type: 'string' } };
     const schema = {
