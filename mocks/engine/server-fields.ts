@@ -38,19 +38,26 @@ export function serverFieldsOf(collection: Collection, shapes: Iterable<ObjectSh
   return [...fields].map(([name, schema]) => ({ name, schema }));
 }
 
-/** The value a server would give a field at create: default, example, format, else a sample. */
+/**
+ * The value a server would give a field at create: default, example, format, else a sample. A
+ * default or example its own schema refuses is passed over (hf-tgi's integer `created` gives the
+ * example "1706270835", a string): the answer must obey the schema, not the example.
+ */
 export function serverValue(schema: Schema, projector: Projector): unknown {
   if ('const' in schema) return schema.const;
-  if (schema.default !== undefined) return schema.default;
-  if (Array.isArray(schema.examples) && schema.examples.length) return schema.examples[0];
-  if (schema.example !== undefined) return schema.example;
+  const validate = projector.validatorOf(schema);
+  const fits = (value: unknown): boolean => value !== undefined && (validate === undefined || validate(value) === true);
+  const given = [schema.default, Array.isArray(schema.examples) ? (schema.examples as unknown[])[0] : undefined, schema.example];
+  const chosen = given.find(fits);
+  if (chosen !== undefined) return chosen;
   if (!Array.isArray(schema.enum)) {
     const now = new Date();
     if (schema.format === 'date-time') return now.toISOString();
     if (schema.format === 'date') return now.toISOString().slice(0, 10);
     if (schema.format === 'uuid') return randomUUID();
   }
-  return projector.sampled(schema);
+  const sampled = projector.sampled(schema);
+  return fits(sampled) ? sampled : projector.sampled(schema, false);
 }
 
 /**

@@ -124,12 +124,12 @@ export class Projector {
   }
 
   /** A value of `schema` as the projection samples one (least, its pattern matched): a server field made at create. */
-  sampled(schema: unknown): unknown {
-    return this.#sampled(schema);
+  sampled(schema: unknown, examples = true): unknown {
+    return this.#sampled(schema, examples);
   }
 
-  #sampled(schema: unknown): unknown {
-    return sample(schema, { document: this.#document, least: true, direction: 'response', patternString: this.#patternString })?.value ?? null;
+  #sampled(schema: unknown, examples = true): unknown {
+    return sample(schema, { document: this.#document, least: true, direction: 'response', examples, patternString: this.#patternString })?.value ?? null;
   }
 
   #holdsWriteOnly(schema: Schema): boolean {
