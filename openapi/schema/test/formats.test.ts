@@ -6,7 +6,7 @@
  * real server, as RFC 9110 §10.2.2 allows a relative reference) was judged by ajv-formats' meaning,
  * which the spec never gave it: the mock's relative Location failed response_headers_conformance.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { judgeResponse } from '../../judge/response.js';
 import { compileContract } from '../../operations/compile.js';
 import type { ContractOperation } from '../../operations/model.js';
@@ -44,5 +44,16 @@ describe('formats the judge asserts', () => {
     expect(judged(locationAs('uri'), '/api/sessions/1').join('\n')).toMatch(/uri/);
     expect(judged(locationAs('uri'), 'https://jupyter.example/api/sessions/1')).toEqual([]);
     expect(judged(locationAs('uri-reference'), '/api/sessions/1')).toEqual([]);
+  });
+
+  it('an unknown format is an annotation judged silently: nothing printed per compile (netlify declares `dateTime`: 442 lines buried a report)', () => {
+    const printed = [vi.spyOn(console, 'warn').mockImplementation(() => undefined), vi.spyOn(console, 'log').mockImplementation(() => undefined)];
+    try {
+      const operation = locationAs('dateTime');
+      expect(judged(operation, 'yesterday')).toEqual([]);
+      for (const spy of printed) expect(spy).not.toHaveBeenCalled();
+    } finally {
+      for (const spy of printed) spy.mockRestore();
+    }
   });
 });
