@@ -1,9 +1,11 @@
 /**
- * The multi-operation workload: the mock in memory serving a spec of the petstore-expanded shape
- * (fixtures/specs/petstore-expanded-3.0: ids the mock assigns), driven by wrk one operation at a
- * time — create, read by id, a list of 20, delete — against a bare node:http server answering
- * each operation with the same bytes (bench/crud-limit-server.ts). Each operation's figure is the
- * median over the rounds of mock ÷ limit in the same round; the goal is ≥ 0.6 for each.
+ * The multi-operation workload: the mock in memory serving a collection of a spec — by default
+ * one of the petstore-expanded shape (fixtures/specs/petstore-expanded-3.0: ids the mock assigns);
+ * the `large` step one of a large real-world document (bench/large.ts) — driven by wrk one
+ * operation at a time — create, read by id, a list of 20, delete — against a bare node:http server
+ * answering each operation with the same bytes and status (bench/crud-limit-server.ts). Each
+ * operation's figure is the median over the rounds of mock ÷ limit in the same round; the goal is
+ * ≥ 0.6 for each.
  *
  * Reads and deletes address records seeded through the admin route at ids far above the mock's
  * own sequence, so the creates of the rounds never meet them; deletes take each seeded id once,
@@ -15,7 +17,7 @@ import { MOCK_NODE_FLAGS, MOCK_START } from '../mocks/node-flags.js';
 import { packageFile } from '../package/root.js';
 import { runLoad, type LoadResult } from './load.js';
 import { median } from './summary.js';
-import { getText, ROOT, startTarget, type RunningTarget, type TargetSpec } from './targets.js';
+import { ROOT, startTarget, type RunningTarget, type TargetSpec } from './targets.js';
 
 export const CRUD_OPERATIONS = ['create', 'read', 'list', 'delete'] as const;
 export type CrudOperation = (typeof CRUD_OPERATIONS)[number];
@@ -23,8 +25,33 @@ export type CrudOperation = (typeof CRUD_OPERATIONS)[number];
 export const CRUD_GOAL = 0.6;
 
 const SCRIPT = packageFile('bench/wrk/crud.lua');
-const SPEC = join(ROOT, 'fixtures/specs/petstore-expanded-3.0/openapi.yaml');
-const COLLECTION = '/pets';
+
+/** What the workload drives: a collection of a spec, and how each operation of it is sent. */
+export interface CrudWorkload {
+  /** The spec, relative to the package root. */
+  spec: string;
+  /** The collection's path (its items at `<collection>/<id>`). */
+  collection: string;
+  /** The create's JSON body (no id: the mock assigns one) and the status it is answered with. */
+  createBody: string;
+  createStatus: number;
+  /** The list's query (a page of 20). */
+  listQuery: string;
+  /** One header line every request carries (credentials), or '' for none. */
+  header: string;
+  /** A seeded record with identity `id` (JSON). */
+  seed: (id: number) => string;
+}
+
+export const PETSTORE_WORKLOAD: CrudWorkload = {
+  spec: 'fixtures/specs/petstore-expanded-3.0/openapi.yaml',
+  collection: '/pets',
+  createBody: '{"name":"Biscuit","tag":"dog"}',
+  createStatus: 200,
+  listQuery: 'limit=20',
+  header: '',
+  seed: (id) => `{"id":${id},"name":"Biscuit","tag":"dog"}`,
+};
 /** Seeded ids start here: far above any id the mock's sequence reaches during a run. */
 const SEEDED = 1_000_000_000;
 /** Ids the reads cycle through. */
@@ -40,6 +67,8 @@ export interface CrudOptions {
   loadCpu?: string;
   work: string;
   log: (line: string) => void;
+  /** The collection driven (PETSTORE_WORKLOAD unless said). */
+  workload?: CrudWorkload;
 }
 
 export interface CrudOperationResult {
@@ -64,33 +93,37 @@ export interface CrudResult {
 
 export async function measureCrud(options: CrudOptions): Promise<CrudResult> {
   const { log } = options;
+  const workload = options.workload ?? PETSTORE_WORKLOAD;
+  const { collection } = workload;
+  const headers = headerOf(workload.header);
   const mockSpec: TargetSpec = {
     id: 'memory',
-    label: 'mock, in memory, petstore-expanded shape',
-    command: [process.execPath, ...MOCK_NODE_FLAGS, join(ROOT, MOCK_START), '--port', '{port}', '--spec', SPEC],
+    label: `mock, in memory, ${workload.spec}`,
+    command: [process.execPath, ...MOCK_NODE_FLAGS, join(ROOT, MOCK_START), '--port', '{port}', '--spec', join(ROOT, workload.spec)],
     invalidStatuses: [400],
-    probePath: COLLECTION,
+    probe: { path: collection, status: workload.createStatus, body: () => JSON.parse(workload.createBody) as unknown },
   };
   const mock = await startTarget(mockSpec, { cpus: options.serverCpu, logFile: join(options.work, 'crud-mock.log') });
   let limit: RunningTarget | undefined;
   try {
-    await resetStore(mock.url);
+    await resetStore(mock.url, collection);
     let seeded = 0;
     const seedUpTo = async (count: number): Promise<void> => {
       while (seeded < count) {
         const size = Math.min(SEED_CHUNK, count - seeded);
-        const items = Array.from({ length: size }, (_, i) => `{"id":${SEEDED + seeded + i},"name":"Biscuit","tag":"dog"}`);
-        const status = await postJson(`${mock.url}/__mock${COLLECTION}`, `[${items.join(',')}]`);
-        if (status !== 200) throw new Error(`seeding ${COLLECTION} answered ${status}`);
+        const items = Array.from({ length: size }, (_, i) => workload.seed(SEEDED + seeded + i));
+        const status = await postJson(`${mock.url}/__mock${collection}`, `[${items.join(',')}]`);
+        if (status !== 200) throw new Error(`seeding ${collection} answered ${status}`);
         seeded += size;
       }
     };
     await seedUpTo(READ_SPAN + 20_000);
     // The limit answers what the mock answered.
     const bodies = {
-      create: await answerOf(mock.url, 'POST', COLLECTION, '{"name":"Biscuit","tag":"dog"}', 200),
-      read: await answerOf(mock.url, 'GET', `${COLLECTION}/${SEEDED}`, undefined, 200),
-      list: await answerOf(mock.url, 'GET', `${COLLECTION}?limit=20`, undefined, 200),
+      create: await answerOf(mock.url, 'POST', collection, workload.createBody, workload.createStatus, headers),
+      createStatus: workload.createStatus,
+      read: await answerOf(mock.url, 'GET', `${collection}/${SEEDED}`, undefined, 200, headers),
+      list: await answerOf(mock.url, 'GET', `${collection}?${workload.listQuery}`, undefined, 200, headers),
     };
     const bodiesFile = join(options.work, 'crud-bodies.json');
     writeFileSync(bodiesFile, JSON.stringify(bodies));
@@ -99,7 +132,7 @@ export async function measureCrud(options: CrudOptions): Promise<CrudResult> {
       label: 'bare node:http answering the same bytes',
       command: [process.execPath, join(ROOT, 'dist/bench/crud-limit-server.js'), '{port}', bodiesFile],
       invalidStatuses: [200],
-      probePath: COLLECTION,
+      probe: { path: collection, status: workload.createStatus, body: () => ({}) },
     };
     limit = await startTarget(limitSpec, { cpus: options.serverCpu });
 
@@ -122,7 +155,7 @@ export async function measureCrud(options: CrudOptions): Promise<CrudResult> {
         connections: options.connections,
         cpus: options.loadCpu,
         serverPid: target.pid,
-        script: { path: SCRIPT, args: [operation, String(first), String(READ_SPAN), COLLECTION] },
+        script: { path: SCRIPT, args: [operation, String(first), String(READ_SPAN), collection, workload.createBody, workload.listQuery, workload.header] },
       });
       if (operation === 'delete') {
         if (isMock) nextDelete += result.requests + options.connections;
@@ -163,7 +196,7 @@ export async function measureCrud(options: CrudOptions): Promise<CrudResult> {
       };
     });
     return {
-      spec: 'fixtures/specs/petstore-expanded-3.0',
+      spec: workload.spec === PETSTORE_WORKLOAD.spec ? 'fixtures/specs/petstore-expanded-3.0' : `${workload.spec}, ${collection}`,
       connections: options.connections,
       operations,
       goal: CRUD_GOAL,
@@ -188,10 +221,16 @@ export function renderCrudTable(result: CrudResult): string {
   ].join('\n');
 }
 
-async function resetStore(url: string): Promise<void> {
-  const response = await fetch(`${url}/__mock${COLLECTION}`, { method: 'DELETE' });
+async function resetStore(url: string, collection: string): Promise<void> {
+  const response = await fetch(`${url}/__mock${collection}`, { method: 'DELETE' });
   await response.body?.cancel();
-  if (response.status !== 204) throw new Error(`DELETE /__mock${COLLECTION} answered ${response.status}`);
+  if (response.status !== 204) throw new Error(`DELETE /__mock${collection} answered ${response.status}`);
+}
+
+/** A header line (`Name: value`) as fetch's headers. */
+function headerOf(line: string): Record<string, string> {
+  const colon = line.indexOf(':');
+  return colon === -1 ? {} : { [line.slice(0, colon).trim()]: line.slice(colon + 1).trim() };
 }
 
 async function postJson(url: string, body: string): Promise<number> {
@@ -200,13 +239,8 @@ async function postJson(url: string, body: string): Promise<number> {
   return response.status;
 }
 
-async function answerOf(url: string, method: string, path: string, body: string | undefined, status: number): Promise<string> {
-  if (method === 'GET') {
-    const answer = await getText(`${url}${path}`);
-    if (answer.status !== status) throw new Error(`${method} ${path} answered ${answer.status}: ${answer.text.slice(0, 200)}`);
-    return answer.text;
-  }
-  const response = await fetch(`${url}${path}`, { method, headers: { 'content-type': 'application/json' }, body });
+async function answerOf(url: string, method: string, path: string, body: string | undefined, status: number, headers: Record<string, string>): Promise<string> {
+  const response = await fetch(`${url}${path}`, { method, headers: body === undefined ? headers : { ...headers, 'content-type': 'application/json' }, body });
   const text = await response.text();
   if (response.status !== status) throw new Error(`${method} ${path} answered ${response.status}: ${text.slice(0, 200)}`);
   return text;

@@ -1,5 +1,5 @@
 /** What the kernel says about a process: CPU time and resident memory, from /proc (Linux). */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { clockTicksPerSecond } from './machine.js';
 
 /** User + system CPU seconds a process (all its threads) has used so far, or undefined when gone. */
@@ -21,5 +21,25 @@ export function rssBytes(pid: number): number | undefined {
     return match ? Number(match[1]) * 1024 : undefined;
   } catch {
     return undefined;
+  }
+}
+
+/**
+ * Resident set size of a process and every process under it, in bytes (a server that forks, as
+ * `prism mock --multiprocess` does, uses the memory of all of them), or undefined when it is gone.
+ */
+export function treeRssBytes(pid: number): number | undefined {
+  const own = rssBytes(pid);
+  if (own === undefined) return undefined;
+  let total = own;
+  for (const child of childrenOf(pid)) total += treeRssBytes(child) ?? 0;
+  return total;
+}
+
+function childrenOf(pid: number): number[] {
+  try {
+    return readdirSync(`/proc/${pid}/task`).flatMap((task) => readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').split(' ').filter(Boolean).map(Number));
+  } catch {
+    return [];
   }
 }

@@ -21,6 +21,7 @@ import { DEFAULT_JOURNAL_SIZE } from '../mocks/admin/journal.js';
 import { measureContractSuite, type ContractResult } from './contract.js';
 import { measureCosts, type CostsResult } from './costs.js';
 import { measureCrud, writeCrudDoc, type CrudResult } from './crud.js';
+import { measureLargeStartup, NETLIFY_SITES_WORKLOAD, writeLargeDoc, type LargeDocumentResult } from './large.js';
 import { REDIS_SERVER_PATH, RedisServer } from '../mocks/test/redis-server.js';
 import { countErrors, runLoads, type LoadResult, type Scenario } from './load.js';
 import { cpuCounters, describeMachine, hasCommand, load1, stealPercent, wrkVersion } from './machine.js';
@@ -32,7 +33,7 @@ import { measureNpmStart, measureStartup, type NpmStartResult, type StartupResul
 import { cpuPerRequest, evaluateGoals, summarise, type RunRecord } from './summary.js';
 import { availableTargets, fiftyOperationsTarget, getText, imageTarget, ROOT, startTarget, TARGET_IDS, type RunningTarget, type TargetId } from './targets.js';
 
-const STEPS = ['load', 'proxy', 'crud', 'startup', 'memory', 'contract', 'costs'] as const;
+const STEPS = ['load', 'proxy', 'crud', 'large', 'startup', 'memory', 'contract', 'costs'] as const;
 type Step = (typeof STEPS)[number];
 
 interface BenchOptions {
@@ -96,7 +97,8 @@ const log = (line: string): void => {
 async function main(): Promise<void> {
   const options = parseOptions(process.argv.slice(2));
   const skipped = new Set<Step>(options.only ? STEPS.filter((step) => !options.only?.includes(step)) : options.skip);
-  if ((['load', 'proxy', 'crud'] as const).some((step) => !skipped.has(step)) && !wrkVersion()) throw new Error('wrk is not installed: `apt-get install -y wrk` (Debian) or `brew install wrk`.');
+  if ((['load', 'proxy', 'crud', 'large'] as const).some((step) => !skipped.has(step)) && !wrkVersion())
+    throw new Error('wrk is not installed: `apt-get install -y wrk` (Debian) or `brew install wrk`.');
   const pinned = hasCommand('taskset', ['-V']);
   const serverCpu = pinned ? options.serverCpu : undefined;
   const loadCpu = pinned ? options.loadCpu : undefined;
@@ -134,6 +136,8 @@ async function main(): Promise<void> {
   let contract: ContractResult | undefined;
   let proxy: ProxyLatencyResult | undefined;
   let crud: CrudResult | undefined;
+  let large: LargeDocumentResult[] | undefined;
+  let largeCrud: CrudResult | undefined;
   let costs: CostsResult | undefined;
   const notes: string[] = [];
   const failures: string[] = [];
@@ -255,6 +259,29 @@ async function main(): Promise<void> {
     });
   }
 
+  if (!skipped.has('large')) {
+    await attempt('large', async () => {
+      log(`large: netlify, overseerr and lago, the mock and the Prism CLI on each, spawn → first 200 and RSS, ${options.rounds} alternating rounds`);
+      large = await measureLargeStartup({ rounds: options.rounds, serverCpu, log });
+      for (const r of large) log(`  ${r.name.padEnd(9)} time ÷ Prism ${r.timeRatio} (${r.timeSpread.join('–')}), RSS ÷ Prism ${r.rssRatio} (${r.rssSpread.join('–')})`);
+    });
+    await attempt('large crud', async () => {
+      log(`large: CRUD of ${NETLIFY_SITES_WORKLOAD.collection} (${NETLIFY_SITES_WORKLOAD.spec}), the mock ÷ a bare server answering the same bytes`);
+      largeCrud = await measureCrud({
+        rounds: options.rounds,
+        durationSeconds: options.duration,
+        warmupSeconds: options.warmup,
+        connections: options.connections,
+        serverCpu,
+        loadCpu,
+        work,
+        log,
+        workload: NETLIFY_SITES_WORKLOAD,
+      });
+      for (const o of largeCrud.operations) log(`  ${o.operation.padEnd(6)} mock ÷ limit ${o.medianRatio.toFixed(3)} (${o.ratios.join(', ')}), errors ${o.errors}`);
+    });
+  }
+
   if (!skipped.has('startup') && options.spawns > 0) {
     await attempt('spawn → first 200', async () => {
       const image = dockerImage(options.image);
@@ -326,6 +353,8 @@ async function main(): Promise<void> {
     proxyConnections: proxy?.connections,
     maskingRatio: costs?.maskingRatio,
     patternRatio: costs?.patternRatio,
+    large,
+    largeCrud,
   });
   const report = {
     date: startedAt.toISOString(),
@@ -344,6 +373,8 @@ async function main(): Promise<void> {
     contract,
     proxy,
     crud,
+    large,
+    largeCrud,
     costs,
     runs,
   };
@@ -371,6 +402,10 @@ async function main(): Promise<void> {
     if (!skipped.has('load')) {
       writeBenchmarksDoc(report);
       log('table written to docs/benchmarks.md');
+    }
+    if (large || largeCrud) {
+      writeLargeDoc(large, largeCrud, { date: startedAt.toISOString(), loadAverage: { before: loadBefore, after: loadAfter }, pinned, rounds: options.rounds, duration: options.duration });
+      log('large-documents table written to docs/benchmarks.md');
     }
     if (crud) {
       writeCrudDoc(crud, { date: startedAt.toISOString(), loadAverage: { before: loadBefore, after: loadAfter }, pinned, rounds: options.rounds, duration: options.duration });

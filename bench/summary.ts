@@ -2,6 +2,8 @@
  * From raw runs to the figures the issue asks for: per server and scenario the median over rounds
  * of req/s, p50, p99 and the ratio to the limit measured in the same round, plus the goals.
  */
+import type { CrudResult } from './crud.js';
+import type { LargeDocumentResult } from './large.js';
 import type { LoadResult, Scenario } from './load.js';
 import type { TargetId } from './targets.js';
 
@@ -116,6 +118,9 @@ const PRISM_CLI_GOAL = 15;
  * the RSS goal, so the figure recorded with the cap is accepted, while the cap keeps RSS in its goal.
  */
 const PRISM_CLI_ACCEPTED = 14.9;
+/** A large real-world document's start (bench/large.ts), ÷ the Prism CLI's on the same file: time and RSS at most these. */
+export const LARGE_TIME_GOAL = 0.25;
+export const LARGE_RSS_GOAL = 0.33;
 
 export interface GoalInputs {
   runs: readonly RunRecord[];
@@ -145,6 +150,10 @@ export interface GoalInputs {
   maskingRatio?: number;
   /** A POST attacking `^(a+)+$` ÷ a same-sized control (bench/costs.ts). */
   patternRatio?: number;
+  /** The large real-world documents against the Prism CLI (bench/large.ts). */
+  large?: readonly LargeDocumentResult[];
+  /** A CRUD collection of one of them ÷ a bare server answering the same bytes. */
+  largeCrud?: CrudResult;
 }
 
 export function evaluateGoals(inputs: GoalInputs): Goal[] {
@@ -229,7 +238,28 @@ export function evaluateGoals(inputs: GoalInputs): Goal[] {
     // Hostile input's cost, as ratios to a same-sized control (bench/costs.ts; once assertions in the tests).
     { goal: "journal listing, requests quoting 1 150 cookies ÷ quoting one (masking's cost)", target: '≤ 6', measured: fmt(inputs.maskingRatio, 1), met: check(inputs.maskingRatio, (v) => v <= 6) },
     { goal: "a spec's `^(a+)+$`: an attacking POST ÷ a same-sized control", target: '≤ 20', measured: fmt(inputs.patternRatio, 1), met: check(inputs.patternRatio, (v) => v <= 20) },
+    ...largeGoals(inputs.large, inputs.largeCrud),
   ];
+}
+
+/** Issue 37: each large document's start against the Prism CLI's, and a CRUD collection of one against its bare server. */
+function largeGoals(large: readonly LargeDocumentResult[] | undefined, crud: CrudResult | undefined): Goal[] {
+  const starts = (large ?? []).flatMap((r): Goal[] => [
+    { goal: `${r.name} (${r.operations} operations): spawn → first 200 ÷ the Prism CLI's`, target: `≤ ${LARGE_TIME_GOAL}`, measured: r.timeRatio.toFixed(2), met: r.timeRatio <= LARGE_TIME_GOAL },
+    { goal: `${r.name}: RSS after the first 200 ÷ the Prism CLI's`, target: `≤ ${LARGE_RSS_GOAL}`, measured: r.rssRatio.toFixed(2), met: r.rssRatio <= LARGE_RSS_GOAL },
+  ]);
+  const worst = crud?.operations.reduce((low, o) => (o.medianRatio < low.medianRatio ? o : low));
+  const collection = crud
+    ? [
+        {
+          goal: `${crud.spec}: CRUD ÷ a bare node:http answering the same bytes (worst operation)`,
+          target: `≥ ${crud.goal}`,
+          measured: worst ? `${worst.medianRatio.toFixed(2)} (${worst.operation})` : 'not measured',
+          met: crud.met,
+        },
+      ]
+    : [];
+  return [...starts, ...collection];
 }
 
 /**

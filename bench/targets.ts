@@ -35,12 +35,15 @@ export interface TargetSpec {
   probe?: Probe;
 }
 
-/** A valid create the bench sends until it is answered `status`: the server is then ready. */
+/** A valid create (or, with `method: 'GET'`, a read) the bench sends until it is answered `status`: the server is then ready. */
 export interface Probe {
   path: string;
   status: number;
-  /** The body, with an id no other probe of the run used. */
+  /** The body, with an id no other probe of the run used (a GET sends none). */
   body: (id: number) => unknown;
+  method?: 'GET' | 'POST';
+  /** A GET's headers (credentials). */
+  headers?: Readonly<Record<string, string>>;
 }
 
 export const PLANT_PROBE: Probe = { path: '/plants', status: 200, body: (id) => ({ id, name: 'Probe' }) };
@@ -297,7 +300,7 @@ export async function waitForFirst200(url: string, timeoutMs: number, gone: () =
   while (performance.now() < deadline) {
     if (gone()) throw new Error('the process exited');
     try {
-      const status = await postPlant(url, probe.body(probeId++), probe.path);
+      const status = probe.method === 'GET' ? await getStatus(`${url}${probe.path}`, probe.headers ?? {}) : await postPlant(url, probe.body(probeId++), probe.path);
       if (status === probe.status) return;
       last = `status ${status}`;
     } catch (error) {
@@ -333,6 +336,20 @@ export function postPlant(url: string, body: unknown, path = '/plants', token = 
     req.once('timeout', () => req.destroy(new Error('request timed out')));
     req.once('error', fail);
     req.end(payload);
+  });
+}
+
+/** One GET; resolves with the status once the body is read. */
+function getStatus(url: string, headers: Readonly<Record<string, string>>): Promise<number> {
+  return new Promise((resolve, fail) => {
+    const req = request(url, { agent: false, timeout: 30_000, headers }, (res) => {
+      res.resume();
+      res.once('end', () => resolve(res.statusCode ?? 0));
+      res.once('error', fail);
+    });
+    req.once('timeout', () => req.destroy(new Error('request timed out')));
+    req.once('error', fail);
+    req.end();
   });
 }
 

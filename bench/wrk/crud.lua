@@ -3,6 +3,9 @@
 --   2: first id (read: ids first .. first + span - 1 in turn; delete: first, first + 1, … each once)
 --   3: span of ids to read
 --   4: collection path (/pets)
+--   5: the create's JSON body ({"name":"Biscuit","tag":"dog"})
+--   6: the list's query (limit=20)
+--   7: a header line every request carries (credentials), or empty
 -- `done` prints one line, WRK_JSON {...}, that bench/load.ts reads (the same as plants.lua's).
 
 local threads = {}
@@ -21,9 +24,11 @@ function init(args)
   path = args[4] or "/pets"
   sequence = 0
   host = "Host: " .. wrk.host .. ":" .. wrk.port .. "\r\n"
-  local body = '{"name":"Biscuit","tag":"dog"}'
+  -- The credentials travel with the Host line, so every request below carries them.
+  if args[7] and args[7] ~= "" then host = host .. args[7] .. "\r\n" end
+  local body = args[5] or '{"name":"Biscuit","tag":"dog"}'
   create_request = "POST " .. path .. " HTTP/1.1\r\n" .. host .. "Content-Type: application/json\r\nContent-Length: " .. #body .. "\r\n\r\n" .. body
-  list_request = "GET " .. path .. "?limit=20 HTTP/1.1\r\n" .. host .. "\r\n"
+  list_request = "GET " .. path .. "?" .. (args[6] or "limit=20") .. " HTTP/1.1\r\n" .. host .. "\r\n"
 end
 
 function request()
