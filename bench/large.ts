@@ -45,7 +45,8 @@ export const NETLIFY_SITES_WORKLOAD: CrudWorkload = {
 /** Every scheme these documents declare is satisfied by one of these (bearer, OAuth 2, overseerr's X-Api-Key). */
 const CREDENTIALS = { authorization: `Bearer ${BENCH_TOKEN}`, 'x-api-key': BENCH_TOKEN };
 
-export type LargeServer = 'mock' | 'prism-cli';
+/** `baseline`: another build of the mock (`--baseline <its dist/start/cli.js>`), measured in the same rounds. */
+export type LargeServer = 'mock' | 'prism-cli' | 'baseline';
 
 export interface LargeStart {
   round: number;
@@ -69,10 +70,12 @@ export interface LargeDocumentResult {
   /** The smallest and largest ratio of a round: the spread the shared machine gave. */
   timeSpread: [number, number];
   rssSpread: [number, number];
+  /** The baseline build's figures, the same way, when one ran. */
+  baseline?: { medianMs: number; medianRssMiB: number; timeRatio: number; rssRatio: number; timeSpread: [number, number]; rssSpread: [number, number] };
 }
 
 /** The two servers on one document, as a developer would start each. */
-export function largeTargets(document: LargeDocument): Record<LargeServer, TargetSpec> | undefined {
+export function largeTargets(document: LargeDocument, baselineCli?: string): Partial<Record<LargeServer, TargetSpec>> | undefined {
   const file = join(ROOT, document.file);
   const prismCli = join(ROOT, 'node_modules/@stoplight/prism-cli/dist/index.js');
   if (!existsSync(prismCli)) return undefined;
@@ -92,24 +95,44 @@ export function largeTargets(document: LargeDocument): Record<LargeServer, Targe
       invalidStatuses: [400, 422],
       probe,
     },
+    ...(baselineCli
+      ? {
+          baseline: {
+            id: 'baseline' as const,
+            label: `mock, baseline build (${baselineCli}), ${document.name}`,
+            command: [process.execPath, ...MOCK_NODE_FLAGS, baselineCli, '--port', '{port}', '--spec', file],
+            invalidStatuses: [400],
+            probe,
+          },
+        }
+      : {}),
   };
 }
 
-export async function measureLargeStartup(options: { rounds: number; documents?: readonly LargeDocument[]; serverCpu?: string; log: (line: string) => void }): Promise<LargeDocumentResult[]> {
+export async function measureLargeStartup(options: {
+  rounds: number;
+  documents?: readonly LargeDocument[];
+  serverCpu?: string;
+  log: (line: string) => void;
+  /** Another build's dist/start/cli.js, started in the same rounds (before and after a change). */
+  baselineCli?: string;
+}): Promise<LargeDocumentResult[]> {
   const documents = options.documents ?? LARGE_DOCUMENTS;
   const starts = new Map<string, LargeStart[]>(documents.map((d) => [d.name, []]));
   for (let round = 1; round <= options.rounds; round++) {
     for (const document of documents) {
-      const targets = largeTargets(document);
+      const targets = largeTargets(document, options.baselineCli);
       if (!targets) throw new Error('@stoplight/prism-cli is not installed (a devDependency: npm ci)');
-      // Which server starts first flips every round, so drift in the machine's load favours neither.
-      const order: LargeServer[] = round % 2 === 1 ? ['mock', 'prism-cli'] : ['prism-cli', 'mock'];
+      // Which server starts first rotates every round, so drift in the machine's load favours none.
+      const servers = ORDER.filter((server) => targets[server]);
+      const order = servers.map((_, i) => servers[(i + round - 1) % servers.length] as LargeServer);
       for (const server of order) {
+        const spec = targets[server] as TargetSpec;
         // Prism takes seconds on these documents, longer on a busy machine.
-        const running = await startTarget(targets[server], { cpus: options.serverCpu, timeoutMs: 180_000 });
+        const running = await startTarget(spec, { cpus: options.serverCpu, timeoutMs: 180_000 });
         try {
           const rssBytes = treeRssBytes(running.pid);
-          if (rssBytes === undefined) throw new Error(`cannot read the resident memory of ${targets[server].label}`);
+          if (rssBytes === undefined) throw new Error(`cannot read the resident memory of ${spec.label}`);
           const start = { round, server, ms: Math.round(running.spawnToFirst200Ms), rssBytes };
           starts.get(document.name)?.push(start);
           options.log(`large round ${round} ${document.name.padEnd(9)} ${server.padEnd(9)} ${String(start.ms).padStart(6)} ms  RSS ${mib(rssBytes)} MiB`);
@@ -122,25 +145,41 @@ export async function measureLargeStartup(options: { rounds: number; documents?:
   return documents.map((document) => summariseLarge(document, starts.get(document.name) ?? []));
 }
 
+const ORDER: readonly LargeServer[] = ['mock', 'prism-cli', 'baseline'];
+
 /** The medians and the per-round ratios of one document's starts. */
 export function summariseLarge(document: LargeDocument, starts: readonly LargeStart[]): LargeDocumentResult {
   const of = (server: LargeServer) => starts.filter((s) => s.server === server);
-  const ratios = (measure: (s: LargeStart) => number): number[] =>
-    of('mock').flatMap((mine) => {
+  const ratios = (server: LargeServer, measure: (s: LargeStart) => number): number[] =>
+    of(server).flatMap((mine) => {
       const theirs = starts.find((s) => s.server === 'prism-cli' && s.round === mine.round);
       return theirs ? [measure(mine) / measure(theirs)] : [];
     });
-  const time = ratios((s) => s.ms);
-  const rss = ratios((s) => s.rssBytes);
+  const figures = (server: LargeServer) => ({
+    medianMs: median(of(server).map((s) => s.ms)),
+    medianRssMiB: round1(median(of(server).map((s) => s.rssBytes)) / 2 ** 20),
+    ...ratioFigures(
+      ratios(server, (s) => s.ms),
+      ratios(server, (s) => s.rssBytes),
+    ),
+  });
+  const { medianMs, medianRssMiB, ...mock } = figures('mock');
   return {
     name: document.name,
     file: document.file,
     operations: document.operations,
     starts: [...starts],
-    mockMedianMs: median(of('mock').map((s) => s.ms)),
+    mockMedianMs: medianMs,
     prismMedianMs: median(of('prism-cli').map((s) => s.ms)),
-    mockMedianRssMiB: round1(median(of('mock').map((s) => s.rssBytes)) / 2 ** 20),
+    mockMedianRssMiB: medianRssMiB,
     prismMedianRssMiB: round1(median(of('prism-cli').map((s) => s.rssBytes)) / 2 ** 20),
+    ...mock,
+    ...(of('baseline').length ? { baseline: figures('baseline') } : {}),
+  };
+}
+
+function ratioFigures(time: readonly number[], rss: readonly number[]): Pick<LargeDocumentResult, 'timeRatio' | 'rssRatio' | 'timeSpread' | 'rssSpread'> {
+  return {
     timeRatio: round2(median(time)),
     rssRatio: round2(median(rss)),
     timeSpread: [round2(Math.min(...time)), round2(Math.max(...time))],
@@ -148,16 +187,25 @@ export function summariseLarge(document: LargeDocument, starts: readonly LargeSt
   };
 }
 
-/** The figures as a Markdown table (docs/benchmarks.md). */
+/** The figures as a Markdown table (docs/benchmarks.md); a baseline build's, when one ran, below. */
 export function renderLargeTable(results: readonly LargeDocumentResult[]): string {
+  const spread = (values: readonly number[]): string => values.map((v) => v.toFixed(2)).join('–');
   const rows = results.map(
     (r) =>
-      `| ${r.name} (${r.operations} operations) | ${r.mockMedianMs} ms | ${r.prismMedianMs} ms | **${r.timeRatio.toFixed(2)}** (${r.timeSpread.map((v) => v.toFixed(2)).join('–')}) | ${r.mockMedianRssMiB} MiB | ${r.prismMedianRssMiB} MiB | **${r.rssRatio.toFixed(2)}** (${r.rssSpread.map((v) => v.toFixed(2)).join('–')}) | ${r.timeRatio <= LARGE_TIME_GOAL && r.rssRatio <= LARGE_RSS_GOAL ? 'met' : 'MISSED'} |`,
+      `| ${r.name} (${r.operations} operations) | ${r.mockMedianMs} ms | ${r.prismMedianMs} ms | **${r.timeRatio.toFixed(2)}** (${spread(r.timeSpread)}) | ${r.mockMedianRssMiB} MiB | ${r.prismMedianRssMiB} MiB | **${r.rssRatio.toFixed(2)}** (${spread(r.rssSpread)}) | ${r.timeRatio <= LARGE_TIME_GOAL && r.rssRatio <= LARGE_RSS_GOAL ? 'met' : 'MISSED'} |`,
+  );
+  const baselines = results.flatMap(({ name, prismMedianMs, prismMedianRssMiB, baseline: b }) =>
+    b
+      ? [
+          `| ${name}, baseline build | ${b.medianMs} ms | ${prismMedianMs} ms | ${b.timeRatio.toFixed(2)} (${spread(b.timeSpread)}) | ${b.medianRssMiB} MiB | ${prismMedianRssMiB} MiB | ${b.rssRatio.toFixed(2)} (${spread(b.rssSpread)}) | |`,
+        ]
+      : [],
   );
   return [
     `| document | mock, spawn → first 200 | Prism CLI | mock ÷ Prism, median (spread) goal ≤ ${LARGE_TIME_GOAL} | mock RSS | Prism RSS | mock ÷ Prism, median (spread) goal ≤ ${LARGE_RSS_GOAL} | |`,
     '|---|---:|---:|---|---:|---:|---|---|',
     ...rows,
+    ...baselines,
   ].join('\n');
 }
 

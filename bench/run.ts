@@ -262,8 +262,12 @@ async function main(): Promise<void> {
   if (!skipped.has('large')) {
     await attempt('large', async () => {
       log(`large: netlify, overseerr and lago, the mock and the Prism CLI on each, spawn → first 200 and RSS, ${options.rounds} alternating rounds`);
-      large = await measureLargeStartup({ rounds: options.rounds, serverCpu, log });
-      for (const r of large) log(`  ${r.name.padEnd(9)} time ÷ Prism ${r.timeRatio} (${r.timeSpread.join('–')}), RSS ÷ Prism ${r.rssRatio} (${r.rssSpread.join('–')})`);
+      large = await measureLargeStartup({ rounds: options.rounds, serverCpu, log, baselineCli: options.baseline });
+      for (const r of large) {
+        log(`  ${r.name.padEnd(9)} time ÷ Prism ${r.timeRatio} (${r.timeSpread.join('–')}), RSS ÷ Prism ${r.rssRatio} (${r.rssSpread.join('–')})`);
+        if (r.baseline)
+          log(`  ${r.name.padEnd(9)} baseline: time ÷ Prism ${r.baseline.timeRatio} (${r.baseline.timeSpread.join('–')}), RSS ÷ Prism ${r.baseline.rssRatio} (${r.baseline.rssSpread.join('–')})`);
+      }
     });
     await attempt('large crud', async () => {
       log(`large: CRUD of ${NETLIFY_SITES_WORKLOAD.collection} (${NETLIFY_SITES_WORKLOAD.spec}), the mock ÷ a bare server answering the same bytes`);
