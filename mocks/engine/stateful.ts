@@ -121,31 +121,36 @@ export function statefulHandlers(stateful: ReadonlyMap<string, StatefulOperation
     const holds = held.get(collection) ?? collection.declared;
     // Members an answer adds for what no record holds: never a server field, which the record holds.
     const fillHeld = { ...collection, declared: holds };
-    handlers[operationId] = ROLES[role]({
-      whole: showsWhole(collection, holds, answered),
-      nested,
-      wholeItems: showsWhole(collection, holds, list?.items),
-      location: success?.headers.includes('location') === true,
-      createdStatus: (role === 'replace' || role === 'replace-in-body') && operation.responses.has(201) ? 201 : undefined,
-      fill: media && fillOf(media.object, contract.document, fillHeld, answered),
-      totalHeader: list ? success?.headers.find((name) => TOTAL_HEADERS.has(name)) : undefined,
-      itemFill: list && media ? fillOf(media.itemObject(list.shape.kind === 'wrapped' ? list.shape.property : undefined), contract.document, fillHeld, list.items) : undefined,
-      writable: new Set([...collection.declared, ...writableOf(operation, collection, contract.document)]),
-      serverFields: serverFields.get(collection) ?? [],
-      collection,
-      answered,
-      // No responses declared at all: 204, as for an operation answered from the spec (examples.ts).
-      status: successOf(operation)?.status ?? (operation.responses.size === 0 && !operation.ranges?.size ? 204 : 200),
-      list,
-      fields: operation.parameters.filter((p) => p.in === 'query' && collection.declared.has(p.name)),
-      example: media?.examples[0]?.value,
-      wrapper: list?.shape.kind === 'wrapped' && media ? wrapperPlanOf(media, answered, contract.document, list.shape.property) : undefined,
-      media,
-      itemSchema: list && media ? itemSchemaOf(media.inlined, list) : undefined,
-      projector,
-      unwrap,
-      wrap: inner && collection.envelope,
-    });
+    // What the handler answers with (fills, list wrappers, the items' schema) is worked out when the
+    // operation is first called: a large document's start builds none it is not asked for.
+    const build = (): MockHandler =>
+      ROLES[role]({
+        whole: showsWhole(collection, holds, answered),
+        nested,
+        wholeItems: showsWhole(collection, holds, list?.items),
+        location: success?.headers.includes('location') === true,
+        createdStatus: (role === 'replace' || role === 'replace-in-body') && operation.responses.has(201) ? 201 : undefined,
+        fill: media && fillOf(media.object, contract.document, fillHeld, answered),
+        totalHeader: list ? success?.headers.find((name) => TOTAL_HEADERS.has(name)) : undefined,
+        itemFill: list && media ? fillOf(media.itemObject(list.shape.kind === 'wrapped' ? list.shape.property : undefined), contract.document, fillHeld, list.items) : undefined,
+        writable: new Set([...collection.declared, ...writableOf(operation, collection, contract.document)]),
+        serverFields: serverFields.get(collection) ?? [],
+        collection,
+        answered,
+        // No responses declared at all: 204, as for an operation answered from the spec (examples.ts).
+        status: successOf(operation)?.status ?? (operation.responses.size === 0 && !operation.ranges?.size ? 204 : 200),
+        list,
+        fields: operation.parameters.filter((p) => p.in === 'query' && collection.declared.has(p.name)),
+        example: media?.examples[0]?.value,
+        wrapper: list?.shape.kind === 'wrapped' && media ? wrapperPlanOf(media, answered, contract.document, list.shape.property) : undefined,
+        media,
+        itemSchema: list && media ? itemSchemaOf(media.inlined, list) : undefined,
+        projector,
+        unwrap,
+        wrap: inner && collection.envelope,
+      });
+    let handler: MockHandler | undefined;
+    handlers[operationId] = (c, exchange) => (handler ??= build())(c, exchange);
   }
   return handlers;
 }

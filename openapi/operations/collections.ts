@@ -34,7 +34,7 @@ import { declaredProperties, flattenObject, typesOf } from '../schema/shape.js';
 import { firstJson, isJsonMediaType, isXmlMediaType } from '../media-types.js';
 import { successOf, type CompiledContract, type ContractMediaType, type ContractOperation, type ContractParameter } from './model.js';
 import { isObject, type Schema } from '../schema/resolve.js';
-import { exactPlanDeclaring } from '../schema/exact-json.js';
+import { exactPlanDeclaring, type ExactPlan } from '../schema/exact-json.js';
 import { withSchemaShapes } from './body-shapes.js';
 import type { ValidateFunction } from 'ajv';
 import { MockExtensionError, mockHints, type MockHints, type MockPage, type MockRole } from './mock-extensions.js';
@@ -686,6 +686,7 @@ export function envelopedMedia(media: ContractMediaType, property: string, docum
     return valid;
   };
   judge.errors = null as ValidateFunction['errors'];
+  let plan: { value: ExactPlan | undefined } | undefined;
   const inner = {
     mediaType: media.mediaType,
     schema,
@@ -705,7 +706,10 @@ export function envelopedMedia(media: ContractMediaType, property: string, docum
     examples: media.examples
       .filter((example) => isObject(example.value) && property in example.value)
       .map((example) => ({ name: example.name, value: (example.value as Record<string, unknown>)[property] })),
-    exactPlan: exactPlanDeclaring(media.exactPlan?.properties?.get(property) ?? media.exactPlan?.rest, properties.keys()),
+    // On first use, as the outer body's own plan (compile.ts).
+    get exactPlan() {
+      return (plan ??= { value: exactPlanDeclaring(media.exactPlan?.properties?.get(property) ?? media.exactPlan?.rest, properties.keys()) }).value;
+    },
   };
   return withSchemaShapes(inner, schema, document);
 }

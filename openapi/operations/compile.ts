@@ -154,8 +154,10 @@ class SchemaCompiler {
     const schemas = isObject(components.schemas) ? components.schemas : {};
     this.#defs = {};
     for (const [name, schema] of Object.entries(schemas)) this.#defs[name] = this.#prepare(schema, name);
-    // A broken component is refused at load, with its pointer, whether or not an operation uses it.
-    this.#defsId('');
+    // A broken component is refused at load, with its pointer, whether or not an operation uses it;
+    // the Ajvs are given the defs when a first validator is compiled (Ajv walks every def it is given).
+    this.#checkDefs();
+    this.#checkedSize = Object.keys(this.#defs).length;
   }
 
   /**
@@ -506,11 +508,15 @@ function readContent(raw: unknown, compiler: SchemaCompiler, where: string, dire
         maxItems: type === 'array' && isObject(resolved) && typeof resolved.maxItems === 'number' ? resolved.maxItems : undefined,
         arrayProperties: arrayPropertiesOf(properties, compiler),
         examples,
-        exactPlan: compiler.exactPlan(schema, properties.keys()),
+        exactPlan: undefined as ExactPlan | undefined,
       },
       schema,
       compiler.document,
     );
+    // Worked out when a body of this type is first read: most of a large document's bodies are
+    // never read by a run, and planning every one was a fifth of compiling lago (docs/benchmarks.md).
+    let plan: { value: ExactPlan | undefined } | undefined;
+    Object.defineProperty(media, 'exactPlan', { enumerable: true, get: () => (plan ??= { value: compiler.exactPlan(schema, properties.keys()) }).value });
     compiler.compileLazily(media, schema, `${at}/schema`, direction);
     content.set(media.mediaType, media);
   }
