@@ -398,6 +398,17 @@ describe('the large real-world documents (issue 37)', () => {
     expect(goals.find((g) => g.goal.startsWith('lago (202 operations): spawn'))).toMatchObject({ measured: '0.31', met: false });
     expect(goals.find((g) => g.goal.startsWith('lago: RSS'))).toMatchObject({ measured: '0.43', met: false });
     expect(renderLargeTable([result])).toContain('| netlify (174 operations) | 220 ms | 1000 ms | **0.22** (0.20–0.30) | 63 MiB | 200 MiB | **0.30** (0.30–0.40) | met |');
+    expect(result.baseline).toBeUndefined();
+    // A baseline build started in the same rounds is taken ÷ the same Prism starts.
+    const withBaseline = summariseLarge(netlify, [
+      ...starts,
+      { round: 1, server: 'baseline', ms: 300, rssBytes: 70 * MiB },
+      { round: 2, server: 'baseline', ms: 1200, rssBytes: 70 * MiB },
+      { round: 3, server: 'baseline', ms: 310, rssBytes: 70 * MiB },
+    ]);
+    expect(withBaseline.timeRatio).toBe(0.22);
+    expect(withBaseline.baseline).toMatchObject({ medianMs: 310, timeRatio: 0.31, timeSpread: [0.3, 0.4], rssRatio: 0.35 });
+    expect(renderLargeTable([withBaseline])).toContain('| netlify, baseline build | 310 ms | 1000 ms | 0.31 (0.30–0.40) | 70 MiB | 200 MiB | 0.35 (0.33–0.35) | |');
   });
 
   it('starts the mock and the Prism CLI on netlify, each until a GET of /sites answers 200, and reads the RSS of each', async () => {
