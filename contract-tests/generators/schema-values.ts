@@ -17,6 +17,7 @@ import { linearRegExp } from '../../openapi/schema/patterns.js';
 import { isObject } from '../../openapi/schema/resolve.js';
 import { mergeSchemas } from '../../openapi/schema/shape.js';
 import { typesOf, type JsonSchema } from '../spec-contract.js';
+import { codePoint } from './code-points.js';
 import { literal } from './json-text.js';
 import { ofLength } from './strings.js';
 
@@ -149,7 +150,7 @@ const FORMAT_ARBITRARIES: Record<string, () => fc.Arbitrary<string>> = {
 
 /** Strings of every plane (no lone surrogates: those are a provider-choice case of their own). */
 function anyString(minLength: number, maxLength: number): fc.Arbitrary<string> {
-  return fc.oneof(fc.string({ unit: 'binary', minLength, maxLength }), fc.string({ unit: 'grapheme', minLength, maxLength }), fc.string({ unit: 'grapheme-ascii', minLength, maxLength }));
+  return fc.oneof(fc.string({ unit: codePoint(), minLength, maxLength }), fc.string({ unit: 'grapheme', minLength, maxLength }), fc.string({ unit: 'grapheme-ascii', minLength, maxLength }));
 }
 
 /**
