@@ -1,6 +1,9 @@
 /**
  * The CLI as provider teams run it (`npm run contract` runs dist/contract-tests/cli.js, which
  * `npm test` builds first): flags and environment, exit codes 0/1/2, the printed seed, JUnit.
+ * What is about the process (its exit status, the environment it reads, a usage error) runs the
+ * real process; what is about the run's verdict (exit 1 and its words) runs the same command in
+ * this process (contract-command.ts), a Node start-up less each.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -15,6 +18,7 @@ import { contractCommand, parseContractArgs } from '../cli-options.js';
 import { CHECK_NAMES } from '../model.js';
 import { ContractUsageError, resolveOptions } from '../options.js';
 import { runResolved } from '../runner.js';
+import { runContract } from './contract-command.js';
 import { FLAWS } from './providers/flaws.js';
 import { startProvider, type ProviderOptions } from './providers/provider.js';
 
@@ -77,7 +81,7 @@ describe('npm run contract', () => {
   it('exits 1 when a check fails, names it, and reproduces the seed it was given', async () => {
     const junit = join(mkdtempSync(join(tmpdir(), 'contract-')), 'contract.xml');
     const { code, output } = await withProvider({ behaviour: FLAWS['bearer-token-not-checked']?.behaviour }, (url) =>
-      runCli(['--base-url', url, '--token', TOKEN, '--seed', '31337', '--invalid-token', 'revoked-token-1', '--generated', '5', '--junit', junit]),
+      runContract(['--base-url', url, '--token', TOKEN, '--seed', '31337', '--invalid-token', 'revoked-token-1', '--generated', '5', '--junit', junit]),
     );
     expect(output).toContain('Seed 31337');
     expect(output).toMatch(/^FAILED: 1 of 8 checks failed \(ignored_auth\)/m);
@@ -89,7 +93,7 @@ describe('npm run contract', () => {
   });
 
   it('exits 1 for a provider that hangs, naming the timeout it was given, and stops sending after three timeouts', async () => {
-    const { code, output } = await withProvider({ behaviour: FLAWS.hangs?.behaviour }, (url) => runCli(['--base-url', url, '--token', TOKEN, '--timeout', '200', '--generated', '2']));
+    const { code, output } = await withProvider({ behaviour: FLAWS.hangs?.behaviour }, (url) => runContract(['--base-url', url, '--token', TOKEN, '--timeout', '200', '--generated', '2']));
     expect(output).toContain('No complete answer within 200 ms');
     expect(output).toMatch(/not sent: the provider had already timed out 3 times \(each after 200 ms\), so the suite stopped sending/);
     expect(code).toBe(1);
