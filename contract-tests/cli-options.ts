@@ -52,6 +52,12 @@ export function contractCommand(): Command {
     )
     .addOption(new Option('--exclude-operation <op>', 'leave matching operations out, matched as --include-operation (repeatable, or comma-separated)').argParser(commaList))
     .addOption(new Option('--spec <file>', 'the OpenAPI document to test against (default: the bundled spec)').env('PLANT_STORE_SPEC'))
+    .addOption(
+      new Option(
+        '--overlay <file>',
+        "OpenAPI Overlay 1.0 document applied to the spec before testing, e.g. to add x-mock-* extensions, as the mock's --overlay (repeatable, applied in order)",
+      ).argParser(collect),
+    )
     .addOption(new Option('--header <header>', "a header every request carries, 'Name: value' (repeatable)").argParser(header))
     .addOption(new Option('--dry-run', 'print which answers feed which requests (the dependency graph) and the stateful sequences, and send nothing; --base-url is not needed'))
     .addOption(new Option('--junit <file>', 'write a JUnit XML report to this file'))
@@ -85,6 +91,7 @@ export function parseContractArgs(argv: readonly string[], command: Command = co
     junit?: string;
     har?: string;
     spec?: string;
+    overlay?: string[];
     cases?: string[];
     checks?: string[];
     excludeChecks?: string[];
@@ -108,6 +115,7 @@ export function parseContractArgs(argv: readonly string[], command: Command = co
     ...(o.har === undefined ? {} : { har: o.har }),
     ...(o.dryRun ? { dryRun: true } : {}),
     ...(o.spec === undefined ? {} : { spec: userPath(o.spec) }),
+    ...(o.overlay === undefined ? {} : { overlay: o.overlay.map((file) => userPath(file)) }),
     ...(o.cases === undefined ? {} : { cases: o.cases }),
     ...(o.checks === undefined ? {} : { checks: o.checks }),
     ...(o.excludeChecks === undefined ? {} : { excludeChecks: o.excludeChecks }),

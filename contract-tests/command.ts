@@ -6,15 +6,14 @@
  */
 import { CommanderError } from 'commander';
 import { contractCommand, parseContractArgs, type ContractCommandLine } from './cli-options.js';
-import { ContractUsageError, resolveOptions, type ResolvedOptions } from './options.js';
+import { ContractUsageError, overlaysOf, resolveOptions, type ResolvedOptions } from './options.js';
 import { UnreachableTargetError, WAIT_BUDGET_MS, waitUntilReachable } from './reachability.js';
 import { formatReport } from './report.js';
 import { runResolved } from './runner.js';
 import { dryRunText } from './dry-run.js';
 import { terminalSafeLines } from './terminal-text.js';
-import { ContractError } from '../openapi/document/load.js';
 import { readContract } from '../openapi/operations/compile.js';
-import { SpecError, suiteSpecOf } from './spec-contract.js';
+import { isSpecRefusal, suiteSpecOf } from './spec-contract.js';
 
 /** Where the command writes: the process's stdout and stderr, or a test's buffer. */
 export interface CommandOutput {
@@ -42,14 +41,16 @@ async function run(argv: readonly string[], out: (text: string) => void, err: (t
     // Commander's own words (--help, a bad flag) go to the same place, as it writes them.
     options = parseContractArgs(argv, contractCommand().configureOutput({ writeOut: (text) => io.out(text), writeErr: (text) => io.err(text) }));
     // Read asynchronously: a spec may refer to sibling files (bundled by openapi/document/load.ts).
-    if (options.spec !== undefined) options = { ...options, contract: suiteSpecOf(await readContract(options.spec)) };
+    // --overlay goes through the core's loader, as the mock's does: the suite sequences the collections the mock infers.
+    const overlays = overlaysOf(options);
+    if (options.spec !== undefined || overlays.length) options = { ...options, contract: suiteSpecOf(await readContract(options.spec, overlays)) };
     // A dry run sends nothing: no base URL or credential is needed to resolve the operations under test.
     if (options.dryRun) options = { ...options, baseUrl: options.baseUrl || 'http://127.0.0.1/', token: options.token || 'dry-run', basic: options.basic ?? 'dry:run' };
     // Resolved once, before anything is sent, so that the seed is printed even if the run dies.
     resolved = resolveOptions(options);
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
-    if (error instanceof ContractUsageError || error instanceof ContractError || error instanceof SpecError) {
+    if (error instanceof ContractUsageError || isSpecRefusal(error)) {
       err(`plant-store-contract: ${error.message}\nRun with --help for the flags.\n`);
       return 2;
     }

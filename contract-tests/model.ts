@@ -97,6 +97,10 @@ export interface SequenceStep {
   deletePending?: boolean;
   /** A list step's member of a wrapped answer holding the records (the spec's list schema names it). */
   wrapper?: string;
+  /** A create's or read's answer holds the record inside this member (an enveloped collection's, `{"article": {...}}`). */
+  envelope?: string;
+  /** A create whose record its item path names (a read, update or delete): an identity no path segment can carry is a finding. */
+  named?: boolean;
   /** A read that follows a delete of the record sent without a credential: the record must still be there. */
   afterAnonymousDelete?: boolean;
   /** What a read must show: the record as last created or updated. */

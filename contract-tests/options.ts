@@ -34,6 +34,13 @@ export interface ContractOptions {
   generated?: { positive?: number; negative?: number };
   /** The OpenAPI document to test against (default: the bundled spec); `PLANT_STORE_SPEC` in the CLI. */
   spec?: string;
+  /**
+   * OpenAPI Overlay 1.0 documents applied to the spec in order as it is read (`--overlay`), through
+   * the same core the mock's `--overlay` goes through: the `x-mock-*` extensions they add (which
+   * operation creates, reads, lists; the identity; the envelope) shape the suite's sequences as the
+   * mock's collections. Ignored with `contract` (already compiled).
+   */
+  overlay?: string | readonly string[];
   /** The spec already compiled (tests pass one; `spec` is then ignored): every operation, or one. */
   contract?: SuiteContract | SuiteSpec;
   /** The bundled fixture cases (default: every file in fixtures/cases). */
@@ -151,12 +158,19 @@ const KEY_CHARS = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const RESERVED_HEADERS = new Set(['authorization', 'content-type', 'content-length', 'host', 'transfer-encoding', 'connection']);
 
+/** The overlay files of `options`, one or several, in the order given. */
+export function overlaysOf(options: Pick<ContractOptions, 'overlay'>): readonly string[] {
+  return typeof options.overlay === 'string' ? [options.overlay] : (options.overlay ?? []);
+}
+
 export function resolveOptions(options: ContractOptions): ResolvedOptions {
   const base = parseBaseUrl(options.baseUrl);
   const token = options.token ?? '';
   let spec: SuiteSpec;
   try {
     const given = options.contract;
+    // Overlays are applied as the spec is read, which runContractSuite and the command do (asynchronously) before this.
+    if (given === undefined && overlaysOf(options).length) throw new ContractUsageError('An overlay is applied as the spec is read: pass it to runContractSuite, or --overlay to the command.');
     spec = given === undefined ? loadSuiteSpec(...(options.spec ? [options.spec] : [])) : 'operations' in given ? given : { source: given.source, operations: [given], untestable: [] };
   } catch (error) {
     if (error instanceof SpecError) throw new ContractUsageError(error.message);

@@ -10,8 +10,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
-import { NEXT_CURSOR_NAMES, recogniseCollections } from '../openapi/operations/collections.js';
+import { envelopedMedia, envelopeOf, NEXT_CURSOR_NAMES, recogniseCollections, type Collection } from '../openapi/operations/collections.js';
 import type { CompiledContract } from '../openapi/operations/model.js';
+import { firstJson } from '../openapi/media-types.js';
 import { exactInteger, parseExactJson } from '../openapi/schema/exact-json.js';
 import { isObject } from '../openapi/schema/resolve.js';
 import { INT64_MAX, type IdSource } from '../fixtures/index.js';
@@ -20,7 +21,7 @@ import { integerBounds, validLiterals } from './generators/schema-values.js';
 import type { CaseExpectation, SequenceStep } from './model.js';
 import { evaluateLinkValue, type Exchange } from './runtime-expressions.js';
 import type { JsonSchema, RequestBody, SuiteContract, SuiteParameter } from './spec-contract.js';
-import { typesOf } from './spec-contract.js';
+import { envelopedBody, typesOf } from './spec-contract.js';
 
 /** The operations of one collection the run tests. */
 export interface SequencePlan {
@@ -59,6 +60,19 @@ export interface SequencePlan {
   parent?: ParentPlan;
   /** The create answer's OpenAPI `links` to the read, update and delete (they choose those operations and their parameters). */
   links?: Partial<Record<'read' | 'update' | 'remove', PlanLink>>;
+  /** An enveloped collection's (`{"article": {...}}`): its records are written, read and echoed inside the member. */
+  envelope?: EnvelopePlan;
+}
+
+/**
+ * The envelope a collection's create (and its update, when its body is the same envelope) wraps the
+ * record in, as the mock's rule finds it (collections.ts envelopeOf): the member, and the bodies the
+ * record is written in inside it. A read's or create's answer holds the record in the same member.
+ */
+export interface EnvelopePlan {
+  member: string;
+  create: RequestBody;
+  update?: RequestBody;
 }
 
 /** The collection a nested one's records belong to (`/bookings` of `/bookings/{bookingId}/payments`). */
@@ -72,6 +86,7 @@ export interface ParentPlan {
   assigned: boolean;
   create: SuiteContract;
   remove?: SuiteContract;
+  envelope?: EnvelopePlan;
 }
 
 /** A link of the create's answer: its name, and the parameters it passes (runtime expressions or constants). */
@@ -87,14 +102,14 @@ export function planSequences(compiled: CompiledContract, operations: readonly S
   const plans: SequencePlan[] = [];
   for (const collection of collections) {
     const create = byId.get(collection.create.operationId);
-    // The suite reads identities at a body's top level: an enveloped collection (`{"article": {...}}`) is not sequenced yet.
-    if (!create?.requestBody || collection.envelope !== undefined) continue;
+    if (!create?.requestBody) continue;
     // A nested collection needs a parent record first: one level, the parent's create under test.
     let parent: ParentPlan | undefined;
     if (collection.parent) {
       const owner = collection.parent.collection;
       const parentCreate = byId.get(owner.create.operationId);
-      if (!parentCreate?.requestBody || owner.parent || owner.envelope !== undefined) continue;
+      if (!parentCreate?.requestBody || owner.parent) continue;
+      const parentEnvelope = envelopePlanOf(compiled, owner, parentCreate);
       const parentRemove = [...stateful].find(([operationId, op]) => op.collection === owner && op.role === 'delete' && byId.has(operationId))?.[0];
       parent = {
         collection: owner.path,
@@ -105,6 +120,7 @@ export function planSequences(compiled: CompiledContract, operations: readonly S
         assigned: owner.identity.assigned !== undefined && owner.identity.optional !== true,
         create: parentCreate,
         ...optional('remove', parentRemove === undefined ? undefined : byId.get(parentRemove)),
+        ...optional('envelope', parentEnvelope),
       };
     }
     // A collection with only a create has nothing to read back: no sequence (the body walk covers the create).
@@ -114,6 +130,8 @@ export function planSequences(compiled: CompiledContract, operations: readonly S
       return undefined;
     };
     const links = createLinks(compiled, collection.create.operationId, operations);
+    const update = links.update?.operation ?? role('replace') ?? role('patch');
+    const envelope = envelopePlanOf(compiled, collection, create, update);
     const plan: SequencePlan = {
       collection: collection.path,
       noun: collection.noun,
@@ -136,13 +154,40 @@ export function planSequences(compiled: CompiledContract, operations: readonly S
       create,
       ...optional('read', links.read?.operation ?? role('read')),
       ...optional('list', role('list')),
-      ...optional('update', links.update?.operation ?? role('replace') ?? role('patch')),
+      ...optional('update', update),
       ...optional('remove', links.remove?.operation ?? role('delete')),
       ...(Object.keys(links).length ? { links: Object.fromEntries(Object.entries(links).map(([step, link]) => [step, { name: link.name, parameters: link.parameters }])) } : {}),
+      ...optional('envelope', envelope),
     };
     if (plan.read || plan.list) plans.push(plan);
   }
   return plans;
+}
+
+/**
+ * The envelope of an enveloped collection (the mock's rule: collections.ts), with the create's body
+ * inside it and the update's when its own body is that envelope; undefined for any other collection.
+ */
+export function envelopePlanOf(compiled: CompiledContract, collection: Collection, create: SuiteContract, update?: SuiteContract): EnvelopePlan | undefined {
+  const member = collection.envelope;
+  if (member === undefined || !create.requestBody) return undefined;
+  const updateMedia = update?.requestBody && !update.requestBody.form ? firstJson(compiled.operations.get(update.operationId)?.requestBody?.content) : undefined;
+  const updateInner = updateMedia && envelopeOf(updateMedia) === member ? envelopedMedia(updateMedia, member, compiled.document) : undefined;
+  return {
+    member,
+    create: envelopedBody(create.requestBody, collection.body),
+    ...(updateInner && update?.requestBody ? { update: envelopedBody(update.requestBody, updateInner) } : {}),
+  };
+}
+
+/** A record's body text wrapped in its envelope's member (`{"article":<text>}`), or the text itself. */
+export function wrapRecord(text: string, member: string | undefined): string {
+  return member === undefined ? text : `{${JSON.stringify(member)}:${text}}`;
+}
+
+/** The record an answer holds: inside the envelope's member for an enveloped collection, else the body itself. */
+export function recordIn(body: unknown, member: string | undefined): unknown {
+  return member === undefined ? body : isObject(body) ? body[member] : undefined;
 }
 
 type LinkedStep = 'read' | 'update' | 'remove';
@@ -228,8 +273,12 @@ export async function runSequences(plans: readonly SequencePlan[], context: Sequ
 }
 
 async function runSequence(plan: SequencePlan, context: SequenceContext): Promise<void> {
-  const body = plan.create.requestBody;
+  // An enveloped collection's record is written inside its member, and read back from there (the mock's rule).
+  const body = plan.envelope?.create ?? plan.create.requestBody;
   if (!body) return;
+  const member = plan.envelope?.member;
+  /** Whether the record's item path names it (a read, update or delete): an identity no path segment can hold is then a finding. */
+  const named = plan.read !== undefined || plan.update !== undefined || plan.remove !== undefined;
   let draws = 0;
   const sample = <T>(arbitrary: fc.Arbitrary<T>): T => fc.sample(arbitrary, { seed: (context.seed + 104_729 * ++draws) | 0, numRuns: 1 })[0] as T;
   const identityProperty = body.properties.find((p) => p.name === plan.identity);
@@ -276,13 +325,14 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
     if (!made) return undefined;
     const answer = await send({
       operation: plan.create,
-      step: { kind: 'create', collection: plan.collection, record: made.value, identity: plan.identity },
+      step: { kind: 'create', collection: plan.collection, record: made.value, identity: plan.identity, ...optional('envelope', member), ...(named ? { named: true } : {}) },
       description,
       expect: 'accepted',
-      body: made.text,
+      body: wrapRecord(made.text, member),
     });
     if (answer.status === undefined || answer.status < 200 || answer.status > 299) return undefined;
-    const answered = isObject(answer.body) ? answer.body[plan.identity] : undefined;
+    const record = recordIn(answer.body, member);
+    const answered = isObject(record) ? record[plan.identity] : undefined;
     const key = id ?? createdKey(answer, plan);
     if (key === undefined) return undefined;
     created.push(key);
@@ -315,7 +365,14 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
   const etags = new Map<string, string>();
   const read = async (id: string, step: SequenceStep, description: string, expect: CaseExpectation = 'provider-choice', anonymous = false) => {
     if (!plan.read) return undefined;
-    const answer = await send({ operation: plan.read, step, description: description + (exchanges.has(id) ? via('read') : ''), expect, parameters: pathValue(id), anonymous });
+    const answer = await send({
+      operation: plan.read,
+      step: member === undefined ? step : { ...step, envelope: member },
+      description: description + (exchanges.has(id) ? via('read') : ''),
+      expect,
+      parameters: pathValue(id),
+      anonymous,
+    });
     const etag = answer.headers?.etag;
     if (etag !== undefined && answer.status !== undefined && answer.status >= 200 && answer.status < 300) etags.set(id, etag);
     return answer;
@@ -524,14 +581,15 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
   }
   if (plan.update?.requestBody) {
     // The update's own body schema (a PATCH may take a change, not a whole record); the identity as the record has it.
-    const changed = makeBody(plan.assigned ? undefined : first.id, word(), plan.update.requestBody);
+    // An update whose own body is the collection's envelope writes the record inside it.
+    const changed = makeBody(plan.assigned ? undefined : first.id, word(), plan.envelope?.update ?? plan.update.requestBody);
     if (changed) {
       const answer = await send({
         operation: plan.update,
         step: { kind: 'update', collection: plan.collection, record: changed.value, identity: plan.identity, id: first.id },
         description: `updates the first ${noun}${via('update')}`,
         expect: 'accepted',
-        body: changed.text,
+        body: wrapRecord(changed.text, plan.envelope?.update ? member : undefined),
         parameters: conditional(plan.update, first.id, 'update'),
       });
       if (answer.status !== undefined && answer.status >= 200 && answer.status < 300) {
@@ -626,7 +684,7 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
   }
   /** Creates the record a nested collection's records belong to; its identity as JSON text, or undefined when it could not. */
   async function createParent(parent: ParentPlan): Promise<string | undefined> {
-    const parentBody = parent.create.requestBody;
+    const parentBody = parent.envelope?.create ?? parent.create.requestBody;
     if (!parentBody) return undefined;
     const property = parentBody.properties.find((p) => p.name === parent.identity);
     const id = parent.assigned
@@ -643,7 +701,7 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
       step: { kind: 'create', collection: parent.collection, record: made.value, identity: parent.identity },
       description: `creates a ${parent.noun} for the ${plan.collection} collection's records to belong to`,
       expect: 'accepted',
-      body: made.text,
+      body: wrapRecord(made.text, parent.envelope?.member),
     });
     if (answer.status === undefined || answer.status < 200 || answer.status > 299) return undefined;
     return id ?? createdKey(answer, parent);
@@ -651,16 +709,23 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
 }
 
 /**
- * The identity a create's answer gives the new record, as JSON text: the body's identity (a
+ * The identity a create's answer gives the new record, as JSON text: the body's identity (inside its envelope for an enveloped collection; a
  * number's digits as the answer holds them: String() of an id past 2^53 would name another
  * record), else the last segment of its `Location` header when the one before it is the
  * collection's last (`/items/17` for `/items`, also absolute or under a base path); undefined when
  * neither says.
  */
-export function createdKey(answer: { body?: unknown; headers?: Record<string, string> }, plan: Pick<SequencePlan, 'collection' | 'identity' | 'identityType'>): string | undefined {
-  const answered = isObject(answer.body) ? answer.body[plan.identity] : undefined;
+export function createdKey(
+  answer: { body?: unknown; headers?: Record<string, string> },
+  plan: Pick<SequencePlan, 'collection' | 'identity' | 'identityType'> & { envelope?: Pick<EnvelopePlan, 'member'> | undefined },
+): string | undefined {
+  // An enveloped record's identity is inside the envelope (`{"article": {"slug": …}}`).
+  const record = recordIn(answer.body, plan.envelope?.member);
+  const answered = isObject(record) ? record[plan.identity] : undefined;
+  // An empty identity names no record in a path segment (`/articles/` is the collection): nothing to follow (ensure_resource_availability says so).
+  if (answered === '') return undefined;
   if (typeof answered === 'string') return JSON.stringify(answered);
-  if (answered !== undefined) return exactDigits(answer.body as Record<string, unknown>, plan.identity) ?? jsonText(answered);
+  if (answered !== undefined) return exactDigits(record as Record<string, unknown>, plan.identity) ?? jsonText(answered);
   const location = answer.headers?.location;
   if (location === undefined) return undefined;
   let segments: string[];

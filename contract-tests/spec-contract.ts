@@ -10,12 +10,23 @@ import type { ValidateFunction } from 'ajv';
 import type { SchemePlace } from '../fixtures/index.js';
 import { compileContract, loadContract } from '../openapi/operations/compile.js';
 import { ContractError } from '../openapi/document/load.js';
-import { coveringResponse, type BodyVariant, type CompiledContract, type ContractOperation, type ContractParameter, type ContractResponse, type VariantProperty } from '../openapi/operations/model.js';
+import {
+  coveringResponse,
+  type BodyVariant,
+  type CompiledContract,
+  type ContractMediaType,
+  type ContractOperation,
+  type ContractParameter,
+  type ContractResponse,
+  type VariantProperty,
+} from '../openapi/operations/model.js';
 import { isJsonMediaType, mediaEssence } from '../openapi/media-types.js';
 import { parseExactJson } from '../openapi/schema/exact-json.js';
 import type { ParameterReader } from '../openapi/operations/parameters.js';
 import { rawKindOf, type RawKind } from './generators/raw-bodies.js';
-import { recogniseCollections } from '../openapi/operations/collections.js';
+import { envelopedMedia, envelopeOf, IdentityOverrideError, recogniseCollections } from '../openapi/operations/collections.js';
+import { OverlayError } from '../openapi/document/overlay.js';
+import { MockExtensionError } from '../openapi/operations/mock-extensions.js';
 import { inlineSchema, typesOf } from '../openapi/schema/shape.js';
 import { isObject, refName } from '../openapi/schema/resolve.js';
 
@@ -27,6 +38,11 @@ export { typesOf };
 /** A spec the suite cannot test against; the CLI exits 2 with its message. */
 export class SpecError extends Error {
   override name = 'SpecError';
+}
+
+/** Whether `error` is the core's refusal of a spec or an overlay (one line naming the pointer): a usage error, never a crash. */
+export function isSpecRefusal(error: unknown): error is Error {
+  return error instanceof ContractError || error instanceof SpecError || error instanceof OverlayError || error instanceof MockExtensionError || error instanceof IdentityOverrideError;
 }
 
 export interface DeclaredResponse {
@@ -171,6 +187,12 @@ export interface SuiteContract {
    */
   transformed?: ReadonlySet<string>;
   /**
+   * The member its body and 2xx answers wrap the record in, for an operation of an enveloped
+   * collection whose request body is that envelope (`{"article": {...}}`, collections.ts envelopeOf):
+   * `echoed`, `echoDefaults` and `transformed` name the record's properties inside it.
+   */
+  envelope?: string;
+  /**
    * The operation reads, changes or deletes a record the request names (the CRUD rule's read,
    * replace, patch, delete, form update), or acts below one (`POST /bookings/{bookingId}/payment`):
    * outside a stateful sequence and a record the run created for it, the record it names may not
@@ -293,7 +315,7 @@ function declared(response: ContractResponse, status: number | string): Declared
 export function suiteContractOf(
   contract: CompiledContract,
   operationId: string,
-  stateful: ReadonlyMap<string, { role: string; collection: { identity: { property: string }; itemPath?: string | undefined } }> = recogniseCollections(contract).stateful,
+  stateful: ReadonlyMap<string, { role: string; collection: { identity: { property: string }; itemPath?: string | undefined; envelope?: string } }> = recogniseCollections(contract).stateful,
 ): SuiteContract {
   const role = stateful.get(operationId);
   const collectionIdentity = role?.role === 'create' ? new Map([[operationId, role.collection.identity.property]]) : undefined;
@@ -380,15 +402,21 @@ export function suiteContractOf(
     ...(p.validate ? { validate: p.validate } : {}),
     read: p.read,
   }));
+  // An enveloped collection's body and answers hold the record inside their one member: what is echoed is inside it (the mock's rule).
+  const envelope = role?.collection.envelope !== undefined && media && envelopeOf(media) === role.collection.envelope ? role.collection.envelope : undefined;
+  const sentRecord = envelope === undefined || !media ? undefined : envelopedMedia(media, envelope, contract.document);
+  const recordProperties = sentRecord ? (sentRecord.variants[0] as BodyVariant).properties : requestBody?.properties;
+  const answeredMedia = (r: ContractResponse): ContractMediaType[] => [...r.content.values()].flatMap((m) => (envelope === undefined ? [m] : (envelopedMedia(m, envelope, contract.document) ?? [])));
+  const successes = [...operation.responses.values()].filter((r) => typeof r.status === 'number' && r.status >= 200 && r.status < 300);
   // Every declared 2xx's properties: the check echoes those the status answered declares.
-  const successProperties = [...new Set([...responses].flatMap(([status, response]) => (status >= 200 && status < 300 ? response.properties : [])))];
+  const successProperties =
+    envelope === undefined
+      ? [...new Set([...responses].flatMap(([status, response]) => (status >= 200 && status < 300 ? response.properties : [])))]
+      : [...new Set(successes.flatMap((r) => answeredMedia(r).flatMap((m) => m.properties)))];
   // Each echoed property's schema in the 2xx answers that declare it: writeOnly there is never answered; another schema is a transformation.
-  const answeredSchemas = (name: string): unknown[] =>
-    [...operation.responses.values()]
-      .filter((r) => typeof r.status === 'number' && r.status >= 200 && r.status < 300)
-      .flatMap((r) => [...r.content.values()].flatMap((m) => (m.propertySchemas.has(name) ? [m.propertySchemas.get(name)] : [])));
-  const requestSchemaOf = (name: string): unknown => requestBody?.properties.find((p) => p.name === name)?.schema;
-  const sent = new Set(requestBody?.properties.map((p) => p.name) ?? []);
+  const answeredSchemas = (name: string): unknown[] => successes.flatMap((r) => answeredMedia(r).flatMap((m) => (m.propertySchemas.has(name) ? [m.propertySchemas.get(name)] : [])));
+  const requestSchemaOf = (name: string): unknown => recordProperties?.find((p) => p.name === name)?.schema;
+  const sent = new Set(recordProperties?.map((p) => p.name) ?? []);
   return {
     source,
     operation,
@@ -413,13 +441,32 @@ export function suiteContractOf(
     // another (an upload, a payment, a search) may answer whatever its schema allows.
     echoed: successProperties.filter((name) => {
       if (!STORES.has(stateful.get(operationId)?.role ?? '')) return false;
-      const schema = requestBody?.properties.find((p) => p.name === name)?.schema;
+      const schema = recordProperties?.find((p) => p.name === name)?.schema;
       const answeredWriteOnly = answeredSchemas(name).some((answered) => inlineSchema(answered, contract.document).writeOnly === true);
       return sent.has(name) && schema?.writeOnly !== true && schema?.readOnly !== true && !answeredWriteOnly;
     }),
     transformed: new Set(successProperties.filter((name) => sent.has(name) && answeredSchemas(name).some((answered) => !sameSchema(requestSchemaOf(name), answered, contract.document)))),
-    echoDefaults: new Map(requestBody?.properties.flatMap((p) => (isObject(p.schema) && 'default' in p.schema ? [[p.name, p.schema.default] as const] : [])) ?? []),
+    echoDefaults: new Map(recordProperties?.flatMap((p) => (isObject(p.schema) && 'default' in p.schema ? [[p.name, p.schema.default] as const] : [])) ?? []),
+    ...(envelope === undefined ? {} : { envelope }),
     actsOnRecord: onRecord(stateful.get(operationId)?.role) || belowRecord(operation.path, stateful.values()),
+  };
+}
+
+/**
+ * The body a record is written in inside an envelope (`{"article": {...}}`, collections.ts
+ * envelopedMedia): `inner` is the envelope's member as a media type of its own, whose validator
+ * judges the envelope holding a value. The suite writes the record with it and wraps the text.
+ */
+export function envelopedBody(outer: RequestBody, inner: ContractMediaType): RequestBody {
+  return {
+    mediaTypes: outer.mediaTypes,
+    mediaType: outer.mediaType,
+    schemaName: refName(inner.schema) ?? outer.schemaName,
+    validate: inner.validate ?? outer.validate,
+    properties: (inner.variants[0] as BodyVariant).properties,
+    variants: inner.variants,
+    additionalProperties: inner.object.additionalProperties,
+    required: outer.required,
   };
 }
 

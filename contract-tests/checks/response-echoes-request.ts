@@ -5,7 +5,8 @@
  * property that was not sent but comes back is a warning, except in a PATCH's answer (the whole record).
  * A value declared writeOnly there is never answered; one the answer declares with another schema that
  * cannot hold the value sent (a card number answered masked) may differ, a provider choice at most; a
- * wider answer schema (the request's bounds left out) still holds it, so it is compared.
+ * wider answer schema (the request's bounds left out) still holds it, so it is compared. A record
+ * sent and answered in an envelope (`{"article": {...}}`) is compared inside it, as the mock stores it.
  */
 import { exactInteger } from '../../openapi/schema/exact-json.js';
 import { isObject } from '../../openapi/schema/resolve.js';
@@ -19,16 +20,24 @@ export const responseEchoesRequest: Check = {
   proves: 'the created resource names exactly what was sent, for every property the success response declares',
   judge(exchange, { contract }) {
     const response = answered(exchange);
-    const sent = exchange.case.request.plant;
+    const sentBody = exchange.case.request.plant;
     const declared = response && contract.responses.get(response.status);
-    if (!response || !declared || !isSuccess(response.status) || !sent) return undefined;
+    if (!response || !declared || !isSuccess(response.status) || !sentBody) return undefined;
     const parsed = parseBody(response.body);
     const { validate } = declared;
     // A body that is not the declared schema is response_schema_conformance's to report.
     if (!parsed.ok || !validate?.(parsed.value) || !isObject(parsed.value)) return undefined;
-    const got = parsed.value;
+    const outer = parsed.value;
+    // An enveloped record (`{"article": {...}}` sent and answered): the values sent and echoed are inside the envelope.
+    const member = contract.envelope;
+    if (member !== undefined && !declared.properties.includes(member)) return undefined;
+    const got = member === undefined ? outer : outer[member];
+    const sent = member === undefined ? sentBody : sentBody[member];
+    if (!isObject(got) || !isObject(sent)) return undefined;
+    /** Whether the answer's schema holds this record in its place. */
+    const holds = (record: Record<string, unknown>): boolean => validate(member === undefined ? record : { ...outer, [member]: record });
     const problems: Problem[] = [];
-    for (const name of contract.echoed.filter((echoed) => declared.properties.includes(echoed))) {
+    for (const name of member === undefined ? contract.echoed.filter((echoed) => declared.properties.includes(echoed)) : contract.echoed) {
       const had = Object.hasOwn(sent, name);
       const has = Object.hasOwn(got, name);
       // A PATCH's null may remove the member (RFC 7396, JSON merge patch), which many JSON PATCH APIs follow: absent is an answer too.
@@ -37,7 +46,7 @@ export const responseEchoesRequest: Check = {
       if (had && !has && contract.echoDefaults.has(name) && sameValue(sent, { [name]: contract.echoDefaults.get(name) }, name)) continue;
       // A property the answer declares with another schema, whose answer could not hold the value sent (a card number
       // masked), is transformed: its value there is the provider's. A wider schema (no maxLength) still holds it, so it is compared.
-      const transformed = contract.transformed?.has(name) === true && (!has || !validate({ ...got, [name]: sent[name] }));
+      const transformed = contract.transformed?.has(name) === true && (!has || !holds({ ...got, [name]: sent[name] }));
       if (had && !has && !transformed) problems.push(failure(`The answer has no ${name}, but the request sent ${name} ${show(sent, name)}.`));
       else if (had && has && !sameValue(sent, got, name)) {
         problems.push(

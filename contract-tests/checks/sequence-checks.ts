@@ -5,7 +5,7 @@
  */
 import type { Check, Exchange, Problem, SequenceStep } from '../model.js';
 import { parseBody } from '../spec-contract.js';
-import { hasKey, listItems } from '../sequences.js';
+import { hasKey, listItems, recordIn } from '../sequences.js';
 import { answered, failure, info, isSuccess, warning } from './verdicts.js';
 import { isDotSegment } from '../dot-segments.js';
 import { isObject } from '../../openapi/schema/resolve.js';
@@ -85,11 +85,21 @@ export const ensureResourceAvailability: Check = {
 function unreachableId(exchange: Exchange, step: SequenceStep, response: { status: number; body: string }): Problem[] | undefined {
   if (!isSuccess(response.status)) return undefined;
   const parsed = parseBody(response.body);
-  const id = parsed.ok && isObject(parsed.value) ? parsed.value[step.identity] : undefined;
+  // An enveloped collection's record, and so its identity, is inside the envelope (`{"add_on": {"code": …}}`).
+  const record = parsed.ok ? recordIn(parsed.value, step.envelope) : undefined;
+  const id = isObject(record) ? record[step.identity] : undefined;
+  const where = step.envelope === undefined ? '' : ` (inside the envelope ${step.envelope})`;
+  if (id === '' && step.named) {
+    return [
+      failure(
+        `${exchange.case.operationId} answered the ${step.identity} ""${where}: an empty identity names no record in the item path (its segment is empty, so a request on it would reach the collection), so the record cannot be read, updated or deleted; the suite sent no request on it.`,
+      ),
+    ];
+  }
   if (typeof id !== 'string' || !isDotSegment(id)) return undefined;
   return [
     failure(
-      `${exchange.case.operationId} assigned the ${step.identity} ${JSON.stringify(id)}, which no path segment can carry: URL normalisation removes it even percent-encoded, so a request on the record would reach another path (the collection's or its parent's). The record cannot be read back; the suite sent no request on it.`,
+      `${exchange.case.operationId} assigned the ${step.identity} ${JSON.stringify(id)}${where}, which no path segment can carry: URL normalisation removes it even percent-encoded, so a request on the record would reach another path (the collection's or its parent's). The record cannot be read back; the suite sent no request on it.`,
     ),
   ];
 }
@@ -103,8 +113,12 @@ export const resourceConsistency: Check = {
     if (!step?.record || !response || !isSuccess(response.status)) return undefined;
     const validate = run.contract.responses.get(response.status)?.validate;
     const parsed = parseBody(response.body);
-    if (!parsed.ok || parsed.value === null || typeof parsed.value !== 'object' || Array.isArray(parsed.value)) return undefined;
-    const got = parsed.value as Record<string, unknown>;
+    // An enveloped collection's read answers the record inside the envelope's member.
+    const record = parsed.ok ? recordIn(parsed.value, step.envelope) : undefined;
+    if (!isObject(record)) return undefined;
+    const got = record;
+    const outer = parsed.ok && isObject(parsed.value) ? parsed.value : {};
+    const whole = (value: Record<string, unknown>): unknown => (step.envelope === undefined ? value : { ...outer, [step.envelope]: value });
     const problems: Problem[] = [];
     if (step.identity in got && step.id !== undefined && !hasKey(got, step.identity, step.id)) {
       problems.push(failure(`Read ${step.collection}/${step.id} answered the record whose ${step.identity} is ${JSON.stringify(got[step.identity])}: another record than the one asked for.`));
@@ -113,7 +127,7 @@ export const resourceConsistency: Check = {
       if (name === step.identity || !(name in got)) continue;
       if (sameJson(sent, got[name])) continue;
       // The answer's schema cannot hold the value sent (a card number answered masked): the provider transforms it, its choice.
-      if (validate && validate(got) && !validate({ ...got, [name]: sent })) {
+      if (validate && validate(whole(got)) && !validate(whole({ ...got, [name]: sent }))) {
         problems.push(
           info(
             `Read ${step.collection}/${step.id} shows ${name} ${JSON.stringify(got[name])?.slice(0, 80)} for ${JSON.stringify(sent)?.slice(0, 80)} sent: the answer's schema does not take the value sent, so the provider transforms it.`,

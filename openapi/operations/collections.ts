@@ -33,7 +33,7 @@
 import { declaredProperties, flattenObject, typesOf } from '../schema/shape.js';
 import { firstJson, isJsonMediaType, isXmlMediaType } from '../media-types.js';
 import { successOf, type CompiledContract, type ContractMediaType, type ContractOperation, type ContractParameter } from './model.js';
-import { isObject, type Schema } from '../schema/resolve.js';
+import { isObject, resolveRef, type Schema } from '../schema/resolve.js';
 import { exactPlanDeclaring, type ExactPlan } from '../schema/exact-json.js';
 import { withSchemaShapes } from './body-shapes.js';
 import type { ValidateFunction } from 'ajv';
@@ -673,7 +673,7 @@ function envelopeAcross(sent: ContractMediaType, create: ContractOperation, read
 export function envelopedMedia(media: ContractMediaType, property: string, document: unknown): ContractMediaType | undefined {
   if (envelopeOf(media) !== property) return undefined;
   // As declared (refs followed at the top, allOf parts kept): every reader below walks the parts itself, nested ones too.
-  const schema = media.propertySchemas.get(property) as Schema;
+  const schema = withRefSiblings(resolveRef(media.schema, document), property) ?? (media.propertySchemas.get(property) as Schema);
   const properties = declaredProperties(schema, document);
   const prefix = `/${property.replace(/~/g, '~0').replace(/\//g, '~1')}`;
   const judge = (value: unknown): boolean => {
@@ -712,6 +712,19 @@ export function envelopedMedia(media: ContractMediaType, property: string, docum
     },
   };
   return withSchemaShapes(inner, schema, document);
+}
+
+/**
+ * The member `property` of `outer` when it is a $ref with sibling keywords, as the validator reads it
+ * in 3.1 (JSON Schema 2020-12: the siblings apply beside the ref): the siblings with the ref as an
+ * allOf part. Lago's `add_on: {$ref: AddOnBaseInput, required: [name, code, …]}` requires what the
+ * component leaves optional. Undefined for any other member (its schema is the ref's target).
+ */
+function withRefSiblings(outer: unknown, property: string): Schema | undefined {
+  const declared = isObject(outer) && isObject(outer.properties) ? outer.properties[property] : undefined;
+  if (!isObject(declared) || typeof declared.$ref !== 'string') return undefined;
+  const { $ref, ...siblings } = declared;
+  return Object.keys(siblings).length ? { ...siblings, allOf: [{ $ref }, ...(Array.isArray(siblings.allOf) ? siblings.allOf : [])] } : undefined;
 }
 
 function successMedia(operation: ContractOperation): ContractMediaType | undefined {
