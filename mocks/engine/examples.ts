@@ -2,14 +2,16 @@
  * Answers taken from the spec rather than the store, as Prism gives them: the response of the
  * status asked for (`Prefer: code=`) or the operation's success status — the status's own
  * declaration, else its `4XX`-style range, else `default` — with the example asked for
- * (`Prefer: example=`), else its first example, else (for a success) a body generated from the
- * schema and checked against it (./generated-bodies.ts). Used for every operation the mock
+ * (`Prefer: example=`), else its first example its own schema accepts, else (for a success) a body
+ * generated from the schema and checked against it (./generated-bodies.ts). An example the schema
+ * refuses (libre-graph's ListMembers gives a bare array where it declares `{value: [...]}`) is
+ * passed over unless asked for by name: an answer the spec forbids breaks the client it mocks. Used for every operation the mock
  * serves statelessly and for every forced answer. A forced error without an example is the
  * mock's own rejection saying it was forced, rendered in the declared shape by the request path
  * (error-answers.ts). An operation that declares no responses answers 204.
  */
 import { firstJson, isJsonMediaType } from '../../openapi/media-types.js';
-import { successOf, type ContractOperation } from '../../openapi/operations/model.js';
+import { successOf, type ContractMediaType, type ContractOperation } from '../../openapi/operations/model.js';
 import { forcedRejection, quoted, reject } from '../errors.js';
 import { rejected, type Answer } from '../http/answer.js';
 import { declaredFor } from './error-answers.js';
@@ -36,7 +38,7 @@ export async function exampleAnswer(bodies: GeneratedBodies, operation: Contract
   const media = (request.mediaType === undefined ? undefined : response.content.get(request.mediaType)) ?? firstJson(response.content) ?? response.content.values().next().value;
   if (!media) return status >= 400 ? forced() : { status };
   // openapi-backend falls back to another example silently; an example that is not there is the client's mistake.
-  const chosen = request.example === undefined ? media.examples[0] : media.examples.find((example) => example.name === request.example);
+  const chosen = request.example === undefined ? media.examples.find((example) => accepts(media, example.value)) : media.examples.find((example) => example.name === request.example);
   if (request.example !== undefined && !chosen) {
     const known = media.examples.map((example) => example.name).join(', ') || 'none';
     return rejected(reject('INVALID_PREFER', { problem: `example=${quoted(request.example)} is not an example the spec gives for ${status} (it has ${known})` }));
@@ -55,4 +57,9 @@ export async function exampleAnswer(bodies: GeneratedBodies, operation: Contract
   // A forced 401 still says how to authenticate (RFC 7235), and a forced 405 what is allowed.
   if (status === 401 || status === 405) Object.assign(headers, forcedRejection(status, request.route).headers);
   return { status, body, headers };
+}
+
+/** Whether a JSON media type's schema accepts an example; a type without a JSON schema takes it as written. */
+function accepts(media: ContractMediaType, value: unknown): boolean {
+  return !isJsonMediaType(media.mediaType) || media.validate === undefined || media.validate(value) === true;
 }
