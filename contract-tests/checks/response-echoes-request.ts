@@ -7,11 +7,19 @@
  * cannot hold the value sent (a card number answered masked) may differ, a provider choice at most; a
  * wider answer schema (the request's bounds left out) still holds it, so it is compared. A record
  * sent and answered in an envelope (`{"article": {...}}`) is compared inside it, as the mock stores it.
+ * Inside a value sent, objects are compared member by member as the request's schema reads them: a
+ * member it declares readOnly (the server's to set) or writeOnly (a nested password) is not expected
+ * back, and the answer's object may hold members not sent (the server's, or a default). In a PATCH
+ * whose media type is not a patch format (RFC 5789 leaves `application/json` to the API) an object
+ * sent may be merged into the record's, as RFC 7396 and OData 4.01 §11.4.3 do (members it does not
+ * name kept, a null one removed) or replace it: the answer's object must hold every member sent,
+ * either way. Arrays and scalars must come back as sent.
  */
 import { exactInteger } from '../../openapi/schema/exact-json.js';
 import { isObject } from '../../openapi/schema/resolve.js';
 import { abbreviate } from '../generators/json-text.js';
 import type { Check, Problem } from '../model.js';
+import type { JsonSchema, SuiteContract } from '../spec-contract.js';
 import { parseBody } from '../spec-contract.js';
 import { answered, failure, info, isSuccess, warning } from './verdicts.js';
 
@@ -48,7 +56,7 @@ export const responseEchoesRequest: Check = {
       // masked), is transformed: its value there is the provider's. A wider schema (no maxLength) still holds it, so it is compared.
       const transformed = contract.transformed?.has(name) === true && (!has || !holds({ ...got, [name]: sent[name] }));
       if (had && !has && !transformed) problems.push(failure(`The answer has no ${name}, but the request sent ${name} ${show(sent, name)}.`));
-      else if (had && has && !sameValue(sent, got, name)) {
+      else if (had && has && !echoes(sent, got, name, requestSchemaOf(contract, name, member), contract.method === 'PATCH', 0)) {
         problems.push(
           transformed
             ? info(`${difference(name, sent, got)} The answer declares ${name} with another schema than the request, so the provider may transform it.`)
@@ -61,6 +69,62 @@ export const responseEchoesRequest: Check = {
     return problems;
   },
 };
+
+/** The inlined request schema of a property of the record sent (its first variant's): top-level, or inside the envelope. */
+function requestSchemaOf(contract: SuiteContract, name: string, envelope: string | undefined): JsonSchema | undefined {
+  if (envelope === undefined) return contract.requestBody?.properties.find((p) => p.name === name)?.schema;
+  return memberSchemas(contract.requestBody?.properties.find((p) => p.name === envelope)?.schema, name)[0];
+}
+
+/** Deeper than this a value is compared as written (JSON text): a bound on the walk, beyond any real body's nesting. */
+const MAX_ECHO_DEPTH = 64;
+
+/**
+ * Whether `got[key]` says what `sent[key]` said, read by `schema` (the request's, inlined): integers by
+ * their exact digits; objects by the members sent, those the schema declares readOnly or writeOnly aside,
+ * the answer free to hold more (in a PATCH a member sent null may be gone, RFC 7396); arrays item by item.
+ */
+function echoes(sentIn: object, gotIn: object, key: string, schema: JsonSchema | undefined, patch: boolean, depth: number): boolean {
+  const a = (sentIn as Record<string, unknown>)[key];
+  const b = (gotIn as Record<string, unknown>)[key];
+  if (typeof a === 'number' && typeof b === 'number') {
+    const exact = exactInteger(sentIn, key);
+    return exact !== undefined ? exact === exactInteger(gotIn, key) : a === b;
+  }
+  if (a === null || typeof a !== 'object' || b === null || typeof b !== 'object' || depth > MAX_ECHO_DEPTH) return JSON.stringify(a) === JSON.stringify(b);
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    const items = isObject(schema?.items) ? schema.items : undefined;
+    return a.every((_, i) => echoes(a, b, String(i), items, patch, depth + 1));
+  }
+  for (const member of Object.keys(a)) {
+    const candidates = memberSchemas(schema, member);
+    // The server's to set (readOnly), or never answered (writeOnly): a provider may answer it otherwise, or not at all.
+    if (candidates.some((c) => c.readOnly === true || c.writeOnly === true)) continue;
+    if (!Object.hasOwn(b, member)) {
+      if (patch && (a as Record<string, unknown>)[member] === null) continue;
+      return false;
+    }
+    if (!echoes(a, b, member, candidates[0], patch, depth + 1)) return false;
+  }
+  return true;
+}
+
+/** The schemas an object schema gives a member: its property's, a union branch's, else its additionalProperties'. */
+function memberSchemas(schema: JsonSchema | undefined, member: string): JsonSchema[] {
+  if (!schema) return [];
+  const out: JsonSchema[] = [];
+  const own = isObject(schema.properties) ? schema.properties[member] : undefined;
+  if (isObject(own)) out.push(own);
+  for (const keyword of ['oneOf', 'anyOf'] as const) {
+    for (const branch of Array.isArray(schema[keyword]) ? (schema[keyword] as unknown[]) : []) {
+      const inBranch = isObject(branch) && isObject(branch.properties) ? branch.properties[member] : undefined;
+      if (isObject(inBranch)) out.push(inBranch);
+    }
+  }
+  if (out.length === 0 && isObject(schema.additionalProperties)) out.push(schema.additionalProperties);
+  return out;
+}
 
 function sameValue(sent: Record<string, unknown>, got: Record<string, unknown>, name: string): boolean {
   const a = sent[name];
