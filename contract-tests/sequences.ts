@@ -313,6 +313,23 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
   /** Which records a list must hold or lack, where its records show their identity (one only in the path cannot be looked for). */
   const listed = <K extends 'contains' | 'lacks'>(member: K, ids: string[]): Partial<Record<K, string[]>> =>
     plan.identityInPathOnly || plan.identityUnlisted ? {} : ({ [member]: ids } as Record<K, string[]>);
+  // A filter the list requires (Netlify's GET /hooks?site_id=…, required): a list answers only the records
+  // holding the value sent, so it can hold every record made only if they share one. Each record holds one
+  // value of it, sent in the body and in the create's query parameter of that name (Netlify's createHookBySiteId
+  // takes site_id there: a provider may read either), and every list sends it.
+  // Not a sampled word: the records' own words stay as drawn (distinct per record, so a swap shows).
+  const pins = plan.list?.parameters.some((p) => p.in === 'query' && p.required && plan.filters.has(p.name)) ? requiredFilters(plan, body, `pin${context.ids.next('safe-positive')}`) : [];
+  const pinnedList: ReadonlyMap<string, string> = new Map(pins.map((pin) => [pin.parameter, JSON.stringify(pin.value)]));
+  const pinned = (made: { text: string; value: Record<string, unknown> }, schema: RequestBody, except?: string): { text: string; value: Record<string, unknown> } =>
+    pins.reduce((so, pin) => (pin.property === except ? so : (withString(so, pin.property, pin.value, schema) ?? so)), made);
+  /** The create's query parameters that name a pinned property: the value the body holds. */
+  const createParameters = (setting?: { property: string; value: string }): ReadonlyMap<string, string> =>
+    new Map(
+      pins.flatMap((pin) => {
+        const value = setting?.property === pin.property ? setting.value : pin.value;
+        return plan.create.parameters.filter((p) => p.in === 'query' && (p.name === pin.parameter || p.name === pin.property)).map((p) => [p.name, JSON.stringify(value)] as const);
+      }),
+    );
   const created: string[] = [];
   /** The create exchange of each record made, for the links' runtime expressions. */
   const exchanges = new Map<string, Exchange>();
@@ -320,7 +337,8 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
   const createWith = async (property: string, value: string, description: string): Promise<{ id: string; value: Record<string, unknown> } | undefined> =>
     create(freshId(), description, { property, value });
   const create = async (id: string | undefined, description: string, setting?: { property: string; value: string }): Promise<{ id: string; value: Record<string, unknown> } | undefined> => {
-    const drawn = makeBody(id, word());
+    const made0 = makeBody(id, word());
+    const drawn = made0 && pinned(made0, body, setting?.property);
     const made = drawn && setting ? withString(drawn, setting.property, setting.value, body) : drawn;
     if (!made) return undefined;
     const answer = await send({
@@ -329,6 +347,7 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
       description,
       expect: 'accepted',
       body: wrapRecord(made.text, member),
+      parameters: createParameters(setting),
     });
     if (answer.status === undefined || answer.status < 200 || answer.status > 299) return undefined;
     const record = recordIn(answer.body, member);
@@ -387,6 +406,7 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
   /** Lists (every page); true when the first answer offered a next page. */
   const list = async (step: SequenceStep, description: string, parameters: ReadonlyMap<string, string> = new Map()): Promise<boolean> => {
     if (!plan.list) return false;
+    if (pinnedList.size) parameters = new Map([...pinnedList, ...parameters]);
     if (plan.wrapper !== undefined) step.wrapper = plan.wrapper;
     const first = await send({ operation: plan.list, step, description, expect: 'provider-choice', parameters });
     // Paging: a Link rel="next" header or a `next` URL in a wrapped answer, followed a bounded number of times.
@@ -582,7 +602,9 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
   if (plan.update?.requestBody) {
     // The update's own body schema (a PATCH may take a change, not a whole record); the identity as the record has it.
     // An update whose own body is the collection's envelope writes the record inside it.
-    const changed = makeBody(plan.assigned ? undefined : first.id, word(), plan.envelope?.update ?? plan.update.requestBody);
+    const updateBody = plan.envelope?.update ?? plan.update.requestBody;
+    const drawnChange = makeBody(plan.assigned ? undefined : first.id, word(), updateBody);
+    const changed = drawnChange && pinned(drawnChange, updateBody);
     if (changed) {
       const answer = await send({
         operation: plan.update,
@@ -797,6 +819,24 @@ export function neverAssigned(plan: Pick<SequencePlan, 'identityType'>, schema: 
     if (!schema.pattern && !schema.enum && !schema.format && maxLength >= 16) return JSON.stringify(`never-${ids.between(2n ** 60n, 2n ** 62n).toString(36)}`.slice(0, Math.min(maxLength, 40)));
   }
   return deleted;
+}
+
+/**
+ * The list's required query parameters that filter on a plain string property of the record, each with
+ * the one value (`<word>-<property>`) every record of the sequence holds; none where the list's
+ * parameter or the property would refuse it.
+ */
+function requiredFilters(plan: SequencePlan, body: RequestBody, word: string): Array<{ parameter: string; property: string; value: string }> {
+  const out: Array<{ parameter: string; property: string; value: string }> = [];
+  for (const parameter of plan.list?.parameters ?? []) {
+    const property = plan.filters.get(parameter.name);
+    if (parameter.in !== 'query' || !parameter.required || property === undefined) continue;
+    const schema = body.properties.find((p) => p.name === property)?.schema;
+    const value = `${word}-${property}`;
+    if (!schema || !typesOf(schema).includes('string') || !plainString(schema) || (parameter.validate && !parameter.validate(value))) continue;
+    out.push({ parameter: parameter.name, property, value });
+  }
+  return out;
 }
 
 /** A value as the JSON text the case builder takes for a parameter (an int64 on its exact digits). */
