@@ -40,8 +40,6 @@ const KNOWN: Record<string, string> = {
   lago: 'the mock: updateBillingEntity does not echo what was written (response_echoes_request)',
   netlify:
     'the mock: createHookBySiteId takes site_id as a query parameter and does not store it in the hook, so GET /hooks?site_id=… (a filter on the record property site_id) lists none of the hooks just created (ensure_resource_availability)',
-  'libre-graph':
-    'the mock: ListMembers and the other $ref-member lists answer a bare array where the spec declares a collection object ({value: [...]}) (response_schema_conformance); UpdateDrive merges nested objects (createdBy) as a merge patch where the suite expects the value sent (response_echoes_request: which tool is right is open, the operation declares application/json, not merge-patch)',
   overseerr: 'the mock: put_settings_radarr_radarrId refused valid requests; /settings/radarr records not found after create',
 };
 
