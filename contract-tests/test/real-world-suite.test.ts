@@ -38,8 +38,6 @@ const KNOWN: Record<string, string> = {
   'openehr-ehr': 'the mock: 500 on version ids holding "::" (ehr_status_get_by_version_id and the versioned_* reads); ehr_create refused valid creates',
   'adyen-legal-entity': 'the mock: PATCH judged by the create schema (patch-transferInstruments-id refused; the answers helper: PATCH by its own schema)',
   lago: 'the mock: updateBillingEntity does not echo what was written (response_echoes_request)',
-  netlify:
-    'the mock: createHookBySiteId takes site_id as a query parameter and does not store it in the hook, so GET /hooks?site_id=… (a filter on the record property site_id) lists none of the hooks just created (ensure_resource_availability)',
   overseerr: 'the mock: put_settings_radarr_radarrId refused valid requests; /settings/radarr records not found after create',
 };
 
