@@ -376,6 +376,9 @@ function readParameters(raw: readonly { value: unknown; pointer: string }[], com
     const location = parameter.in;
     if (location !== 'path' && location !== 'query' && location !== 'header' && location !== 'cookie') continue;
     const name = location === 'header' ? parameter.name.toLowerCase() : parameter.name;
+    // OpenAPI 3.1, 4.8.12.1: a header parameter named Accept, Content-Type or Authorization SHALL be
+    // ignored (the media types and the security schemes say those); judging it would refuse `Accept: */*`.
+    if (direction === undefined && location === 'header' && IGNORED_REQUEST_HEADERS.has(name)) continue;
     const key = `${location}:${name}`;
     if (byKey.has(key)) continue;
     // `content` instead of `schema`: the value is a document of that media type (JSON, in practice).
@@ -418,6 +421,8 @@ function parameterExample(parameter: Record<string, unknown>): { example?: unkno
   if (isObject(parameter.schema) && 'example' in parameter.schema && parameter.schema.example !== undefined) return { example: parameter.schema.example };
   return {};
 }
+
+const IGNORED_REQUEST_HEADERS: ReadonlySet<string> = new Set(['accept', 'content-type', 'authorization']);
 
 const DEFAULT_STYLE = { path: 'simple', query: 'form', header: 'simple', cookie: 'form' } as const;
 
