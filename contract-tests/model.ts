@@ -105,6 +105,8 @@ export interface SequenceStep {
   afterAnonymousDelete?: boolean;
   /** What a read must show: the record as last created or updated. */
   record?: Record<string, unknown>;
+  /** The record was last written by a PATCH: a nested object sent may read back merged into the stored one (RFC 7396). */
+  merged?: boolean;
   /** Ids a list must hold, and ids it must not. */
   contains?: string[];
   lacks?: string[];

@@ -619,7 +619,7 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
         const kept = Object.fromEntries(Object.entries(changed.value).filter(([name]) => body.properties.some((p) => p.name === name)));
         await read(
           first.id,
-          { kind: 'read', collection: plan.collection, record: kept, identity: plan.identity, id: first.id },
+          { kind: 'read', collection: plan.collection, record: kept, identity: plan.identity, id: first.id, ...(plan.update.method === 'PATCH' ? { merged: true } : {}) },
           `reads the first ${noun} after the update: it must show it`,
           'accepted',
         );

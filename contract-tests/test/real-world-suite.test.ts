@@ -36,7 +36,6 @@ const KNOWN: Record<string, string> = {
   'paypal-invoicing': "the mock: its 401/400 bodies match both branches of error_default's oneOf (issue 37 §4), and generate-qr-code errors answered as JSON where only multipart/mixed is declared",
   pihole: 'the mock: its 400 body for set_blocking matches both branches of the declared oneOf (issue 37 §4); add_group refused valid creates',
   'openehr-ehr': 'the mock: 500 on version ids holding "::" (ehr_status_get_by_version_id and the versioned_* reads); ehr_create refused valid creates',
-  'adyen-legal-entity': 'the mock: PATCH judged by the create schema (patch-transferInstruments-id refused; the answers helper: PATCH by its own schema)',
   lago: 'the mock: updateBillingEntity does not echo what was written (response_echoes_request)',
   overseerr: 'the mock: put_settings_radarr_radarrId refused valid requests; /settings/radarr records not found after create',
 };

@@ -10,7 +10,7 @@ import { type Collection, type CollectionRole, type ListPlan, type Singleton, ty
 import { NEXT_CURSOR_NAMES as NEXT_CURSORS, PAGING_VALUES, envelopeOf, envelopedMedia, type PagingValue } from '../../openapi/operations/collections.js';
 import { firstJson, mediaEssence } from '../../openapi/media-types.js';
 import { successOf, type CompiledContract, type ContractMediaType, type ContractParameter, type ObjectShape } from '../../openapi/operations/model.js';
-import { type Schema } from '../../openapi/schema/resolve.js';
+import { isObject, type Schema } from '../../openapi/schema/resolve.js';
 import { exactJsonOf, integerOfLiteral, parseExactJson } from '../../openapi/schema/exact-json.js';
 import { leastSample } from '../../openapi/schema/sample.js';
 import { Projector, type Projected } from '../../openapi/schema/project.js';
@@ -71,6 +71,8 @@ interface Served {
   writable: ReadonlySet<string>;
   /** Required answer properties no client sends, made once at create and stored (server-fields.ts). */
   serverFields: readonly ServerField[];
+  /** This operation's own JSON request body (inside the envelope): what a merge patch's members are judged by. */
+  ownBody: ContractMediaType | undefined;
 }
 
 interface Nested {
@@ -135,6 +137,7 @@ export function statefulHandlers(stateful: ReadonlyMap<string, StatefulOperation
         itemFill: list && media ? fillOf(media.itemObject(list.shape.kind === 'wrapped' ? list.shape.property : undefined), contract.document, fillHeld, list.items) : undefined,
         writable: new Set([...collection.declared, ...writableOf(operation, collection, contract.document)]),
         serverFields: serverFields.get(collection) ?? [],
+        ownBody: innerOf(firstJson(operation.requestBody?.content), collection, contract.document),
         collection,
         answered,
         // No responses declared at all: 204, as for an operation answered from the spec (examples.ts).
@@ -392,7 +395,26 @@ async function patched(served: Served, stored: StoredRecord, patch: Body, mock: 
   const { collection } = served;
   const mismatch = identityMismatch(collection, stored.key, patch);
   if (mismatch) return mismatch;
-  return updated(served, stored, parseExactJson(mergedJson(recordValue(stored), patch, served.writable)) as Body, mock, c);
+  return updated(served, stored, fittedMerge(parseExactJson(mergedJson(recordValue(stored), patch, served.writable)) as Body, patch, served), mock, c);
+}
+
+/**
+ * A merge patch merges nested objects (RFC 7396); where a member so merged breaks this operation's
+ * own schema for it (a union's branch changed: a bank account's `seLocal` identification merged
+ * into a stored `auLocal` one holds the members of both), the member is the one sent, which that
+ * schema accepted, rather than a mixture the answer's projection would have to replace.
+ */
+function fittedMerge(merged: Body, patch: Body, served: Served): Body {
+  const schemas = served.ownBody?.inlined.properties;
+  if (!isObject(schemas)) return merged;
+  let fitted: Body | undefined;
+  for (const [name, sent] of Object.entries(patch)) {
+    const schema = schemas[name];
+    if (!isObject(sent) || Array.isArray(sent) || !isObject(schema) || !Object.hasOwn(merged, name)) continue;
+    const validate = served.projector.validatorOf(schema);
+    if (validate && !validate(merged[name])) (fitted ??= { ...merged })[name] = sent;
+  }
+  return fitted ?? merged;
 }
 
 /** A PATCH sent as `application/json-patch+json` (RFC 6902) rather than a merge patch. */
