@@ -318,7 +318,7 @@ export function recogniseCollections(
       noun,
       identity: {
         property,
-        type: jsonType(identitySchema),
+        type: optional ? jsonType(identitySchema) : identityTypeOf(identitySchema, assigned?.assigned),
         ...assigned,
         ...(optional ? { optional: true as const } : {}),
         ...(inPath ? { inPathOnly: true as const } : {}),
@@ -738,6 +738,18 @@ function isObjectMedia(media: ContractMediaType): boolean {
 function jsonType(schema: Schema | undefined): Identity['type'] {
   const types = Array.isArray(schema?.type) ? (schema?.type as unknown[]).filter((t) => t !== 'null') : [schema?.type];
   return types.length === 1 && types[0] === 'integer' ? 'integer' : types.length === 1 && types[0] === 'string' ? 'string' : 'other';
+}
+
+/**
+ * The identity's JSON type. A `number` the client never sends, assigned from the integer sequence
+ * (Overseerr's readOnly `RadarrSettings.id: {type: number}` behind `{radarrId}: integer`), is stored
+ * as the integer it is: kept as text, every answer's schema would refuse it and the projection
+ * would answer a sample (`0`) in its place.
+ */
+function identityTypeOf(schema: Schema | undefined, assigned: Identity['assigned']): Identity['type'] {
+  const type = jsonType(schema);
+  const types = Array.isArray(schema?.type) ? (schema?.type as unknown[]).filter((t) => t !== 'null') : [schema?.type];
+  return type === 'other' && assigned === 'sequence' && types.length === 1 && types[0] === 'number' ? 'integer' : type;
 }
 
 /**
