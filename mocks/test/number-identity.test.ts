@@ -19,6 +19,19 @@ const SPEC = {
       get: { operationId: 'listServers', responses: { '200': { description: 'all', content: json({ type: 'array', items: server }) } } },
       post: { operationId: 'createServer', requestBody: { required: true, content: json(server) }, responses: { '201': { description: 'made', content: json(server) } } },
     },
+    // Overseerr's MediaRequest: `id: number` behind a string parameter; Issue: behind a number one.
+    '/requests': {
+      post: { operationId: 'createRequest', requestBody: { required: true, content: json(server) }, responses: { '201': { description: 'made', content: json(server) } } },
+    },
+    '/requests/{requestId}': {
+      get: { operationId: 'getRequest', parameters: [{ ...serverId, name: 'requestId', schema: { type: 'string' } }], responses: { '200': { description: 'one', content: json(server) } } },
+    },
+    '/issues': {
+      post: { operationId: 'createIssue', requestBody: { required: true, content: json(server) }, responses: { '201': { description: 'made', content: json(server) } } },
+    },
+    '/issues/{issueId}': {
+      get: { operationId: 'getIssue', parameters: [{ ...serverId, name: 'issueId', schema: { type: 'number' } }], responses: { '200': { description: 'one', content: json(server) } } },
+    },
     '/servers/{serverId}': {
       put: { operationId: 'putServer', parameters: [serverId], requestBody: { required: true, content: json(server) }, responses: { '200': { description: 'ok', content: json(server) } } },
       delete: { operationId: 'deleteServer', parameters: [serverId], responses: { '204': { description: 'gone' } } },
@@ -45,5 +58,15 @@ describe('a readOnly number identity behind an integer path parameter', () => {
     expect(put.status).toBe(200);
     expect(put.json).toEqual({ id: second.json.id, name: 'c' });
     expect((await call('DELETE', `/servers/${first.json.id}`)).status).toBe(204);
+  });
+
+  it('behind a plain string or a number parameter: numbers too, read back at their digits', async () => {
+    for (const collection of ['/requests', '/issues']) {
+      const made = await call('POST', collection, { name: 'a' });
+      const other = await call('POST', collection, { name: 'b' });
+      expect([typeof made.json.id, typeof other.json.id]).toEqual(['number', 'number']);
+      expect(made.json.id).not.toBe(other.json.id);
+      expect(await call('GET', `${collection}/${other.json.id}`)).toEqual({ status: 200, json: { id: other.json.id, name: 'b' } });
+    }
   });
 });

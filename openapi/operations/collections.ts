@@ -748,8 +748,12 @@ function jsonType(schema: Schema | undefined): Identity['type'] {
  */
 function identityTypeOf(schema: Schema | undefined, assigned: Identity['assigned']): Identity['type'] {
   const type = jsonType(schema);
+  return type === 'other' && assigned === 'sequence' && isNumberSchema(schema) ? 'integer' : type;
+}
+
+function isNumberSchema(schema: Schema | undefined): boolean {
   const types = Array.isArray(schema?.type) ? (schema?.type as unknown[]).filter((t) => t !== 'null') : [schema?.type];
-  return type === 'other' && assigned === 'sequence' && types.length === 1 && types[0] === 'number' ? 'integer' : type;
+  return types.length === 1 && types[0] === 'number';
 }
 
 /**
@@ -760,6 +764,10 @@ function assignedOf(identity: Schema | undefined, parameter: Schema | undefined)
   const type = jsonType(identity);
   const stringy = type === 'string' || (type === 'other' && jsonType(parameter) === 'string');
   if (type === 'integer' || (type === 'other' && jsonType(parameter) === 'integer')) return { assigned: 'sequence' };
+  // A `number` identity behind a number or plain string parameter (Overseerr's MediaRequest.id behind `{requestId}: string`,
+  // Issue.id behind `{issueId}: number`): the sequence's integers are numbers in the body and their digits fit the path.
+  const plainString = jsonType(parameter) === 'string' && parameter?.pattern === undefined && parameter?.format === undefined;
+  if (isNumberSchema(identity) && (parameter === undefined || isNumberSchema(parameter) || plainString)) return { assigned: 'sequence' };
   if (!stringy) return { assigned: 'string' };
   const schemas = [parameter, identity].filter((s): s is Schema => s !== undefined && jsonType(s) !== 'integer');
   if (schemas.some((s) => s.format === 'uuid')) return { assigned: 'uuid' };
