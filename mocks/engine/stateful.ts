@@ -924,7 +924,8 @@ function wrapperPlanOf(media: ContractMediaType, answered: ReadonlySet<string> |
   const required = new Set(media.required);
   const more = new Set<string>();
   const samples = new Map<string, unknown>();
-  const filled = (name: string): boolean => totals.has(name) || pageCounts.has(name) || paging.has(name) || cursors.has(name) || links.some((l) => l.at[0] === name);
+  // A link inside an object member (`paging.next`) fills that one member: the object's required others are still sampled.
+  const filled = (name: string): boolean => totals.has(name) || pageCounts.has(name) || paging.has(name) || cursors.has(name) || links.some((l) => l.at.length === 1 && l.at[0] === name);
   for (const [name, schema] of media.propertySchemas) {
     if ((answered && !answered.has(name)) || filled(name)) continue;
     if (MORE_NAMES.has(name) && typesOf(schema).includes('boolean')) more.add(name);
