@@ -74,6 +74,16 @@ export function isXmlMediaType(mediaType: string): boolean {
   return essence === 'application/xml' || essence === 'text/xml' || essence.endsWith('+xml');
 }
 
+/**
+ * Whether a media type is YAML: `application/yaml` (RFC 9512), the older `application/x-yaml`,
+ * `text/yaml`, `text/x-yaml`, or a `+yaml` structured-syntax type. YAML 1.2 holds JSON: a JSON
+ * text is a YAML document of the same value.
+ */
+export function isYamlMediaType(mediaType: string): boolean {
+  const essence = mediaEssence(mediaType);
+  return /^(?:application|text)\/(?:x-)?yaml$/.test(essence) || essence.endsWith('+yaml');
+}
+
 /** The entry of a content map's first JSON media type (in the spec's order); undefined when it declares none. */
 export function firstJson<T>(content: ReadonlyMap<string, T> | undefined): T | undefined {
   for (const [mediaType, entry] of content ?? []) if (isJsonMediaType(mediaType)) return entry;

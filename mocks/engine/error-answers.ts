@@ -30,14 +30,17 @@
  * without a body; a `text/*` one with the message as text. A response declaring XML and no JSON
  * (`application/xml`, `text/xml`, `+xml`) gets the same members as elements of one root element
  * (the schema's `xml.name`, else its component's name, else `error`; a property's `xml.name` and
- * `xml.attribute` honoured), written by fast-xml-parser, which escapes the text.
+ * `xml.attribute` honoured), written by fast-xml-parser, which escapes the text. A YAML one gets the
+ * JSON body's text (YAML 1.2 holds JSON); a `multipart/*` object its members as parts; any other
+ * type (binary, CSV …) our Error as JSON.
  */
+import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { createRequire } from 'node:module';
 import type { XMLBuilder } from 'fast-xml-parser';
 import { declaredFor, type CompiledContract, type ContractMediaType, type ContractOperation, type ContractResponse } from '../../openapi/operations/model.js';
-import { firstJson, isXmlMediaType, mediaEssence } from '../../openapi/media-types.js';
+import { firstJson, isXmlMediaType, isYamlMediaType, mediaEssence } from '../../openapi/media-types.js';
 import { pathTemplatePattern, type PathTemplate } from '../../openapi/operations/paths.js';
 import { isObject, jsonPointerTokens, refName, resolveRef, unescapePointerToken, type Schema } from '../../openapi/schema/resolve.js';
 import { leastSample } from '../../openapi/schema/sample.js';
@@ -68,6 +71,8 @@ export type ErrorShape =
       example: unknown;
       whole: 'object' | 'string' | 'integer';
       xml?: XmlPlan;
+      /** Written as multipart parts, one per member (a `multipart/*` declaration). */
+      multipart?: true;
       /** Where the schema's refs point: a member mended after the fact is sampled there. */
       document?: unknown;
     };
@@ -283,10 +288,22 @@ export function shapeOf(response: ContractResponse | undefined, document?: unkno
   if (!media) {
     const xml = entries.find((m) => isXmlMediaType(m.mediaType));
     if (xml) return xmlShape(xml, document);
+    // YAML 1.2 holds JSON: the body is filled as a JSON one is, and its JSON text is a YAML document of that value.
+    const yaml = entries.find((m) => isYamlMediaType(m.mediaType));
+    if (yaml) return filledShape(yaml, document);
     const text = entries.find((m) => mediaEssence(m.mediaType).startsWith('text/'));
+    if (text) return { kind: 'text', mediaType: text.mediaType };
+    // A multipart object: each member of the filled body one part, named by its property (OpenAPI's multipart).
+    const multipart = entries.find((m) => mediaEssence(m.mediaType).startsWith('multipart/') && m.type === 'object');
+    if (multipart) return { ...(filledShape(multipart, document) as Extract<ErrorShape, { kind: 'json' }>), multipart: true };
     // Other declared types (binary, CSV …): our Error stays JSON rather than a body that only pretends to be of that type.
-    return text ? { kind: 'text', mediaType: text.mediaType } : OURS;
+    return OURS;
   }
+  return filledShape(media, document);
+}
+
+/** A body filled member by member from the media type's schema (JSON, and YAML's JSON text). */
+function filledShape(media: ContractMediaType, document: unknown): ErrorShape {
   const example = media.examples[0]?.value;
   if (media.type === 'string') return { kind: 'json', mediaType: media.mediaType, media, fields: [], example, whole: 'string' };
   if (media.type === 'integer' || media.type === 'number') return { kind: 'json', mediaType: media.mediaType, media, fields: [], example, whole: 'integer' };
@@ -342,6 +359,26 @@ function xmlText(plan: XmlPlan, body: unknown): string {
     element[plan.names.get(name) ?? elementName(name)] = xmlSafe(value, 0);
   }
   return `<?xml version="1.0" encoding="UTF-8"?>${plan.builder.build({ [plan.root]: element }) as string}`;
+}
+
+/**
+ * A multipart body (RFC 2046) of an error's members: each a part named by its property
+ * (`Content-Disposition: form-data; name=…`, as OpenAPI maps an object's properties to parts), a
+ * string as text/plain, any other value as JSON (OpenAPI's default encodings); a body without
+ * members one JSON part, since a multipart body holds at least one.
+ */
+function multipartText(body: unknown, boundary: string): string {
+  const members = Object.entries(isObject(body) ? body : {}).filter(([, value]) => value !== undefined);
+  const part = (headers: string, text: string): string => `--${boundary}\r\n${headers}\r\n\r\n${text}\r\n`;
+  const parts = members.length
+    ? members.map(([name, value]) =>
+        part(
+          `Content-Disposition: form-data; name="${name.replace(/["\r\n]/g, (c) => encodeURIComponent(c))}"\r\nContent-Type: ${typeof value === 'string' ? 'text/plain; charset=utf-8' : 'application/json'}`,
+          typeof value === 'string' ? value : JSON.stringify(value),
+        ),
+      )
+    : [part('Content-Type: application/json', JSON.stringify(body))];
+  return `${parts.join('')}--${boundary}--\r\n`;
 }
 
 const OUR_FIELDS: readonly Field[] = [
@@ -464,6 +501,12 @@ function renderShape(shape: ErrorShape, rejection: Rejection): Answer {
   const headers = { ...rejection.headers, 'content-type': shape.mediaType };
   if (shape.kind === 'text') return { status: rejection.status, body: rejection.message, headers, rejection };
   if (shape.xml) return { status: rejection.status, body: xmlText(shape.xml, bodyOf(shape, rejection)), headers, rejection };
+  if (shape.multipart) {
+    // A boundary no echoed request text can guess, so no member can end its part early.
+    const boundary = `plant-store-${randomUUID()}`;
+    const body = multipartText(bodyOf(shape, rejection), boundary);
+    return { status: rejection.status, body, headers: { ...headers, 'content-type': `${mediaEssence(shape.mediaType)}; boundary=${boundary}` }, rejection };
+  }
   return { status: rejection.status, body: JSON.stringify(bodyOf(shape, rejection)), headers, rejection };
 }
 
