@@ -7,6 +7,7 @@
  *   oneOf and anyOf), and the undeclared ones only where `additionalProperties` and
  *   `unevaluatedProperties` allow them; a required property it lacks (a server's `token`,
  *   `createdAt`) is sampled from its schema (openapi/schema/sample.ts: example, default, format);
+ *   members past `maxProperties` dropped, optional ones sampled up to `minProperties`;
  * - a union's branch is the first whose schema accepts the value projected into it, else the one
  *   whose properties it shares most;
  * - a value of another type than its schema's is converted where that is obvious (a value into a
@@ -189,10 +190,12 @@ export class Projector {
         out[name] = isObject(schema.additionalProperties) ? this.#project(record[name], schema.additionalProperties, depth + 1, sources) : record[name];
       }
     }
-    for (const name of Array.isArray(schema.required) ? schema.required : []) {
-      const property = properties[String(name)];
-      if (out[String(name)] === undefined && !(isObject(property) && property.writeOnly === true)) out[String(name)] = this.#sampled(property ?? {});
+    const required = new Set((Array.isArray(schema.required) ? schema.required : []).map(String));
+    for (const name of required) {
+      const property = properties[name];
+      if (out[name] === undefined && !(isObject(property) && property.writeOnly === true)) out[name] = this.#sampled(property ?? {});
     }
+    counted(out, schema, required, (property) => this.#sampled(property));
     sources.set(out, value);
     return out;
   }
@@ -320,6 +323,25 @@ function unescape(token: string): string {
 /** Whether an object schema names its members only by `patternProperties` besides its properties (an undeclared name may then be refused). */
 function patternsOnly(schema: Schema): boolean {
   return isObject(schema.patternProperties) && schema.additionalProperties === false;
+}
+
+/**
+ * An object held to `maxProperties` and `minProperties`: optional members past the first ones
+ * dropped (CAMARA's DeviceResponse answers one of the device identifiers written), declared
+ * optional properties sampled until there are enough.
+ */
+function counted(out: Record<string, unknown>, schema: Schema, required: ReadonlySet<string>, sampled: (property: unknown) => unknown): void {
+  const names = Object.keys(out).filter((name) => out[name] !== undefined);
+  if (typeof schema.maxProperties === 'number' && names.length > schema.maxProperties) {
+    let room = schema.maxProperties - names.filter((name) => required.has(name)).length;
+    for (const name of names) if (!required.has(name) && room-- <= 0) delete out[name];
+  }
+  if (typeof schema.minProperties !== 'number') return;
+  const properties = isObject(schema.properties) ? schema.properties : {};
+  for (const [name, property] of Object.entries(properties)) {
+    if (Object.keys(out).length >= schema.minProperties) break;
+    if (out[name] === undefined && !(isObject(property) && property.writeOnly === true)) out[name] = sampled(property);
+  }
 }
 
 /** How well a value fits a branch: its type admitted, its members declared, the branch's required ones present. */

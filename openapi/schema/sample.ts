@@ -25,7 +25,7 @@
  * - `anyOf`/`oneOf`: the first branch not cut (not null when another is left) merged into the
  *   schema, a `discriminator`'s property fixed to a value that selects it (./discriminator.ts);
  * - a type list: its first type other than null. An object: every property (`least`: the required
- *   ones), a `writeOnly` one left out of a response, a `readOnly` one out of a request. An array:
+ *   ones; optional ones added up to `minProperties`, none past `maxProperties`), a `writeOnly` one left out of a response, a `readOnly` one out of a request. An array:
  *   its `prefixItems`, then items up to `minItems` (at least one unless `least`). A boolean: true
  *   (`least`: false). A number: 0 moved inside its bounds and onto its `multipleOf`. A string: its
  *   format's sample, one matching its `pattern` (by `patternString`), else "string" cut or
@@ -225,7 +225,7 @@ class Walk {
     let characters = 2;
     // A required member without a property of its own takes the schema's additionalProperties, else any value (null).
     const others = isObject(node.additionalProperties) ? node.additionalProperties : null;
-    const names = least ? [...required] : [...new Set([...Object.keys(properties), ...required])];
+    const names = objectNames(node, required, Object.keys(properties), least === true);
     for (const name of names) {
       const inner = Object.hasOwn(properties, name) ? properties[name] : others;
       if (isObject(inner) && (direction === 'request' ? inner.readOnly === true : inner.writeOnly === true && !required.has(name))) continue;
@@ -283,6 +283,24 @@ class Walk {
     const maxLength = typeof node.maxLength === 'number' ? node.maxLength : Infinity;
     return made(PLAIN.repeat(Math.ceil(minLength / PLAIN.length) || 1).slice(0, Math.max(Math.min(PLAIN.length, maxLength), minLength)));
   }
+}
+
+/**
+ * The members an object value takes: the required ones (`least`) or every property, then as many
+ * optional properties as `minProperties` asks for, and no more than `maxProperties` allows (the
+ * required ones kept first).
+ */
+function objectNames(node: Schema, required: ReadonlySet<string>, declared: readonly string[], least: boolean): string[] {
+  const names = least ? [...required] : [...new Set([...declared, ...required])];
+  const minProperties = typeof node.minProperties === 'number' ? node.minProperties : 0;
+  for (const name of declared) {
+    if (names.length >= minProperties) break;
+    if (!names.includes(name)) names.push(name);
+  }
+  const maxProperties = typeof node.maxProperties === 'number' ? node.maxProperties : Infinity;
+  if (names.length <= maxProperties) return names;
+  let room = maxProperties - names.filter((name) => required.has(name)).length;
+  return names.filter((name) => required.has(name) || room-- > 0);
 }
 
 /** What a string says when nothing else is known of it (as Swagger UI, Prism and openapi-backend write it). */
