@@ -73,6 +73,8 @@ export type ErrorShape =
       xml?: XmlPlan;
       /** Written as multipart parts, one per member (a `multipart/*` declaration). */
       multipart?: true;
+      /** A `oneOf`/`anyOf` of objects: each branch's fields, tried when the body of `fields` fails the schema. */
+      branches?: readonly Branch[];
       /** Where the schema's refs point: a member mended after the fact is sampled there. */
       document?: unknown;
     };
@@ -113,6 +115,13 @@ interface Field {
   /** The property's schema and whether its object requires it: what mends a value the schema refuses. */
   schema?: Schema;
   required?: boolean;
+}
+
+/** A union's branch: its fields (its enum and const members filled, which tell the branches apart) and the names it goes by. */
+interface Branch {
+  fields: readonly Field[];
+  /** Its component's name and title, lower case (`error_401 unauthorized error`): which status it is for. */
+  names: string;
 }
 
 const OURS: ErrorShape = Object.freeze({ kind: 'ours' });
@@ -308,7 +317,38 @@ function filledShape(media: ContractMediaType, document: unknown): ErrorShape {
   if (media.type === 'string') return { kind: 'json', mediaType: media.mediaType, media, fields: [], example, whole: 'string' };
   if (media.type === 'integer' || media.type === 'number') return { kind: 'json', mediaType: media.mediaType, media, fields: [], example, whole: 'integer' };
   if (media.schema === undefined) return { kind: 'json', mediaType: media.mediaType, media, fields: OUR_FIELDS, example, whole: 'object' };
-  return { kind: 'json', mediaType: media.mediaType, media, fields: fieldsOf(media, document), example, whole: 'object', document };
+  const branches = branchesOf(media, document);
+  return { kind: 'json', mediaType: media.mediaType, media, fields: fieldsOf(media, document), example, whole: 'object', document, ...(branches ? { branches } : {}) };
+}
+
+/**
+ * The branches of an error schema that is a `oneOf`/`anyOf` of objects (PayPal's error_default:
+ * error_400 … error_503, each naming itself by a one-value enum): a body must match exactly one,
+ * so each branch's own enum and const members are filled even where optional.
+ */
+function branchesOf(media: ContractMediaType, document: unknown): Branch[] | undefined {
+  const resolved = resolveRef(media.schema, document);
+  const listed = isObject(resolved) ? (Array.isArray(resolved.oneOf) ? resolved.oneOf : Array.isArray(resolved.anyOf) ? resolved.anyOf : undefined) : undefined;
+  if (!listed?.length) return undefined;
+  const problem = mediaEssence(media.mediaType) === 'application/problem+json';
+  return listed.map((branch) => {
+    const target = resolveRef(branch, document);
+    const flat = flattenObject(target, document);
+    const fields = propertyFields([...flat.properties], flat.required, { problem, document, depth: 0, union: true });
+    const title = isObject(target) && typeof target.title === 'string' ? target.title : '';
+    return { fields, names: `${refName(branch) ?? ''} ${title}`.toLowerCase() };
+  });
+}
+
+/** The branches in the order a status tries them: one named by the status (`error_401`), then by its reason phrase (`Unauthorized Error`), then as listed. */
+function byStatus(branches: readonly Branch[], status: number): Branch[] {
+  const phrase = (STATUS_CODES[status] ?? '').toLowerCase();
+  const number = new RegExp(`(?:^|\\D)${status}(?:\\D|$)`);
+  const score = (branch: Branch): number => (number.test(branch.names) ? 2 : phrase !== '' && branch.names.includes(phrase) ? 1 : 0);
+  return branches
+    .map((branch, index) => ({ branch, index, score: score(branch) }))
+    .sort((a, b) => b.score - a.score || a.index - b.index)
+    .map(({ branch }) => branch);
 }
 
 /** The members an XML error carries, filled as a JSON one's are, and where each goes in the document. */
@@ -411,6 +451,8 @@ interface FieldsContext {
   document: unknown;
   /** 0 for the body itself, 1 for an object inside it … */
   depth: number;
+  /** A union's branch: its optional enum and const members are filled too, since they tell it from the others. */
+  union?: boolean;
 }
 
 /**
@@ -442,7 +484,7 @@ function propertyFields(declared: ReadonlyArray<readonly [string, Schema]>, requ
     if (source === 'status') statusGiven = true;
     if (source === 'message') messageGiven = true;
     if (source === undefined) {
-      if (!required.has(name)) continue;
+      if (!required.has(name) && !(context.union && !free)) continue;
       // An enum without a const or default: the value that names the status's side, chosen per answer.
       source = Array.isArray(schema.enum) && schema.enum.length > 1 && !('const' in schema) && !('default' in schema) ? { choices: schema.enum } : { value: leastSample(schema, context.document) };
     }
@@ -507,7 +549,10 @@ function renderShape(shape: ErrorShape, rejection: Rejection): Answer {
     const body = multipartText(bodyOf(shape, rejection), boundary);
     return { status: rejection.status, body, headers: { ...headers, 'content-type': `${mediaEssence(shape.mediaType)}; boundary=${boundary}` }, rejection };
   }
-  return { status: rejection.status, body: JSON.stringify(bodyOf(shape, rejection)), headers, rejection };
+  const body = JSON.stringify(bodyOf(shape, rejection));
+  // A schema that leaves the message no room (an enum's fixed text, an example answered): the reason goes in the header.
+  const carried = body.includes(JSON.stringify(rejection.message).slice(1, -1));
+  return { status: rejection.status, body, headers: carried ? headers : { ...headers, [REASON_HEADER]: reasonHeader(rejection.message) }, rejection };
 }
 
 /** The body of a JSON shape for `rejection`, valid against the schema wherever the schema allows it. */
@@ -517,6 +562,12 @@ export function bodyOf(shape: Extract<ErrorShape, { kind: 'json' }>, rejection: 
   if (shape.whole === 'integer') return valid(rejection.status, validate) ? rejection.status : (shape.example ?? rejection.status);
   const body = objectOf(shape.fields, rejection);
   if (!validate || validate(body)) return body;
+  // A union: the first branch, in the status's order, whose body the whole schema takes (exactly one branch, for a oneOf).
+  for (const branch of byStatus(shape.branches ?? [], rejection.status)) {
+    const filled = objectOf(branch.fields, rejection);
+    if (validate(filled)) return filled;
+  }
+  validate(body);
   return repaired(body, validate, shape) ?? shape.example ?? body;
 }
 
