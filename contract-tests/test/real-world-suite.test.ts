@@ -30,7 +30,6 @@ const SEED = 37;
 
 /** Documents on which the suite still fails the mock: the disagreement, and the tool the spec says is wrong. */
 const KNOWN: Record<string, string> = {
-  'camara-qod': 'the mock: a created session answered with device {} where Device requires minProperties 1 (projection, the answers helper)',
   'paypal-invoicing': "the mock: its 401/400 bodies match both branches of error_default's oneOf (issue 37 §4), and generate-qr-code errors answered as JSON where only multipart/mixed is declared",
   pihole: 'the mock: its 400 body for set_blocking matches both branches of the declared oneOf (issue 37 §4); add_group refused valid creates',
   'openehr-ehr':
