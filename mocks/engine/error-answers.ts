@@ -303,7 +303,7 @@ export function shapeOf(response: ContractResponse | undefined, document?: unkno
     const text = entries.find((m) => mediaEssence(m.mediaType).startsWith('text/'));
     if (text) return { kind: 'text', mediaType: text.mediaType };
     // A multipart object: each member of the filled body one part, named by its property (OpenAPI's multipart).
-    const multipart = entries.find((m) => mediaEssence(m.mediaType).startsWith('multipart/') && m.type === 'object');
+    const multipart = entries.find((m) => mediaEssence(m.mediaType).startsWith('multipart/') && (m.type === 'object' || m.propertySchemas.size > 0));
     if (multipart) return { ...(filledShape(multipart, document) as Extract<ErrorShape, { kind: 'json' }>), multipart: true };
     // Other declared types (binary, CSV …): our Error stays JSON rather than a body that only pretends to be of that type.
     return OURS;

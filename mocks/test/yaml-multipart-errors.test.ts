@@ -15,8 +15,9 @@ const ErrorSchema = {
   required: ['error', 'errorCode', 'errorDescription'],
   properties: { error: { type: 'string' }, errorCode: { type: 'integer' }, errorDescription: { type: 'string' } },
 };
-const errors = (mediaType: string) =>
-  Object.fromEntries(['400', '401', '404'].map((status) => [status, { description: 'error', content: { [mediaType]: { schema: { $ref: '#/components/schemas/Error' } } } }]));
+// PayPal's multipart errors are an allOf of two objects, with no type of their own.
+const errors = (mediaType: string, schema: object = { $ref: '#/components/schemas/Error' }) =>
+  Object.fromEntries(['400', '401', '404'].map((status) => [status, { description: 'error', content: { [mediaType]: { schema } } }]));
 const spec = {
   openapi: '3.1.0',
   info: { title: 'Plugins', version: '1' },
@@ -33,7 +34,10 @@ const spec = {
       post: {
         operationId: 'generateQr',
         parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'integer' } }],
-        responses: { '200': { description: 'ok' }, ...errors('multipart/mixed') },
+        responses: {
+          '200': { description: 'ok' },
+          ...errors('multipart/mixed', { allOf: [{ $ref: '#/components/schemas/Error' }, { type: 'object', properties: { debug_id: { type: 'string' } } }] }),
+        },
       },
     },
   },
