@@ -367,7 +367,7 @@ export function suiteContractOf(
     // A readOnly id is the server's: a client's value is ignored, so it is no identity the client sends.
     const identity = properties.find((p) => p.name === 'id' && typesOf(p.schema).includes('integer') && p.schema.readOnly !== true);
     const keyName = collectionIdentity?.get(operationId);
-    const key = properties.find((p) => p !== identity && p.name === keyName && takesString(p.schema) && p.schema.readOnly !== true);
+    const key = properties.find((p) => p !== identity && p.name === keyName && typesOf(p.schema).includes('string') && p.schema.readOnly !== true);
     const kind = formKind(mediaType);
     requestBody = {
       ...(key ? { key } : {}),
@@ -472,17 +472,6 @@ export function envelopedBody(outer: RequestBody, inner: ContractMediaType): Req
 
 /** Annotations and keywords that say nothing about which values a schema takes, or say it of one direction only. */
 const ANNOTATIONS = new Set(['title', 'description', 'example', 'examples', 'default', 'deprecated', 'readOnly', 'writeOnly', '$comment', 'externalDocs', 'xml', '$id', '$anchor']);
-
-/**
- * Whether a key's schema takes a string: by its type, or by a branch of its union (pi-hole's group
- * `name`: a name or an array of names), so a fresh string key is drawn for every body rather than
- * one fixed value repeated.
- */
-function takesString(schema: JsonSchema): boolean {
-  if (typesOf(schema).includes('string')) return true;
-  const branches = [...(Array.isArray(schema.oneOf) ? schema.oneOf : []), ...(Array.isArray(schema.anyOf) ? schema.anyOf : [])];
-  return typesOf(schema).length === 0 && branches.some((branch) => branch !== null && typeof branch === 'object' && typesOf(branch as JsonSchema).includes('string'));
-}
 
 /** The values a schema takes, written one way: refs inlined, annotations and `x-` extensions left out, keys sorted. */
 function schemaKey(schema: unknown, document: unknown): string {
