@@ -45,11 +45,12 @@ export function parentNeeds(graph: readonly OperationDependencies[], operations:
   return [...needs.values()];
 }
 
-/** A query parameter naming a record (or a path parameter naming a record only a list answers), and where its value comes from. */
+/** A query parameter or request body property naming a record (or a path parameter naming a record only a list answers), and where its value comes from. */
 export interface ResourceQuery {
   operationId: string;
   parameter: string;
-  in: 'query' | 'path';
+  /** `body`: a top-level property of the JSON request body (`station_id`). */
+  in: 'query' | 'path' | 'body';
   /** The collection whose record it names, when the producer creates them. */
   collection?: string;
   /** The operation whose answer holds it, and the property. */
@@ -58,21 +59,21 @@ export interface ResourceQuery {
 }
 
 /**
- * The query parameters of the operations under test that name another resource's records, and the
- * path parameters naming a record that no collection creates, only a list answers (`{workflowId}`
- * of `/accounts/{accountId}/workflows/{workflowId}/…`, the ids `GET …/workflows` lists): a client
- * takes those from the list, never makes them up.
+ * The query parameters and request body properties of the operations under test that name another
+ * resource's records, and the path parameters naming a record that no collection creates, only a
+ * list answers (`{workflowId}` of `/accounts/{accountId}/workflows/{workflowId}/…`, the ids
+ * `GET …/workflows` lists): a client takes those from earlier answers, never makes them up.
  */
 export function resourceQueries(graph: readonly OperationDependencies[], operations: readonly SuiteContract[]): ResourceQuery[] {
   const tested = new Set(operations.map((o) => o.operationId));
   return graph.flatMap((entry) =>
     tested.has(entry.operationId)
       ? entry.consumes
-          .filter((d) => d.source !== 'link' && (d.in === 'query' || (d.in === 'path' && d.collection === undefined && (d.source === 'name' || d.source === 'description'))))
+          .filter((d) => d.source !== 'link' && (d.in === 'query' || d.in === 'body' || (d.in === 'path' && d.collection === undefined && (d.source === 'name' || d.source === 'description'))))
           .map((d) => ({
             operationId: entry.operationId,
             parameter: d.parameter,
-            in: d.in as 'query' | 'path',
+            in: d.in,
             producer: d.producer,
             property: d.property,
             ...(d.collection ? { collection: d.collection } : {}),

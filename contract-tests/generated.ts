@@ -74,6 +74,8 @@ export interface GenerationOptions {
   record?: PinnedRecord;
   /** Query parameters naming other resources, with a value from an earlier answer (JSON text by name). */
   known?: ReadonlyMap<string, string>;
+  /** Request body properties naming other resources (`station_id`), with a value from an earlier answer (JSON text by property). */
+  knownBody?: ReadonlyMap<string, string>;
 }
 
 /** A generated case left out of the run, and why (reports show the reason). */
@@ -255,7 +257,8 @@ function writeAsForm(generation: Generation, body: RequestBody): void {
  */
 function parameterCases(options: GenerationOptions, required: ParameterValues, sample: <T>(arbitrary: fc.Arbitrary<T>) => T, generation: Generation): void {
   const { contract } = options;
-  const body = contract.requestBody ? bodyText(contract.requestBody) : contract.rawBody ? plainRawBody(contract.rawBody.kind) : undefined;
+  const made = contract.requestBody ? bodyText(contract.requestBody) : contract.rawBody ? plainRawBody(contract.rawBody.kind) : undefined;
+  const body = contract.requestBody && typeof made === 'string' && options.knownBody?.size ? withKnownMembers(made, options.knownBody, contract.requestBody) : made;
   // A required body the suite could not make: its parameter cases are left out (a request without it is invalid whatever its parameters).
   const missingBody = contract.requestBody?.required === true && body === undefined;
   const cases = generation.cases;
@@ -394,6 +397,9 @@ function bodyCases(options: GenerationOptions, body: RequestBody, _required: Par
   /** A valid body with every declared property, a fresh id each call. */
   // On a pinned record, the body names that record wherever it carries the identity.
   if (pinnedRecord && properties.some((p) => p.name === pinnedRecord.identity)) baseValues.set(pinnedRecord.identity, pinnedRecord.id);
+  // A property naming another resource's record (`station_id`) takes a value an earlier answer gave, never a made-up one.
+  const knownBody = options.knownBody ?? new Map<string, string>();
+  for (const [name, value] of knownBody) if (properties.some((p) => p.name === name && p !== identity)) baseValues.set(name, value);
   const base = (): Member[] => properties.map((p) => [p.name, p === identity ? idLiteral() : p === key && freshKeys ? keyLiteral() : (baseValues.get(p.name) as string)] as const);
   /** Cases whose key is set by the case (a domain sample): a provider that kept it from an earlier run answers it as a repeat. */
   const fixedKey = (property: RequestProperty): { fixedId?: true } => (property === key || (key && !freshKeys) ? { fixedId: true } : {});
@@ -411,6 +417,15 @@ function bodyCases(options: GenerationOptions, body: RequestBody, _required: Par
       caseKey = `${kase.family}-${kase.label}`;
     }
     seen.add(caseKey);
+    // A valid body naming a record the run never saw (a string walk over `station_id`): the provider may not have it.
+    const madeUp = kase.expect === 'accepted' && knownBody.size ? madeUpMember(kase.body, knownBody) : undefined;
+    if (madeUp !== undefined) {
+      kase.expect = 'provider-choice';
+      kase.choice = {
+        check: 'positive_data_acceptance',
+        rule: `${madeUp} names another resource's record, and this value was made up, not taken from an answer: the provider may not have it`,
+      };
+    }
     if (intended !== undefined) {
       const valid = typeof kase.body === 'string' && isValidRequestBody(contract, kase.body);
       if (valid !== (intended === 'valid')) {
@@ -661,11 +676,13 @@ function bodyCases(options: GenerationOptions, body: RequestBody, _required: Par
     own.flatMap((p) =>
       p.name === identity?.name
         ? [[p.name, idLiteral()] as const]
-        : p.name === key?.name && freshKeys && values[p.name] !== undefined
-          ? [[p.name, keyLiteral()] as const]
-          : values[p.name] === undefined
-            ? []
-            : [[p.name, values[p.name] as string] as const],
+        : knownBody.has(p.name) && values[p.name] !== undefined
+          ? [[p.name, knownBody.get(p.name) as string] as const]
+          : p.name === key?.name && freshKeys && values[p.name] !== undefined
+            ? [[p.name, keyLiteral()] as const]
+            : values[p.name] === undefined
+              ? []
+              : [[p.name, values[p.name] as string] as const],
     );
   // Every branch of a oneOf/anyOf body takes its turn.
   const variants = body.variants.length > 1 ? body.variants.map((v) => v.properties.filter((p) => p.schema.readOnly !== true)) : [properties];
@@ -687,6 +704,38 @@ function bodyCases(options: GenerationOptions, body: RequestBody, _required: Par
     );
   });
   return generation;
+}
+
+/** A valid body's text with its members naming records set to the values the run holds (kept as it was when the spec refuses that). */
+function withKnownMembers(text: string, known: ReadonlyMap<string, string>, body: RequestBody): string {
+  let value: unknown;
+  try {
+    value = parseExactJson(text);
+  } catch {
+    return text;
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return text;
+  let members: Member[] = Object.entries(value as Record<string, unknown>).map(([name, member]) => [name, literal(member)] as const);
+  for (const [name, held] of known) if (name in (value as Record<string, unknown>)) members = withMember(members, name, held);
+  const written = objectText(members);
+  return body.validate(parseExactJson(written)) ? written : text;
+}
+
+/** The first member of a JSON object body naming a record by a value other than the one the run holds for it; undefined when none does. */
+function madeUpMember(body: string | Uint8Array | undefined, known: ReadonlyMap<string, string>): string | undefined {
+  if (typeof body !== 'string') return undefined;
+  let value: unknown;
+  try {
+    value = parseExactJson(body);
+  } catch {
+    return undefined;
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  for (const [name, held] of known) {
+    const member = (value as Record<string, unknown>)[name];
+    if (member !== undefined && literal(member) !== held) return name;
+  }
+  return undefined;
 }
 
 interface Mutation {

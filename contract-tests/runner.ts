@@ -10,7 +10,7 @@ import { fileCase } from './case-files.js';
 import { derivedCredentials, validCredentials } from './generators/auth.js';
 import { requestTarget, validParameterValues } from './generators/parameters.js';
 import { createdKey, envelopePlanOf, listItems, planSequences, recordIn, runSequences, validRecordBody, wrapRecord, type SequencePlan, type StepRequest, type StepSender } from './sequences.js';
-import { parentNeeds, queryValue, resourceQueries } from './dependencies.js';
+import { parentNeeds, queryValue, resourceQueries, type ResourceQuery } from './dependencies.js';
 import { dependencyGraph } from '../openapi/operations/dependencies.js';
 import { recogniseCollections, type Collection } from '../openapi/operations/collections.js';
 import { freshIdentity, freshKeyMaker } from './generators/identity.js';
@@ -53,12 +53,14 @@ export async function runResolved(resolved: ResolvedOptions, options: Pick<Contr
   await assertReachable(resolved.endpoint(contract.path.replace(/\{[^}]*\}/g, 'x')), Math.min(resolved.timeoutMs, 10_000));
 
   const sequences = resolved.compiled ? planSequences(resolved.compiled, resolved.operations) : [];
+  // Values naming records that lists answer (a booking's `trip_id`), for the records created next to carry.
+  const listed = await resourceValues(resolved, []);
   // A record for the PUT and PATCH cases to act on, so that their bodies are judged on a record that exists.
-  const pins = await pinRecords(resolved, sequences);
+  const pins = await pinRecords(resolved, sequences, listed.bodies);
   const records = new Map(pins.flatMap((pin) => pin.records));
-  // Query parameters naming other resources (`?origin=` a station): values from the records just created or a list's answer.
-  const known = await resourceValues(resolved, pins);
-  const { cases, unfit, notOffered, offered } = buildCases(resolved, options.fixtures ?? loadFixtures(), records, known);
+  // Query parameters and body properties naming other resources (`?origin=` a station): values from the records just created or a list's answer.
+  const known = await resourceValues(resolved, pins, listed.seen);
+  const { cases, unfit, notOffered, offered } = buildCases(resolved, options.fixtures ?? loadFixtures(), records, known.parameters, known.bodies);
   const notSent: Exchange[] = unfit.map(({ case: contractCase, reason }) => ({
     case: contractCase,
     request: sentRequest(contractCase, resolved),
@@ -79,7 +81,7 @@ export async function runResolved(resolved: ResolvedOptions, options: Pick<Contr
   await removePinned(pins, resolved);
   // What the cases created is deleted first, so the sequences' lists hold what was there before the run, and theirs.
   const cleanedUp = await cleanUp([...probed.exchanges, ...rest.exchanges], resolved, sequences);
-  const stateful = sequences.length ? await sendSequences(sequences, resolved, options.onExchange, rest.timeouts) : [];
+  const stateful = sequences.length ? await sendSequences(sequences, resolved, options.onExchange, rest.timeouts, known.bodies) : [];
   const exchanges = [...probed.exchanges, ...rest.exchanges, ...stateful, ...notSent];
   // What the run learnt, per operation: how it answers a repeated id, and bodies the spec rejects.
   const runs = new Map<string, RunContext>();
@@ -118,7 +120,13 @@ export async function runResolved(resolved: ResolvedOptions, options: Pick<Contr
 }
 
 /** Sends the stateful sequences one step at a time; each step an exchange the checks judge. */
-async function sendSequences(plans: readonly SequencePlan[], options: ResolvedOptions, onExchange: ((exchange: Exchange) => void) | undefined, earlierTimeouts: number): Promise<Exchange[]> {
+async function sendSequences(
+  plans: readonly SequencePlan[],
+  options: ResolvedOptions,
+  onExchange: ((exchange: Exchange) => void) | undefined,
+  earlierTimeouts: number,
+  bodies: ReadonlyMap<string, ReadonlyMap<string, string>> = new Map(),
+): Promise<Exchange[]> {
   const transport = createTransport({ timeoutMs: options.timeoutMs, concurrency: 1 });
   const exchanges: Exchange[] = [];
   let timeouts = earlierTimeouts;
@@ -167,7 +175,7 @@ async function sendSequences(plans: readonly SequencePlan[], options: ResolvedOp
     return { status: outcome.response.status, headers: outcome.response.headers, ...(parsed.ok ? { body: parsed.value } : {}) };
   };
   try {
-    await runSequences(plans, { ids: createIdSource(), seed: options.seed, send, fetchPage });
+    await runSequences(plans, { ids: createIdSource(), seed: options.seed, send, fetchPage, bodies });
   } finally {
     transport.close();
   }
@@ -279,7 +287,7 @@ type RecordPlan = Pick<SequencePlan, 'collection' | 'identity' | 'identityType' 
  * operations' cases name a record that exists and their bodies are judged. A nested collection's
  * record gets a parent record created first (one level, as the sequences do), named in its path.
  */
-async function pinRecords(options: ResolvedOptions, plans: readonly SequencePlan[]): Promise<Pin[]> {
+async function pinRecords(options: ResolvedOptions, plans: readonly SequencePlan[], bodies: ReadonlyMap<string, ReadonlyMap<string, string>> = new Map()): Promise<Pin[]> {
   const pins: Pin[] = [];
   const ids = createIdSource();
   let draws = 0;
@@ -299,7 +307,7 @@ async function pinRecords(options: ResolvedOptions, plans: readonly SequencePlan
           ? freshKeyMaker(property.schema, ids)?.()
           : undefined;
     if (!plan.assigned && id === undefined) return undefined;
-    const made = validRecordBody(body, plan.identity, id, 'pinned', sample);
+    const made = validRecordBody(body, plan.identity, id, 'pinned', sample, bodies.get(plan.create.operationId));
     if (!made) return undefined;
     const step: StepRequest = {
       operation: plan.create,
@@ -431,37 +439,60 @@ function recordPlanOf(collection: Collection, options: ResolvedOptions): (Record
   };
 }
 
+/** Values naming other resources' records, per operation (JSON text): its parameters' by name, its body's by property. */
+export interface KnownValues {
+  parameters: Map<string, Map<string, string>>;
+  bodies: Map<string, Map<string, string>>;
+  /** The first identity seen per producing operation (JSON text). */
+  seen: Map<string, string>;
+}
+
 /**
- * The values of query parameters naming other resources, per operation (JSON text by parameter
- * name): the identity of a record the run created of that collection, else the first record of
- * the producing list's answer (one GET, not judged), else the parameter's example.
+ * The values of query parameters and body properties naming other resources, per operation (JSON
+ * text by name): the identity of a record the run created of that collection, else the first record
+ * of the producing list's answer (one GET, not judged; its own parameters naming records filled the
+ * same way, so trips are listed between stations a list answered), else the parameter's example.
  */
-async function resourceValues(options: ResolvedOptions, pins: readonly Pin[]): Promise<Map<string, Map<string, string>>> {
-  const known = new Map<string, Map<string, string>>();
+async function resourceValues(options: ResolvedOptions, pins: readonly Pin[], earlier?: ReadonlyMap<string, string>): Promise<KnownValues> {
+  const seen = new Map<string, string>(earlier);
+  const known: KnownValues = { parameters: new Map(), bodies: new Map(), seen };
   if (!options.compiled) return known;
-  const queries = resourceQueries(dependencyGraph(options.compiled), options.operations);
+  const { compiled } = options;
+  const queries = resourceQueries(dependencyGraph(compiled), options.operations);
   if (!queries.length) return known;
-  const seen = new Map<string, string>();
   for (const pin of pins) if (pin.producer !== undefined && !seen.has(pin.producer)) seen.set(pin.producer, pin.id);
   const transport = createTransport({ timeoutMs: options.timeoutMs, concurrency: 1 });
+  const asked = new Set<string>();
+  const resolved = new Set<ResourceQuery>();
   try {
-    for (const query of queries) {
-      const producer = options.compiled.operations.get(query.producer);
-      // The list's own required parameters: path parameters the spec gives an example for (`{accountId}`), nothing else.
-      const producerPath = producer ? examplePath(producer) : undefined;
-      if (!seen.has(query.producer) && producer?.method === 'get' && producerPath !== undefined) {
-        const lister = contractOf(options, query.producer);
-        const credentials = lister ? validCredentials(lister.security, options.token, options.basic) : { headers: {} };
-        const outcome = await transport.send({ url: options.endpoint(producerPath), method: 'GET', headers: { ...options.headers, ...credentials.headers }, body: undefined });
-        const answer = outcome.outcome === 'response' && outcome.response.status < 300 ? parseBody(outcome.response.body) : undefined;
-        const first = answer?.ok ? (listItems(answer.value) ?? listItems(answer.value, wrapperOf(answer.value)))?.[0] : undefined;
-        const value = first !== null && typeof first === 'object' ? keyText(first as Record<string, unknown>, query.property) : undefined;
-        if (value !== undefined) seen.set(query.producer, value);
+    // A list that itself takes values naming records (trips between two stations) is asked once those are known: a bounded number of rounds.
+    for (let round = 0; round < 3 && resolved.size < queries.length; round++) {
+      for (const query of queries) {
+        if (resolved.has(query)) continue;
+        const producer = compiled.operations.get(query.producer);
+        const producerPath = producer ? producerTarget(producer, known.parameters.get(query.producer)) : undefined;
+        if (!seen.has(query.producer) && !asked.has(query.producer) && producer?.method === 'get' && producerPath !== undefined) {
+          asked.add(query.producer);
+          const lister = contractOf(options, query.producer);
+          const credentials = lister ? validCredentials(lister.security, options.token, options.basic) : { headers: {} };
+          const outcome = await transport.send({ url: options.endpoint(producerPath), method: 'GET', headers: { ...options.headers, ...credentials.headers }, body: undefined });
+          const answer = outcome.outcome === 'response' && outcome.response.status < 300 ? parseBody(outcome.response.body) : undefined;
+          const first = answer?.ok ? (listItems(answer.value) ?? listItems(answer.value, wrapperOf(answer.value)))?.[0] : undefined;
+          const value = first !== null && typeof first === 'object' ? keyText(first as Record<string, unknown>, query.property) : undefined;
+          if (value !== undefined) seen.set(query.producer, value);
+        }
+        const operation = options.operations.find((o) => o.operationId === query.operationId);
+        const declared = query.in === 'body' ? undefined : compiled.operations.get(query.operationId)?.parameters.find((p) => p.in === query.in && p.name === query.parameter)?.example;
+        const value = queryValue(query, seen, declared);
+        if (!operation || value === undefined) {
+          // Nothing more can be learnt for it once its producer was asked (or cannot be).
+          if (asked.has(query.producer) || producer?.method !== 'get') resolved.add(query);
+          continue;
+        }
+        resolved.add(query);
+        const into = query.in === 'body' ? known.bodies : known.parameters;
+        into.set(query.operationId, new Map([...(into.get(query.operationId) ?? []), [query.parameter, value]]));
       }
-      const operation = options.operations.find((o) => o.operationId === query.operationId);
-      const value = queryValue(query, seen, options.compiled.operations.get(query.operationId)?.parameters.find((p) => p.in === query.in && p.name === query.parameter)?.example);
-      if (!operation || value === undefined) continue;
-      known.set(query.operationId, new Map([...(known.get(query.operationId) ?? []), [query.parameter, value]]));
     }
   } finally {
     transport.close();
@@ -469,15 +500,38 @@ async function resourceValues(options: ResolvedOptions, pins: readonly Pin[]): P
   return known;
 }
 
-/** An operation's path with each required path parameter written as its example; undefined when a required parameter has none (or is not in the path). */
-function examplePath(operation: { path: string; parameters: ReadonlyArray<{ name: string; in: string; required?: boolean; example?: unknown }> }): string | undefined {
+/**
+ * An operation's path and query with each required parameter written from `values` (names to JSON
+ * text) or its example; undefined when a required path or query parameter has neither (or a header or
+ * cookie is required).
+ */
+function producerTarget(
+  operation: { path: string; parameters: ReadonlyArray<{ name: string; in: string; required?: boolean; example?: unknown }> },
+  values: ReadonlyMap<string, string> = new Map(),
+): string | undefined {
   let path = operation.path;
+  const query = new URLSearchParams();
   for (const parameter of operation.parameters) {
     if (!parameter.required) continue;
-    if (parameter.in !== 'path' || (typeof parameter.example !== 'string' && typeof parameter.example !== 'number')) return undefined;
-    path = path.replaceAll(`{${parameter.name}}`, encodeURIComponent(String(parameter.example)));
+    const given = values.get(parameter.name);
+    const text = given !== undefined ? plainText(given) : typeof parameter.example === 'string' || typeof parameter.example === 'number' ? String(parameter.example) : undefined;
+    if (text === undefined) return undefined;
+    if (parameter.in === 'path') path = path.replaceAll(`{${parameter.name}}`, encodeURIComponent(text));
+    else if (parameter.in === 'query') query.append(parameter.name, text);
+    else return undefined;
   }
-  return path;
+  const search = query.toString();
+  return search ? `${path}?${search}` : path;
+}
+
+/** A JSON text value as a parameter's plain text (a string without its quotes). */
+function plainText(json: string): string {
+  try {
+    const value: unknown = JSON.parse(json);
+    return typeof value === 'string' ? value : json;
+  } catch {
+    return json;
+  }
 }
 
 /** The one array member of a wrapped list answer (`{ data: [...] }`), if there is exactly one. */
@@ -568,6 +622,7 @@ export function buildCases(
   fixtures: readonly FixtureCase[],
   records: ReadonlyMap<string, PinnedRecord> = new Map(),
   known: ReadonlyMap<string, ReadonlyMap<string, string>> = new Map(),
+  bodies: ReadonlyMap<string, ReadonlyMap<string, string>> = new Map(),
 ): { cases: ContractCase[]; unfit: Array<{ case: ContractCase; reason: string }>; notOffered: number; offered: number } {
   const { operations } = options;
   const ids = createIdSource();
@@ -609,6 +664,7 @@ export function buildCases(
       basic: options.basic,
       ...(records.has(contract.operationId) ? { record: records.get(contract.operationId) as PinnedRecord } : {}),
       ...(known.has(contract.operationId) ? { known: known.get(contract.operationId) as ReadonlyMap<string, string> } : {}),
+      ...(bodies.has(contract.operationId) ? { knownBody: bodies.get(contract.operationId) as ReadonlyMap<string, string> } : {}),
     });
     for (const generated of generation.cases) cases.push(generatedCase(generated, options, contract, named));
     // A case the spec's validator contradicts is reported as not sent, with the reason; it never stops the run.

@@ -263,6 +263,8 @@ export interface SequenceContext {
   send: StepSender;
   /** Fetch a further page of a list (a `next` URL the provider gave); bounded by the caller. */
   fetchPage: (operation: SuiteContract, url: string) => Promise<{ status?: number; body?: unknown; headers?: Record<string, string> }>;
+  /** Body properties naming other resources' records, per operation: the values earlier answers gave (JSON text by property). */
+  bodies?: ReadonlyMap<string, ReadonlyMap<string, string>>;
 }
 
 const MAX_PAGES = 20;
@@ -291,7 +293,7 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
 
   /** A valid body with `id` and distinct strings (a swap between two records shows). */
   const makeBody = (id: string | undefined, word: string, schema: RequestBody = body, identity = plan.identity): { text: string; value: Record<string, unknown> } | undefined =>
-    validRecordBody(schema, identity, id, word, sample);
+    validRecordBody(schema, identity, id, word, sample, context.bodies?.get([plan.create, plan.update, plan.parent?.create].find((o) => o?.requestBody === schema)?.operationId ?? ''));
   // A string identity in a shape its schema takes (a slug's pattern), fresh per record.
   const stringKey = identityProperty ? freshKeyMaker(identityProperty.schema, context.ids) : undefined;
   const freshId = (): string | undefined =>
@@ -773,8 +775,9 @@ export function createdKey(
 
 /**
  * A valid body for a record: `id` (JSON text) as its identity when given, its plain strings
- * `<word>-<property>` (distinct per record, so a swap shows), other required properties drawn
- * from their schemas; a oneOf body tries each branch in turn. Undefined when ten tries fail.
+ * `<word>-<property>` (distinct per record, so a swap shows), the properties naming other records as
+ * `given` (JSON text by name), other required properties drawn from their schemas; a oneOf body
+ * tries each branch in turn. Undefined when ten tries fail.
  */
 export function validRecordBody(
   schema: RequestBody,
@@ -782,6 +785,7 @@ export function validRecordBody(
   id: string | undefined,
   word: string,
   sample: <T>(arbitrary: fc.Arbitrary<T>) => T,
+  given: ReadonlyMap<string, string> = new Map(),
 ): { text: string; value: Record<string, unknown> } | undefined {
   for (let attempt = 0; attempt < 10; attempt++) {
     const members: string[] = [];
@@ -791,6 +795,12 @@ export function validRecordBody(
       if (property.schema.readOnly === true) continue;
       if (property.name === identity && id !== undefined) {
         members.push(`${JSON.stringify(property.name)}:${id}`);
+        continue;
+      }
+      // A property naming another resource's record (`trip_id`): the value an earlier answer gave.
+      const held = property.name === identity ? undefined : given.get(property.name);
+      if (held !== undefined) {
+        members.push(`${JSON.stringify(property.name)}:${held}`);
         continue;
       }
       if (!property.required && !(typesOf(property.schema).includes('string') && plainString(property.schema))) continue;

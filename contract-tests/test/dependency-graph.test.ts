@@ -2,7 +2,7 @@
  * The operations' dependency graph (openapi/operations/dependencies.ts) and what the suite does with
  * it (contract-tests/dependencies.ts, runner.ts): on fixtures/specs/trains-3.1, a payment below a
  * booking is sent to a booking the suite created first (and deleted last), trips are searched
- * between stations a list answered, so a correct provider that answers 400 for an unknown booking
+ * between stations a list answered, a booking names a trip that list answered, so a correct provider that answers 400 for an unknown booking
  * passes, and flaws only a real parent or real stations reach are found.
  */
 import { execFileSync } from 'node:child_process';
@@ -14,7 +14,7 @@ import { recogniseCollections } from '../../openapi/operations/collections.js';
 import { parentNeeds, queryValue, resourceQueries } from '../dependencies.js';
 import { runContractSuite, type ContractReport } from '../index.js';
 import { suiteSpecOf } from '../spec-contract.js';
-import { STATIONS, startTrainsProvider, TRAINS_SPEC, type TrainsFlaw } from './providers/trains-provider.js';
+import { STATIONS, startTrainsProvider, TRAINS_SPEC, TRIP_ID, type TrainsFlaw } from './providers/trains-provider.js';
 
 const TOKEN = 'trains-token';
 const CLI = fileURLToPath(new URL('../../dist/contract-tests/cli.js', import.meta.url));
@@ -42,9 +42,10 @@ describe('the dependency graph', () => {
       { parameter: 'origin', in: 'query', producer: 'getStations', property: 'id', source: 'description' },
       { parameter: 'destination', in: 'query', producer: 'getStations', property: 'id', source: 'description' },
     ]);
+    // A body property named for a resource with an id suffix names its record (RESTler's producer-consumer match by name).
+    expect(of('createBooking')).toEqual([{ parameter: 'trip_id', in: 'body', producer: 'getTrips', property: 'id', source: 'name' }]);
     // A list's own filter names no other resource; a free-text parameter none at all.
     expect(of('getStations')).toEqual([]);
-    expect(of('createBooking')).toEqual([]);
   });
 
   it('matches by name (stationId, station_id, station) and prefers a declared link', () => {
@@ -66,7 +67,7 @@ describe('the dependency graph', () => {
     const needs = parentNeeds(graph, operations, recogniseCollections(compiled).collections);
     expect(needs.map((n) => [n.collection.path, n.children])).toEqual([['/bookings', [{ operationId: 'payBooking', parameter: 'bookingId' }]]]);
     const queries = resourceQueries(graph, operations);
-    expect(queries.map((q) => q.parameter)).toEqual(['origin', 'destination']);
+    expect(queries.map((q) => `${q.in} ${q.parameter}`)).toEqual(['query origin', 'query destination', 'body trip_id']);
     expect(queryValue(queries[0] as (typeof queries)[0], new Map([['getStations', '"s1"']]), 'x')).toBe('"s1"');
     expect(queryValue(queries[0] as (typeof queries)[0], new Map(), 'example-id')).toBe('"example-id"');
     expect(queryValue(queries[0] as (typeof queries)[0], new Map(), undefined)).toBeUndefined();
@@ -76,18 +77,23 @@ describe('the dependency graph', () => {
     const text = execFileSync(process.execPath, [CLI, '--dry-run', '--spec', TRAINS_SPEC], { encoding: 'utf8' });
     expect(text).toContain(describeDependencies(graph).join('\n'));
     expect(text).toContain('POST /bookings/{bookingId}/payment\n  {bookingId} ← createBooking .id (parent)');
+    expect(text).toContain('POST /bookings\n  body .trip_id ← getTrips .id (name)');
     expect(text).toContain('/bookings: createBooking → getBooking → getBookings → deleteBooking');
   });
 });
 
 describe('a run that follows the graph', () => {
-  it('passes a correct provider that answers 400 for a booking it does not have: every payment case goes to a booking the suite created', async () => {
+  it('passes a correct provider that answers 400 for a booking it does not have, or of a trip it does not run: every payment case goes to a booking the suite created, every booking names the trip a list answered', async () => {
     const report = await runAgainst();
     expect(report.findings.filter((f) => f.severity === 'failure').map((f) => `${f.check}: ${f.exchange.case.id} ${f.message}`)).toEqual([]);
     expect(report.ok).toBe(true);
     const payments = report.exchanges.filter((x) => x.case.operationId === 'payBooking' && x.case.expect === 'accepted' && !x.case.id.includes('path-bookingId'));
     expect(payments.length).toBeGreaterThan(10);
     expect(payments.filter((x) => x.outcome !== 'response' || x.response.status !== 200 || !x.case.onRecord).map((x) => x.case.id)).toEqual([]);
+    // The trip a booking names comes from GET /trips, itself asked between stations GET /stations answered: never made up.
+    const bookings = report.exchanges.filter((x) => x.case.operationId === 'createBooking' && x.case.expect === 'accepted' && typeof x.case.request.body === 'string');
+    expect(bookings.length).toBeGreaterThan(5);
+    expect(bookings.filter((x) => (JSON.parse(x.case.request.body as string) as { trip_id?: unknown }).trip_id !== TRIP_ID).map((x) => x.case.id)).toEqual([]);
     const trips = report.exchanges.filter((x) => x.case.operationId === 'getTrips' && x.case.expect === 'accepted');
     expect(trips.length).toBeGreaterThan(0);
     for (const trip of trips) {

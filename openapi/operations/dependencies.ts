@@ -11,20 +11,26 @@
  *   as RESTler matches producer and consumer by name.
  * - `description`: the parameter's description says it is the id of a producer's noun ("The ID
  *   of the origin station" for `origin`).
- * A producer is a collection's create (openapi/operations/collections.ts), or a list (a GET on a
- * path without a trailing template answering records with an `id`) for resources a client
- * cannot create.
+ * A producer is a collection's create (openapi/operations/collections.ts), an operation whose 2xx
+ * answer names a new record of a list by a property named for the list's noun (a trigger answering
+ * `instance_id` beside `GET …/instances`), or the list itself (a GET on a path without a trailing
+ * template answering records with an `id`) for resources a client cannot create.
+ * A consumer is a path or query parameter, or a top-level property of a JSON request body named for
+ * a producer's noun with an id suffix (`station_id`, `parentId`: a body's bare `station` may be an
+ * embedded object, never matched).
  */
 import { recogniseCollections, singular, type Collection } from './collections.js';
 import { successOf, type CompiledContract, type ContractOperation, type ContractParameter } from './model.js';
 import { firstJson } from '../media-types.js';
+import type { Schema } from '../schema/resolve.js';
 
 export type DependencySource = 'link' | 'record' | 'parent' | 'name' | 'description';
 
 /** One value a request consumes, and the operation whose answer produces it. */
 export interface Dependency {
   parameter: string;
-  in: 'path' | 'query';
+  /** `body`: a top-level property of the operation's JSON request body. */
+  in: 'path' | 'query' | 'body';
   /** The operation whose answer holds the value. */
   producer: string;
   /** The answer's property holding it (`id`), or the link's runtime expression. */
@@ -61,12 +67,41 @@ export function dependencyGraph(contract: CompiledContract): OperationDependenci
     operationId: operation.operationId,
     method: operation.method.toUpperCase(),
     path: operation.path,
-    consumes: operation.parameters.flatMap((parameter) => {
-      if (parameter.in !== 'path' && parameter.in !== 'query') return [];
-      const found = linked.get(operation.operationId)?.get(parameter.name) ?? inferred(operation, parameter, producers);
-      return found ? [{ parameter: parameter.name, in: parameter.in, ...found }] : [];
-    }),
+    consumes: [
+      ...operation.parameters.flatMap((parameter) => {
+        if (parameter.in !== 'path' && parameter.in !== 'query') return [];
+        const found = linked.get(operation.operationId)?.get(parameter.name) ?? inferred(operation, parameter, producers);
+        return found ? [{ parameter: parameter.name, in: parameter.in, ...found }] : [];
+      }),
+      ...bodyConsumers(operation, producers),
+    ],
   }));
+}
+
+/**
+ * The top-level properties of an operation's JSON request body that name another resource's record:
+ * a scalar named for a producer's noun with an id suffix (`station_id`, `workflowId`, `tag_ids`).
+ * Never the operation's own record: a create's identity, or any property of a producer's own create.
+ */
+function bodyConsumers(operation: ContractOperation, producers: readonly Producer[]): Dependency[] {
+  const body = firstJson(operation.requestBody?.content);
+  if (!body) return [];
+  const found: Dependency[] = [];
+  for (const [name, schema] of body.propertySchemas) {
+    if (!scalarSchema(schema) || schema.readOnly === true) continue;
+    const key = normalised(name);
+    const producer = producers.find((p) => [`${normalised(p.noun)}id`, `${normalised(p.noun)}ids`].includes(key) && p.operationId !== operation.operationId);
+    if (!producer) continue;
+    found.push({
+      parameter: name,
+      in: 'body',
+      producer: producer.operationId,
+      property: producer.property,
+      source: 'name',
+      ...(producer.collection ? { collection: producer.collection.path } : {}),
+    });
+  }
+  return found;
 }
 
 /** The collections' creates, then the lists of records no collection creates. */
@@ -88,14 +123,30 @@ function producersOf(contract: CompiledContract, collections: readonly Collectio
     const items = answer?.itemProperties ?? [...(answer?.arrayProperties.values() ?? [])].find((properties) => properties.has('id'));
     if (!items?.has('id')) continue;
     const itemPath = operations.find((o) => o.method === 'get' && new RegExp(`^${escape(path)}/\\{[^/{}]+\\}/?$`).test(o.path))?.path;
-    producers.push({
-      noun: singular(lastWord(path)),
-      operationId: list.operationId,
-      property: 'id',
-      ...(itemPath === undefined ? {} : { itemPath: trimSlash(itemPath), itemParameter: (/\{([^/{}]+)\}\/?$/.exec(itemPath) as RegExpExecArray)[1] as string }),
-    });
+    const noun = singular(lastWord(path));
+    const item = itemPath === undefined ? {} : { itemPath: trimSlash(itemPath), itemParameter: (/\{([^/{}]+)\}\/?$/.exec(itemPath) as RegExpExecArray)[1] as string };
+    // An operation beside the list that answers a new record's id (`POST …/actions/trigger` answering `instance_id`) makes
+    // the records the list shows: a client takes the id from that answer, as from a create's.
+    const maker = answerProducer(operations, path, noun);
+    if (maker) producers.push({ noun, operationId: maker.operationId, property: maker.property, ...item });
+    producers.push({ noun, operationId: list.operationId, property: 'id', ...item });
   }
   return producers;
+}
+
+/**
+ * The POST below the list's parent (`/a/{aId}/…` for the list `/a/{aId}/instances`) whose 2xx JSON
+ * answer declares a scalar property named for the list's noun with an id suffix (`instance_id`).
+ */
+function answerProducer(operations: readonly ContractOperation[], listPath: string, noun: string): { operationId: string; property: string } | undefined {
+  const parent = listPath.slice(0, listPath.lastIndexOf('/'));
+  const wanted = `${normalised(noun)}id`;
+  for (const operation of operations) {
+    if (operation.method !== 'post' || !startsWithPath(trimSlash(operation.path), parent) || trimSlash(operation.path) === listPath) continue;
+    const answer = firstJson(successOf(operation)?.response.content);
+    for (const [name, schema] of answer?.propertySchemas ?? []) if (normalised(name) === wanted && scalarSchema(schema)) return { operationId: operation.operationId, property: name };
+  }
+  return undefined;
 }
 
 /** Every declared link's parameters, by the operation they lead to and the parameter's name. */
@@ -154,7 +205,10 @@ function ownList(operation: ContractOperation, producer: Producer): boolean {
 
 /** Parameters a single id fits: a string, an integer, or an array of them (a filter by several ids). */
 function scalar(parameter: ContractParameter): boolean {
-  const schema = parameter.schema;
+  return scalarSchema(parameter.schema);
+}
+
+function scalarSchema(schema: Schema | undefined): boolean {
   const type = schema?.type;
   if (type === 'array') return typeof schema?.items === 'object' && schema.items !== null && ['string', 'integer'].includes(String((schema.items as { type?: unknown }).type));
   return type === undefined || type === 'string' || type === 'integer';
@@ -194,7 +248,7 @@ export function describeDependencies(graph: readonly OperationDependencies[]): s
     if (!entry.consumes.length) continue;
     lines.push(`${entry.method} ${entry.path}`);
     for (const dependency of entry.consumes) {
-      const name = dependency.in === 'path' ? `{${dependency.parameter}}` : `?${dependency.parameter}`;
+      const name = dependency.in === 'path' ? `{${dependency.parameter}}` : dependency.in === 'query' ? `?${dependency.parameter}` : `body .${dependency.parameter}`;
       const property = dependency.source === 'link' ? dependency.property : `.${dependency.property}`;
       lines.push(`  ${name} ← ${dependency.producer} ${property} (${dependency.source})`);
     }

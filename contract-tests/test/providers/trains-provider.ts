@@ -1,6 +1,6 @@
 /**
  * A small, correct provider of fixtures/specs/trains-3.1 (stations, trips between two stations,
- * bookings, a booking's payment), in memory: the dependency graph's test (dependency-graph.test.ts)
+ * bookings of a trip it runs, a booking's payment), in memory: the dependency graph's test (dependency-graph.test.ts)
  * runs the suite against it, and against it with one flaw. It validates with the spec's own
  * validators, as the Plant Store reference provider does.
  */
@@ -23,6 +23,9 @@ export const STATIONS = [
   { id: 'efdbb9d1-02c2-4bc3-afb7-6788d8782b1e', name: 'Paris Gare du Nord', country: 'FR' },
   { id: '7b2c9a39-5a34-4d6b-9a8f-2f7b1d5c3e10', name: 'London St Pancras', country: 'GB' },
 ];
+
+/** The one trip the provider runs (between any two of its stations). */
+export const TRIP_ID = 'd7a1a3d2-8f1e-4a7e-9f57-8b0f4c2a1e11';
 
 /** One flaw of the provider, or none. */
 export type TrainsFlaw =
@@ -59,11 +62,13 @@ export async function startTrainsProvider(token: string, flaw?: TrainsFlaw): Pro
       if (!origin || !destination || !UUID.test(origin) || !UUID.test(destination)) return answer(400, { title: 'origin and destination are station ids' });
       if (!STATIONS.some((s) => s.id === origin) || !STATIONS.some((s) => s.id === destination)) return answer(400, { title: 'unknown station' });
       const departure = flaw === 'departure-without-offset' ? '2026-01-01T10:00:00' : '2026-01-01T10:00:00Z';
-      return answer(200, { data: [{ id: 'd7a1a3d2-8f1e-4a7e-9f57-8b0f4c2a1e11', origin, destination, departure }] });
+      return answer(200, { data: [{ id: TRIP_ID, origin, destination, departure }] });
     }
     if (pathname === '/bookings' && request.method === 'POST') {
       const body = json();
       if (!body || !validBooking?.(body)) return answer(400, { title: 'invalid booking' });
+      // A booking names a trip the provider runs (the spec's 400 is for an invalid booking, and one of no trip is).
+      if (body.trip_id !== TRIP_ID) return answer(400, { title: 'no such trip' });
       // Only what the schema declares is kept (a body may carry any other member, at any depth).
       const booking = { id: randomUUID(), trip_id: body.trip_id, passenger_name: body.passenger_name };
       bookings.set(booking.id, booking);
