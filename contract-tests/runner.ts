@@ -10,7 +10,20 @@ import { CREATE_PLANT_OPERATION, createIdSource, loadFixtures, type FixtureCase 
 import { fileCase } from './case-files.js';
 import { derivedCredentials, validCredentials } from './generators/auth.js';
 import { requestTarget, validParameterValues } from './generators/parameters.js';
-import { createdKey, envelopePlanOf, listItems, neverAssigned, planSequences, recordIn, runSequences, validRecordBody, wrapRecord, type SequencePlan, type StepRequest, type StepSender } from './sequences.js';
+import {
+  createdKey,
+  envelopePlanOf,
+  listItems,
+  neverAssigned,
+  planSequences,
+  recordIn,
+  runSequences,
+  validRecordBody,
+  wrapRecord,
+  type SequencePlan,
+  type StepRequest,
+  type StepSender,
+} from './sequences.js';
 import { judgedReads, planMissingParents, planProduced, runProduced, sendableOf, type MissingParent, type ProducedPlan } from './produced-sequences.js';
 import { parentNeeds, queryValue, resourceQueries, type ResourceQuery } from './dependencies.js';
 import { dependencyGraph } from '../openapi/operations/dependencies.js';
