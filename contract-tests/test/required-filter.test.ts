@@ -62,7 +62,8 @@ function hookProvider(site: 'query' | 'body', dropOne = false): SmallHandler {
       if (request.method !== 'POST' || body === null || typeof body !== 'object' || Array.isArray(body)) return answer(400);
       const fields = body as Hook;
       if (['site_id', 'type', 'event'].some((name) => fields[name] !== undefined && typeof fields[name] !== 'string')) return answer(400);
-      const hook = { ...fields, id: `h${next++}`, site_id: site === 'query' ? query : (fields.site_id ?? query) };
+      // The declared members only: the suite also sends deep undeclared ones (the schema is open), which a provider may drop.
+      const hook = { id: `h${next++}`, type: fields.type, event: fields.event, site_id: site === 'query' ? query : (fields.site_id ?? query) };
       hooks.set(hook.id, hook);
       return answer(201, hook);
     }
