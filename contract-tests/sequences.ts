@@ -268,6 +268,8 @@ export interface SequenceContext {
 }
 
 const MAX_PAGES = 20;
+/** Six lower-case letters; built once, as building a string arbitrary costs far more than a draw from it. */
+const WORDS: fc.Arbitrary<string> = fc.stringMatching(/^[a-z]{6}$/);
 
 /** Runs every plan's sequence, one step at a time. Each step's exchange goes through `context.send`. */
 export async function runSequences(plans: readonly SequencePlan[], context: SequenceContext): Promise<void> {
@@ -310,7 +312,7 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
     const wide = context.ids.between(2n ** 52n, 2n ** 53n) * 256n;
     return makeBody(wide.toString(), 'probe') ? wide.toString() : freshId();
   };
-  const word = (): string => `w${sample(fc.stringMatching(/^[a-z]{6}$/))}`;
+  const word = (): string => `w${sample(WORDS)}`;
 
   /** Which records a list must hold or lack, where its records show their identity (one only in the path cannot be looked for). */
   const listed = <K extends 'contains' | 'lacks'>(member: K, ids: string[]): Partial<Record<K, string[]>> =>
