@@ -13,7 +13,9 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { createMockServer } from '../../mocks/server.js';
+import { readContract } from '../../openapi/operations/compile.js';
 import { formatReport, runContractSuite, type ContractReport } from '../index.js';
+import { suiteSpecOf, type SuiteSpec } from '../spec-contract.js';
 import { editJson, startMockProxy } from './providers/mock-proxy.js';
 
 interface CorpusEntry {
@@ -43,7 +45,16 @@ const KNOWN: Record<string, string> = {
 
 const failed = (report: ContractReport): string[] => report.checks.filter((c) => c.status === 'failed' || c.status === 'not-judged').map((c) => c.name);
 
-async function suiteAgainstMock(spec: string, through?: 'break-answers'): Promise<{ report: ContractReport; broken: ReadonlySet<string> }> {
+/**
+ * The document as the suite compiles it, read from its file once for both runs on it (as the CLI
+ * hands its compiled spec to the runner): its validators are compiled once, on first use.
+ */
+function compiledOnce(spec: string): () => Promise<SuiteSpec> {
+  let compiled: Promise<SuiteSpec> | undefined;
+  return () => (compiled ??= readContract(spec).then(suiteSpecOf));
+}
+
+async function suiteAgainstMock(spec: string, contract: SuiteSpec, through?: 'break-answers'): Promise<{ report: ContractReport; broken: ReadonlySet<string> }> {
   const mock = await createMockServer({ port: 0, logLevel: 'silent', spec, tokens: [TOKEN, BASIC] });
   const broken = new Set<string>();
   // Every 2xx JSON object or array answer turned into the other kind (an object into a one-item array,
@@ -65,7 +76,7 @@ async function suiteAgainstMock(spec: string, through?: 'break-answers'): Promis
       baseUrl: proxy?.url ?? mock.url,
       token: TOKEN,
       basic: BASIC,
-      spec,
+      contract,
       seed: SEED,
       ...(proxy ? { generated: { positive: 1, negative: 0 }, checks: ['response_schema_conformance'] } : { generated: GENERATED }),
     });
@@ -78,11 +89,12 @@ async function suiteAgainstMock(spec: string, through?: 'break-answers'): Promis
 
 describe.each(CORPUS.map((entry) => [entry.name, entry] as const))('the suite against the mock on %s', (name, entry) => {
   const spec = `${ROOT}${entry.file}`;
+  const contract = compiledOnce(spec);
   const known = KNOWN[name];
   (known && !process.env.CORPUS_ALL ? it.fails : it)(
     `passes (exit 0)${known ? ` — known: ${known}` : ''}`,
     async () => {
-      const { report } = await suiteAgainstMock(spec);
+      const { report } = await suiteAgainstMock(spec, await contract());
       expect(
         report.findings.filter((f) => f.severity === 'failure').map((f) => `${f.check} ${f.exchange.case.id}: ${f.message.slice(0, 300)}`),
         formatReport(report, { maxFailuresPerCheck: 2 }),
@@ -94,7 +106,7 @@ describe.each(CORPUS.map((entry) => [entry.name, entry] as const))('the suite ag
   );
 
   it('fails (exit 1) naming response_schema_conformance behind a proxy that breaks the 2xx JSON answers', async () => {
-    const { report, broken } = await suiteAgainstMock(spec, 'break-answers');
+    const { report, broken } = await suiteAgainstMock(spec, await contract(), 'break-answers');
     expect(broken.size, 'no 2xx JSON answer to break').toBeGreaterThan(0);
     expect(report.ok).toBe(false);
     expect(failed(report)).toEqual(['response_schema_conformance']);
