@@ -6,7 +6,6 @@
  */
 import type { CheckName } from './model.js';
 import type { SequencePlan } from './sequences.js';
-import type { MissingParent, ProducedPlan } from './produced-sequences.js';
 import type { DeclaredResponse, SuiteContract } from './spec-contract.js';
 import { isJsonMediaType } from '../openapi/media-types.js';
 
@@ -34,23 +33,17 @@ function honoursJudged(plan: SequencePlan): boolean {
  * Why a check has nothing to judge in any operation under test, from the spec alone; undefined
  * when it applies. A check that applies and then judges nothing fails the run (not judged).
  */
-export function notApplicable(
-  check: CheckName,
-  operations: readonly SuiteContract[],
-  plans: readonly SequencePlan[],
-  produced: readonly ProducedPlan[] = [],
-  missingParents: readonly MissingParent[] = [],
-): string | undefined {
+export function notApplicable(check: CheckName, operations: readonly SuiteContract[], plans: readonly SequencePlan[]): string | undefined {
   const none = (what: string): string =>
     `no collection of the operations under test has ${what} (a stateful sequence needs a create with the identity in its body${plans.length ? '' : '; none was found'})`;
   switch (check) {
     case 'ensure_resource_availability':
-      return plans.some((p) => p.read || tellsRecords(p)) || produced.some((p) => p.read || p.list) ? undefined : none('a read, or a list whose records show their identity');
+      return plans.some((p) => p.read || tellsRecords(p)) ? undefined : none('a read, or a list whose records show their identity');
     case 'resource_consistency':
-      return plans.some((p) => p.read) || produced.some((p) => p.read || (p.list && p.parent)) ? undefined : none('a read by id');
+      return plans.some((p) => p.read) ? undefined : none('a read by id');
     case 'missing_resource_not_found':
       // A delete that declares 404 is judged on an id never created, read or no read.
-      return plans.some((p) => p.read || p.remove?.responses.has(404)) || produced.some((p) => p.read) || missingParents.length ? undefined : none('a read by id or a delete declaring 404');
+      return plans.some((p) => p.read || p.remove?.responses.has(404)) ? undefined : none('a read by id or a delete declaring 404');
     case 'list_honours_parameters':
       return plans.some(honoursJudged) ? undefined : none('a list with a page-size parameter or a filter naming a record property');
     case 'list_pages_advance':

@@ -86,22 +86,7 @@ export interface ContractCase {
 /** One step of a stateful sequence, and what its answer must show. */
 export interface SequenceStep {
   /** `list-page`: a further page of a list step, fetched by its offset or page parameter (judged as part of that list step). */
-  /** `action`: an operation below a record's item path (a cancel) sent on a record the run made. */
-  kind:
-    | 'create'
-    | 'read'
-    | 'read-anonymous'
-    | 'list'
-    | 'list-page'
-    | 'update'
-    | 'delete-anonymous'
-    | 'delete'
-    | 'read-deleted'
-    | 'read-missing'
-    | 'delete-missing'
-    | 'list-past-end'
-    | 'action'
-    | 'cleanup';
+  kind: 'create' | 'read' | 'read-anonymous' | 'list' | 'list-page' | 'update' | 'delete-anonymous' | 'delete' | 'read-deleted' | 'read-missing' | 'delete-missing' | 'list-past-end' | 'cleanup';
   /** The collection path (`/plants`). */
   collection: string;
   /** The identity property's name. */
@@ -125,8 +110,6 @@ export interface SequenceStep {
   /** Ids a list must hold, and ids it must not. */
   contains?: string[];
   lacks?: string[];
-  /** Ids of records made below another parent: a list below this one must not hold them. */
-  foreign?: string[];
   /** A limit the list was asked for. */
   limit?: { parameter: string; value: number };
   /** A filter the list was asked for: only records whose property is one of the values (`absent`: the schema's default, what a record without it has). */

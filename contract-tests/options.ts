@@ -6,7 +6,6 @@ import type { CompiledContract } from '../openapi/operations/model.js';
 import { ContractUsageError } from './errors.js';
 import { awaitedAnswers, notApplicable } from './applicability.js';
 import { planSequences, type SequencePlan } from './sequences.js';
-import { judgedReads, planMissingParents, planProduced, sendableOf, type MissingParent, type ProducedPlan } from './produced-sequences.js';
 import { selectOperations, type OperationFilter } from './operations.js';
 import { loadSuiteSpec, schemeTitle, SpecError, type SuiteContract, type SuiteSpec } from './spec-contract.js';
 
@@ -228,8 +227,6 @@ export function resolveOptions(options: ContractOptions): ResolvedOptions {
     }
   }
   const plans = spec.compiled ? planSequences(spec.compiled, operations) : [];
-  const produced = spec.compiled ? planProduced(spec.compiled, operations, sendableOf(spec.compiled, operations)) : [];
-  const missingParents = spec.compiled ? planMissingParents(spec.compiled, operations, judgedReads(plans, produced)) : [];
   return {
     baseUrl: base.href,
     operations,
@@ -248,7 +245,7 @@ export function resolveOptions(options: ContractOptions): ResolvedOptions {
       positive: integer('generated positive count', options.generated?.positive ?? DEFAULT_GENERATED, 0, MAX_GENERATED),
       negative: integer('generated negative count', options.generated?.negative ?? DEFAULT_GENERATED, 0, MAX_GENERATED),
     },
-    skip: withProfile([...(options.skip ?? []), ...selectionRules(options, operations, plans, produced, missingParents)], options.profile),
+    skip: withProfile([...(options.skip ?? []), ...selectionRules(options, operations, plans)], options.profile),
     awaited: Object.fromEntries(CHECK_NAMES.map((check) => [check, awaitedAnswers(check, operations, plans)])),
     contract,
     extraCases: loadCaseFiles(options.cases ?? []),
@@ -276,13 +273,7 @@ function integer(what: string, value: number, min: number, max: number): number 
 }
 
 /** The skip rules that --checks and --exclude-checks make, and the one a spec without security makes. */
-function selectionRules(
-  options: ContractOptions,
-  operations: readonly SuiteContract[],
-  plans: readonly SequencePlan[],
-  produced: readonly ProducedPlan[],
-  missingParents: readonly MissingParent[],
-): SkipRule[] {
+function selectionRules(options: ContractOptions, operations: readonly SuiteContract[], plans: readonly SequencePlan[]): SkipRule[] {
   const names = (list: readonly string[] | undefined, flag: string): Set<CheckName> | undefined => {
     if (list === undefined) return undefined;
     const unknown = list.filter((name) => !(CHECK_NAMES as readonly string[]).includes(name));
@@ -294,7 +285,7 @@ function selectionRules(
   if (only && only.size === 0) throw new ContractUsageError('--checks names no check; leave it out to run them all.');
   const rules: SkipRule[] = [];
   for (const check of CHECK_NAMES) {
-    const reason = notApplicable(check, operations, plans, produced, missingParents);
+    const reason = notApplicable(check, operations, plans);
     // A check the spec gives nothing to judge says so, whatever --checks selects: not applicable, never "not judged".
     if (reason) rules.push({ check, reason, notApplicable: true });
     else if (excluded?.has(check)) rules.push({ check, reason: 'excluded with --exclude-checks' });

@@ -4,27 +4,12 @@
  * at a time, then every other case once (bounded concurrency, bounded time); every selected
  * check judges every exchange, and the report counts what each found.
  */
-import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { CREATE_PLANT_OPERATION, createIdSource, loadFixtures, type FixtureCase } from '../fixtures/index.js';
 import { fileCase } from './case-files.js';
 import { derivedCredentials, validCredentials } from './generators/auth.js';
 import { requestTarget, validParameterValues } from './generators/parameters.js';
-import {
-  createdKey,
-  envelopePlanOf,
-  listItems,
-  neverAssigned,
-  planSequences,
-  recordIn,
-  runSequences,
-  validRecordBody,
-  wrapRecord,
-  type SequencePlan,
-  type StepRequest,
-  type StepSender,
-} from './sequences.js';
-import { judgedReads, planMissingParents, planProduced, runProduced, sendableOf, type MissingParent, type ProducedPlan } from './produced-sequences.js';
+import { createdKey, envelopePlanOf, listItems, planSequences, recordIn, runSequences, validRecordBody, wrapRecord, type SequencePlan, type StepRequest, type StepSender } from './sequences.js';
 import { parentNeeds, queryValue, resourceQueries, type ResourceQuery } from './dependencies.js';
 import { dependencyGraph } from '../openapi/operations/dependencies.js';
 import { recogniseCollections, type Collection } from '../openapi/operations/collections.js';
@@ -74,7 +59,7 @@ export async function runResolved(resolved: ResolvedOptions, options: Pick<Contr
   const pins = await pinRecords(resolved, sequences, listed.bodies);
   const records = new Map(pins.flatMap((pin) => pin.records));
   // Query parameters and body properties naming other resources (`?origin=` a station): values from the records just created or a list's answer.
-  const known = await resourceValues(resolved, pins, listed);
+  const known = await resourceValues(resolved, pins, listed.seen);
   const { cases, unfit, notOffered, offered } = buildCases(resolved, options.fixtures ?? loadFixtures(), records, known.parameters, known.bodies);
   const notSent: Exchange[] = unfit.map(({ case: contractCase, reason }) => ({
     case: contractCase,
@@ -96,9 +81,7 @@ export async function runResolved(resolved: ResolvedOptions, options: Pick<Contr
   await removePinned(pins, resolved);
   // What the cases created is deleted first, so the sequences' lists hold what was there before the run, and theirs.
   const cleanedUp = await cleanUp([...probed.exchanges, ...rest.exchanges], resolved, sequences);
-  const produced = resolved.compiled ? planProduced(resolved.compiled, resolved.operations, (operationId) => contractOf(resolved, operationId)) : [];
-  const missingParents = resolved.compiled ? planMissingParents(resolved.compiled, resolved.operations, judgedReads(sequences, produced)) : [];
-  const stateful = sequences.length || produced.length || missingParents.length ? await sendSequences(sequences, resolved, options.onExchange, rest.timeouts, known, produced, missingParents) : [];
+  const stateful = sequences.length ? await sendSequences(sequences, resolved, options.onExchange, rest.timeouts, known.bodies) : [];
   const exchanges = [...probed.exchanges, ...rest.exchanges, ...stateful, ...notSent];
   // What the run learnt, per operation: how it answers a repeated id, and bodies the spec rejects.
   const runs = new Map<string, RunContext>();
@@ -142,15 +125,12 @@ async function sendSequences(
   options: ResolvedOptions,
   onExchange: ((exchange: Exchange) => void) | undefined,
   earlierTimeouts: number,
-  known: KnownValues = { parameters: new Map(), bodies: new Map(), seen: new Map(), listed: new Map() },
-  produced: readonly ProducedPlan[] = [],
-  missingParents: readonly MissingParent[] = [],
+  bodies: ReadonlyMap<string, ReadonlyMap<string, string>> = new Map(),
 ): Promise<Exchange[]> {
   const transport = createTransport({ timeoutMs: options.timeoutMs, concurrency: 1 });
   const exchanges: Exchange[] = [];
   let timeouts = earlierTimeouts;
   const counters = new Map<string, number>();
-  const tested = new Set(options.operations.map((o) => o.operationId));
   const send: StepSender = async (step) => {
     const n = (counters.get(step.step.collection) ?? 0) + 1;
     counters.set(step.step.collection, n);
@@ -173,11 +153,8 @@ async function sendSequences(
       if (outcome.outcome === 'timeout') timeouts++;
       exchange = { case: contractCase, request, startedAt, ...outcome };
     }
-    // A record made by an operation not under test (the trigger making the instance a read under test reads) is sent, never judged.
-    if (tested.has(step.operation.operationId)) {
-      exchanges.push(exchange);
-      onExchange?.(exchange);
-    }
+    exchanges.push(exchange);
+    onExchange?.(exchange);
     if (exchange.outcome !== 'response') return {};
     const parsed = parseBody(exchange.response.body);
     return { status: exchange.response.status, headers: exchange.response.headers, ...(parsed.ok ? { body: parsed.value } : {}) };
@@ -198,53 +175,7 @@ async function sendSequences(
     return { status: outcome.response.status, headers: outcome.response.headers, ...(parsed.ok ? { body: parsed.value } : {}) };
   };
   try {
-    const ids = createIdSource();
-    let draws = 0;
-    const sample = <T>(arbitrary: fc.Arbitrary<T>): T => fc.sample(arbitrary, { seed: (options.seed + 3_571 * ++draws) | 0, numRuns: 1 })[0] as T;
-    // A read below a record an earlier answer gives, with that record missing on purpose: the 404 the spec declares (first, so
-    // that what the sequences create is still deleted last).
-    {
-      for (const { operation, parameter, collection } of missingParents) {
-        const given = known.parameters.get(operation.operationId) ?? new Map<string, string>();
-        const path = new Map<string, string>();
-        for (const [each, literal] of validParameterValues(operation, sample, false)) if (each.in === 'path' && literal !== undefined) path.set(each.name, given.get(each.name) ?? literal);
-        const declared = operation.parameters.find((p) => p.in === 'path' && p.name === parameter);
-        const schema = declared?.schema ?? {};
-        // A UUID its pattern takes (Maestro's `^[{]?…[}]?$`) is as fresh as one of format uuid.
-        const uuid = JSON.stringify(randomUUID());
-        const missing = declared?.validate?.(JSON.parse(uuid))
-          ? uuid
-          : neverAssigned({ identityType: schema.type === 'integer' ? 'integer' : schema.type === 'string' ? 'string' : 'other' }, schema, ids);
-        if (missing === undefined) continue;
-        await send({
-          operation,
-          step: { kind: 'read-missing', collection, identity: parameter, id: missing },
-          description: `${operation.operationId} below a record never made ({${parameter}} ${missing}): the spec declares 404 for it`,
-          expect: 'provider-choice',
-          parameters: new Map([...path, [parameter, missing]]),
-        });
-      }
-    }
-    await runSequences(plans, { ids, seed: options.seed, send, fetchPage, bodies: known.bodies });
-    for (const plan of produced) {
-      // The producer's path: values earlier answers gave (a workflow a list answered), the others valid ones drawn once for every step.
-      const given = known.parameters.get(plan.producer.operationId) ?? new Map<string, string>();
-      const path = new Map<string, string>();
-      for (const [parameter, literal] of validParameterValues(plan.producer, sample, false))
-        if (parameter.in === 'path' && literal !== undefined) path.set(parameter.name, given.get(parameter.name) ?? literal);
-      const parent = plan.parent;
-      const otherParent = parent ? known.listed.get(parent.producer)?.find((key) => key !== path.get(parent.parameter)) : undefined;
-      const itemSchema = (plan.read ?? plan.actions[0])?.parameters.find((p) => p.in === 'path' && p.name === plan.itemParameter)?.schema ?? {};
-      const missing = neverAssigned({ identityType: itemSchema.type === 'integer' ? 'integer' : itemSchema.type === 'string' ? 'string' : 'other' }, itemSchema, ids);
-      await runProduced(plan, {
-        send,
-        sample,
-        path,
-        ...(otherParent === undefined ? {} : { otherParent }),
-        ...(known.bodies.has(plan.producer.operationId) ? { given: known.bodies.get(plan.producer.operationId) as ReadonlyMap<string, string> } : {}),
-        ...(missing === undefined ? {} : { missing }),
-      });
-    }
+    await runSequences(plans, { ids: createIdSource(), seed: options.seed, send, fetchPage, bodies });
   } finally {
     transport.close();
   }
@@ -514,8 +445,6 @@ export interface KnownValues {
   bodies: Map<string, Map<string, string>>;
   /** The first identity seen per producing operation (JSON text). */
   seen: Map<string, string>;
-  /** Every identity a producing list answered (JSON text), in order: another parent to look below. */
-  listed: Map<string, string[]>;
 }
 
 /**
@@ -524,17 +453,12 @@ export interface KnownValues {
  * of the producing list's answer (one GET, not judged; its own parameters naming records filled the
  * same way, so trips are listed between stations a list answered), else the parameter's example.
  */
-async function resourceValues(options: ResolvedOptions, pins: readonly Pin[], earlier?: KnownValues): Promise<KnownValues> {
-  const seen = new Map<string, string>(earlier?.seen);
-  const known: KnownValues = { parameters: new Map(), bodies: new Map(), seen, listed: new Map(earlier?.listed) };
+async function resourceValues(options: ResolvedOptions, pins: readonly Pin[], earlier?: ReadonlyMap<string, string>): Promise<KnownValues> {
+  const seen = new Map<string, string>(earlier);
+  const known: KnownValues = { parameters: new Map(), bodies: new Map(), seen };
   if (!options.compiled) return known;
   const { compiled } = options;
-  // The operations that make records for those under test (a trigger making the instance a read reads) take their values too.
-  const makers = planProduced(compiled, options.operations, sendableOf(compiled, options.operations))
-    .map((plan) => plan.producer)
-    .filter((producer) => !options.operations.includes(producer));
-  const operations = [...options.operations, ...makers];
-  const queries = resourceQueries(dependencyGraph(compiled), operations);
+  const queries = resourceQueries(dependencyGraph(compiled), options.operations);
   if (!queries.length) return known;
   for (const pin of pins) if (pin.producer !== undefined && !seen.has(pin.producer)) seen.set(pin.producer, pin.id);
   const transport = createTransport({ timeoutMs: options.timeoutMs, concurrency: 1 });
@@ -553,15 +477,11 @@ async function resourceValues(options: ResolvedOptions, pins: readonly Pin[], ea
           const credentials = lister ? validCredentials(lister.security, options.token, options.basic) : { headers: {} };
           const outcome = await transport.send({ url: options.endpoint(producerPath), method: 'GET', headers: { ...options.headers, ...credentials.headers }, body: undefined });
           const answer = outcome.outcome === 'response' && outcome.response.status < 300 ? parseBody(outcome.response.body) : undefined;
-          const records = answer?.ok ? (listItems(answer.value) ?? listItems(answer.value, wrapperOf(answer.value)) ?? []) : [];
-          const keys = records
-            .flatMap((record) => (record !== null && typeof record === 'object' ? [keyText(record as Record<string, unknown>, query.property)] : []))
-            .filter((k): k is string => k !== undefined);
-          if (keys.length) known.listed.set(query.producer, keys);
-          const value = keys[0];
+          const first = answer?.ok ? (listItems(answer.value) ?? listItems(answer.value, wrapperOf(answer.value)))?.[0] : undefined;
+          const value = first !== null && typeof first === 'object' ? keyText(first as Record<string, unknown>, query.property) : undefined;
           if (value !== undefined) seen.set(query.producer, value);
         }
-        const operation = operations.find((o) => o.operationId === query.operationId);
+        const operation = options.operations.find((o) => o.operationId === query.operationId);
         const declared = query.in === 'body' ? undefined : compiled.operations.get(query.operationId)?.parameters.find((p) => p.in === query.in && p.name === query.parameter)?.example;
         const value = queryValue(query, seen, declared);
         if (!operation || value === undefined) {

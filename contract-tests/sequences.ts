@@ -808,10 +808,7 @@ export function validRecordBody(
       if (!property.required && !(typesOf(property.schema).includes('string') && plainString(property.schema))) continue;
       // An optional identity left to the provider (none given): not sent, so the provider assigns one its item path takes.
       if (property.name === identity && id === undefined && !property.required) continue;
-      // An open object with no declared members (a workflow's inputs): one member of the record's own words, so that one kept
-      // empty shows; a later try draws from the schema if the spec refuses it.
-      const open = attempt === 0 && openObject(property.schema) ? `{${JSON.stringify(word)}:${JSON.stringify(`${word}-${property.name}`)}}` : undefined;
-      const literal = typesOf(property.schema).includes('string') && plainString(property.schema) ? JSON.stringify(`${word}-${property.name}`) : (open ?? sample(validLiterals(property.schema)));
+      const literal = typesOf(property.schema).includes('string') && plainString(property.schema) ? JSON.stringify(`${word}-${property.name}`) : sample(validLiterals(property.schema));
       members.push(`${JSON.stringify(property.name)}:${literal}`);
     }
     const text = `{${members.join(',')}}`;
@@ -857,11 +854,6 @@ function requiredFilters(plan: SequencePlan, body: RequestBody, word: string): A
 /** A value as the JSON text the case builder takes for a parameter (an int64 on its exact digits). */
 function jsonText(value: unknown): string {
   return typeof value === 'bigint' ? value.toString() : JSON.stringify(value);
-}
-
-/** An object schema declaring no members and closing none off: any member is its to hold. */
-function openObject(schema: JsonSchema): boolean {
-  return typesOf(schema).includes('object') && schema.properties === undefined && schema.additionalProperties !== false && schema.patternProperties === undefined;
 }
 
 function plainString(schema: JsonSchema): boolean {

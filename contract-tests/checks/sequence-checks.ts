@@ -107,10 +107,8 @@ function unreachableId(exchange: Exchange, step: SequenceStep, response: { statu
 
 export const resourceConsistency: Check = {
   name: 'resource_consistency',
-  proves: 'a read shows the record it was asked for, as last created or updated: its id and every property sent; a list below a parent holds none made below another',
+  proves: 'a read shows the record it was asked for, as last created or updated: its id and every property sent',
   judge(exchange, run) {
-    const foreign = stepOf(exchange, 'list');
-    if (foreign?.foreign?.length) return foreignRecords(exchange, foreign);
     const step = stepOf(exchange, 'read');
     const response = answered(exchange);
     if (!step?.record || !response || !isSuccess(response.status)) return undefined;
@@ -147,21 +145,6 @@ export const resourceConsistency: Check = {
     return problems;
   },
 };
-
-/** A list below one parent (a workflow's instances) holding a record made below another. */
-function foreignRecords(exchange: Exchange, step: SequenceStep): Problem[] | undefined {
-  const response = answered(exchange);
-  if (!response || !isSuccess(response.status)) return undefined;
-  const records = seenRecords(exchange, step);
-  if (!records) return undefined;
-  const held = (step.foreign ?? []).filter((id) => records.some((record) => hasKey(record, step.identity, id)));
-  if (!held.length) return [];
-  return [
-    failure(
-      `The list ${step.collection} asked at ${exchange.request.url} holds ${held.map((id) => `${step.identity} ${id}`).join(', ')}, made below another parent just before: a list below a parent must hold that parent's records only.`,
-    ),
-  ];
-}
 
 export const listHonoursParameters: Check = {
   name: 'list_honours_parameters',

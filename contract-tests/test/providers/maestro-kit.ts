@@ -148,9 +148,8 @@ export async function startMaestroProvider(token: string, variant?: MaestroVaria
       return problem(404, 'No such workflow.');
     }
     const instancesOf = (): Instance[] => [...instances.values()].filter((i) => i.account === account && (variant === 'instance-listed-under-every-workflow' || i.workflowId === workflow.id));
-    // An instance's id is `format: uuid` in WorkflowInstance (no braces): it stays plain in every answer, the trigger's too.
     const shown = (i: Instance): Record<string, unknown> => ({
-      id: i.id,
+      id: id(i.id),
       name: i.name,
       workflow_status: i.canceledAt ? 'Canceled' : 'In Progress',
       account_id: i.account,
@@ -195,7 +194,7 @@ export async function startMaestroProvider(token: string, variant?: MaestroVaria
           canceledAt: null,
         };
         if (variant !== 'instance-missing-from-list') instances.set(instance.id, instance);
-        return ok(variant === 'trigger-answers-200' ? 200 : 201, { instance_id: instance.id, instance_url: `https://maestro.example/instances/${instance.id}`, ...meta() });
+        return ok(variant === 'trigger-answers-200' ? 200 : 201, { instance_id: id(instance.id), instance_url: `https://maestro.example/instances/${instance.id}`, ...meta() });
       }
       case 'pause':
       case 'resume':
@@ -233,9 +232,7 @@ export interface KitRow {
 /** Correct providers that choose differently where the spec leaves a choice: each passes, twice in a row. */
 export const MAESTRO_LEGAL: Partial<Record<MaestroVariant, KitRow>> = {
   'extra-properties': { what: 'adds an undeclared `_links` object to every success body (the schemas leave additionalProperties open)' },
-  'braced-ids': {
-    what: 'writes workflow and trigger ids in braces, `{9fabc6d2-…}`, a form the spec’s UUID pattern allows (instance ids, `format: uuid` in WorkflowInstance, stay plain), and reads ids in either form',
-  },
+  'braced-ids': { what: 'writes every id in braces, `{9fabc6d2-…}`, a form the spec’s UUID pattern allows, and reads ids in either form' },
   'unauthorized-as-text': { what: 'answers a missing or wrong token with a text/plain 401, the other media type the 401 declares beside problem+json' },
 };
 
@@ -247,7 +244,7 @@ export const MAESTRO_FLAWS: Partial<Record<MaestroVariant, Required<KitRow>>> = 
   'unknown-instance-200': { what: 'answers 200 with a stub for an instance it does not have', caughtBy: 'missing_resource_not_found' },
   'instance-missing-from-list': { what: 'answers 201 to a trigger but never stores the instance (a queue that drops it)', caughtBy: 'ensure_resource_availability' },
   'instance-listed-under-every-workflow': { what: 'lists an account’s instances under every workflow, not only the one that started them', caughtBy: 'resource_consistency' },
-  'trigger-inputs-not-persisted': { what: 'answers instances with empty `trigger_inputs`: the inputs sent are not kept', caughtBy: 'resource_consistency' },
+  'trigger-inputs-not-persisted': { what: 'answers instances with empty `trigger_inputs`: the inputs sent are not kept', caughtBy: 'response_echoes_request' },
   'started-at-without-offset': { what: 'answers `started_at` without its UTC offset (`2026-01-01T10:00:00.000`)', caughtBy: 'response_schema_conformance' },
   'trigger-event-type-outside-const': { what: 'answers `trigger_event_type: WEBHOOK`, where the spec’s const is HTTP', caughtBy: 'response_schema_conformance' },
   'auth-ignored-on-cancel': { what: 'cancels an instance without checking the token', caughtBy: 'ignored_auth' },
