@@ -225,6 +225,20 @@ describe('where nothing valid can be generated', () => {
     }
   });
 
+  it('an optional list whose items require a string no pattern-made string matches (a pattern written with its slashes) is answered empty', async () => {
+    const schemas = {
+      Text: { type: 'object', required: ['value'], properties: { value: { type: 'string' }, mappings: { type: 'array', items: { $ref: '#/components/schemas/Mapping' } } } },
+      Mapping: { type: 'object', required: ['match'], properties: { match: { type: 'string', pattern: '/^[><=?]$/' } } },
+    };
+    const mock = await createMockServer({ port: 0, logLevel: 'silent', spec: write('unmatchable-pattern.json', answering({ $ref: '#/components/schemas/Text' }, schemas)) });
+    try {
+      const reply = await send(mock, { method: 'GET', path: '/things' });
+      expect([reply.status, JSON.parse(reply.text)]).toEqual([200, { value: 'string', mappings: [] }]);
+    } finally {
+      await mock.close();
+    }
+  });
+
   it('a chain of 40 schemas each extending the next by allOf: one flat object with every part', async () => {
     const schemas = Object.fromEntries(
       Array.from({ length: 40 }, (_, i) => [

@@ -28,7 +28,7 @@
  *   ones; optional ones added up to `minProperties`, none past `maxProperties`), a `writeOnly` one left out of a response, a `readOnly` one out of a request. An array:
  *   its `prefixItems`, then items up to `minItems` (at least one unless `least`). A boolean: true
  *   (`least`: false). A number: 0 moved inside its bounds and onto its `multipleOf`. A string: its
- *   format's sample, one matching its `pattern` (by `patternString`), else "string" cut or
+ *   format's sample, one matching its `pattern` (by `patternString`; cut when it makes none), else "string" cut or
  *   repeated to its lengths.
  *
  * Where a value is used it is still judged by the schema's validator: what this does not read
@@ -52,7 +52,10 @@ export interface SampleOptions {
   least?: boolean;
   /** What the value is (default response): which of `readOnly`/`writeOnly` properties it leaves out. */
   direction?: 'request' | 'response';
-  /** A string matching a `pattern` (with the schema's lengths and format); undefined when none was made. */
+  /**
+   * A string matching a `pattern` (with the schema's lengths and format); undefined when none was
+   * made, and then the string is cut (no string of it is made). Without it a pattern is not read.
+   */
   patternString?: (keywords: StringKeywords) => string | undefined;
 }
 
@@ -275,6 +278,10 @@ class Walk {
         ...(typeof node.format === 'string' ? { format: node.format } : {}),
       });
       if (matching !== undefined) return made(matching);
+      // No string was found to match (a pattern nothing matches, `/^a$/` with its slashes; one past the
+      // bounds): any other string would break the schema, so the part is cut like a recursion, left out
+      // where the schema allows (an optional member, an array without minItems).
+      if (this.#options.patternString !== undefined) return CUT;
     }
     const format = typeof node.format === 'string' && Object.hasOwn(FORMAT_SAMPLES, node.format) ? FORMAT_SAMPLES[node.format] : undefined;
     if (format !== undefined) return made(format);

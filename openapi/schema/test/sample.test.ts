@@ -54,6 +54,13 @@ const schemas: Record<string, unknown> = {
     },
   },
   Hinted: { type: 'string', maxLength: 3, example: 'too long' },
+  // A pattern written with its regex literal's slashes: the ^ after a / matches nothing, so no string does.
+  Mapping: { type: 'object', required: ['match'], properties: { match: { type: 'string', pattern: '/^[><=?]$/' } } },
+  Text: {
+    type: 'object',
+    required: ['value'],
+    properties: { value: { type: 'string' }, mappings: { type: 'array', items: { $ref: '#/components/schemas/Mapping' } }, first: { $ref: '#/components/schemas/Mapping' } },
+  },
 };
 const contract = compileContract({ openapi: '3.1.0', info: { title: 'Samples', version: '1' }, paths: {}, components: { schemas } }, 'samples.yaml');
 const { document } = contract;
@@ -94,6 +101,15 @@ describe('the sampler', () => {
     const patterns = new PatternStrings();
     expect(valueOf('Code', { patternString: (keywords) => patterns.stringFor(keywords) })).toMatch(/^[A-Z]{3}-[0-9]{4}$/);
     expect(contract.componentValidator('Code')(valueOf('Code'))).toBe(false);
+  });
+
+  it('cuts a string whose pattern no string is found for: an optional member left out, an array left empty, a required one fails', () => {
+    const patterns = new PatternStrings();
+    const options = { patternString: (keywords: Parameters<PatternStrings['stringFor']>[0]) => patterns.stringFor(keywords) };
+    const value = valueOf('Text', options);
+    expect(value).toEqual({ value: 'string', mappings: [] });
+    expectValid('Text', value);
+    expect(sample(ref('Mapping'), { document, ...options })).toBeUndefined();
   });
 
   it('writes the first branch of a discriminated union with the value that selects it, its allOf parts merged', () => {
