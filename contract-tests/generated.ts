@@ -25,7 +25,7 @@ import { plainRawBody, rawBodies } from './generators/raw-bodies.js';
 import { boundaryValues, validLiterals, wrongTypes } from './generators/schema-values.js';
 import { STRING_DOMAIN } from './generators/strings.js';
 import type { CaseExpectation, CheckName } from './model.js';
-import { isValidRequestBody, typesOf, type JsonSchema, type RequestBody, type RequestProperty, type SuiteContract } from './spec-contract.js';
+import { isValidRequestBody, keySchemaOf, typesOf, type JsonSchema, type RequestBody, type RequestProperty, type SuiteContract } from './spec-contract.js';
 
 /** Random bodies sent to an operation whose body has no schema, beside the plain one (at most; --generated N if fewer). */
 const RAW_BODIES = 5;
@@ -391,9 +391,12 @@ function bodyCases(options: GenerationOptions, body: RequestBody, _required: Par
   const idLiteral = (): string => (identity && pinnedRecord?.identity === identity.name ? pinnedRecord.id : identity ? freshIdentity(identity, ids).toString() : '0');
   // A string identity: a fresh value per body in a shape its schema takes (pattern, lengths), else its base value (and its cases are fixed).
   const key = properties.find((p) => p.name === body.key?.name);
-  const keyMaker = key === undefined ? undefined : freshKeyMaker(key.schema, ids);
+  const keySchema = key === undefined ? undefined : keySchemaOf(key.schema, body.keyMember);
+  const keyMaker = keySchema === undefined ? undefined : freshKeyMaker(keySchema, ids);
   const freshKeys = keyMaker !== undefined;
-  const keyLiteral = (): string => (key && pinnedRecord?.identity === key.name ? pinnedRecord.id : keyMaker ? keyMaker() : '""');
+  // An object identity takes the fresh key in its member, its other members as the base value has them.
+  const keyText = (id: string): string => (key && body.keyMember !== undefined ? withKeyMember(baseValues.get(key.name), body.keyMember, id) : id);
+  const keyLiteral = (): string => (key && pinnedRecord?.identity === key.name ? keyText(pinnedRecord.id) : keyMaker ? keyText(keyMaker()) : '""');
   /** A valid body with every declared property, a fresh id each call. */
   // On a pinned record, the body names that record wherever it carries the identity.
   if (pinnedRecord && properties.some((p) => p.name === pinnedRecord.identity)) baseValues.set(pinnedRecord.identity, pinnedRecord.id);
@@ -791,4 +794,16 @@ function encodedAt(label: string, name: string): string {
   if (label === 'form') return `${new URLSearchParams([[name, '']]).toString()}`;
   if (label === 'multipart') return `name="${name}"\r\n\r\n`;
   return `<${name}>`;
+}
+
+/** An object identity's JSON text (`base`, else an empty object) with `id` (JSON text) as its member `member`. */
+function withKeyMember(base: string | undefined, member: string, id: string): string {
+  let value: unknown;
+  try {
+    value = base === undefined ? {} : JSON.parse(base);
+  } catch {
+    value = {};
+  }
+  const rest = value !== null && typeof value === 'object' && !Array.isArray(value) ? Object.entries(value).filter(([name]) => name !== member) : [];
+  return `{${[...rest.map(([name, inner]) => `${JSON.stringify(name)}:${JSON.stringify(inner)}`), `${JSON.stringify(member)}:${id}`].join(',')}}`;
 }

@@ -91,6 +91,8 @@ export interface SequenceStep {
   collection: string;
   /** The identity property's name. */
   identity: string;
+  /** An object identity's member holding the key (`value` of `ehr_id: {value}`), when the key is not the property's own value. */
+  identityMember?: string;
   /** The record's identity value as JSON text. */
   id?: string;
   /** The delete before this step was answered 202 Accepted: it may not have completed yet. */

@@ -9,7 +9,20 @@ import { CREATE_PLANT_OPERATION, createIdSource, loadFixtures, type FixtureCase 
 import { fileCase } from './case-files.js';
 import { derivedCredentials, validCredentials } from './generators/auth.js';
 import { requestTarget, validParameterValues } from './generators/parameters.js';
-import { createdKey, envelopePlanOf, listItems, planSequences, recordIn, runSequences, validRecordBody, wrapRecord, type SequencePlan, type StepRequest, type StepSender } from './sequences.js';
+import {
+  createdKey,
+  envelopePlanOf,
+  keyHolder,
+  listItems,
+  planSequences,
+  recordIn,
+  runSequences,
+  validRecordBody,
+  wrapRecord,
+  type SequencePlan,
+  type StepRequest,
+  type StepSender,
+} from './sequences.js';
 import { parentNeeds, queryValue, resourceQueries, type ResourceQuery } from './dependencies.js';
 import { dependencyGraph } from '../openapi/operations/dependencies.js';
 import { recogniseCollections, type Collection } from '../openapi/operations/collections.js';
@@ -21,7 +34,7 @@ import type { CheckResult, ContractCase, ContractReport, Exchange, Finding, Oper
 import { ContractUsageError, overlaysOf, resolveOptions, ruleTakes, type ContractOptions, type ResolvedOptions } from './options.js';
 import { readContract } from '../openapi/operations/compile.js';
 import { assertReachable } from './reachability.js';
-import { isSpecRefusal, parseBody, suiteContractOf, suiteSpecOf, type SuiteContract, type SuiteParameter } from './spec-contract.js';
+import { isSpecRefusal, keySchemaOf, parseBody, suiteContractOf, suiteSpecOf, type SuiteContract, type SuiteParameter } from './spec-contract.js';
 import { createTransport, unsendable, type Transport } from './transport.js';
 import { dotSegmentOf, traversalReason } from './dot-segments.js';
 
@@ -225,8 +238,8 @@ async function cleanUp(exchanges: readonly Exchange[], options: ResolvedOptions,
       const sent = parsed?.ok && parsed.value !== null && typeof parsed.value === 'object' ? (parsed.value as Record<string, unknown>) : undefined;
       const answer = parseBody(exchange.response.body);
       const id =
-        keyText(sent, plan.identity) ??
-        keyText(answer.ok && answer.value !== null && typeof answer.value === 'object' ? (answer.value as Record<string, unknown>) : undefined, plan.identity) ??
+        keyText(sent, plan.identity, plan.identityMember) ??
+        keyText(answer.ok && answer.value !== null && typeof answer.value === 'object' ? (answer.value as Record<string, unknown>) : undefined, plan.identity, plan.identityMember) ??
         createdKey({ headers: exchange.response.headers }, plan);
       // Two cases may create one id (a provider that overwrites): it is deleted once.
       if (id !== undefined && !targets.some((t) => t.plan === plan && t.id === id)) targets.push({ plan, id });
@@ -243,7 +256,7 @@ async function cleanUp(exchanges: readonly Exchange[], options: ResolvedOptions,
       const operation = plan.remove as SuiteContract;
       const step: StepRequest = {
         operation,
-        step: { kind: 'cleanup', collection: plan.collection, identity: plan.identity, id },
+        step: { kind: 'cleanup', collection: plan.collection, identity: plan.identity, ...(plan.identityMember === undefined ? {} : { identityMember: plan.identityMember }), id },
         description: 'clean-up',
         expect: 'provider-choice',
         parameters: new Map([[operation.parameters.find((p) => p.in === 'path')?.name ?? 'id', id]]),
@@ -279,7 +292,7 @@ interface Pin {
 type ParentPlanOf = NonNullable<SequencePlan['parent']>;
 
 /** What creating a record takes: its collection's create, identity and how the identity is given. */
-type RecordPlan = Pick<SequencePlan, 'collection' | 'identity' | 'identityType' | 'assigned' | 'create' | 'envelope'>;
+type RecordPlan = Pick<SequencePlan, 'collection' | 'identity' | 'identityMember' | 'identityType' | 'assigned' | 'create' | 'envelope'>;
 
 /**
  * For each collection whose item path takes a PUT or PATCH with a body among the operations under
@@ -304,14 +317,14 @@ async function pinRecords(options: ResolvedOptions, plans: readonly SequencePlan
       : property && plan.identityType === 'integer'
         ? freshIdentity(property, ids).toString()
         : property && plan.identityType === 'string'
-          ? freshKeyMaker(property.schema, ids)?.()
+          ? freshKeyMaker(keySchemaOf(property.schema, plan.identityMember) ?? {}, ids)?.()
           : undefined;
     if (!plan.assigned && id === undefined) return undefined;
-    const made = validRecordBody(body, plan.identity, id, 'pinned', sample, bodies.get(plan.create.operationId));
+    const made = validRecordBody(body, plan.identity, id, 'pinned', sample, bodies.get(plan.create.operationId), plan.identityMember);
     if (!made) return undefined;
     const step: StepRequest = {
       operation: plan.create,
-      step: { kind: 'create', collection: plan.collection, identity: plan.identity },
+      step: { kind: 'create', collection: plan.collection, identity: plan.identity, ...(plan.identityMember === undefined ? {} : { identityMember: plan.identityMember }) },
       description,
       expect: 'provider-choice',
       body: wrapRecord(made.text, plan.envelope?.member),
@@ -323,7 +336,7 @@ async function pinRecords(options: ResolvedOptions, plans: readonly SequencePlan
     if (outcome.outcome !== 'response' || outcome.response.status < 200 || outcome.response.status > 299) return undefined;
     const answer = parseBody(outcome.response.body);
     const record = answer.ok ? recordIn(answer.value, plan.envelope?.member) : undefined;
-    const answered = keyText(record !== null && typeof record === 'object' ? (record as Record<string, unknown>) : undefined, plan.identity);
+    const answered = keyText(record !== null && typeof record === 'object' ? (record as Record<string, unknown>) : undefined, plan.identity, plan.identityMember);
     // An empty identity names no record in a path (sequences.ts createdKey): no record to pin.
     return id ?? (answered === '""' ? undefined : (answered ?? createdKey({ headers: outcome.response.headers }, plan)));
   };
@@ -430,6 +443,7 @@ function recordPlanOf(collection: Collection, options: ResolvedOptions): (Record
     collection: collection.path,
     noun: collection.noun,
     identity: collection.identity.property,
+    ...(collection.identity.member === undefined ? {} : { identityMember: collection.identity.member }),
     identityType: collection.identity.type,
     assigned: collection.identity.assigned !== undefined,
     create,
@@ -560,7 +574,7 @@ async function removePinned(pins: readonly Pin[], options: ResolvedOptions): Pro
 async function removeRecord(
   transport: Transport,
   options: ResolvedOptions,
-  plan: Pick<SequencePlan, 'collection' | 'identity' | 'remove' | 'itemParameter'>,
+  plan: Pick<SequencePlan, 'collection' | 'identity' | 'identityMember' | 'remove' | 'itemParameter'>,
   id: string,
   parameters: ReadonlyMap<string, string> = new Map(),
 ): Promise<void> {
@@ -569,7 +583,7 @@ async function removeRecord(
   const parameter = operation.parameters.find((p) => p.in === 'path' && !parameters.has(p.name) && (plan.itemParameter === undefined || p.name === plan.itemParameter));
   const step: StepRequest = {
     operation,
-    step: { kind: 'cleanup', collection: plan.collection, identity: plan.identity, id },
+    step: { kind: 'cleanup', collection: plan.collection, identity: plan.identity, ...(plan.identityMember === undefined ? {} : { identityMember: plan.identityMember }), id },
     description: 'clean-up',
     expect: 'provider-choice',
     parameters: new Map([...parameters, ...(parameter ? [[parameter.name, id] as const] : [])]),
@@ -580,11 +594,13 @@ async function removeRecord(
 }
 
 /** A record's identity as the text a path carries: a number's exact digits, a string as it is (JSON-quoted for the parameter writer). */
-function keyText(record: Record<string, unknown> | undefined, identity: string): string | undefined {
-  const value = record?.[identity];
+function keyText(record: Record<string, unknown> | undefined, identity: string, member?: string): string | undefined {
+  // An object identity's key is its member the item path carries (sequences.ts keyHolder).
+  const held = keyHolder(record, identity, member);
+  const value = held?.holder[held.name];
   if (typeof value === 'string') return JSON.stringify(value);
-  if (typeof value !== 'number') return undefined;
-  const exact = exactInteger(record as Record<string, unknown>, identity);
+  if (typeof value !== 'number' || held === undefined) return undefined;
+  const exact = exactInteger(held.holder, held.name);
   return exact !== undefined ? exact.toString() : Number.isInteger(value) ? String(value) : undefined;
 }
 

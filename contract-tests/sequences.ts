@@ -21,13 +21,15 @@ import { integerBounds, validLiterals } from './generators/schema-values.js';
 import type { CaseExpectation, SequenceStep } from './model.js';
 import { evaluateLinkValue, type Exchange } from './runtime-expressions.js';
 import type { JsonSchema, RequestBody, SuiteContract, SuiteParameter } from './spec-contract.js';
-import { envelopedBody, typesOf } from './spec-contract.js';
+import { envelopedBody, keySchemaOf, typesOf } from './spec-contract.js';
 
 /** The operations of one collection the run tests. */
 export interface SequencePlan {
   collection: string;
   noun: string;
   identity: string;
+  /** An object identity's member that the item path carries (`value` of `ehr_id: {value}`): the key is that member's value (collections.ts, Identity.member). */
+  identityMember?: string;
   identityType: 'integer' | 'string' | 'other';
   /** The provider assigns the identity (the create body does not declare it): the create sends none and reads it from the answer. */
   assigned: boolean;
@@ -82,6 +84,7 @@ export interface ParentPlan {
   /** The path parameter of the nested paths that names the parent record. */
   parameter: string;
   identity: string;
+  identityMember?: string;
   identityType: 'integer' | 'string' | 'other';
   assigned: boolean;
   create: SuiteContract;
@@ -116,6 +119,7 @@ export function planSequences(compiled: CompiledContract, operations: readonly S
         noun: owner.noun,
         parameter: collection.parent.parameter,
         identity: owner.identity.property,
+        ...optional('identityMember', owner.identity.member),
         identityType: owner.identity.type,
         assigned: owner.identity.assigned !== undefined && owner.identity.optional !== true,
         create: parentCreate,
@@ -136,6 +140,7 @@ export function planSequences(compiled: CompiledContract, operations: readonly S
       collection: collection.path,
       noun: collection.noun,
       identity: collection.identity.property,
+      ...optional('identityMember', collection.identity.member),
       identityType: collection.identity.type,
       // An optional identity the client may send: the suite sends a fresh one per record, as for one it must send.
       assigned: collection.identity.assigned !== undefined && collection.identity.optional !== true,
@@ -294,10 +299,17 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
   const send: StepSender = (request) => context.send({ ...request, parameters: new Map([...parentParameters, ...(request.parameters ?? [])]) });
 
   /** A valid body with `id` and distinct strings (a swap between two records shows). */
-  const makeBody = (id: string | undefined, word: string, schema: RequestBody = body, identity = plan.identity): { text: string; value: Record<string, unknown> } | undefined =>
-    validRecordBody(schema, identity, id, word, sample, context.bodies?.get([plan.create, plan.update, plan.parent?.create].find((o) => o?.requestBody === schema)?.operationId ?? ''));
-  // A string identity in a shape its schema takes (a slug's pattern), fresh per record.
-  const stringKey = identityProperty ? freshKeyMaker(identityProperty.schema, context.ids) : undefined;
+  const makeBody = (
+    id: string | undefined,
+    word: string,
+    schema: RequestBody = body,
+    identity = plan.identity,
+    member = plan.identityMember,
+  ): { text: string; value: Record<string, unknown> } | undefined =>
+    validRecordBody(schema, identity, id, word, sample, context.bodies?.get([plan.create, plan.update, plan.parent?.create].find((o) => o?.requestBody === schema)?.operationId ?? ''), member);
+  // A string identity in a shape its schema takes (a slug's pattern), fresh per record; an object identity's member's.
+  const keySchema = keySchemaOf(identityProperty?.schema, plan.identityMember);
+  const stringKey = keySchema ? freshKeyMaker(keySchema, context.ids) : undefined;
   const freshId = (): string | undefined =>
     plan.assigned
       ? undefined
@@ -347,7 +359,15 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
     if (!made) return undefined;
     const answer = await send({
       operation: plan.create,
-      step: { kind: 'create', collection: plan.collection, record: made.value, identity: plan.identity, ...optional('envelope', member), ...(named ? { named: true } : {}) },
+      step: {
+        kind: 'create',
+        collection: plan.collection,
+        record: made.value,
+        identity: plan.identity,
+        ...optional('identityMember', plan.identityMember),
+        ...optional('envelope', member),
+        ...(named ? { named: true } : {}),
+      },
       description,
       expect: 'accepted',
       body: wrapRecord(made.text, member),
@@ -464,7 +484,7 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
         const position = byCursor ? (cursor as string) : plan.offset !== undefined ? items.length : (plan.page?.first ?? 1) + page;
         const more = await send({
           operation: plan.list,
-          step: { kind: 'list-page', collection: plan.collection, identity: plan.identity },
+          step: { kind: 'list-page', collection: plan.collection, identity: plan.identity, ...optional('identityMember', plan.identityMember) },
           description: `${description}: the page at ${byParameter}=${position}`,
           expect: 'provider-choice',
           parameters: new Map([...parameters, [byParameter, byCursor ? JSON.stringify(position) : String(position)]]),
@@ -490,7 +510,14 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
         if (position !== undefined) {
           await send({
             operation: plan.list,
-            step: { kind: 'list-past-end', collection: plan.collection, identity: plan.identity, ...optional('wrapper', plan.wrapper), page: { parameter: byParameter, value: position } },
+            step: {
+              kind: 'list-past-end',
+              collection: plan.collection,
+              identity: plan.identity,
+              ...optional('identityMember', plan.identityMember),
+              ...optional('wrapper', plan.wrapper),
+              page: { parameter: byParameter, value: position },
+            },
             description: `${description}: the page at ${byParameter}=${position}, past the last record: it must be empty`,
             expect: 'provider-choice',
             parameters: new Map([...parameters, [byParameter, String(position)]]),
@@ -510,11 +537,16 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
   if (plan.parent && parentKey !== undefined) parentParameters = new Map([[plan.parent.parameter, parentKey]]);
   const first = await create(freshId(), `creates a ${noun} to follow through the collection ${plan.collection}`);
   if (!first) return;
-  await read(first.id, { kind: 'read', collection: plan.collection, record: first.value, identity: plan.identity, id: first.id }, `reads the ${noun} just created`, 'accepted');
+  await read(
+    first.id,
+    { kind: 'read', collection: plan.collection, record: first.value, identity: plan.identity, ...optional('identityMember', plan.identityMember), id: first.id },
+    `reads the ${noun} just created`,
+    'accepted',
+  );
   if (plan.read && plan.read.security.kind !== 'none') {
     await read(
       first.id,
-      { kind: 'read-anonymous', collection: plan.collection, identity: plan.identity, id: first.id },
+      { kind: 'read-anonymous', collection: plan.collection, identity: plan.identity, ...optional('identityMember', plan.identityMember), id: first.id },
       `reads the ${noun} just created without a credential`,
       'unauthenticated',
       true,
@@ -534,16 +566,21 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
     if (second) others.push(second);
   }
   for (const other of others)
-    await read(other.id, { kind: 'read', collection: plan.collection, record: other.value, identity: plan.identity, id: other.id }, `reads the ${noun} ${other.id}`, 'accepted');
+    await read(
+      other.id,
+      { kind: 'read', collection: plan.collection, record: other.value, identity: plan.identity, ...optional('identityMember', plan.identityMember), id: other.id },
+      `reads the ${noun} ${other.id}`,
+      'accepted',
+    );
   if (others.length)
     await read(
       first.id,
-      { kind: 'read', collection: plan.collection, record: first.value, identity: plan.identity, id: first.id },
+      { kind: 'read', collection: plan.collection, record: first.value, identity: plan.identity, ...optional('identityMember', plan.identityMember), id: first.id },
       `reads the first ${noun} again, after the others were created`,
       'accepted',
     );
   await list(
-    { kind: 'list', collection: plan.collection, identity: plan.identity, ...listed('contains', [first.id, ...others.map((o) => o.id)]) },
+    { kind: 'list', collection: plan.collection, identity: plan.identity, ...optional('identityMember', plan.identityMember), ...listed('contains', [first.id, ...others.map((o) => o.id)]) },
     plan.identityInPathOnly || plan.identityUnlisted
       ? `lists the ${plan.collection} collection (its records show no ${plan.identity}: which ones it holds cannot be told)`
       : `lists the ${plan.collection} collection: it must hold every ${noun} created`,
@@ -552,7 +589,7 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
     const limit = plan.list.parameters.find((p) => p.in === 'query' && p.name === plan.limit);
     if (limit) {
       const linked = await list(
-        { kind: 'list', collection: plan.collection, identity: plan.identity, limit: { parameter: limit.name, value: 1 } },
+        { kind: 'list', collection: plan.collection, identity: plan.identity, ...optional('identityMember', plan.identityMember), limit: { parameter: limit.name, value: 1 } },
         `lists with ${limit.name}=1: at most one ${noun}`,
         new Map([[limit.name, '1']]),
       );
@@ -561,7 +598,14 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
       const paged = linked || plan.offset !== undefined || plan.page !== undefined || plan.cursor !== undefined;
       if (paged && !plan.identityInPathOnly && (typeof limit.schema.minimum !== 'number' || limit.schema.minimum <= 1)) {
         await list(
-          { kind: 'list', collection: plan.collection, identity: plan.identity, union: true, ...listed('contains', [first.id, ...others.map((o) => o.id)]) },
+          {
+            kind: 'list',
+            collection: plan.collection,
+            identity: plan.identity,
+            ...optional('identityMember', plan.identityMember),
+            union: true,
+            ...listed('contains', [first.id, ...others.map((o) => o.id)]),
+          },
           `walks every page of the ${plan.collection} list with ${limit.name}=1: each ${noun} created exactly once`,
           new Map([[limit.name, '1']]),
         );
@@ -595,6 +639,7 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
           kind: 'list',
           collection: plan.collection,
           identity: plan.identity,
+          ...optional('identityMember', plan.identityMember),
           ...listed('contains', [first.id, ...(other ? [other.id] : [])]),
           filter: { parameter: parameter.name, property: property.name, values, ...optional('absent', plan.filterDefaults?.get(property.name)) },
         },
@@ -612,7 +657,7 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
     if (changed) {
       const answer = await send({
         operation: plan.update,
-        step: { kind: 'update', collection: plan.collection, record: changed.value, identity: plan.identity, id: first.id },
+        step: { kind: 'update', collection: plan.collection, record: changed.value, identity: plan.identity, ...optional('identityMember', plan.identityMember), id: first.id },
         description: `updates the first ${noun}${via('update')}`,
         expect: 'accepted',
         body: wrapRecord(changed.text, plan.envelope?.update ? member : undefined),
@@ -623,7 +668,15 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
         const kept = Object.fromEntries(Object.entries(changed.value).filter(([name]) => body.properties.some((p) => p.name === name)));
         await read(
           first.id,
-          { kind: 'read', collection: plan.collection, record: kept, identity: plan.identity, id: first.id, ...(plan.update.method === 'PATCH' ? { merged: true } : {}) },
+          {
+            kind: 'read',
+            collection: plan.collection,
+            record: kept,
+            identity: plan.identity,
+            ...optional('identityMember', plan.identityMember),
+            id: first.id,
+            ...(plan.update.method === 'PATCH' ? { merged: true } : {}),
+          },
           `reads the first ${noun} after the update: it must show it`,
           'accepted',
         );
@@ -638,7 +691,7 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
     if (plan.remove.security.kind !== 'none') {
       await send({
         operation: plan.remove,
-        step: { kind: 'delete-anonymous', collection: plan.collection, identity: plan.identity, id: first.id },
+        step: { kind: 'delete-anonymous', collection: plan.collection, identity: plan.identity, ...optional('identityMember', plan.identityMember), id: first.id },
         description: `deletes the first ${noun} without a credential${via('remove')}: it must be refused`,
         expect: 'unauthenticated',
         parameters: conditional(plan.remove, first.id, 'remove'),
@@ -646,14 +699,14 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
       });
       await read(
         first.id,
-        { kind: 'read', collection: plan.collection, identity: plan.identity, id: first.id, afterAnonymousDelete: true },
+        { kind: 'read', collection: plan.collection, identity: plan.identity, ...optional('identityMember', plan.identityMember), id: first.id, afterAnonymousDelete: true },
         `reads the first ${noun} after the delete without a credential: it must still be there`,
         'accepted',
       );
     }
     const answer = await send({
       operation: plan.remove,
-      step: { kind: 'delete', collection: plan.collection, identity: plan.identity, id: first.id },
+      step: { kind: 'delete', collection: plan.collection, identity: plan.identity, ...optional('identityMember', plan.identityMember), id: first.id },
       description: `deletes the first ${noun}${via('remove')}`,
       expect: 'accepted',
       parameters: conditional(plan.remove, first.id, 'remove'),
@@ -663,21 +716,30 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
       created.splice(created.indexOf(first.id), 1);
       // 202: the delete was accepted, not done (RFC 9110 §15.3.3): the record may outlive it a while.
       const pending = answer.status === 202 ? { deletePending: true } : {};
-      await read(first.id, { kind: 'read-deleted', collection: plan.collection, identity: plan.identity, id: first.id, ...pending }, `reads the ${noun} just deleted: it must be gone (404)`);
+      await read(
+        first.id,
+        { kind: 'read-deleted', collection: plan.collection, identity: plan.identity, ...optional('identityMember', plan.identityMember), id: first.id, ...pending },
+        `reads the ${noun} just deleted: it must be gone (404)`,
+      );
       if (!plan.identityInPathOnly && !plan.identityUnlisted)
         await list(
-          { kind: 'list', collection: plan.collection, identity: plan.identity, lacks: [first.id], ...pending },
+          { kind: 'list', collection: plan.collection, identity: plan.identity, ...optional('identityMember', plan.identityMember), lacks: [first.id], ...pending },
           `lists the collection after the delete: the deleted ${noun} must not be in it`,
         );
     }
   }
   const missing = freshId() ?? neverAssigned(plan, itemParameter(plan.read)?.schema ?? identityProperty?.schema ?? {}, context.ids, deleted);
-  if (missing !== undefined) await read(missing, { kind: 'read-missing', collection: plan.collection, identity: plan.identity, id: missing }, `reads a ${noun} that was never created: it must be 404`);
+  if (missing !== undefined)
+    await read(
+      missing,
+      { kind: 'read-missing', collection: plan.collection, identity: plan.identity, ...optional('identityMember', plan.identityMember), id: missing },
+      `reads a ${noun} that was never created: it must be 404`,
+    );
   // A delete of an id never created, where the spec declares 404 for it: a 2xx says it deleted what was never there.
   if (missing !== undefined && plan.remove?.responses.has(404)) {
     await send({
       operation: plan.remove,
-      step: { kind: 'delete-missing', collection: plan.collection, identity: plan.identity, id: missing },
+      step: { kind: 'delete-missing', collection: plan.collection, identity: plan.identity, ...optional('identityMember', plan.identityMember), id: missing },
       description: `deletes a ${noun} that was never created: the spec declares 404 for it`,
       expect: 'provider-choice',
       parameters: pathValue(missing, 'remove'),
@@ -688,7 +750,7 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
     for (const id of created)
       await send({
         operation: plan.remove,
-        step: { kind: 'cleanup', collection: plan.collection, identity: plan.identity, id },
+        step: { kind: 'cleanup', collection: plan.collection, identity: plan.identity, ...optional('identityMember', plan.identityMember), id },
         description: `deletes the ${noun} ${id} the sequence created (clean-up)`,
         expect: 'provider-choice',
         parameters: pathValue(id, 'remove'),
@@ -701,7 +763,13 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
     const parameter = parentRemove.parameters.find((p) => p.in === 'path');
     await send({
       operation: parentRemove,
-      step: { kind: 'cleanup', collection: plan.parent?.collection ?? plan.collection, identity: plan.parent?.identity ?? plan.identity, id: parentKey },
+      step: {
+        kind: 'cleanup',
+        collection: plan.parent?.collection ?? plan.collection,
+        identity: plan.parent?.identity ?? plan.identity,
+        ...optional('identityMember', plan.parent ? plan.parent.identityMember : plan.identityMember),
+        id: parentKey,
+      },
       description: `deletes the ${plan.parent?.noun ?? 'parent'} ${parentKey} the sequence created (clean-up)`,
       expect: 'provider-choice',
       parameters: new Map(parameter ? [[parameter.name, parentKey]] : []),
@@ -718,13 +786,13 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
       : property && parent.identityType === 'integer'
         ? freshIdentity(property, context.ids).toString()
         : parent.identityType === 'string'
-          ? ((property ? freshKeyMaker(property.schema, context.ids)?.() : undefined) ?? JSON.stringify(`seq-${context.ids.next('safe-positive')}`))
+          ? ((property ? freshKeyMaker(keySchemaOf(property.schema, parent.identityMember) ?? {}, context.ids)?.() : undefined) ?? JSON.stringify(`seq-${context.ids.next('safe-positive')}`))
           : undefined;
-    const made = makeBody(id, word(), parentBody, parent.identity);
+    const made = makeBody(id, word(), parentBody, parent.identity, parent.identityMember);
     if (!made) return undefined;
     const answer = await send({
       operation: parent.create,
-      step: { kind: 'create', collection: parent.collection, record: made.value, identity: parent.identity },
+      step: { kind: 'create', collection: parent.collection, record: made.value, identity: parent.identity, ...optional('identityMember', parent.identityMember) },
       description: `creates a ${parent.noun} for the ${plan.collection} collection's records to belong to`,
       expect: 'accepted',
       body: wrapRecord(made.text, parent.envelope?.member),
@@ -743,15 +811,15 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
  */
 export function createdKey(
   answer: { body?: unknown; headers?: Record<string, string> },
-  plan: Pick<SequencePlan, 'collection' | 'identity' | 'identityType'> & { envelope?: Pick<EnvelopePlan, 'member'> | undefined },
+  plan: Pick<SequencePlan, 'collection' | 'identity' | 'identityMember' | 'identityType'> & { envelope?: Pick<EnvelopePlan, 'member'> | undefined },
 ): string | undefined {
-  // An enveloped record's identity is inside the envelope (`{"article": {"slug": …}}`).
-  const record = recordIn(answer.body, plan.envelope?.member);
-  const answered = isObject(record) ? record[plan.identity] : undefined;
+  // An enveloped record's identity is inside the envelope (`{"article": {"slug": …}}`); an object identity's key in its member.
+  const held = keyHolder(recordIn(answer.body, plan.envelope?.member), plan.identity, plan.identityMember);
+  const answered = held?.holder[held.name];
   // An empty identity names no record in a path segment (`/articles/` is the collection): nothing to follow (ensure_resource_availability says so).
   if (answered === '') return undefined;
   if (typeof answered === 'string') return JSON.stringify(answered);
-  if (answered !== undefined) return exactDigits(record as Record<string, unknown>, plan.identity) ?? jsonText(answered);
+  if (held && answered !== undefined) return exactDigits(held.holder, held.name) ?? jsonText(answered);
   const location = answer.headers?.location;
   if (location === undefined) return undefined;
   let segments: string[];
@@ -788,6 +856,7 @@ export function validRecordBody(
   word: string,
   sample: <T>(arbitrary: fc.Arbitrary<T>) => T,
   given: ReadonlyMap<string, string> = new Map(),
+  member?: string,
 ): { text: string; value: Record<string, unknown> } | undefined {
   for (let attempt = 0; attempt < 10; attempt++) {
     const members: string[] = [];
@@ -796,7 +865,7 @@ export function validRecordBody(
     for (const property of variant?.properties ?? schema.properties) {
       if (property.schema.readOnly === true) continue;
       if (property.name === identity && id !== undefined) {
-        members.push(`${JSON.stringify(property.name)}:${id}`);
+        members.push(`${JSON.stringify(property.name)}:${member === undefined ? id : identityObject(property.schema, member, id, sample)}`);
         continue;
       }
       // A property naming another resource's record (`trip_id`): the value an earlier answer gave.
@@ -926,9 +995,37 @@ function nextPage(answer: { body?: unknown; headers?: Record<string, string> }):
   return candidates.find((c): c is string => typeof c === 'string' && c !== '');
 }
 
-/** Whether a record's key (its identity value as JSON text) is `key`. */
-export function hasKey(record: unknown, identity: string, key: string): boolean {
-  if (!isObject(record)) return false;
+/** An object identity holding `id` (JSON text) in its member: a valid value of its schema drawn, the member set. */
+function identityObject(schema: JsonSchema, member: string, id: string, sample: <T>(arbitrary: fc.Arbitrary<T>) => T): string {
+  let drawn: unknown;
+  try {
+    drawn = JSON.parse(sample(validLiterals(schema)));
+  } catch {
+    drawn = undefined;
+  }
+  const rest = isObject(drawn) ? Object.entries(drawn).filter(([name]) => name !== member) : [];
+  return `{${[...rest.map(([name, value]) => `${JSON.stringify(name)}:${JSON.stringify(value)}`), `${JSON.stringify(member)}:${id}`].join(',')}}`;
+}
+
+/**
+ * Where a record holds its identity's key: the property itself, or for an object identity the member
+ * the item path carries (`ehr_id.value`: collections.ts, Identity.member); undefined when it holds none.
+ */
+export function keyHolder(record: unknown, identity: string, member?: string): { holder: Record<string, unknown>; name: string } | undefined {
+  if (!isObject(record)) return undefined;
+  if (member === undefined) return { holder: record, name: identity };
+  const inner = record[identity];
+  return isObject(inner) ? { holder: inner, name: member } : undefined;
+}
+
+/** Whether a record's key (its identity value as JSON text, an object identity's member's) is `key`. */
+export function hasKey(record: unknown, identity: string, key: string, member?: string): boolean {
+  const held = keyHolder(record, identity, member);
+  if (held === undefined) return false;
+  return heldKey(held.holder, held.name, key);
+}
+
+function heldKey(record: Record<string, unknown>, identity: string, key: string): boolean {
   const value = record[identity];
   if (value === undefined) return false;
   if (typeof value === 'string') return JSON.stringify(value) === key;

@@ -127,6 +127,8 @@ export interface RequestBody {
    * client): drawn fresh for every body, so that a provider that refuses repeats never sees one.
    */
   key?: RequestProperty;
+  /** The key is this member of the key property's object (`value` of `uid: {value}`: collections.ts, Identity.member). */
+  keyMember?: string;
   /** The key names the record in the collection's item path (`/users/{username}`): an empty one would name none there. */
   keyInPath?: true;
   /**
@@ -311,14 +313,24 @@ function declared(response: ContractResponse, status: number | string): Declared
   return out;
 }
 
+/** The schema of an identity's key: the property's, or its member's for an object identity. */
+export function keySchemaOf(schema: JsonSchema | undefined, member: string | undefined): JsonSchema | undefined {
+  if (member === undefined || schema === undefined) return schema;
+  const inner = isObject(schema.properties) ? schema.properties[member] : undefined;
+  return isObject(inner) ? (inner as JsonSchema) : undefined;
+}
+
 /** What the suite needs of one operation of a compiled contract. Throws SpecError. */
 export function suiteContractOf(
   contract: CompiledContract,
   operationId: string,
-  stateful: ReadonlyMap<string, { role: string; collection: { identity: { property: string }; itemPath?: string | undefined; envelope?: string } }> = recogniseCollections(contract).stateful,
+  stateful: ReadonlyMap<string, { role: string; collection: { identity: { property: string; member?: string }; itemPath?: string | undefined; envelope?: string } }> = recogniseCollections(contract)
+    .stateful,
 ): SuiteContract {
   const role = stateful.get(operationId);
   const collectionIdentity = role?.role === 'create' ? new Map([[operationId, role.collection.identity.property]]) : undefined;
+  // An object identity's key is its member (collections.ts, Identity.member): the body's key is that member of the property.
+  const keyMember = role?.role === 'create' ? role.collection.identity.member : undefined;
   const { source } = contract;
   const operation = contract.operations.get(operationId);
   if (!operation) {
@@ -367,10 +379,12 @@ export function suiteContractOf(
     // A readOnly id is the server's: a client's value is ignored, so it is no identity the client sends.
     const identity = properties.find((p) => p.name === 'id' && typesOf(p.schema).includes('integer') && p.schema.readOnly !== true);
     const keyName = collectionIdentity?.get(operationId);
-    const key = properties.find((p) => p !== identity && p.name === keyName && typesOf(p.schema).includes('string') && p.schema.readOnly !== true);
+    const key = properties.find(
+      (p) => p !== identity && p.name === keyName && p.schema.readOnly !== true && (keyMember === undefined ? typesOf(p.schema) : typesOf(keySchemaOf(p.schema, keyMember) ?? {})).includes('string'),
+    );
     const kind = formKind(mediaType);
     requestBody = {
-      ...(key ? { key } : {}),
+      ...(key ? { key, ...(keyMember === undefined ? {} : { keyMember }) } : {}),
       ...(key && role?.collection.itemPath !== undefined ? { keyInPath: true as const } : {}),
       ...(kind && !isJsonMediaType(mediaType)
         ? {

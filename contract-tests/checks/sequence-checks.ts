@@ -5,7 +5,7 @@
  */
 import type { Check, Exchange, Problem, SequenceStep } from '../model.js';
 import { parseBody } from '../spec-contract.js';
-import { hasKey, listItems, recordIn } from '../sequences.js';
+import { hasKey, keyHolder, listItems, recordIn } from '../sequences.js';
 import { answered, failure, info, isSuccess, warning } from './verdicts.js';
 import { isDotSegment } from '../dot-segments.js';
 import { isObject } from '../../openapi/schema/resolve.js';
@@ -54,7 +54,7 @@ export const ensureResourceAvailability: Check = {
           `The list ${step.collection} answered no array of records (bare, or wrapped in ${step.wrapper === undefined ? 'an object with one array member' : `an object's ${step.wrapper} member`}).`,
         ),
       ];
-    const absent = step.contains.filter((id) => !records.some((record) => hasKey(record, step.identity, id)));
+    const absent = step.contains.filter((id) => !records.some((record) => hasKey(record, step.identity, id, step.identityMember)));
     if (!absent.length) return [];
     if (step.truncated) {
       return [
@@ -88,7 +88,9 @@ function unreachableId(exchange: Exchange, step: SequenceStep, response: { statu
   const parsed = parseBody(response.body);
   // An enveloped collection's record, and so its identity, is inside the envelope (`{"add_on": {"code": …}}`).
   const record = parsed.ok ? recordIn(parsed.value, step.envelope) : undefined;
-  const id = isObject(record) ? record[step.identity] : undefined;
+  // An object identity names the record by its member (`ehr_id.value`).
+  const held = keyHolder(record, step.identity, step.identityMember);
+  const id = held?.holder[held.name];
   const where = step.envelope === undefined ? '' : ` (inside the envelope ${step.envelope})`;
   if (id === '' && step.named) {
     return [
@@ -121,7 +123,7 @@ export const resourceConsistency: Check = {
     const outer = parsed.ok && isObject(parsed.value) ? parsed.value : {};
     const whole = (value: Record<string, unknown>): unknown => (step.envelope === undefined ? value : { ...outer, [step.envelope]: value });
     const problems: Problem[] = [];
-    if (step.identity in got && step.id !== undefined && !hasKey(got, step.identity, step.id)) {
+    if (step.identity in got && step.id !== undefined && !hasKey(got, step.identity, step.id, step.identityMember)) {
       problems.push(failure(`Read ${step.collection}/${step.id} answered the record whose ${step.identity} is ${JSON.stringify(got[step.identity])}: another record than the one asked for.`));
     }
     for (const [name, sent] of Object.entries(step.record)) {
@@ -194,7 +196,7 @@ export const useAfterFree: Check = {
       // No array of records to look in: ensure_resource_availability reports that list; this check cannot judge it.
       const records = seenRecords(exchange, step);
       if (!records) return undefined;
-      const kept = step.lacks.filter((id) => records.some((record) => hasKey(record, step.identity, id)));
+      const kept = step.lacks.filter((id) => records.some((record) => hasKey(record, step.identity, id, step.identityMember)));
       if (kept.length && step.deletePending)
         return [
           info(

@@ -131,7 +131,7 @@ function letters(n: bigint): string {
 /**
  * A maker of fresh string identities (`username`, a slug) for a key's schema: each call a JSON
  * string no earlier call gave (drawn from the run's id source), in the first of a few shapes
- * (`k` and base-36 digits, decimal digits, letters, capitals; an address for `format: email`)
+ * (`k` and base-36 digits, decimal digits, letters, capitals; an address for `format: email`, a UUID for `format: uuid`)
  * that fits the schema's pattern and lengths, padded to minLength. Undefined when none fits (an
  * enum, a const, another format, a pattern none of them matches): the cases keep one value then.
  */
@@ -150,15 +150,17 @@ export function freshKeyMaker(schema: JsonSchema, ids: IdSource): (() => string)
   const shapes: Array<[shape: (n: bigint) => string, pad: string]> =
     schema.format === 'email'
       ? [[(n) => `k${n.toString(36)}@example.com`, '']]
-      : schema.format === undefined
-        ? [
-            [(n) => `k${n.toString(36)}`, '0'],
-            [(n) => n.toString(10), '0'],
-            [(n) => letters(n), 'a'],
-            [(n) => letters(n).toUpperCase(), 'A'],
-            [(n) => `k-${n.toString(36)}`, '0'],
-          ]
-        : [];
+      : schema.format === 'uuid'
+        ? [[(n) => uuidOf(n), '']]
+        : schema.format === undefined
+          ? [
+              [(n) => `k${n.toString(36)}`, '0'],
+              [(n) => n.toString(10), '0'],
+              [(n) => letters(n), 'a'],
+              [(n) => letters(n).toUpperCase(), 'A'],
+              [(n) => `k-${n.toString(36)}`, '0'],
+            ]
+          : [];
   const fits = (text: string): boolean => [...text].length >= minLength && [...text].length <= maxLength && (pattern === undefined || pattern.test(text));
   for (const [shape, pad] of shapes) {
     const write = (n: bigint): string => {
@@ -169,4 +171,10 @@ export function freshKeyMaker(schema: JsonSchema, ids: IdSource): (() => string)
     return () => JSON.stringify(write(drawBetween(ids, KEY_LOW, KEY_HIGH)));
   }
   return undefined;
+}
+
+/** `n` as the hex digits of a UUID (8-4-4-4-12): distinct numbers, distinct UUIDs, as format uuid takes them. */
+function uuidOf(n: bigint): string {
+  const hex = n.toString(16).padStart(32, '0').slice(-32);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }

@@ -11,11 +11,15 @@ import type { RecordKey, StoredRecord } from '../stores/store.js';
 
 /** The key of a parsed body's identity value; undefined when the body has none. */
 export function keyOfBody(body: Record<string, unknown>, identity: Identity): RecordKey | undefined {
-  const value = body[identity.property];
-  if (value === undefined) return undefined;
+  // An object identity is keyed by its member the item path carries (`ehr_id.value`).
+  const outer = body[identity.property];
+  const holder = identity.member === undefined ? body : isPlainObject(outer) ? outer : undefined;
+  const name = identity.member ?? identity.property;
+  const value = holder?.[name];
+  if (holder === undefined || value === undefined) return undefined;
   // The common case: a whole number the view holds as sent, whose digits are its JSON.
-  if (typeof value === 'number' && Number.isSafeInteger(value) && !holdsInexactNumbers(body)) return String(value);
-  const text = exactJsonOf(body, identity.property);
+  if (typeof value === 'number' && Number.isSafeInteger(value) && !holdsInexactNumbers(holder)) return String(value);
+  const text = exactJsonOf(holder, name);
   // An integer identity is its digits however it was written (1e3 and 1000 are one key); the
   // exact view already gives whole numbers as digits, only a huge exponent form needs reading.
   if (identity.type === 'integer' && !/^-?\d+$/.test(text)) return integerOfLiteral(text)?.toString() ?? text;
@@ -103,10 +107,14 @@ export function identifiedRecord(body: Record<string, unknown>, key: RecordKey, 
 
 /** `identifiedRecord`, with the value the record reads back as when that is the body (see MadeRecord). */
 export function madeRecord(body: Record<string, unknown>, key: RecordKey, identity: Identity, declared: ReadonlySet<string>, text?: string): MadeRecord {
-  const { property } = identity;
-  if (declared.has(property) && body[property] !== undefined) return madeOf(body, key, declared, text);
+  const { property, member } = identity;
+  const sent = body[property];
+  // An object identity sent without the member its key is (the mock assigned it): the member written into it.
+  if (member !== undefined && isPlainObject(sent) && sent[member] === undefined) return madeOf({ ...body, [property]: { ...sent, [member]: parseExactJson(key) } }, key, declared, undefined);
+  if (declared.has(property) && sent !== undefined) return madeOf(body, key, declared, text);
   const rest = projection(body, declared);
-  const head = `${JSON.stringify(property)}:${key}`;
+  // An object identity holds the key in its member (`"ehr_id":{"value":"…"}`).
+  const head = `${JSON.stringify(property)}:${identity.member === undefined ? key : `{${JSON.stringify(identity.member)}:${key}}`}`;
   return { record: { key, json: rest === '{}' ? `{${head}}` : `{${head},${rest.slice(1)}` }, value: undefined };
 }
 

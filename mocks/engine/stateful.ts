@@ -241,7 +241,8 @@ const ROLES: Record<CollectionRole, (served: Served) => MockHandler> = {
       const segment = pathSegment(c, served.collection);
       const key = keyOfPathSegment(segment, served.collection.identity);
       if (key === undefined) return notFound(served.collection, segment, c.request.params);
-      return replaced(served, key, sentBody(served, c) as Body, mock, c);
+      // A replace whose optional body was not sent (`PUT /ehr/{ehr_id}`, an upsert) writes an empty record, as a create does.
+      return replaced(served, key, (sentBody(served, c) ?? {}) as Body, mock, c);
     },
   'replace-in-body':
     (served) =>

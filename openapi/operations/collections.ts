@@ -30,7 +30,7 @@
  *   answered from the spec's examples until written (PUT, PATCH), deleted by DELETE. Under an item
  *   path it belongs to that record as a nested collection does.
  */
-import { declaredProperties, flattenObject, typesOf } from '../schema/shape.js';
+import { declaredProperties, flattenObject, mergeAllOf, typesOf } from '../schema/shape.js';
 import { firstJson, isJsonMediaType, isXmlMediaType } from '../media-types.js';
 import { successOf, type CompiledContract, type ContractMediaType, type ContractOperation, type ContractParameter } from './model.js';
 import { isObject, resolveRef, type Schema } from '../schema/resolve.js';
@@ -52,6 +52,13 @@ export interface Identity {
    * schema where it has one (what GET P/{x} accepts), else by the identity's own schema.
    */
   assigned?: 'sequence' | 'uuid' | 'pattern' | 'string' | undefined;
+  /**
+   * The member of an object identity that names the record in the item path (`value` of
+   * `ehr_id: {value: <uuid>}` behind `/ehr/{ehr_id}` with `{ehr_id}: {format: uuid}`): the key is that
+   * member's value, and `type`, `assigned` and `pattern` are read from it. Undefined: the property's
+   * value itself is the key.
+   */
+  member?: string;
   /** For `assigned: 'pattern'`: the keywords a made value must satisfy. */
   pattern?: { pattern: string; minLength?: number; maxLength?: number; format?: string };
   /** The create body declares the identity as an optional, writable property: a value the client sends is the key, else the mock assigns one. */
@@ -296,14 +303,14 @@ export function recogniseCollections(
       );
       continue;
     }
-    const identitySchema = inPath?.schema ?? answers.map((answer) => answer?.propertySchemas.get(property)).find((schema) => schema !== undefined) ?? stored.get(property);
+    const propertySchema = inPath?.schema ?? answers.map((answer) => answer?.propertySchemas.get(property)).find((schema) => schema !== undefined) ?? stored.get(property);
+    const parameterSchema = itemSchemaOf(operations, itemPath, itemParameter) ?? namesakeSchemaOf(operations, itemPath, property);
+    const member = inPath ? undefined : identityMember(propertySchema, parameterSchema, contract.document);
+    const identitySchema = member?.schema ?? propertySchema;
     const inBody = body.propertySchemas.get(property);
     // The client may leave out an identity the create body declares but does not require: the server's job then.
     const optional = inBody !== undefined && inBody.readOnly !== true && !body.required.includes(property);
-    const assigned =
-      inBody === undefined || inBody.readOnly === true || optional
-        ? assignedOf(identitySchema, itemSchemaOf(operations, itemPath, itemParameter) ?? namesakeSchemaOf(operations, itemPath, property))
-        : undefined;
+    const assigned = inBody === undefined || inBody.readOnly === true || optional ? assignedOf(identitySchema, parameterSchema) : undefined;
     const parent = parentOf(path, collections);
     if (/\{/.test(path) && !parent) {
       reasons.set(create.operationId, `its path is under no collection's item path: a record it creates belongs to nothing the mock stores`);
@@ -320,6 +327,7 @@ export function recogniseCollections(
         property,
         type: optional ? jsonType(identitySchema) : identityTypeOf(identitySchema, assigned?.assigned),
         ...assigned,
+        ...(member ? { member: member.name } : {}),
         ...(optional ? { optional: true as const } : {}),
         ...(inPath ? { inPathOnly: true as const } : {}),
       },
@@ -785,6 +793,31 @@ function assignedOf(identity: Schema | undefined, parameter: Schema | undefined)
   };
 }
 
+/**
+ * The member of an object identity that the item path parameter carries: a path segment holds a
+ * scalar (a `simple` object would be written `value,<uuid>`, which the parameter's own schema
+ * refuses), so when the identity property is an object (openEHR's `ehr_id: HIER_OBJECT_ID {_type,
+ * value}` behind `{ehr_id}: {type: string, format: uuid}`), the record is named by its one member
+ * of the parameter's type and format. A fixed member (a `const`, an enum of one value: a type tag)
+ * names no record; where several fit, the one the object requires. Undefined when none or several
+ * do, or the identity is no object.
+ */
+function identityMember(identity: Schema | undefined, parameter: Schema | undefined, document: unknown): { name: string; schema: Schema } | undefined {
+  const wanted = jsonType(parameter);
+  if (identity === undefined || parameter === undefined || wanted === 'other') return undefined;
+  const resolved = resolveRef(identity, document);
+  if (!isObject(resolved) || jsonType(resolved) !== 'other') return undefined;
+  const flat = flattenObject(resolved, document);
+  const types = typesOf(mergeAllOf(resolved, document));
+  if (flat.properties.size === 0 || (types.length > 0 && !types.includes('object'))) return undefined;
+  const fits = [...flat.properties].filter(([, schema]) => {
+    if (jsonType(schema) !== wanted || 'const' in schema || (Array.isArray(schema.enum) && schema.enum.length <= 1)) return false;
+    return (parameter.format === undefined || schema.format === parameter.format) && (parameter.pattern === undefined || schema.pattern === undefined || schema.pattern === parameter.pattern);
+  });
+  const chosen = fits.length === 1 ? fits : fits.filter(([name]) => flat.required.has(name));
+  return chosen.length === 1 ? { name: (chosen[0] as [string, Schema])[0], schema: (chosen[0] as [string, Schema])[1] } : undefined;
+}
+
 /** The item path parameter's schema (`{id}` of `/things/{id}`), as its operations declare it. */
 function itemSchemaOf(operations: readonly ContractOperation[], itemPath: string | undefined, itemParameter: string | undefined): Schema | undefined {
   if (itemPath === undefined || itemParameter === undefined) return undefined;
@@ -868,5 +901,5 @@ export function inferredLine(collection: Collection, stateful: ReadonlyMap<strin
   const shape = list === undefined ? 'no list' : list.shape.kind === 'array' ? 'listed as an array' : `listed in ${list.shape.property}`;
   const paths = [collection.path, collection.itemPath].filter((path) => path !== undefined).join(', ');
   const where = identity.inPathOnly ? ' (only in the path)' : '';
-  return `${paths}: identity ${identity.property}${where}, ${made}; ${shape}${paging?.length ? `, paged by ${paging.join('/')}` : list ? ', unpaged' : ''}; ${operations.map(([, operation]) => operation.role).join(', ')}`;
+  return `${paths}: identity ${identity.property}${identity.member === undefined ? '' : `.${identity.member}`}${where}, ${made}; ${shape}${paging?.length ? `, paged by ${paging.join('/')}` : list ? ', unpaged' : ''}; ${operations.map(([, operation]) => operation.role).join(', ')}`;
 }
