@@ -28,7 +28,8 @@
  *   ones; optional ones added up to `minProperties`, none past `maxProperties`), a `writeOnly` one left out of a response, a `readOnly` one out of a request. An array:
  *   its `prefixItems`, then items up to `minItems` (at least one unless `least`). A boolean: true
  *   (`least`: false). A number: 0 moved inside its bounds and onto its `multipleOf`. A string: its
- *   format's sample, one matching its `pattern` (by `patternString`; cut when it makes none), else "string" cut or
+ *   format's sample, one matching its `pattern` (by `patternString`; when it makes none, the plain string
+ *   if the pattern takes it, else cut), else "string" cut or
  *   repeated to its lengths.
  *
  * Where a value is used it is still judged by the schema's validator: what this does not read
@@ -37,6 +38,7 @@
  * MAX_CHARACTERS is cut like a recursion rather than hold the process and its memory.
  */
 import type { StringKeywords } from './pattern-strings.js';
+import { linearRegExp } from './patterns.js';
 import { isObject, pointerTarget, type Schema } from './resolve.js';
 import { branchValues, discriminatorOf, mergeSchemas } from './shape.js';
 
@@ -270,25 +272,22 @@ class Walk {
   }
 
   #string(node: Schema): Outcome {
-    if (typeof node.pattern === 'string') {
-      const matching = this.#options.patternString?.({
+    if (typeof node.pattern === 'string' && this.#options.patternString !== undefined) {
+      const matching = this.#options.patternString({
         pattern: node.pattern,
         ...numberKeyword(node, 'minLength'),
         ...numberKeyword(node, 'maxLength'),
         ...(typeof node.format === 'string' ? { format: node.format } : {}),
       });
       if (matching !== undefined) return made(matching);
-      // No string was found to match (a pattern nothing matches, `/^a$/` with its slashes; one past the
-      // bounds): any other string would break the schema, so the part is cut like a recursion, left out
-      // where the schema allows (an optional member, an array without minItems).
-      if (this.#options.patternString !== undefined) return CUT;
+      // No string was made to match (a pattern nothing matches, `/^a$/` with its slashes; one randexp
+      // cannot write): the plain string where the pattern takes it, else the part is cut like a
+      // recursion, left out where the schema allows (an optional member, an array without minItems).
+      const plain = plainString(node);
+      return plain !== undefined && matches(node.pattern, plain) ? made(plain) : CUT;
     }
-    const format = typeof node.format === 'string' && Object.hasOwn(FORMAT_SAMPLES, node.format) ? FORMAT_SAMPLES[node.format] : undefined;
-    if (format !== undefined) return made(format);
-    const minLength = typeof node.minLength === 'number' ? node.minLength : 0;
-    if (minLength + 2 > MAX_CHARACTERS) return CUT;
-    const maxLength = typeof node.maxLength === 'number' ? node.maxLength : Infinity;
-    return made(PLAIN.repeat(Math.ceil(minLength / PLAIN.length) || 1).slice(0, Math.max(Math.min(PLAIN.length, maxLength), minLength)));
+    const plain = plainString(node);
+    return plain === undefined ? CUT : made(plain);
   }
 }
 
@@ -308,6 +307,25 @@ function objectNames(node: Schema, required: ReadonlySet<string>, declared: read
   if (names.length <= maxProperties) return names;
   let room = maxProperties - names.filter((name) => required.has(name)).length;
   return names.filter((name) => required.has(name) || room-- > 0);
+}
+
+/** A string of the schema's format, else "string" cut or repeated to its lengths; undefined past MAX_CHARACTERS. */
+function plainString(node: Schema): string | undefined {
+  const format = typeof node.format === 'string' && Object.hasOwn(FORMAT_SAMPLES, node.format) ? FORMAT_SAMPLES[node.format] : undefined;
+  if (format !== undefined) return format;
+  const minLength = typeof node.minLength === 'number' ? node.minLength : 0;
+  if (minLength + 2 > MAX_CHARACTERS) return undefined;
+  const maxLength = typeof node.maxLength === 'number' ? node.maxLength : Infinity;
+  return PLAIN.repeat(Math.ceil(minLength / PLAIN.length) || 1).slice(0, Math.max(Math.min(PLAIN.length, maxLength), minLength));
+}
+
+/** Whether `text` matches `pattern` as the spec's validator reads it (linear time); a pattern it cannot compile is not judged here. */
+function matches(pattern: string, text: string): boolean {
+  try {
+    return linearRegExp(pattern, 'u').test(text);
+  } catch {
+    return true;
+  }
 }
 
 /** What a string says when nothing else is known of it (as Swagger UI, Prism and openapi-backend write it). */

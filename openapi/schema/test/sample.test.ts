@@ -110,6 +110,8 @@ describe('the sampler', () => {
     expect(value).toEqual({ value: 'string', mappings: [] });
     expectValid('Text', value);
     expect(sample(ref('Mapping'), { document, ...options })).toBeUndefined();
+    // A pattern no string is made for (randexp reads no \p{…}) that the plain string matches keeps it.
+    expect(sample({ type: 'string', pattern: '^\\p{L}+$' }, { document, ...options })).toEqual({ value: 'string' });
   });
 
   it('writes the first branch of a discriminated union with the value that selects it, its allOf parts merged', () => {
