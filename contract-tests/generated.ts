@@ -18,7 +18,7 @@ import type { IdSource, SchemePlace } from '../fixtures/index.js';
 import { authCases, type CredentialParts } from './generators/auth.js';
 import { validParameterValues, verdict, write, type ParameterValues } from './generators/parameters.js';
 import { freshIdentity, freshKeyMaker, identityValues } from './generators/identity.js';
-import { abbreviate, literal, objectText, withMember, type Member } from './generators/json-text.js';
+import { abbreviate, literal, objectText, withMember, withMemberInside, type Member } from './generators/json-text.js';
 import { asForm, formUrlencoded, MULTIPART_BOUNDARY, multipartFormData, notUtf8, xmlDocument } from './generators/encodings.js';
 import { syntaxCases } from './generators/json-syntax.js';
 import { plainRawBody, rawBodies } from './generators/raw-bodies.js';
@@ -390,12 +390,14 @@ function bodyCases(options: GenerationOptions, body: RequestBody, _required: Par
   const pinnedRecord = options.record?.owner ? undefined : options.record;
   const idLiteral = (): string => (identity && pinnedRecord?.identity === identity.name ? pinnedRecord.id : identity ? freshIdentity(identity, ids).toString() : '0');
   // A string identity: a fresh value per body in a shape its schema takes (pattern, lengths), else its base value (and its cases are fixed).
-  const key = properties.find((p) => p.name === body.key?.name);
+  // A key inside an envelope (`{"add_on": {"code": …}}`) is written inside the member that holds the record.
+  const holder = body.keyIn === undefined ? undefined : properties.find((p) => p.name === body.keyIn);
+  const key = holder ? body.key : properties.find((p) => p.name === body.key?.name);
   const keySchema = key === undefined ? undefined : keySchemaOf(key.schema, body.keyMember);
   const keyMaker = keySchema === undefined ? undefined : freshKeyMaker(keySchema, ids);
   const freshKeys = keyMaker !== undefined;
   // An object identity takes the fresh key in its member, its other members as the base value has them.
-  const keyText = (id: string): string => (key && body.keyMember !== undefined ? withKeyMember(baseValues.get(key.name), body.keyMember, id) : id);
+  const keyText = (id: string): string => (key && !holder && body.keyMember !== undefined ? withKeyMember(baseValues.get(key.name), body.keyMember, id) : id);
   const keyLiteral = (): string => (key && pinnedRecord?.identity === key.name ? keyText(pinnedRecord.id) : keyMaker ? keyText(keyMaker()) : '""');
   /** A valid body with every declared property, a fresh id each call. */
   // On a pinned record, the body names that record wherever it carries the identity.
@@ -403,9 +405,18 @@ function bodyCases(options: GenerationOptions, body: RequestBody, _required: Par
   // A property naming another resource's record (`station_id`) takes a value an earlier answer gave, never a made-up one.
   const knownBody = options.knownBody ?? new Map<string, string>();
   for (const [name, value] of knownBody) if (properties.some((p) => p.name === name && p !== identity)) baseValues.set(name, value);
-  const base = (): Member[] => properties.map((p) => [p.name, p === identity ? idLiteral() : p === key && freshKeys ? keyLiteral() : (baseValues.get(p.name) as string)] as const);
+  /** The envelope's value (a JSON object literal) holding a fresh key (for `replace`, only where it holds one: a random record may leave an optional key out). */
+  const keyedRecord = (record: string, mode: 'set' | 'replace' = 'set'): string => (key ? withMemberInside(record, key.name, keyLiteral(), mode) : record);
+  const base = (): Member[] =>
+    properties.map(
+      (p) =>
+        [
+          p.name,
+          p === identity ? idLiteral() : p === key && freshKeys ? keyLiteral() : p === holder && freshKeys ? keyedRecord(baseValues.get(p.name) as string) : (baseValues.get(p.name) as string),
+        ] as const,
+    );
   /** Cases whose key is set by the case (a domain sample): a provider that kept it from an earlier run answers it as a repeat. */
-  const fixedKey = (property: RequestProperty): { fixedId?: true } => (property === key || (key && !freshKeys) ? { fixedId: true } : {});
+  const fixedKey = (property: RequestProperty): { fixedId?: true } => (property === key || (holder !== undefined && property === holder) || (key && !freshKeys) ? { fixedId: true } : {});
 
   const generation: Generation = { cases: [], excluded: [] };
   const seen = new Set<string>();
@@ -681,11 +692,13 @@ function bodyCases(options: GenerationOptions, body: RequestBody, _required: Par
         ? [[p.name, idLiteral()] as const]
         : knownBody.has(p.name) && values[p.name] !== undefined
           ? [[p.name, knownBody.get(p.name) as string] as const]
-          : p.name === key?.name && freshKeys && values[p.name] !== undefined
+          : p.name === key?.name && !holder && freshKeys && values[p.name] !== undefined
             ? [[p.name, keyLiteral()] as const]
-            : values[p.name] === undefined
-              ? []
-              : [[p.name, values[p.name] as string] as const],
+            : p.name === holder?.name && freshKeys && values[p.name] !== undefined
+              ? [[p.name, keyedRecord(values[p.name] as string, 'replace')] as const]
+              : values[p.name] === undefined
+                ? []
+                : [[p.name, values[p.name] as string] as const],
     );
   // Every branch of a oneOf/anyOf body takes its turn.
   const variants = body.variants.length > 1 ? body.variants.map((v) => v.properties.filter((p) => p.schema.readOnly !== true)) : [properties];

@@ -129,6 +129,11 @@ export interface RequestBody {
   key?: RequestProperty;
   /** The key is this member of the key property's object (`value` of `uid: {value}`: collections.ts, Identity.member). */
   keyMember?: string;
+  /**
+   * The envelope member the key is inside, for a create of an enveloped collection (`{"add_on":
+   * {"code": …}}`, collections.ts envelopeOf): the record, and its key, are that member's object.
+   */
+  keyIn?: string;
   /** The key names the record in the collection's item path (`/users/{username}`): an empty one would name none there. */
   keyInPath?: true;
   /**
@@ -372,6 +377,10 @@ export function suiteContractOf(
     }
     rawBody = { mediaType: raw, kind: rawKindOf(raw) as RawKind };
   }
+  // An enveloped collection's body and answers hold the record inside their one member: what is echoed is inside it (the mock's rule).
+  const envelope = role?.collection.envelope !== undefined && media && envelopeOf(media) === role.collection.envelope ? role.collection.envelope : undefined;
+  const sentRecord = envelope === undefined || !media ? undefined : envelopedMedia(media, envelope, contract.document);
+  const innerProperties = sentRecord ? (sentRecord.variants[0] as BodyVariant).properties : undefined;
   let requestBody: RequestBody | undefined;
   if (mediaType !== undefined && media?.schema && media.validate) {
     const variants = media.variants;
@@ -379,12 +388,14 @@ export function suiteContractOf(
     // A readOnly id is the server's: a client's value is ignored, so it is no identity the client sends.
     const identity = properties.find((p) => p.name === 'id' && typesOf(p.schema).includes('integer') && p.schema.readOnly !== true);
     const keyName = collectionIdentity?.get(operationId);
-    const key = properties.find(
+    // An enveloped record carries its key inside the envelope, where the mock stores the record from.
+    const key = (innerProperties ?? properties).find(
       (p) => p !== identity && p.name === keyName && p.schema.readOnly !== true && (keyMember === undefined ? typesOf(p.schema) : typesOf(keySchemaOf(p.schema, keyMember) ?? {})).includes('string'),
     );
     const kind = formKind(mediaType);
     requestBody = {
       ...(key ? { key, ...(keyMember === undefined ? {} : { keyMember }) } : {}),
+      ...(key && innerProperties && envelope !== undefined ? { keyIn: envelope } : {}),
       ...(key && role?.collection.itemPath !== undefined ? { keyInPath: true as const } : {}),
       ...(kind && !isJsonMediaType(mediaType)
         ? {
@@ -416,10 +427,7 @@ export function suiteContractOf(
     ...(p.validate ? { validate: p.validate } : {}),
     read: p.read,
   }));
-  // An enveloped collection's body and answers hold the record inside their one member: what is echoed is inside it (the mock's rule).
-  const envelope = role?.collection.envelope !== undefined && media && envelopeOf(media) === role.collection.envelope ? role.collection.envelope : undefined;
-  const sentRecord = envelope === undefined || !media ? undefined : envelopedMedia(media, envelope, contract.document);
-  const recordProperties = sentRecord ? (sentRecord.variants[0] as BodyVariant).properties : requestBody?.properties;
+  const recordProperties = innerProperties ?? requestBody?.properties;
   const answeredMedia = (r: ContractResponse): ContractMediaType[] => [...r.content.values()].flatMap((m) => (envelope === undefined ? [m] : (envelopedMedia(m, envelope, contract.document) ?? [])));
   const successes = [...operation.responses.values()].filter((r) => typeof r.status === 'number' && r.status >= 200 && r.status < 300);
   // Every declared 2xx's properties: the check echoes those the status answered declares.

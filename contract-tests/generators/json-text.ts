@@ -2,6 +2,7 @@
  * Request bodies as exact JSON text: members in order, each value written as the literal the
  * case wants on the wire (an int64 as its digits, a string escaped one particular way).
  */
+import { exactJsonOf, parseExactJson } from '../../openapi/schema/exact-json.js';
 
 /** One member of an object body: its name and the exact JSON text of its value. */
 export type Member = readonly [name: string, literal: string];
@@ -31,6 +32,24 @@ export function withMember(members: readonly Member[], name: string, text: strin
   }
   if (!placed && text !== undefined) out.push([name, text]);
   return out;
+}
+
+/**
+ * An object literal's text with the member `name` set to `text` (only where it already has one, for
+ * `replace`), every other value written exactly as it was (an int64 on its digits); the text itself
+ * when it is no JSON object.
+ */
+export function withMemberInside(objectLiteral: string, name: string, text: string, mode: 'set' | 'replace' = 'set'): string {
+  let value: unknown;
+  try {
+    value = parseExactJson(objectLiteral);
+  } catch {
+    return objectLiteral;
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value) || (mode === 'replace' && !Object.hasOwn(value, name))) return objectLiteral;
+  const container = value;
+  const members = Object.keys(container).map((key) => [key, exactJsonOf(container, key)] as const);
+  return objectText(withMember(members, name, text));
 }
 
 /** A string shortened for messages: its start, and how long it really is. */

@@ -5,12 +5,18 @@
  * writes the record inside the envelope, reads the identity and the echoed values inside the
  * answers. A correct provider passes; one flaw each fails the check named for it.
  */
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createIdSource } from '../../fixtures/index.js';
+import { createMockServer, type MockServer } from '../../mocks/server.js';
 import { loadContract } from '../../openapi/operations/compile.js';
+import { generateCases } from '../generated.js';
 import { runContractSuite } from '../index.js';
 import type { CheckName, ContractReport } from '../model.js';
 import { planSequences } from '../sequences.js';
-import { suiteSpecOf } from '../spec-contract.js';
+import { compileSuiteContract, suiteSpecOf } from '../spec-contract.js';
 import { ADD_ON_OPERATIONS, LAGO_SPEC, startLagoAddOns, type AddOnFlaw } from './providers/lago-addons-kit.js';
 
 const TOKEN = 'lago-kit-token';
@@ -77,5 +83,56 @@ describe("Lago's enveloped add-ons", () => {
       .map((f) => f.message)
       .join('\n');
     expect(finding).toMatch(/createAddOn answered the code "" \(inside the envelope add_on\)/);
+  });
+});
+
+describe('a create whose client-chosen key is inside its envelope', () => {
+  /** Things sent and answered as `{"thing": {...}}`, keyed by the code the client chooses, named by it in `/things/{code}`. */
+  const thing = { type: 'object', required: ['code', 'name'], properties: { code: { type: 'string' }, name: { type: 'string' } } };
+  const wrapped = { type: 'object', required: ['thing'], properties: { thing } };
+  const things = {
+    openapi: '3.1.0',
+    info: { title: 'Things', version: '1' },
+    paths: {
+      '/things': {
+        post: {
+          operationId: 'createThing',
+          requestBody: { required: true, content: { 'application/json': { schema: wrapped } } },
+          responses: { '201': { description: 'created', content: { 'application/json': { schema: wrapped } } }, '400': { description: 'invalid' } },
+        },
+      },
+      '/things/{code}': {
+        parameters: [{ name: 'code', in: 'path', required: true, schema: { type: 'string' } }],
+        get: { operationId: 'getThing', responses: { '200': { description: 'ok', content: { 'application/json': { schema: wrapped } } }, '404': { description: 'missing' } } },
+      },
+    },
+  };
+  const codeOf = (body: unknown): unknown => (typeof body === 'string' ? (JSON.parse(body) as { thing?: { code?: unknown } }).thing?.code : undefined);
+
+  it('is drawn fresh inside the envelope for every valid body the case does not set itself', () => {
+    const contract = compileSuiteContract(things, 'things.json', 'createThing');
+    expect(contract.requestBody).toMatchObject({ key: { name: 'code' }, keyIn: 'thing', keyInPath: true });
+    const { cases } = generateCases({ contract, seed: 37, positive: 5, negative: 5, ids: createIdSource(), token: 't', invalidToken: 'x' });
+    // The repeat probe sends its first body again on purpose; every other valid body must name a record of its own.
+    const fresh = cases.filter((c) => c.expect === 'accepted' && !c.fixedId && c.phase !== 'probe' && typeof c.body === 'string' && c.contentType === undefined).map((c) => codeOf(c.body));
+    expect(fresh.length).toBeGreaterThan(5);
+    expect(fresh.every((code) => typeof code === 'string' && code !== '')).toBe(true);
+    expect(new Set(fresh).size).toBe(fresh.length);
+    expect(cases.filter((c) => c.phase === 'probe').map((c) => c.expect)).toEqual(['accepted', 'duplicate']);
+  });
+
+  const dir = mkdtempSync(join(tmpdir(), 'enveloped-key-'));
+  const spec = join(dir, 'things.json');
+  writeFileSync(spec, JSON.stringify(things));
+  let mock: MockServer | undefined;
+  afterAll(async () => {
+    await mock?.close();
+  });
+
+  it('the suite against our mock on it passes: no repeated or empty code sent as a case to accept', async () => {
+    mock = await createMockServer({ port: 0, logLevel: 'silent', spec });
+    const report = await runContractSuite({ baseUrl: mock.url, token: '', spec, seed: 37, generated: { positive: 3, negative: 3 } });
+    expect(report.findings.filter((f) => f.severity === 'failure').map((f) => `${f.check} ${f.exchange.case.id}: ${f.message.slice(0, 200)}`)).toEqual([]);
+    expect(report.ok).toBe(true);
   });
 });

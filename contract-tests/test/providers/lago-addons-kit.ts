@@ -51,7 +51,7 @@ export async function startLagoAddOns(token: string, flaw?: AddOnFlaw): Promise<
       const body = request.json();
       if (!validCreate?.(body)) return error(answer, body === undefined ? 400 : 422, body === undefined ? {} : { code: 'validation_errors', error_details: {} });
       const sent = (body as { add_on: Record<string, unknown> }).add_on;
-      // A repeated code replaces the add-on (the spec leaves repeats unsaid; the suite's generated bodies do not draw a code fresh inside an envelope).
+      // A repeated code replaces the add-on (the spec leaves repeats unsaid).
       const record: AddOn = { lago_id: randomUUID(), invoice_display_name: null, description: null, created_at: new Date().toISOString(), ...pick(sent), code: sent.code as string };
       records.set(record.code, record);
       const made = flaw === 'empty-code' ? { ...record, code: '' } : flaw === 'create-renames' ? { ...record, name: `${String(record.name)} (copy)` } : record;
