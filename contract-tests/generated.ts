@@ -114,8 +114,9 @@ function alternativePlaces(contract: SuiteContract): SchemePlace[] {
   return contract.requirements.flatMap((names) => (names.length === 1 && !sent.has(names[0] as string) ? (contract.schemes.get(names[0] as string) ?? []) : []));
 }
 
-export function generateCases(options: GenerationOptions): Generation {
-  const { contract } = options;
+export function generateCases(given: GenerationOptions): Generation {
+  const { contract } = given;
+  const options = given.known ? { ...given, known: fitting(contract, given.known) } : given;
   let draws = 0;
   // One reproducible stream per draw: the n-th draw of a run with seed s is always the same.
   const sample = <T>(arbitrary: fc.Arbitrary<T>): T => fc.sample(arbitrary, { seed: (options.seed + 7919 * ++draws) | 0, numRuns: 1 })[0] as T;
@@ -167,6 +168,24 @@ export interface PinnedRecord {
   parent?: { parameter: string; id: string };
   /** The record is the operation's parent (`{bookingId}` of a payment): the body names a record of its own, never this one. */
   owner?: true;
+}
+
+/**
+ * The held values (JSON text by parameter name) that the operation's parameter of that name takes:
+ * one its schema refuses (a record's code held for a `format: uuid` parameter) names nothing this
+ * parameter can carry, so the parameter keeps a valid value of its own.
+ */
+function fitting(contract: SuiteContract, known: ReadonlyMap<string, string>): ReadonlyMap<string, string> {
+  const takes = (name: string, value: string): boolean =>
+    contract.parameters.every((p) => {
+      if (p.name !== name || (p.in !== 'query' && p.in !== 'path')) return true;
+      try {
+        return verdict(p, write(p, value)) === true;
+      } catch {
+        return false;
+      }
+    });
+  return new Map([...known].filter(([name, value]) => takes(name, value)));
 }
 
 /** The parameter values with the record's path parameter naming it (and its parent's naming the parent). */

@@ -6,8 +6,12 @@
  * passes, and flaws only a real parent or real stations reach are found.
  */
 import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { createMockServer } from '../../mocks/server.js';
 import { compileContract, loadContract } from '../../openapi/operations/compile.js';
 import { dependencyGraph, describeDependencies } from '../../openapi/operations/dependencies.js';
 import { recogniseCollections } from '../../openapi/operations/collections.js';
@@ -111,5 +115,58 @@ describe('a run that follows the graph', () => {
     ['delete-unknown-204', 'missing_resource_not_found'],
   ] as const)('finds a flaw only a real parent or real stations reach: %s fails %s', async (flaw, check) => {
     expect(failedChecks(await runAgainst(flaw))).toContain(check);
+  });
+});
+
+describe('a value held for a parameter its schema refuses', () => {
+  /** Charges keyed by a code the client chooses; a usage read filtered by `charge_id`, a uuid: the graph names the charges' code for it by name. */
+  const usage = {
+    openapi: '3.1.0',
+    info: { title: 'Usage', version: '1' },
+    paths: {
+      '/charges': {
+        post: {
+          operationId: 'createCharge',
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: { type: 'object', required: ['code'], properties: { code: { type: 'string' }, name: { type: 'string' } } } } },
+          },
+          responses: {
+            '201': { description: 'created', content: { 'application/json': { schema: { type: 'object', properties: { code: { type: 'string' }, name: { type: 'string' } } } } } },
+          },
+        },
+      },
+      '/charges/{code}': {
+        get: {
+          operationId: 'getCharge',
+          parameters: [{ name: 'code', in: 'path', required: true, schema: { type: 'string' } }],
+          responses: { '200': { description: 'ok', content: { 'application/json': { schema: { type: 'object', properties: { code: { type: 'string' } } } } } }, '404': { description: 'missing' } },
+        },
+      },
+      '/usage': {
+        get: {
+          operationId: 'getUsage',
+          parameters: [{ name: 'charge_id', in: 'query', schema: { type: 'string', format: 'uuid' } }],
+          responses: { '200': { description: 'ok', content: { 'application/json': { schema: { type: 'object', properties: { total: { type: 'integer' } } } } } } },
+        },
+      },
+    },
+  };
+
+  it('is not sent there: the parameter keeps a valid value of its own, and the mock accepts every valid case', async () => {
+    const graphOf = dependencyGraph(compileContract(usage, 'usage.json'));
+    expect(graphOf.find((e) => e.operationId === 'getUsage')?.consumes).toEqual([expect.objectContaining({ parameter: 'charge_id', producer: 'createCharge', property: 'code' })]);
+    const dir = mkdtempSync(join(tmpdir(), 'held-values-'));
+    const spec = join(dir, 'usage.json');
+    writeFileSync(spec, JSON.stringify(usage));
+    const mock = await createMockServer({ port: 0, logLevel: 'silent', spec });
+    try {
+      const report = await runContractSuite({ spec, baseUrl: mock.url, token: '', seed: 5, generated: { positive: 2, negative: 2 } });
+      expect(report.findings.filter((f) => f.severity === 'failure').map((f) => `${f.check} ${f.exchange.case.id}: ${f.message.slice(0, 200)}`)).toEqual([]);
+      const every = report.exchanges.find((e) => e.case.id === 'generated:getUsage/request-every-parameter');
+      expect(new URL(every?.request.url ?? 'http://x/').searchParams.get('charge_id')).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-/);
+    } finally {
+      await mock.close();
+    }
   });
 });
