@@ -5,7 +5,7 @@
  * (a run where an applicable check judged nothing fails: it proves nothing).
  */
 import type { CheckName } from './model.js';
-import type { SequencePlan } from './sequences.js';
+import { judgedFilters, type SequencePlan } from './sequences.js';
 import type { DeclaredResponse, SuiteContract } from './spec-contract.js';
 import { isJsonMediaType } from '../openapi/media-types.js';
 
@@ -24,9 +24,9 @@ function tellsRecords(plan: SequencePlan): boolean {
   return plan.list !== undefined && !plan.identityInPathOnly && !plan.identityUnlisted;
 }
 
-/** A list with what list_honours_parameters judges: a page size, or a filter naming a record property (other query parameters it cannot judge). */
+/** A list with what list_honours_parameters judges: a page size, or a filter the sequence judges (sequences.ts judgedFilters; other query parameters it cannot judge). */
 function honoursJudged(plan: SequencePlan): boolean {
-  return plan.list !== undefined && (plan.limit !== undefined || plan.filters.size > 0);
+  return plan.list !== undefined && (plan.limit !== undefined || judgedFilters(plan).length > 0);
 }
 
 /**
@@ -45,7 +45,7 @@ export function notApplicable(check: CheckName, operations: readonly SuiteContra
       // A delete that declares 404 is judged on an id never created, read or no read.
       return plans.some((p) => p.read || p.remove?.responses.has(404)) ? undefined : none('a read by id or a delete declaring 404');
     case 'list_honours_parameters':
-      return plans.some(honoursJudged) ? undefined : none('a list with a page-size parameter or a filter naming a record property');
+      return plans.some(honoursJudged) ? undefined : none('a list with a page-size parameter, or a filter on a property its create sends and its items show');
     case 'list_pages_advance':
       return plans.some((p) => p.list) ? undefined : none('a list');
     case 'use_after_free':

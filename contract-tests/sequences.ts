@@ -20,7 +20,7 @@ import { freshIdentity, freshKeyMaker } from './generators/identity.js';
 import { integerBounds, validLiterals } from './generators/schema-values.js';
 import type { CaseExpectation, SequenceStep } from './model.js';
 import { evaluateLinkValue, type Exchange } from './runtime-expressions.js';
-import type { JsonSchema, RequestBody, SuiteContract, SuiteParameter } from './spec-contract.js';
+import type { JsonSchema, RequestBody, RequestProperty, SuiteContract, SuiteParameter } from './spec-contract.js';
 import { envelopedBody, keySchemaOf, typesOf } from './spec-contract.js';
 
 /** The operations of one collection the run tests. */
@@ -45,6 +45,8 @@ export interface SequencePlan {
   /** The list's cursor parameter (`cursor`, `page_token` …): each page's answer names the next page's value (`next_cursor` …). */
   cursor?: string;
   filters: ReadonlyMap<string, string>;
+  /** The properties the list's items declare (what a list answer shows of a record); undefined when they declare none. */
+  listShows?: ReadonlySet<string>;
   /** The `default` the stored schema gives a filtered property: a record without the property has it (as the mock matches). */
   filterDefaults?: ReadonlyMap<string, unknown>;
   /** The most records one list answer holds (the array's maxItems, or the default page size). */
@@ -151,6 +153,7 @@ export function planSequences(compiled: CompiledContract, operations: readonly S
       ...optional('page', listPlan?.paging.page === undefined ? undefined : { parameter: listPlan.paging.page, first: listPlan.paging.firstPage }),
       ...optional('cursor', listPlan?.paging.cursor),
       filters: listPlan?.filters ?? new Map(),
+      ...optional('listShows', listPlan?.items.size ? listPlan.items : undefined),
       ...optional('filterDefaults', defaultsOf(collection.stored, listPlan?.filters)),
       ...optional('itemParameter', collection.itemParameter),
       ...optional('parent', parent),
@@ -167,6 +170,28 @@ export function planSequences(compiled: CompiledContract, operations: readonly S
     if (plan.read || plan.list) plans.push(plan);
   }
   return plans;
+}
+
+/**
+ * The list's filters the sequence judges (list_honours_parameters; applicability.ts promises the check
+ * for these alone): a query parameter naming a record property that the create sends (required, or a
+ * plain string: what validRecordBody writes), a string or a boolean the parameter takes, so that records
+ * matching and not matching it can be made; and that the list's items show, since a record an answer
+ * does not show the property of cannot be judged (a correct provider may leave out what its schema
+ * does not declare: Lago's invoices are filtered by external_customer_id and answered with a customer object).
+ */
+export function judgedFilters(plan: SequencePlan): Array<{ parameter: SuiteParameter; property: RequestProperty }> {
+  const body = plan.envelope?.create ?? plan.create.requestBody;
+  if (!plan.list || !body) return [];
+  return plan.list.parameters.flatMap((parameter) => {
+    const name = plan.filters.get(parameter.name);
+    const property = name === undefined || parameter.in !== 'query' ? undefined : body.properties.find((p) => p.name === name);
+    if (!property || property.schema.readOnly === true || (plan.listShows !== undefined && !plan.listShows.has(property.name))) return [];
+    const types = typesOf(property.schema);
+    const sent = property.required || (types.includes('string') && plainString(property.schema));
+    const boolean = types.includes('boolean') && (typesOf(parameter.schema).includes('array') || typesOf(parameter.schema).includes('boolean'));
+    return sent && (types.includes('string') || boolean) ? [{ parameter, property }] : [];
+  });
 }
 
 /**
@@ -614,11 +639,7 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
     // A filter: a query parameter naming a record property (the CRUD rule's, `tags` for `tag`): any of its values.
     // Judged with records that match and records that do not: a boolean's other value, another record's string
     // (two values at once where the parameter takes an array: any of them), and a record differing only in letter case.
-    for (const parameter of plan.list.parameters) {
-      const propertyName = plan.filters.get(parameter.name);
-      if (parameter.in !== 'query' || propertyName === undefined) continue;
-      const property = body.properties.find((p) => p.name === propertyName);
-      if (!property) continue;
+    for (const { parameter, property } of judgedFilters(plan)) {
       const wanted = first.value[property.name];
       const array = typesOf(parameter.schema).includes('array');
       const isBoolean = typeof wanted === 'boolean' && typesOf(property.schema).includes('boolean') && (array || typesOf(parameter.schema).includes('boolean'));

@@ -4,8 +4,12 @@
  * with "response_schema_conformance not judged". A check the spec does give something, which no answer
  * reached, still fails the run, and the report names the answers that would have given it something.
  */
-import { describe, expect, it } from 'vitest';
-import { formatReport } from '../index.js';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createMockServer, type MockServer } from '../../mocks/server.js';
+import { formatReport, runContractSuite } from '../index.js';
 import { compileSuiteSpec } from '../spec-contract.js';
 import { runSuiteAgainst } from './providers/small-provider.js';
 
@@ -108,5 +112,69 @@ describe('a list whose records do not show the identity the create answers', () 
     ).toEqual([]);
     const byName = new Map(report.checks.map((c) => [c.name, c]));
     for (const name of ['ensure_resource_availability', 'list_honours_parameters'] as const) expect(byName.get(name)?.notApplicable).toBe(true);
+  });
+});
+
+/**
+ * A list filter the sequence cannot judge, against our own mock: Overseerr's `requestedBy` names a
+ * property the server sets (the create sends none), Lago's `external_customer_id` one the create sends
+ * but the list's items do not declare (a correct provider leaves it out of the answer). Neither is
+ * promised to list_honours_parameters, and neither is judged.
+ */
+function requestsSpec(filter: 'set-by-server' | 'not-shown'): string {
+  const sent = filter === 'not-shown' ? { customer: { type: 'string' } } : {};
+  const shown = filter === 'set-by-server' ? { requestedBy: { type: 'object', readOnly: true, properties: { id: { type: 'integer' } } } } : {};
+  const request = { type: 'object', required: ['id', 'status'], properties: { id: { type: 'integer', readOnly: true }, status: { type: 'integer', readOnly: true }, ...shown } };
+  const parameter = filter === 'not-shown' ? { name: 'customer', in: 'query', schema: { type: 'string' } } : { name: 'requestedBy', in: 'query', schema: { type: 'number' } };
+  return JSON.stringify({
+    openapi: '3.1.0',
+    info: { title: 'Requests', version: '1' },
+    paths: {
+      '/requests': {
+        get: {
+          operationId: 'listRequests',
+          parameters: [parameter],
+          responses: { '200': { description: 'ok', content: { 'application/json': { schema: { type: 'object', properties: { results: { type: 'array', items: request } } } } } } },
+        },
+        post: {
+          operationId: 'createRequest',
+          requestBody: {
+            required: true,
+            content: {
+              'application/json': { schema: { type: 'object', required: ['mediaType', ...Object.keys(sent)], properties: { mediaType: { type: 'string', enum: ['movie', 'tv'] }, ...sent } } },
+            },
+          },
+          responses: { '201': { description: 'created', content: { 'application/json': { schema: request } } } },
+        },
+      },
+      '/requests/{requestId}': {
+        get: {
+          operationId: 'getRequest',
+          parameters: [{ name: 'requestId', in: 'path', required: true, schema: { type: 'integer' } }],
+          responses: { '200': { description: 'ok', content: { 'application/json': { schema: request } } }, '404': { description: 'missing' } },
+        },
+      },
+    },
+  });
+}
+
+describe('a list filter the sequence cannot judge', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'unjudged-filters-'));
+  let mock: MockServer | undefined;
+  afterEach(async () => {
+    await mock?.close();
+    mock = undefined;
+  });
+
+  it.each(['set-by-server', 'not-shown'] as const)('(a property %s) is not promised to list_honours_parameters: the suite against our mock passes', async (filter) => {
+    const spec = join(dir, `${filter}.json`);
+    writeFileSync(spec, requestsSpec(filter));
+    mock = await createMockServer({ port: 0, logLevel: 'silent', spec });
+    const report = await runContractSuite({ baseUrl: mock.url, token: '', spec, seed: 3, generated: { positive: 1, negative: 1 } });
+    expect(
+      report.checks.filter((c) => c.status === 'not-judged' || c.status === 'failed').map((c) => c.name),
+      formatReport(report),
+    ).toEqual([]);
+    expect(report.checks.find((c) => c.name === 'list_honours_parameters')?.notApplicable).toBe(true);
   });
 });
