@@ -390,7 +390,11 @@ export function suiteContractOf(
     const keyName = collectionIdentity?.get(operationId);
     // An enveloped record carries its key inside the envelope, where the mock stores the record from.
     const key = (innerProperties ?? properties).find(
-      (p) => p !== identity && p.name === keyName && p.schema.readOnly !== true && (keyMember === undefined ? typesOf(p.schema) : typesOf(keySchemaOf(p.schema, keyMember) ?? {})).includes('string'),
+      (p) =>
+        p !== identity &&
+        p.name === keyName &&
+        p.schema.readOnly !== true &&
+        (keyMember === undefined ? stringKeySchema(p.schema) !== undefined : typesOf(keySchemaOf(p.schema, keyMember) ?? {}).includes('string')),
     );
     const kind = formKind(mediaType);
     requestBody = {
@@ -490,6 +494,19 @@ export function envelopedBody(outer: RequestBody, inner: ContractMediaType): Req
     additionalProperties: inner.object.additionalProperties,
     required: outer.required,
   };
+}
+
+/**
+ * The schema of a collection key's string values: the key's own, or the string branch of a union
+ * without a type of its own (pi-hole's group `name`: a name or an array of names). A path segment
+ * names a record by one string, so a fresh key is drawn from that branch for every body, never
+ * one fixed value of another branch repeated (the core's collections read the identity the same way).
+ */
+export function stringKeySchema(schema: JsonSchema): JsonSchema | undefined {
+  if (typesOf(schema).includes('string')) return schema;
+  if (typesOf(schema).length > 0) return undefined;
+  const branches = Array.isArray(schema.oneOf) ? schema.oneOf : Array.isArray(schema.anyOf) ? schema.anyOf : [];
+  return branches.find((branch): branch is JsonSchema => isObject(branch) && typesOf(branch as JsonSchema).includes('string'));
 }
 
 /** Annotations and keywords that say nothing about which values a schema takes, or say it of one direction only. */

@@ -7,7 +7,7 @@
  */
 import type { IdSource } from '../../fixtures/index.js';
 import { linearRegExp } from '../../openapi/schema/patterns.js';
-import type { JsonSchema, RequestProperty } from '../spec-contract.js';
+import { stringKeySchema, type JsonSchema, type RequestProperty } from '../spec-contract.js';
 import { exponentForm, integerBounds, LONGEST_STRING, outsideAbout, outsideInteger } from './schema-values.js';
 
 export interface IdentityValue {
@@ -135,7 +135,9 @@ function letters(n: bigint): string {
  * that fits the schema's pattern and lengths, padded to minLength. Undefined when none fits (an
  * enum, a const, another format, a pattern none of them matches): the cases keep one value then.
  */
-export function freshKeyMaker(schema: JsonSchema, ids: IdSource): (() => string) | undefined {
+export function freshKeyMaker(key: JsonSchema, ids: IdSource): (() => string) | undefined {
+  // A union key (a name or an array of names) is drawn from its string branch: a path segment names a record by one string.
+  const schema = stringKeySchema(key) ?? key;
   if (Array.isArray(schema.enum) || 'const' in schema) return undefined;
   const minLength = typeof schema.minLength === 'number' ? schema.minLength : 0;
   const maxLength = typeof schema.maxLength === 'number' ? schema.maxLength : Infinity;

@@ -306,7 +306,8 @@ export function recogniseCollections(
     const propertySchema = inPath?.schema ?? answers.map((answer) => answer?.propertySchemas.get(property)).find((schema) => schema !== undefined) ?? stored.get(property);
     const parameterSchema = itemSchemaOf(operations, itemPath, itemParameter) ?? namesakeSchemaOf(operations, itemPath, property);
     const member = inPath ? undefined : identityMember(propertySchema, parameterSchema, contract.document);
-    const identitySchema = member?.schema ?? propertySchema;
+    // A union identity (a name or a list of names) is keyed by the branch of the item parameter's type.
+    const identitySchema = member?.schema ?? keyBranchOf(propertySchema, parameterSchema, contract.document);
     const inBody = body.propertySchemas.get(property);
     // The client may leave out an identity the create body declares but does not require: the server's job then.
     const optional = inBody !== undefined && inBody.readOnly !== true && !body.required.includes(property);
@@ -757,6 +758,22 @@ function jsonType(schema: Schema | undefined): Identity['type'] {
 function identityTypeOf(schema: Schema | undefined, assigned: Identity['assigned']): Identity['type'] {
   const type = jsonType(schema);
   return type === 'other' && assigned === 'sequence' && isNumberSchema(schema) ? 'integer' : type;
+}
+
+/**
+ * The branch of a union identity that names one record: a schema without a type of its own whose
+ * `oneOf`/`anyOf` holds the item path parameter's type (pi-hole's group `name`: a name or an array of
+ * names, behind `/groups/{name}: string`). A path segment holds one value of that type, so the
+ * identity's keys are of that branch; the others (a batch of names) create records under keys
+ * of their own, never under one segment. Any other schema is the identity's schema as it is.
+ */
+function keyBranchOf(schema: Schema | undefined, parameter: Schema | undefined, document: unknown): Schema | undefined {
+  if (schema === undefined || schema.type !== undefined) return schema;
+  const branches = Array.isArray(schema.oneOf) ? schema.oneOf : Array.isArray(schema.anyOf) ? schema.anyOf : undefined;
+  const wanted = jsonType(parameter);
+  if (branches === undefined || wanted === 'other') return schema;
+  const branch = branches.map((b) => resolveRef(b, document)).find((b): b is Schema => isObject(b) && jsonType(b) === wanted);
+  return branch ?? schema;
 }
 
 function isNumberSchema(schema: Schema | undefined): boolean {
