@@ -3,13 +3,14 @@
  * for it, is the spec's schema for it (for the bundled spec: a 200 is a Plant, a 400 an Error with
  * both fields), parsed exactly, so an int32 or int64 is judged on its real digits; it names no
  * member twice, and holds no property the schema marks writeOnly. Extra fields are allowed where
- * the schema allows them. The one judge decides (./judged-answer.ts); this check words it.
+ * the schema allows them. The one judge decides (./judged-answer.ts); this check words it. A
+ * schema that accepts no value at all (openapi/schema/no-value.ts) is the spec's fault: a warning.
  */
 import { problemsText } from '../../openapi/schema/problems.js';
 import type { Check, Problem } from '../model.js';
 import { declaredResponse } from '../spec-contract.js';
 import { judgedAnswer, violationsOf } from './judged-answer.js';
-import { failure } from './verdicts.js';
+import { failure, warning } from './verdicts.js';
 
 export const responseSchemaConformance: Check = {
   name: 'response_schema_conformance',
@@ -22,8 +23,18 @@ export const responseSchemaConformance: Check = {
     const what = `The ${status} body`;
     const name = declared?.schemaName === undefined ? 'the declared schema' : `${/^[AEIOU]/.test(declared.schemaName) ? 'an' : 'a'} ${declared.schemaName}`;
     const problems: Problem[] = [];
-    for (const { code, facts } of violationsOf(judged, 'UPSTREAM_MALFORMED_BODY', 'UPSTREAM_DUPLICATE_MEMBER_NAME', 'UPSTREAM_INVALID_BODY', 'UPSTREAM_WRITE_ONLY')) {
-      if (code === 'UPSTREAM_MALFORMED_BODY') problems.push(failure(`${what} must be ${name}, but ${facts.empty ? 'the body is empty' : `the body is not JSON (${facts.detail})`}.`));
+    for (const { code, facts } of violationsOf(
+      judged,
+      'UPSTREAM_MALFORMED_BODY',
+      'UPSTREAM_DUPLICATE_MEMBER_NAME',
+      'UPSTREAM_INVALID_BODY',
+      'UPSTREAM_SCHEMA_ACCEPTS_NOTHING',
+      'UPSTREAM_WRITE_ONLY',
+    )) {
+      // No provider can match a schema that accepts no value: the spec's fault, reported, never the provider's.
+      if (code === 'UPSTREAM_SCHEMA_ACCEPTS_NOTHING')
+        problems.push(warning(`${what} cannot be judged: the spec's schema for it accepts no value (${facts.reason}), so no body could pass. Fix the spec.`));
+      else if (code === 'UPSTREAM_MALFORMED_BODY') problems.push(failure(`${what} must be ${name}, but ${facts.empty ? 'the body is empty' : `the body is not JSON (${facts.detail})`}.`));
       else if (code === 'UPSTREAM_DUPLICATE_MEMBER_NAME')
         problems.push(
           failure(

@@ -34,8 +34,6 @@ const SEED = 37;
 const KNOWN: Record<string, string> = {
   'paypal-invoicing':
     "open: invoices.list's fields parameter has pattern (?i)^(all|none)$, no ECMA-262 regex (an inline flag): the suite takes it as no constraint and sends fields=2 as valid, the mock reads it as case-insensitive all|none and refuses it 400 (positive_data_acceptance); the spec is at fault, the two tools must agree on one reading. The case also runs past 300 s on a loaded machine",
-  pihole:
-    "the spec: set_blocking's 400 schema is allOf [oneOf [no_payload, item_missing], took] whose two branches are the same schema, so no body matches exactly one; no provider can pass response_schema_conformance there (the suite should say the schema accepts no value rather than fail the provider); and the suite: add_group's name is oneOf [string, array of strings], so the suite draws no fresh key and sends name [] in every valid body, which the mock (groups keyed by name) answers 409 after the first (positive_data_acceptance; the suite must draw a fresh string from the union's string branch and write it unquoted in item paths)",
   'openehr-ehr':
     "the suite: use_after_free is not judged: it needs composition_get after composition_delete of a composition composition_create created, but the generators make no valid Composition (composition_create's valid cases are excluded: 'no valid Composition could be made for it', a schema of discriminated unions and if/then the generators do not model), so no sequence creates one; every other check agrees (the mock's 500s on the schema-answered reads and the ehr_id identity written into the path are fixed)",
 };

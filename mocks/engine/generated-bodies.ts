@@ -15,7 +15,8 @@ import { samples } from '../../openapi/schema/sample.js';
 /** What the engine's owner logs with: a structured warning (pino's argument order). */
 export type Warn = (details: Record<string, unknown>, message: string) => void;
 
-export type GeneratedBody = { value: unknown } | { problem: string };
+/** A body, with why it is not valid where no body could be (`unmatchable`: the schema accepts no value); or why there is none. */
+export type GeneratedBody = { value: unknown; unmatchable?: string } | { problem: string };
 
 export class GeneratedBodies {
   readonly #document: Record<string, unknown>;
@@ -35,6 +36,7 @@ export class GeneratedBodies {
     if (!made) {
       made = this.#generate(media).then((outcome) => {
         if ('problem' in outcome) this.#warn?.({ response: where, mediaType: media.mediaType }, `${where} (${media.mediaType}): ${outcome.problem}`);
+        else if (outcome.unmatchable !== undefined) this.#warn?.({ response: where, mediaType: media.mediaType }, `${where} (${media.mediaType}): ${outcome.unmatchable}`);
         return outcome;
       });
       this.#made.set(media, made);
@@ -53,15 +55,26 @@ export class GeneratedBodies {
     // Loaded on the first generated answer (randexp, for a pattern): a mock that never generates one starts without it.
     const patterns = await (this.#patterns ??= import('../../openapi/schema/pattern-strings.js').then(({ PatternStrings }) => new PatternStrings()));
     const tried: string[] = [];
+    let first: unknown;
     for (const candidate of samples(media.schema, { document: this.#document, patternString: (keywords) => patterns.stringFor(keywords) })) {
       // Judged as it is sent: JSON text read back (an undefined member dropped, as on the wire).
       const value = candidate === undefined ? null : (JSON.parse(JSON.stringify(candidate)) as unknown);
       if (!validate || validate(value) === true) return { value };
+      if (tried.length === 0) first = value;
       tried.push(errorsText(validate.errors));
     }
     // A list whose items no sample satisfies (PowerDNS's SearchResult: additionalProperties false beside
     // a oneOf of objects with properties) may still be answered by its empty form, where the schema allows it.
     for (const least of [[], {}]) if (tried.length > 0 && validate?.(least) === true) return { value: least };
+    // A schema no value matches (the spec's fault: openapi/schema/no-value.ts): the closest body there is, the spec's own example
+    // or else the first sample, rather than a 500 for what no answer could mend; the log says so.
+    const noValue = media.noValue;
+    if (noValue !== undefined && (media.examples.length > 0 || tried.length > 0)) {
+      return {
+        value: media.examples.length > 0 ? media.examples[0]?.value : first,
+        unmatchable: `the schema accepts no value (${noValue}), so no answer can be valid: the mock answers ${media.examples.length > 0 ? "the spec's example" : 'a body sampled from it'}; fix the spec`,
+      };
+    }
     const reason = tried[0] ?? 'the sampler reaches no finite value of the schema (every branch recurses, it nests past the bound, or its value would pass 1 MiB of JSON)';
     return { problem: `the spec gives no example, and no body generated from the schema is valid against it (${reason}); add an example to the response` };
   }

@@ -127,6 +127,12 @@ export function judgeResponseBody(
   const violations: ResponseViolation[] = [];
   const validate = check.media.validate;
   if (validate && !validate(value)) {
+    // A schema no value matches fails every answer: the spec's fault, said as a warning, never the answer's.
+    const noValue = check.media.noValue;
+    if (noValue !== undefined) {
+      violations.push(found('UPSTREAM_SCHEMA_ACCEPTS_NOTHING', { ...answered, schema: check.schema, reason: noValue }, 'warning'));
+      return violations;
+    }
     const errors = validate.errors ?? [];
     const { sentences, more } = describeProblems(errors, { root: value });
     violations.push(found('UPSTREAM_INVALID_BODY', { ...answered, schema: check.schema, problems: sentences, more, keywords: errors.map((error) => error.keyword) }));

@@ -33,6 +33,8 @@ export const RESPONSE_WORDS = {
     `${answer(p)} names the member ${JSON.stringify(p.member)} twice in one object (at ${p.pointer || '/'}); RFC 8259 §4: names should be unique, and clients that keep the first or the last read different values.`,
   UPSTREAM_INVALID_BODY: (p: Answered & { schema: string; problems: string[]; more?: number; keywords?: string[] }): string =>
     `${answer(p)} is not a valid ${p.schema}: ${listed(p.problems, p.more)}.`,
+  UPSTREAM_SCHEMA_ACCEPTS_NOTHING: (p: Answered & { schema: string; reason: string }): string =>
+    `${answer(p)} cannot be a valid ${p.schema}: the spec's schema for it accepts no value (${p.reason}). The spec is at fault, not the answer.`,
   UPSTREAM_WRITE_ONLY: (p: Answered & { pointers: string[] }): string =>
     `${answer(p)} holds ${p.pointers.slice(0, 3).join(', ')}${p.pointers.length > 3 ? ` and ${p.pointers.length - 3} more` : ''}, declared writeOnly: a property sent to the service and never answered (OpenAPI).`,
   UPSTREAM_MISSING_HEADER: (p: Answered & { headers: string[] }): string =>

@@ -9,6 +9,7 @@ import type { BodyVariant, ObjectShape, SchemaShapes, VariantProperty } from './
 import { formObject } from './parameters.js';
 import { branchValues, discriminatorOf, flattenObject, inlineSchema, mergeAllOf, selecting } from '../schema/shape.js';
 import { isObject, refName, resolveRef, type Schema } from '../schema/resolve.js';
+import { whyNoValue } from '../schema/no-value.js';
 
 /** `target` with the shapes of `schema` (read in `document`) as properties computed on first use. */
 export function withSchemaShapes<T extends object>(target: T, schema: Schema | undefined, document: unknown): T & SchemaShapes {
@@ -16,6 +17,7 @@ export function withSchemaShapes<T extends object>(target: T, schema: Schema | u
   let inlined: Schema | undefined;
   let variants: readonly BodyVariant[] | undefined;
   let items: Map<string, ObjectShape | undefined> | undefined;
+  let noValue: { reason: string | undefined } | undefined;
   const objectOf = (): ObjectShape => (object ??= flattenObject(schema, document));
   const shapes: SchemaShapes = {
     get object() {
@@ -26,6 +28,9 @@ export function withSchemaShapes<T extends object>(target: T, schema: Schema | u
     },
     get variants() {
       return (variants ??= bodyVariants(schema, document));
+    },
+    get noValue() {
+      return (noValue ??= { reason: schema === undefined ? undefined : whyNoValue(schema, document) }).reason;
     },
     itemObject: (property) => {
       items ??= new Map();

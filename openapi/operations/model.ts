@@ -62,6 +62,8 @@ export interface SchemaShapes {
   readonly inlined: Schema;
   /** The object shapes a valid body may take: one per object branch of a top-level oneOf/anyOf (a discriminator's value fixed), else the whole. */
   readonly variants: readonly BodyVariant[];
+  /** Why no value can match the schema (a spec's fault: ../schema/no-value.ts), naming the keyword; undefined when one may. */
+  readonly noValue: string | undefined;
   /** A form's fields (URL-encoded or multipart, in order) as the object the schema describes, coerced to its types. */
   readForm(fields: Iterable<readonly [string, string]>): Record<string, unknown>;
 }
