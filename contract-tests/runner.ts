@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { CREATE_PLANT_OPERATION, createIdSource, loadFixtures, type FixtureCase } from '../fixtures/index.js';
 import { fileCase } from './case-files.js';
 import { derivedCredentials, validCredentials } from './generators/auth.js';
-import { requestTarget, validParameterValues } from './generators/parameters.js';
+import { requestTarget, validParameterValues, verdict, write } from './generators/parameters.js';
 import {
   createdKey,
   envelopePlanOf,
@@ -497,7 +497,11 @@ async function resourceValues(options: ResolvedOptions, pins: readonly Pin[], ea
         }
         const operation = options.operations.find((o) => o.operationId === query.operationId);
         const declared = query.in === 'body' ? undefined : compiled.operations.get(query.operationId)?.parameters.find((p) => p.in === query.in && p.name === query.parameter)?.example;
-        const value = queryValue(query, seen, declared);
+        const parameter = query.in === 'body' ? undefined : operation?.parameters.find((p) => p.in === query.in && p.name === query.parameter);
+        const found = queryValue(query, seen, declared);
+        // A value the parameter's own schema refuses names nothing it can take (PayPal's `fields`, all|none, read as naming a template by its
+        // description): sent, it would make every valid request invalid. The generator's draw stays.
+        const value = found !== undefined && parameter !== undefined && verdict(parameter, write(parameter, found)) !== true ? undefined : found;
         if (!operation || value === undefined) {
           // Nothing more can be learnt for it once its producer was asked (or cannot be).
           if (asked.has(query.producer) || producer?.method !== 'get') resolved.add(query);
