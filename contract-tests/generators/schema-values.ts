@@ -13,7 +13,7 @@
  */
 import fc from 'fast-check';
 import { INT64_MAX, INT64_MIN, SAFE_MAX } from '../../fixtures/index.js';
-import { linearRegExp } from '../../openapi/schema/patterns.js';
+import { ecmaSubsetOf, linearRegExp } from '../../openapi/schema/patterns.js';
 import { isObject } from '../../openapi/schema/resolve.js';
 import { mergeSchemas } from '../../openapi/schema/shape.js';
 import { typesOf, type JsonSchema } from '../spec-contract.js';
@@ -165,23 +165,44 @@ function minItemsOf(schema: JsonSchema): number {
 }
 
 /**
- * `pattern` as a JavaScript RegExp fast-check can draw strings from, or undefined when none can stand for it.
- * The spec's validator runs patterns in RE2 (openapi/schema/patterns.ts), which also reads RE2's own syntax:
- * a leading inline flag group (`(?i)^(pay|details)$`, PayPal's) and `(?P<name>…)` groups. Case-insensitive
- * matching is left out of the drawing (fast-check refuses the `i` flag): a string the case-sensitive
- * pattern matches, the case-insensitive one matches too.
+ * `pattern` as a JavaScript RegExp fast-check can draw strings from, or undefined when none can stand for it:
+ * the core's one reading of a pattern that is not ECMA-262 (openapi/schema/patterns.ts, ecmaSubsetOf: RE2's
+ * inline flags and named groups, every string drawn one the spec's validator accepts).
  */
 export function drawableRegExp(pattern: string): RegExp | undefined {
-  const inline = /^\(\?([imsU]+)\)/.exec(pattern);
-  const source = (inline ? pattern.slice(inline[0].length) : pattern).replace(/\(\?P</g, '(?<');
-  const flags = `u${inline?.[1]?.includes('s') ? 's' : ''}${inline?.[1]?.includes('m') ? 'm' : ''}`;
+  const regex = ecmaSubsetOf(pattern);
+  if (!regex) return undefined;
   try {
-    const regex = new RegExp(source, flags);
     fc.stringMatching(regex); // throws on what fast-check cannot draw from (a flag, a construct)
     return regex;
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Strings of a pattern and lengths, each built once: fast-check prepares a string arbitrary when it is
+ * built (tens of milliseconds for a pattern, with the probe below), and valid values are drawn for
+ * every case and sequence step: rebuilt per draw, they were most of the suite's CPU on PayPal's
+ * invoicing document (its patterns on currency codes, dates and ids). Arbitraries are immutable, so
+ * a draw is the same from a kept one; bounded, as a spec may declare any number of patterns.
+ */
+const PATTERN_STRINGS = new Map<string, fc.Arbitrary<string>>();
+const MOST_PATTERNS = 512;
+
+function patternStrings(pattern: string, minLength: number, maxLength: number): fc.Arbitrary<string> {
+  const key = JSON.stringify([pattern, minLength, maxLength]);
+  const kept = PATTERN_STRINGS.get(key);
+  if (kept) return kept;
+  const native = drawableRegExp(pattern);
+  // A pattern no JavaScript RegExp can stand for: strings of its lengths, the cases built on a misfit excluded by the spec's validator.
+  const matching = native ? fc.stringMatching(native) : anyString(minLength, Math.min(maxLength, minLength + 40));
+  const fits = (s: string): boolean => [...s].length >= minLength && [...s].length <= maxLength;
+  // Filter only where a probe finds fitting strings: a filter nothing passes never ends. Without one, the cases built on a misfit are excluded.
+  const strings = fc.sample(matching, { seed: 1, numRuns: 200 }).some(fits) ? matching.filter(fits) : matching;
+  if (PATTERN_STRINGS.size >= MOST_PATTERNS) PATTERN_STRINGS.clear();
+  PATTERN_STRINGS.set(key, strings);
+  return strings;
 }
 
 /**
@@ -219,12 +240,7 @@ export function validLiterals(schema: JsonSchema, depth = 0, room = LITERAL_ROOM
       const maxLength = typeof schema.maxLength === 'number' ? Math.max(Math.min(schema.maxLength, room), minLength) : minLength + 40;
       let strings: fc.Arbitrary<string>;
       if (typeof schema.pattern === 'string') {
-        const native = drawableRegExp(schema.pattern);
-        // A pattern no JavaScript RegExp can stand for: strings of its lengths, the cases built on a misfit excluded by the spec's validator.
-        const matching = native ? fc.stringMatching(native) : anyString(minLength, Math.min(maxLength, minLength + 40));
-        const fits = (s: string): boolean => [...s].length >= minLength && [...s].length <= maxLength;
-        // Filter only where a probe finds fitting strings: a filter nothing passes never ends. Without one, the cases built on a misfit are excluded.
-        strings = fc.sample(matching, { seed: 1, numRuns: 200 }).some(fits) ? matching.filter(fits) : matching;
+        strings = patternStrings(schema.pattern, minLength, maxLength);
       } else if (typeof schema.format === 'string' && FORMAT_ARBITRARIES[schema.format]) {
         strings = (FORMAT_ARBITRARIES[schema.format] as () => fc.Arbitrary<string>)();
       } else {

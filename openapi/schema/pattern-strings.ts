@@ -20,6 +20,7 @@ import { uniformInt } from 'pure-rand/distribution/uniformInt';
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
 import type { Tokens } from 'ret';
 import { createSpecAjv } from './ajv.js';
+import { ecmaSubsetOf } from './patterns.js';
 
 /** How many more times than its minimum an open repetition repeats. */
 export const OPEN_REPETITION = 8;
@@ -85,12 +86,15 @@ export class PatternStrings {
       const { randexp, ret, ajv } = this.#loaded();
       // A minLength past what open repetitions reach lets them reach it, within the bound.
       const open = Math.min(Math.max(OPEN_REPETITION, keywords.minLength ?? 0), LONGEST);
-      if (longest(ret(keywords.pattern), ret.types, open) > LONGEST) return undefined;
+      // The core's reading of a pattern in RE2's syntax (`(?i)^(all|none)$`): an ECMA-262 one whose strings RE2 accepts (patterns.ts).
+      const drawn = ecmaSubsetOf(keywords.pattern);
+      if (drawn === undefined) return undefined;
+      if (longest(ret(drawn.source), ret.types, open) > LONGEST) return undefined;
       // Compiled once per keywords: an assigned identity draws a string at every create.
       const key = JSON.stringify([keywords.pattern, keywords.minLength, keywords.maxLength, keywords.format]);
       validate = this.#validators.get(key) ?? ajv.compile({ type: 'string', ...keywords });
       this.#validators.set(key, validate);
-      generator = new randexp(keywords.pattern);
+      generator = new randexp(drawn);
       generator.max = open;
       // randexp's documented way to a seeded generator (its README, "Custom PRNG").
       const rng = xoroshiro128plus(seed);

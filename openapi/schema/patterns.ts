@@ -47,6 +47,32 @@ export const linearRegExp: RegExpEngine = Object.assign((pattern: string, flags:
   code: 'linearRegExp',
 });
 
+/**
+ * The one reading of a pattern that is not ECMA-262 for the tools that make strings from it (the
+ * suite's generators, the mock's sampler: ./pattern-strings.ts) rather than judge them: an
+ * ECMA-262 RegExp whose every match the spec's validator (RE2, above) accepts, or undefined when
+ * none can stand for it. RE2 syntax real specs write: a leading inline flag group (PayPal's
+ * `(?i)^(all|none)$`) and `(?P<name>…)` groups. `s` and `m` become the RegExp's own flags; `i` is
+ * left out (a string the case-sensitive pattern matches, the case-insensitive one matches too), as
+ * is `U` (laziness changes which match is found, not whether one is). So both tools agree: what is
+ * made is always valid, and the validator still takes `ALL` as RE2 reads it.
+ */
+export function ecmaSubsetOf(pattern: string): RegExp | undefined {
+  const inline = /^\(\?([imsU]+)\)/.exec(pattern);
+  const source = (inline ? pattern.slice(inline[0].length) : pattern).replace(/\(\?P</g, '(?<');
+  const flags = `${inline?.[1]?.includes('s') ? 's' : ''}${inline?.[1]?.includes('m') ? 'm' : ''}`;
+  // Unicode mode first, as JSON Schema reads patterns; without it for an escape RE2 allows and Unicode mode refuses (`\_`):
+  // what is made from it is still judged by the validator before it is used.
+  for (const mode of ['u', '']) {
+    try {
+      return new RegExp(source, mode + flags);
+    } catch {
+      // The next mode, or none.
+    }
+  }
+  return undefined;
+}
+
 /** Why `pattern` cannot run in linear time, or undefined when it can. */
 export function patternProblem(pattern: string): string | undefined {
   try {
