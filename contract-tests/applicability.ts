@@ -6,6 +6,7 @@
  */
 import type { CheckName } from './model.js';
 import { judgedFilters, type SequencePlan } from './sequences.js';
+import type { MissingParent } from './missing-parents.js';
 import type { DeclaredResponse, SuiteContract } from './spec-contract.js';
 import { isJsonMediaType } from '../openapi/media-types.js';
 
@@ -33,7 +34,7 @@ function honoursJudged(plan: SequencePlan): boolean {
  * Why a check has nothing to judge in any operation under test, from the spec alone; undefined
  * when it applies. A check that applies and then judges nothing fails the run (not judged).
  */
-export function notApplicable(check: CheckName, operations: readonly SuiteContract[], plans: readonly SequencePlan[]): string | undefined {
+export function notApplicable(check: CheckName, operations: readonly SuiteContract[], plans: readonly SequencePlan[], missingParents: readonly MissingParent[] = []): string | undefined {
   const none = (what: string): string =>
     `no collection of the operations under test has ${what} (a stateful sequence needs a create with the identity in its body${plans.length ? '' : '; none was found'})`;
   switch (check) {
@@ -43,7 +44,8 @@ export function notApplicable(check: CheckName, operations: readonly SuiteContra
       return plans.some((p) => p.read) ? undefined : none('a read by id');
     case 'missing_resource_not_found':
       // A delete that declares 404 is judged on an id never created, read or no read.
-      return plans.some((p) => p.read || p.remove?.responses.has(404)) ? undefined : none('a read by id or a delete declaring 404');
+      // And a read below a record a client makes, sent with that record missing on purpose (missing-parents.ts).
+      return plans.some((p) => p.read || p.remove?.responses.has(404)) || missingParents.length ? undefined : none('a read by id or a delete declaring 404');
     case 'list_honours_parameters':
       return plans.some(honoursJudged) ? undefined : none('a list with a page-size parameter, or a filter on a property its create sends and its items show');
     case 'list_pages_advance':

@@ -267,6 +267,11 @@ export interface ContractReport {
   fixturesOffered?: number;
   /** Bundled Plant Store fixture cases not offered: they fit no operation of another spec (one line in the report, not one per case). */
   fixturesNotOffered?: number;
+  /**
+   * The dependency graph of the operations under test (values consumed, operations consuming one), and of
+   * the operations below a parent record (`POST /bookings/{bookingId}/payment`), how many ran on one the suite created.
+   */
+  dependencies?: { values: number; consumers: number; belowParent: number; onCreatedParent: number };
   /** Records the generated cases created and the run deleted again (where the spec has a delete). */
   cleanedUp?: { deleted: number; of: number };
   /** What a person must read first, when the run says something about itself (every valid request refused). */

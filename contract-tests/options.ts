@@ -6,6 +6,7 @@ import type { CompiledContract } from '../openapi/operations/model.js';
 import { ContractUsageError } from './errors.js';
 import { awaitedAnswers, notApplicable } from './applicability.js';
 import { planSequences, type SequencePlan } from './sequences.js';
+import { judgedReads, planMissingParents, type MissingParent } from './missing-parents.js';
 import { selectOperations, type OperationFilter } from './operations.js';
 import { loadSuiteSpec, schemeTitle, SpecError, type SuiteContract, type SuiteSpec } from './spec-contract.js';
 
@@ -227,6 +228,7 @@ export function resolveOptions(options: ContractOptions): ResolvedOptions {
     }
   }
   const plans = spec.compiled ? planSequences(spec.compiled, operations) : [];
+  const missingParents = spec.compiled ? planMissingParents(spec.compiled, operations, judgedReads(plans)) : [];
   return {
     baseUrl: base.href,
     operations,
@@ -245,7 +247,7 @@ export function resolveOptions(options: ContractOptions): ResolvedOptions {
       positive: integer('generated positive count', options.generated?.positive ?? DEFAULT_GENERATED, 0, MAX_GENERATED),
       negative: integer('generated negative count', options.generated?.negative ?? DEFAULT_GENERATED, 0, MAX_GENERATED),
     },
-    skip: withProfile([...(options.skip ?? []), ...selectionRules(options, operations, plans)], options.profile),
+    skip: withProfile([...(options.skip ?? []), ...selectionRules(options, operations, plans, missingParents)], options.profile),
     awaited: Object.fromEntries(CHECK_NAMES.map((check) => [check, awaitedAnswers(check, operations, plans)])),
     contract,
     extraCases: loadCaseFiles(options.cases ?? []),
@@ -273,7 +275,7 @@ function integer(what: string, value: number, min: number, max: number): number 
 }
 
 /** The skip rules that --checks and --exclude-checks make, and the one a spec without security makes. */
-function selectionRules(options: ContractOptions, operations: readonly SuiteContract[], plans: readonly SequencePlan[]): SkipRule[] {
+function selectionRules(options: ContractOptions, operations: readonly SuiteContract[], plans: readonly SequencePlan[], missingParents: readonly MissingParent[]): SkipRule[] {
   const names = (list: readonly string[] | undefined, flag: string): Set<CheckName> | undefined => {
     if (list === undefined) return undefined;
     const unknown = list.filter((name) => !(CHECK_NAMES as readonly string[]).includes(name));
@@ -285,7 +287,7 @@ function selectionRules(options: ContractOptions, operations: readonly SuiteCont
   if (only && only.size === 0) throw new ContractUsageError('--checks names no check; leave it out to run them all.');
   const rules: SkipRule[] = [];
   for (const check of CHECK_NAMES) {
-    const reason = notApplicable(check, operations, plans);
+    const reason = notApplicable(check, operations, plans, missingParents);
     // A check the spec gives nothing to judge says so, whatever --checks selects: not applicable, never "not judged".
     if (reason) rules.push({ check, reason, notApplicable: true });
     else if (excluded?.has(check)) rules.push({ check, reason: 'excluded with --exclude-checks' });

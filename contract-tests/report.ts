@@ -133,6 +133,13 @@ export function formatReport(report: ContractReport, options: FormatOptions = {}
     for (const finding of infos.slice(0, maxInfos)) lines.push(`  i ${finding.check}: ${finding.exchange.case.id}: ${finding.message}`);
     if (infos.length > maxInfos) lines.push(`  … and ${infos.length - maxInfos} more (${morePlace(options)}).`);
   }
+  if (report.dependencies) {
+    const { values, consumers, belowParent, onCreatedParent } = report.dependencies;
+    lines.push(
+      '',
+      `Dependency graph: ${values} values consumed by ${consumers} operations (--dry-run lists them); ${onCreatedParent} of the ${belowParent} operations below a parent record ran on one the suite created.`,
+    );
+  }
   if (report.cleanedUp) lines.push('', `Clean-up: ${report.cleanedUp.deleted} of the ${report.cleanedUp.of} records the cases created were deleted again (or were already gone).`);
   lines.push('', summaryLine(report));
   // A provider's bytes never reach the terminal as they are: each line is escaped whole.

@@ -4,16 +4,19 @@
  * at a time, then every other case once (bounded concurrency, bounded time); every selected
  * check judges every exchange, and the report counts what each found.
  */
+import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { CREATE_PLANT_OPERATION, createIdSource, loadFixtures, type FixtureCase } from '../fixtures/index.js';
 import { fileCase } from './case-files.js';
 import { derivedCredentials, validCredentials } from './generators/auth.js';
 import { requestTarget, validParameterValues, verdict, write } from './generators/parameters.js';
+import { judgedReads, planMissingParents, type MissingParent } from './missing-parents.js';
 import {
   createdKey,
   envelopePlanOf,
   keyHolder,
   listItems,
+  neverAssigned,
   planSequences,
   recordIn,
   runSequences,
@@ -94,7 +97,8 @@ export async function runResolved(resolved: ResolvedOptions, options: Pick<Contr
   await removePinned(pins, resolved);
   // What the cases created is deleted first, so the sequences' lists hold what was there before the run, and theirs.
   const cleanedUp = await cleanUp([...probed.exchanges, ...rest.exchanges], resolved, sequences);
-  const stateful = sequences.length ? await sendSequences(sequences, resolved, options.onExchange, rest.timeouts, known.bodies) : [];
+  const missingParents = resolved.compiled ? planMissingParents(resolved.compiled, resolved.operations, judgedReads(sequences)) : [];
+  const stateful = sequences.length || missingParents.length ? await sendSequences(sequences, resolved, options.onExchange, rest.timeouts, known, missingParents) : [];
   const exchanges = [...probed.exchanges, ...rest.exchanges, ...stateful, ...notSent];
   // What the run learnt, per operation: how it answers a repeated id, and bodies the spec rejects.
   const runs = new Map<string, RunContext>();
@@ -120,6 +124,7 @@ export async function runResolved(resolved: ResolvedOptions, options: Pick<Contr
     ...(offered ? { fixturesOffered: offered } : {}),
     ...(headline ? { headline } : {}),
     ...(cleanedUp ? { cleanedUp } : {}),
+    ...(resolved.compiled ? { dependencies: dependencyCounts(resolved, records, exchanges) } : {}),
     seed: resolved.seed,
     startedAt: startedAt.toISOString(),
     durationMs: Math.round(performance.now() - started),
@@ -138,7 +143,8 @@ async function sendSequences(
   options: ResolvedOptions,
   onExchange: ((exchange: Exchange) => void) | undefined,
   earlierTimeouts: number,
-  bodies: ReadonlyMap<string, ReadonlyMap<string, string>> = new Map(),
+  known: Pick<KnownValues, 'parameters' | 'bodies'> = { parameters: new Map(), bodies: new Map() },
+  missingParents: readonly MissingParent[] = [],
 ): Promise<Exchange[]> {
   const transport = createTransport({ timeoutMs: options.timeoutMs, concurrency: 1 });
   const exchanges: Exchange[] = [];
@@ -188,11 +194,60 @@ async function sendSequences(
     return { status: outcome.response.status, headers: outcome.response.headers, ...(parsed.ok ? { body: parsed.value } : {}) };
   };
   try {
-    await runSequences(plans, { ids: createIdSource(), seed: options.seed, send, fetchPage, bodies });
+    const ids = createIdSource();
+    // First, so that what the sequences create is still deleted last.
+    await sendMissingParents(missingParents, { send, ids, seed: options.seed, given: known.parameters });
+    await runSequences(plans, { ids, seed: options.seed, send, fetchPage, bodies: known.bodies });
   } finally {
     transport.close();
   }
   return exchanges;
+}
+
+/**
+ * Each read below a record a client makes, with that record never made (missing-parents.ts): the
+ * other path values those earlier answers gave, else valid ones drawn; the missing one a fresh UUID
+ * where the parameter takes one, else a value no provider assigns (sequences.ts, neverAssigned).
+ */
+async function sendMissingParents(
+  missingParents: readonly MissingParent[],
+  context: { send: StepSender; ids: ReturnType<typeof createIdSource>; seed: number; given: ReadonlyMap<string, ReadonlyMap<string, string>> },
+): Promise<void> {
+  let draws = 0;
+  const sample = <T>(arbitrary: fc.Arbitrary<T>): T => fc.sample(arbitrary, { seed: (context.seed + 3_571 * ++draws) | 0, numRuns: 1 })[0] as T;
+  for (const { operation, parameter, collection } of missingParents) {
+    const given = context.given.get(operation.operationId) ?? new Map<string, string>();
+    const path = new Map<string, string>();
+    for (const [each, literal] of validParameterValues(operation, sample, false)) if (each.in === 'path' && literal !== undefined) path.set(each.name, given.get(each.name) ?? literal);
+    const declared = operation.parameters.find((p) => p.in === 'path' && p.name === parameter);
+    const schema = declared?.schema ?? {};
+    // A UUID its pattern takes (Maestro's `^[{]?…[}]?$`) is as fresh as one of format uuid.
+    const uuid = JSON.stringify(randomUUID());
+    const missing = declared?.validate?.(JSON.parse(uuid))
+      ? uuid
+      : neverAssigned({ identityType: schema.type === 'integer' ? 'integer' : schema.type === 'string' ? 'string' : 'other' }, schema, context.ids);
+    if (missing === undefined) continue;
+    await context.send({
+      operation,
+      step: { kind: 'read-missing', collection, identity: parameter, id: missing },
+      description: `${operation.operationId} below a record never made ({${parameter}} ${missing}): the spec declares 404 for it`,
+      expect: 'provider-choice',
+      parameters: new Map([...path, [parameter, missing]]),
+    });
+  }
+}
+
+/** The graph's size over the operations under test, and how many of those below a parent record were answered on one the suite created. */
+function dependencyCounts(options: ResolvedOptions, records: ReadonlyMap<string, PinnedRecord>, exchanges: readonly Exchange[]): NonNullable<ContractReport['dependencies']> {
+  const tested = new Set(options.operations.map((o) => o.operationId));
+  const graph = dependencyGraph(options.compiled as NonNullable<ResolvedOptions['compiled']>).filter((entry) => tested.has(entry.operationId));
+  const answered = new Set(exchanges.flatMap((x) => (x.outcome === 'response' ? [x.case.operationId] : [])));
+  return {
+    values: graph.reduce((n, entry) => n + entry.consumes.length, 0),
+    consumers: graph.filter((entry) => entry.consumes.length).length,
+    belowParent: graph.filter((entry) => entry.consumes.some((d) => d.in === 'path' && d.source === 'parent')).length,
+    onCreatedParent: [...records].filter(([operationId, record]) => record.owner === true && answered.has(operationId)).length,
+  };
 }
 
 /** A sequence step as a case: its operation's credential, parameters written by their style, the body. */

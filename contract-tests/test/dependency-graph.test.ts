@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { createMockServer } from '../../mocks/server.js';
 import { compileContract, loadContract } from '../../openapi/operations/compile.js';
-import { dependencyGraph, describeDependencies } from '../../openapi/operations/dependencies.js';
+import { dependencyGraph, describeDependencies, recordParameters } from '../../openapi/operations/dependencies.js';
 import { recogniseCollections } from '../../openapi/operations/collections.js';
 import { parentNeeds, queryValue, resourceQueries } from '../dependencies.js';
 import { runContractSuite, type ContractReport } from '../index.js';
@@ -64,6 +64,79 @@ describe('the dependency graph', () => {
     document.paths['/bookings'].post.responses['201'].links = { Departures: { operationId: 'getDepartures', parameters: { station: '$response.body#/trip_id' } } };
     const named = dependencyGraph(compileContract(document, 'trains.yaml')).find((e) => e.operationId === 'getDepartures')?.consumes;
     expect(named?.map((d) => `${d.parameter}←${d.producer}(${d.source})`)).toEqual(['stationId←getStations(name)', 'station_id←getStations(name)', 'station←createBooking(link)']);
+  });
+
+  it("takes a POST answering a list noun's id for the maker of that list's records only when its request does not give that id itself", () => {
+    const list = (items: Record<string, unknown>) => ({ '200': { description: 'ok', content: { 'application/json': { schema: { type: 'array', items: { type: 'object', properties: items } } } } } });
+    const answer = (properties: Record<string, unknown>) => ({ '200': { description: 'ok', content: { 'application/json': { schema: { type: 'object', properties } } } } });
+    const id = { type: 'string' };
+    const path = (name: string) => ({ name, in: 'path', required: true, schema: id });
+    const document = {
+      openapi: '3.1.0',
+      info: { title: 'makers', version: '1' },
+      paths: {
+        '/projects': { get: { operationId: 'listProjects', responses: list({ id }) } },
+        '/projects/{projectId}': { get: { operationId: 'getProject', parameters: [path('projectId')], responses: answer({ id }) } },
+        // A team's answer names its project, given in the path: no project is made.
+        '/projects/{projectId}/teams': {
+          post: {
+            operationId: 'createTeam',
+            parameters: [path('projectId')],
+            requestBody: { content: { 'application/json': { schema: { type: 'object' } } } },
+            responses: answer({ id, projectId: id }),
+          },
+        },
+        '/schemas': { get: { operationId: 'listSchemas', responses: list({ id }) } },
+        '/schemas/{id}': { get: { operationId: 'getSchema', parameters: [path('id')], responses: answer({ id }) } },
+        // An identity's answer names the schema its body chose: no schema is made.
+        '/identities': {
+          post: {
+            operationId: 'createIdentity',
+            requestBody: { content: { 'application/json': { schema: { type: 'object', properties: { schema_id: id } } } } },
+            responses: answer({ id, schema_id: id }),
+          },
+        },
+        '/workflows/{workflowId}/instances': { get: { operationId: 'listInstances', parameters: [path('workflowId')], responses: list({ id }) } },
+        '/workflows/{workflowId}/instances/{instanceId}': { get: { operationId: 'getInstance', parameters: [path('workflowId'), path('instanceId')], responses: answer({ id }) } },
+        // A trigger answering an instance it made: the maker of the instances.
+        '/workflows/{workflowId}/trigger': {
+          post: { operationId: 'trigger', parameters: [path('workflowId')], requestBody: { content: { 'application/json': { schema: { type: 'object' } } } }, responses: answer({ instance_id: id }) },
+        },
+      },
+    };
+    const graph = dependencyGraph(compileContract(document, 'makers.yaml'));
+    const producer = (operationId: string, parameter: string) => graph.find((e) => e.operationId === operationId)?.consumes.find((d) => d.parameter === parameter)?.producer;
+    expect(producer('getProject', 'projectId')).toBe('listProjects');
+    expect(producer('getSchema', 'id')).toBe('listSchemas');
+    expect(producer('getInstance', 'instanceId')).toBe('trigger');
+  });
+
+  it('names the path parameters naming a record a client makes, which the mock and the missing-parent reads both read: on or below an item path, or a top-level identity by name; never a list-only id', () => {
+    const text = { type: 'string' };
+    const object = (properties: Record<string, unknown>) => ({ type: 'object', properties });
+    const answer = (schema: unknown) => ({ '200': { description: 'ok', content: { 'application/json': { schema } } }, '404': { description: 'none' } });
+    const path = (name: string) => ({ name, in: 'path', required: true, schema: text });
+    const body = (schema: unknown) => ({ required: true, content: { 'application/json': { schema } } });
+    const document = {
+      openapi: '3.1.0',
+      info: { title: 'records', version: '1' },
+      paths: {
+        '/sites': { post: { operationId: 'createSite', requestBody: body(object({ name: text })), responses: answer(object({ id: text, name: text })) } },
+        '/sites/{site_id}': { get: { operationId: 'getSite', parameters: [path('site_id')], responses: answer(object({ id: text })) } },
+        '/sites/{site_id}/certificates': { get: { operationId: 'getCertificates', parameters: [path('site_id')], responses: answer({ type: 'array', items: object({ domain: text }) }) } },
+        '/silences': { post: { operationId: 'postSilence', requestBody: body(object({ comment: text })), responses: answer(object({ silenceID: text })) } },
+        '/silence/{silenceID}': { get: { operationId: 'getSilence', parameters: [path('silenceID')], responses: answer(object({ id: text })) } },
+        '/plugins': { get: { operationId: 'getPlugins', responses: answer({ type: 'array', items: object({ id: text }) }) } },
+        '/plugins/{pluginId}/config': { get: { operationId: 'getPluginConfig', parameters: [path('pluginId')], responses: answer(object({})) } },
+      },
+    };
+    const records = recordParameters(compileContract(document, 'records.yaml'));
+    const named = Object.fromEntries([...records].map(([operationId, list]) => [operationId, list.map((r) => `${r.parameter} ${r.collection.path} (${r.source})`)]));
+    expect(named).toEqual({
+      getSite: ['site_id /sites (record)'],
+      getCertificates: ['site_id /sites (parent)'],
+      getSilence: ['silenceID /silences (name)'],
+    });
   });
 
   it('plans a parent record for the payment, and list values for the trips', () => {

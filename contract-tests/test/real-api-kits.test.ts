@@ -109,7 +109,7 @@ export const TABLE: readonly Row[] = [
   gotify('next-repeats-page', ['createMessage', 'getMessages'], 1, ['ensure_resource_availability', 'list_pages_advance']),
   gotify('update-not-persisted', ['createApp', 'getApps', 'updateApplication'], 0, [], true),
   gotify('unknown-message-delete-200', ['createMessage', 'getMessages', 'deleteMessage'], 1, ['missing_resource_not_found']),
-  gotify('messages-of-unknown-app-200', ['createApp', 'getAppMessages'], 0, [], true),
+  gotify('messages-of-unknown-app-200', ['createApp', 'getAppMessages'], 1, ['missing_resource_not_found']),
 ];
 
 function start(row: Row): Promise<Provider> {

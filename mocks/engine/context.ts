@@ -3,6 +3,7 @@
  * handlers) and the proxy depend on them rather than on each other: the engine of one spec, what a
  * request is decided with (`EngineContext`), and the context each handler receives.
  */
+import type { RecordParameter } from '../../openapi/operations/dependencies.js';
 import type { IncomingMessage } from 'node:http';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { Collection, Singleton, SingletonRole, StatefulOperation } from '../../openapi/operations/collections.js';
@@ -52,6 +53,11 @@ export interface Engine {
   bodies: GeneratedBodies;
   /** The value of each header the spec requires in an answer, for the answers that do not carry it. */
   headerValues: HeaderValues;
+  /**
+   * The path parameters naming a record of a collection, by operationId (openapi/operations/dependencies.ts): an
+   * operation answered from the spec's examples that declares 404 answers it when one names no stored record.
+   */
+  records: ReadonlyMap<string, readonly RecordParameter[]>;
   /** The handlers by operationId, and the hooks (./handlers.ts) by name. */
   handlers: Readonly<Record<string, MockHandler>>;
 }

@@ -13,6 +13,7 @@ import { AssignedIdentities } from './identities.js';
 import { DereferencedOperations } from './dereferenced-operations.js';
 import { statefulHandlers } from './stateful.js';
 import { recogniseCollections, recogniseSingletons, type RecognitionOptions } from '../../openapi/operations/collections.js';
+import { recordParameters } from '../../openapi/operations/dependencies.js';
 import { singletonHandlers } from './singletons.js';
 import type { Engine, MockHandler, SecurityCheck } from './context.js';
 import { compileRoutes } from './routes.js';
@@ -71,6 +72,7 @@ async function buildEngine(contract: CompiledContract, options: EngineOptions = 
     cors: specCorsGrant(contract),
     bodies: new GeneratedBodies(contract.document, options.warn),
     headerValues: await declaredHeaderValues(contract, options.warn),
+    records: recordParameters(contract, collections),
     handlers,
   };
 }

@@ -2,7 +2,8 @@
  * The hooks beside the operations' handlers (one per operationId: ./stateful.ts, ./singletons.ts):
  * for requests no operation takes (notFound, methodNotAllowed), credentials that fail
  * (unauthorizedHandler), requests that fail the spec (validationFail) and operations without a
- * handler of their own (notImplemented: the spec's examples, as Prism answers). They bear the
+ * handler of their own (notImplemented: the spec's examples, as Prism answers, after a 404 the spec declares for a
+ * record the path names that is not stored). They bear the
  * names openapi-backend gives its hooks, from when the mock ran on its `handleRequest`. Each
  * receives the request's context (./context.ts) and the exchange the request path built.
  */
@@ -13,6 +14,7 @@ import { preflightHeaders } from '../http/cors.js';
 import type { MockHandler, RequestContext, RoutedOperation } from './context.js';
 import { exampleAnswer } from './examples.js';
 import { parameterRejection } from './parameter-judge.js';
+import { parentMissing } from './stateful.js';
 import type { SecurityOutcome } from './security.js';
 
 export type { Exchange, MockHandler, MockValidation } from './context.js';
@@ -40,8 +42,15 @@ export function hookHandlers(): Record<string, MockHandler> {
       const { sentences, more, fields } = describeProblems(validation.errors, { root: validation.root });
       return rejected(reject('INVALID_REQUEST_BODY', { schema: operation?.body?.schemaName ?? 'request body', problems: sentences, more, fields }));
     },
-    notImplemented: async (_c, { mock, operation, prefer, mediaType }) => {
+    notImplemented: async (c, { mock, operation, prefer, mediaType }) => {
       const routed = operation as RoutedOperation;
+      // Below a record (a site's certificates) or naming one (a silence by its id): the spec's 404 for one never made.
+      if (routed.contract.responses.has(404)) {
+        for (const { parameter, collection } of mock.engine.records.get(routed.operationId) ?? []) {
+          const missing = await parentMissing(c, { parent: { collection, parameter } }, mock);
+          if (missing) return missing;
+        }
+      }
       return { ...(await exampleAnswer(mock.engine.bodies, routed.contract, { status: prefer.code, example: prefer.example, mediaType, route: routed })), stateful: false };
     },
   };

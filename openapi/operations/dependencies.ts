@@ -59,8 +59,7 @@ interface Producer {
 }
 
 /** The dependency graph of every operation of `contract`, in the document's order. */
-export function dependencyGraph(contract: CompiledContract): OperationDependencies[] {
-  const { collections } = recogniseCollections(contract);
+export function dependencyGraph(contract: CompiledContract, collections: readonly Collection[] = recogniseCollections(contract).collections): OperationDependencies[] {
   const producers = producersOf(contract, collections);
   const linked = linksByTarget(contract);
   return [...contract.operations.values()].map((operation) => ({
@@ -137,16 +136,27 @@ function producersOf(contract: CompiledContract, collections: readonly Collectio
 /**
  * The POST below the list's parent (`/a/{aId}/…` for the list `/a/{aId}/instances`) whose 2xx JSON
  * answer declares a scalar property named for the list's noun with an id suffix (`instance_id`).
+ * Not a value the request itself gives: an answer's `projectId` names the team's project when the
+ * POST's path holds `{projectId}` (`POST /projects/{projectId}/teams`), and an identity's
+ * `schema_id` the schema its body chose: the answer echoes them, it makes no such record.
  */
 function answerProducer(operations: readonly ContractOperation[], listPath: string, noun: string): { operationId: string; property: string } | undefined {
   const parent = listPath.slice(0, listPath.lastIndexOf('/'));
   const wanted = `${normalised(noun)}id`;
   for (const operation of operations) {
     if (operation.method !== 'post' || !startsWithPath(trimSlash(operation.path), parent) || trimSlash(operation.path) === listPath) continue;
+    if (givenByRequest(operation, wanted)) continue;
     const answer = firstJson(successOf(operation)?.response.content);
     for (const [name, schema] of answer?.propertySchemas ?? []) if (normalised(name) === wanted && scalarSchema(schema)) return { operationId: operation.operationId, property: name };
   }
   return undefined;
+}
+
+/** Whether the request names that value itself: a path parameter, or a top-level property of its JSON body, of that name (normalised). */
+function givenByRequest(operation: ContractOperation, name: string): boolean {
+  if (operation.parameters.some((p) => p.in === 'path' && normalised(p.name) === name)) return true;
+  const body = firstJson(operation.requestBody?.content);
+  return [...(body?.propertySchemas.keys() ?? [])].some((property) => normalised(property) === name);
 }
 
 /** Every declared link's parameters, by the operation they lead to and the parameter's name. */
@@ -239,6 +249,46 @@ function trimSlash(path: string): string {
 
 function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** A path parameter naming a record of a collection, which a provider has or has not. */
+export interface RecordParameter {
+  parameter: string;
+  collection: Collection;
+  /** `record`: the operation's path is the collection's item path; `parent`: below it; `name`: named for the collection's identity. */
+  source: 'record' | 'parent' | 'name';
+}
+
+/**
+ * The path parameters of each operation that name a record of a collection, by operationId, outermost
+ * first: the item path's parameter, the operation being on or below it (`{site_id}` of
+ * `/sites/{site_id}/ssl/certificates`), or a parameter named for a top-level collection's identity
+ * (`{silenceID}` of `/silence/{silenceID}`, where POST /silences answers `silenceID`). A client
+ * makes those records, so whether one exists is known to both sides: an operation declaring 404
+ * answers it for a record never made (the mock does; the suite sends one on purpose). Not a value
+ * a list alone gives (no client makes those: which exist is the provider's own data), a link's or
+ * a description's, nor a name a nested collection's record needs its parent to be found by.
+ */
+export function recordParameters(contract: CompiledContract, collections: readonly Collection[] = recogniseCollections(contract).collections): Map<string, RecordParameter[]> {
+  const found = new Map<string, RecordParameter[]>();
+  for (const entry of dependencyGraph(contract, collections)) {
+    const operation = contract.operations.get(entry.operationId);
+    const named: RecordParameter[] = [];
+    for (const dependency of entry.consumes) {
+      if (dependency.in !== 'path' || dependency.collection === undefined) continue;
+      const collection = collections.find((c) => c.path === dependency.collection && c.create.operationId === dependency.producer);
+      const schema = operation?.parameters.find((p) => p.in === 'path' && p.name === dependency.parameter)?.schema;
+      if (!collection || schema?.type === 'array') continue;
+      if (dependency.source === 'record' || dependency.source === 'parent') named.push({ parameter: dependency.parameter, collection, source: dependency.source });
+      else if (dependency.source === 'name' && !collection.parent) named.push({ parameter: dependency.parameter, collection, source: 'name' });
+    }
+    if (!named.length || !operation) continue;
+    found.set(
+      entry.operationId,
+      named.sort((a, b) => operation.path.indexOf(`{${a.parameter}}`) - operation.path.indexOf(`{${b.parameter}}`)),
+    );
+  }
+  return found;
 }
 
 /** The graph as a short list per operation, for `--dry-run`: `{bookingId} ← createBooking .id (parent)`. */
