@@ -16,7 +16,7 @@ import { compileContract, loadContract } from '../../openapi/operations/compile.
 import { dependencyGraph, describeDependencies, recordParameters } from '../../openapi/operations/dependencies.js';
 import { recogniseCollections } from '../../openapi/operations/collections.js';
 import { parentNeeds, queryValue, resourceQueries } from '../dependencies.js';
-import { runContractSuite, type ContractReport } from '../index.js';
+import { formatReport, runContractSuite, type ContractReport } from '../index.js';
 import { suiteSpecOf } from '../spec-contract.js';
 import { STATIONS, startTrainsProvider, TRAINS_SPEC, TRIP_ID, type TrainsFlaw } from './providers/trains-provider.js';
 
@@ -167,6 +167,9 @@ describe('a run that follows the graph', () => {
     const payments = report.exchanges.filter((x) => x.case.operationId === 'payBooking' && x.case.expect === 'accepted' && !x.case.id.includes('path-bookingId'));
     expect(payments.length).toBeGreaterThan(10);
     expect(payments.filter((x) => x.outcome !== 'response' || x.response.status !== 200 || !x.case.onRecord).map((x) => x.case.id)).toEqual([]);
+    // The closing counts of the run: the graph's size, and the one operation below a parent ran on one the suite made.
+    expect(report.dependencies).toEqual({ values: 6, consumers: 5, belowParent: 1, onCreatedParent: 1 });
+    expect(formatReport(report)).toContain('Dependency graph: 6 values consumed by 5 operations (--dry-run lists them); 1 of the 1 operations below a parent record ran on one the suite created.');
     // The trip a booking names comes from GET /trips, itself asked between stations GET /stations answered: never made up.
     const bookings = report.exchanges.filter((x) => x.case.operationId === 'createBooking' && x.case.expect === 'accepted' && typeof x.case.request.body === 'string');
     expect(bookings.length).toBeGreaterThan(5);
