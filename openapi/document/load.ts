@@ -2,11 +2,12 @@
  * Reading a user's OpenAPI document into the one form every tool compiles from: OpenAPI 3.1,
  * every file it refers to bundled in, every operation with an operationId.
  *
- * - YAML and JSON are read by `yaml` (eemeli/yaml, the project's one YAML parser), sibling files
- *   too: it reads the YAML 1.2 real projects publish (a multi-line flow collection closed at its
- *   key's indentation, as Apache Iceberg's REST catalog and ownCloud's libre-graph-api documents
- *   have it), which js-yaml refused ("deficient indentation"). JSON text is read by JSON.parse
- *   first: the same value, several times faster on the large documents.
+ * - YAML and JSON are read as `yaml` (eemeli/yaml, the project's YAML reader of record) reads them,
+ *   sibling files too: it reads the YAML 1.2 real projects publish (a multi-line flow collection
+ *   closed at its key's indentation, as Apache Iceberg's REST catalog and ownCloud's libre-graph-api
+ *   documents have it), which js-yaml refused ("deficient indentation"). JSON text is read by
+ *   JSON.parse, and YAML that js-yaml reads to the same value by js-yaml: several times faster on
+ *   the large documents (./yaml-text.ts says when).
  * - `$ref`s to files beside the document are bundled by @apidevtools/json-schema-ref-parser
  *   (already what openapi-backend resolves with; it takes our parser as a plugin and can leave
  *   chosen refs alone). Remote (http) refs are refused: the tools never reach the network. A ref
@@ -25,7 +26,6 @@ import { readFile } from 'node:fs/promises';
 import { resolve as resolvePath } from 'node:path';
 import { upgradeFromTwoToThree } from '@scalar/openapi-upgrader/2.0-to-3.0';
 import { upgradeFromThreeToThreeOne } from '@scalar/openapi-upgrader/3.0-to-3.1';
-import { parse as parseYaml } from 'yaml';
 import { nullableAsNullAlternative } from './nullable.js';
 import { restoreNames, setAsideNames } from './upgrade-names.js';
 import { producesOnEveryOperation, producesOnSharedResponses } from './swagger-produces.js';
@@ -33,6 +33,7 @@ import { formBodiesRequired, requiredForms } from './swagger-form-bodies.js';
 import { isObject, jsonPointer, pointerTokens } from '../schema/resolve.js';
 import { readConfined, refRoot } from './ref-files.js';
 import { applyOverlay } from './overlay.js';
+import { parseYamlText } from './yaml-text.js';
 
 /** Why a document cannot be served or tested; the message names the document, the place (a JSON pointer) and the reason. */
 export class ContractError extends Error {
@@ -132,28 +133,6 @@ export function parseDocumentText(text: string, source: string): unknown {
     throw ContractError.at(source, '', `is not valid YAML or JSON: ${(error as Error).message}`);
   }
   return value;
-}
-
-/**
- * YAML (1.2, core schema) or JSON text as a value. Throws an error whose message names the line
- * and column (`… at line 3, column 5`), without the library's excerpt of the text.
- */
-function parseYamlText(text: string): unknown {
-  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  if (/^\s*[{[]/.test(body)) {
-    try {
-      return JSON.parse(body);
-    } catch {
-      // Not JSON after all (YAML's flow style, a comment): the YAML reader says where it breaks.
-    }
-  }
-  try {
-    // Warnings (an unknown tag read as a string) are no reason to print to the console.
-    return parseYaml(body, { logLevel: 'error' });
-  } catch (error) {
-    const message = (error as Error).message;
-    throw new Error(message.slice(0, message.indexOf(':\n') === -1 ? undefined : message.indexOf(':\n')));
-  }
 }
 
 interface ExternalRef {
