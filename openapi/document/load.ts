@@ -87,7 +87,7 @@ export async function loadDocument(path: string, overlays: readonly string[] = [
   }
   const refs = externalRefs(raw, source);
   const bundled = refs.followed.length ? await bundle(raw, source, refs) : raw;
-  const loaded = completeDocument(unfollowed(bundled, refs.leftAlone), source, refs.notes);
+  const loaded = completeOwned(unfollowed(bundled, refs.leftAlone), source, refs.notes, true);
   loaded.warnings.unshift(...overlaid);
   return loaded;
 }
@@ -113,12 +113,20 @@ export function loadDocumentSync(path: string): LoadedDocument {
       first.pointer,
       `refers to ${first.ref}, another file; this tool reads single-file documents (the mock and the Prism mock bundle such refs themselves: for the others, bundle it first, e.g. npx @redocly/cli bundle)`,
     );
-  return completeDocument(unfollowed(raw, refs.leftAlone), source, refs.notes);
+  return completeOwned(unfollowed(raw, refs.leftAlone), source, refs.notes, true);
 }
 
-/** A parsed document (no file refs followed) completed as `loadDocument` does. Throws ContractError. */
+/** A parsed document (no file refs followed) completed as `loadDocument` does, `raw` left as it is. Throws ContractError. */
 export function completeDocument(raw: unknown, source: string, notes: string[] = []): LoadedDocument {
-  const { document, declaredVersion } = upgraded(raw, source, notes);
+  return completeOwned(raw, source, notes, false);
+}
+
+/**
+ * The same; `owned`: `raw` was read here and nobody else holds it, so it is upgraded where it
+ * stands rather than copied first (a copy of a large document, alive beside it while it is upgraded).
+ */
+function completeOwned(raw: unknown, source: string, notes: string[], owned: boolean): LoadedDocument {
+  const { document, declaredVersion } = upgraded(raw, source, notes, owned);
   const warnings: string[] = [];
   nameOperations(document, source, declaredVersion, notes, warnings);
   return { source, document, declaredVersion, notes, warnings };
@@ -284,7 +292,7 @@ function unfollowed(document: unknown, pointers: ReadonlySet<string>): unknown {
 }
 
 /** The document as OpenAPI 3.1: 3.1.x as it is, 3.0.x and Swagger 2.0 upgraded, anything else refused. */
-function upgraded(raw: unknown, source: string, notes: string[]): { document: Record<string, unknown>; declaredVersion: string } {
+function upgraded(raw: unknown, source: string, notes: string[], owned: boolean): { document: Record<string, unknown>; declaredVersion: string } {
   if (!isObject(raw)) throw ContractError.at(source, '', 'is not an OpenAPI document (expected a mapping at the top)');
   const version = typeof raw.openapi === 'string' ? raw.openapi : raw.swagger === '2.0' ? '2.0' : undefined;
   const where = raw.openapi !== undefined ? '/openapi' : '/swagger';
@@ -302,7 +310,7 @@ function upgraded(raw: unknown, source: string, notes: string[]): { document: Re
   }
   let document: Record<string, unknown>;
   try {
-    const copy = structuredClone(raw);
+    const copy = owned ? raw : structuredClone(raw);
     const produces = version === '2.0' ? producesOnEveryOperation(copy) : undefined;
     const forms = version === '2.0' ? requiredForms(copy as Record<string, unknown>) : undefined;
     const three = (version === '2.0' ? upgradeFromTwoToThree(copy as never) : copy) as Record<string, unknown>;

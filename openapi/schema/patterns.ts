@@ -102,30 +102,50 @@ const NAME_MAPS = new Set([...NAMED_SCHEMA_KEYWORDS, 'schemas', 'paths', 'respon
  */
 export function refusedPatterns(document: unknown): RefusedPattern[] {
   const refused: RefusedPattern[] = [];
-  const pending: Array<{ node: unknown; pointer: string; names: boolean }> = [{ node: document, pointer: '', names: false }];
+  // A large document repeats its patterns (an id's, a date's): each distinct one is compiled once.
+  const problems = new Map<string, string | undefined>();
+  const problemOf = (pattern: string): string | undefined => {
+    if (!problems.has(pattern)) problems.set(pattern, patternProblem(pattern));
+    return problems.get(pattern);
+  };
+  // Where a node is, written out only for a refused pattern: most of a document has none.
+  const pointerOf = (place: Place | undefined): string => {
+    const tokens: string[] = [];
+    for (let at = place; at !== undefined; at = at.parent) tokens.push(escapePointerToken(at.key));
+    return tokens
+      .reverse()
+      .map((token) => `/${token}`)
+      .join('');
+  };
+  const pending: Array<{ node: unknown; place: Place | undefined; names: boolean }> = [{ node: document, place: undefined, names: false }];
   const seen = new Set<object>();
   while (pending.length > 0) {
-    const { node, pointer, names } = pending.pop()!;
+    const { node, place, names } = pending.pop()!;
     if (node === null || typeof node !== 'object' || seen.has(node)) continue;
     seen.add(node);
     for (const [key, value] of Object.entries(node)) {
-      const at = `${pointer}/${escapePointerToken(key)}`;
       if (!Array.isArray(node) && !names) {
         if (DATA_KEYWORDS.has(key)) continue;
         if (key === 'pattern' && typeof value === 'string') {
-          const reason = patternProblem(value);
-          if (reason !== undefined) refused.push({ pointer: `#${at}`, pattern: value, reason });
+          const reason = problemOf(value);
+          if (reason !== undefined) refused.push({ pointer: `#${pointerOf({ parent: place, key })}`, pattern: value, reason });
           continue;
         }
         if (key === 'patternProperties' && value !== null && typeof value === 'object' && !Array.isArray(value)) {
           for (const name of Object.keys(value)) {
-            const reason = patternProblem(name);
-            if (reason !== undefined) refused.push({ pointer: `#${at}/${escapePointerToken(name)}`, pattern: name, reason });
+            const reason = problemOf(name);
+            if (reason !== undefined) refused.push({ pointer: `#${pointerOf({ parent: { parent: place, key }, key: name })}`, pattern: name, reason });
           }
         }
       }
-      pending.push({ node: value, pointer: at, names: !names && !Array.isArray(node) && NAME_MAPS.has(key) });
+      pending.push({ node: value, place: { parent: place, key }, names: !names && !Array.isArray(node) && NAME_MAPS.has(key) });
     }
   }
   return refused;
+}
+
+/** A key and the place of the node holding it. */
+interface Place {
+  parent: Place | undefined;
+  key: string;
 }
