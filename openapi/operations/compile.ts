@@ -167,9 +167,11 @@ class SchemaCompiler {
   compile(schema: Schema, where: string, direction?: Direction): ValidateFunction {
     try {
       const rewritten = this.#prepare(schema);
-      // Rewriting may add defs (bundled schemas): they are registered (and checked) before use.
-      const id = this.#defsId(direction ?? '');
-      const own = retarget(direction === undefined ? rewritten : unrequired(rewritten, FLAG[direction]), id);
+      const directed = direction === undefined ? rewritten : unrequired(rewritten, FLAG[direction]);
+      // Rewriting may add defs (bundled schemas): they are registered (and checked) before use. A
+      // schema that refers to nothing (most parameters') is compiled alone: giving both Ajvs every
+      // def (each walked) waited for the first request with a query parameter, before its answer.
+      const own = refersToAnything(rewritten) ? retarget(directed, this.#defsId(direction ?? '')) : directed;
       const problem = this.#schemaProblem(own);
       if (problem !== undefined) throw ContractError.at(this.source, where, `${SCHEMA_REFUSED}: schema is invalid: ${problem}`);
       const firstError = this.#firstErrorAjv.compile(own as Schema);
@@ -539,6 +541,20 @@ function arrayPropertiesOf(properties: ReadonlyMap<string, Schema>, compiler: Sc
 
 type Direction = 'request' | 'response';
 const FLAG = { request: 'readOnly', response: 'writeOnly' } as const;
+
+/** Whether `schema` holds a `$ref` or `$dynamicRef` anywhere (in data too: then it is compiled with the defs, as always). */
+function refersToAnything(schema: unknown): boolean {
+  const pending: unknown[] = [schema];
+  const seen = new Set<object>();
+  while (pending.length > 0) {
+    const node = pending.pop();
+    if (node === null || typeof node !== 'object' || seen.has(node)) continue;
+    seen.add(node);
+    if (!Array.isArray(node) && ('$ref' in node || '$dynamicRef' in node)) return true;
+    for (const inner of Array.isArray(node) ? node : Object.values(node)) pending.push(inner);
+  }
+  return false;
+}
 
 /** An operation's rewritten schema with its `#/$defs/…` refs pointed into the registered defs `id`. */
 function retarget(schema: unknown, id: string): unknown {
