@@ -6,6 +6,8 @@ export default defineConfig({
     include: ['**/*.test.ts'],
     exclude: ['node_modules/**', 'dist/**', 'examples/**/node_modules/**'],
     reporters: ['default', './vitest.closing-line.ts'],
+    // The hooks that stop what each test and file started through the shared helpers.
+    setupFiles: ['./vitest.cleanup.ts'],
     // Safety nets, not timings: a test awaits what it waits for (a line, an answer, a closed socket),
     // and these only end one that hangs, sized for a machine ten times slower than a quiet 2-core one.
     testTimeout: 120_000,

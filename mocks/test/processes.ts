@@ -1,7 +1,6 @@
 /** Child processes for tests: started, waited for (bounded) and always killed after. */
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { afterAll, afterEach } from 'vitest';
 import { MOCK_START } from '../node-flags.js';
 
 /** What `npm start` runs (the start bundle); `npm test` builds it before the tests. */
@@ -19,16 +18,22 @@ export type Lifetime = 'test' | 'file';
  */
 export const PATIENT_MS = 60_000;
 
+// Drained by vitest.cleanup.ts after every test and every file: hooks registered here would belong
+// to the first file that imported this module when files share modules (vitest's isolate: false).
 const running = new Set<ChildProcess>();
-afterEach(() => {
+const runningForFile = new Set<ChildProcess>();
+
+/** Kills what the test that just ended started (lifetime 'test', and `run`'s commands). */
+export function killTestProcesses(): void {
   for (const child of running) child.kill('SIGKILL');
   running.clear();
-});
-const runningForFile = new Set<ChildProcess>();
-afterAll(() => {
+}
+
+/** Kills what the file that just ended started for all its tests (lifetime 'file'). */
+export function killFileProcesses(): void {
   for (const child of runningForFile) child.kill('SIGKILL');
   runningForFile.clear();
-});
+}
 
 export interface Server {
   child: ChildProcess;

@@ -6,7 +6,6 @@
  */
 import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createTcpServer, type AddressInfo, type Server as TcpServer, type Socket } from 'node:net';
-import { afterAll } from 'vitest';
 
 export interface Received {
   method: string;
@@ -27,10 +26,14 @@ export interface Provider {
   close(): Promise<void>;
 }
 
+// Closed by vitest.cleanup.ts after every file: a hook registered here would belong to the first
+// file that imported this module when files share modules (vitest's isolate: false).
 const open: { close(): Promise<void> }[] = [];
-afterAll(async () => {
+
+/** Closes every server started since the last call (the file's, when its tests are over). */
+export async function closeProviders(): Promise<void> {
   await Promise.all(open.splice(0).map((server) => server.close()));
-});
+}
 
 /** A provider answering 200 with a Plant until told otherwise; closed after the file's tests. */
 export async function startProvider(answerer: Answerer = answerJson(200, '{"name":"Monstera","tag":"tropical"}')): Promise<Provider> {
