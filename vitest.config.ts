@@ -8,6 +8,8 @@ export default defineConfig({
     reporters: ['default', './vitest.closing-line.ts'],
     // The hooks that stop what each test and file started through the shared helpers.
     setupFiles: ['./vitest.cleanup.ts'],
+    // One temporary folder per run, removed at its end (what tests leave in it goes with it).
+    globalSetup: ['./vitest.tmpdir.ts'],
     // Safety nets, not timings: a test awaits what it waits for (a line, an answer, a closed socket),
     // and these only end one that hangs, sized for a machine ten times slower than a quiet 2-core one.
     testTimeout: 120_000,
