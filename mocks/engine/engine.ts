@@ -72,7 +72,8 @@ async function buildEngine(contract: CompiledContract, options: EngineOptions = 
     cors: specCorsGrant(contract),
     bodies: new GeneratedBodies(contract.document, options.warn),
     headerValues: await declaredHeaderValues(contract, options.warn),
-    records: recordParameters(contract, collections),
+    // An operation the user named stateless is answered from the spec whatever is stored (--stateless).
+    records: new Map([...recordParameters(contract, collections)].filter(([operationId]) => options.stateless !== 'all' && options.stateless?.has(operationId) !== true)),
     handlers,
   };
 }
