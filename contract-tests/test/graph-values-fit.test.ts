@@ -6,11 +6,8 @@
  * suite sent `fields=2` in every valid list request: the mock rightly refused it 400, and the suite
  * failed it on positive_data_acceptance. A value the parameter refuses names nothing it can take.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMockServer, type MockServer } from '../../mocks/server.js';
+import { describe, expect, it } from 'vitest';
+import { useMockForSpec } from '../../mocks/test/mock-under-test.js';
 import { runContractSuite } from '../index.js';
 
 const template = { type: 'object', properties: { id: { type: 'string', readOnly: true }, name: { type: 'string' } } };
@@ -54,25 +51,13 @@ const spec = {
   },
 };
 
-let dir: string;
-let file: string;
-let mock: MockServer;
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'graph-values-'));
-  file = join(dir, 'openapi.json');
-  writeFileSync(file, JSON.stringify(spec));
-  mock = await createMockServer({ port: 0, logLevel: 'silent', spec: file });
-});
-afterAll(async () => {
-  await mock?.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const mock = useMockForSpec(spec);
 
 describe('a parameter the graph reads as naming a record', () => {
   it("takes an earlier answer's value only where its schema accepts it: every valid list request is accepted", async () => {
     const report = await runContractSuite({
-      baseUrl: mock.url,
-      spec: file,
+      baseUrl: mock.current.url,
+      spec: mock.specFile,
       seed: 37,
       generated: { positive: 2, negative: 1 },
       includeOperations: ['invoices.list'],

@@ -4,11 +4,8 @@
  * name for every valid body, so the mock, which refuses a repeated key with 409, accepts every one
  * (it used to send one fixed `[]` in every body, and each after the first met the stored record).
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMockServer, type MockServer } from '../../mocks/server.js';
+import { describe, expect, it } from 'vitest';
+import { useMockForSpec } from '../../mocks/test/mock-under-test.js';
 import { runContractSuite } from '../index.js';
 
 const group = { type: 'object', properties: { name: { type: 'string' }, comment: { type: 'string' }, enabled: { type: 'boolean' } } };
@@ -48,23 +45,11 @@ const spec = {
   },
 };
 
-let dir: string;
-let file: string;
-let mock: MockServer;
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'union-keys-'));
-  file = join(dir, 'openapi.json');
-  writeFileSync(file, JSON.stringify(spec));
-  mock = await createMockServer({ port: 0, logLevel: 'silent', spec: file });
-});
-afterAll(async () => {
-  await mock?.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const mock = useMockForSpec(spec);
 
 describe('a key whose schema is a union with a string branch', () => {
   it('gets a fresh value in every valid body: the mock accepts them all', async () => {
-    const report = await runContractSuite({ baseUrl: mock.url, spec: file, seed: 37, generated: { positive: 4, negative: 0 }, checks: ['positive_data_acceptance'] });
+    const report = await runContractSuite({ baseUrl: mock.current.url, spec: mock.specFile, seed: 37, generated: { positive: 4, negative: 0 }, checks: ['positive_data_acceptance'] });
     // The generated cases are the ones with a body made from the schema (the shared fixtures send names of their own).
     const generated = report.findings.filter((f) => f.severity === 'failure' && f.exchange.case.id.startsWith('generated:add_group/'));
     expect(generated.map((f) => `${f.exchange.case.id}: ${f.message.slice(0, 200)}`)).toEqual([]);
@@ -72,8 +57,8 @@ describe('a key whose schema is a union with a string branch', () => {
 
   it('names each record it made by that string, unquoted, in the item path: read back, updated and deleted', async () => {
     const report = await runContractSuite({
-      baseUrl: mock.url,
-      spec: file,
+      baseUrl: mock.current.url,
+      spec: mock.specFile,
       seed: 37,
       checks: ['ensure_resource_availability', 'resource_consistency', 'use_after_free', 'missing_resource_not_found'],
     });
