@@ -16,7 +16,7 @@ import { isXmlMediaType, mediaEssence } from '../openapi/media-types.js';
 import { parseExactJson } from '../openapi/schema/exact-json.js';
 import type { IdSource, SchemePlace } from '../fixtures/index.js';
 import { authCases, type CredentialParts } from './generators/auth.js';
-import { validParameterValues, verdict, write, type ParameterValues } from './generators/parameters.js';
+import { takesLiteral, validParameterValues, verdict, write, type ParameterValues } from './generators/parameters.js';
 import { freshIdentity, freshKeyMaker, identityValues } from './generators/identity.js';
 import { abbreviate, literal, objectText, withMember, withMemberInside, type Member } from './generators/json-text.js';
 import { asForm, formUrlencoded, MULTIPART_BOUNDARY, multipartFormData, notUtf8, xmlDocument } from './generators/encodings.js';
@@ -179,11 +179,7 @@ function fitting(contract: SuiteContract, known: ReadonlyMap<string, string>): R
   const takes = (name: string, value: string): boolean =>
     contract.parameters.every((p) => {
       if (p.name !== name || (p.in !== 'query' && p.in !== 'path')) return true;
-      try {
-        return verdict(p, write(p, value)) === true;
-      } catch {
-        return false;
-      }
+      return takesLiteral(p, value);
     });
   return new Map([...known].filter(([name, value]) => takes(name, value)));
 }

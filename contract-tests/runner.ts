@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { CREATE_PLANT_OPERATION, createIdSource, loadFixtures, type FixtureCase } from '../fixtures/index.js';
 import { fileCase } from './case-files.js';
 import { derivedCredentials, validCredentials } from './generators/auth.js';
-import { requestTarget, validParameterValues, verdict, write } from './generators/parameters.js';
+import { requestTarget, takesLiteral, validParameterValues } from './generators/parameters.js';
 import { judgedReads, planMissingParents, type MissingParent } from './missing-parents.js';
 import {
   createdKey,
@@ -556,7 +556,7 @@ async function resourceValues(options: ResolvedOptions, pins: readonly Pin[], ea
         const found = queryValue(query, seen, declared);
         // A value the parameter's own schema refuses names nothing it can take (PayPal's `fields`, all|none, read as naming a template by its
         // description): sent, it would make every valid request invalid. The generator's draw stays.
-        const value = found !== undefined && parameter !== undefined && verdict(parameter, write(parameter, found)) !== true ? undefined : found;
+        const value = found !== undefined && parameter !== undefined && !takesLiteral(parameter, found) ? undefined : found;
         if (!operation || value === undefined) {
           // Nothing more can be learnt for it once its producer was asked (or cannot be).
           if (asked.has(query.producer) || producer?.method !== 'get') resolved.add(query);

@@ -148,6 +148,18 @@ function scalarText(value: unknown, literal?: string): string {
 }
 
 /**
+ * Whether the parameter takes `literal` (JSON text) as written: a value held for it from an earlier
+ * answer or an example that its own schema refuses names nothing it can carry.
+ */
+export function takesLiteral(parameter: SuiteParameter, literal: string): boolean {
+  try {
+    return verdict(parameter, write(parameter, literal)) === true;
+  } catch {
+    return false;
+  }
+}
+
+/**
  * What the spec makes of a parameter as written: true valid, false invalid, undefined when the
  * value cannot be read back at all. It is read back by the reader the mock uses
  * (openapi/operations/parameters.ts: style, explode, coercion to the schema's types), so the suite and the mock
