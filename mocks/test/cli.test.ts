@@ -59,7 +59,7 @@ describe('npm start', () => {
   });
 
   it.each(['warn', 'error', 'silent'])('prints the listening line at --log-level %s too (scripts wait for it), and nothing else', async (level) => {
-    const mock = await startServer(process.execPath, [MOCK_CLI, '--port', '0', '--log-level', level], {}, 15_000);
+    const mock = await startServer(process.execPath, [MOCK_CLI, '--port', '0', '--log-level', level]);
     expect((await create(mock.url, '{"id":1,"name":"x"}')).status).toBe(200);
     const lines = mock.output().trim().split('\n');
     expect(lines).toHaveLength(1);

@@ -151,7 +151,7 @@ describe.skipIf(!existsSync(PRISM_CLI))(`ids beyond 2^53 through a proxy, ours a
     }
 
     const port = await closedPort();
-    const prism = await startServer(process.execPath, [PRISM_CLI, 'proxy', SPEC_PATH, provider.url, '--port', String(port), '--host', '127.0.0.1'], {}, 30_000);
+    const prism = await startServer(process.execPath, [PRISM_CLI, 'proxy', SPEC_PATH, provider.url, '--port', String(port), '--host', '127.0.0.1']);
     const answer = await exchange(`${prism.url}/plants`, { headers: JSON_AUTH, body: sent });
     expect(provider.received.at(-1)!.body.toString()).toBe('{"id":9007199254740992,"name":"Ficus"}');
     expect(answer.body.toString()).toBe('{"name":"Ficus","id":9007199254740992}');
