@@ -88,10 +88,11 @@ export function largeTargets(document: LargeDocument, baselineCli?: string): Par
       invalidStatuses: [400],
       probe,
     },
+    // One process, as a user starts it: under NODE_ENV=production Prism would fork a worker (its -m default).
     'prism-cli': {
       id: 'prism-cli',
       label: `Prism CLI (stock \`prism mock\`), ${document.name}`,
-      command: [process.execPath, prismCli, 'mock', file, '--port', '{port}', '--host', '127.0.0.1'],
+      command: [process.execPath, prismCli, 'mock', file, '--port', '{port}', '--host', '127.0.0.1', '--multiprocess=false'],
       invalidStatuses: [400, 422],
       probe,
     },

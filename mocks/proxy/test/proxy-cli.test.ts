@@ -151,7 +151,8 @@ describe.skipIf(!existsSync(PRISM_CLI))(`ids beyond 2^53 through a proxy, ours a
     }
 
     const port = await closedPort();
-    const prism = await startServer(process.execPath, [PRISM_CLI, 'proxy', SPEC_PATH, provider.url, '--port', String(port), '--host', '127.0.0.1']);
+    // Prism forks a worker when NODE_ENV is production (its -m default), and that path crashes on Node's cluster import.
+    const prism = await startServer(process.execPath, [PRISM_CLI, 'proxy', SPEC_PATH, provider.url, '--port', String(port), '--host', '127.0.0.1', '--multiprocess=false']);
     const answer = await exchange(`${prism.url}/plants`, { headers: JSON_AUTH, body: sent });
     expect(provider.received.at(-1)!.body.toString()).toBe('{"id":9007199254740992,"name":"Ficus"}');
     expect(answer.body.toString()).toBe('{"name":"Ficus","id":9007199254740992}');
