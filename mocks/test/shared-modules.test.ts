@@ -1,7 +1,7 @@
 /**
  * The cleanup hooks (vitest.cleanup.ts) belong to every file, not to the first that imported the
  * helpers: two files run in one worker sharing their modules, each starting processes and a
- * provider, and none of them outlives its file (the second file checks the first's; this test, the
+ * provider, and none of them (nor what it set in process.env) outlives its file (the second file checks the first's; this test, the
  * second's once the run is over).
  */
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -64,7 +64,7 @@ const envNames = (command: Command): string[] => command.options.flatMap((option
 
 /** Parses mock flags with exactly `env` set for the mock's environment names (restored after). */
 function parseWithEnv(args: string[], env: Record<string, string>): MockCommandLine {
-  const names = envNames(mockCommand());
+  const names = [...new Set([...envNames(mockCommand()), ...Object.keys(env)])];
   const saved = Object.fromEntries(names.map((name) => [name, process.env[name]]));
   try {
     for (const name of names) delete process.env[name];

@@ -1,7 +1,8 @@
 /**
  * What each file of this folder does: starts a process for the file, one for its test and a
  * provider; writes their ids to STARTED_FILE (given by shared-modules.test.ts); and checks that what
- * the files before it started (in the same worker, sharing this module) is stopped.
+ * the files before it started (in the same worker, sharing this module) is stopped, and what they
+ * set in process.env is undone.
  */
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { connect } from 'node:net';
@@ -54,6 +55,11 @@ export async function startAndCheckEarlier(): Promise<void> {
   const earlier = readStarted(file);
   for (const pid of earlier.pids) await expect.poll(() => alive(pid)).toBe(false);
   for (const port of earlier.providerPorts) expect(await listening(port)).toBe(false);
+  // What a file left in process.env is gone too (a leaked NODE_ENV=production changed a later file's children).
+  expect(process.env.SHARED_MODULES_LEFT).toBeUndefined();
+  expect(process.env.NODE_ENV).toBe('test');
+  process.env.SHARED_MODULES_LEFT = 'by an earlier file';
+  process.env.NODE_ENV = 'production';
   const forFile = await startServer(process.execPath, IDLE_SERVER, {}, undefined, 'file');
   const forTest = await startServer(process.execPath, IDLE_SERVER, {}, undefined, 'test');
   const provider = await startProvider();
