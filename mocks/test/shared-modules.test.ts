@@ -1,8 +1,8 @@
 /**
  * The cleanup hooks (vitest.cleanup.ts) belong to every file, not to the first that imported the
  * helpers: two files run in one worker sharing their modules, each starting processes and a
- * provider, and none of them (nor what it set in process.env) outlives its file (the second file checks the first's; this test, the
- * second's once the run is over).
+ * provider and setting process.env, and none of it outlives its file (the second file checks the
+ * first's; this test, the second's once the run is over).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
