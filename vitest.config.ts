@@ -10,8 +10,8 @@ export default defineConfig({
     setupFiles: ['./vitest.cleanup.ts'],
     // Files share a worker's modules instead of each loading them anew: 35-48 % less CPU in the
     // groups measured (docs/benchmarks.md, "Test time, per file"). What a file starts is stopped by
-    // its own hooks (vitest.cleanup.ts; shared-modules.test.ts), and spies and environment edits are
-    // restored by the test that made them.
+    // its own hooks (vitest.cleanup.ts; shared-modules.test.ts), which also undo its process.env
+    // edits; spies are restored by the test that made them.
     isolate: false,
     // One temporary folder per run, removed at its end (what tests leave in it goes with it).
     globalSetup: ['./vitest.tmpdir.ts'],
