@@ -13,6 +13,7 @@
  */
 import fc from 'fast-check';
 import { INT64_MAX, INT64_MIN, SAFE_MAX } from '../../fixtures/index.js';
+import { conditionsOf, waysToMeet } from '../../openapi/schema/conditions.js';
 import { ecmaSubsetOf, linearRegExp } from '../../openapi/schema/patterns.js';
 import { isObject } from '../../openapi/schema/resolve.js';
 import { mergeSchemas } from '../../openapi/schema/shape.js';
@@ -148,9 +149,14 @@ const FORMAT_ARBITRARIES: Record<string, () => fc.Arbitrary<string>> = {
   hostname: () => fc.domain(),
 };
 
-/** Strings of every plane (no lone surrogates: those are a provider-choice case of their own). */
+/**
+ * Strings of every plane (no lone surrogates: those are a provider-choice case of their own), of
+ * minLength to maxLength code points, as JSON Schema counts them: fast-check counts a grapheme
+ * unit, several code points (`𝅘𝅥𝅲` is three), as one.
+ */
 function anyString(minLength: number, maxLength: number): fc.Arbitrary<string> {
-  return fc.oneof(fc.string({ unit: codePoint(), minLength, maxLength }), fc.string({ unit: 'grapheme', minLength, maxLength }), fc.string({ unit: 'grapheme-ascii', minLength, maxLength }));
+  const graphemes = (unit: 'grapheme' | 'grapheme-ascii') => fc.string({ unit, minLength, maxLength }).filter((s) => [...s].length <= maxLength);
+  return fc.oneof(fc.string({ unit: codePoint(), minLength, maxLength }), graphemes('grapheme'), graphemes('grapheme-ascii'));
 }
 
 /**
@@ -186,38 +192,79 @@ export function drawableRegExp(pattern: string): RegExp | undefined {
  * every case and sequence step: rebuilt per draw, they were most of the suite's CPU on PayPal's
  * invoicing document (its patterns on currency codes, dates and ids). Arbitraries are immutable, so
  * a draw is the same from a kept one; bounded, as a spec may declare any number of patterns.
+ * `null` is kept for a pattern of which no string was found (see patternStrings).
  */
-const PATTERN_STRINGS = new Map<string, fc.Arbitrary<string>>();
+const PATTERN_STRINGS = new Map<string, fc.Arbitrary<string> | null>();
 const MOST_PATTERNS = 512;
 
-function patternStrings(pattern: string, minLength: number, maxLength: number): fc.Arbitrary<string> {
+/**
+ * Strings matching `pattern` (as the spec's validator reads it) within the lengths, or undefined
+ * when a probe of 200 draws finds none: a pattern no string matches (openEHR's TermMapping.match,
+ * `/^[><=?]$/` written with its slashes, so `^` stands after a character) or none fast-check writes
+ * within the lengths. The part is then cut, as the mock's sampler cuts it (openapi/schema/sample.ts):
+ * left out where the schema allows. A pattern no JavaScript RegExp can stand for is not probed: strings
+ * of its lengths, the cases built on a misfit excluded by the spec's validator.
+ */
+function patternStrings(pattern: string, minLength: number, maxLength: number): fc.Arbitrary<string> | undefined {
   const key = JSON.stringify([pattern, minLength, maxLength]);
   const kept = PATTERN_STRINGS.get(key);
-  if (kept) return kept;
+  if (kept !== undefined) return kept ?? undefined;
   const native = drawableRegExp(pattern);
-  // A pattern no JavaScript RegExp can stand for: strings of its lengths, the cases built on a misfit excluded by the spec's validator.
   const matching = native ? fc.stringMatching(native) : anyString(minLength, Math.min(maxLength, minLength + 40));
-  const fits = (s: string): boolean => [...s].length >= minLength && [...s].length <= maxLength;
-  // Filter only where a probe finds fitting strings: a filter nothing passes never ends. Without one, the cases built on a misfit are excluded.
-  const strings = fc.sample(matching, { seed: 1, numRuns: 200 }).some(fits) ? matching.filter(fits) : matching;
+  const judged = native ? validatorPattern(pattern) : undefined;
+  const fits = (s: string): boolean => [...s].length >= minLength && [...s].length <= maxLength && (judged === undefined || judged.test(s));
+  // Filter only where a probe finds fitting strings: a filter nothing passes never ends.
+  const probe = fc.sample(matching, { seed: 1, numRuns: 200 });
+  const strings = probe.some(fits) ? matching.filter(fits) : native && !probe.some((s) => judged === undefined || judged.test(s)) ? null : matching;
   if (PATTERN_STRINGS.size >= MOST_PATTERNS) PATTERN_STRINGS.clear();
   PATTERN_STRINGS.set(key, strings);
-  return strings;
+  return strings ?? undefined;
+}
+
+/** The pattern as the spec's validator reads it, or undefined when that engine cannot compile it (refused at load). */
+function validatorPattern(pattern: string): { test: (text: string) => boolean } | undefined {
+  try {
+    return linearRegExp(pattern, 'u');
+  } catch {
+    return undefined;
+  }
 }
 
 /**
  * Valid values of a schema, as JSON literals. Length-bounded and capped so that a random body
- * stays small (the long strings are the domain walk's job).
+ * stays small (the long strings are the domain walk's job). Where the schema takes no value this
+ * can write (a required part cut, see `writable`), a literal the validator refuses: the cases built
+ * on it are excluded, naming the schema.
  */
 export function validLiterals(schema: JsonSchema, depth = 0, room = LITERAL_ROOM): fc.Arbitrary<string> {
+  return writable(schema, depth, room) ?? fc.constant('null');
+}
+
+/**
+ * Valid values of a schema as JSON literals, or undefined when none can be written: a string whose
+ * pattern no drawn string matches, and what requires one (a required property, an array's
+ * minItems, every branch of a union). An optional property that cannot be written is left out, an
+ * array without minItems left empty, a union keeps its other branches: the mock's sampler cuts the
+ * same parts (openapi/schema/sample.ts).
+ */
+function writable(schema: JsonSchema, depth: number, room: number): fc.Arbitrary<string> | undefined {
   if ('const' in schema) return fc.constant(literal(schema.const));
   if (Array.isArray(schema.enum) && schema.enum.length) return fc.constantFrom(...schema.enum.map(literal));
+  // `if`/`then`/`else`: a value of each way of meeting the conditions, one side of each made true by construction (openapi/schema/conditions.ts).
+  const conditional = depth < DEEPEST ? conditionsOf(schema) : undefined;
+  if (conditional) {
+    const written = waysToMeet(conditional.rest, conditional.conditionals)
+      .map((way) => writable(way, depth, room))
+      .filter((way) => way !== undefined);
+    return written.length ? fc.oneof(...written) : undefined;
+  }
   // A union: a value of one branch, with the schema around it (its properties, required names) merged in.
   // Whether it matches exactly one branch (oneOf) is the validator's to say: the cases built on one that does not are excluded.
   const branches = Array.isArray(schema.oneOf) ? schema.oneOf : Array.isArray(schema.anyOf) ? schema.anyOf : undefined;
   if (branches?.length && depth < DEEPEST) {
     const { oneOf: _oneOf, anyOf: _anyOf, discriminator: _discriminator, ...around } = schema;
-    return fc.oneof(...branches.map((branch) => validLiterals(mergeSchemas(around, isObject(branch) ? branch : {}), depth + 1, room)));
+    const written = branches.map((branch) => writable(mergeSchemas(around, isObject(branch) ? branch : {}), depth + 1, room)).filter((branch) => branch !== undefined);
+    return written.length ? fc.oneof(...written) : undefined;
   }
   const types = typesOf(schema);
   // No type: what the keywords describe (properties: an object; items: an array), else a string.
@@ -238,7 +285,7 @@ export function validLiterals(schema: JsonSchema, depth = 0, room = LITERAL_ROOM
       }
       // minLength above maxLength allows no string: its length is minLength, and the cases built on it are excluded.
       const maxLength = typeof schema.maxLength === 'number' ? Math.max(Math.min(schema.maxLength, room), minLength) : minLength + 40;
-      let strings: fc.Arbitrary<string>;
+      let strings: fc.Arbitrary<string> | undefined;
       if (typeof schema.pattern === 'string') {
         strings = patternStrings(schema.pattern, minLength, maxLength);
       } else if (typeof schema.format === 'string' && FORMAT_ARBITRARIES[schema.format]) {
@@ -246,17 +293,22 @@ export function validLiterals(schema: JsonSchema, depth = 0, room = LITERAL_ROOM
       } else {
         strings = anyString(minLength, Math.min(maxLength, minLength + 40));
       }
-      options.push(strings.map((s) => JSON.stringify(s)));
+      if (strings) options.push(strings.map((s) => JSON.stringify(s)));
     } else if (type === 'integer' || type === 'number') {
       options.push(numberLiterals(schema, type === 'integer'));
     } else if (type === 'boolean') options.push(fc.boolean().map(String));
     else if (type === 'null') options.push(fc.constant('null'));
     else if (type === 'array' && Array.isArray(schema.prefixItems) && schema.prefixItems.length && (depth < 3 || (minItemsOf(schema) > 0 && depth < DEEPEST))) {
-      // 3.1 tuples: one value per prefixItems schema, then (unless `items: false`) up to two more.
+      // 3.1 tuples: one value per prefixItems schema, then (unless `items: false`) up to two more;
+      // up to the first prefix item that cannot be written, where minItems allows stopping there.
       const share = Math.floor(room / (schema.prefixItems.length + 2));
-      const head = fc.tuple(...schema.prefixItems.map((inner) => validLiterals(isObject(inner) ? inner : {}, depth + 1, share)));
-      const rest = isObject(schema.items) ? fc.array(validLiterals(schema.items, depth + 1, share), { maxLength: 2 }) : fc.constant<string[]>([]);
-      options.push(fc.tuple(head, rest).map(([first, more]) => `[${[...first, ...more].join(',')}]`));
+      const heads = schema.prefixItems.map((inner) => writable(isObject(inner) ? inner : {}, depth + 1, share));
+      const cut = heads.findIndex((head) => head === undefined);
+      if (cut !== -1 && cut < minItemsOf(schema)) continue;
+      const head = fc.tuple(...(cut === -1 ? heads : heads.slice(0, cut)).filter((item) => item !== undefined));
+      const more = cut === -1 && isObject(schema.items) ? writable(schema.items, depth + 1, share) : undefined;
+      const rest = more ? fc.array(more, { maxLength: 2 }) : fc.constant<string[]>([]);
+      options.push(fc.tuple(head, rest).map(([first, after]) => `[${[...first, ...after].join(',')}]`));
     } else if (type === 'array') {
       const minItems = minItemsOf(schema);
       // Each item takes a character of the room at least (its comma).
@@ -266,18 +318,23 @@ export function validLiterals(schema: JsonSchema, depth = 0, room = LITERAL_ROOM
       }
       // Deep down, only the items a valid array needs (minItems), so a required list far inside a body is still written.
       const deep = depth >= 3;
-      const maxItems = deep ? minItems : typeof schema.maxItems === 'number' ? schema.maxItems : minItems + 3;
       const share = Math.max(1, Math.floor(room / (minItems + 3)));
-      const items =
-        (!deep || (minItems > 0 && depth < DEEPEST)) && schema.items && typeof schema.items === 'object' ? validLiterals(schema.items as JsonSchema, depth + 1, share) : fc.constant('null');
-      options.push(fc.array(items, { minLength: minItems, maxLength: Math.min(maxItems, minItems + 3) }).map((values) => `[${values.join(',')}]`));
+      const items = (!deep || (minItems > 0 && depth < DEEPEST)) && schema.items && typeof schema.items === 'object' ? writable(schema.items as JsonSchema, depth + 1, share) : fc.constant('null');
+      // Items that cannot be written: the array is empty, where it may be.
+      if (items === undefined && minItems > 0) continue;
+      const maxItems = items === undefined ? 0 : deep ? minItems : typeof schema.maxItems === 'number' ? schema.maxItems : minItems + 3;
+      options.push(fc.array(items ?? fc.constant('null'), { minLength: minItems, maxLength: Math.min(maxItems, minItems + 3) }).map((values) => `[${values.join(',')}]`));
     } else if (type === 'object') {
       const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
       const required = new Set(Array.isArray(schema.required) ? schema.required.map(String) : []);
       const entries = Object.entries(properties).filter(([name]) => depth < 3 || required.has(name));
       const share = Math.max(1, Math.floor(room / Math.max(entries.length, 1)));
+      const members = entries.map(([name, inner]) => [name, writable(inner, depth + 1, share)] as const);
+      // A required member that cannot be written: no object; an optional one is left out.
+      if (members.some(([name, member]) => member === undefined && required.has(name))) continue;
+      const written = members.filter((entry): entry is readonly [string, fc.Arbitrary<string>] => entry[1] !== undefined);
       options.push(
-        fc.record(Object.fromEntries(entries.map(([name, inner]) => [name, validLiterals(inner, depth + 1, share)])), { requiredKeys: entries.map(([n]) => n).filter((n) => required.has(n)) }).map(
+        fc.record(Object.fromEntries(written), { requiredKeys: written.map(([n]) => n).filter((n) => required.has(n)) }).map(
           (record) =>
             `{${Object.entries(record)
               .map(([k, v]) => `${JSON.stringify(k)}:${v}`)
@@ -286,6 +343,7 @@ export function validLiterals(schema: JsonSchema, depth = 0, room = LITERAL_ROOM
       );
     }
   }
+  if (options.length === 0) return undefined;
   return options.length === 1 ? (options[0] as fc.Arbitrary<string>) : fc.oneof(...options);
 }
 

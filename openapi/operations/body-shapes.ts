@@ -10,6 +10,7 @@ import { formObject } from './parameters.js';
 import { branchValues, discriminatorOf, flattenObject, inlineSchema, mergeAllOf, selecting } from '../schema/shape.js';
 import { isObject, refName, resolveRef, type Schema } from '../schema/resolve.js';
 import { whyNoValue } from '../schema/no-value.js';
+import { conditionsOf, waysToMeet } from '../schema/conditions.js';
 
 /** `target` with the shapes of `schema` (read in `document`) as properties computed on first use. */
 export function withSchemaShapes<T extends object>(target: T, schema: Schema | undefined, document: unknown): T & SchemaShapes {
@@ -52,10 +53,25 @@ function itemObjectOf(schema: Schema | undefined, document: unknown, property: s
 }
 
 /**
+ * A body whose schema holds `if`/`then`/`else` (its own or its allOf parts'): one shape per way of
+ * meeting the conditions (../schema/conditions.ts: the `if` met with its `then`, or made false with
+ * its `else`), so that a body written member by member takes them; undefined when it has none.
+ */
+function conditionalVariants(schema: Schema | undefined, doc: unknown, variant: (name: string, object: unknown) => BodyVariant): BodyVariant[] | undefined {
+  const inlined = inlineSchema(schema, doc);
+  const conditional = conditionsOf(inlined);
+  if (!conditional) return undefined;
+  const name = refName(schema) ?? 'request body';
+  const ways = waysToMeet(conditional.rest, conditional.conditionals);
+  return ways.length ? ways.map((way, i) => variant(ways.length === 1 ? name : `${name} (way ${i + 1} of its conditions)`, way)) : undefined;
+}
+
+/**
  * The object shapes a valid body may take. A top-level `oneOf`/`anyOf` (refs followed, the allOf
  * around it merged) gives one per branch, each merged with the schema's own properties and
  * required names; with a `discriminator`, the branch's property is fixed to the values that select
- * it, read as the validator reads them (openapi/schema/discriminator.ts). Which branch a value really matches, and that exactly
+ * it, read as the validator reads them (openapi/schema/discriminator.ts); without a union, one per
+ * way of meeting its `if`/`then`/`else` (conditionalVariants). Which branch a value really matches, and that exactly
  * one does for oneOf, is left to the compiled validator: the generators ask it of every body.
  */
 function bodyVariants(schema: Schema | undefined, doc: unknown): BodyVariant[] {
@@ -70,7 +86,7 @@ function bodyVariants(schema: Schema | undefined, doc: unknown): BodyVariant[] {
   // Unions only inside allOf parts (a payment's oneOf beside a delivery's): their branches paired and merged (inlineSchema).
   const source = unionOf(raw)?.length ? raw : inlineSchema(schema, doc);
   const branchesRaw = unionOf(source);
-  if (!branchesRaw?.length) return [whole];
+  if (!branchesRaw?.length) return conditionalVariants(schema, doc, variant) ?? [whole];
   // The values the validator selects each branch by (openapi/schema/discriminator.ts: mapping, own const/enum, component name).
   const discriminated = discriminatorOf(source, doc);
   const { oneOf: _oneOf, anyOf: _anyOf, discriminator: _discriminator, ...around } = source;

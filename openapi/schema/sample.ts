@@ -22,6 +22,8 @@
  *   property), the cut goes up to the nearest place that does: the shallowest valid value;
  * - `const`, then (unless `examples` is off) the first of `examples`, `example`, `default`; then
  *   the first `enum` value;
+ * - `if`/`then`/`else`: the `if` and `then` met, else the `if` made false and `else` met, the
+ *   first way not cut (./conditions.ts);
  * - `anyOf`/`oneOf`: the first branch not cut (not null when another is left) merged into the
  *   schema, a `discriminator`'s property fixed to a value that selects it (./discriminator.ts);
  * - a type list: its first type other than null. An object: every property (`least`: the required
@@ -33,11 +35,12 @@
  *   repeated to its lengths.
  *
  * Where a value is used it is still judged by the schema's validator: what this does not read
- * (`not`, `uniqueItems`, `if` …) is found there. Bounded: depth, schema nodes, and the value's
+ * (`not`, `uniqueItems`, a condition met by keywords it does not read …) is found there. Bounded: depth, schema nodes, and the value's
  * size: `minItems` and `minLength` are honoured however large, so a part whose value would pass
  * MAX_CHARACTERS is cut like a recursion rather than hold the process and its memory.
  */
 import type { StringKeywords } from './pattern-strings.js';
+import { conditionsOf, waysToMeet, type Part } from './conditions.js';
 import { linearRegExp } from './patterns.js';
 import { isObject, pointerTarget, type Schema } from './resolve.js';
 import { branchValues, discriminatorOf, mergeSchemas } from './shape.js';
@@ -179,6 +182,15 @@ class Walk {
       if (node.example !== undefined) return made(node.example);
       if (node.default !== undefined) return made(node.default);
     }
+    // `if`/`then`/`else`: one side of each condition met by construction (./conditions.ts); the next way where one is cut.
+    const conditional = conditionsOf(node, (raw) => this.#part(raw, refs));
+    if (conditional) {
+      for (const way of waysToMeet(conditional.rest, conditional.conditionals)) {
+        const outcome = this.#shaped(way, refs, depth, self);
+        if (outcome !== CUT) return outcome;
+      }
+      return CUT;
+    }
     for (const key of ['anyOf', 'oneOf'] as const) {
       const branches = node[key];
       if (!Array.isArray(branches)) continue;
@@ -220,6 +232,14 @@ class Walk {
       default:
         return made({});
     }
+  }
+
+  /** A condition's part with its ref followed and allOf parts merged: `false` where no value takes it. */
+  #part(raw: unknown, refs: ReadonlySet<string>): Part {
+    if (raw === false) return false;
+    if (!isObject(raw)) return {};
+    const flat = this.#flatten(raw, refs, 0);
+    return flat === CUT ? false : flat.node;
   }
 
   #object(node: Schema, refs: ReadonlySet<string>, depth: number): Outcome {

@@ -196,6 +196,12 @@ export function mergeSchemas(earlier: Schema, later: Schema, options: MergeOptio
   if (Array.isArray(earlier.required) || Array.isArray(later.required)) {
     merged.required = [...new Set([...(Array.isArray(earlier.required) ? earlier.required : []), ...(Array.isArray(later.required) ? later.required : [])])];
   }
+  // Both parts' `if`/`then`/`else` hold: the earlier one kept as an `allOf` part of its own (openapi/schema/conditions.ts reads both).
+  if ('if' in earlier && 'if' in later) {
+    const { if: condition, then, else: otherwise } = earlier;
+    const held = Array.isArray(merged.allOf) ? merged.allOf : [];
+    merged.allOf = [...held, { if: condition, ...('then' in earlier ? { then } : {}), ...('else' in earlier ? { else: otherwise } : {}) }];
+  }
   if (!options.pairUnions) return merged;
   for (const key of ['oneOf', 'anyOf'] as const) {
     const first = earlier[key];
