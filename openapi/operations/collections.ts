@@ -835,15 +835,25 @@ function identityMember(identity: Schema | undefined, parameter: Schema | undefi
   return chosen.length === 1 ? { name: (chosen[0] as [string, Schema])[0], schema: (chosen[0] as [string, Schema])[1] } : undefined;
 }
 
-/** The item path parameter's schema (`{id}` of `/things/{id}`), as its operations declare it. */
+/**
+ * The item path parameter's schema (`{id}` of `/things/{id}`), as its operations declare it. Where
+ * they declare it differently, the first with a `format` or `pattern`: an identity the mock assigns
+ * must be one every operation on the record takes, and a plain string takes it (openEHR's
+ * compositions: `{uid_based_id}` a string to GET and DELETE, `format: uuid` to PUT; assigned "1",
+ * the record could never be replaced).
+ */
 function itemSchemaOf(operations: readonly ContractOperation[], itemPath: string | undefined, itemParameter: string | undefined): Schema | undefined {
   if (itemPath === undefined || itemParameter === undefined) return undefined;
+  let first: Schema | undefined;
   for (const operation of operations) {
     if (operation.path !== itemPath) continue;
     const found = operation.parameters.find((p) => p.in === 'path' && p.name === itemParameter);
-    if (found?.schema) return found.inlined ?? found.schema;
+    if (!found?.schema) continue;
+    const schema = found.inlined ?? found.schema;
+    if (schema.format !== undefined || schema.pattern !== undefined) return schema;
+    first ??= schema;
   }
-  return undefined;
+  return first;
 }
 
 /**
