@@ -35,9 +35,10 @@
  *   repeated to its lengths.
  *
  * Where a value is used it is still judged by the schema's validator: what this does not read
- * (`not`, `uniqueItems`, a condition met by keywords it does not read …) is found there. Bounded: depth, schema nodes, and the value's
- * size: `minItems` and `minLength` are honoured however large, so a part whose value would pass
- * MAX_CHARACTERS is cut like a recursion rather than hold the process and its memory.
+ * (`not`, `uniqueItems`, an `if` made true or false by keywords conditions.ts does not read …) is
+ * found there. Bounded: depth, schema nodes, and the value's size: `minItems` and `minLength` are
+ * honoured however large, so a part whose value would pass MAX_CHARACTERS is cut like a recursion
+ * rather than hold the process and its memory.
  */
 import type { StringKeywords } from './pattern-strings.js';
 import { conditionsOf, waysToMeet, type Part } from './conditions.js';
