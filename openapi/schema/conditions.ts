@@ -40,6 +40,8 @@ export const MOST_WAYS = 16;
  * are the caller's to follow (`resolve`).
  */
 export function conditionsOf(node: Schema, resolve: (raw: unknown) => Part = asPart): { rest: Schema; conditionals: Conditional[] } | undefined {
+  // Most schemas hold none: answered before anything is copied (the sampler asks this of every node it writes).
+  if (!('if' in node) && !(Array.isArray(node.allOf) && node.allOf.some((part) => isObject(part) && 'if' in part))) return undefined;
   const conditionals: Conditional[] = [];
   const read = (holder: Schema): Conditional => ({
     if: resolve(holder.if),
