@@ -4,6 +4,7 @@
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { userPath, wholeNumber } from '../package/command-line.js';
+import { WAIT_BUDGET_MS } from './reachability.js';
 import { DEFAULT_GENERATED, DEFAULT_TIMEOUT_MS, PROFILES, type ContractOptions, type ProfileName } from './options.js';
 
 export interface ContractCommandLine extends ContractOptions {
@@ -13,6 +14,8 @@ export interface ContractCommandLine extends ContractOptions {
   har?: string;
   /** Print the operations' dependency graph and the sequences, send nothing. */
   dryRun?: boolean;
+  /** How long to wait for the base URL to accept a connection before starting, in ms (0: one attempt). */
+  waitMs: number;
 }
 
 /** `a,b` into a list of its comma-separated items, blanks dropped; repeated flags collect. */
@@ -71,6 +74,12 @@ export function contractCommand(): Command {
         .env('PLANT_STORE_PROFILE'),
     )
     .addOption(new Option('--seed <n>', 'seed of the generated cases (printed on every run)').argParser(wholeNumber(0, 2 ** 31 - 1)))
+    .addOption(
+      new Option('--wait <seconds>', 'how long to wait for the base URL to accept a connection before starting (0: try once)')
+        .default(WAIT_BUDGET_MS / 1000)
+        .argParser(wholeNumber(0, 600))
+        .env('PLANT_STORE_WAIT'),
+    )
     .addOption(new Option('--timeout <ms>', 'longest wait for one answer').default(DEFAULT_TIMEOUT_MS).argParser(wholeNumber(1, 600_000)))
     .addOption(new Option('--invalid-token <token>', 'a well-formed bearer token the provider rejects (default: a random one)'))
     .addOption(new Option('--generated <n>', 'generated cases of each kind, valid and invalid').default(DEFAULT_GENERATED).argParser(wholeNumber(0, 1000)))
@@ -98,6 +107,7 @@ export function parseContractArgs(argv: readonly string[], command: Command = co
     profile?: ProfileName;
     seed?: number;
     timeout: number;
+    wait: number;
     invalidToken?: string;
     generated: number;
     dryRun?: boolean;
@@ -122,6 +132,7 @@ export function parseContractArgs(argv: readonly string[], command: Command = co
     ...(o.profile === undefined ? {} : { profile: o.profile }),
     ...(o.seed === undefined ? {} : { seed: o.seed }),
     timeoutMs: o.timeout,
+    waitMs: o.wait * 1000,
     ...(o.invalidToken === undefined ? {} : { invalidToken: o.invalidToken }),
     generated: { positive: o.generated, negative: o.generated },
   };

@@ -7,7 +7,7 @@
 import { CommanderError } from 'commander';
 import { contractCommand, parseContractArgs, type ContractCommandLine } from './cli-options.js';
 import { ContractUsageError, overlaysOf, resolveOptions, type ResolvedOptions } from './options.js';
-import { UnreachableTargetError, WAIT_BUDGET_MS, waitUntilReachable } from './reachability.js';
+import { UnreachableTargetError, waitUntilReachable } from './reachability.js';
 import { formatReport } from './report.js';
 import { runResolved } from './runner.js';
 import { dryRunText } from './dry-run.js';
@@ -66,8 +66,8 @@ async function run(argv: readonly string[], out: (text: string) => void, err: (t
     // A provider started just before (`npm start & npm run contract`) is waited for, bounded, and the wait said.
     let told = false;
     const target = resolved.endpoint(resolved.contract.path.replace(/\{[^}]*\}/g, 'x'));
-    const waited = await waitUntilReachable(target, WAIT_BUDGET_MS, () => {
-      if (!told) out(`Waiting for ${resolved.baseUrl} to accept connections (up to ${WAIT_BUDGET_MS / 1000} s)…\n`);
+    const waited = await waitUntilReachable(target, options.waitMs, () => {
+      if (!told && options.waitMs > 0) out(`Waiting for ${resolved.baseUrl} to accept connections (up to ${options.waitMs / 1000} s, --wait)…\n`);
       told = true;
     });
     if (waited.attempts > 1) out(`${resolved.baseUrl} answered after ${waited.attempts} connection attempts; starting.\n`);

@@ -47,16 +47,16 @@ export async function waitUntilReachable(url: URL, budgetMs = WAIT_BUDGET_MS, on
   for (let attempt = 1; ; attempt++) {
     const left = deadline - Date.now();
     try {
-      await assertReachable(url, Math.max(1, Math.min(left, 2_000)));
+      // The first attempt gets a whole connection's time even when there is no budget to wait (--wait 0).
+      await assertReachable(url, attempt === 1 ? 2_000 : Math.max(1, Math.min(left, 2_000)));
       return { attempts: attempt };
     } catch (error) {
       if (!(error instanceof UnreachableTargetError)) throw error;
       onAttemptFailed?.(attempt, error.message);
       const remaining = deadline - Date.now();
       if (remaining <= 0) {
-        throw new UnreachableTargetError(
-          `${error.message.replace(/\.$/, '')}; waited ${budgetMs / 1000} s (${attempt} connection attempts) and it never answered. Is the provider running at that address?`,
-        );
+        const waited = budgetMs > 0 ? `waited ${budgetMs / 1000} s (${attempt} connection attempts)` : 'tried once (--wait 0)';
+        throw new UnreachableTargetError(`${error.message.replace(/\.$/, '')}; ${waited} and it never answered. Is the provider running at that address?`);
       }
       await new Promise((resolve) => setTimeout(resolve, Math.min(pause, remaining)));
       pause = Math.min(pause * 2, 1_000);

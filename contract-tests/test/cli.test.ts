@@ -101,7 +101,7 @@ describe('npm run contract', () => {
 
   it('exits 2 for an unreachable target, naming the URL', async () => {
     const port = await closedPort();
-    const { code, output } = await runCli(['--base-url', `http://127.0.0.1:${port}/api`, '--token', TOKEN]);
+    const { code, output } = await runCli(['--base-url', `http://127.0.0.1:${port}/api`, '--token', TOKEN, '--wait', '0']);
     expect(output).toContain(`Cannot reach http://127.0.0.1:${port}/api/plants`);
     expect(code).toBe(2);
   });

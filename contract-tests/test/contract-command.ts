@@ -6,7 +6,7 @@
  */
 import { runContractCommand } from '../command.js';
 
-const SETTINGS = ['PLANT_STORE_BASE_URL', 'PLANT_STORE_TOKEN', 'PLANT_STORE_SPEC', 'PLANT_STORE_BASIC', 'PLANT_STORE_PROFILE'];
+const SETTINGS = ['PLANT_STORE_BASE_URL', 'PLANT_STORE_TOKEN', 'PLANT_STORE_SPEC', 'PLANT_STORE_BASIC', 'PLANT_STORE_PROFILE', 'PLANT_STORE_WAIT'];
 
 export interface CommandRun {
   code: number;

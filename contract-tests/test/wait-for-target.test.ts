@@ -10,6 +10,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { UnreachableTargetError, waitUntilReachable } from '../reachability.js';
+import { runContract } from './contract-command.js';
 
 const CLI = fileURLToPath(new URL('../../dist/contract-tests/cli.js', import.meta.url));
 
@@ -43,6 +44,21 @@ describe('waiting for the target', () => {
     expect((error as Error).message).toMatch(new RegExp(`Cannot reach http://127\\.0\\.0\\.1:${port}/: ECONNREFUSED .*; waited 0\\.3 s \\(\\d+ connection attempts\\) and it never answered`));
   });
 
+  it('--wait 0 tries once and exits 2 at once; PLANT_STORE_WAIT sets the budget; a bad value is a usage error', async () => {
+    const port = await freePort();
+    const once = await runContract(['--base-url', `http://127.0.0.1:${port}`, '--token', 'wait-token', '--wait', '0']);
+    expect(once.output).not.toContain('Waiting for');
+    expect(once.output).toMatch(new RegExp(`Cannot reach http://127\\.0\\.0\\.1:${port}/plants: ECONNREFUSED .*; tried once \\(--wait 0\\) and it never answered`));
+    expect(once.code).toBe(2);
+    const fromEnv = await runContract(['--base-url', `http://127.0.0.1:${port}`, '--token', 'wait-token'], { PLANT_STORE_WAIT: '1' });
+    expect(fromEnv.output).toContain(`Waiting for http://127.0.0.1:${port}/ to accept connections (up to 1 s, --wait)`);
+    expect(fromEnv.output).toMatch(/waited 1 s \(\d+ connection attempts\) and it never answered/);
+    expect(fromEnv.code).toBe(2);
+    const bad = await runContract(['--base-url', `http://127.0.0.1:${port}`, '--token', 'wait-token', '--wait', 'soon']);
+    expect(bad.output).toMatch(/--wait/);
+    expect(bad.code).toBe(2);
+  });
+
   it('the command line says it waits, starts once the provider answers, and does not exit 2', async () => {
     const port = await freePort();
     const provider = createHttpServer((_request, response) => response.writeHead(404, { 'content-type': 'application/json' }).end('{"message":"no"}'));
@@ -62,7 +78,7 @@ describe('waiting for the target', () => {
         child.stderr.on('data', read);
         child.on('close', resolve);
       });
-      expect(output).toContain(`Waiting for http://127.0.0.1:${port}/ to accept connections (up to 10 s)`);
+      expect(output).toContain(`Waiting for http://127.0.0.1:${port}/ to accept connections (up to 10 s, --wait)`);
       expect(output).toMatch(new RegExp(`http://127\\.0\\.0\\.1:${port}/ answered after \\d+ connection attempts; starting`));
       expect(code).not.toBe(2);
     } finally {
