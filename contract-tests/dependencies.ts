@@ -8,41 +8,83 @@ import type { Collection } from '../openapi/operations/collections.js';
 import type { OperationDependencies } from '../openapi/operations/dependencies.js';
 import type { SuiteContract } from './spec-contract.js';
 
+/** A record the path of an operation names, and the path parameter naming it there. */
+export interface NamedRecord {
+  collection: Collection;
+  parameter: string;
+}
+
 /** A collection one record of which is created before the cases, for the operations below it. */
 export interface ParentNeed {
   collection: Collection;
+  /**
+   * The records created before it, each before the records below it (`/sites` for a split test of
+   * `/sites/{site_id}/traffic_splits`; a school and a user for `/education/schools/{school-id}/users/{user-id}/$ref`),
+   * and deleted after it, last in first out. Empty for a record that names no other.
+   */
+  before: NamedRecord[];
   /** The operations whose path names that record, with the path parameter naming it. */
   children: Array<{ operationId: string; parameter: string }>;
 }
 
 /**
- * The collections whose records the operations under test name as a parent in their path (by
- * the item path, a link, the name or the description), one entry per collection. An operation on
- * the record itself (its read, update, delete), or on a record below the parent (a path naming both),
- * is left to the sequences, which create their own.
- * A collection whose parent is itself nested (two levels) is left out: one level, as the sequences.
+ * The records the operations under test name in their path (by the item path, a link, the name
+ * or the description), one entry per set of records, each with the chain of records above a
+ * nested one (`POST /sites/{site_id}/traffic_splits/{split_test_id}/publish` needs a site, then a
+ * split test of that site). The operation's path must name every record of each chain by the
+ * parameter the collection's own paths name it by. An operation on a record itself (its read,
+ * update, delete) is left to the sequences, which create their own. Any other template names what
+ * no client creates (`{feature_code}`, `{key}`): a drawn value, as a client would name it.
  */
 export function parentNeeds(graph: readonly OperationDependencies[], operations: readonly SuiteContract[], collections: readonly Collection[]): ParentNeed[] {
   const tested = new Set(operations.map((o) => o.operationId));
   const needs = new Map<string, ParentNeed>();
   for (const entry of graph) {
     if (!tested.has(entry.operationId)) continue;
-    for (const dependency of entry.consumes) {
-      if (dependency.in !== 'path' || dependency.source === 'record' || dependency.collection === undefined) continue;
-      const collection = collections.find((c) => c.path === dependency.collection);
-      if (!collection || collection.parent?.collection.parent) continue;
-      // A nested collection's own parent parameter is the one a child names; the child must name that too.
-      if (collection.parent && !entry.path.includes(`{${collection.parent.parameter}}`)) continue;
-      // Every other template of the path names a record too (`{paymentId}` of a payment below the booking): the pinned parent
-      // alone would not make the request name records that exist, so the sequences judge it instead.
-      const templates = [...entry.path.matchAll(/\{([^/{}]+)\}/g)].map((m) => m[1]);
-      if (templates.some((name) => name !== dependency.parameter && name !== collection.parent?.parameter)) continue;
-      const need = needs.get(collection.path) ?? { collection, children: [] };
-      if (!need.children.some((c) => c.operationId === entry.operationId)) need.children.push({ operationId: entry.operationId, parameter: dependency.parameter });
-      needs.set(collection.path, need);
-    }
+    const records = namedRecords(entry, collections);
+    if (!records || 'unplanned' in records) continue;
+    const last = records.at(-1) as NamedRecord;
+    const key = records.map((r) => `${r.collection.path} {${r.parameter}}`).join(' ');
+    const need = needs.get(key) ?? { collection: last.collection, before: records.slice(0, -1), children: [] };
+    if (!need.children.some((c) => c.operationId === entry.operationId)) need.children.push({ operationId: entry.operationId, parameter: last.parameter });
+    needs.set(key, need);
   }
   return [...needs.values()];
+}
+
+/**
+ * The records an operation's path names, in the order a client creates them (each chain of parents
+ * outermost first, the chains in the path's order, the deepest named record last), or why none is
+ * planned for it (`unplanned`, for the report); undefined when its path names no record of a collection.
+ */
+export function namedRecords(entry: OperationDependencies, collections: readonly Collection[]): NamedRecord[] | { unplanned: string } | undefined {
+  const templates = [...entry.path.matchAll(/\{([^/{}]+)\}/g)].map((m) => m[1] as string);
+  const named = entry.consumes.filter((d) => d.in === 'path' && d.collection !== undefined).sort((a, b) => templates.indexOf(a.parameter) - templates.indexOf(b.parameter));
+  if (!named.length) return undefined;
+  const own = named.find((d) => d.source === 'record');
+  if (own) return { unplanned: `it acts on the record {${own.parameter}} itself, which only its collection's sequence creates` };
+  const records: NamedRecord[] = [];
+  for (const dependency of named) {
+    const collection = collections.find((c) => c.path === dependency.collection);
+    if (!collection) return undefined;
+    // The parameter naming each record of the chain in this path: the one the next collection's paths name its parent by.
+    const chain = [...ancestorsOf(collection), collection].map((each, at, all) => ({ collection: each, parameter: all[at + 1]?.parent?.parameter ?? dependency.parameter }));
+    for (const link of chain) {
+      if (!templates.includes(link.parameter))
+        return { unplanned: `its path does not name the ${link.collection.noun} a ${collection.noun} belongs to by {${link.parameter}}, as ${collection.path} does` };
+      const taken = records.find((r) => r.parameter === link.parameter);
+      if (taken && taken.collection !== link.collection) return { unplanned: `{${link.parameter}} would name both a record of ${taken.collection.path} and one of ${link.collection.path}` };
+      if (!taken) records.push(link);
+    }
+  }
+  return records;
+}
+
+/** The collections a nested one's records belong to, outermost first. */
+function ancestorsOf(collection: Collection): Collection[] {
+  const chain: Collection[] = [];
+  for (let parent = collection.parent?.collection; parent; parent = parent.parent?.collection) chain.unshift(parent);
+  return chain;
 }
 
 /** A query parameter or request body property naming a record (or a path parameter naming a record only a list answers), and where its value comes from. */

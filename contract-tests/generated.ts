@@ -150,10 +150,10 @@ export function generateCases(given: GenerationOptions): Generation {
   const { record } = options;
   if (record) {
     const parameter = contract.parameters.find((p) => p.in === 'path' && p.name === record.parameter);
-    const owner = record.parent && contract.parameters.find((p) => p.in === 'path' && p.name === record.parent?.parameter);
-    // On the record only where the path names it, and its parent too for a nested one.
+    const owners = (record.parents ?? []).map((parent) => ({ id: parent.id, parameter: contract.parameters.find((p) => p.in === 'path' && p.name === parent.parameter) }));
+    // On the record only where the path names it, and its parents too for a nested one.
     const named = (values: ParameterValues): boolean =>
-      parameter !== undefined && values.get(parameter) === record.id && (!record.parent || (owner !== undefined && values.get(owner) === record.parent.id));
+      parameter !== undefined && values.get(parameter) === record.id && owners.every((owner) => owner.parameter !== undefined && values.get(owner.parameter) === owner.id);
     for (const kase of generation.cases) if (named(kase.parameters ?? required) && bodyAgrees(kase.body, record)) kase.onRecord = true;
   }
   return generation;
@@ -164,8 +164,8 @@ export interface PinnedRecord {
   parameter: string;
   identity: string;
   id: string;
-  /** A nested record's parent: the path parameter naming it and its identity (JSON text). */
-  parent?: { parameter: string; id: string };
+  /** A nested record's parents, outermost first (a grandparent, then the parent): the path parameter naming each and its identity (JSON text). */
+  parents?: ReadonlyArray<{ parameter: string; id: string }>;
   /** The record is the operation's parent (`{bookingId}` of a payment): the body names a record of its own, never this one. */
   owner?: true;
 }
@@ -184,7 +184,7 @@ function fitting(contract: SuiteContract, known: ReadonlyMap<string, string>): R
   return new Map([...known].filter(([name, value]) => takes(name, value)));
 }
 
-/** The parameter values with the record's path parameter naming it (and its parent's naming the parent). */
+/** The parameter values with the record's path parameter naming it (and its parents' naming the parents). */
 function pinned(values: ParameterValues, contract: SuiteContract, record: PinnedRecord | undefined, known: ReadonlyMap<string, string> = new Map()): ParameterValues {
   const withKnown = new Map(values);
   for (const [parameter, value] of values)
@@ -193,8 +193,10 @@ function pinned(values: ParameterValues, contract: SuiteContract, record: Pinned
   if (!record || !parameter) return withKnown;
   const out = withKnown;
   out.set(parameter, record.id);
-  const owner = record.parent && contract.parameters.find((p) => p.in === 'path' && p.name === record.parent?.parameter);
-  if (owner && record.parent) out.set(owner, record.parent.id);
+  for (const parent of record.parents ?? []) {
+    const owner = contract.parameters.find((p) => p.in === 'path' && p.name === parent.parameter);
+    if (owner) out.set(owner, parent.id);
+  }
   return out;
 }
 

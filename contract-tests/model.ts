@@ -269,9 +269,10 @@ export interface ContractReport {
   fixturesNotOffered?: number;
   /**
    * The dependency graph of the operations under test (values consumed, operations consuming one), and of
-   * the operations below a parent record (`POST /bookings/{bookingId}/payment`), how many ran on one the suite created.
+   * the operations below a parent record (`POST /bookings/{bookingId}/payment`), how many ran on one the suite created,
+   * and why each other one did not (parent-coverage.ts).
    */
-  dependencies?: { values: number; consumers: number; belowParent: number; onCreatedParent: number };
+  dependencies?: { values: number; consumers: number; belowParent: number; onCreatedParent: number; notOnCreated: Array<{ operationId: string; reason: string }> };
   /** Records the generated cases created and the run deleted again (where the spec has a delete). */
   cleanedUp?: { deleted: number; of: number };
   /** What a person must read first, when the run says something about itself (every valid request refused). */

@@ -134,11 +134,13 @@ export function formatReport(report: ContractReport, options: FormatOptions = {}
     if (infos.length > maxInfos) lines.push(`  … and ${infos.length - maxInfos} more (${morePlace(options)}).`);
   }
   if (report.dependencies) {
-    const { values, consumers, belowParent, onCreatedParent } = report.dependencies;
+    const { values, consumers, belowParent, onCreatedParent, notOnCreated } = report.dependencies;
     lines.push(
       '',
-      `Dependency graph: ${values} values consumed by ${consumers} operations (--dry-run lists them); ${onCreatedParent} of the ${belowParent} operations below a parent record ran on one the suite created.`,
+      `Dependency graph: ${values} values consumed by ${consumers} operations (--dry-run lists them); ${onCreatedParent} of the ${belowParent} operations below a parent record ran on one the suite created${notOnCreated.length ? '; not the others, because:' : '.'}`,
     );
+    // Every one: at most one line per operation, and each says what to give the suite (or the spec) for it.
+    for (const { operationId, reason } of notOnCreated) lines.push(`  - ${operationId}: ${reason}`);
   }
   if (report.cleanedUp) lines.push('', `Clean-up: ${report.cleanedUp.deleted} of the ${report.cleanedUp.of} records the cases created were deleted again (or were already gone).`);
   lines.push('', summaryLine(report));

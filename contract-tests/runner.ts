@@ -26,7 +26,8 @@ import {
   type StepRequest,
   type StepSender,
 } from './sequences.js';
-import { parentNeeds, queryValue, resourceQueries, type ResourceQuery } from './dependencies.js';
+import { parentNeeds, queryValue, resourceQueries, type NamedRecord, type ParentNeed, type ResourceQuery } from './dependencies.js';
+import { parentCoverage, type PinAttempt } from './parent-coverage.js';
 import { dependencyGraph } from '../openapi/operations/dependencies.js';
 import { recogniseCollections, type Collection } from '../openapi/operations/collections.js';
 import { freshIdentity, freshKeyMaker } from './generators/identity.js';
@@ -72,7 +73,7 @@ export async function runResolved(resolved: ResolvedOptions, options: Pick<Contr
   // Values naming records that lists answer (a booking's `trip_id`), for the records created next to carry.
   const listed = await resourceValues(resolved, []);
   // A record for the PUT and PATCH cases to act on, so that their bodies are judged on a record that exists.
-  const pins = await pinRecords(resolved, sequences, listed.bodies);
+  const { pins, attempts } = await pinRecords(resolved, sequences, listed.bodies);
   const records = new Map(pins.flatMap((pin) => pin.records));
   // Query parameters and body properties naming other resources (`?origin=` a station): values from the records just created or a list's answer.
   const known = await resourceValues(resolved, pins, listed.seen);
@@ -124,7 +125,7 @@ export async function runResolved(resolved: ResolvedOptions, options: Pick<Contr
     ...(offered ? { fixturesOffered: offered } : {}),
     ...(headline ? { headline } : {}),
     ...(cleanedUp ? { cleanedUp } : {}),
-    ...(resolved.compiled ? { dependencies: dependencyCounts(resolved, records, exchanges) } : {}),
+    ...(resolved.compiled ? { dependencies: dependencyCounts(resolved, exchanges, attempts) } : {}),
     seed: resolved.seed,
     startedAt: startedAt.toISOString(),
     durationMs: Math.round(performance.now() - started),
@@ -237,16 +238,16 @@ async function sendMissingParents(
   }
 }
 
-/** The graph's size over the operations under test, and how many of those below a parent record were answered on one the suite created. */
-function dependencyCounts(options: ResolvedOptions, records: ReadonlyMap<string, PinnedRecord>, exchanges: readonly Exchange[]): NonNullable<ContractReport['dependencies']> {
+/** The graph's size over the operations under test, and which of those below a parent record ran on one the suite created (parent-coverage.ts). */
+function dependencyCounts(options: ResolvedOptions, exchanges: readonly Exchange[], attempts: readonly PinAttempt[]): NonNullable<ContractReport['dependencies']> {
   const tested = new Set(options.operations.map((o) => o.operationId));
-  const graph = dependencyGraph(options.compiled as NonNullable<ResolvedOptions['compiled']>).filter((entry) => tested.has(entry.operationId));
-  const answered = new Set(exchanges.flatMap((x) => (x.outcome === 'response' ? [x.case.operationId] : [])));
+  const compiled = options.compiled as NonNullable<ResolvedOptions['compiled']>;
+  const { collections } = recogniseCollections(compiled);
+  const graph = dependencyGraph(compiled, collections).filter((entry) => tested.has(entry.operationId));
   return {
     values: graph.reduce((n, entry) => n + entry.consumes.length, 0),
     consumers: graph.filter((entry) => entry.consumes.length).length,
-    belowParent: graph.filter((entry) => entry.consumes.some((d) => d.in === 'path' && d.source === 'parent')).length,
-    onCreatedParent: [...records].filter(([operationId, record]) => record.owner === true && answered.has(operationId)).length,
+    ...parentCoverage(graph, collections, exchanges, attempts),
   };
 }
 
@@ -341,6 +342,8 @@ interface Pin {
   id: string;
   /** A nested collection's parent record, created before the record and deleted after it. */
   parentId?: string;
+  /** The path values naming the records it belongs to (a record of a chain: its ancestors are pinned before it). */
+  under?: ReadonlyMap<string, string>;
   records: Array<[operationId: string, record: PinnedRecord]>;
 }
 
@@ -355,17 +358,28 @@ type RecordPlan = Pick<SequencePlan, 'collection' | 'identity' | 'identityMember
  * operations' cases name a record that exists and their bodies are judged. A nested collection's
  * record gets a parent record created first (one level, as the sequences do), named in its path.
  */
-async function pinRecords(options: ResolvedOptions, plans: readonly SequencePlan[], bodies: ReadonlyMap<string, ReadonlyMap<string, string>> = new Map()): Promise<Pin[]> {
+async function pinRecords(
+  options: ResolvedOptions,
+  plans: readonly SequencePlan[],
+  bodies: ReadonlyMap<string, ReadonlyMap<string, string>> = new Map(),
+): Promise<{ pins: Pin[]; attempts: PinAttempt[] }> {
   const pins: Pin[] = [];
   const ids = createIdSource();
   let draws = 0;
   const sample = <T>(arbitrary: fc.Arbitrary<T>): T => fc.sample(arbitrary, { seed: (options.seed + 6_151 * ++draws) | 0, numRuns: 1 })[0] as T;
   const transport = createTransport({ timeoutMs: options.timeoutMs, concurrency: 1 });
-  /** Creates one record of `plan` (its path naming `parameters`); its identity as JSON text, or undefined when it could not. */
+  const attempts: PinAttempt[] = [];
+  /** Creates one record of `plan` (its path naming `parameters`); its identity as JSON text, or undefined when it could not (the reason kept for the report). */
   const create = async (plan: RecordPlan, description: string, parameters: ReadonlyMap<string, string> = new Map()): Promise<string | undefined> => {
+    const made = await createOnce(plan, description, parameters);
+    attempts.push({ collection: plan.collection, ...made });
+    return made.id;
+  };
+  const createOnce = async (plan: RecordPlan, description: string, parameters: ReadonlyMap<string, string>): Promise<{ id?: string; failed?: string }> => {
+    const { operationId } = plan.create;
     // An enveloped collection's record is written inside its member (sequences.ts).
     const body = plan.envelope?.create ?? plan.create.requestBody;
-    if (!body) return undefined;
+    if (!body) return { failed: `${operationId} takes no request body the suite writes` };
     const property = body.properties.find((p) => p.name === plan.identity);
     const id = plan.assigned
       ? undefined
@@ -374,9 +388,9 @@ async function pinRecords(options: ResolvedOptions, plans: readonly SequencePlan
         : property && plan.identityType === 'string'
           ? freshKeyMaker(keySchemaOf(property.schema, plan.identityMember) ?? {}, ids)?.()
           : undefined;
-    if (!plan.assigned && id === undefined) return undefined;
+    if (!plan.assigned && id === undefined) return { failed: `no fresh ${plan.identity} could be drawn for ${operationId}` };
     const made = validRecordBody(body, plan.identity, id, 'pinned', sample, bodies.get(plan.create.operationId), plan.identityMember);
-    if (!made) return undefined;
+    if (!made) return { failed: `no valid body for ${operationId} could be made` };
     const step: StepRequest = {
       operation: plan.create,
       step: { kind: 'create', collection: plan.collection, identity: plan.identity, ...(plan.identityMember === undefined ? {} : { identityMember: plan.identityMember }) },
@@ -386,14 +400,17 @@ async function pinRecords(options: ResolvedOptions, plans: readonly SequencePlan
       parameters,
     };
     const contractCase = stepCase(step, options, 0);
-    if (dotSegmentOf(contractCase.request.path) !== undefined) return undefined;
+    if (dotSegmentOf(contractCase.request.path) !== undefined) return { failed: `${operationId}'s path would name its parent's path (a dot segment)` };
     const outcome = await transport.send({ url: options.endpoint(contractCase.request.path), method: plan.create.method, headers: contractCase.request.headers, body: contractCase.request.body });
-    if (outcome.outcome !== 'response' || outcome.response.status < 200 || outcome.response.status > 299) return undefined;
+    if (outcome.outcome !== 'response') return { failed: `${operationId} ${outcome.outcome === 'timeout' ? 'timed out' : 'was not answered'}` };
+    if (outcome.response.status < 200 || outcome.response.status > 299) return { failed: `${operationId} answered ${outcome.response.status} to a valid body` };
+    if (id !== undefined) return { id };
     const answer = parseBody(outcome.response.body);
     const record = answer.ok ? recordIn(answer.value, plan.envelope?.member) : undefined;
     const answered = keyText(record !== null && typeof record === 'object' ? (record as Record<string, unknown>) : undefined, plan.identity, plan.identityMember);
     // An empty identity names no record in a path (sequences.ts createdKey): no record to pin.
-    return id ?? (answered === '""' ? undefined : (answered ?? createdKey({ headers: outcome.response.headers }, plan)));
+    const key = answered === '""' ? undefined : (answered ?? createdKey({ headers: outcome.response.headers }, plan));
+    return key === undefined ? { failed: `${operationId}'s answer named no ${plan.identity} (nor a Location)` } : { id: key };
   };
   try {
     for (const plan of plans) {
@@ -417,7 +434,7 @@ async function pinRecords(options: ResolvedOptions, plans: readonly SequencePlan
         const owner = parent && parentId !== undefined ? operation.parameters.find((p) => p.in === 'path' && p.name === parent.parameter) : undefined;
         if (!parameter || (parent && !owner)) return [];
         return [
-          [operation.operationId, { parameter: parameter.name, identity: plan.identity, id: key, ...(owner && parentId !== undefined ? { parent: { parameter: owner.name, id: parentId } } : {}) }],
+          [operation.operationId, { parameter: parameter.name, identity: plan.identity, id: key, ...(owner && parentId !== undefined ? { parents: [{ parameter: owner.name, id: parentId }] } : {}) }],
         ];
       });
       pins.push({ plan, id: key, ...(parentId === undefined ? {} : { parentId }), records });
@@ -425,52 +442,70 @@ async function pinRecords(options: ResolvedOptions, plans: readonly SequencePlan
     // A parent record for every operation below one (`POST /bookings/{bookingId}/payment`), and one of every
     // collection a query parameter names: so that no case is sent to a parent the suite never created.
     for (const need of recordNeeds(options)) {
-      const { collection } = need;
-      const plan = recordPlanOf(collection, options);
-      if (!plan) continue;
-      const owner = collection.parent && recordPlanOf(collection.parent.collection, options);
-      if (collection.parent && !owner) continue;
-      const parentId = owner ? await create(owner, `creates a ${owner.noun} for a ${plan.noun} to belong to`) : undefined;
-      if (owner && parentId === undefined) continue;
-      const under = new Map(owner && parentId !== undefined && collection.parent ? [[collection.parent.parameter, parentId]] : []);
-      const key = await create(plan, `creates a ${plan.noun} for the operations that name one`, under);
-      if (key === undefined) {
-        if (owner && parentId !== undefined) await removeRecord(transport, options, owner, parentId);
+      // The records a chain names above a nested one first (a site, then its split test), each under the ones before it.
+      const chain = [...need.before, { collection: need.collection, parameter: need.children[0]?.parameter ?? need.collection.itemParameter ?? '' }];
+      const plans = chain.map(({ collection }) => recordPlanOf(collection, options));
+      const unwritable = chain.findIndex((_, at) => !plans[at]);
+      if (unwritable >= 0) {
+        const { create: maker, noun } = (chain[unwritable] as NamedRecord).collection;
+        const why = `${maker.operationId} takes no request body the suite writes`;
+        attempts.push({ collection: need.collection.path, failed: unwritable === chain.length - 1 ? why : `the ${noun} it needs first cannot be created: ${why}` });
         continue;
       }
+      const made: Array<{ plan: NonNullable<(typeof plans)[number]>; parameter: string; id: string; under: Map<string, string> }> = [];
+      const values = new Map<string, string>();
+      for (const [at, plan] of plans.entries()) {
+        const { collection, parameter } = chain[at] as NamedRecord;
+        if (!plan) break;
+        // Its create's path names the records it belongs to, made before it in this chain.
+        const under = new Map<string, string>();
+        for (let each = collection; each.parent; each = each.parent.collection) {
+          const id = values.get(each.parent.parameter);
+          if (id !== undefined) under.set(each.parent.parameter, id);
+        }
+        const next = chain[at + 1]?.collection;
+        const id = await create(plan, next ? `creates a ${plan.noun} for a ${next.noun} to be made after` : `creates a ${plan.noun} for the operations that name one`, under);
+        if (id === undefined) break;
+        made.push({ plan, parameter, id, under });
+        values.set(parameter, id);
+      }
+      if (made.length < chain.length) {
+        // Last in, first out: a record is deleted before the one it belongs to.
+        for (const record of made.reverse()) await removeRecord(transport, options, record.plan, record.id, record.under);
+        continue;
+      }
+      const deepest = made.at(-1) as (typeof made)[number];
+      const parents = made.slice(0, -1).map(({ parameter, id }) => ({ parameter, id }));
       const records = need.children.map(({ operationId, parameter }): [string, PinnedRecord] => [
         operationId,
-        {
-          parameter,
-          identity: plan.identity,
-          id: key,
-          owner: true,
-          ...(collection.parent && parentId !== undefined ? { parent: { parameter: collection.parent.parameter, id: parentId } } : {}),
-        },
+        { parameter, identity: deepest.plan.identity, id: deepest.id, owner: true, ...(parents.length ? { parents } : {}) },
       ]);
-      pins.push({
-        plan: { ...plan, ...(owner && collection.parent ? { parent: { ...owner, parameter: collection.parent.parameter } } : {}) },
-        producer: collection.create.operationId,
-        id: key,
-        ...(parentId === undefined ? {} : { parentId }),
-        records: records.filter(([operationId]) => !pins.some((pin) => pin.records.some(([taken]) => taken === operationId))),
-      });
+      // Pinned in the order made, so that removePinned (last first) deletes each record before the ones it belongs to.
+      for (const record of made) {
+        pins.push({
+          plan: record.plan,
+          producer: record.plan.create.operationId,
+          id: record.id,
+          under: record.under,
+          records: record === deepest ? records.filter(([operationId]) => !pins.some((pin) => pin.records.some(([taken]) => taken === operationId))) : [],
+        });
+      }
     }
   } finally {
     transport.close();
   }
-  return pins;
+  return { pins, attempts };
 }
 
 /** The collections whose records the operations under test name: as a parent in their path, or in a query parameter. */
-function recordNeeds(options: ResolvedOptions): Array<{ collection: Collection; children: Array<{ operationId: string; parameter: string }> }> {
+function recordNeeds(options: ResolvedOptions): ParentNeed[] {
   if (!options.compiled) return [];
   const graph = dependencyGraph(options.compiled);
   const { collections } = recogniseCollections(options.compiled);
   const needs = parentNeeds(graph, options.operations, collections);
   for (const query of resourceQueries(graph, options.operations)) {
     const collection = collections.find((c) => c.path === query.collection);
-    if (collection && !collection.parent && !needs.some((n) => n.collection === collection)) needs.push({ collection, children: [] });
+    if (collection && !collection.parent && !needs.some((n) => n.collection === collection)) needs.push({ collection, before: [], children: [] });
   }
   return needs;
 }
@@ -619,8 +654,8 @@ async function removePinned(pins: readonly Pin[], options: ResolvedOptions): Pro
   const transport = createTransport({ timeoutMs: options.timeoutMs, concurrency: 1 });
   try {
     // The last created first: a record a later one belongs to outlives it.
-    for (const { plan, id, parentId } of [...pins].reverse()) {
-      const under = new Map(plan.parent && parentId !== undefined ? [[plan.parent.parameter, parentId]] : []);
+    for (const { plan, id, parentId, under: path } of [...pins].reverse()) {
+      const under = path ?? new Map(plan.parent && parentId !== undefined ? [[plan.parent.parameter, parentId]] : []);
       await removeRecord(transport, options, plan, id, under);
       if (plan.parent && parentId !== undefined) await removeRecord(transport, options, plan.parent, parentId);
     }

@@ -142,7 +142,7 @@ describe('the dependency graph', () => {
   it('plans a parent record for the payment, and list values for the trips', () => {
     const operations = suiteSpecOf(compiled).operations;
     const needs = parentNeeds(graph, operations, recogniseCollections(compiled).collections);
-    expect(needs.map((n) => [n.collection.path, n.children])).toEqual([['/bookings', [{ operationId: 'payBooking', parameter: 'bookingId' }]]]);
+    expect(needs.map((n) => [n.collection.path, n.before, n.children])).toEqual([['/bookings', [], [{ operationId: 'payBooking', parameter: 'bookingId' }]]]);
     const queries = resourceQueries(graph, operations);
     expect(queries.map((q) => `${q.in} ${q.parameter}`)).toEqual(['query origin', 'query destination', 'body trip_id']);
     expect(queryValue(queries[0] as (typeof queries)[0], new Map([['getStations', '"s1"']]), 'x')).toBe('"s1"');
@@ -168,7 +168,7 @@ describe('a run that follows the graph', () => {
     expect(payments.length).toBeGreaterThan(10);
     expect(payments.filter((x) => x.outcome !== 'response' || x.response.status !== 200 || !x.case.onRecord).map((x) => x.case.id)).toEqual([]);
     // The closing counts of the run: the graph's size, and the one operation below a parent ran on one the suite made.
-    expect(report.dependencies).toEqual({ values: 6, consumers: 5, belowParent: 1, onCreatedParent: 1 });
+    expect(report.dependencies).toEqual({ values: 6, consumers: 5, belowParent: 1, onCreatedParent: 1, notOnCreated: [] });
     expect(formatReport(report)).toContain('Dependency graph: 6 values consumed by 5 operations (--dry-run lists them); 1 of the 1 operations below a parent record ran on one the suite created.');
     // The trip a booking names comes from GET /trips, itself asked between stations GET /stations answered: never made up.
     const bookings = report.exchanges.filter((x) => x.case.operationId === 'createBooking' && x.case.expect === 'accepted' && typeof x.case.request.body === 'string');
