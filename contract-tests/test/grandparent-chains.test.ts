@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { createMockServer } from '../../mocks/server.js';
 import { runContractSuite, type ContractReport } from '../index.js';
+import { useMockForSpec } from '../../mocks/test/mock-under-test.js';
 import { startMockProxy, type ProxiedAnswer } from './providers/mock-proxy.js';
 
 const LAGO = fileURLToPath(new URL('../../fixtures/real-world/lago/openapi.yaml', import.meta.url));
@@ -153,5 +154,106 @@ describe('an operation below a charge of a plan (Lago: a charge filter)', () => 
     expect(failed(report)).toContain('not_a_server_error');
     const on = report.findings.filter((f) => f.check === 'not_a_server_error' && f.severity === 'failure').map((f) => f.exchange.case.operationId);
     expect(new Set(on)).toEqual(new Set(['createPlanChargeFilter']));
+  }, 120_000);
+});
+
+/** A collection of `noun` records at `path`: its create (a JSON body with `property`, the id assigned), list, read and delete. */
+function collection(path: string, item: string, noun: string, property: string, parameters: string[]): Record<string, unknown> {
+  const record = { type: 'object', required: ['id', property], properties: { id: { type: 'string', readOnly: true }, [property]: { type: 'string', maxLength: 20 } } };
+  const inPath = (names: string[]) => names.map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
+  const missing = { '404': { description: 'no such record' } };
+  return {
+    [path]: {
+      post: {
+        operationId: `create${noun}`,
+        parameters: inPath(parameters),
+        requestBody: { required: true, content: { 'application/json': { schema: record } } },
+        responses: { '201': { description: 'made', content: { 'application/json': { schema: record } } }, ...missing },
+      },
+      get: {
+        operationId: `list${noun}s`,
+        parameters: inPath(parameters),
+        responses: { '200': { description: 'all', content: { 'application/json': { schema: { type: 'array', items: record } } } }, ...missing },
+      },
+    },
+    [`${path}/{${item}}`]: {
+      get: { operationId: `get${noun}`, parameters: inPath([...parameters, item]), responses: { '200': { description: 'one', content: { 'application/json': { schema: record } } }, ...missing } },
+      delete: { operationId: `delete${noun}`, parameters: inPath([...parameters, item]), responses: { '204': { description: 'gone' }, ...missing } },
+    },
+  };
+}
+
+/** Netlify's sites and split tests, with one level more: a split test's variants, and activating one (three records above it). */
+const VARIANTS = {
+  openapi: '3.0.3',
+  info: { title: 'split-test variants', version: '1' },
+  paths: {
+    ...collection('/sites', 'site_id', 'Site', 'name', []),
+    ...collection('/sites/{site_id}/traffic_splits', 'split_test_id', 'SplitTest', 'branch', ['site_id']),
+    ...collection('/sites/{site_id}/traffic_splits/{split_test_id}/variants', 'variant_id', 'Variant', 'label', ['site_id', 'split_test_id']),
+    '/sites/{site_id}/traffic_splits/{split_test_id}/variants/{variant_id}/activate': {
+      post: {
+        operationId: 'activateVariant',
+        parameters: ['site_id', 'split_test_id', 'variant_id'].map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } })),
+        responses: { '204': { description: 'active' }, '404': { description: 'no such site, split test or variant' } },
+      },
+    },
+  },
+};
+
+describe('an operation below three records (a variant of a split test of a site)', () => {
+  const mock = useMockForSpec(VARIANTS);
+
+  async function runOnVariants(flaw?: 'activate-500'): Promise<{ report: ContractReport; log: string[] }> {
+    const log: string[] = [];
+    const proxy = await startMockProxy(mock.current.url, async (request, forward) => {
+      const activate = /^(\/sites\/[^/]+\/traffic_splits\/[^/]+\/variants\/[^/]+)\/activate$/.exec(request.url);
+      if (!activate) {
+        const answer = await forward();
+        if (request.method !== 'GET') log.push(`${request.method} ${request.url} ${answer.status}`);
+        return answer;
+      }
+      // Whether the site, its split test and the variant exist, as the mock (stateful) knows: its read of the variant.
+      const variant = await forward({ method: 'GET', url: activate[1], body: Buffer.alloc(0) });
+      log.push(`activate ${variant.status === 200 ? 'known' : 'unknown'}`);
+      if (variant.status !== 200) return { status: 404, headers: {}, body: Buffer.alloc(0) };
+      const answer = await forward();
+      return flaw && answer.status < 300 ? json(500, { message: 'internal error' }) : answer;
+    });
+    try {
+      const report = await runContractSuite({ spec: mock.specFile, baseUrl: proxy.url, seed: 38, generated: { positive: 2, negative: 1 }, includeOperations: ['activateVariant'] });
+      return { report, log };
+    } finally {
+      await proxy.close();
+    }
+  }
+
+  it('creates the site, the split test under it, the variant under both, runs on all three, and deletes them last in first out: a provider that 404s for any missing fails nothing', async () => {
+    const { report, log } = await runOnVariants();
+    expect(failed(report).filter((name) => name !== 'negative_data_rejection')).toEqual([]);
+    expect(report.dependencies).toMatchObject({ belowParent: 1, onCreatedParent: 1, notOnCreated: [] });
+    const at = (pattern: RegExp): number => log.findIndex((line) => pattern.test(line));
+    const order = [
+      at(/^POST \/sites 201$/),
+      at(/^POST \/sites\/[^/]+\/traffic_splits 201$/),
+      at(/^POST \/sites\/[^/]+\/traffic_splits\/[^/]+\/variants 201$/),
+      at(/^activate known$/),
+      at(/^DELETE \/sites\/[^/]+\/traffic_splits\/[^/]+\/variants\/[^/]+ 204$/),
+      at(/^DELETE \/sites\/[^/]+\/traffic_splits\/[^/]+ 204$/),
+      at(/^DELETE \/sites\/[^/]+ 204$/),
+    ];
+    expect(
+      order.every((index) => index >= 0),
+      log.join('\n'),
+    ).toBe(true);
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
+    const valid = report.exchanges.filter((x) => x.case.operationId === 'activateVariant' && x.case.expect === 'accepted');
+    expect(valid.length).toBeGreaterThan(0);
+    expect(valid.filter((x) => x.outcome !== 'response' || x.response.status !== 204).map((x) => x.case.id)).toEqual([]);
+  }, 120_000);
+
+  it('catches a provider that answers 500 on activating a variant that exists', async () => {
+    const { report } = await runOnVariants('activate-500');
+    expect(failed(report)).toContain('not_a_server_error');
   }, 120_000);
 });
