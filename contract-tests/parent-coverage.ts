@@ -57,7 +57,7 @@ function whyNot(
 ): string {
   if (!answered) return 'none of its requests was answered';
   for (const parent of parents) {
-    if (parent.collection === undefined) return `{${parent.parameter}} names a record only ${parent.producer} lists: no operation creates one`;
+    if (parent.collection === undefined) return `{${parent.parameter}} names a record no collection's create makes: its value comes from ${parent.producer}'s answer`;
     const collection = collections.find((c) => c.path === parent.collection);
     const noun = collection?.noun ?? parent.collection;
     if (created.get(parent.collection)?.size) continue;
