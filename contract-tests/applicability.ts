@@ -9,6 +9,7 @@ import { judgedFilters, type SequencePlan } from './sequences.js';
 import type { MissingParent } from './missing-parents.js';
 import type { DeclaredResponse, SuiteContract } from './spec-contract.js';
 import { isJsonMediaType } from '../openapi/media-types.js';
+import { verdict, write } from './generators/parameters.js';
 
 /** Every response an operation declares, by what the spec writes for its status. */
 function declaredResponses(operation: SuiteContract): DeclaredResponse[] {
@@ -28,6 +29,29 @@ function tellsRecords(plan: SequencePlan): boolean {
 /** A list with what list_honours_parameters judges: a page size, or a filter the sequence judges (sequences.ts judgedFilters; other query parameters it cannot judge). */
 function honoursJudged(plan: SequencePlan): boolean {
   return plan.list !== undefined && (plan.limit !== undefined || judgedFilters(plan).length > 0);
+}
+
+/** Parameter texts (as JSON literals) of which a constrained schema refuses at least one: a word, signs, a fraction, a huge number, a long string. */
+const PROBES = ['"x"', '-1', '0.5', '"true"', '2147483648000', JSON.stringify('a'.repeat(4097))];
+
+/**
+ * Whether some request to the operation is invalid by its spec: a body (it can always be malformed),
+ * a required parameter outside the path (it can be left out), or a parameter whose schema refuses
+ * some text, read back as the mock reads it. A path of unconstrained strings and no body takes
+ * every request the route matches.
+ */
+function takesInvalidRequests(operation: SuiteContract): boolean {
+  if (operation.requestBody || operation.rawBody) return true;
+  return operation.parameters.some((parameter) => {
+    if (parameter.required && parameter.in !== 'path') return true;
+    return PROBES.some((literal) => {
+      try {
+        return verdict(parameter, write(parameter, literal)) === false;
+      } catch {
+        return false;
+      }
+    });
+  });
 }
 
 /**
@@ -67,7 +91,7 @@ export function notApplicable(check: CheckName, operations: readonly SuiteContra
     case 'response_headers_conformance':
       return operations.some((o) => declaredResponses(o).some((r) => (r.headerParameters?.length ?? 0) > 0)) ? undefined : 'no response of the operations under test declares a header';
     case 'negative_data_rejection':
-      return operations.some((o) => o.requestBody || o.parameters.length) ? undefined : 'no operation under test takes a body or a parameter, so no request can be invalid';
+      return operations.some(takesInvalidRequests) ? undefined : 'no operation under test takes a body, a required parameter or one whose schema refuses some value, so no request can be invalid';
     default:
       return undefined;
   }
@@ -93,7 +117,7 @@ export function awaitedAnswers(check: CheckName, operations: readonly SuiteContr
     case 'ignored_auth':
       return operations.filter((o) => o.security.kind !== 'none').map((o) => `an answer of ${o.operationId} (${o.method} ${o.path}) to a missing or wrong credential`);
     case 'negative_data_rejection':
-      return operations.filter((o) => o.requestBody || o.parameters.length).map((o) => `an answer of ${o.operationId} (${o.method} ${o.path}) to an invalid request`);
+      return operations.filter(takesInvalidRequests).map((o) => `an answer of ${o.operationId} (${o.method} ${o.path}) to an invalid request`);
     case 'ensure_resource_availability':
       return plans.filter((p) => p.read || tellsRecords(p)).map((p) => `${(p.read ?? p.list)?.operationId} after ${p.create.operationId} created a ${p.noun} (a 2xx create first)`);
     case 'resource_consistency':

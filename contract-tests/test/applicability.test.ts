@@ -178,3 +178,49 @@ describe('a list filter the sequence cannot judge', () => {
     expect(report.checks.find((c) => c.name === 'list_honours_parameters')?.notApplicable).toBe(true);
   });
 });
+
+/**
+ * An operation no request can be invalid for: Netlify's `POST /sites/{site_id}/traffic_splits/{split_test_id}/publish`
+ * takes two unconstrained string path values and no body. negative_data_rejection has nothing to judge
+ * there (not applicable, the run passes); an integer path value can be sent as a word, so it applies.
+ */
+const publish = (pathSchema: object) => ({
+  openapi: '3.1.0',
+  info: { title: 'Splits', version: '1' },
+  paths: {
+    '/sites/{site_id}/publish': {
+      post: {
+        operationId: 'publishSite',
+        parameters: [{ name: 'site_id', in: 'path', required: true, schema: pathSchema }],
+        responses: { '204': { description: 'published' }, '404': { description: 'no such site' } },
+      },
+    },
+  },
+});
+
+describe('negative_data_rejection on an operation that takes any request the route matches', () => {
+  it('is not applicable for unconstrained string path values and no body: a correct provider passes', async () => {
+    const report = await runSuiteAgainst((_request, answer) => answer(204), {
+      token: '',
+      contract: compileSuiteSpec(publish({ type: 'string' }), 'splits.json'),
+      seed: 1,
+      generated: { positive: 2, negative: 2 },
+    });
+    const check = report.checks.find((c) => c.name === 'negative_data_rejection');
+    expect(check?.notApplicable, formatReport(report)).toBe(true);
+    expect(check?.skipped.map((s) => s.reason).join('; ')).toMatch(/no request can be invalid/);
+    expect(report.ok, formatReport(report)).toBe(true);
+  });
+
+  it('applies to an integer path value: a provider accepting a word there fails it', async () => {
+    const report = await runSuiteAgainst((_request, answer) => answer(204), {
+      token: '',
+      contract: compileSuiteSpec(publish({ type: 'integer' }), 'splits.json'),
+      seed: 1,
+      generated: { positive: 2, negative: 2 },
+    });
+    const check = report.checks.find((c) => c.name === 'negative_data_rejection');
+    expect(check?.notApplicable).not.toBe(true);
+    expect(check?.status, formatReport(report)).toBe('failed');
+  });
+});
