@@ -7,6 +7,7 @@ import { ContractUsageError } from './errors.js';
 import { awaitedAnswers, notApplicable } from './applicability.js';
 import { planSequences, type SequencePlan } from './sequences.js';
 import { judgedReads, planMissingParents, type MissingParent } from './missing-parents.js';
+import { SecretMask } from './secret-mask.js';
 import { selectOperations, type OperationFilter } from './operations.js';
 import { loadSuiteSpec, schemeTitle, SpecError, type SuiteContract, type SuiteSpec } from './spec-contract.js';
 
@@ -151,6 +152,8 @@ export interface ResolvedOptions {
   /** Per check, the answers that would give it something to judge (./applicability.ts): the report names them when none came. */
   awaited?: Partial<Record<CheckName, readonly string[]>>;
   maxTimeouts: number;
+  /** The run's secrets, masked in everything the reports show. */
+  secretMask: SecretMask;
 }
 
 const TOKEN_CHARS = /^[\x21-\x7e]+$/;
@@ -227,6 +230,7 @@ export function resolveOptions(options: ContractOptions): ResolvedOptions {
       }
     }
   }
+  const extraCases = loadCaseFiles(options.cases ?? []);
   const plans = spec.compiled ? planSequences(spec.compiled, operations) : [];
   const missingParents = spec.compiled ? planMissingParents(spec.compiled, operations, judgedReads(plans)) : [];
   return {
@@ -250,7 +254,8 @@ export function resolveOptions(options: ContractOptions): ResolvedOptions {
     skip: withProfile([...(options.skip ?? []), ...selectionRules(options, operations, plans, missingParents)], options.profile),
     awaited: Object.fromEntries(CHECK_NAMES.map((check) => [check, awaitedAnswers(check, operations, plans)])),
     contract,
-    extraCases: loadCaseFiles(options.cases ?? []),
+    extraCases,
+    secretMask: new SecretMask({ token, basic, headers, extraCases }),
     maxTimeouts: integer('maxTimeouts', options.maxTimeouts ?? DEFAULT_MAX_TIMEOUTS, 1, 1000),
   };
 }

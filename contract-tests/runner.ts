@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { CREATE_PLANT_OPERATION, createIdSource, loadFixtures, type FixtureCase } from '../fixtures/index.js';
 import { fileCase } from './case-files.js';
-import { derivedCredentials, validCredentials } from './generators/auth.js';
+import { validCredentials } from './generators/auth.js';
 import { requestTarget, takesLiteral, validParameterValues } from './generators/parameters.js';
 import { judgedReads, planMissingParents, type MissingParent } from './missing-parents.js';
 import {
@@ -113,7 +113,7 @@ export async function runResolved(resolved: ResolvedOptions, options: Pick<Contr
   const judged = judgeAll(exchanges, resolved, runs);
   // The checks judge what the provider really answered; the report shows it with secrets masked.
   const shown = new Map(exchanges.map((exchange) => [exchange, masked(exchange, resolved)]));
-  const findings = judged.findings.map((finding) => ({ ...finding, message: mask(finding.message, resolved), exchange: shown.get(finding.exchange) as Exchange }));
+  const findings = judged.findings.map((finding) => ({ ...finding, message: resolved.secretMask.mask(finding.message), exchange: shown.get(finding.exchange) as Exchange }));
   const { checks } = judged;
   const headline = refusedEverything(exchanges);
   return {
@@ -865,65 +865,13 @@ async function sendAll(
   return { exchanges, timeouts };
 }
 
-/** Secrets the run must never show: the token, every form of it the auth cases send, and the --header values, longest first. */
-export function secrets(options: Pick<ResolvedOptions, 'token' | 'headers'> & { basic?: string; extraCases?: readonly FixtureCase[] }): Array<[string, string]> {
-  const list: Array<[string, string]> = [];
-  if (options.token) list.push([options.token, '<token>'], ...derivedCredentials(options.token), ...caseCredentialForms(options.extraCases ?? [], options.token));
-  if (options.basic) {
-    const password = options.basic.slice(options.basic.indexOf(':') + 1);
-    list.push([Buffer.from(options.basic).toString('base64'), '<the --basic credentials>']);
-    if (password.length >= 4) list.push([password, '<the --basic password>']);
-  }
-  for (const value of Object.values(options.headers)) if (value.length >= 4) list.push([value, '<value given with --header>']);
-  return list.sort((a, b) => b[0].length - a[0].length);
-}
-
-/**
- * The base64 forms of the credentials case files build from the token (`{"scheme": "login", "value":
- * "ann:{{token}}"}`, sent as HTTP Basic): the token inside them escapes its plain forms. Each stand-in
- * computes the same bytes from $PLANT_STORE_TOKEN (report.ts reads it back for the curl line).
- */
-function caseCredentialForms(cases: readonly FixtureCase[], token: string): Array<[string, string]> {
-  const forms = new Map<string, string>();
-  for (const { request } of cases) {
-    const { auth } = request;
-    if (typeof auth !== 'object' || !('scheme' in auth) || auth.value === '{{token}}' || !auth.value.includes('{{token}}')) continue;
-    const pieces = auth.value.split('{{token}}');
-    const sent = pieces.join(token);
-    const quoted = pieces.map((piece) => (piece === '' ? '' : `'${piece.replaceAll("'", "'\\''")}'`)).join('"$PLANT_STORE_TOKEN"');
-    forms.set(Buffer.from(sent).toString('base64'), `$(printf %s ${quoted} | base64 -w0)`);
-  }
-  return [...forms];
-}
-
-const TOKEN_CHAR = 'A-Za-z0-9\\-._~+/=';
-/** Below this length a derived form of the token is masked only where credentials go. */
-const SHORT_FORM = 4;
-
-/**
- * `text` with every secret replaced by its stand-in. A secret of 8 characters or more is masked
- * wherever it appears; a shorter one only where it stands alone (not inside a longer word), so a
- * token such as `T` does not garble every capital T of a report.
- */
-function mask(text: string, options: ResolvedOptions, where: 'credential' | 'text' = 'text'): string {
-  let out = text;
-  const token = options.token;
-  for (const [secret, stand] of secrets(options)) {
-    // A derived form of a short token (`an` of `any`) cannot be told from a provider's words:
-    // it is masked where the suite put a credential (headers, the URL), not in free text.
-    if (where === 'text' && secret.length < SHORT_FORM && secret !== token) continue;
-    if (secret.length >= 8) out = out.replaceAll(secret, stand);
-    else out = out.replace(new RegExp(`(?<![${TOKEN_CHAR}])${secret.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![${TOKEN_CHAR}])`, 'g'), stand);
-  }
-  return out;
-}
-
 /** The exchange as reports show it: anything the provider echoed of a secret (headers, status text, body) masked. */
 function masked(exchange: Exchange, options: ResolvedOptions): Exchange {
   if (exchange.outcome !== 'response') return exchange;
   const { response } = exchange;
-  const headers = Object.fromEntries(Object.entries(response.headers).map(([name, value]) => [name, mask(value, options)]));
-  return { ...exchange, response: { ...response, statusText: mask(response.statusText, options), headers, body: mask(response.body, options) } };
+  const { secretMask } = options;
+  const headers = Object.fromEntries(Object.entries(response.headers).map(([name, value]) => [name, secretMask.mask(value)]));
+  return { ...exchange, response: { ...response, statusText: secretMask.mask(response.statusText), headers, body: secretMask.mask(response.body) } };
 }
 
 /** The request as the reports show it: exact, but with the provider's secrets masked. */
@@ -932,13 +880,13 @@ function sentRequest(contractCase: ContractCase, options: ResolvedOptions): Sent
   const headers: Record<string, string | string[]> = { host: url.host };
   const maskValue = (name: string, value: string): string => {
     if (name in options.headers && options.headers[name] === value) return '<value given with --header>';
-    return mask(value, options, 'credential');
+    return options.secretMask.mask(value, 'credential');
   };
   for (const [name, value] of Object.entries(contractCase.request.headers)) {
     headers[name] = Array.isArray(value) ? value.map((v) => maskValue(name, v)) : maskValue(name, value as string);
   }
   const { body } = contractCase.request;
-  return { method: contractCase.request.method, url: mask(url.href, options, 'credential'), headers, body: typeof body === 'string' ? mask(body, options) : body };
+  return { method: contractCase.request.method, url: options.secretMask.mask(url.href, 'credential'), headers, body: typeof body === 'string' ? options.secretMask.mask(body) : body };
 }
 
 function judgeAll(exchanges: readonly Exchange[], options: ResolvedOptions, runs: ReadonlyMap<string, RunContext>): { checks: CheckResult[]; findings: Finding[] } {

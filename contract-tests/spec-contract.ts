@@ -52,6 +52,8 @@ export interface DeclaredResponse {
   /** What the body is called in messages: the component's name, or `the declared schema`. */
   schemaName?: string;
   validate?: ValidateFunction;
+  /** Whether the body has a validator, known without compiling it (`validate` compiles it on first use). */
+  judged: boolean;
   /** The properties the body's schema declares (allOf parts included). */
   properties: readonly string[];
   /** Every header it declares but Content-Type (which OpenAPI says to ignore), with its schema: openapi/operations/response-headers.ts judges them. */
@@ -311,6 +313,8 @@ function declared(response: ContractResponse, status: number | string): Declared
     mediaTypes: [...response.content.keys()],
     properties: media?.properties ?? [],
     headerParameters: response.headerParameters ?? [],
+    // The contract compiles a validator for every schema but `false` (no value passes it, nothing to compile).
+    judged: Boolean(media?.schema),
     ...(media ? { schemaName: refName(media.schema) } : {}),
   };
   // The contract compiles response validators on first use; keep that lazy.

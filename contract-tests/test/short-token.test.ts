@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { authCases } from '../generators/auth.js';
-import { secrets } from '../runner.js';
+import { secrets } from '../secret-mask.js';
 import type { SecurityScheme } from '../spec-contract.js';
 
 const bearer: SecurityScheme = { kind: 'bearer', name: 'bearerAuth', alongside: [] };
