@@ -19,6 +19,7 @@ import { loadEngine, type Engine, type EngineOptions } from './engine/engine.js'
 import { watchSpec } from './engine/watch.js';
 import { SPEC_PATH } from '../openapi/plant-store.js';
 import type { IdentityOverrides } from '../openapi/operations/collections.js';
+import type { CompiledContract } from '../openapi/operations/model.js';
 import { duplicatesOf } from './admin/routes.js';
 import { failureKind, isRejection, reject, type Rejection } from './errors.js';
 import { rejected, type Answer } from './http/answer.js';
@@ -46,6 +47,12 @@ export interface MockOptions {
   port?: number;
   host?: string;
   spec?: string;
+  /**
+   * The spec already read and compiled (readContract), served instead of reading `spec` again: for a
+   * caller that holds it, such as a test handing the same model to the contract suite (its validators
+   * are then compiled once for both). Not with `watch`, which reads the file.
+   */
+  contract?: CompiledContract;
   /** Accepted credentials for the spec's security scheme; empty or undefined accepts any well-formed one. */
   tokens?: readonly string[];
   /** OpenAPI Overlay 1.0 documents applied to the spec in order (`--overlay`): the `x-mock-*` extensions without editing the spec. */
@@ -135,7 +142,8 @@ function gatewaySecrets(basic: string | undefined): string[] {
 export async function createMockServer(options: MockOptions = {}): Promise<MockServer> {
   const logger = options.logger ?? createLogger(options.logLevel ?? 'info');
   const warn = (details: Record<string, unknown>, message: string): void => logger.warn(details, message);
-  const engine = await loadEngine({ ...engineOptions(options), warn });
+  if (options.contract && options.watch) throw new Error('--watch reads the spec file again: give the spec, not a compiled contract.');
+  const engine = await loadEngine({ ...engineOptions(options), ...(options.contract ? { contract: options.contract } : {}), warn });
   for (const note of engine.contract.notes) logger.info({ spec: engine.contract.source }, note);
   for (const warning of engine.contract.warnings) logger.warn({ spec: engine.contract.source }, warning);
   for (const scheme of engine.unchecked) logger.warn({ scheme }, `the security scheme ${scheme} cannot be checked by the mock; requests are not refused for it`);

@@ -30,18 +30,21 @@ const SPECS = readdirSync(ROOT, { withFileTypes: true })
 describe.each(SPECS)('the suite with --spec fixtures/specs/%s', (name, spec) => {
   let mock: MockServer;
   let report: ContractReport;
-  /** The spec as the suite compiles it: read from its file once, for the runs behind the proxies (the run above reads it by `spec`). */
+  /**
+   * The spec as the suite compiles it: read from its file once, for the runs behind the proxies and
+   * for the three mocks (its validators compiled once for all of them); the run above reads it by `spec`.
+   */
   let contract: SuiteSpec;
   beforeAll(async () => {
-    mock = await createMockServer({ port: 0, logLevel: 'silent', spec, tokens: [TOKEN, BASIC] });
-    report = await runContractSuite({ baseUrl: mock.url, token: TOKEN, basic: BASIC, spec, seed: 31, skip: KNOWN[name] ?? [], generated: { positive: 3, negative: 3 } });
     contract = suiteSpecOf(await readContract(spec));
+    mock = await createMockServer({ port: 0, logLevel: 'silent', spec, contract: contract.compiled, tokens: [TOKEN, BASIC] });
+    report = await runContractSuite({ baseUrl: mock.url, token: TOKEN, basic: BASIC, spec, seed: 31, skip: KNOWN[name] ?? [], generated: { positive: 3, negative: 3 } });
   }, 120_000);
   afterAll(() => mock?.close());
 
   it('fails (report not ok: exit 1) naming content_type_conformance against the mock behind a proxy that labels its JSON answers text/plain', async () => {
     // A mock of its own: the runs before filled the shared one's lists past what an answer may hold.
-    const own = await createMockServer({ port: 0, logLevel: 'silent', spec, tokens: [TOKEN, BASIC] });
+    const own = await createMockServer({ port: 0, logLevel: 'silent', spec, contract: contract.compiled, tokens: [TOKEN, BASIC] });
     const proxy = await startMockProxy(own.url, async (_request, forward) => {
       const answer = await forward();
       const type = answer.headers['content-type'] ?? '';
@@ -59,7 +62,7 @@ describe.each(SPECS)('the suite with --spec fixtures/specs/%s', (name, spec) => 
 
   it('passes the mock behind a proxy that spells application/json otherwise (Application/JSON; charset="UTF-8": the same type, RFC 9110 §8.3.1)', async () => {
     // A mock of its own: the runs before filled the shared one's lists past what an answer may hold.
-    const own = await createMockServer({ port: 0, logLevel: 'silent', spec, tokens: [TOKEN, BASIC] });
+    const own = await createMockServer({ port: 0, logLevel: 'silent', spec, contract: contract.compiled, tokens: [TOKEN, BASIC] });
     const proxy = await startMockProxy(own.url, async (_request, forward) => {
       const answer = await forward();
       const type = answer.headers['content-type'] ?? '';

@@ -46,8 +46,9 @@ const KNOWN: Record<string, string> = {};
 const failed = (report: ContractReport): string[] => report.checks.filter((c) => c.status === 'failed' || c.status === 'not-judged').map((c) => c.name);
 
 /**
- * The document as the suite compiles it, read from its file once for both runs on it (as the CLI
- * hands its compiled spec to the runner): its validators are compiled once, on first use.
+ * The document as the suite compiles it, read from its file once for both runs on it and for the
+ * mock of each (as the CLI hands its compiled spec to the runner): its validators are compiled once,
+ * on first use, whichever tool uses them first.
  */
 function compiledOnce(spec: string): () => Promise<SuiteSpec> {
   let compiled: Promise<SuiteSpec> | undefined;
@@ -105,7 +106,7 @@ function breakableOperations(report: ContractReport, contract: SuiteSpec): strin
 }
 
 async function suiteAgainstMock(spec: string, contract: SuiteSpec, through?: { breakAnswers: readonly string[] }): Promise<{ report: ContractReport; broken: ReadonlySet<string> }> {
-  const mock = await createMockServer({ port: 0, logLevel: 'silent', spec, tokens: [TOKEN, BASIC] });
+  const mock = await createMockServer({ port: 0, logLevel: 'silent', spec, contract: contract.compiled, tokens: [TOKEN, BASIC] });
   const broken = new Set<string>();
   // Every 2xx JSON object or array answer turned into the other kind (an object into a one-item array,
   // an array into {items: …}): an operation whose schema says which kind its answer is must fail.
@@ -128,6 +129,9 @@ async function suiteAgainstMock(spec: string, contract: SuiteSpec, through?: { b
       basic: BASIC,
       contract,
       seed: SEED,
+      // What is judged is the two tools' agreement, not the mock's speed: on a loaded machine the mock, in
+      // this process beside the suite, may take more than the suite's default 10 s to answer.
+      timeoutMs: 120_000,
       ...(through ? { generated: { positive: 1, negative: 0 }, checks: ['response_schema_conformance'], includeOperations: through.breakAnswers } : { generated: GENERATED }),
     });
     return { report, broken };

@@ -26,6 +26,8 @@ export interface EngineOptions extends RecognitionOptions {
   spec?: string;
   /** OpenAPI Overlay 1.0 documents applied to it in order before it is compiled (`--overlay`). */
   overlays?: readonly string[];
+  /** The spec already compiled, used instead of reading `spec` (with its overlays). */
+  contract?: CompiledContract;
   /** Accepted credentials for whichever scheme the spec declares; undefined accepts any well-formed one. */
   tokens?: ReadonlySet<string>;
   /** Where the engine says what it could not do for a request (a body it could not generate), once each. */
@@ -35,7 +37,7 @@ export interface EngineOptions extends RecognitionOptions {
 export type { Engine } from './context.js';
 
 export async function loadEngine(options: EngineOptions = {}): Promise<Engine> {
-  const contract = await readContract(options.spec, options.overlays);
+  const contract = options.contract ?? (await readContract(options.spec, options.overlays));
   return buildEngine(contract, options);
 }
 
