@@ -151,9 +151,13 @@ export function generateCases(given: GenerationOptions): Generation {
   if (record) {
     const parameter = contract.parameters.find((p) => p.in === 'path' && p.name === record.parameter);
     const owners = (record.parents ?? []).map((parent) => ({ id: parent.id, parameter: contract.parameters.find((p) => p.in === 'path' && p.name === parent.parameter) }));
-    // On the record only where the path names it, and its parents too for a nested one.
+    const scoped = [...(record.scope ?? [])].map(([name, value]) => [contract.parameters.find((p) => p.in === 'path' && p.name === name), value] as const);
+    // On the record only where the path names it, and its parents too for a nested one, in the scope it was made in (another scope holds no such record).
     const named = (values: ParameterValues): boolean =>
-      parameter !== undefined && values.get(parameter) === record.id && owners.every((owner) => owner.parameter !== undefined && values.get(owner.parameter) === owner.id);
+      parameter !== undefined &&
+      values.get(parameter) === record.id &&
+      owners.every((owner) => owner.parameter !== undefined && values.get(owner.parameter) === owner.id) &&
+      scoped.every(([scope, value]) => scope === undefined || values.get(scope) === value);
     for (const kase of generation.cases) if (named(kase.parameters ?? required) && bodyAgrees(kase.body, record)) kase.onRecord = true;
   }
   return generation;
@@ -168,6 +172,8 @@ export interface PinnedRecord {
   parents?: ReadonlyArray<{ parameter: string; id: string }>;
   /** The record is the operation's parent (`{bookingId}` of a payment): the body names a record of its own, never this one. */
   owner?: true;
+  /** The scope values (JSON text by path parameter) the record was created under (collections.ts): the operation's path names the same. */
+  scope?: ReadonlyMap<string, string>;
 }
 
 /**
@@ -192,6 +198,10 @@ function pinned(values: ParameterValues, contract: SuiteContract, record: Pinned
   const parameter = record && contract.parameters.find((p) => p.in === 'path' && p.name === record.parameter);
   if (!record || !parameter) return withKnown;
   const out = withKnown;
+  for (const [name, value] of record.scope ?? []) {
+    const scoped = contract.parameters.find((p) => p.in === 'path' && p.name === name);
+    if (scoped) out.set(scoped, value);
+  }
   out.set(parameter, record.id);
   for (const parent of record.parents ?? []) {
     const owner = contract.parameters.find((p) => p.in === 'path' && p.name === parent.parameter);
@@ -654,15 +664,18 @@ function bodyCases(options: GenerationOptions, body: RequestBody, _required: Par
   if (isValidRequestBody(contract, objectText(validBase))) {
     const text = firstString ? validBase.find(([name]) => name === firstString.name)?.[1] : undefined;
     const marker = text?.startsWith('"') && (JSON.parse(text) as string).length > 0 ? (JSON.parse(text) as string).charAt(0) : undefined;
+    let encodings = 0;
     for (const declared of body.mediaTypes) {
       const essence = mediaEssence(declared);
+      // Each encoding's body is a record of its own (a fresh id and key): two XML types written alike would be a repeat a provider refuses.
+      const record = (): Member[] => (encodings++ === 0 ? validBase : base());
       const written =
         essence === 'application/x-www-form-urlencoded'
-          ? { label: 'form', text: formUrlencoded(validBase), contentType: declared, about: 'a URL-encoded form' }
+          ? { label: 'form', text: formUrlencoded(record()), contentType: declared, about: 'a URL-encoded form' }
           : essence === 'multipart/form-data'
-            ? { label: 'multipart', text: multipartFormData(validBase), contentType: `${essence}; boundary=${MULTIPART_BOUNDARY}`, about: 'multipart/form-data (RFC 7578)' }
+            ? { label: 'multipart', text: multipartFormData(record()), contentType: `${essence}; boundary=${MULTIPART_BOUNDARY}`, about: 'multipart/form-data (RFC 7578)' }
             : isXmlMediaType(essence)
-              ? { label: 'xml', text: xmlDocument(validBase, body.schemaName), contentType: declared, about: `XML, one <${body.schemaName}> element` }
+              ? { label: 'xml', text: xmlDocument(record(), body.schemaName), contentType: declared, about: `XML, one <${body.schemaName}> element` }
               : undefined;
       if (!written?.text) continue;
       add({

@@ -20,6 +20,7 @@ import {
   planSequences,
   recordIn,
   runSequences,
+  scopeValues,
   validRecordBody,
   wrapRecord,
   type SequencePlan,
@@ -421,9 +422,12 @@ async function pinRecords(
       const targets = options.operations.filter((o) => o.requestBody && !o.requestBody.form && o.actsOnRecord && (o.method === 'PUT' || o.method === 'PATCH') && o.path === itemPath);
       if (!targets.length) continue;
       const { parent } = plan;
-      const parentId = parent ? await create(parent, `creates a ${parent.noun} for the update cases' record to belong to`) : undefined;
+      // A scoped record is created, and named, under one value of each scope parameter (its parent too).
+      const scope = plan.scope ? scopeValues(plan.create, plan.scope, options.seed) : new Map<string, string>();
+      if (!scope) continue;
+      const parentId = parent ? await create(parent, `creates a ${parent.noun} for the update cases' record to belong to`, scope) : undefined;
       if (parent && parentId === undefined) continue;
-      const under = new Map(parent && parentId !== undefined ? [[parent.parameter, parentId]] : []);
+      const under = new Map([...scope, ...(parent && parentId !== undefined ? [[parent.parameter, parentId] as const] : [])]);
       const key = await create(plan, 'creates a record for the update cases', under);
       if (key === undefined) {
         if (parent && parentId !== undefined) await removeRecord(transport, options, parent, parentId);
@@ -434,7 +438,16 @@ async function pinRecords(
         const owner = parent && parentId !== undefined ? operation.parameters.find((p) => p.in === 'path' && p.name === parent.parameter) : undefined;
         if (!parameter || (parent && !owner)) return [];
         return [
-          [operation.operationId, { parameter: parameter.name, identity: plan.identity, id: key, ...(owner && parentId !== undefined ? { parents: [{ parameter: owner.name, id: parentId }] } : {}) }],
+          [
+            operation.operationId,
+            {
+              parameter: parameter.name,
+              identity: plan.identity,
+              id: key,
+              ...(owner && parentId !== undefined ? { parents: [{ parameter: owner.name, id: parentId }] } : {}),
+              ...(scope.size ? { scope } : {}),
+            },
+          ],
         ];
       });
       pins.push({ plan, id: key, ...(parentId === undefined ? {} : { parentId }), records });
@@ -452,13 +465,17 @@ async function pinRecords(
         attempts.push({ collection: need.collection.path, failed: unwritable === chain.length - 1 ? why : `the ${noun} it needs first cannot be created: ${why}` });
         continue;
       }
+      // A scoped chain is made, and named, under one value of each scope parameter (a nested collection keeps its parents' scopes).
+      const deepestPlan = plans.at(-1) as NonNullable<(typeof plans)[number]>;
+      const scope = need.collection.scope ? scopeValues(deepestPlan.create, need.collection.scope, options.seed) : new Map<string, string>();
+      if (!scope) continue;
       const made: Array<{ plan: NonNullable<(typeof plans)[number]>; parameter: string; id: string; under: Map<string, string> }> = [];
       const values = new Map<string, string>();
       for (const [at, plan] of plans.entries()) {
         const { collection, parameter } = chain[at] as NamedRecord;
         if (!plan) break;
         // Its create's path names the records it belongs to, made before it in this chain.
-        const under = new Map<string, string>();
+        const under = new Map<string, string>(scope);
         for (let each = collection; each.parent; each = each.parent.collection) {
           const id = values.get(each.parent.parameter);
           if (id !== undefined) under.set(each.parent.parameter, id);
@@ -478,7 +495,7 @@ async function pinRecords(
       const parents = made.slice(0, -1).map(({ parameter, id }) => ({ parameter, id }));
       const records = need.children.map(({ operationId, parameter }): [string, PinnedRecord] => [
         operationId,
-        { parameter, identity: deepest.plan.identity, id: deepest.id, owner: true, ...(parents.length ? { parents } : {}) },
+        { parameter, identity: deepest.plan.identity, id: deepest.id, owner: true, ...(parents.length ? { parents } : {}), ...(scope.size ? { scope } : {}) },
       ]);
       // Pinned in the order made, so that removePinned (last first) deletes each record before the ones it belongs to.
       for (const record of made) {

@@ -17,6 +17,7 @@ import { exactInteger, parseExactJson } from '../openapi/schema/exact-json.js';
 import { isObject } from '../openapi/schema/resolve.js';
 import { INT64_MAX, type IdSource } from '../fixtures/index.js';
 import { freshIdentity, freshKeyMaker } from './generators/identity.js';
+import { validParameterValues } from './generators/parameters.js';
 import { integerBounds, validLiterals } from './generators/schema-values.js';
 import type { CaseExpectation, SequenceStep } from './model.js';
 import { evaluateLinkValue, type Exchange } from './runtime-expressions.js';
@@ -62,6 +63,11 @@ export interface SequencePlan {
   itemParameter?: string;
   /** A nested collection's parent: a parent record is created first and named by `parameter` in every step's path. */
   parent?: ParentPlan;
+  /**
+   * The path parameters no operation creates that the records are kept apart by (collections.ts): one
+   * value each, drawn once, names the same scope in every step (parent included), or a read finds nothing.
+   */
+  scope?: readonly string[];
   /** The create answer's OpenAPI `links` to the read, update and delete (they choose those operations and their parameters). */
   links?: Partial<Record<'read' | 'update' | 'remove', PlanLink>>;
   /** An enveloped collection's (`{"article": {...}}`): its records are written, read and echoed inside the member. */
@@ -157,6 +163,7 @@ export function planSequences(compiled: CompiledContract, operations: readonly S
       ...optional('filterDefaults', defaultsOf(collection.stored, listPlan?.filters)),
       ...optional('itemParameter', collection.itemParameter),
       ...optional('parent', parent),
+      ...optional('scope', collection.scope),
       ...optional('pageCap', smallest(listPlan?.maxItems, listPlan?.paging.defaultSize)),
       ...optional('wrapper', listPlan?.shape.kind === 'wrapped' ? listPlan.shape.property : undefined),
       create,
@@ -557,9 +564,14 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
     return nextPage(first) !== undefined;
   };
 
+  if (plan.scope) {
+    const scope = scopeValues(plan.create, plan.scope, context.seed);
+    if (!scope) return;
+    parentParameters = scope;
+  }
   const parentKey = plan.parent ? await createParent(plan.parent) : undefined;
   if (plan.parent && parentKey === undefined) return;
-  if (plan.parent && parentKey !== undefined) parentParameters = new Map([[plan.parent.parameter, parentKey]]);
+  if (plan.parent && parentKey !== undefined) parentParameters = new Map([...parentParameters, [plan.parent.parameter, parentKey]]);
   const first = await create(freshId(), `creates a ${noun} to follow through the collection ${plan.collection}`);
   if (!first) return;
   await read(
@@ -821,6 +833,20 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
     if (answer.status === undefined || answer.status < 200 || answer.status > 299) return undefined;
     return id ?? createdKey(answer, parent);
   }
+}
+
+/**
+ * One valid value (JSON text) for each scope parameter, as the create declares it; undefined when it declares one not.
+ * Drawn apart from the sequence's own draws, which stay as they were for a collection with no scope.
+ */
+export function scopeValues(create: SuiteContract, scope: readonly string[], seed: number): Map<string, string> | undefined {
+  let draws = 0;
+  const sample = <T>(arbitrary: fc.Arbitrary<T>): T => fc.sample(arbitrary, { seed: (seed + 6_151 * ++draws) | 0, numRuns: 1 })[0] as T;
+  const values = new Map<string, string>();
+  for (const [parameter, literal] of validParameterValues(create, sample, false)) {
+    if (parameter.in === 'path' && scope.includes(parameter.name) && literal !== undefined) values.set(parameter.name, literal);
+  }
+  return scope.every((name) => values.has(name)) ? values : undefined;
 }
 
 /**

@@ -122,7 +122,7 @@ export interface RequestBody {
    * `properties` are the first branch's. A single entry for any other body.
    */
   variants: readonly BodyVariant[];
-  /** The property a fresh id goes in: an integer property named `id`, when the body has one. */
+  /** The property a fresh id goes in: the create's collection identity when it is an integer, else an integer property named `id`, when the body has one. */
   identity?: RequestProperty;
   /**
    * A string property that identifies a record (the CRUD rule's identity, `username`, sent by the
@@ -391,9 +391,11 @@ export function suiteContractOf(
   if (mediaType !== undefined && media?.schema && media.validate) {
     const variants = media.variants;
     const properties = (variants[0] as BodyVariant).properties;
-    // A readOnly id is the server's: a client's value is ignored, so it is no identity the client sends.
-    const identity = properties.find((p) => p.name === 'id' && typesOf(p.schema).includes('integer') && p.schema.readOnly !== true);
     const keyName = collectionIdentity?.get(operationId);
+    // A readOnly id is the server's: a client's value is ignored, so it is no identity the client sends. The collection's own
+    // integer identity (`userId`) first: a correct provider refuses a repeat of it (409), so each body needs a fresh one.
+    const integerNamed = (name: string | undefined): RequestProperty | undefined => properties.find((p) => p.name === name && typesOf(p.schema).includes('integer') && p.schema.readOnly !== true);
+    const identity = integerNamed(keyName) ?? integerNamed('id');
     // An enveloped record carries its key inside the envelope, where the mock stores the record from.
     const key = (innerProperties ?? properties).find(
       (p) =>

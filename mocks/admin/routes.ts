@@ -16,7 +16,7 @@ import { jsonAnswer, rejected, type Answer } from '../http/answer.js';
 import { DOCS_DOCUMENT_PATH, docsDocument, INSPECTOR_ASSETS, inspectorAsset, type InspectorPath } from './inspector.js';
 import type { MockContext } from './context.js';
 import { keyInWords } from '../engine/records.js';
-import { storeName } from '../engine/store-names.js';
+import { storeName, underPath } from '../engine/store-names.js';
 import { pathOf } from '../http/respond.js';
 import type { ValidatingProxy } from '../proxy/proxy.js';
 import { casesAnswer } from './cases.js';
@@ -140,7 +140,7 @@ function routesAt(path: string, context: MockContext): Record<string, AdminHandl
   const name = path.slice(ADMIN_PREFIX.length).replace(/(.)\/$/, '$1');
   // A fixed path first (`/plants/archive/entries`), as the API routes it, before any record's.
   const { collections } = context.engine;
-  const collection = collections.find((c) => !c.parent && c.path === name) ?? collections.find((c) => c.parent && pathTemplatePattern(c.path).test(name));
+  const collection = collections.find((c) => !underPath(c) && c.path === name) ?? collections.find((c) => underPath(c) && pathTemplatePattern(c.path).test(name));
   if (collection && context.proxy) return proxiedRoutes(context.proxy, ['GET', 'DELETE', 'POST']);
   if (collection) return collectionRoutes(collection, name);
   // A singleton document at its concrete path, by the API's own route table: /__mock/users/7/profile.
@@ -209,7 +209,7 @@ export async function handleAdminRequest(req: IncomingMessage, method: string, r
 
 /** The path parameters of a nested collection's API path (`bookingId` of `/bookings/7/payments`), decoded as the API decodes them. */
 function pathParams(collection: Collection, path: string): Record<string, string> {
-  return collection.parent ? templateValues(templateNames(collection.path), pathTemplatePattern(collection.path).match(path) ?? []) : {};
+  return underPath(collection) ? templateValues(templateNames(collection.path), pathTemplatePattern(collection.path).match(path) ?? []) : {};
 }
 
 async function seed(req: IncomingMessage, context: MockContext, collection: Collection, path: string, params: Record<string, string>): Promise<Answer> {

@@ -80,6 +80,8 @@ export interface CollectionView {
   parent?: string;
   /** The path parameter naming the parent record (`tripId`). */
   parentParameter?: string;
+  /** The path parameters no operation creates that its records are kept apart by (`accountId`). */
+  scope?: readonly string[];
   operations: string[];
   /** What the mock inferred of it, in words: paths, identity and who makes it, list shape, paging, roles. */
   inferred: string;
@@ -200,6 +202,7 @@ function collectionView(collection: Collection, engine: Engine): CollectionView 
     identity: collection.identity.property,
     admin: `${ADMIN_PREFIX}${collection.path}`,
     ...(collection.parent ? { parent: collection.parent.collection.path, parentParameter: collection.parent.parameter } : {}),
+    ...(collection.scope?.length ? { scope: collection.scope } : {}),
     operations: [...engine.stateful].filter(([, operation]) => operation.collection === collection).map(([operationId]) => operationId),
     inferred: inferredLine(collection, engine.stateful),
   };

@@ -52,7 +52,8 @@ export async function unkeptRecords(collections: readonly Collection[], store: R
       for (const child of children(collection)) await walk(child, new Map(keys).set(child.parent?.parameter as string, key), reason !== undefined);
     }
   };
-  for (const collection of collections) if (!collection.parent) await walk(collection, new Map(), false);
+  // A scoped collection's names are one per value a client sent, which the spec cannot list: its records are not walked.
+  for (const collection of collections) if (!collection.parent && !collection.scope?.length) await walk(collection, new Map(), false);
   return found;
 }
 

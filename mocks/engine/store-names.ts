@@ -9,13 +9,20 @@
  * A fixed segment of a spec's path never holds a brace (OpenAPI reads one as a template, and the
  * CRUD rule keeps no path with a template that is not a parent record's), so no record's name can
  * be a fixed path's (`/plants/archive/entries`), and deleting the plant `archive` never touches it.
+ * A scope (a template no operation creates: `{accountId}` of `/v2/accounts/{accountId}/offices`) is
+ * written the same way with the value as sent, as a string's key: `/v2/accounts/{%22A%22}/offices`.
  */
 import type { Collection } from '../../openapi/operations/collections.js';
 import type { RecordKey } from '../stores/store.js';
 import { keyOfPathSegment } from './records.js';
 
 /** A collection or a singleton: where it is, and the record it belongs to. */
-type Placed = Pick<Collection, 'path' | 'parent'>;
+type Placed = Pick<Collection, 'path' | 'parent' | 'scope'>;
+
+/** Whether `target`'s store name depends on the request's path (a parent record's, or a scope's). */
+export function underPath(target: Placed): boolean {
+  return target.parent !== undefined || (target.scope?.length ?? 0) > 0;
+}
 
 /** The keys of the records a request's path parameters name above `target`, by parameter; undefined when a segment can be no record's key. */
 export function parentKeys(target: Placed, params: Readonly<Record<string, string>>): Map<string, RecordKey> | undefined {
@@ -25,6 +32,8 @@ export function parentKeys(target: Placed, params: Readonly<Record<string, strin
     if (key === undefined) return undefined;
     keys.set(parent.parameter, key);
   }
+  // A scope is the value itself, whatever it is: nothing the mock stores types it.
+  for (const name of target.scope ?? []) keys.set(name, JSON.stringify(params[name] ?? ''));
   return keys;
 }
 
@@ -34,7 +43,7 @@ export function parentKeys(target: Placed, params: Readonly<Record<string, strin
  * request is answered 404 before anything is stored.
  */
 export function storeName(target: Placed, params: Readonly<Record<string, string>>): string {
-  if (!target.parent) return target.path;
+  if (!underPath(target)) return target.path;
   return nameOf(target.path, parentKeys(target, params) ?? new Map());
 }
 
@@ -49,7 +58,7 @@ export function nameOf(path: string, keys: ReadonlyMap<string, RecordKey>): stri
  * What a Location header and a message's `/__mock` listing show.
  */
 export function pathOf(target: Placed, params: Readonly<Record<string, string>>): string {
-  if (!target.parent) return target.path;
+  if (!underPath(target)) return target.path;
   const keys = parentKeys(target, params);
   return target.path.replace(/\{([^/{}]+)\}/g, (whole, name: string) => {
     const key = keys?.get(name);

@@ -25,6 +25,11 @@
  *   body replace and merge it; POST P/{x} is a form update (query or form fields merged).
  * - A collection whose path has templates (`/bookings/{bookingId}/payments`) belongs to the
  *   collection whose item path is its prefix: its records live under the parent record.
+ * - A path template no operation creates (no POST at the path before it, no PUT at it:
+ *   `{accountId}` of `/v2/accounts/{accountId}/offices`, `{organization}` of
+ *   `/{organization}/_apis/projects`) names something the client already has, a *scope*: the
+ *   records created under it belong to that value, kept apart per value, and nothing need exist
+ *   first (nothing could create it). A collection under a parent keeps the parent's scopes.
  * - A singleton is a path not ending in a template, with a GET and a PUT taking a JSON object body,
  *   that is no collection's (`/users/{id}/profile`, `/settings`): one document per concrete path,
  *   answered from the spec's examples until written (PUT, PATCH), deleted by DELETE. Under an item
@@ -80,6 +85,11 @@ export interface Collection {
   itemParameter: string | undefined;
   /** For a nested collection: the collection its records belong to, and the path parameter naming the parent record. */
   parent: { collection: Collection; parameter: string } | undefined;
+  /**
+   * The path parameters above it that no operation creates (`accountId` of `/v2/accounts/{accountId}/offices`),
+   * in path order, a parent's included: each value holds records of its own, and none need exist first.
+   */
+  scope?: readonly string[];
   /** The create body schema's name (`NewPlant`), or the path's last word: what a valid body is called. */
   resource: string;
   /** What a person calls one record: the path's last word in the singular (`plant`). */
@@ -312,16 +322,18 @@ export function recogniseCollections(
     // The client may leave out an identity the create body declares but does not require: the server's job then.
     const optional = inBody !== undefined && inBody.readOnly !== true && !body.required.includes(property);
     const assigned = inBody === undefined || inBody.readOnly === true || optional ? assignedOf(identitySchema, parameterSchema) : undefined;
-    const parent = parentOf(path, collections);
-    if (/\{/.test(path) && !parent) {
+    const placed = placementOf(path, collections, operations);
+    if (placed === undefined) {
       reasons.set(create.operationId, `its path is under no collection's item path: a record it creates belongs to nothing the mock stores`);
       continue;
     }
+    const { parent, scope } = placed;
     const collection: Collection = {
       path,
       itemPath,
       itemParameter,
       parent,
+      ...(scope.length ? { scope } : {}),
       resource: schemaName(create) ?? (lastWord(path) || noun),
       noun,
       identity: {
@@ -645,6 +657,27 @@ function lastTemplate(path: string): string {
   return (/\{([^/{}]+)\}\/?$/.exec(path) as RegExpExecArray)[1] as string;
 }
 
+/**
+ * Where a collection at `path` belongs: under the collection whose item path is its prefix (its
+ * parent, whose scopes it keeps), or, with no parent, under scopes alone: every template of the path
+ * names something no operation creates (no POST at the path before it, no PUT at the template
+ * itself), so the client already has it and no record of the mock's stands for it. Undefined when a
+ * template names what an operation does create but no collection stores (or is no parent's).
+ */
+function placementOf(path: string, collections: readonly Collection[], operations: readonly ContractOperation[]): { parent: Collection['parent']; scope: readonly string[] } | undefined {
+  const parent = parentOf(path, collections);
+  if (parent) return { parent, scope: parent.collection.scope ?? [] };
+  const scope: string[] = [];
+  for (const match of path.matchAll(/\{([^/{}]+)\}/g)) {
+    const before = trimSlash(path.slice(0, match.index)) || '/';
+    const at = path.slice(0, match.index + match[0].length);
+    const created = operations.some((o) => (o.method === 'post' && trimSlash(o.path) === before) || (o.method === 'put' && trimSlash(o.path) === at));
+    if (created) return undefined;
+    scope.push(match[1] as string);
+  }
+  return { parent: undefined, scope };
+}
+
 function parentOf(path: string, collections: readonly Collection[]): Collection['parent'] {
   const parentItem = /^(.*\/\{[^/{}]+\})\/[^/{}]+$/.exec(path)?.[1];
   const collection = parentItem === undefined ? undefined : collections.find((c) => c.itemPath !== undefined && trimSlash(c.itemPath) === parentItem);
@@ -928,5 +961,6 @@ export function inferredLine(collection: Collection, stateful: ReadonlyMap<strin
   const shape = list === undefined ? 'no list' : list.shape.kind === 'array' ? 'listed as an array' : `listed in ${list.shape.property}`;
   const paths = [collection.path, collection.itemPath].filter((path) => path !== undefined).join(', ');
   const where = identity.inPathOnly ? ' (only in the path)' : '';
-  return `${paths}: identity ${identity.property}${identity.member === undefined ? '' : `.${identity.member}`}${where}, ${made}; ${shape}${paging?.length ? `, paged by ${paging.join('/')}` : list ? ', unpaged' : ''}; ${operations.map(([, operation]) => operation.role).join(', ')}`;
+  const scoped = collection.scope?.length ? `, scoped by ${collection.scope.join(', ')}` : '';
+  return `${paths}${scoped}: identity ${identity.property}${identity.member === undefined ? '' : `.${identity.member}`}${where}, ${made}; ${shape}${paging?.length ? `, paged by ${paging.join('/')}` : list ? ', unpaged' : ''}; ${operations.map(([, operation]) => operation.role).join(', ')}`;
 }
