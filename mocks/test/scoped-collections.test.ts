@@ -60,6 +60,10 @@ describe('the mock on a scoped collection', () => {
     const second = expectDeclared(mock.current, 'createOffice', await call(mock.current, 'POST', '/accounts/other/offices', { name: 'York' }), 201);
     expect(expectDeclared(mock.current, 'listOffices', await call(mock.current, 'GET', '/accounts/acme/offices'), 200)).toEqual([{ id, name: 'Leeds' }]);
     expect(expectDeclared(mock.current, 'listOffices', await call(mock.current, 'GET', '/accounts/other/offices'), 200)).toEqual([second]);
+    // `/__mock` lists a scope's records at the collection's concrete path, as the API does.
+    const admin = await fetch(`${mock.current.url}/__mock/accounts/acme/offices`);
+    expect(admin.status).toBe(200);
+    expect(await admin.json()).toEqual([{ id, name: 'Leeds' }]);
     // A delete under another scope finds nothing, and leaves the record where it is.
     expect((await call(mock.current, 'DELETE', `/accounts/nobody/offices/${id}`)).status).toBe(404);
     expect((await call(mock.current, 'DELETE', `/accounts/acme/offices/${id}`)).status).toBe(204);
