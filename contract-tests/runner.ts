@@ -39,7 +39,7 @@ import type { CheckResult, ContractCase, ContractReport, Exchange, Finding, Oper
 import { ContractUsageError, overlaysOf, resolveOptions, ruleTakes, type ContractOptions, type ResolvedOptions } from './options.js';
 import { readContract } from '../openapi/operations/compile.js';
 import { assertReachable } from './reachability.js';
-import { isSpecRefusal, keySchemaOf, parseBody, suiteContractOf, suiteSpecOf, type SuiteContract, type SuiteParameter } from './spec-contract.js';
+import { isSpecRefusal, keySchemaOf, parseBody, suiteContractOf, suiteSpecOf, typesOf, type SuiteContract, type SuiteParameter } from './spec-contract.js';
 import { createTransport, unsendable, type Transport } from './transport.js';
 import { dotSegmentOf, traversalReason } from './dot-segments.js';
 
@@ -239,6 +239,39 @@ async function sendMissingParents(
   }
 }
 
+/**
+ * The scope values (JSON text by parameter) a create of a scoped collection was sent under, read from
+ * its path: what it made is deleted there, as no other scope holds it. Empty when the path does not match.
+ */
+function scopeSent(plan: SequencePlan, sentPath: string): Map<string, string> {
+  const names: string[] = [];
+  const source = plan.create.path
+    .split(/(\{[^/{}]+\})/)
+    .map((part) => {
+      const template = /^\{([^/{}]+)\}$/.exec(part)?.[1];
+      if (template === undefined) return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      names.push(template);
+      return '([^/?#]+)';
+    })
+    .join('');
+  const match = new RegExp(`^${source}/?(?:[?#]|$)`).exec(sentPath);
+  const values = new Map<string, string>();
+  if (!match) return values;
+  names.forEach((name, i) => {
+    if (!plan.scope?.includes(name)) return;
+    let text: string;
+    try {
+      text = decodeURIComponent(match[i + 1] as string);
+    } catch {
+      return;
+    }
+    const parameter = plan.create.parameters.find((p) => p.in === 'path' && p.name === name);
+    const numeric = parameter !== undefined && typesOf(parameter.schema).some((type) => type === 'integer' || type === 'number') && /^-?\d+(\.\d+)?$/.test(text);
+    values.set(name, numeric ? text : JSON.stringify(text));
+  });
+  return values;
+}
+
 /** The graph's size over the operations under test, and which of those below a parent record ran on one the suite created (parent-coverage.ts). */
 function dependencyCounts(options: ResolvedOptions, exchanges: readonly Exchange[], attempts: readonly PinAttempt[]): NonNullable<ContractReport['dependencies']> {
   const tested = new Set(options.operations.map((o) => o.operationId));
@@ -285,7 +318,7 @@ function stepCase(step: StepRequest, options: ResolvedOptions, n: number): Contr
  * collection, so a long-lived provider does not fill up run after run. Not judged; the count is reported.
  */
 async function cleanUp(exchanges: readonly Exchange[], options: ResolvedOptions, plans: readonly SequencePlan[]): Promise<{ deleted: number; of: number } | undefined> {
-  const targets: Array<{ plan: SequencePlan; id: string }> = [];
+  const targets: Array<{ plan: SequencePlan; id: string; scope: ReadonlyMap<string, string> }> = [];
   for (const plan of plans) {
     if (!plan.remove) continue;
     for (const exchange of exchanges) {
@@ -298,8 +331,10 @@ async function cleanUp(exchanges: readonly Exchange[], options: ResolvedOptions,
         keyText(sent, plan.identity, plan.identityMember) ??
         keyText(answer.ok && answer.value !== null && typeof answer.value === 'object' ? (answer.value as Record<string, unknown>) : undefined, plan.identity, plan.identityMember) ??
         createdKey({ headers: exchange.response.headers }, plan);
+      const scope = plan.scope ? scopeSent(plan, exchange.case.request.path) : new Map<string, string>();
+      const same = (t: (typeof targets)[number]): boolean => t.plan === plan && t.id === id && [...scope].every(([name, value]) => t.scope.get(name) === value);
       // Two cases may create one id (a provider that overwrites): it is deleted once.
-      if (id !== undefined && !targets.some((t) => t.plan === plan && t.id === id)) targets.push({ plan, id });
+      if (id !== undefined && !targets.some(same)) targets.push({ plan, id, scope });
     }
   }
   if (!targets.length) return undefined;
@@ -309,14 +344,14 @@ async function cleanUp(exchanges: readonly Exchange[], options: ResolvedOptions,
   let timeouts = 0;
   const worker = async (): Promise<void> => {
     while (next < targets.length && timeouts < options.maxTimeouts) {
-      const { plan, id } = targets[next++] as { plan: SequencePlan; id: string };
+      const { plan, id, scope } = targets[next++] as (typeof targets)[number];
       const operation = plan.remove as SuiteContract;
       const step: StepRequest = {
         operation,
         step: { kind: 'cleanup', collection: plan.collection, identity: plan.identity, ...(plan.identityMember === undefined ? {} : { identityMember: plan.identityMember }), id },
         description: 'clean-up',
         expect: 'provider-choice',
-        parameters: new Map([[operation.parameters.find((p) => p.in === 'path')?.name ?? 'id', id]]),
+        parameters: new Map([...scope, [operation.parameters.find((p) => p.in === 'path' && !scope.has(p.name))?.name ?? 'id', id]]),
       };
       const contractCase = stepCase(step, options, 0);
       // An id a dot segment would delete the collection's parent path instead: never sent.
@@ -343,7 +378,7 @@ interface Pin {
   id: string;
   /** A nested collection's parent record, created before the record and deleted after it. */
   parentId?: string;
-  /** The path values naming the records it belongs to (a record of a chain: its ancestors are pinned before it). */
+  /** The path values it was made under: the records it belongs to (a record of a chain: its ancestors are pinned before it) and its scope values. */
   under?: ReadonlyMap<string, string>;
   records: Array<[operationId: string, record: PinnedRecord]>;
 }
@@ -430,7 +465,7 @@ async function pinRecords(
       const under = new Map([...scope, ...(parent && parentId !== undefined ? [[parent.parameter, parentId] as const] : [])]);
       const key = await create(plan, 'creates a record for the update cases', under);
       if (key === undefined) {
-        if (parent && parentId !== undefined) await removeRecord(transport, options, parent, parentId);
+        if (parent && parentId !== undefined) await removeRecord(transport, options, parent, parentId, scope);
         continue;
       }
       const records = targets.flatMap((operation): Array<[string, PinnedRecord]> => {
@@ -450,7 +485,7 @@ async function pinRecords(
           ],
         ];
       });
-      pins.push({ plan, id: key, ...(parentId === undefined ? {} : { parentId }), records });
+      pins.push({ plan, id: key, ...(parentId === undefined ? {} : { parentId }), under, records });
     }
     // A parent record for every operation below one (`POST /bookings/{bookingId}/payment`), and one of every
     // collection a query parameter names: so that no case is sent to a parent the suite never created.
@@ -674,7 +709,9 @@ async function removePinned(pins: readonly Pin[], options: ResolvedOptions): Pro
     for (const { plan, id, parentId, under: path } of [...pins].reverse()) {
       const under = path ?? new Map(plan.parent && parentId !== undefined ? [[plan.parent.parameter, parentId]] : []);
       await removeRecord(transport, options, plan, id, under);
-      if (plan.parent && parentId !== undefined) await removeRecord(transport, options, plan.parent, parentId);
+      // Its parent (update cases' pins) in the scope both were made in.
+      const scope = new Map([...under].filter(([name]) => name !== plan.parent?.parameter && name !== plan.itemParameter));
+      if (plan.parent && parentId !== undefined) await removeRecord(transport, options, plan.parent, parentId, scope);
     }
   } finally {
     transport.close();

@@ -46,6 +46,18 @@ describe('a scoped collection', () => {
     expect(steps.filter((s) => s.kind === 'create' && s.path === `/accounts/${account}/offices`).length).toBeGreaterThanOrEqual(2);
   });
 
+  it('cleans up every office its cases created, each in the account it was made in', async () => {
+    const report = await run(url());
+    const made = report.exchanges.flatMap((e) =>
+      e.case.operationId === 'createOffice' && !e.case.sequence && e.outcome === 'response' && e.response.status === 201
+        ? [`${new URL(e.request.url).pathname}/${(JSON.parse(e.response.body) as { id: number }).id}`]
+        : [],
+    );
+    // Generated creates go to the accounts their cases drew, more than the sequences' one.
+    expect(new Set(made.map((path) => path.split('/')[2])).size).toBeGreaterThan(1);
+    for (const path of made) expect((await fetch(new URL(path, url()), { headers: { authorization: 'Bearer scoped-token' } })).status, path).toBe(404);
+  });
+
   it('fails a provider that serves an office from another account than the one it was made in', async () => {
     const report = await through(async (request, forward) =>
       request.method === 'GET' && /^\/accounts\/[^/]+\/offices\/\d+$/.test(request.url) ? forward({ url: request.url.replace(/^\/accounts\/[^/]+/, '/accounts/elsewhere') }) : forward(),
