@@ -51,6 +51,15 @@ describe('the CRUD rule on a path under a scope', () => {
 });
 
 describe('the mock on a scoped collection', () => {
+  it('names the scope in /__mock/spec, beside what it inferred', async () => {
+    const response = await fetch(`${mock.current.url}/__mock/spec`);
+    const { collections } = (await response.json()) as { collections: Array<{ path: string; scope?: string[]; parent?: string; inferred: string }> };
+    const offices = collections.find((c) => c.path === '/accounts/{accountId}/offices');
+    expect(offices?.scope).toEqual(['accountId']);
+    expect(offices?.parent).toBeUndefined();
+    expect(offices?.inferred).toContain('scoped by accountId');
+  });
+
   it('reads back, lists and deletes a record through its scope, and answers 404 for it under another', async () => {
     const created = expectDeclared(mock.current, 'createOffice', await call(mock.current, 'POST', '/accounts/acme/offices', { name: 'Leeds' }), 201);
     const id = created.id as number;
