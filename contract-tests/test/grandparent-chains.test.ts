@@ -12,6 +12,7 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { createMockServer } from '../../mocks/server.js';
+import { PATIENT_MS } from '../../mocks/test/processes.js';
 import { runContractSuite, type ContractReport } from '../index.js';
 import { useMockForSpec } from '../../mocks/test/mock-under-test.js';
 import { startMockProxy, type ProxiedAnswer } from './providers/mock-proxy.js';
@@ -56,7 +57,7 @@ async function runAgainst(flaw?: 'publish-500'): Promise<{ report: ContractRepor
     return answer;
   });
   try {
-    const report = await runContractSuite({ spec: SPEC, baseUrl: proxy.url, token: TOKEN, seed: 38, generated: { positive: 3, negative: 1 }, includeOperations: CHILDREN });
+    const report = await runContractSuite({ spec: SPEC, baseUrl: proxy.url, token: TOKEN, seed: 38, generated: { positive: 3, negative: 1 }, includeOperations: CHILDREN, timeoutMs: PATIENT_MS });
     return { report, log };
   } finally {
     await proxy.close();
@@ -126,6 +127,7 @@ async function runOnLago(flaw?: 'filter-create-500'): Promise<{ report: Contract
       seed: 38,
       generated: { positive: 2, negative: 1 },
       includeOperations: ['findAllPlanChargeFilters', 'createPlanChargeFilter'],
+      timeoutMs: PATIENT_MS,
     });
     return { report, log };
   } finally {
@@ -225,7 +227,14 @@ describe('an operation below three records (a variant of a split test of a site)
       return flaw && answer.status < 300 ? json(500, { message: 'internal error' }) : answer;
     });
     try {
-      const report = await runContractSuite({ spec: mock.specFile, baseUrl: proxy.url, seed: 38, generated: { positive: 2, negative: 1 }, includeOperations: ['activateVariant'] });
+      const report = await runContractSuite({
+        spec: mock.specFile,
+        baseUrl: proxy.url,
+        seed: 38,
+        generated: { positive: 2, negative: 1 },
+        includeOperations: ['activateVariant'],
+        timeoutMs: PATIENT_MS,
+      });
       return { report, log };
     } finally {
       await proxy.close();

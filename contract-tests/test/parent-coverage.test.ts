@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { createMockServer } from '../../mocks/server.js';
+import { PATIENT_MS } from '../../mocks/test/processes.js';
 import { recogniseCollections } from '../../openapi/operations/collections.js';
 import { readContract } from '../../openapi/operations/compile.js';
 import { dependencyGraph } from '../../openapi/operations/dependencies.js';
@@ -35,7 +36,7 @@ async function runOnce(name: string): Promise<{ report: ContractReport; spec: Su
   const spec = suiteSpecOf(await readContract(file));
   const mock = await createMockServer({ port: 0, logLevel: 'silent', spec: file, tokens: [TOKEN, BASIC] });
   try {
-    return { report: await runContractSuite({ baseUrl: mock.url, token: TOKEN, basic: BASIC, contract: spec, seed: 38, generated: { positive: 1, negative: 1 } }), spec };
+    return { report: await runContractSuite({ baseUrl: mock.url, token: TOKEN, basic: BASIC, contract: spec, seed: 38, generated: { positive: 1, negative: 1 }, timeoutMs: PATIENT_MS }), spec };
   } finally {
     await mock.close();
   }
