@@ -28,7 +28,7 @@ import {
   type StepSender,
 } from './sequences.js';
 import { parentNeeds, queryValue, resourceQueries, type NamedRecord, type ParentNeed, type ResourceQuery } from './dependencies.js';
-import { parentCoverage, type PinAttempt } from './parent-coverage.js';
+import { parentCoverage, pathValues, type PinAttempt } from './parent-coverage.js';
 import { dependencyGraph } from '../openapi/operations/dependencies.js';
 import { recogniseCollections, type Collection } from '../openapi/operations/collections.js';
 import { freshIdentity, freshKeyMaker } from './generators/identity.js';
@@ -244,31 +244,13 @@ async function sendMissingParents(
  * its path: what it made is deleted there, as no other scope holds it. Empty when the path does not match.
  */
 function scopeSent(plan: SequencePlan, sentPath: string): Map<string, string> {
-  const names: string[] = [];
-  const source = plan.create.path
-    .split(/(\{[^/{}]+\})/)
-    .map((part) => {
-      const template = /^\{([^/{}]+)\}$/.exec(part)?.[1];
-      if (template === undefined) return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-      names.push(template);
-      return '([^/?#]+)';
-    })
-    .join('');
-  const match = new RegExp(`^${source}/?(?:[?#]|$)`).exec(sentPath);
   const values = new Map<string, string>();
-  if (!match) return values;
-  names.forEach((name, i) => {
-    if (!plan.scope?.includes(name)) return;
-    let text: string;
-    try {
-      text = decodeURIComponent(match[i + 1] as string);
-    } catch {
-      return;
-    }
+  for (const [name, text] of pathValues(plan.create.path, sentPath) ?? []) {
+    if (!plan.scope?.includes(name)) continue;
     const parameter = plan.create.parameters.find((p) => p.in === 'path' && p.name === name);
     const numeric = parameter !== undefined && typesOf(parameter.schema).some((type) => type === 'integer' || type === 'number') && /^-?\d+(\.\d+)?$/.test(text);
     values.set(name, numeric ? text : JSON.stringify(text));
-  });
+  }
   return values;
 }
 
