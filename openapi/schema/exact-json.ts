@@ -323,16 +323,14 @@ function duplicateAt(name: string, path: (string | number)[], depth: number): Du
  */
 export function parseExactJson(text: string, plan: ExactPlan | undefined = READ_EVERY_NUMBER, options?: ExactJsonOptions): unknown {
   const scanned = scanJson(text, false) as Scan;
-  let value: unknown;
-  if (!needsExact(scanned) || plan === undefined) value = JSON.parse(text);
-  else {
-    try {
-      value = readPlanned(text, plan);
-    } catch (error) {
-      // JSON.parse words every syntax error the same way, with its position in the whole text.
-      if (error instanceof SyntaxError) JSON.parse(text);
-      throw error;
-    }
+  let value: unknown = JSON.parse(text);
+  if (needsExact(scanned) && plan !== undefined) {
+    // JSON.parse read the text (and refused it if malformed); only the numbers the plan reads
+    // exactly are put right, where they stand: 20 times cheaper than building every planned
+    // container member by member. A planned object that names a member twice is read again
+    // member by member (JSON.parse's object holds the last one's value where the first stood).
+    const exactened = exactenPlanned(text, value, plan);
+    value = exactened === REPEATED_NAME ? readPlanned(text, plan) : exactened;
   }
   // Counting finds that a name repeats; only then is the text scanned again for which, and where.
   if (options?.refuseDuplicateNames === true && membersOf(value) !== membersIn(scanned)) {
@@ -364,6 +362,72 @@ export function literalBehindStandIn(container: object, key: string): string | u
 /** Whether an exact integer fits the int64 range. */
 export function isInt64(value: bigint): boolean {
   return value >= INT64_MIN && value <= INT64_MAX;
+}
+
+/** What exactenPlanned answers for a planned object that names a member twice. */
+const REPEATED_NAME = Symbol('a planned object names a member twice');
+
+/** An object or array of JSON.parse's value that a plan reaches into, being walked in its text. */
+interface Walked {
+  readonly container: Record<string, unknown> | unknown[];
+  readonly plan: ExactPlan;
+  readonly isArray: boolean;
+  /** Members or items walked so far. */
+  count: number;
+}
+
+/**
+ * `value`, JSON.parse's reading of `text` (well-formed, then), with every number literal `plan`
+ * reads exactly replaced by its view (exactNumberView), walking the text along the plan: what the
+ * plan does not reach is skipped unread. REPEATED_NAME when a planned object names a member twice.
+ */
+function exactenPlanned(text: string, value: unknown, rootPlan: ExactPlan): unknown {
+  let i = skipWhitespace(text, 0);
+  if (value === null || typeof value !== 'object') {
+    const c = text.charCodeAt(i);
+    return rootPlan.exact && (c === 45 || isDigit(c)) ? exactNumberView(text.slice(i, endOfNumber(text, i)), undefined, '') : value;
+  }
+  if (!(Array.isArray(value) ? rootPlan.rest : rootPlan.properties || rootPlan.rest)) return value;
+  const stack: Walked[] = [{ container: value as Record<string, unknown> | unknown[], plan: rootPlan, isArray: Array.isArray(value), count: 0 }];
+  i++;
+  for (;;) {
+    const frame = stack[stack.length - 1] as Walked;
+    i = skipWhitespace(text, i);
+    let c = text.charCodeAt(i);
+    if (c === 93 || c === 125) {
+      // Fewer members than the object holds: one name was given twice.
+      if (!frame.isArray && frame.count !== Object.keys(frame.container).length) return REPEATED_NAME;
+      stack.pop();
+      if (stack.length === 0) return value;
+      i++;
+      continue;
+    }
+    if (c === 44) i = skipWhitespace(text, i + 1);
+    let key: string;
+    if (frame.isArray) key = String(frame.count);
+    else {
+      const end = endOfString(text, i);
+      key = stringAt(text, i, end);
+      i = skipWhitespace(text, skipWhitespace(text, end) + 1);
+    }
+    frame.count++;
+    const plan = frame.isArray ? frame.plan.rest : (frame.plan.properties?.get(key) ?? frame.plan.rest);
+    c = text.charCodeAt(i);
+    if (plan !== undefined && ((c === 123 && (plan.properties || plan.rest)) || (c === 91 && plan.rest))) {
+      // Own members only: `__proto__` of an object that has none is Object.prototype, never to be written.
+      const inner = (Object.hasOwn(frame.container, key) ? (frame.container as Record<string, unknown>)[key] : undefined) as Record<string, unknown> | unknown[];
+      // Not the container the text has here: a later member of the same name replaced it.
+      if (inner === null || typeof inner !== 'object' || Array.isArray(inner) !== (c === 91)) return REPEATED_NAME;
+      stack.push({ container: inner, plan, isArray: c === 91, count: 0 });
+      i++;
+    } else if (c === 45 || isDigit(c)) {
+      const end = endOfNumber(text, i);
+      if (plan?.exact) setOwn(frame.container as Record<string, unknown>, key, exactNumberView(text.slice(i, end), frame.container, key));
+      i = end;
+    } else if (c === 34) i = endOfString(text, i);
+    else if (c === 123 || c === 91) i = endOfContainer(text, i);
+    else i = endOfLiteral(text, i);
+  }
 }
 
 /** A container being read on a planned path: an object or array that a plan reaches into. */
@@ -409,7 +473,11 @@ function readPlanned(text: string, rootPlan: ExactPlan): unknown {
       const end = endOfNumber(text, i);
       const frame = stack[stack.length - 1];
       const literal = text.slice(i, end);
-      value = plan?.exact ? exactNumberView(literal, frame) : Number(literal);
+      if (plan?.exact && frame) {
+        const key = frame.isArray ? String(frame.container.length) : frame.key;
+        value = exactNumberView(literal, frame.container, key);
+        if (exactIntegers.get(frame.container)?.has(key) || standIns.get(frame.container)?.has(key)) frame.remembered = true;
+      } else value = plan?.exact ? exactNumberView(literal, undefined, '') : Number(literal);
       i = end;
     } else if (c === 123 || c === 91) {
       const end = endOfContainer(text, i);
@@ -550,18 +618,14 @@ function endOfLiteral(text: string, i: number): number {
  * a double with a fraction is no integer literal, and a safe-integer double of a literal without
  * a fraction or a negative exponent is that integer exactly. The rest go to `numberView`.
  */
-function exactNumberView(literal: string, frame: Frame | undefined): number {
+function exactNumberView(literal: string, container: object | undefined, key: string): number {
   const double = Number(literal);
   if (Number.isFinite(double)) {
     if (!Number.isInteger(double)) return double;
     // A '-' past the sign can only be a negative exponent's.
     if (Number.isSafeInteger(double) && literal.indexOf('.') === -1 && literal.indexOf('-', 1) === -1) return double;
   }
-  if (!frame) return numberView(literal, undefined, '');
-  const key = frame.isArray ? String(frame.container.length) : frame.key;
-  const view = numberView(literal, frame.container, key);
-  if (exactIntegers.get(frame.container)?.has(key) || standIns.get(frame.container)?.has(key)) frame.remembered = true;
-  return view;
+  return numberView(literal, container, key);
 }
 
 function forget(container: object, key: string): void {

@@ -154,6 +154,10 @@ describe('parseExactJson', () => {
     expect(Object.getPrototypeOf(value)).toBe(Object.prototype);
     expect(Object.keys(value)).toEqual(['__proto__', 'id']);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    // A later "a" replaced the one holding __proto__: its own members only are read, never Object.prototype's.
+    const replaced = parseExactJson('{"a":{"__proto__":{"polluted":9223372036854775807}},"a":{}}') as Record<string, unknown>;
+    expect(replaced).toEqual({ a: {} });
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
   it('forgets what an earlier duplicate key left behind', () => {
