@@ -33,10 +33,15 @@ function runOn(name: string): Promise<{ report: ContractReport; spec: SuiteSpec 
 
 async function runOnce(name: string): Promise<{ report: ContractReport; spec: SuiteSpec }> {
   const file = `${ROOT}${CORPUS.find((entry) => entry.name === name)?.file}`;
-  const spec = suiteSpecOf(await readContract(file));
-  const mock = await createMockServer({ port: 0, logLevel: 'silent', spec: file, tokens: [TOKEN, BASIC] });
+  const compiled = await readContract(file);
+  const spec = suiteSpecOf(compiled);
+  // The mock serves the model the suite tests (compiled once for both).
+  const mock = await createMockServer({ port: 0, logLevel: 'silent', contract: compiled, tokens: [TOKEN, BASIC] });
   try {
-    return { report: await runContractSuite({ baseUrl: mock.url, token: TOKEN, basic: BASIC, contract: spec, seed: 38, generated: { positive: 1, negative: 1 }, timeoutMs: PATIENT_MS }), spec };
+    // No random cases: what is counted is that some answered request of each operation named created
+    // parents, and the cases every run sends (boundaries, sequences) give every operation its requests;
+    // on these five documents the counts with one random case of each kind were the same.
+    return { report: await runContractSuite({ baseUrl: mock.url, token: TOKEN, basic: BASIC, contract: spec, seed: 38, generated: { positive: 0, negative: 0 }, timeoutMs: PATIENT_MS }), spec };
   } finally {
     await mock.close();
   }
