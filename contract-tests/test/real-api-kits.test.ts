@@ -6,17 +6,19 @@
  * (API keys in a header, the query or Basic; bare-array lists; `{messages, paging}` pages walked
  * by `since` and `next`), the operations the suite is run on, the exit status it must end with and
  * the checks that must fail. A correct provider and every legal variant pass twice in a row
- * against one instance (exit 0); each flaw fails exactly the checks named. Rows marked `missed`
+ * against one instance (exit 0); each flaw fails exactly the checks named. The suite runs in the
+ * test's process on each kit's spec compiled once (the command line is tested on its own), its exit
+ * status the command's (0 when the report passes, else 1). Rows marked `missed`
  * are flaws the suite does not catch yet: findings, kept here so that the row fails (and is
  * moved) the day the suite catches them.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadContract } from '../../openapi/operations/compile.js';
+import { loadContract, readContract } from '../../openapi/operations/compile.js';
 import { dependencyGraph } from '../../openapi/operations/dependencies.js';
 import { resourceQueries } from '../dependencies.js';
+import { formatReport, runContractSuite } from '../index.js';
 import { CHECK_NAMES, type CheckName } from '../model.js';
-import { suiteSpecOf } from '../spec-contract.js';
-import { runContract } from './contract-command.js';
+import { suiteSpecOf, type SuiteSpec } from '../spec-contract.js';
 import { GOTIFY_FLAWS, GOTIFY_LEGAL, GOTIFY_OPERATIONS, GOTIFY_SPEC, startGotifyProvider, type GotifyVariant } from './providers/gotify-kit.js';
 import { MAESTRO_FLAWS, MAESTRO_LEGAL, MAESTRO_SPEC, startMaestroProvider, type MaestroVariant } from './providers/maestro-kit.js';
 import type { Provider } from './providers/provider.js';
@@ -116,6 +118,14 @@ function start(row: Row): Promise<Provider> {
   return row.kit === 'maestro' ? startMaestroProvider(TOKEN, row.variant as MaestroVariant | undefined) : startGotifyProvider(TOKEN, BASIC, row.variant as GotifyVariant | undefined);
 }
 
+const specs = new Map<Row['kit'], Promise<SuiteSpec>>();
+/** Each kit's spec, read as `--spec` reads it, compiled for the first row that runs on it. */
+function specOf(kit: Row['kit']): Promise<SuiteSpec> {
+  const spec = specs.get(kit) ?? readContract(kit === 'maestro' ? MAESTRO_SPEC : GOTIFY_SPEC).then(suiteSpecOf);
+  specs.set(kit, spec);
+  return spec;
+}
+
 /** The checks the report's table marks failed or not judged. */
 function failedChecks(output: string): string[] {
   return output
@@ -131,10 +141,12 @@ describe.each(TABLE.map((row) => ({ row, title: name(row) })))('$title', ({ row 
   const runs: Array<{ code: number; output: string }> = [];
   beforeAll(async () => {
     provider = await start(row);
-    const spec = row.kit === 'maestro' ? MAESTRO_SPEC : GOTIFY_SPEC;
-    const args = ['--spec', spec, '--base-url', provider.url, '--token', TOKEN, '--basic', BASIC, '--seed', '7', '--generated', '0', '--include-operation', row.operations.join(',')];
+    const options = { baseUrl: provider.url, token: TOKEN, basic: BASIC, seed: 7, generated: { positive: 0, negative: 0 }, includeOperations: row.operations, contract: await specOf(row.kit) };
     // A pass must hold twice against one instance (the suite cleans up after itself); a failure is judged once.
-    for (let i = 0; i < (row.exit === 0 && !row.missed ? 2 : 1); i++) runs.push(await runContract(args));
+    for (let i = 0; i < (row.exit === 0 && !row.missed ? 2 : 1); i++) {
+      const report = await runContractSuite(options);
+      runs.push({ code: report.ok ? 0 : 1, output: formatReport(report) });
+    }
   }, 120_000);
   afterAll(() => provider?.close());
 
