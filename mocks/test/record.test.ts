@@ -166,6 +166,27 @@ describe('--record DIR on the stateful mock', () => {
     expect((JSON.parse(readFileSync(recordedFile(dir), 'utf8')) as { cases: unknown[] }).cases).toHaveLength(2);
   });
 
+  it('writes through no symlink planted at the temporary name it once used (issue 24 #9)', async () => {
+    const { dir, log, mock } = await recordingWithLog();
+    const victim = join(mkdtempSync(join(tmpdir(), 'plant-victim-')), 'victim.txt');
+    writeFileSync(victim, 'precious\n');
+    const named = (): string | undefined => /recording every distinct exchange as a contract case in (\S+\.json)/.exec(log.join(''))?.[1];
+    let file = '';
+    try {
+      await waitFor('the start-up line naming the file', () => named() !== undefined);
+      file = named() as string;
+      // The name main wrote the recording to before renaming it: predictable from the file and the pid (this process's: the mock runs in it).
+      const planted = join(dir, `.${file.slice(dir.length + 1)}.${process.pid}.tmp`);
+      symlinkSync(victim, planted);
+      expect((await post(mock, '{"id":5,"name":"Ficus"}')).status).toBe(200);
+    } finally {
+      await mock.close();
+    }
+    expect(readFileSync(victim, 'utf8')).toBe('precious\n');
+    expect(lstatSync(file).isSymbolicLink()).toBe(false);
+    expect(loadFixtures(file)).toHaveLength(1);
+  });
+
   it('refuses a directory it cannot write, naming it', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'plant-record-')), 'not-a-dir');
     writeFileSync(file, 'x');
@@ -186,25 +207,6 @@ describe('npm start -- --record DIR', () => {
     const [recorded] = loadFixtures(recordedFile(dir));
     expect(recorded).toMatchObject({ expect: 'accepted', request: { id: 'near-int64-min', body: { json: { name: 'Ficus' } } } });
     expect(mock.output()).toMatch(/recorded 1 contract case in .*recorded-.*\.json/);
-  });
-
-  it('writes through no symlink planted at the temporary name it once used (issue 24 #9)', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'plant-record-'));
-    const victim = join(mkdtempSync(join(tmpdir(), 'plant-victim-')), 'victim.txt');
-    writeFileSync(victim, 'precious\n');
-    const mock = await startMockProcess(['--record', dir], { MOCK_STATE_FILE: '' });
-    const file = /recording every distinct exchange as a contract case in (\S+\.json)/.exec(mock.output())?.[1] as string;
-    expect(file).toBeDefined();
-    // The name main wrote the recording to before renaming it: predictable from the file and the pid.
-    const planted = join(dir, `.${file.slice(dir.length + 1)}.${mock.child.pid}.tmp`);
-    symlinkSync(victim, planted);
-    const answer = await fetch(`${mock.url}/plants`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: '{"id":5,"name":"Ficus"}' });
-    expect(answer.status).toBe(200);
-    mock.child.kill('SIGTERM');
-    expect(await mock.exit).toBe(0);
-    expect(readFileSync(victim, 'utf8')).toBe('precious\n');
-    expect(lstatSync(file).isSymbolicLink()).toBe(false);
-    expect(loadFixtures(file)).toHaveLength(1);
   });
 
   it('exits 1 naming a directory it cannot write', async () => {
