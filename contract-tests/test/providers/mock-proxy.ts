@@ -7,7 +7,10 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll } from 'vitest';
 import { createMockServer, type MockServer } from '../../../mocks/server.js';
+import { loadFixtures, type FixtureCase } from '../../../fixtures/index.js';
+import { readContract } from '../../../openapi/operations/compile.js';
 import { runContractSuite, type ContractReport } from '../../index.js';
+import { suiteSpecOf, type SuiteSpec } from '../../spec-contract.js';
 
 export interface ProxiedRequest {
   method: string;
@@ -101,16 +104,23 @@ export function mockBehindProxies(options: { spec: string; token: string; seed: 
   through: (tamper: Tamper) => Promise<ContractReport>;
 } {
   let mock: MockServer | undefined;
+  let contract: SuiteSpec | undefined;
+  let fixtures: FixtureCase[] | undefined;
   const proxies: MockProxy[] = [];
   beforeAll(async () => {
-    mock = await createMockServer({ port: 0, logLevel: 'silent', spec: options.spec, tokens: [options.token] });
+    // Read and compiled once, for the mock and every run of the suite (each would compile it again),
+    // as the bundled fixture cases are read once for every run.
+    const compiled = await readContract(options.spec);
+    contract = suiteSpecOf(compiled);
+    fixtures = loadFixtures();
+    mock = await createMockServer({ port: 0, logLevel: 'silent', contract: compiled, tokens: [options.token] });
   });
   afterAll(async () => {
     for (const proxy of proxies) await proxy.close();
     await mock?.close();
   });
   const url = (): string => (mock as MockServer).url;
-  const run = (baseUrl: string): Promise<ContractReport> => runContractSuite({ baseUrl, token: options.token, spec: options.spec, seed: options.seed, generated: options.generated });
+  const run = (baseUrl: string): Promise<ContractReport> => runContractSuite({ baseUrl, token: options.token, contract, fixtures, seed: options.seed, generated: options.generated });
   return {
     url,
     run,
