@@ -13,6 +13,7 @@
  * moved) the day the suite catches them.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadFixtures } from '../../fixtures/index.js';
 import { loadContract, readContract } from '../../openapi/operations/compile.js';
 import { dependencyGraph } from '../../openapi/operations/dependencies.js';
 import { resourceQueries } from '../dependencies.js';
@@ -118,6 +119,8 @@ function start(row: Row): Promise<Provider> {
   return row.kit === 'maestro' ? startMaestroProvider(TOKEN, row.variant as MaestroVariant | undefined) : startGotifyProvider(TOKEN, BASIC, row.variant as GotifyVariant | undefined);
 }
 
+/** The bundled fixture cases, read once for the file's 57 runs (each run would read them again). */
+const fixtures = loadFixtures();
 const specs = new Map<Row['kit'], Promise<SuiteSpec>>();
 /** Each kit's spec, read as `--spec` reads it, compiled for the first row that runs on it. */
 function specOf(kit: Row['kit']): Promise<SuiteSpec> {
@@ -141,7 +144,16 @@ describe.each(TABLE.map((row) => ({ row, title: name(row) })))('$title', ({ row 
   const runs: Array<{ code: number; output: string }> = [];
   beforeAll(async () => {
     provider = await start(row);
-    const options = { baseUrl: provider.url, token: TOKEN, basic: BASIC, seed: 7, generated: { positive: 0, negative: 0 }, includeOperations: row.operations, contract: await specOf(row.kit) };
+    const options = {
+      baseUrl: provider.url,
+      token: TOKEN,
+      basic: BASIC,
+      seed: 7,
+      generated: { positive: 0, negative: 0 },
+      includeOperations: row.operations,
+      contract: await specOf(row.kit),
+      fixtures,
+    };
     // A pass must hold twice against one instance (the suite cleans up after itself); a failure is judged once.
     for (let i = 0; i < (row.exit === 0 && !row.missed ? 2 : 1); i++) {
       const report = await runContractSuite(options);
