@@ -91,8 +91,13 @@ function createdKeys(collections: readonly Collection[], exchanges: readonly Exc
         ...(collection.identity.member === undefined ? {} : { identityMember: collection.identity.member }),
         ...(collection.envelope === undefined ? {} : { envelope: { member: collection.envelope } }),
       };
-      // The answer's identity or Location, else the one the request chose (a client-sent key the answer leaves out).
-      add(collection.path, createdKey({ ...(answer.ok ? { body: answer.value } : {}), headers: exchange.response.headers }, plan) ?? (sent?.ok ? createdKey({ body: sent.value }, plan) : undefined));
+      // The answer's identity (in the item of a list it answers what it made in) or Location, else the one the
+      // request chose (a client-sent key the answer leaves out): the request's body is the record itself.
+      const answered = collection.createdAs === undefined ? plan : { ...plan, createdAs: collection.createdAs };
+      add(
+        collection.path,
+        createdKey({ ...(answer.ok ? { body: answer.value } : {}), headers: exchange.response.headers }, answered) ?? (sent?.ok ? createdKey({ body: sent.value }, plan) : undefined),
+      );
     }
   }
   return keys;

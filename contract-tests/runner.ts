@@ -18,7 +18,7 @@ import {
   listItems,
   neverAssigned,
   planSequences,
-  recordIn,
+  createdRecordIn,
   runSequences,
   scopeValues,
   validRecordBody,
@@ -309,9 +309,10 @@ async function cleanUp(exchanges: readonly Exchange[], options: ResolvedOptions,
       const parsed = typeof body === 'string' ? parseBody(body) : undefined;
       const sent = parsed?.ok && parsed.value !== null && typeof parsed.value === 'object' ? (parsed.value as Record<string, unknown>) : undefined;
       const answer = parseBody(exchange.response.body);
+      const record = answer.ok ? createdRecordIn(answer.value, plan) : undefined;
       const id =
         keyText(sent, plan.identity, plan.identityMember) ??
-        keyText(answer.ok && answer.value !== null && typeof answer.value === 'object' ? (answer.value as Record<string, unknown>) : undefined, plan.identity, plan.identityMember) ??
+        keyText(record !== null && typeof record === 'object' ? (record as Record<string, unknown>) : undefined, plan.identity, plan.identityMember) ??
         createdKey({ headers: exchange.response.headers }, plan);
       const scope = plan.scope ? scopeSent(plan, exchange.case.request.path) : new Map<string, string>();
       const same = (t: (typeof targets)[number]): boolean => t.plan === plan && t.id === id && [...scope].every(([name, value]) => t.scope.get(name) === value);
@@ -368,7 +369,7 @@ interface Pin {
 type ParentPlanOf = NonNullable<SequencePlan['parent']>;
 
 /** What creating a record takes: its collection's create, identity and how the identity is given. */
-type RecordPlan = Pick<SequencePlan, 'collection' | 'identity' | 'identityMember' | 'identityType' | 'assigned' | 'create' | 'envelope'>;
+type RecordPlan = Pick<SequencePlan, 'collection' | 'identity' | 'identityMember' | 'identityType' | 'assigned' | 'create' | 'envelope' | 'createdAs'>;
 
 /**
  * For each collection whose item path takes a PUT or PATCH with a body among the operations under
@@ -424,7 +425,7 @@ async function pinRecords(
     if (outcome.response.status < 200 || outcome.response.status > 299) return { failed: `${operationId} answered ${outcome.response.status} to a valid body` };
     if (id !== undefined) return { id };
     const answer = parseBody(outcome.response.body);
-    const record = answer.ok ? recordIn(answer.value, plan.envelope?.member) : undefined;
+    const record = answer.ok ? createdRecordIn(answer.value, plan) : undefined;
     const answered = keyText(record !== null && typeof record === 'object' ? (record as Record<string, unknown>) : undefined, plan.identity, plan.identityMember);
     // An empty identity names no record in a path (sequences.ts createdKey): no record to pin.
     const key = answered === '""' ? undefined : (answered ?? createdKey({ headers: outcome.response.headers }, plan));
@@ -574,6 +575,7 @@ function recordPlanOf(collection: Collection, options: ResolvedOptions): (Record
     ...(remove ? { remove } : {}),
     ...(collection.itemParameter === undefined ? {} : { itemParameter: collection.itemParameter }),
     ...(envelope ? { envelope } : {}),
+    ...(collection.createdAs === undefined ? {} : { createdAs: collection.createdAs }),
   };
 }
 

@@ -10,7 +10,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
-import { envelopedMedia, envelopeOf, NEXT_CURSOR_NAMES, recogniseCollections, type Collection } from '../openapi/operations/collections.js';
+import { envelopedMedia, envelopeOf, NEXT_CURSOR_NAMES, recogniseCollections, type Collection, type ListShape } from '../openapi/operations/collections.js';
 import type { CompiledContract } from '../openapi/operations/model.js';
 import { firstJson } from '../openapi/media-types.js';
 import { exactInteger, parseExactJson } from '../openapi/schema/exact-json.js';
@@ -72,6 +72,8 @@ export interface SequencePlan {
   links?: Partial<Record<'read' | 'update' | 'remove', PlanLink>>;
   /** An enveloped collection's (`{"article": {...}}`): its records are written, read and echoed inside the member. */
   envelope?: EnvelopePlan;
+  /** The create answers what it made as a list (collections.ts, Collection.createdAs): the record is its item. */
+  createdAs?: ListShape;
 }
 
 /**
@@ -98,6 +100,7 @@ export interface ParentPlan {
   create: SuiteContract;
   remove?: SuiteContract;
   envelope?: EnvelopePlan;
+  createdAs?: ListShape;
 }
 
 /** A link of the create's answer: its name, and the parameters it passes (runtime expressions or constants). */
@@ -133,6 +136,7 @@ export function planSequences(compiled: CompiledContract, operations: readonly S
         create: parentCreate,
         ...optional('remove', parentRemove === undefined ? undefined : byId.get(parentRemove)),
         ...optional('envelope', parentEnvelope),
+        ...optional('createdAs', owner.createdAs),
       };
     }
     // A collection with only a create has nothing to read back: no sequence (the body walk covers the create).
@@ -173,6 +177,7 @@ export function planSequences(compiled: CompiledContract, operations: readonly S
       ...optional('remove', links.remove?.operation ?? role('delete')),
       ...(Object.keys(links).length ? { links: Object.fromEntries(Object.entries(links).map(([step, link]) => [step, { name: link.name, parameters: link.parameters }])) } : {}),
       ...optional('envelope', envelope),
+      ...optional('createdAs', collection.createdAs),
     };
     if (plan.read || plan.list) plans.push(plan);
   }
@@ -225,6 +230,17 @@ export function wrapRecord(text: string, member: string | undefined): string {
 /** The record an answer holds: inside the envelope's member for an enveloped collection, else the body itself. */
 export function recordIn(body: unknown, member: string | undefined): unknown {
   return member === undefined ? body : isObject(body) ? body[member] : undefined;
+}
+
+/**
+ * The record a create's answer holds: the first item of the list it answers what it made in (`[{...}]`,
+ * `{"groups": [{...}]}`: Collection.createdAs), else the record inside its envelope, else the body itself.
+ */
+export function createdRecordIn(body: unknown, plan: { envelope?: Pick<EnvelopePlan, 'member'> | undefined; createdAs?: ListShape | undefined }): unknown {
+  const shape = plan.createdAs;
+  if (shape === undefined) return recordIn(body, plan.envelope?.member);
+  const list = shape.kind === 'array' ? body : isObject(body) ? body[shape.property] : undefined;
+  return Array.isArray(list) ? list[0] : undefined;
 }
 
 type LinkedStep = 'read' | 'update' | 'remove';
@@ -406,7 +422,7 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
       parameters: createParameters(setting),
     });
     if (answer.status === undefined || answer.status < 200 || answer.status > 299) return undefined;
-    const record = recordIn(answer.body, member);
+    const record = createdRecordIn(answer.body, plan);
     const answered = isObject(record) ? record[plan.identity] : undefined;
     const key = id ?? createdKey(answer, plan);
     if (key === undefined) return undefined;
@@ -858,10 +874,10 @@ export function scopeValues(create: SuiteContract, scope: readonly string[], see
  */
 export function createdKey(
   answer: { body?: unknown; headers?: Record<string, string> },
-  plan: Pick<SequencePlan, 'collection' | 'identity' | 'identityMember' | 'identityType'> & { envelope?: Pick<EnvelopePlan, 'member'> | undefined },
+  plan: Pick<SequencePlan, 'collection' | 'identity' | 'identityMember' | 'identityType' | 'createdAs'> & { envelope?: Pick<EnvelopePlan, 'member'> | undefined },
 ): string | undefined {
-  // An enveloped record's identity is inside the envelope (`{"article": {"slug": …}}`); an object identity's key in its member.
-  const held = keyHolder(recordIn(answer.body, plan.envelope?.member), plan.identity, plan.identityMember);
+  // An enveloped record's identity is inside the envelope (`{"article": {"slug": …}}`), a list's in its item; an object identity's key in its member.
+  const held = keyHolder(createdRecordIn(answer.body, plan), plan.identity, plan.identityMember);
   const answered = held?.holder[held.name];
   // An empty identity names no record in a path segment (`/articles/` is the collection): nothing to follow (ensure_resource_availability says so).
   if (answered === '') return undefined;

@@ -24,7 +24,7 @@ import { isJsonMediaType, mediaEssence } from '../openapi/media-types.js';
 import { parseExactJson } from '../openapi/schema/exact-json.js';
 import type { ParameterReader } from '../openapi/operations/parameters.js';
 import { rawKindOf, type RawKind } from './generators/raw-bodies.js';
-import { envelopedMedia, envelopeOf, IdentityOverrideError, recogniseCollections } from '../openapi/operations/collections.js';
+import { envelopedMedia, envelopeOf, IdentityOverrideError, recogniseCollections, type ListShape } from '../openapi/operations/collections.js';
 import { OverlayError } from '../openapi/document/overlay.js';
 import { MockExtensionError } from '../openapi/operations/mock-extensions.js';
 import { inlineSchema, typesOf } from '../openapi/schema/shape.js';
@@ -202,6 +202,12 @@ export interface SuiteContract {
    */
   envelope?: string;
   /**
+   * A create answering the records it made as a list (collections.ts, Collection.createdAs): its 2xx
+   * answer holds the record as the list's item, and `echoed`, `echoDefaults` and `transformed` name
+   * the item's properties (the answer's own members beside the list, a `took`, are not the record's).
+   */
+  createdAs?: ListShape;
+  /**
    * The operation reads, changes or deletes a record the request names (the CRUD rule's read,
    * replace, patch, delete, form update), or acts below one (`POST /bookings/{bookingId}/payment`):
    * outside a stateful sequence and a record the run created for it, the record it names may not
@@ -334,8 +340,10 @@ export function keySchemaOf(schema: JsonSchema | undefined, member: string | und
 export function suiteContractOf(
   contract: CompiledContract,
   operationId: string,
-  stateful: ReadonlyMap<string, { role: string; collection: { identity: { property: string; member?: string }; itemPath?: string | undefined; envelope?: string } }> = recogniseCollections(contract)
-    .stateful,
+  stateful: ReadonlyMap<
+    string,
+    { role: string; collection: { identity: { property: string; member?: string }; itemPath?: string | undefined; envelope?: string; createdAs?: ListShape } }
+  > = recogniseCollections(contract).stateful,
   schemaKeys: SchemaKeys = new SchemaKeys(contract.document),
 ): SuiteContract {
   const role = stateful.get(operationId);
@@ -440,15 +448,23 @@ export function suiteContractOf(
     read: p.read,
   }));
   const recordProperties = innerProperties ?? requestBody?.properties;
-  const answeredMedia = (r: ContractResponse): ContractMediaType[] => [...r.content.values()].flatMap((m) => (envelope === undefined ? [m] : (envelopedMedia(m, envelope, contract.document) ?? [])));
+  const createdAs = role?.role === 'create' ? role.collection.createdAs : undefined;
+  // The record's properties and their schemas in one 2xx answer: inside the envelope, or the list's item, else the answer's own.
+  const answeredRecord = (m: ContractMediaType): ReadonlyMap<string, unknown> | undefined =>
+    createdAs !== undefined
+      ? m.itemObject(createdAs.kind === 'wrapped' ? createdAs.property : undefined)?.properties
+      : envelope === undefined
+        ? m.propertySchemas
+        : envelopedMedia(m, envelope, contract.document)?.propertySchemas;
   const successes = [...operation.responses.values()].filter((r) => typeof r.status === 'number' && r.status >= 200 && r.status < 300);
+  const answeredRecords = successes.flatMap((r) => [...r.content.values()].flatMap((m) => answeredRecord(m) ?? []));
   // Every declared 2xx's properties: the check echoes those the status answered declares.
   const successProperties =
-    envelope === undefined
+    envelope === undefined && createdAs === undefined
       ? [...new Set([...responses].flatMap(([status, response]) => (status >= 200 && status < 300 ? response.properties : [])))]
-      : [...new Set(successes.flatMap((r) => answeredMedia(r).flatMap((m) => m.properties)))];
+      : [...new Set(answeredRecords.flatMap((record) => [...record.keys()]))];
   // Each echoed property's schema in the 2xx answers that declare it: writeOnly there is never answered; another schema is a transformation.
-  const answeredSchemas = (name: string): unknown[] => successes.flatMap((r) => answeredMedia(r).flatMap((m) => (m.propertySchemas.has(name) ? [m.propertySchemas.get(name)] : [])));
+  const answeredSchemas = (name: string): unknown[] => answeredRecords.flatMap((record) => (record.has(name) ? [record.get(name)] : []));
   const requestSchemaOf = (name: string): unknown => recordProperties?.find((p) => p.name === name)?.schema;
   const sent = new Set(recordProperties?.map((p) => p.name) ?? []);
   return {
@@ -482,6 +498,7 @@ export function suiteContractOf(
     transformed: new Set(successProperties.filter((name) => sent.has(name) && answeredSchemas(name).some((answered) => !schemaKeys.same(requestSchemaOf(name), answered)))),
     echoDefaults: new Map(recordProperties?.flatMap((p) => (isObject(p.schema) && 'default' in p.schema ? [[p.name, p.schema.default] as const] : [])) ?? []),
     ...(envelope === undefined ? {} : { envelope }),
+    ...(createdAs === undefined ? {} : { createdAs }),
     actsOnRecord: onRecord(stateful.get(operationId)?.role) || belowRecord(operation.path, stateful.values()),
   };
 }

@@ -6,7 +6,8 @@
  * A value declared writeOnly there is never answered; one the answer declares with another schema that
  * cannot hold the value sent (a card number answered masked) may differ, a provider choice at most; a
  * wider answer schema (the request's bounds left out) still holds it, so it is compared. A record
- * sent and answered in an envelope (`{"article": {...}}`) is compared inside it, as the mock stores it.
+ * sent and answered in an envelope (`{"article": {...}}`) is compared inside it, as the mock stores it; one
+ * a create answers as the item of a list (`[{...}]`, `{"groups": [{...}], "took": 3}`) is compared in the item.
  * Inside a value sent, objects are compared member by member as the request's schema reads them: a
  * member it declares readOnly (the server's to set) or writeOnly (a nested password) is not expected
  * back, and the answer's object may hold members not sent (the server's, or a default). In a PATCH
@@ -34,18 +35,19 @@ export const responseEchoesRequest: Check = {
     const parsed = parseBody(response.body);
     const { validate } = declared;
     // A body that is not the declared schema is response_schema_conformance's to report.
-    if (!parsed.ok || !validate?.(parsed.value) || !isObject(parsed.value)) return undefined;
-    const outer = parsed.value;
+    if (!parsed.ok || !validate?.(parsed.value)) return undefined;
+    const placed = answeredRecord(parsed.value, contract);
     // An enveloped record (`{"article": {...}}` sent and answered): the values sent and echoed are inside the envelope.
     const member = contract.envelope;
-    if (member !== undefined && !declared.properties.includes(member)) return undefined;
-    const got = member === undefined ? outer : outer[member];
+    if (!placed || (member !== undefined && !declared.properties.includes(member))) return undefined;
+    const { got, holds: placedIn } = placed;
     const sent = member === undefined ? sentBody : sentBody[member];
     if (!isObject(got) || !isObject(sent)) return undefined;
     /** Whether the answer's schema holds this record in its place. */
-    const holds = (record: Record<string, unknown>): boolean => validate(member === undefined ? record : { ...outer, [member]: record });
+    const holds = (record: Record<string, unknown>): boolean => validate(placedIn(record));
     const problems: Problem[] = [];
-    for (const name of member === undefined ? contract.echoed.filter((echoed) => declared.properties.includes(echoed)) : contract.echoed) {
+    const own = member === undefined && contract.createdAs === undefined;
+    for (const name of own ? contract.echoed.filter((echoed) => declared.properties.includes(echoed)) : contract.echoed) {
       const had = Object.hasOwn(sent, name);
       const has = Object.hasOwn(got, name);
       // A PATCH's null may remove the member (RFC 7396, JSON merge patch), which many JSON PATCH APIs follow: absent is an answer too.
@@ -69,6 +71,22 @@ export const responseEchoesRequest: Check = {
     return problems;
   },
 };
+
+/**
+ * The record an answer holds, and the answer with another record in its place: the answer itself, its
+ * envelope's member, or the item of the list a create answers what it made in (`[{...}]`, `{"groups": [{...}]}`).
+ */
+function answeredRecord(value: unknown, contract: SuiteContract): { got: unknown; holds: (record: Record<string, unknown>) => unknown } | undefined {
+  const shape = contract.createdAs;
+  if (shape?.kind === 'array') return Array.isArray(value) ? { got: value[0], holds: (record) => [record] } : undefined;
+  if (!isObject(value)) return undefined;
+  if (shape?.kind === 'wrapped') {
+    const list = value[shape.property];
+    return Array.isArray(list) ? { got: list[0], holds: (record) => ({ ...value, [shape.property]: [record] }) } : undefined;
+  }
+  const member = contract.envelope;
+  return member === undefined ? { got: value, holds: (record) => record } : { got: value[member], holds: (record) => ({ ...value, [member]: record }) };
+}
 
 /** The inlined request schema of a property of the record sent (its first variant's): top-level, or inside the envelope. */
 function requestSchemaOf(contract: SuiteContract, name: string, envelope: string | undefined): JsonSchema | undefined {

@@ -6,7 +6,7 @@
  * parent record must exist, checked again by the store's create itself); answers show what the
  * operation's success schema declares, never a writeOnly property.
  */
-import { type Collection, type CollectionRole, type ListPlan, type Singleton, type StatefulOperation } from '../../openapi/operations/collections.js';
+import { type Collection, type CollectionRole, type ListPlan, type ListShape, type Singleton, type StatefulOperation } from '../../openapi/operations/collections.js';
 import { NEXT_CURSOR_NAMES as NEXT_CURSORS, PAGING_VALUES, envelopeOf, envelopedMedia, type PagingValue } from '../../openapi/operations/collections.js';
 import { firstJson, mediaEssence } from '../../openapi/media-types.js';
 import { successOf, type CompiledContract, type ContractMediaType, type ContractParameter, type ObjectShape } from '../../openapi/operations/model.js';
@@ -42,6 +42,8 @@ interface Served {
   example: unknown;
   /** For a wrapped list: the members of its answer the mock fills (total, paging values, page links). */
   wrapper: WrapperPlan | undefined;
+  /** For a create answering the records it made as a list (collections.ts, Collection.createdAs): the record goes out as its one item. */
+  createdAs: ListShape | undefined;
   /** Whether `answered` holds every property a record holds. */
   whole: boolean;
   /** Whether a list's items show every property a record holds. */
@@ -119,7 +121,11 @@ export function statefulHandlers(stateful: ReadonlyMap<string, StatefulOperation
     const inner = collection.envelope === undefined || declared === undefined ? undefined : envelopedMedia(declared, collection.envelope, contract.document);
     const media = inner ?? declared;
     const unwrap = collection.envelope !== undefined && envelopeOf(firstJson(operation.requestBody?.content)) === collection.envelope ? collection.envelope : undefined;
-    const answered = media && new Set([...media.propertySet].filter((name) => !collection.writeOnly.has(name)));
+    // A create answering a list of what it made shows the record as that list's item.
+    const createdAs = role === 'create' ? collection.createdAs : undefined;
+    const createdIn = createdAs?.kind === 'wrapped' ? createdAs.property : undefined;
+    const shown = createdAs === undefined ? media?.propertySet : createdIn === undefined ? media?.itemProperties : media?.arrayProperties.get(createdIn);
+    const answered = shown && new Set([...shown].filter((name) => !collection.writeOnly.has(name)));
     const holds = held.get(collection) ?? collection.declared;
     // Members an answer adds for what no record holds: never a server field, which the record holds.
     const fillHeld = { ...collection, declared: holds };
@@ -132,7 +138,8 @@ export function statefulHandlers(stateful: ReadonlyMap<string, StatefulOperation
         wholeItems: showsWhole(collection, holds, list?.items),
         location: success?.headers.includes('location') === true,
         createdStatus: (role === 'replace' || role === 'replace-in-body') && operation.responses.has(201) ? 201 : undefined,
-        fill: media && fillOf(media.object, contract.document, fillHeld, answered),
+        fill: media && fillOf(createdAs === undefined ? media.object : media.itemObject(createdIn), contract.document, fillHeld, answered),
+        createdAs,
         totalHeader: list ? success?.headers.find((name) => TOTAL_HEADERS.has(name)) : undefined,
         itemFill: list && media ? fillOf(media.itemObject(list.shape.kind === 'wrapped' ? list.shape.property : undefined), contract.document, fillHeld, list.items) : undefined,
         writable: new Set([...collection.declared, ...writableOf(operation, collection, contract.document)]),
@@ -491,7 +498,8 @@ function withoutUndeclared(value: Body, served: Served): Body {
 /** `value`: what the record reads back as, when the caller holds it (a create's body stored as sent). */
 function answerRecord(served: Served, record: StoredRecord, value?: Body): Answer {
   if (!served.answered) return { status: served.status };
-  const body = filled(served.whole ? record.json : projection(value ?? recordValue(record), served.answered), served.fill);
+  const shown = filled(served.whole ? record.json : projection(value ?? recordValue(record), served.answered), served.fill);
+  const body = served.createdAs === undefined ? shown : served.createdAs.kind === 'array' ? `[${shown}]` : `{${JSON.stringify(served.createdAs.property)}:[${shown}]}`;
   const media = served.media as ContractMediaType;
   const answer = answered(served.status, served.projector.projectText(body, media.inlined, media.validate), body);
   if (served.wrap !== undefined && answer.body !== undefined) answer.body = `{${JSON.stringify(served.wrap)}:${String(answer.body)}}`;

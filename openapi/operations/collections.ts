@@ -105,6 +105,12 @@ export interface Collection {
    * wrapped (envelopeOf).
    */
   envelope?: string;
+  /**
+   * The create answers the records it made as a list does (createdAsList): an array of them
+   * (JupyterHub's `POST /users`, "the created users"), or an object's array member of them (Pi-hole's
+   * `{groups: [...], took}`). The record is the one item. Undefined: the answer is the record itself.
+   */
+  createdAs?: ListShape;
   /** The properties a record keeps from a client's body: the create body's, without its readOnly ones. */
   declared: ReadonlySet<string>;
   /** Every property of the stored schema, with its schema (the create body's and the representation's). */
@@ -328,6 +334,7 @@ export function recogniseCollections(
       continue;
     }
     const { parent, scope } = placed;
+    const createdAs = envelope === undefined ? createdAsList(create, property) : undefined;
     const collection: Collection = {
       path,
       itemPath,
@@ -347,6 +354,7 @@ export function recogniseCollections(
       create,
       body,
       ...(envelope === undefined ? {} : { envelope }),
+      ...(createdAs === undefined ? {} : { createdAs }),
       declared: new Set([...body.propertySet].filter((name) => body.propertySchemas.get(name)?.readOnly !== true)),
       stored,
       writeOnly: new Set([...stored].filter(([, schema]) => schema.writeOnly === true).map(([name]) => name)),
@@ -767,6 +775,21 @@ function withRefSiblings(outer: unknown, property: string): Schema | undefined {
   if (!isObject(declared) || typeof declared.$ref !== 'string') return undefined;
   const { $ref, ...siblings } = declared;
   return Object.keys(siblings).length ? { ...siblings, allOf: [{ $ref }, ...(Array.isArray(siblings.allOf) ? siblings.allOf : [])] } : undefined;
+}
+
+/**
+ * How a create's success answer holds the records it made, when it answers them as a list (OpenAPI
+ * gives a create's answer any schema: a bulk create answers what it made in the list's shape): an
+ * array whose items declare the identity, or an object that declares no identity of its own with an
+ * array member whose items do. Undefined when the answer is the record (or declares no identity).
+ */
+function createdAsList(create: ContractOperation, identity: string): ListShape | undefined {
+  const media = successMedia(create);
+  if (!media) return undefined;
+  if (media.type === 'array') return media.itemProperties?.has(identity) === true ? { kind: 'array' } : undefined;
+  if (media.propertySet.has(identity)) return undefined;
+  const member = [...media.arrayProperties].find(([, items]) => items.has(identity))?.[0];
+  return member === undefined ? undefined : { kind: 'wrapped', property: member };
 }
 
 function successMedia(operation: ContractOperation): ContractMediaType | undefined {

@@ -1,0 +1,124 @@
+/**
+ * Shapes of real APIs that left the suite's "K of P operations below a parent ran on one the suite
+ * created" at zero against the mock (issue 38, §1), each with a small spec shaped like the real one.
+ *
+ * A create that answers the records it made as a list: JupyterHub's `POST /users` ("Create multiple
+ * users") answers an array of users, Pi-hole's `POST /groups` an object whose `groups` member is the
+ * array (collections.ts, Collection.createdAs). The record's identity is in the list's item: the mock
+ * answers the record it stored there, and the suite reads it from there, so the operations below a
+ * user run on the user the suite made.
+ */
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { createMockServer } from '../../mocks/server.js';
+import { PATIENT_MS } from '../../mocks/test/processes.js';
+import { send, TOKEN, useMockForSpec } from '../../mocks/test/mock-under-test.js';
+import { runContractSuite, type ContractReport } from '../index.js';
+
+const security = [{ bearer: [] }];
+const problem = { description: 'No such record', content: { 'application/json': { schema: { type: 'object', properties: { message: { type: 'string' } } } } } };
+const user = { type: 'object', properties: { name: { type: 'string' }, admin: { type: 'boolean' }, last_activity: { type: 'string', format: 'date-time' } } };
+const group = { type: 'object', properties: { name: { type: 'string' }, comment: { type: 'string' } } };
+
+/** A spec whose create answers `created` (the list shape) and whose `/{items}/{name}/activity` is a child operation below a record. */
+function specOf(items: 'users' | 'groups', body: object, record: object, created: object): object {
+  const ok = (schema: object) => ({ description: 'OK', content: { 'application/json': { schema } } });
+  return {
+    openapi: '3.1.0',
+    info: { title: `${items} created as a list`, version: '1' },
+    components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+    security,
+    paths: {
+      [`/${items}`]: {
+        post: {
+          operationId: `create-${items}`,
+          requestBody: { required: true, content: { 'application/json': { schema: body } } },
+          responses: { 201: { description: `The created ${items}`, content: { 'application/json': { schema: created } } } },
+        },
+        get: { operationId: `list-${items}`, responses: { 200: ok({ type: 'array', items: record }) } },
+      },
+      [`/${items}/{name}`]: {
+        parameters: [{ name: 'name', in: 'path', required: true, schema: { type: 'string' } }],
+        get: { operationId: `get-${items}`, responses: { 200: ok(record), 404: problem } },
+        delete: { operationId: `delete-${items}`, responses: { 204: { description: 'Deleted' }, 404: problem } },
+      },
+      [`/${items}/{name}/activity`]: {
+        parameters: [{ name: 'name', in: 'path', required: true, schema: { type: 'string' } }],
+        post: {
+          operationId: `post-${items}-activity`,
+          requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', properties: { last_activity: { type: 'string', format: 'date-time' } } } } } },
+          responses: { 200: ok(record), 404: problem },
+        },
+      },
+    },
+  };
+}
+
+// JupyterHub: the body names the users to make (`usernames`), the answer is an array of them.
+const USERS = specOf('users', { type: 'object', properties: { usernames: { type: 'array', items: { type: 'string' } }, admin: { type: 'boolean' } } }, user, {
+  type: 'array',
+  description: 'The created users',
+  items: user,
+});
+// Pi-hole: the answer wraps the created groups in a member beside others (`took`), which its request body declares too
+// (both allOf the same `took`): the record sent is compared with the item, never with the answer's own `took`.
+const GROUPS = specOf('groups', { type: 'object', required: ['name'], properties: { name: { type: 'string', minLength: 1 }, comment: { type: 'string' }, took: { type: 'number' } } }, group, {
+  type: 'object',
+  properties: { groups: { type: 'array', items: group }, took: { type: 'number' } },
+});
+
+const coverage = (report: ContractReport): string => {
+  const counts = report.dependencies;
+  return `${counts?.onCreatedParent} of ${counts?.belowParent}${counts?.notOnCreated.map((n) => `; ${n.operationId}: ${n.reason}`).join('') ?? ''}`;
+};
+
+describe('a create answering an array of the records it made (JupyterHub POST /users)', () => {
+  const mock = useMockForSpec(USERS, { tokens: [TOKEN] });
+
+  it('the mock answers the record it stored as the array item, with the identity it assigned, and that record reads back', async () => {
+    const created = await send(mock.current, '/users', { usernames: ['alice'], admin: false });
+    expect(created.status).toBe(201);
+    expect(created.json).toEqual([{ name: expect.any(String), admin: false }]);
+    const name = (created.json as Array<{ name: string }>)[0]?.name as string;
+    const read = await send(mock.current, `/users/${encodeURIComponent(name)}`, undefined, { method: 'GET', contentType: null });
+    expect(read.status).toBe(200);
+    expect(read.json).toMatchObject({ name });
+  });
+
+  it('the suite reads the created identity from the item: the operation below a user runs on one it made', async () => {
+    const report = await runContractSuite({ spec: mock.specFile, baseUrl: mock.current.url, token: TOKEN, seed: 38, generated: { positive: 1, negative: 1 }, timeoutMs: PATIENT_MS });
+    expect(coverage(report)).toBe('1 of 1');
+    expect(report.findings.filter((f) => f.severity === 'failure').map((f) => `${f.check} ${f.exchange.case.id}: ${f.message}`)).toEqual([]);
+  });
+});
+
+describe("a create answering the records it made in an object's array member (Pi-hole POST /groups)", () => {
+  const mock = useMockForSpec(GROUPS, { tokens: [TOKEN] });
+
+  it('the mock answers the record inside the member', async () => {
+    const created = await send(mock.current, '/groups', { name: 'admins', comment: 'the admins' });
+    expect(created.status).toBe(201);
+    expect(created.json).toMatchObject({ groups: [{ name: 'admins', comment: 'the admins' }] });
+  });
+
+  it('the suite reads the created identity from the member: the operation below a group runs on one it made', async () => {
+    const report = await runContractSuite({ spec: mock.specFile, baseUrl: mock.current.url, token: TOKEN, seed: 38, generated: { positive: 1, negative: 1 }, timeoutMs: PATIENT_MS });
+    expect(coverage(report)).toBe('1 of 1');
+    expect(report.findings.filter((f) => f.severity === 'failure').map((f) => `${f.check} ${f.exchange.case.id}: ${f.message}`)).toEqual([]);
+  });
+});
+
+describe('the real JupyterHub document', () => {
+  it('operations below a user, below a server of a user and below a token collection run on records the suite created', async () => {
+    const spec = fileURLToPath(new URL('../../fixtures/real-world/jupyterhub/rest-api.yml', import.meta.url));
+    const server = await createMockServer({ port: 0, logLevel: 'silent', spec, tokens: [TOKEN] });
+    try {
+      // Only children under test: the users they run on are made by POST /users, which is not.
+      const includeOperations = ['post-user-activity', 'get-user-server-name', 'get-user-tokens'];
+      const report = await runContractSuite({ spec, baseUrl: server.url, token: TOKEN, seed: 38, generated: { positive: 1, negative: 1 }, includeOperations, timeoutMs: PATIENT_MS });
+      expect(coverage(report)).toBe('3 of 3');
+    } finally {
+      await server.close();
+    }
+  });
+});
