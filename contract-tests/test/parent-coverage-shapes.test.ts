@@ -7,13 +7,20 @@
  * array (collections.ts, Collection.createdAs). The record's identity is in the list's item: the mock
  * answers the record it stored there, and the suite reads it from there, so the operations below a
  * user run on the user the suite made.
+ *
+ * A create whose body nests a schema that is allOf two parts, each declaring properties: PayPal's
+ * invoice `detail` is allOf `detail` (declaring `currency_code`, required) and a part adding
+ * `invoice_number`. The one allOf merge (openapi/schema/shape.ts mergeAllOf) kept only the last part's
+ * properties, so no body the suite wrote held the required `currency_code`: no invoice was ever created.
  */
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { createMockServer } from '../../mocks/server.js';
 import { PATIENT_MS } from '../../mocks/test/processes.js';
 import { send, TOKEN, useMockForSpec } from '../../mocks/test/mock-under-test.js';
+import { readContract } from '../../openapi/operations/compile.js';
 import { runContractSuite, type ContractReport } from '../index.js';
+import { suiteSpecOf } from '../spec-contract.js';
 
 const security = [{ bearer: [] }];
 const problem = { description: 'No such record', content: { 'application/json': { schema: { type: 'object', properties: { message: { type: 'string' } } } } } };
@@ -21,7 +28,7 @@ const user = { type: 'object', properties: { name: { type: 'string' }, admin: { 
 const group = { type: 'object', properties: { name: { type: 'string' }, comment: { type: 'string' } } };
 
 /** A spec whose create answers `created` (the list shape) and whose `/{items}/{name}/activity` is a child operation below a record. */
-function specOf(items: 'users' | 'groups', body: object, record: object, created: object): object {
+function specOf(items: string, body: object, record: object, created: object): object {
   const ok = (schema: object) => ({ description: 'OK', content: { 'application/json': { schema } } });
   return {
     openapi: '3.1.0',
@@ -117,6 +124,59 @@ describe('the real JupyterHub document', () => {
       const includeOperations = ['post-user-activity', 'get-user-server-name', 'get-user-tokens'];
       const report = await runContractSuite({ spec, baseUrl: server.url, token: TOKEN, seed: 38, generated: { positive: 1, negative: 1 }, includeOperations, timeoutMs: PATIENT_MS });
       expect(coverage(report)).toBe('3 of 3');
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+// PayPal's shape: the record's required `detail` is allOf a part requiring `currency_code` and a part adding other properties.
+const INVOICES = specOf(
+  'invoices',
+  {
+    type: 'object',
+    required: ['detail'],
+    properties: { id: { type: 'string', readOnly: true }, detail: { $ref: '#/components/schemas/invoice_detail', description: 'The details of the invoice.' } },
+  },
+  { type: 'object', properties: { id: { type: 'string' }, detail: { $ref: '#/components/schemas/invoice_detail' } } },
+  { type: 'object', properties: { id: { type: 'string' }, detail: { $ref: '#/components/schemas/invoice_detail' } } },
+) as { components: { schemas?: Record<string, unknown> } };
+INVOICES.components.schemas = {
+  detail: {
+    title: 'Invoice_Detail',
+    required: ['currency_code'],
+    properties: { reference: { type: 'string', maxLength: 120 }, currency_code: { $ref: '#/components/schemas/currency_code', description: 'ISO-4217' } },
+  },
+  currency_code: { type: 'string', minLength: 3, maxLength: 3 },
+  invoice_detail: {
+    type: 'object',
+    allOf: [{ $ref: '#/components/schemas/detail' }, { properties: { invoice_number: { type: 'string', maxLength: 127 }, invoice_date: { type: 'string', format: 'date' } } }],
+  },
+};
+
+describe('a record whose body nests allOf parts that each declare properties (PayPal POST /v2/invoicing/invoices)', () => {
+  const mock = useMockForSpec(INVOICES, { tokens: [TOKEN] });
+
+  it("the suite's view of the body holds every part's properties, the required currency_code among them", async () => {
+    const spec = suiteSpecOf(await readContract(mock.specFile));
+    const detail = spec.operations.find((o) => o.operationId === 'create-invoices')?.requestBody?.properties.find((p) => p.name === 'detail')?.schema;
+    expect(Object.keys((detail?.properties ?? {}) as object).sort()).toEqual(['currency_code', 'invoice_date', 'invoice_number', 'reference']);
+    expect(detail?.required).toEqual(['currency_code']);
+  });
+
+  it('the suite creates an invoice, and the operation below it runs on that invoice', async () => {
+    const report = await runContractSuite({ spec: mock.specFile, baseUrl: mock.current.url, token: TOKEN, seed: 38, generated: { positive: 1, negative: 1 }, timeoutMs: PATIENT_MS });
+    expect(coverage(report)).toBe('1 of 1');
+    expect(report.findings.filter((f) => f.severity === 'failure').map((f) => `${f.check} ${f.exchange.case.id}: ${f.message}`)).toEqual([]);
+  });
+
+  it('on the real PayPal document, every operation below an invoice but the deletes of its payments and refunds (their own records) runs on one the suite created', async () => {
+    const spec = fileURLToPath(new URL('../../fixtures/real-world/paypal-invoicing/invoicing_v2.json', import.meta.url));
+    const server = await createMockServer({ port: 0, logLevel: 'silent', spec, tokens: [TOKEN] });
+    try {
+      const includeOperations = ['invoices.send', 'invoices.generate-qr-code', 'invoices.payments-delete'];
+      const report = await runContractSuite({ spec, baseUrl: server.url, token: TOKEN, seed: 38, generated: { positive: 1, negative: 1 }, includeOperations, timeoutMs: PATIENT_MS });
+      expect(coverage(report)).toBe("2 of 3; invoices.payments-delete: it acts on the record {transaction_id} itself, which only its collection's sequence creates");
     } finally {
       await server.close();
     }

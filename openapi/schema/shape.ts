@@ -61,9 +61,10 @@ export function flattenObject(schema: unknown, document: unknown): FlatObject {
 }
 
 /**
- * A schema with refs followed and its `allOf` parts merged into one object (later keywords win),
- * on top of `earlier` when given. For reading constraints (type, format, bounds), not for
- * validating: validation compiles the schema as written.
+ * A schema with refs followed and its `allOf` parts merged into one object (later keywords win, but
+ * every part's `properties` and `required` kept: PayPal's invoice detail is allOf a part declaring
+ * `currency_code` required and one adding `invoice_number`), on top of `earlier` when given. For reading
+ * constraints (type, format, bounds), not for validating: validation compiles the schema as written.
  */
 export function mergeAllOf(schema: unknown, document: unknown, earlier?: Schema, depth = 0): Schema {
   const part = resolveRef(schema, document);
@@ -71,7 +72,7 @@ export function mergeAllOf(schema: unknown, document: unknown, earlier?: Schema,
   let merged: Schema = { ...(earlier ?? {}) };
   for (const inner of Array.isArray(part.allOf) ? part.allOf : []) merged = mergeAllOf(inner, document, merged, depth + 1);
   const { allOf: _allOf, $ref: _ref, ...own } = part;
-  return { ...merged, ...own };
+  return mergeSchemas(merged, own);
 }
 
 /** The declared properties marked `readOnly: true` (server-assigned: a client's value is ignored). */
