@@ -79,6 +79,17 @@ const coverage = (report: ContractReport): string => {
   return `${counts?.onCreatedParent} of ${counts?.belowParent}${counts?.notOnCreated.map((n) => `; ${n.operationId}: ${n.reason}`).join('') ?? ''}`;
 };
 
+/** The coverage line of the suite run on `operations` of a corpus document, against the mock started on it. */
+async function coverageOn(file: string, operations: string[]): Promise<string> {
+  const spec = fileURLToPath(new URL(`../../fixtures/real-world/${file}`, import.meta.url));
+  const server = await createMockServer({ port: 0, logLevel: 'silent', spec, tokens: [TOKEN] });
+  try {
+    return coverage(await runContractSuite({ spec, baseUrl: server.url, token: TOKEN, seed: 38, generated: { positive: 1, negative: 1 }, includeOperations: operations, timeoutMs: PATIENT_MS }));
+  } finally {
+    await server.close();
+  }
+}
+
 describe('a create answering an array of the records it made (JupyterHub POST /users)', () => {
   const mock = useMockForSpec(USERS, { tokens: [TOKEN] });
 
@@ -117,16 +128,8 @@ describe("a create answering the records it made in an object's array member (Pi
 
 describe('the real JupyterHub document', () => {
   it('operations below a user, below a server of a user and below a token collection run on records the suite created', async () => {
-    const spec = fileURLToPath(new URL('../../fixtures/real-world/jupyterhub/rest-api.yml', import.meta.url));
-    const server = await createMockServer({ port: 0, logLevel: 'silent', spec, tokens: [TOKEN] });
-    try {
-      // Only children under test: the users they run on are made by POST /users, which is not.
-      const includeOperations = ['post-user-activity', 'get-user-server-name', 'get-user-tokens'];
-      const report = await runContractSuite({ spec, baseUrl: server.url, token: TOKEN, seed: 38, generated: { positive: 1, negative: 1 }, includeOperations, timeoutMs: PATIENT_MS });
-      expect(coverage(report)).toBe('3 of 3');
-    } finally {
-      await server.close();
-    }
+    // Only children under test: the users they run on are made by POST /users, which is not.
+    expect(await coverageOn('jupyterhub/rest-api.yml', ['post-user-activity', 'get-user-server-name', 'get-user-tokens'])).toBe('3 of 3');
   });
 });
 
@@ -171,14 +174,8 @@ describe('a record whose body nests allOf parts that each declare properties (Pa
   });
 
   it('on the real PayPal document, every operation below an invoice but the deletes of its payments and refunds (their own records) runs on one the suite created', async () => {
-    const spec = fileURLToPath(new URL('../../fixtures/real-world/paypal-invoicing/invoicing_v2.json', import.meta.url));
-    const server = await createMockServer({ port: 0, logLevel: 'silent', spec, tokens: [TOKEN] });
-    try {
-      const includeOperations = ['invoices.send', 'invoices.generate-qr-code', 'invoices.payments-delete'];
-      const report = await runContractSuite({ spec, baseUrl: server.url, token: TOKEN, seed: 38, generated: { positive: 1, negative: 1 }, includeOperations, timeoutMs: PATIENT_MS });
-      expect(coverage(report)).toBe("2 of 3; invoices.payments-delete: it acts on the record {transaction_id} itself, which only its collection's sequence creates");
-    } finally {
-      await server.close();
-    }
+    expect(await coverageOn('paypal-invoicing/invoicing_v2.json', ['invoices.send', 'invoices.generate-qr-code', 'invoices.payments-delete'])).toBe(
+      "2 of 3; invoices.payments-delete: it acts on the record {transaction_id} itself, which only its collection's sequence creates",
+    );
   });
 });

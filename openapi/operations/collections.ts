@@ -17,6 +17,9 @@
  *   declared (`/pets/{petId}` → id); x without the record's noun (`/pets/{petName}` → name). Where
  *   the stored schema declares none and the create answers a `Location` header, x itself: the
  *   identity only in the URL (`/notes/{noteId}` → noteId, typed by the path parameter's schema).
+ * - A create whose success answers a list of what it made (an array whose items declare the identity,
+ *   or an object declaring none of its own with an array member whose items do) answers the record as
+ *   that list's one item (`createdAs`).
  * - An identity the create body does not declare, or declares `readOnly`, is assigned by the
  *   mock: a sequence for integers, a UUID for `format: uuid`, a string otherwise.
  * - Over a collection: GET P lists when its success answer is an array, or an object with an
