@@ -13,11 +13,15 @@
  * `invoice_number`. The one allOf merge (openapi/schema/shape.ts mergeAllOf) kept only the last part's
  * properties, so no body the suite wrote held the required `currency_code`: no invoice was ever created.
  */
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { createMockServer } from '../../mocks/server.js';
 import { PATIENT_MS } from '../../mocks/test/processes.js';
 import { send, TOKEN, useMockForSpec } from '../../mocks/test/mock-under-test.js';
+import { recogniseCollections } from '../../openapi/operations/collections.js';
 import { readContract } from '../../openapi/operations/compile.js';
 import { runContractSuite, type ContractReport } from '../index.js';
 import { suiteSpecOf } from '../spec-contract.js';
@@ -79,6 +83,14 @@ const coverage = (report: ContractReport): string => {
   return `${counts?.onCreatedParent} of ${counts?.belowParent}${counts?.notOnCreated.map((n) => `; ${n.operationId}: ${n.reason}`).join('') ?? ''}`;
 };
 
+/** `spec` written to a file of its own (the compiler reads documents from files). */
+async function specFileOf(spec: object): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'parent-shapes-'));
+  const file = join(dir, 'openapi.json');
+  await writeFile(file, JSON.stringify(spec));
+  return file;
+}
+
 /** The coverage line of the suite run on `operations` of a corpus document, against the mock started on it. */
 async function coverageOn(file: string, operations: string[]): Promise<string> {
   const spec = fileURLToPath(new URL(`../../fixtures/real-world/${file}`, import.meta.url));
@@ -112,6 +124,13 @@ describe('a create answering an array of the records it made (JupyterHub POST /u
 
 describe("a create answering the records it made in an object's array member (Pi-hole POST /groups)", () => {
   const mock = useMockForSpec(GROUPS, { tokens: [TOKEN] });
+
+  it('is read so only where the request body is one record: a batch sent in that same member (Xero POST /Statements {items: [...]}) is not', async () => {
+    const createdAs = async (spec: object): Promise<unknown> => recogniseCollections(await readContract(await specFileOf(spec))).collections.find((c) => c.path === '/groups')?.createdAs;
+    expect(await createdAs(GROUPS)).toEqual({ kind: 'wrapped', property: 'groups' });
+    const batch = specOf('groups', { type: 'object', properties: { groups: { type: 'array', items: group } } }, group, { type: 'object', properties: { groups: { type: 'array', items: group } } });
+    expect(await createdAs(batch)).toBeUndefined();
+  });
 
   it('the mock answers the record inside the member', async () => {
     const created = await send(mock.current, '/groups', { name: 'admins', comment: 'the admins' });

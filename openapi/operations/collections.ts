@@ -784,7 +784,8 @@ function withRefSiblings(outer: unknown, property: string): Schema | undefined {
  * How a create's success answer holds the records it made, when it answers them as a list (OpenAPI
  * gives a create's answer any schema: a bulk create answers what it made in the list's shape): an
  * array whose items declare the identity, or an object that declares no identity of its own with an
- * array member whose items do. Undefined when the answer is the record (or declares no identity).
+ * array member whose items do, where the request body holds no records in that member. Undefined when
+ * the answer is the record (or declares no identity).
  */
 function createdAsList(create: ContractOperation, identity: string): ListShape | undefined {
   const media = successMedia(create);
@@ -792,7 +793,9 @@ function createdAsList(create: ContractOperation, identity: string): ListShape |
   if (media.type === 'array') return media.itemProperties?.has(identity) === true ? { kind: 'array' } : undefined;
   if (media.propertySet.has(identity)) return undefined;
   const member = [...media.arrayProperties].find(([, items]) => items.has(identity))?.[0];
-  return member === undefined ? undefined : { kind: 'wrapped', property: member };
+  // A request body holding records in that same member (Xero's `POST /Statements {items: [...]}`) is a batch, not one record: its answer is no record's.
+  if (member === undefined || firstJson(create.requestBody?.content)?.arrayProperties.has(member) === true) return undefined;
+  return { kind: 'wrapped', property: member };
 }
 
 function successMedia(operation: ContractOperation): ContractMediaType | undefined {
