@@ -7,9 +7,10 @@
  * of its own (code splitting), loaded as before only by the runs that need it.
  */
 import { rmSync, writeFileSync } from 'node:fs';
+import { isBuiltin } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { build, type Metafile } from 'esbuild';
+import { build, type Metafile, type Plugin } from 'esbuild';
 import { PACKAGE_ROOT } from '../package/root.js';
 
 /** Where the bundle goes; its entry is `cli.js`, what `npm start` runs. */
@@ -35,6 +36,21 @@ export function staticClosure(metafile: Metafile, from: readonly string[]): Set<
   return seen;
 }
 
+/**
+ * Node's modules, imported by the bundle's ES modules, are loaded through `require` as the CommonJS
+ * packages inside already load them. An ES import of a builtin builds its namespace by reading every
+ * export, getters included: `node:http`'s `WebSocket`, `CloseEvent` and `MessageEvent` load undici,
+ * about 90 ms of CPU and 14 MiB of RSS at every start (Node 24), for classes the mock never uses.
+ * esbuild's interop reads a CommonJS module's exports only when the code does.
+ */
+const BUILTINS_BY_REQUIRE: Plugin = {
+  name: 'builtins-by-require',
+  setup(bundle) {
+    bundle.onResolve({ filter: /^node:/ }, (args) => (args.kind === 'import-statement' && isBuiltin(args.path) ? { path: args.path, namespace: 'builtin-by-require' } : undefined));
+    bundle.onLoad({ filter: /.*/, namespace: 'builtin-by-require' }, (args) => ({ contents: `module.exports = require(${JSON.stringify(args.path)});`, loader: 'js' }));
+  },
+};
+
 export async function bundleStart(): Promise<Metafile> {
   rmSync(START_DIR, { recursive: true, force: true });
   const result = await build({
@@ -48,6 +64,7 @@ export async function bundleStart(): Promise<Metafile> {
     platform: 'node',
     target: 'node20',
     external: [...OUTSIDE_THE_BUNDLE],
+    plugins: [BUILTINS_BY_REQUIRE],
     // Whitespace and syntax only: names stay, so a stack trace still says which function failed.
     minifyWhitespace: true,
     minifySyntax: true,
