@@ -62,7 +62,14 @@ export class RouteTable implements Router {
       }
     }
     this.#templates.sort((a, b) => b.specificity - a.specificity);
-    for (const operation of operations) operation.allow = this.#allowAt(trimSlash(operation.path));
+    // Once per path: a path's operations share it, and each is a test of every template.
+    const allowed = new Map<string, string>();
+    for (const operation of operations) {
+      const path = trimSlash(operation.path);
+      let allow = allowed.get(path);
+      if (allow === undefined) allowed.set(path, (allow = this.#allowAt(path)));
+      operation.allow = allow;
+    }
   }
 
   route(method: string, rawPath: string): Route {
