@@ -12,36 +12,84 @@ import { isObject, refName, resolveRef, type Schema } from '../schema/resolve.js
 import { whyNoValue } from '../schema/no-value.js';
 import { conditionsOf, waysToMeet } from '../schema/conditions.js';
 
+/** What a target's shapes read from, and what they have read (each computed on first use). */
+interface ShapeState {
+  schema: Schema | undefined;
+  document: unknown;
+  object?: ObjectShape;
+  inlined?: Schema;
+  variants?: readonly BodyVariant[];
+  noValue?: { reason: string | undefined };
+}
+
+/** The key a target keeps its ShapeState under (not enumerable: never read, spread or compared as a member). */
+const STATE = Symbol('schema shapes');
+
+type Shaped = { readonly [STATE]: ShapeState };
+
+const objectOf = (state: ShapeState): ObjectShape => (state.object ??= flattenObject(state.schema, state.document));
+
+/**
+ * The computed shapes as accessors every target shares, reading the target's own state: a closure
+ * per target made every parameter and media type of a document cost ~15 µs at load, about 3 % of
+ * netlify's start (docs/benchmarks.md). Enumerable and configurable, as an object literal's getters.
+ */
+const SHARED_ACCESSORS: PropertyDescriptorMap = {
+  object: {
+    get(this: Shaped) {
+      return objectOf(this[STATE]);
+    },
+    enumerable: true,
+    configurable: true,
+  },
+  inlined: {
+    get(this: Shaped) {
+      const state = this[STATE];
+      return (state.inlined ??= state.schema ? inlineSchema(state.schema, state.document) : {});
+    },
+    enumerable: true,
+    configurable: true,
+  },
+  variants: {
+    get(this: Shaped) {
+      const state = this[STATE];
+      return (state.variants ??= bodyVariants(state.schema, state.document));
+    },
+    enumerable: true,
+    configurable: true,
+  },
+  noValue: {
+    get(this: Shaped) {
+      const state = this[STATE];
+      return (state.noValue ??= { reason: state.schema === undefined ? undefined : whyNoValue(state.schema, state.document) }).reason;
+    },
+    enumerable: true,
+    configurable: true,
+  },
+};
+
 /** `target` with the shapes of `schema` (read in `document`) as properties computed on first use. */
 export function withSchemaShapes<T extends object>(target: T, schema: Schema | undefined, document: unknown): T & SchemaShapes {
-  let object: ObjectShape | undefined;
-  let inlined: Schema | undefined;
-  let variants: readonly BodyVariant[] | undefined;
+  const state: ShapeState = { schema, document };
+  Object.defineProperty(target, STATE, { value: state });
+  // One defineProperty each: Object.defineProperties with the same map took three times as long.
+  for (const name in SHARED_ACCESSORS) Object.defineProperty(target, name, SHARED_ACCESSORS[name] as PropertyDescriptor);
+  // Functions a caller may hold apart from the target: bound to its state, not to `this`.
   let items: Map<string, ObjectShape | undefined> | undefined;
-  let noValue: { reason: string | undefined } | undefined;
-  const objectOf = (): ObjectShape => (object ??= flattenObject(schema, document));
-  const shapes: SchemaShapes = {
-    get object() {
-      return objectOf();
-    },
-    get inlined() {
-      return (inlined ??= schema ? inlineSchema(schema, document) : {});
-    },
-    get variants() {
-      return (variants ??= bodyVariants(schema, document));
-    },
-    get noValue() {
-      return (noValue ??= { reason: schema === undefined ? undefined : whyNoValue(schema, document) }).reason;
-    },
+  const methods: Pick<SchemaShapes, 'itemObject' | 'readForm'> = {
     itemObject: (property) => {
       items ??= new Map();
       const key = property ?? '';
-      if (!items.has(key)) items.set(key, itemObjectOf(schema, document, property, objectOf));
+      if (!items.has(key))
+        items.set(
+          key,
+          itemObjectOf(schema, document, property, () => objectOf(state)),
+        );
       return items.get(key);
     },
     readForm: (fields) => formObject(fields, schema, document),
   };
-  return Object.defineProperties(target, Object.getOwnPropertyDescriptors(shapes)) as T & SchemaShapes;
+  return Object.assign(target, methods) as T & SchemaShapes;
 }
 
 /** The object an array's items are: the schema's own (refs followed, allOf merged), or its array property's. */
