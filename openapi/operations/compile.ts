@@ -135,7 +135,11 @@ class SchemaCompiler {
   // Refs call the components' one compiled function rather than inlining a copy into every operation's
   // (CONTRACT_AJV_OPTIONS). Ajv's own meta-validation is off: every schema it is given was checked by
   // #schemaProblem (the directed `$defs` only drop names from the `required` of defs checked whole).
-  readonly #ajv = createSpecAjv({ ...CONTRACT_AJV_OPTIONS, validateSchema: false });
+  // Made when first needed (wording an invalid value, a schema of another dialect, a refusal): most
+  // starts answer their first request without it (an Ajv costs ~5 ms of CPU to make, Node 24).
+  #allErrors: ReturnType<typeof createSpecAjv> | undefined;
+  /** Every `$defs` schema given to the Ajvs, in order: the all-errors one is given them when it is made. */
+  readonly #defsSchemas: object[] = [];
   // What decides: stops at the first error, so judging costs time linear in the value whatever the
   // schema's shape; #ajv only words a small invalid value (openapi/schema/bounded-validation.ts).
   readonly #firstErrorAjv = createSpecAjv({ ...CONTRACT_AJV_OPTIONS, allErrors: false, validateSchema: false });
@@ -182,6 +186,14 @@ class SchemaCompiler {
     }
   }
 
+  get #ajv(): ReturnType<typeof createSpecAjv> {
+    if (this.#allErrors === undefined) {
+      this.#allErrors = createSpecAjv({ ...CONTRACT_AJV_OPTIONS, validateSchema: false });
+      for (const schema of this.#defsSchemas) this.#allErrors.addSchema(schema);
+    }
+    return this.#allErrors;
+  }
+
   /** The id of the registered `$defs` for `direction`, registering them again when rewriting added defs. */
   #defsId(direction: Direction | ''): string {
     const size = Object.keys(this.#defs).length;
@@ -191,8 +203,10 @@ class SchemaCompiler {
     const defs = direction === '' ? this.#defs : mapValues(this.#defs, (def) => unrequired(def, FLAG[direction]));
     if (size !== this.#checkedSize) this.#checkDefs();
     this.#checkedSize = size;
-    this.#ajv.addSchema({ $id: id, $defs: defs });
-    this.#firstErrorAjv.addSchema({ $id: id, $defs: defs });
+    const schema = { $id: id, $defs: defs };
+    this.#defsSchemas.push(schema);
+    this.#allErrors?.addSchema(schema);
+    this.#firstErrorAjv.addSchema(schema);
     this.#registered.set(direction, { size, id });
     return id;
   }
