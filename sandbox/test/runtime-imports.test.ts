@@ -22,7 +22,8 @@ function packagesOf(text: string): Set<string> {
     /\b(?:import|export)\b[^;'"`]*?\bfrom\s*['"]([^'"]+)['"]/g,
     /\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g,
     /\brequire\s*\(\s*['"]([^'"]+)['"]\s*\)/g,
-    /\)\s*\(\s*['"]([^'"./][^'"]*)['"]\s*\)/g,
+    // createRequire(…)('name'), not esbuild's call of a CommonJS module's function: `(0, ns.createHash)("sha256")`.
+    /(?<!\(0,\s*[\w$.]+)\)\s*\(\s*['"]([^'"./][^'"]*)['"]\s*\)/g,
     /^import\s*['"]([^'"]+)['"]/gm,
   ];
   for (const pattern of patterns) {
@@ -57,5 +58,6 @@ describe('the packed files', () => {
     expect(packagesOf("const { prettyFactory } = createRequire(import.meta.url)('pino-pretty');")).toEqual(new Set(['pino-pretty']));
     expect(packagesOf('import {\n  a,\n  b as c,\n} from "ajv";\nexport * from "pino";')).toEqual(new Set(['ajv', 'pino']));
     expect(packagesOf("if (typeof from !== 'string') return 'has no from';")).toEqual(new Set());
+    expect(packagesOf('let key = (0, import_node_crypto.createHash)("sha256").update(text);')).toEqual(new Set());
   });
 });
