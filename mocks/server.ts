@@ -9,6 +9,7 @@ import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
 import { MemoryJournal, type RequestJournal } from './admin/journal.js';
+import { JournalWaits } from './admin/journal-wait.js';
 import { credentialPlaces, DEFAULT_EXCHANGE_BOUNDS, recordExchange, Repeats, type JournalPolicy } from './admin/exchange.js';
 import type { CaseRecorder, RecordOptions } from './admin/recorder.js';
 import { handleAdminRequest, isAdminPath, isOpenAdminPath, isQuietAdminRead } from './admin/routes.js';
@@ -118,6 +119,8 @@ export interface MockServer {
   host: string;
   store: ResourceStore;
   journal: RequestJournal;
+  /** The journal's long polls waiting now (admin/journal-wait.ts). */
+  waits: JournalWaits;
   /** The engine of the spec being served (replaced on --watch). */
   readonly engine: Engine;
   server: Server;
@@ -164,6 +167,7 @@ export async function createMockServer(options: MockOptions = {}): Promise<MockS
     replica: options.replica ?? defaultReplicaName(),
     adminTokens: options.adminToken ? new Set([options.adminToken]) : undefined,
     proxy,
+    waits: new JournalWaits(),
   };
   if (options.unkept && !proxy) {
     const found = await unkeptRecords(engine.collections, store, options.unkept.discard);
@@ -173,7 +177,18 @@ export async function createMockServer(options: MockOptions = {}): Promise<MockS
   if (options.seed !== undefined) await applySeed(options.seed, context, options.seedOnlyIfEmpty ?? false, logger);
   const recorder: CaseRecorder | undefined = options.record ? new (await import('./admin/recorder.js')).CaseRecorder(options.record, context, logger) : undefined;
   if (recorder) logger.info({ file: recorder.path }, `recording every distinct exchange as a contract case in ${recorder.path}`);
-  const watch = options.watch ? watchSpec(options.spec ?? SPEC_PATH, { ...engineOptions(options), warn }, (next) => (context.engine = next), logger) : undefined;
+  const watch = options.watch
+    ? watchSpec(
+        options.spec ?? SPEC_PATH,
+        { ...engineOptions(options), warn },
+        (next) => {
+          context.engine = next;
+          // A page waiting on the journal reads the new spec now, not after its wait.
+          context.waits.specChanged();
+        },
+        logger,
+      )
+    : undefined;
   const cors: CorsPolicy = { origins: options.corsOrigins?.length ? new Set(options.corsOrigins) : undefined };
   const adminCors = adminCorsPolicy(options.corsOrigins);
   const logRequest = requestLogger(logger);
@@ -347,6 +362,7 @@ export async function createMockServer(options: MockOptions = {}): Promise<MockS
       server.close(() => resolve());
       connections.shutDown();
       for (const finish of delays) finish();
+      context.waits.close();
       for (const res of streams) res.destroy();
       server.closeIdleConnections();
     }).then(async () => {
@@ -364,6 +380,7 @@ export async function createMockServer(options: MockOptions = {}): Promise<MockS
     host,
     store,
     journal,
+    waits: context.waits,
     get engine() {
       return context.engine;
     },

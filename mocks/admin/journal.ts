@@ -196,6 +196,12 @@ export interface RequestJournal {
   clear(): Maybe<void>;
   /** Lets go of what the journal holds open (a connection); the mock calls it as it stops. */
   close?(): Maybe<void>;
+  /**
+   * Calls `listener` whenever entries may have been added (by this process or, for a shared journal,
+   * any replica): a waiting reader then reads again (journal-wait.ts). Answers the function that stops
+   * it, or undefined when the journal cannot tell now (a reader then polls).
+   */
+  watch?(listener: () => void): Maybe<(() => void) | undefined>;
 }
 
 export const DEFAULT_JOURNAL_SIZE = 500;
@@ -255,6 +261,7 @@ export class MemoryJournal implements RequestJournal {
   #bytes = 0;
   #seq = 0;
   readonly #times = new IsoTimes();
+  readonly #listeners = new Set<() => void>();
 
   constructor(options: MemoryJournalOptions = {}) {
     this.maxEntries = options.maxEntries ?? DEFAULT_JOURNAL_SIZE;
@@ -294,6 +301,7 @@ export class MemoryJournal implements RequestJournal {
         this.#kept = this.#kept.slice(this.#head);
         this.#head = 0;
       }
+      for (const listener of this.#listeners) listener();
     } catch {
       // A journal must never fail the request it describes.
     }
@@ -377,6 +385,11 @@ export class MemoryJournal implements RequestJournal {
     this.#kept = [];
     this.#head = 0;
     this.#bytes = 0;
+  }
+
+  watch(listener: () => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
   }
 }
 

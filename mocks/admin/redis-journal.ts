@@ -12,6 +12,10 @@
  *   that replica has seen, so seqs do not start again at 1 under a reader's cursor;
  * - `P:journal:bytes`: the bytes the entries hold.
  *
+ * Each record script also publishes the newest seq on the channel named as the seq key
+ * (`P:journal:seq`): a replica holding a page's wait (journal-wait.ts) subscribes to it on its own
+ * connection, opened on the first wait, so the page learns of every replica's entries at once.
+ *
  * Adding and trimming are one Lua script, atomic across replicas: seqs are dense and in the order
  * Redis received the entries, and the list never holds more than the bounds in entries and in
  * bytes (exactly: the sizes list says what trimming drops without reading the entries). A batch is
@@ -84,6 +88,7 @@ if drop > 0 then
   redis.call('LTRIM', KEYS[2], drop, -1)
   redis.call('SET', KEYS[4], bytes)
 end
+redis.call('PUBLISH', KEYS[3], last)
 return last - count + 1`;
 
 // KEYS: entries, seq. ARGV: the highest seq wanted, how many at most, the highest seq this replica
@@ -169,6 +174,10 @@ export class RedisJournal implements RequestJournal {
   #sending: Promise<void> | undefined;
   /** The highest seq this replica has seen written or read: where the sequence goes on after a FLUSHALL. */
   #seen = 0;
+  /** The connection subscribed to the record script's messages, opened by the first `watch`. */
+  #subscriber: Promise<Redis | undefined> | undefined;
+  readonly #listeners = new Set<() => void>();
+  #closed = false;
 
   /** On a client connected by `connectRedis` (its scripts are defined here if it lacks them). */
   constructor(client: Redis, target: RedisTarget, options: RedisJournalOptions, owned = false) {
@@ -317,8 +326,42 @@ export class RedisJournal implements RequestJournal {
     await this.#run(() => this.#client.clearJournal(this.#keys.entries, this.#keys.sizes, this.#keys.bytes));
   }
 
+  /** Tells `listener` of every replica's entries, or answers undefined while the subscription is down (the reader polls). */
+  async watch(listener: () => void): Promise<(() => void) | undefined> {
+    const subscriber = await (this.#subscriber ??= this.#subscribe());
+    if (subscriber?.status !== 'ready' || this.#closed) return undefined;
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  async #subscribe(): Promise<Redis | undefined> {
+    if (this.#closed) return undefined;
+    const subscriber = this.#client.duplicate();
+    const changed = (): void => {
+      for (const listener of this.#listeners) listener();
+    };
+    // Its outages are the journal's own connection's to report; ioredis reconnects and subscribes again.
+    subscriber.on('error', () => undefined);
+    subscriber.on('message', changed);
+    // Entries recorded while it was away were never announced: the waits read again once it is back.
+    subscriber.on('ready', changed);
+    try {
+      await subscriber.connect();
+      await subscriber.subscribe(this.#keys.seq);
+      if (!this.#closed) return subscriber;
+    } catch {
+      // Not now: the next wait tries again.
+      this.#subscriber = undefined;
+    }
+    subscriber.disconnect();
+    return undefined;
+  }
+
   /** Closes the connection when the journal opened it; a shared client is its owner's to close. */
   async close(): Promise<void> {
+    this.#closed = true;
+    const subscriber = await this.#subscriber;
+    subscriber?.disconnect();
     if (this.#waiting.length) await this.#send();
     await this.#sending;
     if (!this.#owned) return;

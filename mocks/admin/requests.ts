@@ -1,22 +1,25 @@
 /**
  * `/__mock/requests`: the journal over HTTP. A listing (newest first, summaries without the
- * bodies' text, filtered and paged: `?after=&before=&limit=&status=4xx,5xx&path=&q=`), one entry
+ * bodies' text, filtered and paged: `?after=&before=&limit=&status=4xx,5xx&path=&q=`; with `&wait=S`
+ * it waits up to S seconds for an entry after `after`, journal-wait.ts), one entry
  * whole (`/__mock/requests/{seq}`), a reset (DELETE), and the export of what frontends sent as a
  * contract case file (`?format=cases`, see cases.ts).
  */
 import { reject, type Rejection } from '../errors.js';
 import { rejected, type Answer } from '../http/answer.js';
 import { parameterProblems, quote } from './query.js';
+import type { Socket } from 'node:net';
+import { MAX_WAIT_SECONDS, WAIT_HEADER, type JournalWaits } from './journal-wait.js';
 import { MAX_JOURNAL_PAGE, STATUS_CLASSES, type JournalQuery, type JournalSelection, type JournalStats, type RequestJournal, type StatusClass } from './journal.js';
 
 export const REQUESTS_ROUTE = '/__mock/requests';
 
-const LISTING_PARAMETERS = ['after', 'before', 'limit', 'status', 'path', 'q', 'whole', 'format'] as const;
+const LISTING_PARAMETERS = ['after', 'before', 'limit', 'status', 'path', 'q', 'whole', 'format', 'wait'] as const;
 const FORMATS = ['journal', 'cases'] as const;
 export type RequestsFormat = (typeof FORMATS)[number];
 
 /** The journal query of a request's search parameters, or the 400 naming each problem. */
-export function parseJournalQuery(search: URLSearchParams): { query: JournalQuery; format: RequestsFormat } | Rejection {
+export function parseJournalQuery(search: URLSearchParams): { query: JournalQuery; format: RequestsFormat; waitMs?: number } | Rejection {
   const problems = parameterProblems(search, LISTING_PARAMETERS, LISTING_PARAMETERS.join(', '));
   const query: JournalQuery = {};
   const seq = (name: 'after' | 'before'): void => {
@@ -51,7 +54,29 @@ export function parseJournalQuery(search: URLSearchParams): { query: JournalQuer
   }
   const format = search.get('format') ?? 'journal';
   if (!(FORMATS as readonly string[]).includes(format)) problems.add(`format must be one of ${FORMATS.join(', ')}, got ${quote(format)}`);
-  return problems.rejection(REQUESTS_ROUTE) ?? { query, format: format as RequestsFormat };
+  const wait = search.get('wait');
+  let waitMs: number | undefined;
+  if (wait !== null) {
+    const seconds = /^\d{1,2}$/.test(wait) ? Number(wait) : NaN;
+    if (!(seconds >= 1 && seconds <= MAX_WAIT_SECONDS)) problems.add(`wait must be a whole number of seconds from 1 to ${MAX_WAIT_SECONDS}, got ${quote(wait)}`);
+    else if (query.after === undefined || query.before !== undefined || format !== 'journal')
+      problems.add('wait waits for entries after a cursor: it needs after (the last seq seen), and takes neither before nor format=cases');
+    else waitMs = seconds * 1000;
+  }
+  return problems.rejection(REQUESTS_ROUTE) ?? { query, format: format as RequestsFormat, ...(waitMs === undefined ? {} : { waitMs }) };
+}
+
+/**
+ * The listing after a wait for entries past `query.after` (journal-wait.ts): the listing is read
+ * once the wait ends, whatever ended it, and says so in its WAIT_HEADER.
+ */
+export async function waitedListing(journal: RequestJournal, waits: JournalWaits, query: JournalQuery, search: URLSearchParams, waitMs: number, socket?: Socket): Promise<Answer> {
+  const after = query.after as number;
+  // News is any entry after the cursor, filtered out or not: the page's cursor moves on with `last`.
+  const hasNews = async (): Promise<boolean> => (await journal.select({ after, limit: 1 })).last !== after;
+  const outcome = await waits.wait(journal, waitMs, hasNews, socket);
+  const answer = await journalListing(journal, query, search);
+  return { ...answer, headers: { ...answer.headers, [WAIT_HEADER]: outcome } };
 }
 
 /** Entries fetched from the journal per piece of a listing. */

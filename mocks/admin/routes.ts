@@ -24,7 +24,7 @@ import { documentAt, documentRoutes } from './documents.js';
 import { specAnswer } from './spec-view.js';
 import { ADMIN_PREFIX, isAdminPath } from './prefix.js';
 import { listingAnswer, parseListingQuery } from './listing.js';
-import { journalEntry, journalListing, parseJournalQuery, REQUESTS_ROUTE } from './requests.js';
+import { journalEntry, journalListing, parseJournalQuery, REQUESTS_ROUTE, waitedListing } from './requests.js';
 
 export { ADMIN_PREFIX, isAdminPath } from './prefix.js';
 
@@ -53,6 +53,7 @@ const fixedRoutes: Record<string, Record<string, AdminHandler>> = {
       const parsed = parseJournalQuery(search);
       if (isRejection(parsed)) return rejected(parsed);
       if (parsed.format === 'cases') return casesAnswer(context, parsed.query, secrets);
+      if (parsed.waitMs !== undefined) return waitedListing(context.journal, context.waits, parsed.query, search, parsed.waitMs, req.socket);
       return journalListing(context.journal, parsed.query, search);
     },
     DELETE: async (_req, { journal }) => {
