@@ -19,6 +19,8 @@ export const MAX_WAIT_SECONDS = 30;
 export const MAX_WAITERS = 32;
 /** The answer's header saying what the wait came to (the page polls again only when told `busy` or `unavailable`). */
 export const WAIT_HEADER = 'x-mock-journal-wait';
+/** The header of every journal listing counting the spec's reloads (--watch): a wait given another count ends at once. */
+export const RELOADS_HEADER = 'x-mock-spec-reloads';
 
 /**
  * `news`: an entry after the cursor (or a cursor the journal no longer numbers from); `timeout`: none
@@ -33,9 +35,15 @@ export class JournalWaits {
   /** Each wait's end, called with what ended it. */
   readonly #ends = new Set<(outcome: WaitOutcome) => void>();
   #closed = false;
+  #reloads = 0;
 
   constructor(max = MAX_WAITERS) {
     this.max = max;
+  }
+
+  /** How many times the spec was reloaded (--watch) since the mock started. */
+  get reloads(): number {
+    return this.#reloads;
   }
 
   /** How many waits are held now. */
@@ -46,10 +54,11 @@ export class JournalWaits {
   /**
    * Waits until `hasNews()` holds, asking it once the journal is watched (so nothing recorded
    * meanwhile is missed) and again after each change the journal reports, or until `ms` pass, the
-   * spec is reloaded, the mock stops or `socket` closes.
+   * spec is reloaded (or was, since the client saw `reloads`), the mock stops or `socket` closes.
    */
-  async wait(journal: RequestJournal, ms: number, hasNews: () => Promise<boolean>, socket?: Socket): Promise<WaitOutcome> {
+  async wait(journal: RequestJournal, ms: number, hasNews: () => Promise<boolean>, { reloads, socket }: { reloads?: number; socket?: Socket } = {}): Promise<WaitOutcome> {
     if (this.#closed) return 'closing';
+    if (reloads !== undefined && reloads !== this.#reloads) return 'spec';
     if (this.#ends.size >= this.max) return 'busy';
     let ended: WaitOutcome | undefined;
     let changed = false;
@@ -86,6 +95,7 @@ export class JournalWaits {
 
   /** Ends every wait now: the spec was reloaded, and the pages waiting should read it. */
   specChanged(): void {
+    this.#reloads++;
     for (const end of this.#ends) end('spec');
   }
 

@@ -9,17 +9,17 @@ import { reject, type Rejection } from '../errors.js';
 import { rejected, type Answer } from '../http/answer.js';
 import { parameterProblems, quote } from './query.js';
 import type { Socket } from 'node:net';
-import { MAX_WAIT_SECONDS, WAIT_HEADER, type JournalWaits } from './journal-wait.js';
+import { MAX_WAIT_SECONDS, RELOADS_HEADER, WAIT_HEADER, type JournalWaits } from './journal-wait.js';
 import { MAX_JOURNAL_PAGE, STATUS_CLASSES, type JournalQuery, type JournalSelection, type JournalStats, type RequestJournal, type StatusClass } from './journal.js';
 
 export const REQUESTS_ROUTE = '/__mock/requests';
 
-const LISTING_PARAMETERS = ['after', 'before', 'limit', 'status', 'path', 'q', 'whole', 'format', 'wait'] as const;
+const LISTING_PARAMETERS = ['after', 'before', 'limit', 'status', 'path', 'q', 'whole', 'format', 'wait', 'reloads'] as const;
 const FORMATS = ['journal', 'cases'] as const;
 export type RequestsFormat = (typeof FORMATS)[number];
 
 /** The journal query of a request's search parameters, or the 400 naming each problem. */
-export function parseJournalQuery(search: URLSearchParams): { query: JournalQuery; format: RequestsFormat; waitMs?: number } | Rejection {
+export function parseJournalQuery(search: URLSearchParams): { query: JournalQuery; format: RequestsFormat; waitMs?: number; reloads?: number } | Rejection {
   const problems = parameterProblems(search, LISTING_PARAMETERS, LISTING_PARAMETERS.join(', '));
   const query: JournalQuery = {};
   const seq = (name: 'after' | 'before'): void => {
@@ -63,20 +63,29 @@ export function parseJournalQuery(search: URLSearchParams): { query: JournalQuer
       problems.add('wait waits for entries after a cursor: it needs after (the last seq seen), and takes neither before nor format=cases');
     else waitMs = seconds * 1000;
   }
-  return problems.rejection(REQUESTS_ROUTE) ?? { query, format: format as RequestsFormat, ...(waitMs === undefined ? {} : { waitMs }) };
+  const reloads = search.get('reloads');
+  if (reloads !== null && !/^\d{1,15}$/.test(reloads)) problems.add(`reloads must be the spec's reload count the client saw (X-Mock-Spec-Reloads), got ${quote(reloads)}`);
+  else if (reloads !== null && wait === null) problems.add('reloads goes with wait: it ends the wait at once when the spec was reloaded since');
+  return problems.rejection(REQUESTS_ROUTE) ?? { query, format: format as RequestsFormat, ...(waitMs === undefined ? {} : { waitMs }), ...(reloads === null ? {} : { reloads: Number(reloads) }) };
 }
 
 /**
  * The listing after a wait for entries past `query.after` (journal-wait.ts): the listing is read
  * once the wait ends, whatever ended it, and says so in its WAIT_HEADER.
  */
-export async function waitedListing(journal: RequestJournal, waits: JournalWaits, query: JournalQuery, search: URLSearchParams, waitMs: number, socket?: Socket): Promise<Answer> {
+export async function waitedListing(
+  journal: RequestJournal,
+  waits: JournalWaits,
+  query: JournalQuery,
+  search: URLSearchParams,
+  { waitMs, reloads, socket }: { waitMs: number; reloads?: number; socket?: Socket },
+): Promise<Answer> {
   const after = query.after as number;
   // News is any entry after the cursor, filtered out or not: the page's cursor moves on with `last`.
   const hasNews = async (): Promise<boolean> => (await journal.select({ after, limit: 1 })).last !== after;
-  const outcome = await waits.wait(journal, waitMs, hasNews, socket);
+  const outcome = await waits.wait(journal, waitMs, hasNews, { reloads, socket });
   const answer = await journalListing(journal, query, search);
-  return { ...answer, headers: { ...answer.headers, [WAIT_HEADER]: outcome } };
+  return { ...answer, headers: { ...answer.headers, [WAIT_HEADER]: outcome, [RELOADS_HEADER]: String(waits.reloads) } };
 }
 
 /** Entries fetched from the journal per piece of a listing. */

@@ -23,6 +23,7 @@ import { casesAnswer } from './cases.js';
 import { documentAt, documentRoutes } from './documents.js';
 import { specAnswer } from './spec-view.js';
 import { ADMIN_PREFIX, isAdminPath } from './prefix.js';
+import { RELOADS_HEADER } from './journal-wait.js';
 import { listingAnswer, parseListingQuery } from './listing.js';
 import { journalEntry, journalListing, parseJournalQuery, REQUESTS_ROUTE, waitedListing } from './requests.js';
 
@@ -53,8 +54,11 @@ const fixedRoutes: Record<string, Record<string, AdminHandler>> = {
       const parsed = parseJournalQuery(search);
       if (isRejection(parsed)) return rejected(parsed);
       if (parsed.format === 'cases') return casesAnswer(context, parsed.query, secrets);
-      if (parsed.waitMs !== undefined) return waitedListing(context.journal, context.waits, parsed.query, search, parsed.waitMs, req.socket);
-      return journalListing(context.journal, parsed.query, search);
+      const { waitMs, reloads } = parsed;
+      if (waitMs !== undefined) return waitedListing(context.journal, context.waits, parsed.query, search, { waitMs, reloads, socket: req.socket });
+      const answer = await journalListing(context.journal, parsed.query, search);
+      // The count a page's next wait gives back, so a reload between two waits is not missed.
+      return { ...answer, headers: { ...answer.headers, [RELOADS_HEADER]: String(context.waits.reloads) } };
     },
     DELETE: async (_req, { journal }) => {
       await journal.clear();

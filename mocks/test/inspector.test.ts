@@ -266,26 +266,26 @@ describe.skipIf(chromiumMissing)('the inspector in Chromium', () => {
     await page.waitForFunction(() => Array.from(document.querySelectorAll('#journal tbody td.request')).some((cell) => cell.textContent === 'POST /plants'));
   });
 
-  it('fetches only what changed: the journal after its cursor, the plants only after a change', async () => {
+  it('fetches only what changed: the journal held after its cursor until news, the plants only after a change', async () => {
     const asked: string[] = [];
     const onRequest = (request: { url(): string }): void => void asked.push(new URL(request.url()).pathname + new URL(request.url()).search);
-    const journalPoll = (request: { url(): string }): boolean => /\/__mock\/requests\?limit=\d+&after=\d+$/.test(request.url());
-    // The earlier tests' requests may still be reaching the page: start once a poll finds nothing new.
-    for (let poll = 0; poll < 50; poll++) {
-      const answer = await page.waitForResponse((response) => journalPoll(response.request()));
-      if (((await answer.json()) as { entries: unknown[] }).entries.length === 0) break;
-    }
+    const heldRead = (request: { url(): string }): boolean => /\/__mock\/requests\?limit=\d+&after=\d+&wait=\d+&reloads=\d+$/.test(request.url());
+    // The earlier tests' requests may still be reaching the page: start once the mock holds the page's read, having nothing newer.
+    while (mock.waits.size === 0) await new Promise((resolve) => setImmediate(resolve));
     page.on('request', onRequest);
-    // Two polls of the journal while nothing changes (the page's own rhythm, awaited rather than timed).
-    await page.waitForRequest(journalPoll);
-    await page.waitForRequest(journalPoll);
-    const idle = [...asked];
-    expect(idle.length).toBeGreaterThan(0);
-    // The journal after its cursor, and the spec only to learn whether --watch reloaded it (a 304).
-    expect(idle.every((url) => /^\/__mock\/requests\?limit=\d+&after=\d+$/.test(url) || url === '/__mock/spec')).toBe(true);
+    // Held, the page asks nothing more: a round trip to the mock later, it has sent nothing.
+    await fetch(`${mock.url}/__mock/health`);
+    expect(asked).toEqual([]);
+    const news = page.waitForResponse((response) => heldRead(response.request()));
     await fetch(`${mock.url}/plants`, { method: 'POST', headers: { authorization: 'Bearer t', 'content-type': 'application/json' }, body: '{"id":77,"name":"Changed"}' });
+    // The held read answers with the create itself: the page learns of it at once, not at a next poll.
+    const answer = await news;
+    expect(await answer.headerValue('x-mock-journal-wait')).toBe('news');
+    expect(((await answer.json()) as { entries: { method: string; path: string }[] }).entries.map((entry) => `${entry.method} ${entry.path}`)).toEqual(['POST /plants']);
     await plantRows().filter({ hasText: 'Changed' }).waitFor();
     page.off('request', onRequest);
+    // The journal after its cursor, the spec only to learn whether --watch reloaded it (a 304), and one page of plants.
+    expect(asked.every((url) => /^\/__mock\/requests\?limit=\d+&after=\d+&wait=\d+&reloads=\d+$/.test(url) || url === '/__mock/spec' || url.startsWith('/__mock/plants'))).toBe(true);
     expect(asked.filter((url) => url.startsWith('/__mock/plants'))).toEqual(['/__mock/plants?limit=50']);
   });
 
@@ -433,7 +433,8 @@ describe.skipIf(chromiumMissing)('the inspector when polls fall behind or the mo
         await held;
         await route.continue();
       });
-      for (let id = 4; id <= 253; id++) await create(mock.url, id);
+      // 25 at a time: their order in the journal is the mock's, not the ids'.
+      for (let id = 4; id <= 253; id += 25) await Promise.all(Array.from({ length: 25 }, (_, i) => create(mock.url, id + i)));
       release();
       await page.locator('#journal tbody tr[data-seq="253"]').waitFor();
       await page.unroute(/\/__mock\/requests\?/);

@@ -6,7 +6,7 @@
  */
 import { get } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_WAITERS, WAIT_HEADER } from '../admin/journal-wait.js';
+import { MAX_WAITERS, RELOADS_HEADER, WAIT_HEADER } from '../admin/journal-wait.js';
 import { openRedisJournal } from '../admin/redis-journal.js';
 import { createMockServer, type MockServer } from '../server.js';
 import { REDIS_SKIP_REASON, RedisServer } from './redis-server.js';
@@ -79,7 +79,17 @@ describe('the journal long poll on one mock', () => {
     expect(await answer.json()).toMatchObject({ entries: [], last: cursor + 1 });
   });
 
+  it('answers at once when the spec was reloaded since the reload count the client gives (X-Mock-Spec-Reloads)', async () => {
+    const listing = await fetch(`${mock.url}/__mock/requests?limit=1`);
+    expect(listing.headers.get(RELOADS_HEADER)).toBe('0');
+    const cursor = ((await listing.json()) as Listing).last;
+    const answer = await fetch(`${mock.url}/__mock/requests?after=${cursor}&wait=30&reloads=3`);
+    expect([answer.headers.get(WAIT_HEADER), answer.headers.get(RELOADS_HEADER)]).toEqual(['spec', '0']);
+  });
+
   it.each([
+    ['after=1&reloads=0', 'reloads goes with wait'],
+    ['after=1&wait=5&reloads=-1', 'reload count'],
     ['wait=5', 'it needs after'],
     ['after=1&wait=0', 'from 1 to 30'],
     ['after=1&wait=31', 'from 1 to 30'],

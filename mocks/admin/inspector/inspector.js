@@ -28,9 +28,16 @@ import { curlLine } from './curl.js';
  * @typedef {{ view: CollectionView; pages: (string | undefined)[]; next: string | undefined; dirty: boolean; text: string | undefined; parentKey: string | undefined; keys: string[]; element: HTMLElement }} CollectionState
  */
 
+/** How often the journal is read when the mock cannot hold a read until its next entry (`busy`, `unavailable`). */
 const POLL_MS = 1000;
 const MAX_BACKOFF_MS = 10_000;
-/** Polls between two reads of the spec's ETag. */
+/** How long the mock holds a read of the journal until an entry comes (`?wait=`, mocks/admin/journal-wait.ts). */
+const WAIT_SECONDS = 20;
+/** The least time between two reads while entries keep coming, so a busy mock is not re-rendered per request. */
+const MIN_GAP_MS = 200;
+/** What ends a held read (the X-Mock-Journal-Wait header) when the mock can hold the next one too. */
+const WAITED = new Set(['news', 'timeout', 'spec', 'gone']);
+/** Reads between two reads of the spec's ETag (and one at once when a held read ends for a --watch reload). */
 const SPEC_EVERY = 3;
 const RECORDS_PAGE = 50;
 const JOURNAL_PAGE = 200;
@@ -119,6 +126,17 @@ const state = {
   timer: undefined,
   running: false,
   again: false,
+  /** The held read of the journal in flight, cancelled when the user asks for something now. */
+  /** @type {AbortController | undefined} */
+  wait: undefined,
+  /** Whether the mock held the last read until news (else the page polls every POLL_MS). */
+  canWait: true,
+  /** The spec's reload count of the last journal answer: a held read given it ends at once when the spec was reloaded since. */
+  /** @type {string | null} */
+  reloads: null,
+  /** What ended the last held read (X-Mock-Journal-Wait). */
+  /** @type {string | null} */
+  waited: null,
   /** @type {{ entries: EntrySummary[]; last: number | undefined; lastChange: number | undefined; more: boolean; filters: string }} */
   journal: { entries: [], last: undefined, lastChange: undefined, more: false, filters: '' },
   /** @type {SpecView | undefined} */
@@ -554,30 +572,47 @@ function resetJournal() {
 
 /**
  * @param {URLSearchParams} params
- * @returns {Promise<JournalPage | undefined>}
+ * @param {AbortSignal} [signal] cancels a held read
+ * @returns {Promise<JournalPage | undefined | null>} undefined when locked, null when cancelled
  */
-async function readJournal(params) {
-  const response = await adminFetch(`/__mock/requests?${params}`);
-  if (response.status === 401) {
-    await lock(response);
-    return undefined;
+async function readJournal(params, signal) {
+  try {
+    const response = await adminFetch(`/__mock/requests?${params}`, { signal });
+    if (response.status === 401) {
+      await lock(response);
+      return undefined;
+    }
+    if (!response.ok) throw new Error(await errorMessage(response));
+    state.reloads = response.headers.get('x-mock-spec-reloads') ?? state.reloads;
+    // A mock that did not say it held the read is polled.
+    if (params.has('wait')) state.waited = response.headers.get('x-mock-journal-wait') ?? 'not held';
+    return await response.json();
+  } catch (error) {
+    if (signal?.aborted) return null;
+    throw error;
   }
-  if (!response.ok) throw new Error(await errorMessage(response));
-  return response.json();
 }
 
 /**
- * New journal entries since the last poll (all of them after a filter change).
- * @returns {Promise<boolean>}
+ * New journal entries since the last read (all of them after a filter change); `waiting`, the mock
+ * holds the read until the next entry comes. Undefined when the held read was cancelled.
+ * @param {boolean} [waiting]
+ * @returns {Promise<boolean | undefined>}
  */
-async function refreshJournal() {
+async function refreshJournal(waiting = false) {
   const params = filterParams();
   const filters = params.toString();
   const journal = state.journal;
   const fresh = filters !== journal.filters || journal.last === undefined;
   params.set('limit', String(JOURNAL_PAGE));
   if (!fresh) params.set('after', String(journal.last));
-  const page = await readJournal(params);
+  const held = waiting && !fresh;
+  if (held) params.set('wait', String(WAIT_SECONDS));
+  if (held && state.reloads !== null) params.set('reloads', state.reloads);
+  state.wait = held ? new AbortController() : undefined;
+  const page = await readJournal(params, state.wait?.signal);
+  state.wait = undefined;
+  if (page === null) return undefined;
   if (!page) return false;
   if (fresh) {
     state.journal = { entries: page.entries, last: page.last, lastChange: page.last, more: page.more, filters };
@@ -622,14 +657,16 @@ async function storeChanged() {
   return changes.some((entry) => !READS.has(entry.method));
 }
 
-async function refresh() {
+/** @param {boolean} waiting */
+async function refresh(waiting) {
   // The journal first: without the token, one 401 (journaled) is enough to ask for it.
   const before = state.journal.last;
-  await refreshJournal();
+  // Cancelled for something the user asked: the next refresh comes at once.
+  if ((await refreshJournal(waiting)) === undefined) return;
   if (state.locked) return;
   unlock();
-  // The spec changes only on a --watch reload: asked every third poll (a 304 when unchanged).
-  if (state.spec === undefined || state.polls++ % SPEC_EVERY === 0) await refreshSpec();
+  // The spec changes only on a --watch reload, which ends a held read: asked then, and every third read (a 304 when unchanged).
+  if (state.spec === undefined || state.waited === 'spec' || state.polls++ % SPEC_EVERY === 0) await refreshSpec();
   if (state.locked || state.spec?.mode === 'proxy') return;
   if (before !== undefined && (await storeChanged())) markCollectionsDirty();
   // Parents before their nested collections: a child lists the records of a parent shown.
@@ -644,19 +681,29 @@ async function refresh() {
   }
 }
 
-/** One refresh now, then the next one scheduled; overlapping calls fold into one more run. */
-async function tick() {
+/**
+ * One refresh now, then the next one scheduled: a read the mock holds until its next entry, or a
+ * poll every POLL_MS where it cannot hold one. Overlapping calls fold into one more run, and cancel
+ * a held read: what the user asked for is shown at once.
+ * @param {boolean} [waiting] the scheduled read, which the mock may hold
+ */
+async function tick(waiting = false) {
   if (state.running) {
     state.again = true;
+    state.wait?.abort();
     return;
   }
   state.running = true;
   clearTimeout(state.timer);
+  const started = performance.now();
   let delay = POLL_MS;
   try {
-    await refresh();
+    state.waited = null;
+    await refresh(waiting);
     state.failures = 0;
     if (!state.locked) setConnection('live', 'live');
+    if (state.waited !== null) state.canWait = WAITED.has(state.waited);
+    if (state.canWait) delay = Math.max(0, MIN_GAP_MS - (performance.now() - started));
   } catch (error) {
     state.failures++;
     delay = Math.min(POLL_MS * 2 ** state.failures, MAX_BACKOFF_MS);
@@ -667,8 +714,8 @@ async function tick() {
     state.again = false;
     return tick();
   }
-  // A hidden tab stops polling; a locked page waits for the token.
-  if (!document.hidden && !state.locked) state.timer = setTimeout(tick, delay);
+  // A hidden tab stops reading; a locked page waits for the token.
+  if (!document.hidden && !state.locked) state.timer = setTimeout(() => void tick(true), delay);
 }
 
 // ---- rendering: the journal --------------------------------------------------------------------
@@ -1656,7 +1703,9 @@ $('curl-with-token').addEventListener('change', renderCurl);
 $('export-cases').addEventListener('click', exportCases);
 $('clear-journal').addEventListener('click', clearJournal);
 document.addEventListener('visibilitychange', () => {
-  if (!document.hidden && !state.locked) tick();
+  // A hidden tab lets go of its held read (and its connection) until it is shown again.
+  if (document.hidden) state.wait?.abort();
+  else if (!state.locked) tick();
 });
 showAdminChip();
 tick();
