@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMockServer, type MockServer } from '../server.js';
-import { artifactPath, chromiumMissing, launchChromium, patientPage } from './chromium.js';
+import { artifactPath, chromiumMissing, chromiumOfFile, patientPage } from './chromium.js';
 
 const spec = (name: string): string => fileURLToPath(new URL(`../../fixtures/specs/${name}/openapi.yaml`, import.meta.url));
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -33,26 +33,31 @@ function inspectorOf(page: Page) {
   };
 }
 
+/** One Chromium for the file (launched by the first describe that runs). */
+const browserOfFile = chromiumOfFile();
+
 describe.skipIf(chromiumMissing)('the inspector on the corpus specs (Chromium)', () => {
   let browser: Browser;
+  /** One page for every test: each opens its own mock, on its own origin, so each starts a new document with nothing of the last. */
+  let page: Page;
   const errors: string[] = [];
 
   beforeAll(async () => {
-    browser = await launchChromium();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    expect(errors).toEqual([]);
-  });
-
-  const open = async (mock: MockServer): Promise<Page> => {
-    const page = await patientPage(browser, { viewport: { width: 1280, height: 900 } });
+    browser = await browserOfFile();
+    page = await patientPage(browser, { viewport: { width: 1280, height: 900 } });
     page.on('pageerror', (error) => errors.push(error.message));
     page.on('dialog', (dialog) => {
       errors.push(`dialog: ${dialog.message()}`);
       void dialog.dismiss();
     });
+  });
+
+  afterAll(async () => {
+    await page?.close();
+    expect(errors).toEqual([]);
+  });
+
+  const open = async (mock: MockServer): Promise<Page> => {
     await page.goto(`${mock.url}/__mock/`);
     await page.locator('#connection[data-state="live"]').waitFor();
     return page;
@@ -118,7 +123,6 @@ describe.skipIf(chromiumMissing)('the inspector on the corpus specs (Chromium)',
       await send('204');
       await collection('/bookings').locator(':scope > .scroll .empty').waitFor({ state: 'visible' });
     } finally {
-      await page.close();
       await mock.close();
     }
   });
@@ -141,7 +145,6 @@ describe.skipIf(chromiumMissing)('the inspector on the corpus specs (Chromium)',
       await send('200');
       expect(await page.textContent('#try-body [data-pointer="/email"] code')).toContain('ada@example.com');
     } finally {
-      await page.close();
       await mock.close();
     }
   });
@@ -175,7 +178,6 @@ describe.skipIf(chromiumMissing)('the inspector on the corpus specs (Chromium)',
       await send('200');
       await profile.locator('[data-pointer="/bio"] code', { hasText: 'Builder' }).waitFor();
     } finally {
-      await page.close();
       await mock.close();
     }
   });

@@ -6,15 +6,19 @@
  * time, so the second send is not a 409.
  */
 import { fileURLToPath } from 'node:url';
-import type { Browser } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMockServer, type MockServer } from '../server.js';
-import { chromiumMissing, launchChromium } from './chromium.js';
+import { chromiumMissing, chromiumOfFile, patientPage } from './chromium.js';
 
 const spec = (path: string): string => fileURLToPath(new URL(`../../fixtures/specs/${path}`, import.meta.url));
 
+/** One Chromium for the file (launched by the first describe that runs). */
+const browserOfFile = chromiumOfFile();
+
 describe.skipIf(chromiumMissing)('what a new user first sees (Chromium)', () => {
-  let browser: Browser;
+  /** One page for every test: each opens its own mock, on its own origin, so each starts a new document with nothing of the last. */
+  let page: Page;
   const mocks: MockServer[] = [];
   const start = async (file?: string): Promise<MockServer> => {
     const mock = await createMockServer({ port: 0, logLevel: 'silent', ...(file ? { spec: file } : {}) });
@@ -23,11 +27,11 @@ describe.skipIf(chromiumMissing)('what a new user first sees (Chromium)', () => 
   };
 
   beforeAll(async () => {
-    browser = await launchChromium();
+    page = await patientPage(await browserOfFile());
   });
 
   afterAll(async () => {
-    await browser?.close();
+    await page?.close();
     await Promise.all(mocks.map((mock) => mock.close()));
   });
 
@@ -38,60 +42,45 @@ describe.skipIf(chromiumMissing)('what a new user first sees (Chromium)', () => 
   ] as const) {
     it(`the docs page of ${file} is stamped ${stamp}`, async () => {
       const mock = await start(spec(file));
-      const page = await browser.newPage();
-      try {
-        await page.goto(`${mock.url}/__mock/docs`);
-        await page.locator('body[data-ready="true"]').waitFor({ timeout: 20_000 });
-        expect((await page.locator('.info .version-stamp').textContent())?.trim()).toBe(stamp);
-      } finally {
-        await page.close();
-      }
+      await page.goto(`${mock.url}/__mock/docs`);
+      await page.locator('body[data-ready="true"]').waitFor();
+      expect((await page.locator('.info .version-stamp').textContent())?.trim()).toBe(stamp);
     });
   }
 
   it('counts the requests shown of those the journal holds', async () => {
     const mock = await start();
     // More than the page loads at first (200): the older ones stay behind "older requests".
-    for (let i = 0; i < 230; i++) await (await fetch(`${mock.url}/plants`, { method: 'POST' })).arrayBuffer();
-    const page = await browser.newPage();
-    try {
-      await page.goto(`${mock.url}/__mock/`);
-      await page.locator('#connection[data-state="live"]').waitFor();
-      await page.locator('#journal-bound', { hasText: 'now 230' }).waitFor();
-      expect(await page.locator('#journal tbody tr').count()).toBe(200);
-      expect(await page.textContent('#journal-count')).toBe('200 of 230');
-    } finally {
-      await page.close();
-    }
+    for (let i = 0; i < 230; i += 23) await Promise.all(Array.from({ length: 23 }, async () => (await fetch(`${mock.url}/plants`, { method: 'POST' })).arrayBuffer()));
+    await page.goto(`${mock.url}/__mock/`);
+    await page.locator('#connection[data-state="live"]').waitFor();
+    await page.locator('#journal-bound', { hasText: 'now 230' }).waitFor();
+    expect(await page.locator('#journal tbody tr').count()).toBe(200);
+    expect(await page.textContent('#journal-count')).toBe('200 of 230');
   });
 
   it('"Try it" creates a fresh identity each send', async () => {
     const mock = await start();
-    const page = await browser.newPage();
-    try {
-      await page.goto(`${mock.url}/__mock/`);
-      await page.locator('#connection[data-state="live"]').waitFor();
-      await page.selectOption('#try-operation', 'createPlant');
-      await page.locator('#try-send', { hasText: 'Send POST /plants' }).waitFor();
-      const ids: string[] = [];
-      for (let send = 0; send < 3; send++) {
-        await page.click('#try-send');
-        await page.locator('#try-status', { hasText: /^200/ }).waitFor();
-        ids.push(JSON.parse(await page.inputValue('#try-body-text')).id as string);
-        // The next send starts from this answer: the badge says "sending…" first.
-        await page.evaluate(() => (document.getElementById('try-status')!.textContent = ''));
-      }
-      expect(new Set(ids).size).toBe(3);
-      const stored = (await (await fetch(`${mock.url}/__mock/plants`)).json()) as { id: number }[];
-      expect(stored.map((plant) => String(plant.id)).sort()).toEqual(ids.map(String).sort());
-      // A body the user wrote goes as written: the same id twice is the API's 409.
-      await page.fill('#try-body-text', '{"id": 5, "name": "Fern"}');
+    await page.goto(`${mock.url}/__mock/`);
+    await page.locator('#connection[data-state="live"]').waitFor();
+    await page.selectOption('#try-operation', 'createPlant');
+    await page.locator('#try-send', { hasText: 'Send POST /plants' }).waitFor();
+    const ids: string[] = [];
+    for (let send = 0; send < 3; send++) {
       await page.click('#try-send');
       await page.locator('#try-status', { hasText: /^200/ }).waitFor();
-      await page.click('#try-send');
-      await page.locator('#try-status', { hasText: /^409/ }).waitFor();
-    } finally {
-      await page.close();
+      ids.push(JSON.parse(await page.inputValue('#try-body-text')).id as string);
+      // The next send starts from this answer: the badge says "sending…" first.
+      await page.evaluate(() => (document.getElementById('try-status')!.textContent = ''));
     }
+    expect(new Set(ids).size).toBe(3);
+    const stored = (await (await fetch(`${mock.url}/__mock/plants`)).json()) as { id: number }[];
+    expect(stored.map((plant) => String(plant.id)).sort()).toEqual(ids.map(String).sort());
+    // A body the user wrote goes as written: the same id twice is the API's 409.
+    await page.fill('#try-body-text', '{"id": 5, "name": "Fern"}');
+    await page.click('#try-send');
+    await page.locator('#try-status', { hasText: /^200/ }).waitFor();
+    await page.click('#try-send');
+    await page.locator('#try-status', { hasText: /^409/ }).waitFor();
   });
 });
