@@ -91,10 +91,4 @@ describe('the count of operations that ran on a parent the suite created, on cor
     },
     120_000,
   );
-
-  it('names why: jupyterhub makes users in bulk (no answer names one user)', async () => {
-    const hub = (await runOn('jupyterhub')).report;
-    expect(hub.dependencies?.onCreatedParent).toBe(0);
-    expect(new Set(hub.dependencies?.notOnCreated.map((n) => n.reason))).toEqual(new Set(["no user for {name} was created: post-users's answer named no name (nor a Location)"]));
-  }, 120_000);
 });
