@@ -181,3 +181,55 @@ describe('/__mock/docs over HTTP', () => {
     expect(response.status).toBe(403);
   });
 });
+
+describe('/__mock/spec on a document whose refs point into paths (as a bundled multi-file spec has them)', () => {
+  // `~1` and percent-escapes in a ref: openapi-backend's quick dereferencer read `#/paths/~1auth/…` as the
+  // keys `~1auth`, threw on the dead end, and the whole view answered 500 (Pi-hole's document, 477 such refs).
+  const SPEC = {
+    openapi: '3.0.3',
+    info: { title: 'Escaped refs', version: '1' },
+    paths: {
+      '/a/{id}': {
+        get: {
+          operationId: 'getA',
+          parameters: [{ name: 'id', in: 'path', required: true, description: 'The id of an a.', schema: { type: 'string' } }],
+          responses: { 200: { description: 'ok', content: { 'application/json': { schema: { type: 'object', properties: { id: { type: 'string' } } } } } } },
+        },
+      },
+      '/b/{id}': {
+        get: {
+          operationId: 'getB',
+          description: 'Reads a b.',
+          parameters: [{ $ref: '#/paths/~1a~1%7Bid%7D/get/parameters/0' }],
+          responses: { 200: { $ref: '#/paths/~1a~1{id}/get/responses/200' } },
+        },
+      },
+    },
+  };
+
+  it('answers the view, with what the escaped refs name', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'escaped-refs-'));
+    writeFileSync(join(dir, 'openapi.json'), JSON.stringify(SPEC));
+    const mock = await createMockServer({ port: 0, logLevel: 'silent', spec: join(dir, 'openapi.json') });
+    try {
+      const { status, view } = await specOf(mock.url);
+      expect(status).toBe(200);
+      const b = view.operations.find((o) => o.operationId === 'getB');
+      expect(b).toMatchObject({ description: 'Reads a b.', parameters: [{ name: 'id', in: 'path', description: 'The id of an a.' }] });
+    } finally {
+      await mock.close();
+    }
+  });
+
+  it('answers it on Pi-hole, bundled from its files', async () => {
+    const mock = await createMockServer({ port: 0, logLevel: 'silent', spec: fileURLToPath(new URL('../../fixtures/real-world/pihole/main.yaml', import.meta.url)) });
+    try {
+      const { status, view } = await specOf(mock.url);
+      expect(status).toBe(200);
+      expect(view.operations).toHaveLength(85);
+      expect(view.operations.find((o) => o.path === '/auth' && o.method === 'GET')?.summary).toBe('Check if authentication is required');
+    } finally {
+      await mock.close();
+    }
+  });
+});
