@@ -537,19 +537,37 @@ export function stringKeySchema(schema: JsonSchema): JsonSchema | undefined {
 /** Annotations and keywords that say nothing about which values a schema takes, or say it of one direction only. */
 const ANNOTATIONS = new Set(['title', 'description', 'example', 'examples', 'default', 'deprecated', 'readOnly', 'writeOnly', '$comment', 'externalDocs', 'xml', '$id', '$anchor']);
 
-/** The values a schema takes, written one way: refs inlined, annotations and `x-` extensions left out, keys sorted. */
-function schemaKey(schema: unknown, document: unknown): string {
-  const strip = (node: unknown, depth: number): unknown => {
-    if (depth > 32 || node === null || typeof node !== 'object') return node;
-    if (Array.isArray(node)) return node.map((item) => strip(item, depth + 1));
-    const out: Record<string, unknown> = {};
-    for (const key of Object.keys(node).sort()) {
-      if (ANNOTATIONS.has(key) || key.startsWith('x-')) continue;
-      out[key] = strip((node as Record<string, unknown>)[key], depth + 1);
+/**
+ * The values a schema takes, written one way: refs inlined, annotations and `x-` extensions left out, keys
+ * sorted, each object or array written as the number `interned` gives its text of its members' numbers.
+ * The text of a whole inlined schema grows with every place a ref is expanded (openEHR's Composition: each
+ * data type down each branch of each union); the numbers keep it to one short line per distinct node,
+ * and a ref's expansion, shared wherever it stands (inlineSchema), is written once.
+ */
+function schemaKey(schema: unknown, document: unknown, interned: Map<string, number>, written: WeakMap<object, string>): string {
+  const write = (node: unknown): string => {
+    if (node === undefined) return 'null';
+    if (node === null || typeof node !== 'object') return JSON.stringify(node);
+    const known = written.get(node);
+    if (known !== undefined) return known;
+    let text: string;
+    if (Array.isArray(node)) text = `[${node.map(write).join(',')}]`;
+    else {
+      const members: string[] = [];
+      for (const key of Object.keys(node).sort()) {
+        const value = (node as Record<string, unknown>)[key];
+        if (ANNOTATIONS.has(key) || key.startsWith('x-') || value === undefined) continue;
+        members.push(`${JSON.stringify(key)}:${write(value)}`);
+      }
+      text = `{${members.join(',')}}`;
     }
-    return out;
+    let id = interned.get(text);
+    if (id === undefined) interned.set(text, (id = interned.size));
+    const short = `#${id}`;
+    written.set(node, short);
+    return short;
   };
-  return JSON.stringify(strip(inlineSchema(schema, document), 0));
+  return write(inlineSchema(schema, document));
 }
 
 /**
@@ -559,17 +577,21 @@ function schemaKey(schema: unknown, document: unknown): string {
  */
 class SchemaKeys {
   readonly #keys = new WeakMap<object, string>();
+  /** Each distinct node's text (its members as numbers) and its number, for every key of the spec. */
+  readonly #interned = new Map<string, number>();
+  /** Each node's number, for every key of the spec: inlined schemas share their refs' expansions. */
+  readonly #written = new WeakMap<object, string>();
   constructor(private readonly document: unknown) {}
 
   /** Whether the request's and the answer's schema for one property take the same values (so an echo can be compared). */
   same(requested: unknown, answered: unknown): boolean {
-    return this.#of(requested) === this.#of(answered);
+    return requested === answered || this.#of(requested) === this.#of(answered);
   }
 
   #of(schema: unknown): string {
-    if (schema === null || typeof schema !== 'object') return schemaKey(schema, this.document);
+    if (schema === null || typeof schema !== 'object') return schemaKey(schema, this.document, this.#interned, this.#written);
     let key = this.#keys.get(schema);
-    if (key === undefined) this.#keys.set(schema, (key = schemaKey(schema, this.document)));
+    if (key === undefined) this.#keys.set(schema, (key = schemaKey(schema, this.document, this.#interned, this.#written)));
     return key;
   }
 }

@@ -121,8 +121,65 @@ const MAX_INLINE_DEPTH = 12;
  * (generators take schemas as objects); one held alone stays (`additionalProperties: false`).
  * For generating and reading values, never for validating.
  */
-export function inlineSchema(schema: unknown, document: unknown, depth = 0, expanding: ReadonlySet<string> = new Set()): Schema {
+export function inlineSchema(schema: unknown, document: unknown): Schema {
+  const inlined = inlineAt(schema, inliningOf(document), 0, new Set());
+  // An expansion is shared by every schema that holds it: the caller gets its own top.
+  return inlined === schema ? inlined : { ...inlined };
+}
+
+/** A document's inlining: its document, the refs each ref reaches, and each pure ref already expanded. */
+interface Inlining {
+  document: unknown;
+  reach: RefReach;
+  /** A `{$ref}` alone's expansion, by ref, then by its depth and the expanding refs it can meet (see refMemoKey). */
+  expanded: Map<string, Map<string, Schema>>;
+  /** A schema that holds no ref, inlined: the same wherever it stands (an inlined schema inlined again). */
+  plain: WeakMap<object, Schema>;
+  /** Whether a value holds no `$ref` at any depth. */
+  refFree: WeakMap<object, boolean>;
+}
+
+function holdsNoRef(value: object, inlining: Inlining): boolean {
+  let free = inlining.refFree.get(value);
+  if (free !== undefined) return free;
+  free = !('$ref' in value) && Object.values(value).every((inner) => inner === null || typeof inner !== 'object' || holdsNoRef(inner as object, inlining));
+  inlining.refFree.set(value, free);
+  return free;
+}
+
+function inlineAt(schema: unknown, inlining: Inlining, depth: number, expanding: ReadonlySet<string>): Schema {
   if (!isObject(schema)) return {};
+  const ref = schema.$ref;
+  // A ref alone expands to the same schema wherever it stands at one depth among the same expanding refs it
+  // can reach: a document of many-branched unions (openEHR's Composition) names the same data types down
+  // every branch, and expanding each afresh cost 10 s of the suite's start on it.
+  if (typeof ref !== 'string' || Object.keys(schema).length !== 1) {
+    if (!holdsNoRef(schema, inlining)) return inlineNode(schema, inlining, depth, expanding);
+    let plain = inlining.plain.get(schema);
+    if (plain === undefined) inlining.plain.set(schema, (plain = inlineNode(schema, inlining, depth, expanding)));
+    return plain;
+  }
+  const key = refMemoKey(ref, inlining.reach, depth, expanding);
+  let byKey = inlining.expanded.get(ref);
+  if (byKey === undefined) inlining.expanded.set(ref, (byKey = new Map()));
+  let inlined = byKey.get(key);
+  if (inlined === undefined) byKey.set(key, (inlined = inlineNode(schema, inlining, depth, expanding)));
+  return inlined;
+}
+
+/**
+ * What a ref's expansion depends on beside the ref: its depth (the bound) and the refs being
+ * expanded that it can meet again (each becomes `{}` there); the others cannot change it.
+ */
+function refMemoKey(ref: string, reach: RefReach, depth: number, expanding: ReadonlySet<string>): string {
+  if (expanding.size === 0) return String(depth);
+  const reached = reach.from(ref);
+  const met = [...expanding].filter((active) => active === ref || reached.has(active)).sort();
+  return met.length === 0 ? String(depth) : `${depth} ${JSON.stringify(met)}`;
+}
+
+function inlineNode(schema: Schema, inlining: Inlining, depth: number, expanding: ReadonlySet<string>): Schema {
+  const { document } = inlining;
   let node: Schema = schema;
   let active = expanding;
   if (typeof node.$ref === 'string') {
@@ -136,7 +193,7 @@ export function inlineSchema(schema: unknown, document: unknown, depth = 0, expa
   if (Array.isArray(node.allOf)) {
     const { allOf, ...own } = node;
     let merged: Schema = {};
-    for (const part of allOf as unknown[]) merged = mergeSchemas(merged, inlineSchema(part, document, depth + 1, active), PAIRED);
+    for (const part of allOf as unknown[]) merged = mergeSchemas(merged, inlineAt(part, inlining, depth + 1, active), PAIRED);
     node = mergeSchemas(merged, own, PAIRED);
     if (isObject(node.properties) && Object.keys(node.properties).length === 0) delete node.properties;
     if (Array.isArray(node.required) && node.required.length === 0) delete node.required;
@@ -146,12 +203,70 @@ export function inlineSchema(schema: unknown, document: unknown, depth = 0, expa
   let discriminated: Discriminated | undefined | null = null;
   const inline = (inner: unknown, { keyword, key }: Subschema): unknown => {
     if (key === undefined && !isObject(inner)) return inner;
-    const inlined = inlineSchema(inner, document, depth + 1, active);
+    const inlined = inlineAt(inner, inlining, depth + 1, active);
     if (keyword !== 'anyOf' && keyword !== 'oneOf') return inlined;
     if (discriminated === null) discriminated = discriminatorOf(whole, document);
     return pinned(inlined, discriminated, Number(key));
   };
   return mapSubschemas(node, inline, { skipDefinitions: true }, node === schema ? { ...node } : node);
+}
+
+/** The local refs each local ref of a document can lead to, through the schema it names and every ref there. */
+interface RefReach {
+  from(ref: string): ReadonlySet<string>;
+}
+
+/**
+ * Each document's Inlining, filled as its refs are expanded: a document is read, never changed, once
+ * loaded, and the suite inlines the same schemas for every operation (openEHR: 10 s of its start).
+ */
+const INLININGS = new WeakMap<object, Inlining>();
+
+function inliningOf(document: unknown): Inlining {
+  const fresh = (reach: RefReach): Inlining => ({ document, reach, expanded: new Map(), plain: new WeakMap(), refFree: new WeakMap() });
+  if (!isObject(document)) return fresh({ from: () => new Set() });
+  let inlining = INLININGS.get(document);
+  if (inlining === undefined) INLININGS.set(document, (inlining = fresh(refReach(document))));
+  return inlining;
+}
+
+function refReach(document: Schema): RefReach {
+  const direct = new Map<string, string[]>();
+  const reached = new Map<string, ReadonlySet<string>>();
+  // The refs written inside what `ref` names, without following them.
+  const directFrom = (ref: string): string[] => {
+    let refs = direct.get(ref);
+    if (refs !== undefined) return refs;
+    refs = [];
+    const pending: unknown[] = [pointerTarget(document, ref)];
+    const seen = new Set<unknown>();
+    while (pending.length > 0) {
+      const node = pending.pop();
+      if (node === null || typeof node !== 'object' || seen.has(node)) continue;
+      seen.add(node);
+      const inner = (node as Schema).$ref;
+      if (typeof inner === 'string') refs.push(inner);
+      pending.push(...Object.values(node));
+    }
+    direct.set(ref, refs);
+    return refs;
+  };
+  return {
+    from(ref: string): ReadonlySet<string> {
+      let all = reached.get(ref);
+      if (all !== undefined) return all;
+      const found = new Set<string>();
+      const pending = [...directFrom(ref)];
+      while (pending.length > 0) {
+        const next = pending.pop() as string;
+        if (found.has(next)) continue;
+        found.add(next);
+        pending.push(...directFrom(next));
+      }
+      reached.set(ref, (all = found));
+      return all;
+    },
+  };
 }
 
 /** An inlined branch of a discriminated union with its property allowed only the values that select it. */
