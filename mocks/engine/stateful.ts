@@ -707,8 +707,9 @@ interface ListWindow {
 /**
  * The window the declared paging parameters ask for: a size (limit, size, per_page…), an offset
  * (offset, skip, start) or a page number (page…, counted from the parameter's minimum, 0 or 1).
- * A value not sent is its parameter's default (a page's only when no offset is sent); a page
- * number without a size takes `maxItems`, else 20. No answer holds more than `maxItems`.
+ * A value not sent is its parameter's default (a page's only when no offset is sent; with no default,
+ * the first page); a page number without a size takes `maxItems`, else 20. No answer holds more than
+ * `maxItems`.
  */
 function windowOf(plan: ListPlan, query: Record<string, unknown>): ListWindow {
   const number = (name: string | undefined): number | undefined => {
@@ -719,7 +720,9 @@ function windowOf(plan: ListPlan, query: Record<string, unknown>): ListWindow {
   const { paging } = plan;
   let size = number(paging.size) ?? paging.defaultSize;
   const sentOffset = number(paging.offset) ?? (paging.cursor === undefined ? undefined : cursorOffset(firstOf(query[paging.cursor])));
-  const page = number(paging.page) ?? (sentOffset === undefined && paging.page ? paging.defaultPage : undefined);
+  // A list with a page number is paged whether or not the client sends one: no page sent is the first (or the
+  // declared default), the same size as the second, so that walking page 1, 2, 3 meets each record once.
+  const page = number(paging.page) ?? (sentOffset === undefined && paging.page ? (paging.defaultPage ?? paging.firstPage) : undefined);
   let offset = sentOffset ?? paging.defaultOffset ?? 0;
   if (page !== undefined) {
     size ??= plan.maxItems ?? DEFAULT_PAGE_SIZE;
