@@ -172,6 +172,8 @@ export interface JudgedAnswer {
   violations: readonly ResponseViolation[];
   /** Whether the body was read and judged against a schema (a JSON media type the spec declares for the status). */
   bodyJudged: boolean;
+  /** Whether the body would have been judged, but was cut at the suite's read limit (so it was not). */
+  cut: boolean;
 }
 
 /** What every check may consult beyond the exchange: the spec, and what the run learnt. */

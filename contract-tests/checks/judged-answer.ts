@@ -25,8 +25,10 @@ export function judgedAnswer(exchange: Exchange, run: RunContext): JudgedAnswer 
     contentLength: Buffer.byteLength(response.body),
   };
   const verdict = judgeResponseHead(operation, head, 'all');
-  const body = verdict.body && judgeResponseBody(operation, head, verdict.body, response.body, 'all');
-  const judged: JudgedAnswer = { response, violations: body ? [...verdict.violations, ...body] : verdict.violations, bodyJudged: body !== undefined };
+  // A body cut at the read limit is not the provider's body: judged, its cut end would read as malformed JSON.
+  const cut = response.truncated && verdict.body !== undefined;
+  const body = verdict.body && !cut ? judgeResponseBody(operation, head, verdict.body, response.body, 'all') : undefined;
+  const judged: JudgedAnswer = { response, violations: body ? [...verdict.violations, ...body] : verdict.violations, bodyJudged: body !== undefined, cut };
   run.judged?.set(exchange, judged);
   return judged;
 }

@@ -6,7 +6,7 @@
 import type { Check, Exchange, Problem, SequenceStep } from '../model.js';
 import { parseBody } from '../spec-contract.js';
 import { hasKey, keyHolder, listItems, recordIn } from '../sequences.js';
-import { answered, failure, info, isSuccess, warning } from './verdicts.js';
+import { answered, cutBody, failure, info, isSuccess, warning } from './verdicts.js';
 import { isDotSegment } from '../dot-segments.js';
 import { isObject } from '../../openapi/schema/resolve.js';
 import { holdsMergePatch } from './merge-patch.js';
@@ -48,6 +48,7 @@ export const ensureResourceAvailability: Check = {
     if (!step.contains?.length) return undefined;
     if (!isSuccess(response.status)) return [failure(`The list ${step.collection} answered ${response.status}; it must list the records just created (${step.contains.join(', ')}).`)];
     const records = seenRecords(exchange, step);
+    if (!records && response.truncated) return [cutBody(`The list ${step.collection}'s answer`)];
     if (!records)
       return [
         failure(

@@ -1,5 +1,6 @@
 /** What every check needs to say something: the answer worth judging, and problems to report. */
 import type { Exchange, Problem, ReceivedResponse } from '../model.js';
+import { BODY_BUDGET, BODY_LIMIT } from '../transport.js';
 
 /**
  * The response a check other than not_a_server_error judges: none for a timeout, a dropped
@@ -8,6 +9,15 @@ import type { Exchange, Problem, ReceivedResponse } from '../model.js';
 export function answered(exchange: Exchange): ReceivedResponse | undefined {
   return exchange.outcome === 'response' && exchange.response.status < 500 ? exchange.response : undefined;
 }
+
+/**
+ * Why a body was not read: the suite keeps at most BODY_LIMIT bytes of an answer (less once a run has kept
+ * BODY_BUDGET), so a longer one is cut, and what is cut is never judged as if it were the provider's JSON.
+ */
+export const cutBody = (what: string): Problem =>
+  warning(
+    `${what} is longer than the suite's read limit (${BODY_LIMIT / 1024 / 1024} MiB; less once a run has kept ${BODY_BUDGET / 1024 / 1024} MiB of answers) and was cut, so it was not judged. A list that long is best paged (declare its paging parameters).`,
+  );
 
 export const isSuccess = (status: number): boolean => status >= 200 && status < 300;
 
