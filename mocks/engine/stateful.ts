@@ -10,7 +10,7 @@ import { type Collection, type CollectionRole, type ListPlan, type ListShape, ty
 import { NEXT_CURSOR_NAMES as NEXT_CURSORS, PAGING_VALUES, envelopeOf, envelopedMedia, type PagingValue } from '../../openapi/operations/collections.js';
 import { firstJson, mediaEssence } from '../../openapi/media-types.js';
 import { successOf, type CompiledContract, type ContractMediaType, type ContractParameter, type ObjectShape } from '../../openapi/operations/model.js';
-import { isObject, type Schema } from '../../openapi/schema/resolve.js';
+import { isObject, resolveRef, type Schema } from '../../openapi/schema/resolve.js';
 import { exactJsonOf, integerOfLiteral, parseExactJson } from '../../openapi/schema/exact-json.js';
 import { leastSample } from '../../openapi/schema/sample.js';
 import { Projector, type Projected } from '../../openapi/schema/project.js';
@@ -866,8 +866,24 @@ const TOTAL_NAMES = new Set([
   'total_hits',
 ]);
 
-/** Integer members that count pages (Spring Data's `totalPages`). */
-const PAGE_COUNT_NAMES = new Set(['totalPages', 'total_pages', 'pageCount', 'page_count']);
+/** Number members that count pages (Spring Data's `totalPages`; `pages` in Overseerr's pageInfo). */
+const PAGE_COUNT_NAMES = new Set(['totalPages', 'total_pages', 'pageCount', 'page_count', 'pages']);
+
+/** Inside a paging object only (Overseerr's `pageInfo.results`): at a list's top, `results` is the records' array. */
+const NESTED_TOTAL_NAMES = new Set(['results']);
+
+/** Number members naming the page answered, beside the page parameter's own names (Lago's `meta.current_page`). */
+const CURRENT_PAGE_NAMES = new Set(['current_page', 'currentPage']);
+
+/** Number members naming the next or the previous page's number (Lago's `meta.next_page`). */
+const PAGE_NUMBER_MEMBERS = new Map<string, 'next' | 'prev'>([
+  ['next_page', 'next'],
+  ['nextPage', 'next'],
+  ['prev_page', 'prev'],
+  ['prevPage', 'prev'],
+  ['previous_page', 'prev'],
+  ['previousPage', 'prev'],
+]);
 
 /** The page a link names (RFC 8288's registered relations): the same list with its paging parameters moved. */
 type PageRel = 'next' | 'prev' | 'self' | 'first' | 'last';
@@ -883,7 +899,7 @@ const LINK_NAMES = new Map<string, PageRel>([
 
 /** A member of a wrapped list (`next`) or of one of its object members (`links.next`) that links the next or previous page. */
 interface PageLink {
-  at: readonly string[];
+  at: MemberPath;
   rel: PageRel;
   /** `format: uri`: an absolute URL. */
   absolute: boolean;
@@ -891,18 +907,23 @@ interface PageLink {
   nullable: boolean;
 }
 
-/** What a wrapped list's answer fills, read once from its schema. */
+/** Where a wrapped list's answer holds a member it fills: at its top (`["total"]`) or in an object member (`["meta", "total_count"]`). */
+type MemberPath = readonly [string] | readonly [string, string];
+
+/** What a wrapped list's answer fills, read once from its schema: at its top or one object member down (`meta`, `pageInfo`). */
 interface WrapperPlan {
-  /** Integer members named like a total (total, totalCount, count…). */
-  totals: ReadonlySet<string>;
-  /** Integer members named like a page count (totalPages…): the pages the total makes at the size applied. */
-  pageCounts: ReadonlySet<string>;
-  /** Number members named like a paging parameter (page, limit, offset…): the value in effect. */
-  paging: ReadonlyMap<string, PagingValue>;
+  /** Number members named like a total (total, totalCount, count…). */
+  totals: readonly MemberPath[];
+  /** Number members named like a page count (totalPages, pages…): the pages the total makes at the size applied. */
+  pageCounts: readonly MemberPath[];
+  /** Number members named like a paging parameter (page, current_page, limit, offset…): the value in effect. */
+  paging: ReadonlyArray<{ at: MemberPath; value: PagingValue }>;
+  /** Number members naming the next or previous page's number (next_page, prev_page): null, or left out, where there is none. */
+  pageNumbers: ReadonlyArray<{ at: MemberPath; rel: 'next' | 'prev'; nullable: boolean }>;
   links: readonly PageLink[];
   required: ReadonlySet<string>;
   /** Boolean members named like "there is more" (hasMore, more…): whether a page follows. */
-  more: ReadonlySet<string>;
+  more: readonly MemberPath[];
   /** A value its schema allows for each other required member, for an answer without an example of it. */
   samples: ReadonlyMap<string, unknown>;
   /** String members carrying the next page's cursor (next_cursor…), each with whether it may be null. */
@@ -912,38 +933,51 @@ interface WrapperPlan {
 function wrapperPlanOf(media: ContractMediaType, answered: ReadonlySet<string> | undefined, document: unknown, array: string): WrapperPlan {
   // The array's own count is its total too (`articlesCount` beside `articles`, `items_count` beside `items`).
   const ownTotals = new Set([`${array}Count`, `${array}_count`]);
-  const totals = new Set<string>();
-  const pageCounts = new Set<string>();
-  const paging = new Map<string, PagingValue>();
+  const totals: MemberPath[] = [];
+  const pageCounts: MemberPath[] = [];
+  const paging: Array<{ at: MemberPath; value: PagingValue }> = [];
+  const pageNumbers: Array<{ at: MemberPath; rel: 'next' | 'prev'; nullable: boolean }> = [];
+  const more: MemberPath[] = [];
   const cursors = new Map<string, boolean>();
   const links: PageLink[] = [];
-  const link = (at: string[], schema: unknown): void => {
-    const rel = LINK_NAMES.get(at[at.length - 1] as string);
+  // What one member is, by its name and type; false when none of these.
+  const fill = (at: MemberPath, schema: unknown): boolean => {
+    const name = at[at.length - 1] as string;
     const types = typesOf(schema);
-    if (rel && types.includes('string')) links.push({ at, rel, absolute: (schema as Schema).format === 'uri', nullable: types.includes('null') });
+    const number = types.includes('integer') || types.includes('number');
+    const nested = at.length === 2;
+    if (number && (TOTAL_NAMES.has(name) || (!nested && ownTotals.has(name)) || (nested && NESTED_TOTAL_NAMES.has(name)))) totals.push(at);
+    else if (number && PAGE_COUNT_NAMES.has(name)) pageCounts.push(at);
+    else if (number && (PAGING_VALUES.has(name) || CURRENT_PAGE_NAMES.has(name))) paging.push({ at, value: PAGING_VALUES.get(name) ?? 'page' });
+    else if (number && PAGE_NUMBER_MEMBERS.has(name)) pageNumbers.push({ at, rel: PAGE_NUMBER_MEMBERS.get(name) as 'next' | 'prev', nullable: types.includes('null') });
+    else if (types.includes('boolean') && MORE_NAMES.has(name)) more.push(at);
+    else if (!nested && types.includes('string') && NEXT_CURSOR_NAMES.has(name)) cursors.set(name, types.includes('null'));
+    else {
+      const rel = LINK_NAMES.get(name);
+      if (!rel || !types.includes('string')) return false;
+      links.push({ at, rel, absolute: (schema as Schema).format === 'uri', nullable: types.includes('null') });
+    }
+    return true;
   };
+  const filledTop = new Set<string>();
   for (const [name, schema] of media.propertySchemas) {
     if (answered && !answered.has(name)) continue;
-    const types = typesOf(schema);
-    if ((TOTAL_NAMES.has(name) || ownTotals.has(name)) && types.includes('integer')) totals.add(name);
-    else if (PAGE_COUNT_NAMES.has(name) && types.includes('integer')) pageCounts.add(name);
-    else if (PAGING_VALUES.has(name) && (types.includes('integer') || types.includes('number'))) paging.set(name, PAGING_VALUES.get(name) as PagingValue);
-    else if (NEXT_CURSOR_NAMES.has(name) && types.includes('string')) cursors.set(name, types.includes('null'));
-    else if (types.includes('object') && schema.properties && typeof schema.properties === 'object') {
-      for (const [member, inner] of Object.entries(schema.properties as Record<string, unknown>)) link([name, member], inner);
-    } else link([name], schema);
+    if (fill([name], schema)) filledTop.add(name);
+    else {
+      const object = resolveRef(schema, document);
+      if (isObject(object) && typesOf(object).includes('object') && isObject(object.properties)) {
+        for (const [member, inner] of Object.entries(object.properties)) fill([name, member], resolveRef(inner, document));
+      }
+    }
   }
   const required = new Set(media.required);
-  const more = new Set<string>();
   const samples = new Map<string, unknown>();
-  // A link inside an object member (`paging.next`) fills that one member: the object's required others are still sampled.
-  const filled = (name: string): boolean => totals.has(name) || pageCounts.has(name) || paging.has(name) || cursors.has(name) || links.some((l) => l.at.length === 1 && l.at[0] === name);
+  // A member filled inside an object member (`meta.total_count`) fills that one: the object's required others are still sampled.
   for (const [name, schema] of media.propertySchemas) {
-    if ((answered && !answered.has(name)) || filled(name)) continue;
-    if (MORE_NAMES.has(name) && typesOf(schema).includes('boolean')) more.add(name);
-    else if (required.has(name)) samples.set(name, leastSample(schema, document));
+    if ((answered && !answered.has(name)) || filledTop.has(name)) continue;
+    if (required.has(name)) samples.set(name, leastSample(schema, document));
   }
-  return { totals, pageCounts, paging, links, required, more, samples, cursors };
+  return { totals, pageCounts, paging, pageNumbers, links, required, more, samples, cursors };
 }
 
 /** String members of a wrapped list that carry the cursor of the next page. */
@@ -983,16 +1017,34 @@ function wrapped(served: Served, plan: ListPlan, array: string, window: ListWind
   members.set(shape.property, undefined);
   // Required members the example does not give and the mock cannot fill: still valid answers.
   for (const [name, value] of wrapper.samples) if (!members.has(name)) members.set(name, value);
-  for (const name of wrapper.more) members.set(name, window.offset + shown.shown < shown.total);
-  for (const name of wrapper.totals) members.set(name, shown.total);
+  // Sets (undefined: leaves out) a member at the top or inside an object member, which is copied, never changed where it came from.
+  const place = (at: MemberPath, value: unknown): void => {
+    const [first, inner] = at;
+    if (inner === undefined) {
+      if (value === undefined) members.delete(first);
+      else members.set(first, value);
+      return;
+    }
+    const current = members.get(first);
+    const object = current !== null && typeof current === 'object' && !Array.isArray(current) ? { ...(current as Record<string, unknown>) } : {};
+    if (value === undefined) delete object[inner];
+    else object[inner] = value;
+    members.set(first, object);
+  };
+  for (const at of wrapper.more) place(at, window.offset + shown.shown < shown.total);
+  for (const at of wrapper.totals) place(at, shown.total);
   // No size applied: every record on one page (none when there are none).
   const pages = window.size ? Math.ceil(shown.total / window.size) : shown.total > 0 ? 1 : 0;
-  for (const name of wrapper.pageCounts) members.set(name, pages);
-  for (const [name, value] of wrapper.paging) {
+  for (const at of wrapper.pageCounts) place(at, pages);
+  for (const { at, value } of wrapper.paging) {
     // No size applied (every record answered): the number shown, only where the schema requires one.
-    const size = window.size ?? (wrapper.required.has(name) ? shown.shown : undefined);
+    const size = window.size ?? (at.length === 1 && wrapper.required.has(at[0]) ? shown.shown : undefined);
     const filled = value === 'page' ? window.page : value === 'offset' ? window.offset : size;
-    if (filled !== undefined) members.set(name, filled);
+    if (filled !== undefined) place(at, filled);
+  }
+  for (const { at, rel, nullable } of wrapper.pageNumbers) {
+    const target = window.size ? (rel === 'next' ? window.offset + window.size < shown.total : window.offset > 0) : false;
+    place(at, target ? (rel === 'next' ? window.page + 1 : Math.max(plan.paging.firstPage, window.page - 1)) : nullable ? null : undefined);
   }
   // The next page's cursor where one follows (the page's size applied), else null or nothing.
   const nextOffset = window.size ? window.offset + window.size : undefined;
@@ -1004,18 +1056,7 @@ function wrapped(served: Served, plan: ListPlan, array: string, window: ListWind
   for (const link of wrapper.links) {
     // `self` is the request itself; the others the same list at another page, where there is one.
     const target = link.rel === 'self' ? null : pageTarget(plan, window, shown, link.rel);
-    const value = target === undefined ? (link.nullable ? null : undefined) : pageLink(shown, target, link.absolute);
-    const [first, inner] = link.at as [string, string | undefined];
-    if (inner === undefined) {
-      if (value === undefined) members.delete(first);
-      else members.set(first, value);
-      continue;
-    }
-    const current = members.get(first);
-    const object = current !== null && typeof current === 'object' && !Array.isArray(current) ? { ...(current as Record<string, unknown>) } : {};
-    if (value === undefined) delete object[inner];
-    else object[inner] = value;
-    members.set(first, object);
+    place(link.at, target === undefined ? (link.nullable ? null : undefined) : pageLink(shown, target, link.absolute));
   }
   return `{${[...members].map(([name, value]) => `${JSON.stringify(name)}:${name === shape.property ? array : JSON.stringify(value)}`).join(',')}}`;
 }

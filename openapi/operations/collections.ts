@@ -174,7 +174,7 @@ export interface IdentityOverrides {
 }
 
 /** The paging parameter names recognised, in the order they are looked for. */
-export const PAGE_SIZE_NAMES = ['limit', 'size', 'per_page', 'perPage', 'page_size', 'pageSize', 'top', '$top', 'max_results', 'maxResults'] as const;
+export const PAGE_SIZE_NAMES = ['limit', 'size', 'per_page', 'perPage', 'page_size', 'pageSize', 'top', '$top', 'max_results', 'maxResults', 'take'] as const;
 export const OFFSET_NAMES = ['offset', 'skip', '$skip', 'start'] as const;
 /** Opaque cursors: the mock's own token of where the next page starts, given back as sent. */
 export const CURSOR_NAMES = ['cursor', 'after', 'page_token', 'pageToken', 'continuation_token', 'continuationToken', 'next_token', 'nextToken', 'starting_after'] as const;
