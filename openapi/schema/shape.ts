@@ -139,10 +139,14 @@ interface Inlining {
   refFree: WeakMap<object, boolean>;
 }
 
-function holdsNoRef(value: object, inlining: Inlining): boolean {
+/** How deep holdsNoRef looks (an example may nest deeper than any schema): past it a value counts as holding a ref, so is not kept. */
+const MAX_REF_FREE_DEPTH = 64;
+
+function holdsNoRef(value: object, inlining: Inlining, depth = 0): boolean {
   let free = inlining.refFree.get(value);
   if (free !== undefined) return free;
-  free = !('$ref' in value) && Object.values(value).every((inner) => inner === null || typeof inner !== 'object' || holdsNoRef(inner as object, inlining));
+  if (depth > MAX_REF_FREE_DEPTH) return false;
+  free = !('$ref' in value) && Object.values(value).every((inner) => inner === null || typeof inner !== 'object' || holdsNoRef(inner as object, inlining, depth + 1));
   inlining.refFree.set(value, free);
   return free;
 }
