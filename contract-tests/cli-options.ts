@@ -6,6 +6,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { userPath, wholeNumber } from '../package/command-line.js';
 import { WAIT_BUDGET_MS } from './reachability.js';
 import { DEFAULT_GENERATED, DEFAULT_TIMEOUT_MS, PROFILES, type ContractOptions, type ProfileName } from './options.js';
+import { STRING_DOMAIN } from './generators/strings.js';
 
 export interface ContractCommandLine extends ContractOptions {
   /** Where to write the JUnit XML report, if anywhere. */
@@ -83,6 +84,12 @@ export function contractCommand(): Command {
     .addOption(new Option('--timeout <ms>', 'longest wait for one answer').default(DEFAULT_TIMEOUT_MS).argParser(wholeNumber(1, 600_000)))
     .addOption(new Option('--invalid-token <token>', 'a well-formed bearer token the provider rejects (default: a random one)'))
     .addOption(new Option('--generated <n>', 'generated cases of each kind, valid and invalid').default(DEFAULT_GENERATED).argParser(wholeNumber(0, 1000)))
+    .addOption(
+      new Option(
+        '--string-samples <n>',
+        `samples of the string domain each plain string property is sent (default: all ${STRING_DOMAIN.length}); fewer rotate across the properties, so each operation still sends every sample`,
+      ).argParser(wholeNumber(0, STRING_DOMAIN.length)),
+    )
     .exitOverride()
     .configureOutput({ writeErr: (text) => process.stderr.write(text) });
 }
@@ -110,6 +117,7 @@ export function parseContractArgs(argv: readonly string[], command: Command = co
     wait: number;
     invalidToken?: string;
     generated: number;
+    stringSamples?: number;
     dryRun?: boolean;
   }>();
   const headers: Record<string, string> = {};
@@ -134,6 +142,6 @@ export function parseContractArgs(argv: readonly string[], command: Command = co
     timeoutMs: o.timeout,
     waitMs: o.wait * 1000,
     ...(o.invalidToken === undefined ? {} : { invalidToken: o.invalidToken }),
-    generated: { positive: o.generated, negative: o.generated },
+    generated: { positive: o.generated, negative: o.generated, ...(o.stringSamples === undefined ? {} : { strings: o.stringSamples }) },
   };
 }

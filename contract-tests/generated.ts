@@ -23,7 +23,7 @@ import { asForm, formUrlencoded, MULTIPART_BOUNDARY, multipartFormData, notUtf8,
 import { syntaxCases } from './generators/json-syntax.js';
 import { plainRawBody, rawBodies } from './generators/raw-bodies.js';
 import { boundaryValues, validLiterals, wrongTypes } from './generators/schema-values.js';
-import { STRING_DOMAIN } from './generators/strings.js';
+import { STRING_DOMAIN, type StringSample } from './generators/strings.js';
 import type { CaseExpectation, CheckName } from './model.js';
 import { isValidRequestBody, keySchemaOf, typesOf, type JsonSchema, type RequestBody, type RequestProperty, type SuiteContract } from './spec-contract.js';
 
@@ -65,6 +65,12 @@ export interface GenerationOptions {
   positive: number;
   /** Random single mutations of valid bodies. */
   negative: number;
+  /**
+   * Samples of the string domain each plain string property is walked with (default: all of them).
+   * Fewer rotate through the domain from one property to the next, so an operation with enough string
+   * properties still sends every sample, each to fewer of them.
+   */
+  strings?: number;
   ids: IdSource;
   token: string;
   invalidToken: string;
@@ -366,6 +372,16 @@ function parameterCases(options: GenerationOptions, required: ParameterValues, s
 }
 
 /**
+ * The string domain samples the `nth` walked property is sent: all of them, or `count` taken in turn
+ * from where the previous property's left off (property 0 the first `count`, property 1 the next …).
+ */
+export function domainSamples(count: number | undefined, nth: number): readonly StringSample[] {
+  const size = STRING_DOMAIN.length;
+  if (count === undefined || count >= size) return STRING_DOMAIN;
+  return Array.from({ length: count }, (_, j) => STRING_DOMAIN[(nth * count + j) % size] as StringSample);
+}
+
+/**
  * A valid body's text, for cases about something else (parameters): the required members (then every
  * member) of each variant, from the first few valid literals of their schemas, until the spec's
  * validator takes one (a `minProperties`, a union, a dependency may refuse the first try); undefined
@@ -512,10 +528,11 @@ function bodyCases(options: GenerationOptions, body: RequestBody, _required: Par
   }
 
   // The string domain, for every string property without constraints that shape its values.
+  let walked = 0;
   for (const property of properties) {
     const types = typesOf(property.schema);
     if (!types.includes('string') || !plainText(property.schema)) continue;
-    for (const sample of STRING_DOMAIN) {
+    for (const sample of domainSamples(options.strings, walked++)) {
       // An empty key would name its record at `/users/`, not at the item path `/users/{username}`: a strict provider refuses it.
       const emptyKey = property === key && body.keyInPath === true && sample.value === '';
       add(

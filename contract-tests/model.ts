@@ -281,6 +281,8 @@ export interface ContractReport {
   headline?: string;
   /** The fast-check seed of the generated cases; `--seed` reproduces them. */
   seed: number;
+  /** With --string-samples below the whole domain: how many samples each string property was sent, of how many. */
+  stringSamples?: { sent: number; of: number };
   startedAt: string;
   durationMs: number;
   cases: number;
@@ -291,4 +293,15 @@ export interface ContractReport {
   duplicateStatus?: number;
   /** True when no check has a failure. */
   ok: boolean;
+}
+
+/** The exchanges of each operation, in the run's order (one pass: a run holds tens of thousands, over hundreds of operations). */
+export function exchangesByOperation(exchanges: readonly Exchange[]): Map<string, Exchange[]> {
+  const groups = new Map<string, Exchange[]>();
+  for (const exchange of exchanges) {
+    const group = groups.get(exchange.case.operationId);
+    if (group) group.push(exchange);
+    else groups.set(exchange.case.operationId, [exchange]);
+  }
+  return groups;
 }

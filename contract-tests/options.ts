@@ -8,6 +8,7 @@ import { awaitedAnswers, notApplicable } from './applicability.js';
 import { planSequences, type SequencePlan } from './sequences.js';
 import { judgedReads, planMissingParents, type MissingParent } from './missing-parents.js';
 import { SecretMask } from './secret-mask.js';
+import { STRING_DOMAIN } from './generators/strings.js';
 import { selectOperations, type OperationFilter } from './operations.js';
 import { loadSuiteSpec, schemeTitle, SpecError, type SuiteContract, type SuiteSpec } from './spec-contract.js';
 
@@ -32,8 +33,11 @@ export interface ContractOptions {
   timeoutMs?: number;
   /** Requests in flight at once (default 4). */
   concurrency?: number;
-  /** How many generated cases of each kind (default 25 each). */
-  generated?: { positive?: number; negative?: number };
+  /**
+   * How many generated cases of each kind (default 25 each), and how many of the string domain's samples
+   * each plain string property is walked with (`strings`, default all: fewer rotate across the properties).
+   */
+  generated?: { positive?: number; negative?: number; strings?: number };
   /** The OpenAPI document to test against (default: the bundled spec); `PLANT_STORE_SPEC` in the CLI. */
   spec?: string;
   /**
@@ -147,7 +151,7 @@ export interface ResolvedOptions {
   seed: number;
   timeoutMs: number;
   concurrency: number;
-  generated: { positive: number; negative: number };
+  generated: { positive: number; negative: number; strings?: number };
   skip: readonly SkipRule[];
   /** Per check, the answers that would give it something to judge (./applicability.ts): the report names them when none came. */
   awaited?: Partial<Record<CheckName, readonly string[]>>;
@@ -250,6 +254,7 @@ export function resolveOptions(options: ContractOptions): ResolvedOptions {
     generated: {
       positive: integer('generated positive count', options.generated?.positive ?? DEFAULT_GENERATED, 0, MAX_GENERATED),
       negative: integer('generated negative count', options.generated?.negative ?? DEFAULT_GENERATED, 0, MAX_GENERATED),
+      ...(options.generated?.strings === undefined ? {} : { strings: integer('string samples', options.generated.strings, 0, STRING_DOMAIN.length) }),
     },
     skip: withProfile([...(options.skip ?? []), ...selectionRules(options, operations, plans, missingParents)], options.profile),
     awaited: Object.fromEntries(CHECK_NAMES.map((check) => [check, awaitedAnswers(check, operations, plans)])),

@@ -9,7 +9,7 @@
 import type { Collection } from '../openapi/operations/collections.js';
 import type { OperationDependencies } from '../openapi/operations/dependencies.js';
 import { parseBody } from './spec-contract.js';
-import type { Exchange } from './model.js';
+import { exchangesByOperation, type Exchange } from './model.js';
 import { namedRecords } from './dependencies.js';
 import { createdKey } from './sequences.js';
 
@@ -34,11 +34,12 @@ export function parentCoverage(graph: readonly OperationDependencies[], collecti
   const created = createdKeys(collections, exchanges, pinned);
   const notOnCreated: ParentCoverage['notOnCreated'] = [];
   let belowParent = 0;
+  const byOperation = exchangesByOperation(exchanges);
   for (const entry of graph) {
     const parents = entry.consumes.filter((d) => d.in === 'path' && d.source === 'parent');
     if (!parents.length) continue;
     belowParent++;
-    const own = exchanges.filter((x) => x.case.operationId === entry.operationId && x.outcome === 'response');
+    const own = (byOperation.get(entry.operationId) ?? []).filter((x) => x.outcome === 'response');
     const named = own.map((x) => pathValues(entry.path, x.case.request.path));
     if (named.some((values) => values !== undefined && parents.every((d) => d.collection !== undefined && created.get(d.collection)?.has(values.get(d.parameter) ?? '') === true))) continue;
     notOnCreated.push({ operationId: entry.operationId, reason: whyNot(entry, parents, own.length, created, collections, pinned) });

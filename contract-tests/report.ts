@@ -42,6 +42,8 @@ export function formatReport(report: ContractReport, options: FormatOptions = {}
   else lines.push(`Contract suite: ${report.spec.operationId} (${report.spec.method} ${endpoint(report.spec.path)})`);
   lines.push(`Spec: ${report.spec.source}`);
   lines.push(`${report.cases} cases in ${(report.durationMs / 1000).toFixed(1)} s, seed ${report.seed} (reproduce the generated cases with --seed ${report.seed})`);
+  if (report.stringSamples)
+    lines.push(`String domain: ${report.stringSamples.sent} of its ${report.stringSamples.of} samples per string property (--string-samples), taken in turn across the properties`);
   lines.push('');
   if (operations.length) {
     const opWidth = Math.max(9, ...operations.map((o) => o.operationId.length));

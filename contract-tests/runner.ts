@@ -32,10 +32,11 @@ import { parentCoverage, pathValues, type PinAttempt } from './parent-coverage.j
 import { dependencyGraph } from '../openapi/operations/dependencies.js';
 import { recogniseCollections, type Collection } from '../openapi/operations/collections.js';
 import { freshIdentity, freshKeyMaker } from './generators/identity.js';
+import { STRING_DOMAIN } from './generators/strings.js';
 import { exactInteger } from '../openapi/schema/exact-json.js';
 import { CHECKS } from './checks/index.js';
 import { EXCLUDED_VALID, generateCases, type GeneratedCase, type PinnedRecord } from './generated.js';
-import type { CheckResult, ContractCase, ContractReport, Exchange, Finding, OperationResult, RunContext, SentRequest } from './model.js';
+import { exchangesByOperation, type CheckResult, type ContractCase, type ContractReport, type Exchange, type Finding, type OperationResult, type RunContext, type SentRequest } from './model.js';
 import { ContractUsageError, overlaysOf, resolveOptions, ruleTakes, type ContractOptions, type ResolvedOptions } from './options.js';
 import { readContract } from '../openapi/operations/compile.js';
 import { assertReachable } from './reachability.js';
@@ -104,8 +105,9 @@ export async function runResolved(resolved: ResolvedOptions, options: Pick<Contr
   const exchanges = [...probed.exchanges, ...rest.exchanges, ...stateful, ...notSent];
   // What the run learnt, per operation: how it answers a repeated id, and bodies the spec rejects.
   const runs = new Map<string, RunContext>();
+  const byOperation = exchangesByOperation(exchanges);
   for (const operation of resolved.operations) {
-    const own = exchanges.filter((x) => x.case.operationId === operation.operationId);
+    const own = byOperation.get(operation.operationId) ?? [];
     const repeat = own.find((x) => x.case.expect === 'duplicate');
     const rejectionStatuses = new Set(own.flatMap((x) => (x.case.expect === 'rejected-body' && x.outcome === 'response' ? [x.response.status] : [])));
     runs.set(operation.operationId, { contract: operation, rejectionStatuses, judged: new WeakMap(), ...(repeat?.outcome === 'response' ? { duplicateStatus: repeat.response.status } : {}) });
@@ -128,6 +130,7 @@ export async function runResolved(resolved: ResolvedOptions, options: Pick<Contr
     ...(cleanedUp ? { cleanedUp } : {}),
     ...(resolved.compiled ? { dependencies: dependencyCounts(resolved, exchanges, attempts) } : {}),
     seed: resolved.seed,
+    ...(resolved.generated.strings !== undefined && resolved.generated.strings < STRING_DOMAIN.length ? { stringSamples: { sent: resolved.generated.strings, of: STRING_DOMAIN.length } } : {}),
     startedAt: startedAt.toISOString(),
     durationMs: Math.round(performance.now() - started),
     cases: exchanges.length,
@@ -746,8 +749,9 @@ function refusedEverything(exchanges: readonly Exchange[]): string | undefined {
 /** Per operation: cases sent, passed, failed, and not sent with the reason. */
 function operationResults(options: ResolvedOptions, exchanges: readonly Exchange[], findings: readonly Finding[]): OperationResult[] {
   const failedCases = new Set(findings.filter((f) => f.severity === 'failure').map((f) => f.exchange.case.id));
+  const byOperation = exchangesByOperation(exchanges);
   return options.operations.map((operation) => {
-    const own = exchanges.filter((x) => x.case.operationId === operation.operationId);
+    const own = byOperation.get(operation.operationId) ?? [];
     const sent = own.filter((x) => x.outcome !== 'not-sent');
     const failed = sent.filter((x) => failedCases.has(x.case.id)).length;
     const reasons = new Map<string, number>();
@@ -806,6 +810,7 @@ export function buildCases(
       seed: options.seed,
       positive: options.generated.positive,
       negative: options.generated.negative,
+      ...(options.generated.strings === undefined ? {} : { strings: options.generated.strings }),
       ids,
       token: options.token,
       invalidToken: options.invalidToken,

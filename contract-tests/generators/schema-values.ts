@@ -137,7 +137,12 @@ export function exponentForm(value: bigint, marker = 'e'): string {
   return digits.length === 1 ? `${sign}${digits}${marker}0` : `${sign}${digits[0]}.${digits.slice(1)}${marker}${digits.length - 1}`;
 }
 
-const FORMAT_ARBITRARIES: Record<string, () => fc.Arbitrary<string>> = {
+/**
+ * The arbitraries of the formats fast-check draws. Each is built when first asked for and then kept
+ * (an arbitrary is an immutable value): built per draw, webUrl's alone was 5 % of a run on Lago's
+ * document, and built at import it was a second of every start.
+ */
+const FORMAT_BUILDERS: Readonly<Record<string, () => fc.Arbitrary<string>>> = {
   'date-time': () => fc.date({ min: new Date(0), max: new Date('9999-12-31T23:59:59Z'), noInvalidDate: true }).map((d) => d.toISOString()),
   date: () => fc.date({ min: new Date(0), max: new Date('9999-12-31T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10)),
   email: () => fc.emailAddress(),
@@ -148,6 +153,15 @@ const FORMAT_ARBITRARIES: Record<string, () => fc.Arbitrary<string>> = {
   ipv6: () => fc.ipV6(),
   hostname: () => fc.domain(),
 };
+const FORMAT_ARBITRARIES = new Map<string, fc.Arbitrary<string>>();
+
+/** The arbitrary of a format fast-check draws, or undefined for any other format. */
+function formatStrings(format: unknown): fc.Arbitrary<string> | undefined {
+  if (typeof format !== 'string' || !Object.hasOwn(FORMAT_BUILDERS, format)) return undefined;
+  let strings = FORMAT_ARBITRARIES.get(format);
+  if (strings === undefined) FORMAT_ARBITRARIES.set(format, (strings = (FORMAT_BUILDERS[format] as () => fc.Arbitrary<string>)()));
+  return strings;
+}
 
 /**
  * Strings of every plane (no lone surrogates: those are a provider-choice case of their own), of
@@ -155,9 +169,22 @@ const FORMAT_ARBITRARIES: Record<string, () => fc.Arbitrary<string>> = {
  * unit, several code points (`𝅘𝅥𝅲` is three), as one.
  */
 function anyString(minLength: number, maxLength: number): fc.Arbitrary<string> {
+  const key = `${minLength}:${maxLength}`;
+  const kept = ANY_STRINGS.get(key);
+  if (kept !== undefined) return kept;
   const graphemes = (unit: 'grapheme' | 'grapheme-ascii') => fc.string({ unit, minLength, maxLength }).filter((s) => [...s].length <= maxLength);
-  return fc.oneof(fc.string({ unit: codePoint(), minLength, maxLength }), graphemes('grapheme'), graphemes('grapheme-ascii'));
+  const strings = fc.oneof(fc.string({ unit: codePoint(), minLength, maxLength }), graphemes('grapheme'), graphemes('grapheme-ascii'));
+  if (ANY_STRINGS.size >= MOST_LENGTHS) ANY_STRINGS.clear();
+  ANY_STRINGS.set(key, strings);
+  return strings;
 }
+
+/**
+ * The strings of each pair of lengths, kept as PATTERN_STRINGS keeps a pattern's: building fast-check's
+ * string arbitraries per draw was a tenth of a run on openEHR's document. Bounded, as a spec may declare any lengths.
+ */
+const ANY_STRINGS = new Map<string, fc.Arbitrary<string>>();
+const MOST_LENGTHS = 512;
 
 /**
  * How deep a valid value is written where the schema requires it (a required property, a union's
@@ -288,8 +315,8 @@ function writable(schema: JsonSchema, depth: number, room: number): fc.Arbitrary
       let strings: fc.Arbitrary<string> | undefined;
       if (typeof schema.pattern === 'string') {
         strings = patternStrings(schema.pattern, minLength, maxLength);
-      } else if (typeof schema.format === 'string' && FORMAT_ARBITRARIES[schema.format]) {
-        strings = (FORMAT_ARBITRARIES[schema.format] as () => fc.Arbitrary<string>)();
+      } else if (formatStrings(schema.format) !== undefined) {
+        strings = formatStrings(schema.format) as fc.Arbitrary<string>;
       } else {
         strings = anyString(minLength, Math.min(maxLength, minLength + 40));
       }
@@ -492,7 +519,7 @@ function everyBoundaryValue(schema: JsonSchema, sample: <T>(arbitrary: fc.Arbitr
       if (miss !== undefined)
         out.push({ label: 'pattern-miss', literal: JSON.stringify(miss), valid: false, about: `a string the pattern ${schema.pattern} does not match (${JSON.stringify(miss)})` });
     }
-    if (typeof schema.format === 'string' && FORMAT_ARBITRARIES[schema.format]) {
+    if (typeof schema.format === 'string' && Object.hasOwn(FORMAT_BUILDERS, schema.format)) {
       out.push({ label: `format-${schema.format}`, literal: sample(validLiterals(schema)), valid: true, about: `a valid ${schema.format}` });
       out.push({ label: `not-format-${schema.format}`, literal: JSON.stringify(`not a ${schema.format}`), valid: false, about: `a string that is not a ${schema.format}` });
     }
