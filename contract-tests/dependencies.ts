@@ -104,14 +104,20 @@ export interface ResourceQuery {
  * The query parameters and request body properties of the operations under test that name another
  * resource's records, and the path parameters naming a record that no collection creates, only a
  * list answers (`{workflowId}` of `/accounts/{accountId}/workflows/{workflowId}/…`, the ids
- * `GET …/workflows` lists): a client takes those from earlier answers, never makes them up.
+ * `GET …/workflows` lists; PowerDNS's `{server_id}`, which scopes the zones of `/servers/{server_id}/zones`,
+ * the servers `GET /servers` lists): a client takes those from earlier answers, never makes them up.
  */
-export function resourceQueries(graph: readonly OperationDependencies[], operations: readonly SuiteContract[]): ResourceQuery[] {
+export function resourceQueries(graph: readonly OperationDependencies[], operations: readonly SuiteContract[], collections: readonly Collection[] = []): ResourceQuery[] {
   const tested = new Set(operations.map((o) => o.operationId));
+  // A listed parent is taken from its list where it scopes records the suite creates (a zone's server); a listed record
+  // an operation acts on (`…/instances/{instanceId}/cancel`) is not: the suite acts on records it made, never on a list's first.
+  const scopes = new Set(collections.flatMap((collection) => collection.scope ?? []));
+  const listed = (d: OperationDependencies['consumes'][number]): boolean =>
+    d.in === 'path' && d.collection === undefined && (d.source === 'name' || d.source === 'description' || (d.source === 'parent' && scopes.has(d.parameter)));
   return graph.flatMap((entry) =>
     tested.has(entry.operationId)
       ? entry.consumes
-          .filter((d) => d.source !== 'link' && (d.in === 'query' || d.in === 'body' || (d.in === 'path' && d.collection === undefined && (d.source === 'name' || d.source === 'description'))))
+          .filter((d) => d.source !== 'link' && (d.in === 'query' || d.in === 'body' || listed(d)))
           .map((d) => ({
             operationId: entry.operationId,
             parameter: d.parameter,

@@ -272,9 +272,17 @@ export interface ContractReport {
   /**
    * The dependency graph of the operations under test (values consumed, operations consuming one), and of
    * the operations below a parent record (`POST /bookings/{bookingId}/payment`), how many ran on one the suite created,
-   * and why each other one did not (parent-coverage.ts).
+   * and why each other one did not (parent-coverage.ts). Below a record no operation creates (a server only listed),
+   * one an answer of the run named counts, and `onAnsweredParent` says how many of them did.
    */
-  dependencies?: { values: number; consumers: number; belowParent: number; onCreatedParent: number; notOnCreated: Array<{ operationId: string; reason: string }> };
+  dependencies?: {
+    values: number;
+    consumers: number;
+    belowParent: number;
+    onCreatedParent: number;
+    onAnsweredParent?: number;
+    notOnCreated: Array<{ operationId: string; reason: string }>;
+  };
   /** Records the generated cases created and the run deleted again (where the spec has a delete). */
   cleanedUp?: { deleted: number; of: number };
   /** What a person must read first, when the run says something about itself (every valid request refused). */

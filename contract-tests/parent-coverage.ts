@@ -7,7 +7,7 @@
  * made. Pure: the graph, the exchanges and what the pinning tried in, the counts out.
  */
 import type { Collection } from '../openapi/operations/collections.js';
-import type { OperationDependencies } from '../openapi/operations/dependencies.js';
+import type { Dependency, OperationDependencies } from '../openapi/operations/dependencies.js';
 import { parseBody } from './spec-contract.js';
 import { exchangesByOperation, type Exchange } from './model.js';
 import { namedRecords } from './dependencies.js';
@@ -25,6 +25,11 @@ export interface PinAttempt {
 export interface ParentCoverage {
   belowParent: number;
   onCreatedParent: number;
+  /**
+   * Of those, the operations below a record no operation creates (PowerDNS's servers: only listed), which
+   * ran on one an answer of the run named (its producer's: listServers's `id`), the parents they could be given.
+   */
+  onAnsweredParent?: number;
   /** The operations below a parent that never ran on one the suite created, with the reason. */
   notOnCreated: Array<{ operationId: string; reason: string }>;
 }
@@ -34,17 +39,57 @@ export function parentCoverage(graph: readonly OperationDependencies[], collecti
   const created = createdKeys(collections, exchanges, pinned);
   const notOnCreated: ParentCoverage['notOnCreated'] = [];
   let belowParent = 0;
+  let onAnsweredParent = 0;
   const byOperation = exchangesByOperation(exchanges);
+  const answered = answeredValues(byOperation);
+  // A record no operation creates exists when an answer named it: the producer's (a list of servers).
+  const exists = (d: Dependency, value: string): boolean => (d.collection !== undefined ? created.get(d.collection)?.has(value) === true : answered(d.producer, d.property).has(value));
   for (const entry of graph) {
     const parents = entry.consumes.filter((d) => d.in === 'path' && d.source === 'parent');
     if (!parents.length) continue;
     belowParent++;
     const own = (byOperation.get(entry.operationId) ?? []).filter((x) => x.outcome === 'response');
     const named = own.map((x) => pathValues(entry.path, x.case.request.path));
-    if (named.some((values) => values !== undefined && parents.every((d) => d.collection !== undefined && created.get(d.collection)?.has(values.get(d.parameter) ?? '') === true))) continue;
-    notOnCreated.push({ operationId: entry.operationId, reason: whyNot(entry, parents, own.length, created, collections, pinned) });
+    if (named.some((values) => values !== undefined && parents.every((d) => exists(d, values.get(d.parameter) ?? '')))) {
+      if (parents.some((d) => d.collection === undefined)) onAnsweredParent++;
+      continue;
+    }
+    notOnCreated.push({ operationId: entry.operationId, reason: whyNot(entry, parents, own.length, created, collections, pinned, answered) });
   }
-  return { belowParent, onCreatedParent: belowParent - notOnCreated.length, notOnCreated };
+  return { belowParent, onCreatedParent: belowParent - notOnCreated.length, ...(onAnsweredParent ? { onAnsweredParent } : {}), notOnCreated };
+}
+
+/**
+ * The values (as a path carries them) a producer's 2xx answers gave for `property`: at the top of the
+ * answer, in the items of an answered list, and in those of a list one member down (`{data: [...]}`).
+ */
+function answeredValues(byOperation: ReadonlyMap<string, readonly Exchange[]>): (producer: string, property: string) => ReadonlySet<string> {
+  const found = new Map<string, Set<string>>();
+  return (producer, property) => {
+    const key = JSON.stringify([producer, property]);
+    let values = found.get(key);
+    if (values) return values;
+    values = new Set();
+    const add = (holder: unknown): void => {
+      if (holder === null || typeof holder !== 'object' || Array.isArray(holder)) return;
+      const value = (holder as Record<string, unknown>)[property];
+      if (typeof value === 'string' || typeof value === 'number' || typeof value === 'bigint') (values as Set<string>).add(String(value));
+    };
+    for (const exchange of byOperation.get(producer) ?? []) {
+      if (exchange.outcome !== 'response' || exchange.response.status < 200 || exchange.response.status > 299) continue;
+      const answer = parseBody(exchange.response.body);
+      if (!answer.ok) continue;
+      const lists = Array.isArray(answer.value)
+        ? [answer.value]
+        : answer.value !== null && typeof answer.value === 'object'
+          ? Object.values(answer.value as Record<string, unknown>).filter((member): member is unknown[] => Array.isArray(member))
+          : [];
+      add(answer.value);
+      for (const list of lists) for (const item of list) add(item);
+    }
+    found.set(key, values);
+    return values;
+  };
 }
 
 /** The first parent the operation's requests never named a created record of, and why. */
@@ -55,10 +100,14 @@ function whyNot(
   created: ReadonlyMap<string, ReadonlySet<string>>,
   collections: readonly Collection[],
   pinned: readonly PinAttempt[],
+  answeredBy: (producer: string, property: string) => ReadonlySet<string>,
 ): string {
   if (!answered) return 'none of its requests was answered';
   for (const parent of parents) {
-    if (parent.collection === undefined) return `{${parent.parameter}} names a record no collection's create makes: its value comes from ${parent.producer}'s answer`;
+    if (parent.collection === undefined) {
+      if (answeredBy(parent.producer, parent.property).size) continue;
+      return `{${parent.parameter}} names a record no collection's create makes, and no answer of ${parent.producer} named one (its ${parent.property})`;
+    }
     const collection = collections.find((c) => c.path === parent.collection);
     const noun = collection?.noun ?? parent.collection;
     if (created.get(parent.collection)?.size) continue;
@@ -67,7 +116,7 @@ function whyNot(
   }
   const records = namedRecords(entry, collections);
   if (records && 'unplanned' in records) return records.unplanned;
-  return `no request of it named records the suite created for ${parents.map((p) => `{${p.parameter}}`).join(' and ')}`;
+  return `no request of it named records the suite created or an answer named for ${parents.map((p) => `{${p.parameter}}`).join(' and ')}`;
 }
 
 /** The keys (as a path carries them, decoded) of the records the suite created, by collection path. */

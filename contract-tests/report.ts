@@ -136,10 +136,11 @@ export function formatReport(report: ContractReport, options: FormatOptions = {}
     if (infos.length > maxInfos) lines.push(`  … and ${infos.length - maxInfos} more (${morePlace(options)}).`);
   }
   if (report.dependencies) {
-    const { values, consumers, belowParent, onCreatedParent, notOnCreated } = report.dependencies;
+    const { values, consumers, belowParent, onCreatedParent, onAnsweredParent, notOnCreated } = report.dependencies;
+    const answered = onAnsweredParent ? ` (or, where no operation creates the parent, one an answer of the run named: ${onAnsweredParent} of them)` : '';
     lines.push(
       '',
-      `Dependency graph: ${values} values consumed by ${consumers} operations (--dry-run lists them); ${onCreatedParent} of the ${belowParent} operations below a parent record ran on one the suite created${notOnCreated.length ? '; not the others, because:' : '.'}`,
+      `Dependency graph: ${values} values consumed by ${consumers} operations (--dry-run lists them); ${onCreatedParent} of the ${belowParent} operations below a parent record ran on one the suite created${answered}${notOnCreated.length ? '; not the others, because:' : '.'}`,
     );
     // Every one: at most one line per operation, and each says what to give the suite (or the spec) for it.
     for (const { operationId, reason } of notOnCreated) lines.push(`  - ${operationId}: ${reason}`);

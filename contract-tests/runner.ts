@@ -75,7 +75,7 @@ export async function runResolved(resolved: ResolvedOptions, options: Pick<Contr
   // Values naming records that lists answer (a booking's `trip_id`), for the records created next to carry.
   const listed = await resourceValues(resolved, []);
   // A record for the PUT and PATCH cases to act on, so that their bodies are judged on a record that exists.
-  const { pins, attempts } = await pinRecords(resolved, sequences, listed.bodies);
+  const { pins, attempts } = await pinRecords(resolved, sequences, listed.bodies, listed.parameters);
   const records = new Map(pins.flatMap((pin) => pin.records));
   // Query parameters and body properties naming other resources (`?origin=` a station): values from the records just created or a list's answer.
   const known = await resourceValues(resolved, pins, listed.seen);
@@ -202,7 +202,7 @@ async function sendSequences(
     const ids = createIdSource();
     // First, so that what the sequences create is still deleted last.
     await sendMissingParents(missingParents, { send, ids, seed: options.seed, given: known.parameters });
-    await runSequences(plans, { ids, seed: options.seed, send, fetchPage, bodies: known.bodies });
+    await runSequences(plans, { ids, seed: options.seed, send, fetchPage, bodies: known.bodies, parameters: known.parameters });
   } finally {
     transport.close();
   }
@@ -384,6 +384,8 @@ async function pinRecords(
   options: ResolvedOptions,
   plans: readonly SequencePlan[],
   bodies: ReadonlyMap<string, ReadonlyMap<string, string>> = new Map(),
+  /** Path parameters naming records only a list gives (a scope's `{server_id}`), per operation: what lists answered. */
+  given: ReadonlyMap<string, ReadonlyMap<string, string>> = new Map(),
 ): Promise<{ pins: Pin[]; attempts: PinAttempt[] }> {
   const pins: Pin[] = [];
   const ids = createIdSource();
@@ -444,7 +446,7 @@ async function pinRecords(
       if (!targets.length) continue;
       const { parent } = plan;
       // A scoped record is created, and named, under one value of each scope parameter (its parent too).
-      const scope = plan.scope ? scopeValues(plan.create, plan.scope, options.seed) : new Map<string, string>();
+      const scope = plan.scope ? scopeValues(plan.create, plan.scope, options.seed, given.get(plan.create.operationId)) : new Map<string, string>();
       if (!scope) continue;
       const parentId = parent ? await create(parent, `creates a ${parent.noun} for the update cases' record to belong to`, scope) : undefined;
       if (parent && parentId === undefined) continue;
@@ -488,7 +490,7 @@ async function pinRecords(
       }
       // A scoped chain is made, and named, under one value of each scope parameter (a nested collection keeps its parents' scopes).
       const deepestPlan = plans.at(-1) as NonNullable<(typeof plans)[number]>;
-      const scope = need.collection.scope ? scopeValues(deepestPlan.create, need.collection.scope, options.seed) : new Map<string, string>();
+      const scope = need.collection.scope ? scopeValues(deepestPlan.create, need.collection.scope, options.seed, given.get(deepestPlan.create.operationId)) : new Map<string, string>();
       if (!scope) continue;
       const made: Array<{ plan: NonNullable<(typeof plans)[number]>; parameter: string; id: string; under: Map<string, string> }> = [];
       const values = new Map<string, string>();
@@ -541,7 +543,7 @@ function recordNeeds(options: ResolvedOptions): ParentNeed[] {
   const graph = dependencyGraph(options.compiled);
   const { collections } = recogniseCollections(options.compiled);
   const needs = parentNeeds(graph, options.operations, collections);
-  for (const query of resourceQueries(graph, options.operations)) {
+  for (const query of resourceQueries(graph, options.operations, collections)) {
     const collection = collections.find((c) => c.path === query.collection);
     if (collection && !collection.parent && !needs.some((n) => n.collection === collection)) needs.push({ collection, before: [], children: [] });
   }
@@ -601,7 +603,7 @@ async function resourceValues(options: ResolvedOptions, pins: readonly Pin[], ea
   const known: KnownValues = { parameters: new Map(), bodies: new Map(), seen };
   if (!options.compiled) return known;
   const { compiled } = options;
-  const queries = resourceQueries(dependencyGraph(compiled), options.operations);
+  const queries = resourceQueries(dependencyGraph(compiled), options.operations, recogniseCollections(compiled).collections);
   if (!queries.length) return known;
   for (const pin of pins) if (pin.producer !== undefined && !seen.has(pin.producer)) seen.set(pin.producer, pin.id);
   const transport = createTransport({ timeoutMs: options.timeoutMs, concurrency: 1 });

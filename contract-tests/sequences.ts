@@ -318,6 +318,8 @@ export interface SequenceContext {
   fetchPage: (operation: SuiteContract, url: string) => Promise<{ status?: number; body?: unknown; headers?: Record<string, string> }>;
   /** Body properties naming other resources' records, per operation: the values earlier answers gave (JSON text by property). */
   bodies?: ReadonlyMap<string, ReadonlyMap<string, string>>;
+  /** Path and query parameters naming records only a list gives, per operation: the values earlier answers gave (JSON text by name). */
+  parameters?: ReadonlyMap<string, ReadonlyMap<string, string>>;
 }
 
 const MAX_PAGES = 20;
@@ -581,7 +583,7 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
   };
 
   if (plan.scope) {
-    const scope = scopeValues(plan.create, plan.scope, context.seed);
+    const scope = scopeValues(plan.create, plan.scope, context.seed, context.parameters?.get(plan.create.operationId));
     if (!scope) return;
     parentParameters = scope;
   }
@@ -853,14 +855,15 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
 
 /**
  * One valid value (JSON text) for each scope parameter, as the create declares it; undefined when it declares one not.
- * Drawn apart from the sequence's own draws, which stay as they were for a collection with no scope.
+ * A value an earlier answer gave for it (`given`: PowerDNS's `{server_id}` from `GET /servers`) first, else drawn
+ * apart from the sequence's own draws, which stay as they were for a collection with no scope.
  */
-export function scopeValues(create: SuiteContract, scope: readonly string[], seed: number): Map<string, string> | undefined {
+export function scopeValues(create: SuiteContract, scope: readonly string[], seed: number, given?: ReadonlyMap<string, string>): Map<string, string> | undefined {
   let draws = 0;
   const sample = <T>(arbitrary: fc.Arbitrary<T>): T => fc.sample(arbitrary, { seed: (seed + 6_151 * ++draws) | 0, numRuns: 1 })[0] as T;
   const values = new Map<string, string>();
   for (const [parameter, literal] of validParameterValues(create, sample, false)) {
-    if (parameter.in === 'path' && scope.includes(parameter.name) && literal !== undefined) values.set(parameter.name, literal);
+    if (parameter.in === 'path' && scope.includes(parameter.name) && literal !== undefined) values.set(parameter.name, given?.get(parameter.name) ?? literal);
   }
   return scope.every((name) => values.has(name)) ? values : undefined;
 }
