@@ -8,7 +8,7 @@
  */
 import type { Collection } from '../openapi/operations/collections.js';
 import type { Dependency, OperationDependencies } from '../openapi/operations/dependencies.js';
-import { parseBody } from './spec-contract.js';
+import { parsedBodyOf } from './spec-contract.js';
 import { exchangesByOperation, type Exchange } from './model.js';
 import { namedRecords } from './dependencies.js';
 import { createdKey } from './sequences.js';
@@ -77,7 +77,7 @@ function answeredValues(byOperation: ReadonlyMap<string, readonly Exchange[]>): 
     };
     for (const exchange of byOperation.get(producer) ?? []) {
       if (exchange.outcome !== 'response' || exchange.response.status < 200 || exchange.response.status > 299) continue;
-      const answer = parseBody(exchange.response.body);
+      const answer = parsedBodyOf(exchange.response);
       if (!answer.ok) continue;
       const lists = Array.isArray(answer.value)
         ? [answer.value]
@@ -132,8 +132,9 @@ function createdKeys(collections: readonly Collection[], exchanges: readonly Exc
     if (exchange.outcome !== 'response' || exchange.response.status < 200 || exchange.response.status > 299) continue;
     for (const collection of collections) {
       if (collection.create.operationId !== exchange.case.operationId) continue;
-      const answer = parseBody(exchange.response.body);
-      const sent = typeof exchange.case.request.body === 'string' ? parseBody(exchange.case.request.body) : undefined;
+      const answer = parsedBodyOf(exchange.response);
+      const { request } = exchange.case;
+      const sent = typeof request.body === 'string' ? parsedBodyOf(request as { body: string }) : undefined;
       const plan = {
         collection: collection.path,
         identity: collection.identity.property,

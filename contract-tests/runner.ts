@@ -40,7 +40,7 @@ import { exchangesByOperation, type CheckResult, type ContractCase, type Contrac
 import { ContractUsageError, overlaysOf, resolveOptions, ruleTakes, type ContractOptions, type ResolvedOptions } from './options.js';
 import { readContract } from '../openapi/operations/compile.js';
 import { assertReachable } from './reachability.js';
-import { isSpecRefusal, keySchemaOf, parseBody, suiteContractOf, suiteSpecOf, typesOf, type SuiteContract, type SuiteParameter } from './spec-contract.js';
+import { isSpecRefusal, keySchemaOf, parseBody, parsedBodyOf, suiteContractOf, suiteSpecOf, typesOf, type SuiteContract, type SuiteParameter } from './spec-contract.js';
 import { createTransport, unsendable, type Transport } from './transport.js';
 import { dotSegmentOf, traversalReason } from './dot-segments.js';
 
@@ -308,10 +308,10 @@ async function cleanUp(exchanges: readonly Exchange[], options: ResolvedOptions,
     if (!plan.remove) continue;
     for (const exchange of exchanges) {
       if (exchange.case.operationId !== plan.create.operationId || exchange.outcome !== 'response' || exchange.response.status < 200 || exchange.response.status > 299) continue;
-      const body = exchange.case.request.body;
-      const parsed = typeof body === 'string' ? parseBody(body) : undefined;
+      const { request } = exchange.case;
+      const parsed = typeof request.body === 'string' ? parsedBodyOf(request as { body: string }) : undefined;
       const sent = parsed?.ok && parsed.value !== null && typeof parsed.value === 'object' ? (parsed.value as Record<string, unknown>) : undefined;
-      const answer = parseBody(exchange.response.body);
+      const answer = parsedBodyOf(exchange.response);
       const record = answer.ok ? createdRecordIn(answer.value, plan) : undefined;
       const id =
         keyText(sent, plan.identity, plan.identityMember) ??

@@ -676,6 +676,19 @@ function requirementOf(contract: CompiledContract, requirement: readonly string[
 
 export type ParsedBody = { ok: true; value: unknown } | { ok: false; problem: string };
 
+/** The bodies read by parsedBodyOf, per message (an exchange's response or request): a check, the clean-up and the coverage count each read them. */
+const PARSED = new WeakMap<object, ParsedBody>();
+
+/**
+ * A message's body parsed once for all its readers (the value is shared: they read it, never change it):
+ * parsing every answer again in each was a twentieth of a run on a large document.
+ */
+export function parsedBodyOf(message: { readonly body: string }): ParsedBody {
+  let parsed = PARSED.get(message);
+  if (parsed === undefined) PARSED.set(message, (parsed = parseBody(message.body)));
+  return parsed;
+}
+
 /** A response body parsed losslessly (an int64 keeps its real digits). */
 export function parseBody(text: string): ParsedBody {
   if (text.trim() === '') return { ok: false, problem: 'the body is empty' };

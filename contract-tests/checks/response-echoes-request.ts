@@ -21,7 +21,7 @@ import { isObject } from '../../openapi/schema/resolve.js';
 import { abbreviate } from '../generators/json-text.js';
 import type { Check, Problem } from '../model.js';
 import type { JsonSchema, SuiteContract } from '../spec-contract.js';
-import { parseBody } from '../spec-contract.js';
+import { parsedBodyOf } from '../spec-contract.js';
 import { answered, failure, info, isSuccess, warning } from './verdicts.js';
 
 export const responseEchoesRequest: Check = {
@@ -32,7 +32,7 @@ export const responseEchoesRequest: Check = {
     const sentBody = exchange.case.request.plant;
     const declared = response && contract.responses.get(response.status);
     if (!response || !declared || !isSuccess(response.status) || !sentBody) return undefined;
-    const parsed = parseBody(response.body);
+    const parsed = parsedBodyOf(response);
     const { validate } = declared;
     // A body that is not the declared schema is response_schema_conformance's to report.
     if (!parsed.ok || !validate?.(parsed.value)) return undefined;
