@@ -315,10 +315,8 @@ function writable(schema: JsonSchema, depth: number, room: number): fc.Arbitrary
       let strings: fc.Arbitrary<string> | undefined;
       if (typeof schema.pattern === 'string') {
         strings = patternStrings(schema.pattern, minLength, maxLength);
-      } else if (formatStrings(schema.format) !== undefined) {
-        strings = formatStrings(schema.format) as fc.Arbitrary<string>;
       } else {
-        strings = anyString(minLength, Math.min(maxLength, minLength + 40));
+        strings = formatStrings(schema.format) ?? anyString(minLength, Math.min(maxLength, minLength + 40));
       }
       if (strings) options.push(strings.map((s) => JSON.stringify(s)));
     } else if (type === 'integer' || type === 'number') {
