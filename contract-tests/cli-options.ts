@@ -90,6 +90,12 @@ export function contractCommand(): Command {
         `samples of the string domain each plain string property is sent (default: all ${STRING_DOMAIN.length}); fewer rotate across the properties, so each operation still sends every sample`,
       ).argParser(wholeNumber(0, STRING_DOMAIN.length)),
     )
+    .addOption(
+      new Option(
+        '--variant-samples <n>',
+        'variants of each fixed family (credentials, JSON syntax, media-type spellings, body shapes) each operation is sent (default: all); fewer rotate across the operations, so the run still sends every variant, and no credential at all still goes to every operation',
+      ).argParser(wholeNumber(0, 1000)),
+    )
     .exitOverride()
     .configureOutput({ writeErr: (text) => process.stderr.write(text) });
 }
@@ -118,6 +124,7 @@ export function parseContractArgs(argv: readonly string[], command: Command = co
     invalidToken?: string;
     generated: number;
     stringSamples?: number;
+    variantSamples?: number;
     dryRun?: boolean;
   }>();
   const headers: Record<string, string> = {};
@@ -142,6 +149,11 @@ export function parseContractArgs(argv: readonly string[], command: Command = co
     timeoutMs: o.timeout,
     waitMs: o.wait * 1000,
     ...(o.invalidToken === undefined ? {} : { invalidToken: o.invalidToken }),
-    generated: { positive: o.generated, negative: o.generated, ...(o.stringSamples === undefined ? {} : { strings: o.stringSamples }) },
+    generated: {
+      positive: o.generated,
+      negative: o.generated,
+      ...(o.stringSamples === undefined ? {} : { strings: o.stringSamples }),
+      ...(o.variantSamples === undefined ? {} : { variants: o.variantSamples }),
+    },
   };
 }

@@ -15,7 +15,7 @@ import fc from 'fast-check';
 import { isXmlMediaType, mediaEssence } from '../openapi/media-types.js';
 import { parseExactJson } from '../openapi/schema/exact-json.js';
 import type { IdSource, SchemePlace } from '../fixtures/index.js';
-import { authCases, type CredentialParts } from './generators/auth.js';
+import { authCases, type AuthCase, type CredentialParts } from './generators/auth.js';
 import { takesLiteral, validParameterValues, verdict, write, type ParameterValues } from './generators/parameters.js';
 import { freshIdentity, freshKeyMaker, identityValues } from './generators/identity.js';
 import { abbreviate, literal, objectText, withMember, withMemberInside, type Member } from './generators/json-text.js';
@@ -71,6 +71,8 @@ export interface GenerationOptions {
    * properties still sends every sample, each to fewer of them.
    */
   strings?: number;
+  /** With --variant-samples: the run's turns through the fixed families' variants (auth, JSON syntax, media-type spellings, shapes). */
+  variants?: VariantTurns;
   ids: IdSource;
   token: string;
   invalidToken: string;
@@ -82,6 +84,41 @@ export interface GenerationOptions {
   known?: ReadonlyMap<string, string>;
   /** Request body properties naming other resources (`station_id`), with a value from an earlier answer (JSON text by property). */
   knownBody?: ReadonlyMap<string, string>;
+}
+
+/**
+ * Under --variant-samples N, which variants of a fixed family each operation is sent. These families
+ * (credentials written every way, JSON syntax, spellings of the media type, body shapes) prove the
+ * provider's auth and body parsing, which APIs share across operations, not the operation's schema:
+ * N of them are taken in turn from one operation to the next among the operations offered the same
+ * variants, so a run with enough such operations still sends every variant. A variant `always` keeps
+ * goes to every operation (no credential at all: one route left unsecured is a finding of its own).
+ * One per run: it counts the turns.
+ */
+export class VariantTurns {
+  readonly #turns = new Map<string, { turns: number; size: number }>();
+  constructor(readonly count: number) {}
+
+  take<T extends { label: string }>(family: Family, variants: readonly T[], always: (variant: T) => boolean = () => false): T[] {
+    const rotated = variants.filter((v) => !always(v));
+    if (this.count >= rotated.length) return [...variants];
+    const key = `${family}\0${rotated.map((v) => v.label).join('\0')}`;
+    const seen = this.#turns.get(key) ?? { turns: 0, size: rotated.length };
+    this.#turns.set(key, { turns: seen.turns + 1, size: seen.size });
+    const chosen = new Set(Array.from({ length: this.count }, (_, j) => rotated[(seen.turns * this.count + j) % rotated.length]));
+    return variants.filter((v) => always(v) || chosen.has(v));
+  }
+
+  /** Of the variants offered in turn (summed over the distinct variant lists), how many went to some operation. */
+  coverage(): { sent: number; of: number } {
+    let sent = 0;
+    let of = 0;
+    for (const { turns, size } of this.#turns.values()) {
+      sent += Math.min(size, turns * this.count);
+      of += size;
+    }
+    return { sent, of };
+  }
 }
 
 /** A generated case left out of the run, and why (reports show the reason). */
@@ -138,7 +175,7 @@ export function generateCases(given: GenerationOptions): Generation {
   for (const { case: kase } of generation.excluded) kase.parameters ??= required;
   parameterCases(options, required, sample, generation);
   if (!contract.requestBody) {
-    for (const auth of authCases(contract.security, options.token, options.invalidToken, options.seed, options.basic, alternativePlaces(contract))) {
+    for (const auth of rotatedAuth(options)) {
       generation.cases.push({
         family: 'auth',
         label: auth.label,
@@ -369,6 +406,18 @@ function parameterCases(options: GenerationOptions, required: ParameterValues, s
       });
     }
   }
+}
+
+/** The variants of a fixed family this operation is sent: all of them, or its turn's under --variant-samples. */
+function rotated<T extends { label: string }>(options: GenerationOptions, family: Family, variants: readonly T[]): readonly T[] {
+  return options.variants ? options.variants.take(family, variants) : variants;
+}
+
+/** The credential cases this operation is sent; under --variant-samples, "no credential at all" always among them. */
+function rotatedAuth(options: GenerationOptions): readonly AuthCase[] {
+  const { contract } = options;
+  const all = authCases(contract.security, options.token, options.invalidToken, options.seed, options.basic, alternativePlaces(contract));
+  return options.variants ? options.variants.take('auth', all, (auth) => auth.label === 'no-credential') : all;
 }
 
 /**
@@ -602,12 +651,13 @@ function bodyCases(options: GenerationOptions, body: RequestBody, _required: Par
   }
 
   const firstString = properties.find((p) => p.required && typesOf(p.schema).includes('string') && plainText(p.schema));
-  for (const syntax of syntaxCases({
+  const syntaxes = syntaxCases({
     base,
     ...(firstString ? { stringProperty: firstString.name } : {}),
     ...(identity ? { identity: identity.name } : {}),
     ...(body.additionalProperties ? { extra: EXTRA_MEMBER } : {}),
-  })) {
+  });
+  for (const syntax of options.variants ? options.variants.take('syntax', syntaxes) : syntaxes) {
     add(
       {
         family: 'syntax',
@@ -621,7 +671,7 @@ function bodyCases(options: GenerationOptions, body: RequestBody, _required: Par
     );
   }
 
-  for (const auth of authCases(contract.security, options.token, options.invalidToken, options.seed, options.basic, alternativePlaces(contract))) {
+  for (const auth of rotatedAuth(options)) {
     add(
       {
         family: 'auth',
@@ -641,12 +691,14 @@ function bodyCases(options: GenerationOptions, body: RequestBody, _required: Par
   // parameter names; a quoted parameter value is the same value; RFC 8259 §11: charset is meaningless but harmless).
   const essence = mediaEssence(body.mediaType);
   const [type = 'application', subtype = 'json'] = essence.split('/');
-  const spellings: Array<[string, string, string]> = [
-    ['charset', `${essence}; charset=utf-8`, 'a charset=utf-8 parameter'],
-    ['letter-case', `${type.charAt(0).toUpperCase()}${type.slice(1)}/${subtype.toUpperCase()}`, 'the type and subtype in other letter case'],
-    ['quoted-charset', `${essence}; Charset="UTF-8"`, 'a charset parameter with its name in capitals and its value quoted'],
-  ];
-  for (const [label, contentType, about] of spellings) {
+  const spellings = rotated(options, 'media-type', [
+    { label: 'charset', contentType: `${essence}; charset=utf-8`, about: 'a charset=utf-8 parameter' },
+    { label: 'letter-case', contentType: `${type.charAt(0).toUpperCase()}${type.slice(1)}/${subtype.toUpperCase()}`, about: 'the type and subtype in other letter case' },
+    { label: 'quoted-charset', contentType: `${essence}; Charset="UTF-8"`, about: 'a charset parameter with its name in capitals and its value quoted' },
+    // A real form body where the spec declares only JSON: a form parser behind the JSON route would store it.
+    ...(body.mediaTypes.some((m) => mediaEssence(m) === 'application/x-www-form-urlencoded') ? [] : [{ label: 'form-urlencoded', contentType: 'application/x-www-form-urlencoded', about: '' }]),
+  ]);
+  for (const { label, contentType, about } of spellings.filter((spelling) => spelling.label !== 'form-urlencoded')) {
     add(
       {
         family: 'media-type',
@@ -659,8 +711,7 @@ function bodyCases(options: GenerationOptions, body: RequestBody, _required: Par
       'valid',
     );
   }
-  // A real form body where the spec declares only JSON: a form parser behind the JSON route would store it.
-  if (!body.mediaTypes.some((m) => mediaEssence(m) === 'application/x-www-form-urlencoded')) {
+  if (spellings.some((spelling) => spelling.label === 'form-urlencoded')) {
     const form = new URLSearchParams(base().map(([name, literal]): [string, string] => [name, literal.startsWith('"') ? (JSON.parse(literal) as string) : literal])).toString();
     add(
       {
@@ -716,15 +767,16 @@ function bodyCases(options: GenerationOptions, body: RequestBody, _required: Par
     }
   }
 
-  const shapes: Array<[string, string, string]> = [
-    ['null', 'null', 'the body is null'],
-    ['array', `[${objectText(base())}]`, 'the body is an array holding a valid body'],
-    ['string', JSON.stringify(objectText(base())), 'the body is a JSON string holding a valid body'],
-    ['number', idLiteral(), 'the body is a number'],
-    ['boolean', 'true', 'the body is true'],
-    ['empty-object', '{}', 'the body is an empty object'],
-  ];
-  for (const [label, text, about] of shapes) {
+  const shapes = rotated(options, 'shape', [
+    { label: 'null', text: (): string => 'null', about: 'the body is null' },
+    { label: 'array', text: (): string => `[${objectText(base())}]`, about: 'the body is an array holding a valid body' },
+    { label: 'string', text: (): string => JSON.stringify(objectText(base())), about: 'the body is a JSON string holding a valid body' },
+    { label: 'number', text: idLiteral, about: 'the body is a number' },
+    { label: 'boolean', text: (): string => 'true', about: 'the body is true' },
+    { label: 'empty-object', text: (): string => '{}', about: 'the body is an empty object' },
+  ]);
+  for (const { label, text: made, about } of shapes) {
+    const text = made();
     add({ family: 'shape', label, description: about, expect: 'rejected-body', body: text }, 'invalid', 'domain');
   }
 

@@ -291,6 +291,11 @@ export interface ContractReport {
   seed: number;
   /** With --string-samples below the whole domain: how many samples each string property was sent, of how many. */
   stringSamples?: { sent: number; of: number };
+  /**
+   * With --variant-samples: the variants of each fixed family each operation was sent, and of the
+   * variants offered in turn (summed over the distinct lists of them), how many went to some operation.
+   */
+  variantSamples?: { perOperation: number; sent: number; of: number };
   startedAt: string;
   durationMs: number;
   cases: number;

@@ -35,9 +35,11 @@ export interface ContractOptions {
   concurrency?: number;
   /**
    * How many generated cases of each kind (default 25 each), and how many of the string domain's samples
-   * each plain string property is walked with (`strings`, default all: fewer rotate across the properties).
+   * each plain string property is walked with (`strings`, default all: fewer rotate across the properties),
+   * and how many variants of each fixed family (auth, JSON syntax, media-type spellings, shapes) each
+   * operation is sent (`variants`, default all: fewer rotate across the operations; no credential at all always).
    */
-  generated?: { positive?: number; negative?: number; strings?: number };
+  generated?: { positive?: number; negative?: number; strings?: number; variants?: number };
   /** The OpenAPI document to test against (default: the bundled spec); `PLANT_STORE_SPEC` in the CLI. */
   spec?: string;
   /**
@@ -72,6 +74,8 @@ export const DEFAULT_CONCURRENCY = 4;
 export const DEFAULT_GENERATED = 25;
 export const DEFAULT_MAX_TIMEOUTS = 3;
 const MAX_GENERATED = 1000;
+/** The largest --variant-samples that still leaves variants out (the largest fixed family is smaller): past it every variant goes to every operation. */
+const MAX_VARIANTS = 1000;
 
 export { ContractUsageError };
 
@@ -151,7 +155,7 @@ export interface ResolvedOptions {
   seed: number;
   timeoutMs: number;
   concurrency: number;
-  generated: { positive: number; negative: number; strings?: number };
+  generated: { positive: number; negative: number; strings?: number; variants?: number };
   skip: readonly SkipRule[];
   /** Per check, the answers that would give it something to judge (./applicability.ts): the report names them when none came. */
   awaited?: Partial<Record<CheckName, readonly string[]>>;
@@ -255,6 +259,7 @@ export function resolveOptions(options: ContractOptions): ResolvedOptions {
       positive: integer('generated positive count', options.generated?.positive ?? DEFAULT_GENERATED, 0, MAX_GENERATED),
       negative: integer('generated negative count', options.generated?.negative ?? DEFAULT_GENERATED, 0, MAX_GENERATED),
       ...(options.generated?.strings === undefined ? {} : { strings: integer('string samples', options.generated.strings, 0, STRING_DOMAIN.length) }),
+      ...(options.generated?.variants === undefined ? {} : { variants: integer('variant samples', options.generated.variants, 0, MAX_VARIANTS) }),
     },
     skip: withProfile([...(options.skip ?? []), ...selectionRules(options, operations, plans, missingParents)], options.profile),
     awaited: Object.fromEntries(CHECK_NAMES.map((check) => [check, awaitedAnswers(check, operations, plans)])),

@@ -44,6 +44,12 @@ export function formatReport(report: ContractReport, options: FormatOptions = {}
   lines.push(`${report.cases} cases in ${(report.durationMs / 1000).toFixed(1)} s, seed ${report.seed} (reproduce the generated cases with --seed ${report.seed})`);
   if (report.stringSamples)
     lines.push(`String domain: ${report.stringSamples.sent} of its ${report.stringSamples.of} samples per string property (--string-samples), taken in turn across the properties`);
+  if (report.variantSamples) {
+    const { perOperation, sent, of } = report.variantSamples;
+    lines.push(
+      `Fixed families (credentials, JSON syntax, media-type spellings, body shapes): ${perOperation} of each per operation (--variant-samples), taken in turn across the operations, no credential at all to every one; ${sent} of the ${of} variants sent at least once`,
+    );
+  }
   lines.push('');
   if (operations.length) {
     const opWidth = Math.max(9, ...operations.map((o) => o.operationId.length));

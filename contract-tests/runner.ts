@@ -35,7 +35,7 @@ import { freshIdentity, freshKeyMaker } from './generators/identity.js';
 import { STRING_DOMAIN } from './generators/strings.js';
 import { exactInteger } from '../openapi/schema/exact-json.js';
 import { CHECKS } from './checks/index.js';
-import { EXCLUDED_VALID, generateCases, type GeneratedCase, type PinnedRecord } from './generated.js';
+import { EXCLUDED_VALID, generateCases, VariantTurns, type GeneratedCase, type PinnedRecord } from './generated.js';
 import { exchangesByOperation, type CheckResult, type ContractCase, type ContractReport, type Exchange, type Finding, type OperationResult, type RunContext, type SentRequest } from './model.js';
 import { ContractUsageError, overlaysOf, resolveOptions, ruleTakes, type ContractOptions, type ResolvedOptions } from './options.js';
 import { readContract } from '../openapi/operations/compile.js';
@@ -79,7 +79,7 @@ export async function runResolved(resolved: ResolvedOptions, options: Pick<Contr
   const records = new Map(pins.flatMap((pin) => pin.records));
   // Query parameters and body properties naming other resources (`?origin=` a station): values from the records just created or a list's answer.
   const known = await resourceValues(resolved, pins, listed.seen);
-  const { cases, unfit, notOffered, offered } = buildCases(resolved, options.fixtures ?? loadFixtures(), records, known.parameters, known.bodies);
+  const { cases, unfit, notOffered, offered, variants } = buildCases(resolved, options.fixtures ?? loadFixtures(), records, known.parameters, known.bodies);
   const notSent: Exchange[] = unfit.map(({ case: contractCase, reason }) => ({
     case: contractCase,
     request: sentRequest(contractCase, resolved),
@@ -131,6 +131,7 @@ export async function runResolved(resolved: ResolvedOptions, options: Pick<Contr
     ...(resolved.compiled ? { dependencies: dependencyCounts(resolved, exchanges, attempts) } : {}),
     seed: resolved.seed,
     ...(resolved.generated.strings !== undefined && resolved.generated.strings < STRING_DOMAIN.length ? { stringSamples: { sent: resolved.generated.strings, of: STRING_DOMAIN.length } } : {}),
+    ...(variants && resolved.generated.variants !== undefined ? { variantSamples: { perOperation: resolved.generated.variants, ...variants } } : {}),
     startedAt: startedAt.toISOString(),
     durationMs: Math.round(performance.now() - started),
     cases: exchanges.length,
@@ -777,9 +778,10 @@ export function buildCases(
   records: ReadonlyMap<string, PinnedRecord> = new Map(),
   known: ReadonlyMap<string, ReadonlyMap<string, string>> = new Map(),
   bodies: ReadonlyMap<string, ReadonlyMap<string, string>> = new Map(),
-): { cases: ContractCase[]; unfit: Array<{ case: ContractCase; reason: string }>; notOffered: number; offered: number } {
+): { cases: ContractCase[]; unfit: Array<{ case: ContractCase; reason: string }>; notOffered: number; offered: number; variants?: { sent: number; of: number } } {
   const { operations } = options;
   const ids = createIdSource();
+  const variants = options.generated.variants === undefined ? undefined : new VariantTurns(options.generated.variants);
   const context = { token: options.token, invalidToken: options.invalidToken, basic: options.basic, ids, headers: options.headers };
   const cases: ContractCase[] = [];
   const unfit: Array<{ case: ContractCase; reason: string }> = [];
@@ -813,6 +815,7 @@ export function buildCases(
       positive: options.generated.positive,
       negative: options.generated.negative,
       ...(options.generated.strings === undefined ? {} : { strings: options.generated.strings }),
+      ...(variants ? { variants } : {}),
       ids,
       token: options.token,
       invalidToken: options.invalidToken,
@@ -825,7 +828,7 @@ export function buildCases(
     // A case the spec's validator contradicts is reported as not sent, with the reason; it never stops the run.
     for (const { case: generated, reason } of generation.excluded) unfit.push({ case: generatedCase(generated, options, contract, named), reason });
   }
-  return { cases, unfit, notOffered, offered };
+  return { cases, unfit, notOffered, offered, ...(variants ? { variants: variants.coverage() } : {}) };
 }
 
 /** Whether the operation's request schema declares every member of the fixture's JSON body (a body-less fixture declares none). */

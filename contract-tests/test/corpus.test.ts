@@ -26,6 +26,8 @@ const KNOWN: Record<string, SkipRule[]> = {};
  * parameter styles, media types and identities, and the whole domain on every property is the broken-provider kits' job.
  */
 const STRINGS = 4;
+/** Variants of each fixed family per operation, taken in turn across the operations (--variant-samples): the same reason. */
+const VARIANTS = 4;
 const ROOT = fileURLToPath(new URL('../../fixtures/specs/', import.meta.url));
 const SPECS = readdirSync(ROOT, { withFileTypes: true })
   .filter((entry) => entry.isDirectory())
@@ -43,7 +45,15 @@ describe.each(SPECS)('the suite with --spec fixtures/specs/%s', (name, spec) => 
   beforeAll(async () => {
     contract = suiteSpecOf(await readContract(spec));
     mock = await createMockServer({ port: 0, logLevel: 'silent', spec, contract: contract.compiled, tokens: [TOKEN, BASIC] });
-    report = await runContractSuite({ baseUrl: mock.url, token: TOKEN, basic: BASIC, spec, seed: 31, skip: KNOWN[name] ?? [], generated: { positive: 3, negative: 3, strings: STRINGS } });
+    report = await runContractSuite({
+      baseUrl: mock.url,
+      token: TOKEN,
+      basic: BASIC,
+      spec,
+      seed: 31,
+      skip: KNOWN[name] ?? [],
+      generated: { positive: 3, negative: 3, strings: STRINGS, variants: VARIANTS },
+    });
   }, 120_000);
   afterAll(() => mock?.close());
 
@@ -56,7 +66,15 @@ describe.each(SPECS)('the suite with --spec fixtures/specs/%s', (name, spec) => 
       return /json/i.test(type) ? { ...answer, headers: { ...answer.headers, 'content-type': 'text/plain; charset=utf-8' } } : answer;
     });
     try {
-      const broken = await runContractSuite({ baseUrl: proxy.url, token: TOKEN, basic: BASIC, contract, seed: 31, skip: KNOWN[name] ?? [], generated: { positive: 1, negative: 1, strings: STRINGS } });
+      const broken = await runContractSuite({
+        baseUrl: proxy.url,
+        token: TOKEN,
+        basic: BASIC,
+        contract,
+        seed: 31,
+        skip: KNOWN[name] ?? [],
+        generated: { positive: 1, negative: 1, strings: STRINGS, variants: VARIANTS },
+      });
       expect(broken.ok).toBe(false);
       expect(broken.checks.filter((c) => c.status === 'failed' || c.status === 'not-judged').map((c) => c.name)).toEqual(['content_type_conformance']);
     } finally {
@@ -74,7 +92,15 @@ describe.each(SPECS)('the suite with --spec fixtures/specs/%s', (name, spec) => 
       return /^application\/json\s*(;|$)/i.test(type) ? { ...answer, headers: { ...answer.headers, 'content-type': 'Application/JSON; Charset="UTF-8"' } } : answer;
     });
     try {
-      const legal = await runContractSuite({ baseUrl: proxy.url, token: TOKEN, basic: BASIC, contract, seed: 31, skip: KNOWN[name] ?? [], generated: { positive: 1, negative: 1, strings: STRINGS } });
+      const legal = await runContractSuite({
+        baseUrl: proxy.url,
+        token: TOKEN,
+        basic: BASIC,
+        contract,
+        seed: 31,
+        skip: KNOWN[name] ?? [],
+        generated: { positive: 1, negative: 1, strings: STRINGS, variants: VARIANTS },
+      });
       expect(legal.findings.filter((f) => f.severity === 'failure').map((f) => `${f.check} ${f.exchange.case.id}: ${f.message}`)).toEqual([]);
       expect(legal.ok).toBe(true);
     } finally {

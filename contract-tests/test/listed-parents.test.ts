@@ -49,7 +49,7 @@ describe('a parent only a list answers ({server_id} of PowerDNS)', () => {
         contract,
         seed: 38,
         includeOperations: OPERATIONS,
-        generated: { positive: 1, negative: 1, strings: 2 },
+        generated: { positive: 1, negative: 1, strings: 2, variants: 2 },
       });
       const below = report.exchanges.filter((x) => x.outcome === 'response' && /^\/servers\/[^/]+\//.test(new URL(x.request.url).pathname));
       expect(listed.size).toBeGreaterThan(0);

@@ -43,7 +43,15 @@ async function runOnce(name: string): Promise<{ report: ContractReport; spec: Su
     // on these five documents the counts with one random case of each kind were the same. Two samples of
     // the string domain per string property (--string-samples 2): the walk adds requests, not parents.
     return {
-      report: await runContractSuite({ baseUrl: mock.url, token: TOKEN, basic: BASIC, contract: spec, seed: 38, generated: { positive: 0, negative: 0, strings: 2 }, timeoutMs: PATIENT_MS }),
+      report: await runContractSuite({
+        baseUrl: mock.url,
+        token: TOKEN,
+        basic: BASIC,
+        contract: spec,
+        seed: 38,
+        generated: { positive: 0, negative: 0, strings: 2, variants: 2 },
+        timeoutMs: PATIENT_MS,
+      }),
       spec,
     };
   } finally {

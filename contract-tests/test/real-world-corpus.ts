@@ -36,10 +36,12 @@ export const CORPUS = JSON.parse(readFileSync(`${ROOT}index.json`, 'utf8')) as C
 const TOKEN = 'corpus-token-123';
 const BASIC = 'corpus:secret';
 /**
- * One random case of each kind, and two samples of the string domain per string property taken in turn
- * (--string-samples 2): each operation still sends every sample where it has enough string properties.
+ * One random case of each kind, two samples of the string domain per string property taken in turn
+ * (--string-samples 2): each operation still sends every sample where it has enough string properties;
+ * and two variants of each fixed family per operation (--variant-samples 2), taken in turn across the
+ * operations: the document's run still sends every variant where it has enough operations.
  */
-const GENERATED = { positive: 1, negative: 1, strings: 2 };
+const GENERATED = { positive: 1, negative: 1, strings: 2, variants: 2 };
 const SEED = 37;
 /** Operations the suite runs on behind the breaking proxy: a few suffice to show a broken answer is noticed. */
 const BROKEN_OPERATIONS = 3;
@@ -136,7 +138,7 @@ async function suiteAgainstMock(spec: string, contract: SuiteSpec, through?: { b
       // What is judged is the two tools' agreement, not the mock's speed: on a loaded machine the mock, in
       // this process beside the suite, may take more than the suite's default 10 s to answer.
       timeoutMs: 120_000,
-      ...(through ? { generated: { positive: 1, negative: 0, strings: 2 }, checks: ['response_schema_conformance'], includeOperations: through.breakAnswers } : { generated: GENERATED }),
+      ...(through ? { generated: { positive: 1, negative: 0, strings: 2, variants: 2 }, checks: ['response_schema_conformance'], includeOperations: through.breakAnswers } : { generated: GENERATED }),
     });
     return { report, broken };
   } finally {
