@@ -56,6 +56,9 @@ describe.each(SPECS)('the suite with --spec fixtures/specs/%s', (name, spec) => 
     });
   }, 120_000);
   afterAll(() => mock?.close());
+  /** The suite, one random case of each kind, against the mock behind a proxy at `baseUrl`. */
+  const throughProxy = (baseUrl: string): Promise<ContractReport> =>
+    runContractSuite({ baseUrl, token: TOKEN, basic: BASIC, contract, seed: 31, skip: KNOWN[name] ?? [], generated: { positive: 1, negative: 1, strings: STRINGS, variants: VARIANTS } });
 
   it('fails (report not ok: exit 1) naming content_type_conformance against the mock behind a proxy that labels its JSON answers text/plain', async () => {
     // A mock of its own: the runs before filled the shared one's lists past what an answer may hold.
@@ -66,15 +69,7 @@ describe.each(SPECS)('the suite with --spec fixtures/specs/%s', (name, spec) => 
       return /json/i.test(type) ? { ...answer, headers: { ...answer.headers, 'content-type': 'text/plain; charset=utf-8' } } : answer;
     });
     try {
-      const broken = await runContractSuite({
-        baseUrl: proxy.url,
-        token: TOKEN,
-        basic: BASIC,
-        contract,
-        seed: 31,
-        skip: KNOWN[name] ?? [],
-        generated: { positive: 1, negative: 1, strings: STRINGS, variants: VARIANTS },
-      });
+      const broken = await throughProxy(proxy.url);
       expect(broken.ok).toBe(false);
       expect(broken.checks.filter((c) => c.status === 'failed' || c.status === 'not-judged').map((c) => c.name)).toEqual(['content_type_conformance']);
     } finally {
@@ -92,15 +87,7 @@ describe.each(SPECS)('the suite with --spec fixtures/specs/%s', (name, spec) => 
       return /^application\/json\s*(;|$)/i.test(type) ? { ...answer, headers: { ...answer.headers, 'content-type': 'Application/JSON; Charset="UTF-8"' } } : answer;
     });
     try {
-      const legal = await runContractSuite({
-        baseUrl: proxy.url,
-        token: TOKEN,
-        basic: BASIC,
-        contract,
-        seed: 31,
-        skip: KNOWN[name] ?? [],
-        generated: { positive: 1, negative: 1, strings: STRINGS, variants: VARIANTS },
-      });
+      const legal = await throughProxy(proxy.url);
       expect(legal.findings.filter((f) => f.severity === 'failure').map((f) => `${f.check} ${f.exchange.case.id}: ${f.message}`)).toEqual([]);
       expect(legal.ok).toBe(true);
     } finally {
