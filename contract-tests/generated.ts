@@ -90,32 +90,40 @@ export interface GenerationOptions {
  * Under --variant-samples N, which variants of a fixed family each operation is sent. These families
  * (credentials written every way, JSON syntax, spellings of the media type, body shapes) prove the
  * provider's auth and body parsing, which APIs share across operations, not the operation's schema:
- * N of them are taken in turn from one operation to the next among the operations offered the same
- * variants, so a run with enough such operations still sends every variant. A variant `always` keeps
- * goes to every operation (no credential at all: one route left unsecured is a finding of its own).
- * One per run: it counts the turns.
+ * each operation is sent the N of its variants sent least so far in the run (the first in its list
+ * on a tie), so they go round from one operation to the next and a run with enough operations sends
+ * every variant somewhere, also where operations are offered different lists (another scheme, a body
+ * without an identity). A variant `always` keeps goes to every operation (no credential at all: one
+ * route left unsecured is a finding of its own). One per run: it counts what was sent.
  */
 export class VariantTurns {
-  readonly #turns = new Map<string, { turns: number; size: number }>();
+  /** Per family, how many operations each variant (by label) was sent to. */
+  readonly #sent = new Map<Family, Map<string, number>>();
   constructor(readonly count: number) {}
 
   take<T extends { label: string }>(family: Family, variants: readonly T[], always: (variant: T) => boolean = () => false): T[] {
     const rotated = variants.filter((v) => !always(v));
-    if (this.count >= rotated.length) return [...variants];
-    const key = `${family}\0${rotated.map((v) => v.label).join('\0')}`;
-    const seen = this.#turns.get(key) ?? { turns: 0, size: rotated.length };
-    this.#turns.set(key, { turns: seen.turns + 1, size: seen.size });
-    const chosen = new Set(Array.from({ length: this.count }, (_, j) => rotated[(seen.turns * this.count + j) % rotated.length]));
+    let sent = this.#sent.get(family);
+    if (sent === undefined) this.#sent.set(family, (sent = new Map()));
+    const times = sent;
+    const chosen = new Set(
+      rotated
+        .map((variant, at) => ({ variant, at, times: times.get(variant.label) ?? 0 }))
+        .sort((a, b) => a.times - b.times || a.at - b.at)
+        .slice(0, this.count)
+        .map(({ variant }) => variant),
+    );
+    for (const variant of rotated) times.set(variant.label, (times.get(variant.label) ?? 0) + (chosen.has(variant) ? 1 : 0));
     return variants.filter((v) => always(v) || chosen.has(v));
   }
 
-  /** Of the variants offered in turn (summed over the distinct variant lists), how many went to some operation. */
+  /** Of the distinct variants offered in turn (per family, by label), how many went to some operation. */
   coverage(): { sent: number; of: number } {
     let sent = 0;
     let of = 0;
-    for (const { turns, size } of this.#turns.values()) {
-      sent += Math.min(size, turns * this.count);
-      of += size;
+    for (const times of this.#sent.values()) {
+      for (const count of times.values()) if (count > 0) sent++;
+      of += times.size;
     }
     return { sent, of };
   }

@@ -293,7 +293,7 @@ export interface ContractReport {
   stringSamples?: { sent: number; of: number };
   /**
    * With --variant-samples: the variants of each fixed family each operation was sent, and of the
-   * variants offered in turn (summed over the distinct lists of them), how many went to some operation.
+   * distinct variants offered (per family, by label), how many went to some operation.
    */
   variantSamples?: { perOperation: number; sent: number; of: number };
   startedAt: string;

@@ -1,6 +1,6 @@
 /**
  * --variant-samples N: each operation is sent N variants of each fixed family (credentials written
- * every way, JSON syntax, media-type spellings, body shapes) instead of all of them, taken in turn from
+ * every way, JSON syntax, media-type spellings, body shapes) instead of all of them, the ones sent least so far, so taken in turn from
  * one operation to the next, so a run with enough operations still sends every variant; "no credential
  * at all" still goes to every secured operation. Against the stateful mock over real HTTP: a correct
  * one passes, and one that leaves a single route unsecured still fails.
@@ -79,7 +79,7 @@ function sentByFamily(report: ContractReport): Map<string, Map<string, string[]>
 }
 
 describe('fixed families sampled per operation, in turn across the operations', () => {
-  it('takes the variants in turn among operations offered the same list, keeps what "always" keeps, and counts what went out', () => {
+  it('sends each operation the variants sent least so far, keeps what "always" keeps, and counts what went out', () => {
     const variants = ['a', 'b', 'c', 'd', 'e'].map((label) => ({ label }));
     const turns = new VariantTurns(2);
     const taken = [0, 1, 2].map(() => turns.take('shape', variants).map((v) => v.label));
@@ -94,6 +94,14 @@ describe('fixed families sampled per operation, in turn across the operations', 
     expect(turns.take('auth', auth, (v) => v.label === 'no-credential').map((v) => v.label)).toEqual(['no-credential', 'x', 'z']);
     expect(turns.coverage()).toEqual({ sent: 5 + 3, of: 5 + 3 });
     expect(new VariantTurns(9).take('shape', variants)).toEqual(variants);
+    // Lists that differ (a body without an identity has fewer syntax variants) still go round together.
+    const mixed = new VariantTurns(2);
+    const shorter = variants.slice(0, 4);
+    expect(mixed.take('syntax', shorter).map((v) => v.label)).toEqual(['a', 'b']);
+    expect(mixed.take('syntax', variants).map((v) => v.label)).toEqual(['c', 'd']);
+    expect(mixed.take('syntax', shorter).map((v) => v.label)).toEqual(['a', 'b']);
+    expect(mixed.take('syntax', variants).map((v) => v.label)).toEqual(['c', 'e']);
+    expect(mixed.coverage()).toEqual({ sent: 5, of: 5 });
     const one = new VariantTurns(1);
     one.take('shape', variants);
     expect(one.coverage()).toEqual({ sent: 1, of: 5 });
