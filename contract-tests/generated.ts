@@ -665,7 +665,7 @@ function bodyCases(options: GenerationOptions, body: RequestBody, _required: Par
     ...(identity ? { identity: identity.name } : {}),
     ...(body.additionalProperties ? { extra: EXTRA_MEMBER } : {}),
   });
-  for (const syntax of options.variants ? options.variants.take('syntax', syntaxes) : syntaxes) {
+  for (const syntax of rotated(options, 'syntax', syntaxes)) {
     add(
       {
         family: 'syntax',

@@ -74,7 +74,7 @@ export const DEFAULT_CONCURRENCY = 4;
 export const DEFAULT_GENERATED = 25;
 export const DEFAULT_MAX_TIMEOUTS = 3;
 const MAX_GENERATED = 1000;
-/** The largest --variant-samples that still leaves variants out (the largest fixed family is smaller): past it every variant goes to every operation. */
+/** The most --variant-samples takes; a count past a family's size sends that family's every variant to every operation. */
 const MAX_VARIANTS = 1000;
 
 export { ContractUsageError };
