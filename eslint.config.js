@@ -7,7 +7,18 @@ import tseslint from 'typescript-eslint';
 export default tseslint.config(
   {
     // Built output, dependencies, generated types and validators; the inspector's browser scripts are checked by tsc (tsconfig.inspector.json).
-    ignores: ['dist/**', '**/node_modules/**', 'openapi/plant-store.gen.ts', 'openapi/schema/meta-schema.gen.ts', 'fixtures/fixture-file.gen.ts', 'mocks/admin/inspector/**', 'examples/**', '**/*.js', '**/*.mjs', '**/*.cjs'],
+    ignores: [
+      'dist/**',
+      '**/node_modules/**',
+      'openapi/plant-store.gen.ts',
+      'openapi/schema/meta-schema.gen.ts',
+      'fixtures/fixture-file.gen.ts',
+      'mocks/admin/inspector/**',
+      'examples/**',
+      '**/*.js',
+      '**/*.mjs',
+      '**/*.cjs',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
