@@ -5,7 +5,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { userPath, wholeNumber } from '../package/command-line.js';
 import { WAIT_BUDGET_MS } from './reachability.js';
-import { DEFAULT_GENERATED, DEFAULT_TIMEOUT_MS, PROFILES, type ContractOptions, type ProfileName } from './options.js';
+import { DEFAULT_GENERATED, DEFAULT_TIMEOUT_MS, MAX_GENERATED, MAX_VARIANTS, PROFILES, type ContractOptions, type ProfileName } from './options.js';
 import { STRING_DOMAIN } from './generators/strings.js';
 
 export interface ContractCommandLine extends ContractOptions {
@@ -83,7 +83,7 @@ export function contractCommand(): Command {
     )
     .addOption(new Option('--timeout <ms>', 'longest wait for one answer').default(DEFAULT_TIMEOUT_MS).argParser(wholeNumber(1, 600_000)))
     .addOption(new Option('--invalid-token <token>', 'a well-formed bearer token the provider rejects (default: a random one)'))
-    .addOption(new Option('--generated <n>', 'generated cases of each kind, valid and invalid').default(DEFAULT_GENERATED).argParser(wholeNumber(0, 1000)))
+    .addOption(new Option('--generated <n>', 'generated cases of each kind, valid and invalid').default(DEFAULT_GENERATED).argParser(wholeNumber(0, MAX_GENERATED)))
     .addOption(
       new Option(
         '--string-samples <n>',
@@ -94,7 +94,7 @@ export function contractCommand(): Command {
       new Option(
         '--variant-samples <n>',
         'variants of each fixed family (credentials, JSON syntax, media-type spellings, body shapes) each operation is sent (default: all); fewer rotate across the operations, so the run still sends every variant, and no credential at all still goes to every operation',
-      ).argParser(wholeNumber(0, 1000)),
+      ).argParser(wholeNumber(0, MAX_VARIANTS)),
     )
     .exitOverride()
     .configureOutput({ writeErr: (text) => process.stderr.write(text) });

@@ -141,3 +141,38 @@ export function queryValue(query: ResourceQuery, seen: ReadonlyMap<string, strin
   if (typeof example === 'string' || typeof example === 'number') return JSON.stringify(example);
   return undefined;
 }
+
+/** A value path parameters name that only an action's answer gives, and the operations whose path takes it. */
+export interface ProducedValue {
+  /** The action (a POST, a PUT: never a GET) whose 2xx answer holds the value, and its property. */
+  producer: string;
+  property: string;
+  consumers: Array<{ operationId: string; parameter: string }>;
+}
+
+/**
+ * The path parameters of the operations under test naming what an action answers, neither a
+ * collection's create (the pinned records and sequences make those) nor a list (resourceQueries
+ * reads those): Maestro's `{instanceId}`, the `instance_id` that `POST …/actions/trigger` answers.
+ * A client calls the action first and names what it answered, and so does the suite, once before
+ * the cases; only where the action is itself under test, so an excluded operation is never called.
+ * A link's value is left to the links the suite follows.
+ */
+export function producedValues(graph: readonly OperationDependencies[], operations: readonly SuiteContract[]): ProducedValue[] {
+  const tested = new Set(operations.map((o) => o.operationId));
+  const methods = new Map(graph.map((entry) => [entry.operationId, entry.method]));
+  const produced = new Map<string, ProducedValue>();
+  for (const entry of graph) {
+    if (!tested.has(entry.operationId)) continue;
+    for (const d of entry.consumes) {
+      const method = methods.get(d.producer);
+      if (d.in !== 'path' || d.collection !== undefined || d.source === 'link' || d.producer === entry.operationId || !tested.has(d.producer)) continue;
+      if (method === undefined || method === 'GET' || method === 'HEAD') continue;
+      const key = JSON.stringify([d.producer, d.property]);
+      const value = produced.get(key) ?? { producer: d.producer, property: d.property, consumers: [] };
+      value.consumers.push({ operationId: entry.operationId, parameter: d.parameter });
+      produced.set(key, value);
+    }
+  }
+  return [...produced.values()];
+}

@@ -185,6 +185,8 @@ export interface RunContext {
   rejectionStatuses?: ReadonlySet<number>;
   /** The one judge's verdict on each answer, found once for the checks that word it (checks/judged-answer.ts). */
   judged?: WeakMap<Exchange, JudgedAnswer>;
+  /** The request paths this operation was answered a 2xx on in the run: a later valid request there meets the state the first changed. */
+  succeededOn?: ReadonlySet<string>;
 }
 
 /** One thing a check has to say about one exchange. */
@@ -306,6 +308,13 @@ export interface ContractReport {
   duplicateStatus?: number;
   /** True when no check has a failure. */
   ok: boolean;
+}
+
+/** The path a case was sent to, its query left out: the record (or the action on one) it names. */
+export function requestPathOf(exchange: Exchange): string {
+  const { path } = exchange.case.request;
+  const query = path.indexOf('?');
+  return query < 0 ? path : path.slice(0, query);
 }
 
 /** The exchanges of each operation, in the run's order (one pass: a run holds tens of thousands, over hundreds of operations). */

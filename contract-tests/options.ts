@@ -73,9 +73,10 @@ export const DEFAULT_TIMEOUT_MS = 10_000;
 export const DEFAULT_CONCURRENCY = 4;
 export const DEFAULT_GENERATED = 25;
 export const DEFAULT_MAX_TIMEOUTS = 3;
-const MAX_GENERATED = 1000;
+/** The most generated cases of each kind --generated takes. */
+export const MAX_GENERATED = 1000;
 /** The most --variant-samples takes; a count past a family's size sends that family's every variant to every operation. */
-const MAX_VARIANTS = 1000;
+export const MAX_VARIANTS = 1000;
 
 export { ContractUsageError };
 

@@ -2,7 +2,8 @@
  * Which operations below a parent record (`POST /bookings/{bookingId}/payment`, the dependency
  * graph's `parent` path values) ran on parents the suite created, counted from what was sent: an
  * operation counts when one of its answered requests named, for every parent its path names, a
- * record whose create the suite saw succeed (a pinned record, or a create's 2xx answer in the run).
+ * record whose create the suite saw succeed (a pinned record, a create's 2xx answer in the run, or what an
+ * action called before the cases answered: an instance a trigger started).
  * Every other such operation gets the reason, so a user sees why it was judged on a parent it never
  * made. Pure: the graph, the exchanges and what the pinning tried in, the counts out.
  */
@@ -22,6 +23,15 @@ export interface PinAttempt {
   failed?: string;
 }
 
+/** An action the suite called once before the cases for the value its answer gives (dependencies.ts producedValues), or why it gave none. */
+export interface ProducedAttempt {
+  producer: string;
+  property: string;
+  /** The answered value as JSON text, when the call succeeded. */
+  value?: string;
+  failed?: string;
+}
+
 export interface ParentCoverage {
   belowParent: number;
   onCreatedParent: number;
@@ -35,8 +45,16 @@ export interface ParentCoverage {
 }
 
 /** The coverage of the operations under test (`graph` holds only those) by the records the suite created. */
-export function parentCoverage(graph: readonly OperationDependencies[], collections: readonly Collection[], exchanges: readonly Exchange[], pinned: readonly PinAttempt[]): ParentCoverage {
+export function parentCoverage(
+  graph: readonly OperationDependencies[],
+  collections: readonly Collection[],
+  exchanges: readonly Exchange[],
+  pinned: readonly PinAttempt[],
+  produced: readonly ProducedAttempt[] = [],
+): ParentCoverage {
   const created = createdKeys(collections, exchanges, pinned);
+  // What an action the suite called answered (an instance it started) is a record the suite created.
+  const started = (d: Dependency, value: string): boolean => produced.some((p) => p.producer === d.producer && p.property === d.property && p.value !== undefined && pathText(p.value) === value);
   const notOnCreated: ParentCoverage['notOnCreated'] = [];
   let belowParent = 0;
   let onAnsweredParent = 0;
@@ -50,11 +68,16 @@ export function parentCoverage(graph: readonly OperationDependencies[], collecti
     belowParent++;
     const own = (byOperation.get(entry.operationId) ?? []).filter((x) => x.outcome === 'response');
     const named = own.map((x) => pathValues(entry.path, x.case.request.path));
-    if (named.some((values) => values !== undefined && parents.every((d) => exists(d, values.get(d.parameter) ?? '')))) {
-      if (parents.some((d) => d.collection === undefined)) onAnsweredParent++;
+    const onStarted = named.find((values) => values !== undefined && parents.every((d) => started(d, values.get(d.parameter) ?? '') || exists(d, values.get(d.parameter) ?? '')));
+    if (onStarted) {
+      if (parents.some((d) => d.collection === undefined && !started(d, onStarted.get(d.parameter) ?? ''))) onAnsweredParent++;
       continue;
     }
-    notOnCreated.push({ operationId: entry.operationId, reason: whyNot(entry, parents, own.length, created, collections, pinned, answered) });
+    const failed = produced.find((p) => p.failed !== undefined && parents.some((d) => d.producer === p.producer && d.property === p.property));
+    const reason = failed
+      ? `${failed.producer}, called before the cases for its ${failed.property}, gave none: ${failed.failed}`
+      : whyNot(entry, parents, own.length, created, collections, pinned, answered);
+    notOnCreated.push({ operationId: entry.operationId, reason });
   }
   return { belowParent, onCreatedParent: belowParent - notOnCreated.length, ...(onAnsweredParent ? { onAnsweredParent } : {}), notOnCreated };
 }
@@ -119,13 +142,17 @@ function whyNot(
   return `no request of it named records the suite created or an answer named for ${parents.map((p) => `{${p.parameter}}`).join(' and ')}`;
 }
 
+/** A JSON text value as a path carries it, decoded: a string without its quotes, a number's digits. */
+function pathText(json: string): string {
+  return json.startsWith('"') ? (JSON.parse(json) as string) : json;
+}
+
 /** The keys (as a path carries them, decoded) of the records the suite created, by collection path. */
 function createdKeys(collections: readonly Collection[], exchanges: readonly Exchange[], pinned: readonly PinAttempt[]): Map<string, Set<string>> {
   const keys = new Map<string, Set<string>>();
   const add = (collection: string, json: string | undefined): void => {
     if (json === undefined) return;
-    const text = json.startsWith('"') ? (JSON.parse(json) as string) : json;
-    keys.set(collection, (keys.get(collection) ?? new Set()).add(text));
+    keys.set(collection, (keys.get(collection) ?? new Set()).add(pathText(json)));
   };
   for (const pin of pinned) add(pin.collection, pin.id);
   for (const exchange of exchanges) {

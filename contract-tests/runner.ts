@@ -27,8 +27,8 @@ import {
   type StepRequest,
   type StepSender,
 } from './sequences.js';
-import { parentNeeds, queryValue, resourceQueries, type NamedRecord, type ParentNeed, type ResourceQuery } from './dependencies.js';
-import { parentCoverage, pathValues, type PinAttempt } from './parent-coverage.js';
+import { parentNeeds, producedValues, queryValue, resourceQueries, type NamedRecord, type ParentNeed, type ResourceQuery } from './dependencies.js';
+import { parentCoverage, pathValues, type PinAttempt, type ProducedAttempt } from './parent-coverage.js';
 import { dependencyGraph } from '../openapi/operations/dependencies.js';
 import { recogniseCollections, type Collection } from '../openapi/operations/collections.js';
 import { freshIdentity, freshKeyMaker } from './generators/identity.js';
@@ -36,7 +36,18 @@ import { STRING_DOMAIN } from './generators/strings.js';
 import { exactInteger } from '../openapi/schema/exact-json.js';
 import { CHECKS } from './checks/index.js';
 import { EXCLUDED_VALID, generateCases, VariantTurns, type GeneratedCase, type PinnedRecord } from './generated.js';
-import { exchangesByOperation, type CheckResult, type ContractCase, type ContractReport, type Exchange, type Finding, type OperationResult, type RunContext, type SentRequest } from './model.js';
+import {
+  exchangesByOperation,
+  requestPathOf,
+  type CheckResult,
+  type ContractCase,
+  type ContractReport,
+  type Exchange,
+  type Finding,
+  type OperationResult,
+  type RunContext,
+  type SentRequest,
+} from './model.js';
 import { ContractUsageError, overlaysOf, resolveOptions, ruleTakes, type ContractOptions, type ResolvedOptions } from './options.js';
 import { readContract } from '../openapi/operations/compile.js';
 import { assertReachable } from './reachability.js';
@@ -79,6 +90,9 @@ export async function runResolved(resolved: ResolvedOptions, options: Pick<Contr
   const records = new Map(pins.flatMap((pin) => pin.records));
   // Query parameters and body properties naming other resources (`?origin=` a station): values from the records just created or a list's answer.
   const known = await resourceValues(resolved, pins, listed.seen);
+  // Path values only an action's answer gives (an instance a trigger started): the action called once, its answer named.
+  const produced = await callProducers(resolved, records, listed.parameters, listed.bodies);
+  for (const [operationId, values] of produced.parameters) known.parameters.set(operationId, new Map([...(known.parameters.get(operationId) ?? []), ...values]));
   const { cases, unfit, notOffered, offered, variants } = buildCases(resolved, options.fixtures ?? loadFixtures(), records, known.parameters, known.bodies);
   const notSent: Exchange[] = unfit.map(({ case: contractCase, reason }) => ({
     case: contractCase,
@@ -88,6 +102,10 @@ export async function runResolved(resolved: ResolvedOptions, options: Pick<Contr
     outcome: 'not-sent',
     reason,
   }));
+  // An action on what an action made (the cancel of an instance a trigger started) changes it once: the requests it must refuse for their
+  // credential go first, one at a time, so a provider that ignores the credential acts then, and is seen to; after a valid one they would meet the changed state.
+  const actions = new Set([...produced.parameters.keys()].filter((id) => !['GET', 'HEAD'].includes(resolved.operations.find((o) => o.operationId === id)?.method ?? 'GET')));
+  for (const c of cases) if (actions.has(c.operationId) && c.expect === 'unauthenticated') c.phase = 'probe';
   const probes = cases.filter((c) => c.phase === 'probe');
   const probed = await sendAll(probes, resolved, options.onExchange, 1);
   const rest = await sendAll(
@@ -110,7 +128,14 @@ export async function runResolved(resolved: ResolvedOptions, options: Pick<Contr
     const own = byOperation.get(operation.operationId) ?? [];
     const repeat = own.find((x) => x.case.expect === 'duplicate');
     const rejectionStatuses = new Set(own.flatMap((x) => (x.case.expect === 'rejected-body' && x.outcome === 'response' ? [x.response.status] : [])));
-    runs.set(operation.operationId, { contract: operation, rejectionStatuses, judged: new WeakMap(), ...(repeat?.outcome === 'response' ? { duplicateStatus: repeat.response.status } : {}) });
+    const succeededOn = new Set(own.flatMap((x) => (x.outcome === 'response' && x.response.status >= 200 && x.response.status < 300 ? [requestPathOf(x)] : [])));
+    runs.set(operation.operationId, {
+      contract: operation,
+      rejectionStatuses,
+      succeededOn,
+      judged: new WeakMap(),
+      ...(repeat?.outcome === 'response' ? { duplicateStatus: repeat.response.status } : {}),
+    });
   }
   const run = runs.get(contract.operationId) as RunContext;
   const judged = judgeAll(exchanges, resolved, runs);
@@ -128,7 +153,7 @@ export async function runResolved(resolved: ResolvedOptions, options: Pick<Contr
     ...(offered ? { fixturesOffered: offered } : {}),
     ...(headline ? { headline } : {}),
     ...(cleanedUp ? { cleanedUp } : {}),
-    ...(resolved.compiled ? { dependencies: dependencyCounts(resolved, exchanges, attempts) } : {}),
+    ...(resolved.compiled ? { dependencies: dependencyCounts(resolved, exchanges, attempts, produced.attempts) } : {}),
     seed: resolved.seed,
     ...(resolved.generated.strings !== undefined && resolved.generated.strings < STRING_DOMAIN.length ? { stringSamples: { sent: resolved.generated.strings, of: STRING_DOMAIN.length } } : {}),
     ...(variants && resolved.generated.variants !== undefined ? { variantSamples: { perOperation: resolved.generated.variants, ...variants } } : {}),
@@ -259,7 +284,12 @@ function scopeSent(plan: SequencePlan, sentPath: string): Map<string, string> {
 }
 
 /** The graph's size over the operations under test, and which of those below a parent record ran on one the suite created (parent-coverage.ts). */
-function dependencyCounts(options: ResolvedOptions, exchanges: readonly Exchange[], attempts: readonly PinAttempt[]): NonNullable<ContractReport['dependencies']> {
+function dependencyCounts(
+  options: ResolvedOptions,
+  exchanges: readonly Exchange[],
+  attempts: readonly PinAttempt[],
+  produced: readonly ProducedAttempt[],
+): NonNullable<ContractReport['dependencies']> {
   const tested = new Set(options.operations.map((o) => o.operationId));
   const compiled = options.compiled as NonNullable<ResolvedOptions['compiled']>;
   const { collections } = recogniseCollections(compiled);
@@ -267,7 +297,7 @@ function dependencyCounts(options: ResolvedOptions, exchanges: readonly Exchange
   return {
     values: graph.reduce((n, entry) => n + entry.consumes.length, 0),
     consumers: graph.filter((entry) => entry.consumes.length).length,
-    ...parentCoverage(graph, collections, exchanges, attempts),
+    ...parentCoverage(graph, collections, exchanges, attempts, produced),
   };
 }
 
@@ -536,6 +566,86 @@ async function pinRecords(
     transport.close();
   }
   return { pins, attempts };
+}
+
+/**
+ * Calls, once before the cases, each action whose answer names what the path parameters of operations
+ * under test take (dependencies.ts producedValues: Maestro's trigger, for `{instanceId}`), as a client
+ * would: a valid body, its own path named by the records pinned for it or values lists answered, else
+ * valid values. Not judged (its own cases are). The consumers get the answered value, and the action's
+ * other path values their path shares (the account and workflow the instance was started in).
+ */
+async function callProducers(
+  options: ResolvedOptions,
+  records: ReadonlyMap<string, PinnedRecord>,
+  given: ReadonlyMap<string, ReadonlyMap<string, string>>,
+  bodies: ReadonlyMap<string, ReadonlyMap<string, string>>,
+): Promise<{ parameters: Map<string, Map<string, string>>; attempts: ProducedAttempt[] }> {
+  const parameters = new Map<string, Map<string, string>>();
+  const attempts: ProducedAttempt[] = [];
+  if (!options.compiled) return { parameters, attempts };
+  const wanted = producedValues(dependencyGraph(options.compiled), options.operations);
+  if (!wanted.length) return { parameters, attempts };
+  let draws = 0;
+  const sample = <T>(arbitrary: fc.Arbitrary<T>): T => fc.sample(arbitrary, { seed: (options.seed + 4_099 * ++draws) | 0, numRuns: 1 })[0] as T;
+  const transport = createTransport({ timeoutMs: options.timeoutMs, concurrency: 1 });
+  try {
+    for (const { producer: producerId, property, consumers } of wanted) {
+      const producer = options.operations.find((o) => o.operationId === producerId) as SuiteContract;
+      const values = new Map<string, string>();
+      for (const [parameter, literal] of validParameterValues(producer, sample, false)) {
+        if (parameter.in === 'path' && literal !== undefined) values.set(parameter.name, given.get(producerId)?.get(parameter.name) ?? literal);
+      }
+      const record = records.get(producerId);
+      if (record) for (const [name, id] of [...(record.scope ?? []), ...(record.parents ?? []).map((p) => [p.parameter, p.id] as const), [record.parameter, record.id] as const]) values.set(name, id);
+      const made = producer.requestBody && !producer.requestBody.form ? validRecordBody(producer.requestBody, '', undefined, 'produced', sample, bodies.get(producerId)) : undefined;
+      const failed = (why: string): void => void attempts.push({ producer: producerId, property, failed: why });
+      if ((producer.requestBody && !made) || producer.rawBody) {
+        failed(`${producerId} takes no request body the suite writes`);
+        continue;
+      }
+      const about = consumers.map((c) => `{${c.parameter}} of ${c.operationId}`).join(', ');
+      const step: StepRequest = {
+        operation: producer,
+        step: { kind: 'create', collection: producer.path, identity: property },
+        description: `calls ${producerId} for ${about}`,
+        expect: 'provider-choice',
+        ...(made ? { body: made.text } : {}),
+        parameters: values,
+      };
+      const request = stepCase(step, options, 0).request;
+      if (dotSegmentOf(request.path) !== undefined) {
+        failed(`${producerId}'s path would name its parent's path (a dot segment)`);
+        continue;
+      }
+      const outcome = await transport.send({ url: options.endpoint(request.path), method: producer.method, headers: request.headers, body: request.body });
+      if (outcome.outcome !== 'response') {
+        failed(`${producerId} ${outcome.outcome === 'timeout' ? 'timed out' : 'was not answered'}`);
+        continue;
+      }
+      if (outcome.response.status < 200 || outcome.response.status > 299) {
+        failed(`${producerId} answered ${outcome.response.status} to a valid request`);
+        continue;
+      }
+      const answer = parseBody(outcome.response.body);
+      const value = answer.ok && answer.value !== null && typeof answer.value === 'object' ? keyText(answer.value as Record<string, unknown>, property) : undefined;
+      if (value === undefined || value === '""') {
+        failed(`${producerId}'s answer named no ${property}`);
+        continue;
+      }
+      attempts.push({ producer: producerId, property, value });
+      for (const { operationId, parameter } of consumers) {
+        const consumer = options.operations.find((o) => o.operationId === operationId);
+        const own = new Map(parameters.get(operationId));
+        for (const [name, literal] of values) if (consumer?.parameters.some((p) => p.in === 'path' && p.name === name)) own.set(name, literal);
+        own.set(parameter, value);
+        parameters.set(operationId, own);
+      }
+    }
+  } finally {
+    transport.close();
+  }
+  return { parameters, attempts };
 }
 
 /** The collections whose records the operations under test name: as a parent in their path, or in a query parameter. */

@@ -1,11 +1,13 @@
 /**
- * positive_data_acceptance: every valid body sent with a valid credential is accepted. Two
+ * positive_data_acceptance: every valid body sent with a valid credential is accepted. These
  * answers are not failures: a 413 to a body larger than LARGE_BODY_BYTES (the spec declares no
  * size limit, so a limit is the provider's to choose, and a warning; below that size a 413
  * refuses ordinary plants and fails), and, for a case whose id is fixed (an int64 end), the
- * status the provider gave the duplicate probe (the id may be stored from an earlier run).
+ * status the provider gave the duplicate probe (the id may be stored from an earlier run). A
+ * declared 409 to an action the same run already did on that path (a second cancel of one
+ * instance) is the conflict with the record's state RFC 9110 §15.5.10 names, not a refusal.
  */
-import type { Check } from '../model.js';
+import { requestPathOf, type Check } from '../model.js';
 import { isExpectedSuccess } from '../spec-contract.js';
 import { answered, failure, info, isSuccess, providerMessage, reportChoice, warning } from './verdicts.js';
 
@@ -18,7 +20,7 @@ const PRECONDITIONS = new Set(['if-match', 'if-none-match', 'if-unmodified-since
 export const positiveDataAcceptance: Check = {
   name: 'positive_data_acceptance',
   proves: 'valid bodies (fixed and generated: every string class, ids at their range ends, unusual but legal JSON and credentials) are accepted',
-  judge(exchange, { contract, duplicateStatus, rejectionStatuses }) {
+  judge(exchange, { contract, duplicateStatus, rejectionStatuses, succeededOn }) {
     const response = answered(exchange);
     const id = contract.requestBody?.identity?.name ?? 'id';
     // A repeat answered like an invalid body (400 for both): "already stored" and "refused" look the same.
@@ -65,6 +67,14 @@ export const positiveDataAcceptance: Check = {
       return [
         info(
           `Answered 412 (precondition failed): the request's ${precondition} holds a value the suite made up, not one of the record's current validators, so its condition could not hold (RFC 9110 §13.1).` +
+            providerMessage(response),
+        ),
+      ];
+    }
+    if (status === 409 && contract.responses.has(409) && succeededOn?.has(requestPathOf(exchange))) {
+      return [
+        info(
+          `Answered 409: ${contract.operationId} already succeeded on ${requestPathOf(exchange)} in this run, so this request met the state that one left (RFC 9110 §15.5.10: a conflict with the target's current state), which the spec declares.` +
             providerMessage(response),
         ),
       ];

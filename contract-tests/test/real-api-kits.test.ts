@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadFixtures } from '../../fixtures/index.js';
 import { loadContract, readContract } from '../../openapi/operations/compile.js';
 import { dependencyGraph } from '../../openapi/operations/dependencies.js';
-import { resourceQueries } from '../dependencies.js';
+import { producedValues, resourceQueries } from '../dependencies.js';
 import { formatReport, runContractSuite } from '../index.js';
 import { CHECK_NAMES, type CheckName } from '../model.js';
 import { suiteSpecOf, type SuiteSpec } from '../spec-contract.js';
@@ -83,9 +83,9 @@ export const TABLE: readonly Row[] = [
   maestro('trigger-inputs-not-persisted', ['TriggerWorkflow', 'getWorkflowInstancesList'], 0, [], true),
   maestro('started-at-without-offset', ['TriggerWorkflow', 'getWorkflowInstancesList'], 1, ['response_schema_conformance']),
   maestro('trigger-event-type-outside-const', ['GetWorkflowTriggerRequirements'], 1, ['response_schema_conformance']),
-  maestro('auth-ignored-on-cancel', ['TriggerWorkflow', 'cancelWorkflowInstance'], 0, [], true),
+  maestro('auth-ignored-on-cancel', ['TriggerWorkflow', 'cancelWorkflowInstance'], 1, ['ignored_auth']),
   maestro('trigger-without-name-accepted', ['TriggerWorkflow'], 1, ['negative_data_rejection']),
-  maestro('cancel-crashes-twice', ['TriggerWorkflow', 'cancelWorkflowInstance'], 0, [], true),
+  maestro('cancel-crashes-twice', ['TriggerWorkflow', 'cancelWorkflowInstance'], 1, ['not_a_server_error']),
   maestro('trigger-answers-200', ['TriggerWorkflow'], 1, ['status_code_conformance']),
   maestro('auth-ignored-on-trigger', ['TriggerWorkflow'], 1, ['ignored_auth']),
   maestro('error-code-as-number', ['GetWorkflowTriggerRequirements'], 1, ['response_schema_conformance']),
@@ -93,6 +93,8 @@ export const TABLE: readonly Row[] = [
   maestro('pause-twice-crashes', ['pauseNewWorkflowInstances'], 1, ['not_a_server_error']),
   maestro('account-id-not-uuid', ['GetWorkflowsList'], 1, ['response_schema_conformance']),
   maestro('resume-answers-204', ['resumePausedWorkflow'], 1, ['status_code_conformance']),
+  maestro('instance-steps-as-text', ['TriggerWorkflow', 'getWorkflowInstance'], 1, ['response_schema_conformance']),
+  maestro('cancel-always-conflicts', ['TriggerWorkflow', 'cancelWorkflowInstance'], 1, ['positive_data_acceptance']),
   gotify(undefined, GOTIFY_OPERATIONS, 0),
   gotify('extra-properties', GOTIFY_OPERATIONS, 0),
   gotify('sparse-ids', ['createApp', 'getApps', 'deleteApp', 'createMessage', 'getMessages', 'deleteMessage'], 0),
@@ -194,3 +196,37 @@ it('takes a path id that only a list answers from that list ({workflowId} from G
   // A record's own id (an instance, listed below its workflow) is the sequences' business, not a list's first record.
   expect(planned.some((q) => q.parameter === 'instanceId')).toBe(false);
 });
+
+it('calls the trigger once before the cases for the instance its answer names, which the read and the cancel then act on', async () => {
+  const compiled = loadContract(MAESTRO_SPEC);
+  const { operations } = suiteSpecOf(compiled);
+  const consumers = [
+    { operationId: 'getWorkflowInstance', parameter: 'instanceId' },
+    { operationId: 'cancelWorkflowInstance', parameter: 'instanceId' },
+  ];
+  expect(producedValues(dependencyGraph(compiled), operations)).toEqual([{ producer: 'TriggerWorkflow', property: 'instance_id', consumers }]);
+  // An operation the user excluded is never called, not even to make a value.
+  expect(
+    producedValues(
+      dependencyGraph(compiled),
+      operations.filter((o) => o.operationId !== 'TriggerWorkflow'),
+    ),
+  ).toEqual([]);
+
+  const provider = await startMaestroProvider(TOKEN, 'instance-steps-as-text');
+  try {
+    const base = { baseUrl: provider.url, token: TOKEN, seed: 7, generated: { positive: 0, negative: 0 }, contract: await specOf('maestro'), fixtures };
+    const reads = (report: Awaited<ReturnType<typeof runContractSuite>>): number[] =>
+      report.exchanges.flatMap((x) => (x.case.operationId === 'getWorkflowInstance' && x.outcome === 'response' ? [x.response.status] : []));
+    const started = await runContractSuite({ ...base, includeOperations: ['TriggerWorkflow', 'getWorkflowInstance', 'cancelWorkflowInstance'] });
+    expect(reads(started)).toContain(200);
+    expect(started.dependencies).toMatchObject({ belowParent: 1, onCreatedParent: 1, notOnCreated: [] });
+    expect(started.findings.filter((f) => f.severity === 'failure').map((f) => f.check)).toContain('response_schema_conformance');
+    // Without the trigger under test no instance exists: every read names one nobody started (404), and the flawed read goes unseen.
+    const alone = await runContractSuite({ ...base, includeOperations: ['getWorkflowInstance'] });
+    expect(reads(alone)).not.toContain(200);
+    expect(alone.ok).toBe(true);
+  } finally {
+    await provider.close();
+  }
+}, 120_000);

@@ -54,7 +54,9 @@ export type MaestroVariant =
   | 'http-method-lower-case'
   | 'pause-twice-crashes'
   | 'account-id-not-uuid'
-  | 'resume-answers-204';
+  | 'resume-answers-204'
+  | 'instance-steps-as-text'
+  | 'cancel-always-conflicts';
 
 interface Instance {
   id: string;
@@ -213,7 +215,8 @@ export async function startMaestroProvider(token: string, variant?: MaestroVaria
           if (route === 'instance' && variant === 'unknown-instance-200') return ok(200, { id: id(bare(instanceText)), name: '', workflow_status: 'Unknown' });
           return problem(404, 'No such instance.');
         }
-        if (route === 'instance') return ok(200, shown(instance));
+        if (route === 'instance') return ok(200, variant === 'instance-steps-as-text' ? { ...shown(instance), total_steps: '3' } : shown(instance));
+        if (variant === 'cancel-always-conflicts') return problem(409, 'The instance is already canceled.');
         if (instance.canceledAt) return variant === 'cancel-crashes-twice' ? problem(500, 'Internal error.') : problem(409, 'The instance is already canceled.');
         instance.canceledAt = now();
         return ok(200, { message: `Successfully cancelled the workflow instance ${instance.id} in ${workflow.id}` });
@@ -259,4 +262,6 @@ export const MAESTRO_FLAWS: Partial<Record<MaestroVariant, Required<KitRow>>> = 
   'pause-twice-crashes': { what: 'fails (500) when a paused workflow is paused again (a unique key in its table)', caughtBy: 'not_a_server_error' },
   'account-id-not-uuid': { what: 'answers a workflow’s `account_id` as the account’s internal number (`4711`), not its UUID', caughtBy: 'response_schema_conformance' },
   'resume-answers-204': { what: 'answers a resume 204 with no body, where the spec declares 200 with the state', caughtBy: 'status_code_conformance' },
+  'cancel-always-conflicts': { what: 'answers 409 "already canceled" to every cancel, the first one too: no instance can be canceled', caughtBy: 'positive_data_acceptance' },
+  'instance-steps-as-text': { what: 'answers one instance’s `total_steps` as a string ("3"): only its read by id, which names an instance a trigger started', caughtBy: 'response_schema_conformance' },
 };
