@@ -5,6 +5,7 @@
 import { dependencyGraph, describeDependencies } from '../openapi/operations/dependencies.js';
 import type { ResolvedOptions } from './options.js';
 import { planSequences } from './sequences.js';
+import { producedValues } from './dependencies.js';
 
 /** The dry run's text: the graph of the operations under test, then one line per sequence. */
 export function dryRunText(resolved: Pick<ResolvedOptions, 'compiled' | 'operations' | 'source'>): string {
@@ -15,6 +16,11 @@ export function dryRunText(resolved: Pick<ResolvedOptions, 'compiled' | 'operati
   const edges = graph.reduce((n, entry) => n + entry.consumes.length, 0);
   lines.push('', `Dependency graph: ${edges} values consumed by ${graph.filter((e) => e.consumes.length).length} operations (← the operation whose answer produces each):`);
   lines.push(...(edges ? describeDependencies(graph) : ['  none: no operation under test consumes a value another one produces']));
+  const calls = producedValues(graph, resolved.operations);
+  if (calls.length) {
+    lines.push('', 'Called once before the cases, for what their answer names:');
+    for (const { producer, property, consumers } of calls) lines.push(`  ${producer} .${property} → ${consumers.map((c) => `{${c.parameter}} of ${c.operationId}`).join(', ')}`);
+  }
   const plans = planSequences(resolved.compiled, resolved.operations);
   lines.push('', `Stateful sequences: ${plans.length}`);
   for (const plan of plans) {

@@ -17,6 +17,7 @@ import { loadFixtures } from '../../fixtures/index.js';
 import { loadContract, readContract } from '../../openapi/operations/compile.js';
 import { dependencyGraph } from '../../openapi/operations/dependencies.js';
 import { producedValues, resourceQueries } from '../dependencies.js';
+import { dryRunText } from '../dry-run.js';
 import { formatReport, runContractSuite } from '../index.js';
 import { CHECK_NAMES, type CheckName } from '../model.js';
 import { suiteSpecOf, type SuiteSpec } from '../spec-contract.js';
@@ -205,6 +206,9 @@ it('calls the trigger once before the cases for the instance its answer names, w
     { operationId: 'cancelWorkflowInstance', parameter: 'instanceId' },
   ];
   expect(producedValues(dependencyGraph(compiled), operations)).toEqual([{ producer: 'TriggerWorkflow', property: 'instance_id', consumers }]);
+  expect(dryRunText({ compiled, operations, source: 'maestro' })).toContain(
+    'Called once before the cases, for what their answer names:\n  TriggerWorkflow .instance_id → {instanceId} of getWorkflowInstance, {instanceId} of cancelWorkflowInstance',
+  );
   // An operation the user excluded is never called, not even to make a value.
   expect(
     producedValues(
