@@ -7,6 +7,7 @@
 import type { CheckName } from './model.js';
 import { judgedFilters, type SequencePlan } from './sequences.js';
 import type { MissingParent } from './missing-parents.js';
+import type { ProducedValue } from './dependencies.js';
 import type { DeclaredResponse, SuiteContract } from './spec-contract.js';
 import { isJsonMediaType } from '../openapi/media-types.js';
 import { verdict, write } from './generators/parameters.js';
@@ -62,12 +63,19 @@ function takesInvalidRequests(operation: SuiteContract): boolean {
  * Why a check has nothing to judge in any operation under test, from the spec alone; undefined
  * when it applies. A check that applies and then judges nothing fails the run (not judged).
  */
-export function notApplicable(check: CheckName, operations: readonly SuiteContract[], plans: readonly SequencePlan[], missingParents: readonly MissingParent[] = []): string | undefined {
+export function notApplicable(
+  check: CheckName,
+  operations: readonly SuiteContract[],
+  plans: readonly SequencePlan[],
+  missingParents: readonly MissingParent[] = [],
+  actions: readonly ProducedValue[] = [],
+): string | undefined {
   const none = (what: string): string =>
     `no collection of the operations under test has ${what} (a stateful sequence needs a create with the identity in its body${plans.length ? '' : '; none was found'})`;
   switch (check) {
     case 'ensure_resource_availability':
-      return plans.some((p) => p.read || tellsRecords(p)) ? undefined : none('a read, or a list whose records show their identity');
+      // Or an action answering what a read under test then reads (actions.ts: a trigger, then the instance it started).
+      return plans.some((p) => p.read || tellsRecords(p)) || actions.some((a) => a.read) ? undefined : none('a read, or a list whose records show their identity');
     case 'resource_consistency':
       return plans.some((p) => p.read) ? undefined : none('a read by id');
     case 'missing_resource_not_found':
@@ -102,7 +110,7 @@ export function notApplicable(check: CheckName, operations: readonly SuiteContra
 }
 
 /** The answers that would have given `check` something to judge, for the report of a check that judged nothing. */
-export function awaitedAnswers(check: CheckName, operations: readonly SuiteContract[], plans: readonly SequencePlan[]): string[] {
+export function awaitedAnswers(check: CheckName, operations: readonly SuiteContract[], plans: readonly SequencePlan[], actions: readonly ProducedValue[] = []): string[] {
   const answers = (keep: (r: DeclaredResponse) => boolean, what = ''): string[] =>
     operations.flatMap((o) =>
       declaredResponses(o)
@@ -123,7 +131,10 @@ export function awaitedAnswers(check: CheckName, operations: readonly SuiteContr
     case 'negative_data_rejection':
       return operations.filter(takesInvalidRequests).map((o) => `an answer of ${o.operationId} (${o.method} ${o.path}) to an invalid request`);
     case 'ensure_resource_availability':
-      return plans.filter((p) => p.read || tellsRecords(p)).map((p) => `${(p.read ?? p.list)?.operationId} after ${p.create.operationId} created a ${p.noun} (a 2xx create first)`);
+      return [
+        ...plans.filter((p) => p.read || tellsRecords(p)).map((p) => `${(p.read ?? p.list)?.operationId} after ${p.create.operationId} created a ${p.noun} (a 2xx create first)`),
+        ...actions.flatMap((a) => (a.read ? [`${a.read.operationId} after ${a.producer} answered its ${a.property} (a 2xx ${a.producer} first)`] : [])),
+      ];
     case 'resource_consistency':
       return plans.filter((p) => p.read).map((p) => `${p.read?.operationId} reading a ${p.noun} ${p.create.operationId} created (a 2xx create first)`);
     case 'missing_resource_not_found':

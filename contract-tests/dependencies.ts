@@ -148,6 +148,8 @@ export interface ProducedValue {
   producer: string;
   property: string;
   consumers: Array<{ operationId: string; parameter: string }>;
+  /** The read of one such record (a GET whose path ends in the parameter), when it is under test: what a sequence reads back. */
+  read?: { operationId: string; parameter: string };
 }
 
 /**
@@ -171,6 +173,9 @@ export function producedValues(graph: readonly OperationDependencies[], operatio
       const key = JSON.stringify([d.producer, d.property]);
       const value = produced.get(key) ?? { producer: d.producer, property: d.property, consumers: [] };
       value.consumers.push({ operationId: entry.operationId, parameter: d.parameter });
+      if (value.read === undefined && entry.method === 'GET' && entry.path.replace(/\/$/, '').endsWith(`/{${d.parameter}}`)) {
+        value.read = { operationId: entry.operationId, parameter: d.parameter };
+      }
       produced.set(key, value);
     }
   }

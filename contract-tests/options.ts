@@ -7,6 +7,8 @@ import { ContractUsageError } from './errors.js';
 import { awaitedAnswers, notApplicable } from './applicability.js';
 import { planSequences, type SequencePlan } from './sequences.js';
 import { judgedReads, planMissingParents, type MissingParent } from './missing-parents.js';
+import { producedValues, type ProducedValue } from './dependencies.js';
+import { dependencyGraph } from '../openapi/operations/dependencies.js';
 import { SecretMask } from './secret-mask.js';
 import { STRING_DOMAIN } from './generators/strings.js';
 import { selectOperations, type OperationFilter } from './operations.js';
@@ -242,6 +244,7 @@ export function resolveOptions(options: ContractOptions): ResolvedOptions {
   const extraCases = loadCaseFiles(options.cases ?? []);
   const plans = spec.compiled ? planSequences(spec.compiled, operations) : [];
   const missingParents = spec.compiled ? planMissingParents(spec.compiled, operations, judgedReads(plans)) : [];
+  const actions = spec.compiled ? producedValues(dependencyGraph(spec.compiled), operations) : [];
   return {
     baseUrl: base.href,
     operations,
@@ -262,8 +265,8 @@ export function resolveOptions(options: ContractOptions): ResolvedOptions {
       ...(options.generated?.strings === undefined ? {} : { strings: integer('string samples', options.generated.strings, 0, STRING_DOMAIN.length) }),
       ...(options.generated?.variants === undefined ? {} : { variants: integer('variant samples', options.generated.variants, 0, MAX_VARIANTS) }),
     },
-    skip: withProfile([...(options.skip ?? []), ...selectionRules(options, operations, plans, missingParents)], options.profile),
-    awaited: Object.fromEntries(CHECK_NAMES.map((check) => [check, awaitedAnswers(check, operations, plans)])),
+    skip: withProfile([...(options.skip ?? []), ...selectionRules(options, operations, plans, missingParents, actions)], options.profile),
+    awaited: Object.fromEntries(CHECK_NAMES.map((check) => [check, awaitedAnswers(check, operations, plans, actions)])),
     contract,
     extraCases,
     secretMask: new SecretMask({ token, basic, headers, extraCases }),
@@ -291,7 +294,13 @@ function integer(what: string, value: number, min: number, max: number): number 
 }
 
 /** The skip rules that --checks and --exclude-checks make, and the one a spec without security makes. */
-function selectionRules(options: ContractOptions, operations: readonly SuiteContract[], plans: readonly SequencePlan[], missingParents: readonly MissingParent[]): SkipRule[] {
+function selectionRules(
+  options: ContractOptions,
+  operations: readonly SuiteContract[],
+  plans: readonly SequencePlan[],
+  missingParents: readonly MissingParent[],
+  actions: readonly ProducedValue[],
+): SkipRule[] {
   const names = (list: readonly string[] | undefined, flag: string): Set<CheckName> | undefined => {
     if (list === undefined) return undefined;
     const unknown = list.filter((name) => !(CHECK_NAMES as readonly string[]).includes(name));
@@ -303,7 +312,7 @@ function selectionRules(options: ContractOptions, operations: readonly SuiteCont
   if (only && only.size === 0) throw new ContractUsageError('--checks names no check; leave it out to run them all.');
   const rules: SkipRule[] = [];
   for (const check of CHECK_NAMES) {
-    const reason = notApplicable(check, operations, plans, missingParents);
+    const reason = notApplicable(check, operations, plans, missingParents, actions);
     // A check the spec gives nothing to judge says so, whatever --checks selects: not applicable, never "not judged".
     if (reason) rules.push({ check, reason, notApplicable: true });
     else if (excluded?.has(check)) rules.push({ check, reason: 'excluded with --exclude-checks' });

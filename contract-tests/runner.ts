@@ -4,7 +4,6 @@
  * at a time, then every other case once (bounded concurrency, bounded time); every selected
  * check judges every exchange, and the report counts what each found.
  */
-import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { CREATE_PLANT_OPERATION, createIdSource, loadFixtures, type FixtureCase } from '../fixtures/index.js';
 import { fileCase } from './case-files.js';
@@ -16,7 +15,7 @@ import {
   envelopePlanOf,
   keyHolder,
   listItems,
-  neverAssigned,
+  neverMade,
   planSequences,
   createdRecordIn,
   runSequences,
@@ -27,7 +26,8 @@ import {
   type StepRequest,
   type StepSender,
 } from './sequences.js';
-import { parentNeeds, producedValues, queryValue, resourceQueries, type NamedRecord, type ParentNeed, type ResourceQuery } from './dependencies.js';
+import { callActions, runActionSequences } from './actions.js';
+import { parentNeeds, producedValues, queryValue, resourceQueries, type NamedRecord, type ParentNeed, type ProducedValue, type ResourceQuery } from './dependencies.js';
 import { parentCoverage, pathValues, type PinAttempt, type ProducedAttempt } from './parent-coverage.js';
 import { dependencyGraph } from '../openapi/operations/dependencies.js';
 import { recogniseCollections, type Collection } from '../openapi/operations/collections.js';
@@ -91,7 +91,10 @@ export async function runResolved(resolved: ResolvedOptions, options: Pick<Contr
   // Query parameters and body properties naming other resources (`?origin=` a station): values from the records just created or a list's answer.
   const known = await resourceValues(resolved, pins, listed.seen);
   // Path values only an action's answer gives (an instance a trigger started): the action called once, its answer named.
-  const produced = await callProducers(resolved, records, listed.parameters, listed.bodies);
+  const actions = resolved.compiled ? producedValues(dependencyGraph(resolved.compiled), resolved.operations) : [];
+  const produced = actions.length
+    ? await callQuietly(resolved, (send) => callActions(actions, { operations: resolved.operations, send, seed: resolved.seed, given: listed.parameters, bodies: listed.bodies, records }))
+    : { parameters: new Map(), attempts: [] };
   for (const [operationId, values] of produced.parameters) known.parameters.set(operationId, new Map([...(known.parameters.get(operationId) ?? []), ...values]));
   const { cases, unfit, notOffered, offered, variants } = buildCases(resolved, options.fixtures ?? loadFixtures(), records, known.parameters, known.bodies);
   const notSent: Exchange[] = unfit.map(({ case: contractCase, reason }) => ({
@@ -104,8 +107,8 @@ export async function runResolved(resolved: ResolvedOptions, options: Pick<Contr
   }));
   // An action on what an action made (the cancel of an instance a trigger started) changes it once: the requests it must refuse for their
   // credential go first, one at a time, so a provider that ignores the credential acts then, and is seen to; after a valid one they would meet the changed state.
-  const actions = new Set([...produced.parameters.keys()].filter((id) => !['GET', 'HEAD'].includes(resolved.operations.find((o) => o.operationId === id)?.method ?? 'GET')));
-  for (const c of cases) if (actions.has(c.operationId) && c.expect === 'unauthenticated') c.phase = 'probe';
+  const onMade = new Set([...produced.parameters.keys()].filter((id) => !['GET', 'HEAD'].includes(resolved.operations.find((o) => o.operationId === id)?.method ?? 'GET')));
+  for (const c of cases) if (onMade.has(c.operationId) && c.expect === 'unauthenticated') c.phase = 'probe';
   const probes = cases.filter((c) => c.phase === 'probe');
   const probed = await sendAll(probes, resolved, options.onExchange, 1);
   const rest = await sendAll(
@@ -119,7 +122,8 @@ export async function runResolved(resolved: ResolvedOptions, options: Pick<Contr
   // What the cases created is deleted first, so the sequences' lists hold what was there before the run, and theirs.
   const cleanedUp = await cleanUp([...probed.exchanges, ...rest.exchanges], resolved, sequences);
   const missingParents = resolved.compiled ? planMissingParents(resolved.compiled, resolved.operations, judgedReads(sequences)) : [];
-  const stateful = sequences.length || missingParents.length ? await sendSequences(sequences, resolved, options.onExchange, rest.timeouts, known, missingParents) : [];
+  const stateful =
+    sequences.length || missingParents.length || actions.some((a) => a.read) ? await sendSequences(sequences, resolved, options.onExchange, rest.timeouts, known, missingParents, actions) : [];
   const exchanges = [...probed.exchanges, ...rest.exchanges, ...stateful, ...notSent];
   // What the run learnt, per operation: how it answers a repeated id, and bodies the spec rejects.
   const runs = new Map<string, RunContext>();
@@ -176,6 +180,7 @@ async function sendSequences(
   earlierTimeouts: number,
   known: Pick<KnownValues, 'parameters' | 'bodies'> = { parameters: new Map(), bodies: new Map() },
   missingParents: readonly MissingParent[] = [],
+  actions: readonly ProducedValue[] = [],
 ): Promise<Exchange[]> {
   const transport = createTransport({ timeoutMs: options.timeoutMs, concurrency: 1 });
   const exchanges: Exchange[] = [];
@@ -229,6 +234,7 @@ async function sendSequences(
     // First, so that what the sequences create is still deleted last.
     await sendMissingParents(missingParents, { send, ids, seed: options.seed, given: known.parameters });
     await runSequences(plans, { ids, seed: options.seed, send, fetchPage, bodies: known.bodies, parameters: known.parameters });
+    await runActionSequences(actions, { operations: options.operations, send, seed: options.seed, given: known.parameters, bodies: known.bodies });
   } finally {
     transport.close();
   }
@@ -238,7 +244,7 @@ async function sendSequences(
 /**
  * Each read below a record a client makes, with that record never made (missing-parents.ts): the
  * other path values those earlier answers gave, else valid ones drawn; the missing one a fresh UUID
- * where the parameter takes one, else a value no provider assigns (sequences.ts, neverAssigned).
+ * where the parameter takes one, else a value no provider assigns (sequences.ts, neverMade).
  */
 async function sendMissingParents(
   missingParents: readonly MissingParent[],
@@ -250,13 +256,10 @@ async function sendMissingParents(
     const given = context.given.get(operation.operationId) ?? new Map<string, string>();
     const path = new Map<string, string>();
     for (const [each, literal] of validParameterValues(operation, sample, false)) if (each.in === 'path' && literal !== undefined) path.set(each.name, given.get(each.name) ?? literal);
-    const declared = operation.parameters.find((p) => p.in === 'path' && p.name === parameter);
-    const schema = declared?.schema ?? {};
-    // A UUID its pattern takes (Maestro's `^[{]?…[}]?$`) is as fresh as one of format uuid.
-    const uuid = JSON.stringify(randomUUID());
-    const missing = declared?.validate?.(JSON.parse(uuid))
-      ? uuid
-      : neverAssigned({ identityType: schema.type === 'integer' ? 'integer' : schema.type === 'string' ? 'string' : 'other' }, schema, context.ids);
+    const missing = neverMade(
+      operation.parameters.find((p) => p.in === 'path' && p.name === parameter),
+      context.ids,
+    );
     if (missing === undefined) continue;
     await context.send({
       operation,
@@ -568,84 +571,22 @@ async function pinRecords(
   return { pins, attempts };
 }
 
-/**
- * Calls, once before the cases, each action whose answer names what the path parameters of operations
- * under test take (dependencies.ts producedValues: Maestro's trigger, for `{instanceId}`), as a client
- * would: a valid body, its own path named by the records pinned for it or values lists answered, else
- * valid values. Not judged (its own cases are). The consumers get the answered value, and the action's
- * other path values their path shares (the account and workflow the instance was started in).
- */
-async function callProducers(
-  options: ResolvedOptions,
-  records: ReadonlyMap<string, PinnedRecord>,
-  given: ReadonlyMap<string, ReadonlyMap<string, string>>,
-  bodies: ReadonlyMap<string, ReadonlyMap<string, string>>,
-): Promise<{ parameters: Map<string, Map<string, string>>; attempts: ProducedAttempt[] }> {
-  const parameters = new Map<string, Map<string, string>>();
-  const attempts: ProducedAttempt[] = [];
-  if (!options.compiled) return { parameters, attempts };
-  const wanted = producedValues(dependencyGraph(options.compiled), options.operations);
-  if (!wanted.length) return { parameters, attempts };
-  let draws = 0;
-  const sample = <T>(arbitrary: fc.Arbitrary<T>): T => fc.sample(arbitrary, { seed: (options.seed + 4_099 * ++draws) | 0, numRuns: 1 })[0] as T;
+/** Runs `use` with a sender whose exchanges are not judged (what the suite sends to set up the cases), over its own transport. */
+async function callQuietly<T>(options: ResolvedOptions, use: (send: StepSender) => Promise<T>): Promise<T> {
   const transport = createTransport({ timeoutMs: options.timeoutMs, concurrency: 1 });
+  const send: StepSender = async (step) => {
+    const { request } = stepCase(step, options, 0);
+    if (dotSegmentOf(request.path) !== undefined) return {};
+    const outcome = await transport.send({ url: options.endpoint(request.path), method: request.method, headers: request.headers, body: request.body });
+    if (outcome.outcome !== 'response') return {};
+    const parsed = parseBody(outcome.response.body);
+    return { status: outcome.response.status, headers: outcome.response.headers, ...(parsed.ok ? { body: parsed.value } : {}) };
+  };
   try {
-    for (const { producer: producerId, property, consumers } of wanted) {
-      const producer = options.operations.find((o) => o.operationId === producerId) as SuiteContract;
-      const values = new Map<string, string>();
-      for (const [parameter, literal] of validParameterValues(producer, sample, false)) {
-        if (parameter.in === 'path' && literal !== undefined) values.set(parameter.name, given.get(producerId)?.get(parameter.name) ?? literal);
-      }
-      const record = records.get(producerId);
-      if (record) for (const [name, id] of [...(record.scope ?? []), ...(record.parents ?? []).map((p) => [p.parameter, p.id] as const), [record.parameter, record.id] as const]) values.set(name, id);
-      const made = producer.requestBody && !producer.requestBody.form ? validRecordBody(producer.requestBody, '', undefined, 'produced', sample, bodies.get(producerId)) : undefined;
-      const failed = (why: string): void => void attempts.push({ producer: producerId, property, failed: why });
-      if ((producer.requestBody && !made) || producer.rawBody) {
-        failed(`${producerId} takes no request body the suite writes`);
-        continue;
-      }
-      const about = consumers.map((c) => `{${c.parameter}} of ${c.operationId}`).join(', ');
-      const step: StepRequest = {
-        operation: producer,
-        step: { kind: 'create', collection: producer.path, identity: property },
-        description: `calls ${producerId} for ${about}`,
-        expect: 'provider-choice',
-        ...(made ? { body: made.text } : {}),
-        parameters: values,
-      };
-      const request = stepCase(step, options, 0).request;
-      if (dotSegmentOf(request.path) !== undefined) {
-        failed(`${producerId}'s path would name its parent's path (a dot segment)`);
-        continue;
-      }
-      const outcome = await transport.send({ url: options.endpoint(request.path), method: producer.method, headers: request.headers, body: request.body });
-      if (outcome.outcome !== 'response') {
-        failed(`${producerId} ${outcome.outcome === 'timeout' ? 'timed out' : 'was not answered'}`);
-        continue;
-      }
-      if (outcome.response.status < 200 || outcome.response.status > 299) {
-        failed(`${producerId} answered ${outcome.response.status} to a valid request`);
-        continue;
-      }
-      const answer = parseBody(outcome.response.body);
-      const value = answer.ok && answer.value !== null && typeof answer.value === 'object' ? keyText(answer.value as Record<string, unknown>, property) : undefined;
-      if (value === undefined || value === '""') {
-        failed(`${producerId}'s answer named no ${property}`);
-        continue;
-      }
-      attempts.push({ producer: producerId, property, value });
-      for (const { operationId, parameter } of consumers) {
-        const consumer = options.operations.find((o) => o.operationId === operationId);
-        const own = new Map(parameters.get(operationId));
-        for (const [name, literal] of values) if (consumer?.parameters.some((p) => p.in === 'path' && p.name === name)) own.set(name, literal);
-        own.set(parameter, value);
-        parameters.set(operationId, own);
-      }
-    }
+    return await use(send);
   } finally {
     transport.close();
   }
-  return { parameters, attempts };
 }
 
 /** The collections whose records the operations under test name: as a parent in their path, or in a query parameter. */

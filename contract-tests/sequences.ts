@@ -969,6 +969,18 @@ export function neverAssigned(plan: Pick<SequencePlan, 'identityType'>, schema: 
 }
 
 /**
+ * A value for a path parameter that names no record the provider has: a fresh UUID where the
+ * parameter takes one (Maestro's `^[{]?…[}]?$` pattern as much as `format: uuid`), else an id no
+ * provider assigns (neverAssigned). As JSON text; undefined when neither can be made.
+ */
+export function neverMade(parameter: SuiteParameter | undefined, ids: IdSource): string | undefined {
+  const schema = parameter?.schema ?? {};
+  const uuid = JSON.stringify(randomUUID());
+  if (parameter?.validate?.(JSON.parse(uuid))) return uuid;
+  return neverAssigned({ identityType: schema.type === 'integer' ? 'integer' : schema.type === 'string' ? 'string' : 'other' }, schema, ids);
+}
+
+/**
  * The list's required query parameters that filter on a plain string property of the record, each with
  * the one value (`<word>-<property>`) every record of the sequence holds; none where the list's
  * parameter or the property would refuse it.

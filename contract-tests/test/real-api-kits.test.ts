@@ -79,7 +79,7 @@ export const TABLE: readonly Row[] = [
   maestro('status-filter-case-insensitive', ['GetWorkflowsList'], 0, [], true),
   maestro('unknown-workflow-empty-requirements', ['GetWorkflowTriggerRequirements'], 0, [], true),
   maestro('unknown-instance-200', ['getWorkflowInstance'], 0, [], true),
-  maestro('instance-missing-from-list', ['TriggerWorkflow', 'getWorkflowInstancesList'], 0, [], true),
+  maestro('instance-missing-from-list', ['TriggerWorkflow', 'getWorkflowInstance'], 1, ['ensure_resource_availability']),
   maestro('instance-listed-under-every-workflow', ['TriggerWorkflow', 'getWorkflowInstancesList'], 0, [], true),
   maestro('trigger-inputs-not-persisted', ['TriggerWorkflow', 'getWorkflowInstancesList'], 0, [], true),
   maestro('started-at-without-offset', ['TriggerWorkflow', 'getWorkflowInstancesList'], 1, ['response_schema_conformance']),
@@ -205,7 +205,9 @@ it('calls the trigger once before the cases for the instance its answer names, w
     { operationId: 'getWorkflowInstance', parameter: 'instanceId' },
     { operationId: 'cancelWorkflowInstance', parameter: 'instanceId' },
   ];
-  expect(producedValues(dependencyGraph(compiled), operations)).toEqual([{ producer: 'TriggerWorkflow', property: 'instance_id', consumers }]);
+  expect(producedValues(dependencyGraph(compiled), operations)).toEqual([
+    { producer: 'TriggerWorkflow', property: 'instance_id', consumers, read: { operationId: 'getWorkflowInstance', parameter: 'instanceId' } },
+  ]);
   expect(dryRunText({ compiled, operations, source: 'maestro' })).toContain(
     'Called once before the cases, for what their answer names:\n  TriggerWorkflow .instance_id → {instanceId} of getWorkflowInstance, {instanceId} of cancelWorkflowInstance',
   );
