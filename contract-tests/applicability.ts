@@ -77,7 +77,8 @@ export function notApplicable(
       // Or an action answering what a read under test then reads (actions.ts: a trigger, then the instance it started).
       return plans.some((p) => p.read || tellsRecords(p)) || actions.some((a) => a.read) ? undefined : none('a read, or a list whose records show their identity');
     case 'resource_consistency':
-      return plans.some((p) => p.read) ? undefined : none('a read by id');
+      // Or an update and a list showing the records, where the list is the only read: it must show the update.
+      return plans.some((p) => p.read || (p.update?.requestBody && tellsRecords(p))) ? undefined : none('a read by id, or an update and a list whose records show their identity');
     case 'missing_resource_not_found':
       // A delete that declares 404 is judged on an id never created, read or no read.
       // And a read below a record a client makes, sent with that record missing on purpose (missing-parents.ts).
@@ -136,7 +137,12 @@ export function awaitedAnswers(check: CheckName, operations: readonly SuiteContr
         ...actions.flatMap((a) => (a.read ? [`${a.read.operationId} after ${a.producer} answered its ${a.property} (a 2xx ${a.producer} first)`] : [])),
       ];
     case 'resource_consistency':
-      return plans.filter((p) => p.read).map((p) => `${p.read?.operationId} reading a ${p.noun} ${p.create.operationId} created (a 2xx create first)`);
+      return [
+        ...plans.filter((p) => p.read).map((p) => `${p.read?.operationId} reading a ${p.noun} ${p.create.operationId} created (a 2xx create first)`),
+        ...plans
+          .filter((p) => !p.read && p.update?.requestBody && tellsRecords(p))
+          .map((p) => `${p.list?.operationId} listing a ${p.noun} after ${p.update?.operationId} updated it (a 2xx create and update first)`),
+      ];
     case 'missing_resource_not_found':
       return plans.flatMap((p) => [
         ...(p.read ? [`${p.read.operationId} on a ${p.noun} never created or deleted (after a 2xx create of another)`] : []),

@@ -128,6 +128,8 @@ export interface SequenceStep {
   repeatedPage?: { url: string; after: number };
   /** A `list-past-end` step: the offset or page number it asked for, past every record seen. */
   page?: { parameter: string; value: number };
+  /** A list after an update, where the list is the only read: the record (its identity, JSON text) it must show as last written. */
+  showing?: { id: string; record: Record<string, unknown>; merged?: boolean };
 }
 
 /** The request exactly as it went on the wire, secrets masked. */

@@ -731,6 +731,20 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
           `reads the first ${noun} after the update: it must show it`,
           'accepted',
         );
+        // No read by id: the list is how a client sees the record again, so it must show the update.
+        if (!plan.read && !plan.identityInPathOnly && !plan.identityUnlisted) {
+          await list(
+            {
+              kind: 'list',
+              collection: plan.collection,
+              identity: plan.identity,
+              ...optional('identityMember', plan.identityMember),
+              contains: [first.id],
+              showing: { id: first.id, record: kept, ...(plan.update.method === 'PATCH' ? { merged: true } : {}) },
+            },
+            `lists the ${plan.collection} collection after the update: it must show the first ${noun} updated`,
+          );
+        }
       }
     }
   }

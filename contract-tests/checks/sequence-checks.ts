@@ -110,13 +110,27 @@ function unreachableId(exchange: Exchange, step: SequenceStep, response: { statu
 
 export const resourceConsistency: Check = {
   name: 'resource_consistency',
-  proves: 'a read shows the record it was asked for, as last created or updated: its id and every property sent',
+  proves: 'a read shows the record it was asked for, as last created or updated: its id and every property sent (where the list is the only read, the list shows it so)',
   judge(exchange, run) {
-    const step = stepOf(exchange, 'read');
+    const step = stepOf(exchange, 'read', 'list');
     const response = answered(exchange);
-    if (!step?.record || !response || !isSuccess(response.status)) return undefined;
+    if (!step || !response || !isSuccess(response.status)) return undefined;
     const validate = run.contract.responses.get(response.status)?.validate;
     const parsed = parseBody(response.body);
+    if (step.kind === 'list') {
+      const { showing } = step;
+      if (!showing) return undefined;
+      const shown = (seenRecords(exchange, step) ?? []).find((record) => isObject(record) && hasKey(record, step.identity, showing.id, step.identityMember));
+      // Not listed at all: ensure_resource_availability says so.
+      if (!isObject(shown)) return undefined;
+      const body = parsed.ok ? parsed.value : undefined;
+      return differences(shown, showing.record, showing.merged === true, {
+        identity: step.identity,
+        where: `The list ${step.collection} shows the record whose ${step.identity} is ${showing.id} with`,
+        fits: validate && ((record) => validate(withItems(body, step.wrapper, [record]))),
+      });
+    }
+    if (!step.record) return undefined;
     // An enveloped collection's read answers the record inside the envelope's member.
     const record = parsed.ok ? recordIn(parsed.value, step.envelope) : undefined;
     if (!isObject(record)) return undefined;
@@ -127,27 +141,48 @@ export const resourceConsistency: Check = {
     if (step.identity in got && step.id !== undefined && !hasKey(got, step.identity, step.id, step.identityMember)) {
       problems.push(failure(`Read ${step.collection}/${step.id} answered the record whose ${step.identity} is ${JSON.stringify(got[step.identity])}: another record than the one asked for.`));
     }
-    for (const [name, sent] of Object.entries(step.record)) {
-      if (name === step.identity || !(name in got)) continue;
-      if (sameJson(sent, got[name]) || (step.merged === true && holdsMergePatch(sent, got[name]))) continue;
-      // The answer's schema cannot hold the value sent (a card number answered masked): the provider transforms it, its choice.
-      if (validate && validate(whole(got)) && !validate(whole({ ...got, [name]: sent }))) {
-        problems.push(
-          info(
-            `Read ${step.collection}/${step.id} shows ${name} ${JSON.stringify(got[name])?.slice(0, 80)} for ${JSON.stringify(sent)?.slice(0, 80)} sent: the answer's schema does not take the value sent, so the provider transforms it.`,
-          ),
-        );
-        continue;
-      }
-      problems.push(
-        failure(
-          `Read ${step.collection}/${step.id} shows ${name} ${JSON.stringify(got[name])?.slice(0, 80)}, but the record was ${step.kind === 'read' ? 'last written' : 'created'} with ${JSON.stringify(sent)?.slice(0, 80)}.`,
-        ),
-      );
-    }
-    return problems;
+    return [
+      ...problems,
+      ...differences(got, step.record, step.merged === true, {
+        identity: step.identity,
+        where: `Read ${step.collection}/${step.id} shows`,
+        fits: validate && ((value) => validate(whole(value))),
+      }),
+    ];
   },
 };
+
+/**
+ * Where `got` shows another value than the one last written (`sent`), each a failure; an info where the
+ * answer's schema (`fits`) takes what was shown but not what was sent: the provider transforms the value
+ * (a card number answered masked), its choice. A property the answer leaves out is not judged.
+ */
+function differences(
+  got: Record<string, unknown>,
+  sent: Record<string, unknown>,
+  merged: boolean,
+  how: { identity: string; where: string; fits: ((record: Record<string, unknown>) => boolean) | undefined },
+): Problem[] {
+  const problems: Problem[] = [];
+  for (const [name, value] of Object.entries(sent)) {
+    if (name === how.identity || !(name in got)) continue;
+    if (sameJson(value, got[name]) || (merged && holdsMergePatch(value, got[name]))) continue;
+    const shown = `${name} ${JSON.stringify(got[name])?.slice(0, 80)}`;
+    if (how.fits && how.fits(got) && !how.fits({ ...got, [name]: value })) {
+      problems.push(info(`${how.where} ${shown} for ${JSON.stringify(value)?.slice(0, 80)} sent: the answer's schema does not take the value sent, so the provider transforms it.`));
+      continue;
+    }
+    problems.push(failure(`${how.where} ${shown}, but the record was last written with ${JSON.stringify(value)?.slice(0, 80)}.`));
+  }
+  return problems;
+}
+
+/** A list answer with its records replaced by `items`: a bare array, else its `wrapper` member or its one array member. */
+function withItems(body: unknown, wrapper: string | undefined, items: unknown[]): unknown {
+  if (Array.isArray(body) || !isObject(body)) return items;
+  const member = wrapper !== undefined && Array.isArray(body[wrapper]) ? wrapper : Object.keys(body).find((key) => Array.isArray(body[key]));
+  return member === undefined ? body : { ...body, [member]: items };
+}
 
 export const listHonoursParameters: Check = {
   name: 'list_honours_parameters',

@@ -113,7 +113,7 @@ export const TABLE: readonly Row[] = [
   gotify('limit-over-200-accepted', ['getMessages'], 1, ['response_schema_conformance', 'negative_data_rejection']),
   gotify('error-without-code', ['deleteMessage'], 1, ['response_schema_conformance']),
   gotify('next-repeats-page', ['createMessage', 'getMessages'], 1, ['ensure_resource_availability', 'list_pages_advance']),
-  gotify('update-not-persisted', ['createApp', 'getApps', 'updateApplication'], 0, [], true),
+  gotify('update-not-persisted', ['createApp', 'getApps', 'updateApplication'], 1, ['resource_consistency']),
   gotify('unknown-message-delete-200', ['createMessage', 'getMessages', 'deleteMessage'], 1, ['missing_resource_not_found']),
   gotify('messages-of-unknown-app-200', ['createApp', 'getAppMessages'], 1, ['missing_resource_not_found']),
 ];
