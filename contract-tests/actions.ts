@@ -84,8 +84,9 @@ export async function callActions(actions: readonly ProducedValue[], context: Ac
   const attempts: ProducedAttempt[] = [];
   let draws = 0;
   const sample = <T>(arbitrary: fc.Arbitrary<T>): T => fc.sample(arbitrary, { seed: (context.seed + 4_099 * ++draws) | 0, numRuns: 1 })[0] as T;
-  for (const action of actions) {
-    const request = actionRequest(action, context, sample);
+  // An action whose own path takes what another answers (a session of an agent runner) goes after it, and is given it.
+  for (const action of inOrder(actions)) {
+    const request = actionRequest(action, { ...context, given: withLearnt(context.given, parameters) }, sample);
     const made = 'failed' in request ? request : await callOnce(action, request.step, context.send);
     if ('failed' in made) {
       attempts.push({ producer: action.producer, property: action.property, failed: made.failed });
@@ -99,6 +100,26 @@ export async function callActions(actions: readonly ProducedValue[], context: Ac
     }
   }
   return { parameters, attempts };
+}
+
+/** The actions, each after those answering what its own path takes (bounded: a cycle keeps the document's order). */
+function inOrder(actions: readonly ProducedValue[]): ProducedValue[] {
+  const feeds = (a: ProducedValue, b: ProducedValue): boolean => a !== b && a.consumers.some((c) => c.operationId === b.producer);
+  const ordered: ProducedValue[] = [];
+  const left = [...actions];
+  while (left.length) {
+    const next = left.find((b) => !left.some((a) => feeds(a, b))) ?? (left[0] as ProducedValue);
+    ordered.push(next);
+    left.splice(left.indexOf(next), 1);
+  }
+  return ordered;
+}
+
+/** The values lists answered, with what the actions called so far answered over them. */
+function withLearnt(given: ReadonlyMap<string, ReadonlyMap<string, string>>, learnt: ReadonlyMap<string, ReadonlyMap<string, string>>): Map<string, ReadonlyMap<string, string>> {
+  const merged = new Map<string, ReadonlyMap<string, string>>(given);
+  for (const [operationId, values] of learnt) merged.set(operationId, new Map([...(given.get(operationId) ?? []), ...values]));
+  return merged;
 }
 
 /** After the cases, each action with a read under test as a sequence, every step judged: the action (accepted), then the read of what it answered (available at once). */

@@ -102,6 +102,18 @@ describe('the dependency graph', () => {
         '/workflows/{workflowId}/trigger': {
           post: { operationId: 'trigger', parameters: [path('workflowId')], requestBody: { content: { 'application/json': { schema: { type: 'object' } } } }, responses: answer({ instance_id: id }) },
         },
+        // A POST at the list's own path taking query parameters only (no collection's create), answering the new runner's id: its maker.
+        '/runners': {
+          get: { operationId: 'listRunners', responses: list({ id }) },
+          post: { operationId: 'createRunner', parameters: [{ name: 'site_id', in: 'query', required: true, schema: id }], responses: answer({ id, state: id }) },
+        },
+        '/runners/{runnerId}/archive': { post: { operationId: 'archiveRunner', parameters: [path('runnerId')], responses: answer({ id }) } },
+        // One answering no id makes nothing a client can name: the list stays the producer.
+        '/keys': {
+          get: { operationId: 'listKeys', responses: list({ id }) },
+          post: { operationId: 'rotateKeys', responses: answer({ rotated: id }) },
+        },
+        '/keys/{keyId}': { get: { operationId: 'getKey', parameters: [path('keyId')], responses: answer({ id }) } },
       },
     };
     const graph = dependencyGraph(compileContract(document, 'makers.yaml'));
@@ -109,6 +121,8 @@ describe('the dependency graph', () => {
     expect(producer('getProject', 'projectId')).toBe('listProjects');
     expect(producer('getSchema', 'id')).toBe('listSchemas');
     expect(producer('getInstance', 'instanceId')).toBe('trigger');
+    expect(producer('archiveRunner', 'runnerId')).toBe('createRunner');
+    expect(producer('getKey', 'keyId')).toBe('listKeys');
   });
 
   it('names the path parameters naming a record a client makes, which the mock and the missing-parent reads both read: on or below an item path, or a top-level identity by name; never a list-only id', () => {

@@ -13,7 +13,8 @@
  *   of the origin station" for `origin`).
  * A producer is a collection's create (openapi/operations/collections.ts), an operation whose 2xx
  * answer names a new record of a list by a property named for the list's noun (a trigger answering
- * `instance_id` beside `GET …/instances`), or the list itself (a GET on a path without a trailing
+ * `instance_id` beside `GET …/instances`; a POST at the list's path that takes no JSON object, by
+ * the `id` it answers), or the list itself (a GET on a path without a trailing
  * template answering records with an `id`) for resources a client cannot create.
  * A consumer is a path or query parameter, or a top-level property of a JSON request body named for
  * a producer's noun with an id suffix (`station_id`, `parentId`: a body's bare `station` may be an
@@ -126,7 +127,7 @@ function producersOf(contract: CompiledContract, collections: readonly Collectio
     const item = itemPath === undefined ? {} : { itemPath: trimSlash(itemPath), itemParameter: (/\{([^/{}]+)\}\/?$/.exec(itemPath) as RegExpExecArray)[1] as string };
     // An operation beside the list that answers a new record's id (`POST …/actions/trigger` answering `instance_id`) makes
     // the records the list shows: a client takes the id from that answer, as from a create's.
-    const maker = answerProducer(operations, path, noun);
+    const maker = answerProducer(operations, path, noun) ?? listMaker(operations, path);
     if (maker) producers.push({ noun, operationId: maker.operationId, property: maker.property, ...item });
     producers.push({ noun, operationId: list.operationId, property: 'id', ...item });
   }
@@ -150,6 +151,20 @@ function answerProducer(operations: readonly ContractOperation[], listPath: stri
     for (const [name, schema] of answer?.propertySchemas ?? []) if (normalised(name) === wanted && scalarSchema(schema)) return { operationId: operation.operationId, property: name };
   }
   return undefined;
+}
+
+/**
+ * A POST at the list's own path that no collection's create is (it takes no JSON object: Netlify's
+ * `POST /agent_runners`, all query parameters) and whose 2xx JSON answer declares a scalar `id`: a
+ * POST to a collection's URL makes a member of it (RFC 9110 §9.3.3), and the answer names it as the
+ * list's records name theirs.
+ */
+function listMaker(operations: readonly ContractOperation[], listPath: string): { operationId: string; property: string } | undefined {
+  const maker = operations.find((o) => o.method === 'post' && trimSlash(o.path) === listPath);
+  if (!maker || givenByRequest(maker, 'id')) return undefined;
+  const answer = firstJson(successOf(maker)?.response.content);
+  const id = answer?.propertySchemas.get('id');
+  return id !== undefined && scalarSchema(id) ? { operationId: maker.operationId, property: 'id' } : undefined;
 }
 
 /** Whether the request names that value itself: a path parameter, or a top-level property of its JSON body, of that name (normalised). */
