@@ -87,16 +87,15 @@ export async function callActions(actions: readonly ProducedValue[], context: Ac
   // An action whose own path takes what another answers (a session of an agent runner) goes after it, and is given it.
   for (const action of inOrder(actions)) {
     const request = actionRequest(action, { ...context, given: withLearnt(context.given, parameters) }, sample);
-    const made = 'failed' in request ? request : await callOnce(action, request.step, context.send);
+    const made = 'failed' in request ? request : { ...(await callOnce(action, request.step, context.send)), values: request.values };
     if ('failed' in made) {
       attempts.push({ producer: action.producer, property: action.property, failed: made.failed });
       continue;
     }
     attempts.push({ producer: action.producer, property: action.property, value: made.value });
-    const values = 'step' in request ? request.values : new Map<string, string>();
     for (const { operationId, parameter } of action.consumers) {
       const consumer = context.operations.find((o) => o.operationId === operationId);
-      parameters.set(operationId, new Map([...(parameters.get(operationId) ?? []), ...sharedPath(consumer, values), [parameter, made.value]]));
+      parameters.set(operationId, new Map([...(parameters.get(operationId) ?? []), ...sharedPath(consumer, made.values), [parameter, made.value]]));
     }
   }
   return { parameters, attempts };

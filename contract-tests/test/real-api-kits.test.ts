@@ -198,7 +198,7 @@ it('takes a path id that only a list answers from that list ({workflowId} from G
   expect(planned.some((q) => q.parameter === 'instanceId')).toBe(false);
 });
 
-it('calls the trigger once before the cases for the instance its answer names, which the read and the cancel then act on', async () => {
+it('calls the trigger before the cases for the instance its answer names, which the read and the cancel then act on', async () => {
   const compiled = loadContract(MAESTRO_SPEC);
   const { operations } = suiteSpecOf(compiled);
   const consumers = [
