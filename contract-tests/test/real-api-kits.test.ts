@@ -76,7 +76,6 @@ export const TABLE: readonly Row[] = [
   maestro('duration-as-string', ['GetWorkflowsList'], 1, ['response_schema_conformance']),
   maestro('errors-as-json', ['GetWorkflowTriggerRequirements'], 1, ['content_type_conformance']),
   maestro('status-filter-ignored', ['GetWorkflowsList'], 0, [], true),
-  maestro('status-filter-case-insensitive', ['GetWorkflowsList'], 0, [], true),
   maestro('unknown-workflow-empty-requirements', ['GetWorkflowTriggerRequirements'], 0, [], true),
   maestro('unknown-instance-200', ['getWorkflowInstance'], 0, [], true),
   maestro('instance-missing-from-list', ['TriggerWorkflow', 'getWorkflowInstance'], 1, ['ensure_resource_availability']),

@@ -35,7 +35,6 @@ export type MaestroVariant =
   | 'unauthorized-as-text'
   // flawed
   | 'status-filter-ignored'
-  | 'status-filter-case-insensitive'
   | 'unknown-workflow-empty-requirements'
   | 'unknown-instance-200'
   | 'instance-missing-from-list'
@@ -132,8 +131,7 @@ export async function startMaestroProvider(token: string, variant?: MaestroVaria
     if (route === 'list') {
       const status = request.url.searchParams.get('status');
       if (status !== null && !STATUSES.includes(status)) return problem(400, `status is one of ${STATUSES.join(', ')}.`);
-      const keep = (s: string): boolean =>
-        status === null || variant === 'status-filter-ignored' || (variant === 'status-filter-case-insensitive' ? s.toLowerCase() === status.toLowerCase() : s === status);
+      const keep = (s: string): boolean => status === null || variant === 'status-filter-ignored' || s === status;
       const data = WORKFLOWS.filter((w) => keep(w.status)).map((w) => ({
         id: id(w.id),
         name: w.name,
@@ -242,7 +240,6 @@ export const MAESTRO_LEGAL: Partial<Record<MaestroVariant, KitRow>> = {
 /** One flaw each, with the check that must catch it. */
 export const MAESTRO_FLAWS: Partial<Record<MaestroVariant, Required<KitRow>>> = {
   'status-filter-ignored': { what: 'GET …/workflows ignores `status` and lists every workflow', caughtBy: 'list_honours_parameters' },
-  'status-filter-case-insensitive': { what: 'compares `status` without letter case', caughtBy: 'list_honours_parameters' },
   'unknown-workflow-empty-requirements': { what: 'answers 200 with empty requirements for a workflow it does not have (the spec declares 404)', caughtBy: 'missing_resource_not_found' },
   'unknown-instance-200': { what: 'answers 200 with a stub for an instance it does not have', caughtBy: 'missing_resource_not_found' },
   'instance-missing-from-list': { what: 'answers 201 to a trigger but never stores the instance (a queue that drops it)', caughtBy: 'ensure_resource_availability' },
