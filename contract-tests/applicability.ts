@@ -8,6 +8,7 @@ import type { CheckName } from './model.js';
 import { judgedFilters, type SequencePlan } from './sequences.js';
 import type { MissingParent } from './missing-parents.js';
 import type { ProducedValue } from './dependencies.js';
+import type { ListedFilters } from './listed-filters.js';
 import type { DeclaredResponse, SuiteContract } from './spec-contract.js';
 import { isJsonMediaType } from '../openapi/media-types.js';
 import { verdict, write } from './generators/parameters.js';
@@ -69,6 +70,7 @@ export function notApplicable(
   plans: readonly SequencePlan[],
   missingParents: readonly MissingParent[] = [],
   actions: readonly ProducedValue[] = [],
+  lists: readonly ListedFilters[] = [],
 ): string | undefined {
   const none = (what: string): string =>
     `no collection of the operations under test has ${what} (a stateful sequence needs a create with the identity in its body${plans.length ? '' : '; none was found'})`;
@@ -84,7 +86,8 @@ export function notApplicable(
       // And a read below a record a client makes, sent with that record missing on purpose (missing-parents.ts).
       return plans.some((p) => p.read || p.remove?.responses.has(404)) || missingParents.length ? undefined : none('a read by id or a delete declaring 404');
     case 'list_honours_parameters':
-      return plans.some(honoursJudged) ? undefined : none('a list with a page-size parameter, or a filter on a property its create sends and its items show');
+      // Or a list no client fills with an exact filter, judged on its own records (listed-filters.ts).
+      return plans.some(honoursJudged) || lists.length ? undefined : none('a list with a page-size parameter, or a filter on a property its create sends and its items show');
     case 'list_pages_advance':
       return plans.some((p) => p.list) ? undefined : none('a list');
     case 'use_after_free':
@@ -111,7 +114,13 @@ export function notApplicable(
 }
 
 /** The answers that would have given `check` something to judge, for the report of a check that judged nothing. */
-export function awaitedAnswers(check: CheckName, operations: readonly SuiteContract[], plans: readonly SequencePlan[], actions: readonly ProducedValue[] = []): string[] {
+export function awaitedAnswers(
+  check: CheckName,
+  operations: readonly SuiteContract[],
+  plans: readonly SequencePlan[],
+  actions: readonly ProducedValue[] = [],
+  lists: readonly ListedFilters[] = [],
+): string[] {
   const answers = (keep: (r: DeclaredResponse) => boolean, what = ''): string[] =>
     operations.flatMap((o) =>
       declaredResponses(o)
@@ -149,7 +158,10 @@ export function awaitedAnswers(check: CheckName, operations: readonly SuiteContr
         ...(p.remove?.responses.has(404) ? [`${p.remove.operationId} on a ${p.noun} never created (the spec declares 404)`] : []),
       ]);
     case 'list_honours_parameters':
-      return plans.filter(honoursJudged).map((p) => `${p.list?.operationId} listing with its query parameters after ${p.create.operationId} created a ${p.noun} (a 2xx create and a 2xx list)`);
+      return [
+        ...plans.filter(honoursJudged).map((p) => `${p.list?.operationId} listing with its query parameters after ${p.create.operationId} created a ${p.noun} (a 2xx create and a 2xx list)`),
+        ...lists.map((l) => `${l.operation.operationId} listing with ${l.filters.map((f) => f.parameter).join(', ')} set to a value its records hold (a 2xx list without the filter first)`),
+      ];
     case 'list_pages_advance':
       return plans.filter((p) => p.list).map((p) => `${p.list?.operationId} walked page by page after ${p.create.operationId} created a ${p.noun} (a 2xx create and a 2xx list)`);
     case 'use_after_free':

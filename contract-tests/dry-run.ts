@@ -6,6 +6,7 @@ import { dependencyGraph, describeDependencies } from '../openapi/operations/dep
 import type { ResolvedOptions } from './options.js';
 import { planSequences } from './sequences.js';
 import { producedValues } from './dependencies.js';
+import { listedFilters } from './listed-filters.js';
 
 /** The dry run's text: the graph of the operations under test, then one line per sequence. */
 export function dryRunText(resolved: Pick<ResolvedOptions, 'compiled' | 'operations' | 'source'>): string {
@@ -33,6 +34,11 @@ export function dryRunText(resolved: Pick<ResolvedOptions, 'compiled' | 'operati
       plan.remove?.operationId,
     ];
     lines.push(`  ${plan.collection}: ${steps.filter((s): s is string => s !== undefined).join(' → ')}`);
+  }
+  const lists = listedFilters(resolved.compiled, resolved.operations);
+  if (lists.length) {
+    lines.push('', 'Lists no client fills, their filters judged on their own records (listed without, then with a value they hold):');
+    for (const { operation, filters } of lists) lines.push(`  ${operation.operationId}: ${filters.map((f) => f.parameter).join(', ')}`);
   }
   return lines.join('\n');
 }

@@ -7,6 +7,7 @@ import { ContractUsageError } from './errors.js';
 import { awaitedAnswers, notApplicable } from './applicability.js';
 import { planSequences, type SequencePlan } from './sequences.js';
 import { judgedReads, planMissingParents, type MissingParent } from './missing-parents.js';
+import { listedFilters, type ListedFilters } from './listed-filters.js';
 import { producedValues, type ProducedValue } from './dependencies.js';
 import { dependencyGraph } from '../openapi/operations/dependencies.js';
 import { SecretMask } from './secret-mask.js';
@@ -245,6 +246,7 @@ export function resolveOptions(options: ContractOptions): ResolvedOptions {
   const plans = spec.compiled ? planSequences(spec.compiled, operations) : [];
   const missingParents = spec.compiled ? planMissingParents(spec.compiled, operations, judgedReads(plans)) : [];
   const actions = spec.compiled ? producedValues(dependencyGraph(spec.compiled), operations) : [];
+  const lists = spec.compiled ? listedFilters(spec.compiled, operations) : [];
   return {
     baseUrl: base.href,
     operations,
@@ -265,8 +267,8 @@ export function resolveOptions(options: ContractOptions): ResolvedOptions {
       ...(options.generated?.strings === undefined ? {} : { strings: integer('string samples', options.generated.strings, 0, STRING_DOMAIN.length) }),
       ...(options.generated?.variants === undefined ? {} : { variants: integer('variant samples', options.generated.variants, 0, MAX_VARIANTS) }),
     },
-    skip: withProfile([...(options.skip ?? []), ...selectionRules(options, operations, plans, missingParents, actions)], options.profile),
-    awaited: Object.fromEntries(CHECK_NAMES.map((check) => [check, awaitedAnswers(check, operations, plans, actions)])),
+    skip: withProfile([...(options.skip ?? []), ...selectionRules(options, operations, plans, missingParents, actions, lists)], options.profile),
+    awaited: Object.fromEntries(CHECK_NAMES.map((check) => [check, awaitedAnswers(check, operations, plans, actions, lists)])),
     contract,
     extraCases,
     secretMask: new SecretMask({ token, basic, headers, extraCases }),
@@ -300,6 +302,7 @@ function selectionRules(
   plans: readonly SequencePlan[],
   missingParents: readonly MissingParent[],
   actions: readonly ProducedValue[],
+  lists: readonly ListedFilters[],
 ): SkipRule[] {
   const names = (list: readonly string[] | undefined, flag: string): Set<CheckName> | undefined => {
     if (list === undefined) return undefined;
@@ -312,7 +315,7 @@ function selectionRules(
   if (only && only.size === 0) throw new ContractUsageError('--checks names no check; leave it out to run them all.');
   const rules: SkipRule[] = [];
   for (const check of CHECK_NAMES) {
-    const reason = notApplicable(check, operations, plans, missingParents, actions);
+    const reason = notApplicable(check, operations, plans, missingParents, actions, lists);
     // A check the spec gives nothing to judge says so, whatever --checks selects: not applicable, never "not judged".
     if (reason) rules.push({ check, reason, notApplicable: true });
     else if (excluded?.has(check)) rules.push({ check, reason: 'excluded with --exclude-checks' });

@@ -27,6 +27,7 @@ import {
   type StepSender,
 } from './sequences.js';
 import { callActions, runActionSequences } from './actions.js';
+import { listedFilters, runListedFilters, type ListedFilters } from './listed-filters.js';
 import { parentNeeds, producedValues, queryValue, resourceQueries, type NamedRecord, type ParentNeed, type ProducedValue, type ResourceQuery } from './dependencies.js';
 import { parentCoverage, pathValues, type PinAttempt, type ProducedAttempt } from './parent-coverage.js';
 import { dependencyGraph } from '../openapi/operations/dependencies.js';
@@ -122,8 +123,11 @@ export async function runResolved(resolved: ResolvedOptions, options: Pick<Contr
   // What the cases created is deleted first, so the sequences' lists hold what was there before the run, and theirs.
   const cleanedUp = await cleanUp([...probed.exchanges, ...rest.exchanges], resolved, sequences);
   const missingParents = resolved.compiled ? planMissingParents(resolved.compiled, resolved.operations, judgedReads(sequences)) : [];
+  const lists = resolved.compiled ? listedFilters(resolved.compiled, resolved.operations) : [];
   const stateful =
-    sequences.length || missingParents.length || actions.some((a) => a.read) ? await sendSequences(sequences, resolved, options.onExchange, rest.timeouts, known, missingParents, actions) : [];
+    sequences.length || missingParents.length || lists.length || actions.some((a) => a.read)
+      ? await sendSequences(sequences, resolved, options.onExchange, rest.timeouts, known, missingParents, actions, lists)
+      : [];
   const exchanges = [...probed.exchanges, ...rest.exchanges, ...stateful, ...notSent];
   // What the run learnt, per operation: how it answers a repeated id, and bodies the spec rejects.
   const runs = new Map<string, RunContext>();
@@ -181,6 +185,7 @@ async function sendSequences(
   known: Pick<KnownValues, 'parameters' | 'bodies'> = { parameters: new Map(), bodies: new Map() },
   missingParents: readonly MissingParent[] = [],
   actions: readonly ProducedValue[] = [],
+  lists: readonly ListedFilters[] = [],
 ): Promise<Exchange[]> {
   const transport = createTransport({ timeoutMs: options.timeoutMs, concurrency: 1 });
   const exchanges: Exchange[] = [];
@@ -193,7 +198,7 @@ async function sendSequences(
     const request = sentRequest(contractCase, options);
     const startedAt = new Date().toISOString();
     let exchange: Exchange;
-    const refused = unsendable(contractCase.request) ?? traversalReason(contractCase.operationId, contractCase.request.method, contractCase.request.path);
+    const refused = step.notSent ?? unsendable(contractCase.request) ?? traversalReason(contractCase.operationId, contractCase.request.method, contractCase.request.path);
     if (timeouts >= options.maxTimeouts) {
       exchange = { case: contractCase, request, startedAt, elapsedMs: 0, outcome: 'not-sent', reason: `not sent: the provider had already timed out ${timeouts} times, so the suite stopped sending` };
     } else if (refused !== undefined) {
@@ -235,6 +240,7 @@ async function sendSequences(
     await sendMissingParents(missingParents, { send, ids, seed: options.seed, given: known.parameters });
     await runSequences(plans, { ids, seed: options.seed, send, fetchPage, bodies: known.bodies, parameters: known.parameters });
     await runActionSequences(actions, { operations: options.operations, send, seed: options.seed, given: known.parameters, bodies: known.bodies });
+    await runListedFilters(lists, { send, seed: options.seed, given: known.parameters });
   } finally {
     transport.close();
   }

@@ -305,6 +305,8 @@ export interface StepRequest {
   anonymous?: boolean;
   /** Judge nothing (the clean-up of a record a failed step left behind). */
   cleanup?: boolean;
+  /** Why the step cannot be sent: recorded as not sent, with this reason, instead of sent. */
+  notSent?: string;
 }
 
 /** Sends one step and gives back what came back: status and parsed body (undefined when not JSON or no answer). */

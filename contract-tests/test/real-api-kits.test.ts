@@ -75,7 +75,7 @@ export const TABLE: readonly Row[] = [
   maestro('unauthorized-as-text', ['GetWorkflowsList', 'cancelWorkflowInstance'], 0),
   maestro('duration-as-string', ['GetWorkflowsList'], 1, ['response_schema_conformance']),
   maestro('errors-as-json', ['GetWorkflowTriggerRequirements'], 1, ['content_type_conformance']),
-  maestro('status-filter-ignored', ['GetWorkflowsList'], 0, [], true),
+  maestro('status-filter-ignored', ['GetWorkflowsList'], 1, ['list_honours_parameters']),
   maestro('unknown-workflow-empty-requirements', ['GetWorkflowTriggerRequirements'], 0, [], true),
   maestro('unknown-instance-200', ['getWorkflowInstance'], 0, [], true),
   maestro('instance-missing-from-list', ['TriggerWorkflow', 'getWorkflowInstance'], 1, ['ensure_resource_availability']),
@@ -210,6 +210,8 @@ it('calls the trigger before the cases for the instance its answer names, which 
   expect(dryRunText({ compiled, operations, source: 'maestro' })).toContain(
     'Called once before the cases, for what their answer names:\n  TriggerWorkflow .instance_id → {instanceId} of getWorkflowInstance, {instanceId} of cancelWorkflowInstance',
   );
+  // Workflows are only listed: their status filter is judged on the list's own records.
+  expect(dryRunText({ compiled, operations, source: 'maestro' })).toContain('their filters judged on their own records (listed without, then with a value they hold):\n  GetWorkflowsList: status');
   // An operation the user excluded is never called, not even to make a value.
   expect(
     producedValues(

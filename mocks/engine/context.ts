@@ -4,6 +4,7 @@
  * request is decided with (`EngineContext`), and the context each handler receives.
  */
 import type { RecordParameter } from '../../openapi/operations/dependencies.js';
+import type { ExactFilter } from '../../openapi/operations/list-filters.js';
 import type { IncomingMessage } from 'node:http';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { Collection, Singleton, SingletonRole, StatefulOperation } from '../../openapi/operations/collections.js';
@@ -58,6 +59,8 @@ export interface Engine {
    * operation answered from the spec's examples that declares 404 answers it when one names no stored record.
    */
   records: ReadonlyMap<string, readonly RecordParameter[]>;
+  /** A list's exact filters (openapi/operations/list-filters.ts), worked out on its first answer from the spec. */
+  filtersOf(operation: ContractOperation): readonly ExactFilter[];
   /** The handlers by operationId, and the hooks (./handlers.ts) by name. */
   handlers: Readonly<Record<string, MockHandler>>;
 }

@@ -14,6 +14,7 @@ import { DereferencedOperations } from './dereferenced-operations.js';
 import { statefulHandlers } from './stateful.js';
 import { recogniseCollections, recogniseSingletons, type RecognitionOptions } from '../../openapi/operations/collections.js';
 import { recordParameters } from '../../openapi/operations/dependencies.js';
+import { exactFilters, type ExactFilter } from '../../openapi/operations/list-filters.js';
 import { singletonHandlers } from './singletons.js';
 import type { Engine, MockHandler, SecurityCheck } from './context.js';
 import { compileRoutes } from './routes.js';
@@ -56,6 +57,7 @@ async function buildEngine(contract: CompiledContract, options: EngineOptions = 
   }
   const routes = compileRoutes(contract, new Set([...stateful.keys(), ...singletons.keys()]), handlers, checks);
   let records: Engine['records'] | undefined;
+  const filters = new Map<string, readonly ExactFilter[]>();
   return {
     contract,
     dereferenced: new DereferencedOperations(contract.document),
@@ -80,6 +82,11 @@ async function buildEngine(contract: CompiledContract, options: EngineOptions = 
     // An operation the user named stateless is answered from the spec whatever is stored (--stateless).
     get records() {
       return (records ??= new Map([...recordParameters(contract, collections)].filter(([operationId]) => options.stateless !== 'all' && options.stateless?.has(operationId) !== true)));
+    },
+    filtersOf(operation) {
+      let known = filters.get(operation.operationId);
+      if (known === undefined) filters.set(operation.operationId, (known = exactFilters(operation, contract.document)));
+      return known;
     },
     handlers,
   };

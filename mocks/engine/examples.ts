@@ -11,7 +11,9 @@
  * (error-answers.ts). An operation that declares no responses answers 204.
  */
 import { firstJson, isJsonMediaType } from '../../openapi/media-types.js';
+import { listedItems } from '../../openapi/operations/list-filters.js';
 import { successOf, type ContractMediaType, type ContractOperation } from '../../openapi/operations/model.js';
+import { isObject } from '../../openapi/schema/resolve.js';
 import { forcedRejection, quoted, reject } from '../errors.js';
 import { rejected, type Answer } from '../http/answer.js';
 import { declaredFor } from './error-answers.js';
@@ -24,6 +26,8 @@ export interface ExampleRequest {
   example?: string;
   /** The declared media type to answer in, as `Accept` chose it (./negotiate.ts); the first JSON one, else the first, when undefined. */
   mediaType?: string;
+  /** The list's records a filter of the request keeps (./handlers.ts): the example's others are left out. */
+  kept?: readonly KeptValue[];
   /** What a forced error of the mock's own table needs when the spec declares no response for it. */
   route: { allow: string; challengeScheme: string | undefined; realm: string };
 }
@@ -52,6 +56,7 @@ export async function exampleAnswer(bodies: GeneratedBodies, operation: Contract
     if ('problem' in generated) return rejected(reject('NO_VALID_BODY', { status, contentType: media.mediaType }));
     value = generated.value;
   }
+  if (request.kept?.length && status < 300) value = keptRecords(media, value, request.kept);
   const body = typeof value === 'string' && !isJsonMediaType(media.mediaType) ? value : JSON.stringify(value ?? null);
   const headers: Record<string, string> = { 'content-type': media.mediaType };
   // A forced 401 still says how to authenticate (RFC 7235), and a forced 405 what is allowed.
@@ -62,4 +67,27 @@ export async function exampleAnswer(bodies: GeneratedBodies, operation: Contract
 /** Whether a JSON media type's schema accepts an example; a type without a JSON schema takes it as written. */
 function accepts(media: ContractMediaType, value: unknown): boolean {
   return !isJsonMediaType(media.mediaType) || media.validate === undefined || media.validate(value) === true;
+}
+
+/** A value an exact filter keeps a list's records to: the records whose property is it. */
+export interface KeptValue {
+  property: string;
+  /** The answer's member holding the records; undefined for a bare array. */
+  wrapper: string | undefined;
+  value: string | boolean;
+}
+
+/**
+ * The list answer `value` with only the records every filter keeps (a filter asked for is honoured, as
+ * a provider's is, whatever the example shows); as it was where that would break its schema (`minItems`).
+ */
+function keptRecords(media: ContractMediaType, value: unknown, kept: readonly KeptValue[]): unknown {
+  let out = value;
+  for (const { property, wrapper, value: wanted } of kept) {
+    const items = listedItems(out, wrapper);
+    if (!items) continue;
+    const matching = items.filter((item) => isObject(item) && item[property] === wanted);
+    out = wrapper === undefined ? matching : { ...(out as Record<string, unknown>), [wrapper]: matching };
+  }
+  return out === value || accepts(media, out) ? out : value;
 }

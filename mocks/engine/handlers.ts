@@ -7,12 +7,13 @@
  * names openapi-backend gives its hooks, from when the mock ran on its `handleRequest`. Each
  * receives the request's context (./context.ts) and the exchange the request path built.
  */
+import type { ExactFilter } from '../../openapi/operations/list-filters.js';
 import { describeProblems } from '../../openapi/schema/problems.js';
 import { isRejection, reject, type Rejection } from '../errors.js';
 import { rejected } from '../http/answer.js';
 import { preflightHeaders } from '../http/cors.js';
 import type { MockHandler, RequestContext, RoutedOperation } from './context.js';
-import { exampleAnswer } from './examples.js';
+import { exampleAnswer, type KeptValue } from './examples.js';
 import { parameterRejection } from './parameter-judge.js';
 import { parentMissing } from './stateful.js';
 import type { SecurityOutcome } from './security.js';
@@ -51,10 +52,20 @@ export function hookHandlers(): Record<string, MockHandler> {
           if (missing) return missing;
         }
       }
-      return { ...(await exampleAnswer(mock.engine.bodies, routed.contract, { status: prefer.code, example: prefer.example, mediaType, route: routed })), stateful: false };
+      const kept = prefer.code === undefined ? keptBy(c, mock.engine.filtersOf(routed.contract)) : [];
+      return { ...(await exampleAnswer(mock.engine.bodies, routed.contract, { status: prefer.code, example: prefer.example, mediaType, route: routed, kept })), stateful: false };
     },
   };
   return hooks;
+}
+
+/** The exact filters the request names, with the value each keeps (a boolean's text read as one). */
+function keptBy(c: RequestContext, filters: readonly ExactFilter[]): KeptValue[] {
+  return filters.flatMap(({ parameter, property, kind, wrapper }): KeptValue[] => {
+    const text = c.request.query[parameter];
+    if (typeof text !== 'string') return [];
+    return [{ property, wrapper, value: kind === 'boolean' ? text === 'true' : text }];
+  });
 }
 
 /** What a scheme says when the request did not send its credential at all (another alternative's may have been). */
