@@ -53,12 +53,24 @@ export async function runListedFilters(lists: readonly ListedFilters[], context:
     // No list, no record to choose a value from: the filtered list says why it was not sent (the report's skipped cases), rather than judging nothing unsaid.
     const listed = all.status !== undefined && all.status >= 200 && all.status <= 299;
     for (const filter of filters) {
-      const wanted = chosenValue(filter, listed ? (listedItems(all.body, filter.wrapper) ?? []) : []);
+      const records = listed ? (listedItems(all.body, filter.wrapper) ?? []) : [];
+      const wanted = chosenValue(filter, records);
       if (wanted === undefined) continue;
+      // Records that leave the property out (a summary of each) cannot be told to match or not.
+      const shown = records.length === 0 || records.some((record) => isObject(record) && filter.property in record) || filter.absent !== undefined;
+      const why = !listed
+        ? `not sent: the list without ${filter.parameter} answered ${all.status ?? 'nothing'}, so no record showed a value to filter by`
+        : !shown
+          ? `not sent: the records listed without ${filter.parameter} do not show their ${filter.property}, so a filtered list could not be judged`
+          : undefined;
       await context.send({
-        ...(listed ? {} : { notSent: `not sent: the list without ${filter.parameter} answered ${all.status ?? 'nothing'}, so no record showed a value to filter by` }),
+        ...(why === undefined ? {} : { notSent: why }),
         operation,
-        step: { ...step, ...(filter.wrapper === undefined ? {} : { wrapper: filter.wrapper }), filter: { parameter: filter.parameter, property: filter.property, values: [wanted] } },
+        step: {
+          ...step,
+          ...(filter.wrapper === undefined ? {} : { wrapper: filter.wrapper }),
+          filter: { parameter: filter.parameter, property: filter.property, values: [wanted], ...(filter.absent === undefined ? {} : { absent: filter.absent }) },
+        },
         description: `lists with ${filter.parameter}=${String(wanted)}: only records whose ${filter.property} is ${String(wanted)}`,
         expect: 'accepted',
         parameters: new Map([...path, [filter.parameter, JSON.stringify(wanted)]]),

@@ -20,7 +20,7 @@ import { runSuiteAgainst } from './providers/small-provider.js';
 const STATES = ['queued', 'running', 'done'];
 const Job = {
   type: 'object',
-  required: ['id', 'state', 'paused'],
+  required: ['id'],
   properties: { id: { type: 'string' }, name: { type: 'string' }, state: { type: 'string' }, paused: { type: 'boolean' } },
 };
 const JOBS = [
@@ -64,7 +64,7 @@ const dir = mkdtempSync(join(tmpdir(), 'listed-filters-'));
 const SPEC_FILE = join(dir, 'jobs.json');
 writeFileSync(SPEC_FILE, JSON.stringify(SPEC));
 
-type Provider = 'correct' | 'state-ignored' | 'paused-ignored' | 'list-missing';
+type Provider = 'correct' | 'state-ignored' | 'paused-ignored' | 'list-missing' | 'summaries';
 
 function runAgainst(provider: Provider): Promise<ContractReport> {
   return runSuiteAgainst(
@@ -86,7 +86,8 @@ function runAgainst(provider: Provider): Promise<ContractReport> {
           (paused === null || provider === 'paused-ignored' || String(job.paused) === paused) &&
           (name === null || job.name.includes(name)),
       );
-      return answer(200, { data, total: data.length });
+      // A legal choice: the list shows each job's summary (its id and name; `state` and `paused` are not required there).
+      return answer(200, { data: provider === 'summaries' ? data.map(({ id, name }) => ({ id, name })) : data, total: data.length });
     },
     { spec: SPEC_FILE, seed: 8, generated: { positive: 1, negative: 1 } },
   );
@@ -120,6 +121,14 @@ describe('a list no client fills, judged on its own records', () => {
     const report = await runAgainst(provider);
     expect(failed(report)).toEqual(['list_honours_parameters']);
     expect(report.findings.find((f) => f.check === 'list_honours_parameters')?.message).toMatch(/the filter was ignored/);
+  });
+
+  it('judges no filter on records that do not show its property (a list of summaries), and says why', async () => {
+    const report = await runAgainst('summaries');
+    const check = report.checks.find((c) => c.name === 'list_honours_parameters');
+    expect(check?.status).toBe('skipped');
+    expect(check?.skipped.map((s) => s.reason)).toContain('not sent: the records listed without paused do not show their paused, so a filtered list could not be judged');
+    expect(report.ok).toBe(true);
   });
 
   it('sends no filtered list where the list itself is not answered, and says why instead of failing the run unjudged', async () => {

@@ -75,6 +75,8 @@ export interface KeptValue {
   /** The answer's member holding the records; undefined for a bare array. */
   wrapper: string | undefined;
   value: string | boolean;
+  /** What a record that leaves the property out has: the property's `default`. */
+  absent?: unknown;
 }
 
 /**
@@ -83,10 +85,10 @@ export interface KeptValue {
  */
 function keptRecords(media: ContractMediaType, value: unknown, kept: readonly KeptValue[]): unknown {
   let out = value;
-  for (const { property, wrapper, value: wanted } of kept) {
+  for (const { property, wrapper, value: wanted, absent } of kept) {
     const items = listedItems(out, wrapper);
     if (!items) continue;
-    const matching = items.filter((item) => isObject(item) && item[property] === wanted);
+    const matching = items.filter((item) => isObject(item) && (item[property] === undefined ? absent : item[property]) === wanted);
     out = wrapper === undefined ? matching : { ...(out as Record<string, unknown>), [wrapper]: matching };
   }
   return out === value || accepts(media, out) ? out : value;

@@ -61,10 +61,10 @@ export function hookHandlers(): Record<string, MockHandler> {
 
 /** The exact filters the request names, with the value each keeps (a boolean's text read as one). */
 function keptBy(c: RequestContext, filters: readonly ExactFilter[]): KeptValue[] {
-  return filters.flatMap(({ parameter, property, kind, wrapper }): KeptValue[] => {
+  return filters.flatMap(({ parameter, property, kind, wrapper, absent }): KeptValue[] => {
     const text = c.request.query[parameter];
     if (typeof text !== 'string') return [];
-    return [{ property, wrapper, value: kind === 'boolean' ? text === 'true' : text }];
+    return [{ property, wrapper, value: kind === 'boolean' ? text === 'true' : text, absent }];
   });
 }
 

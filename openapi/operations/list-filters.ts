@@ -24,6 +24,8 @@ export interface ExactFilter {
   values: ReadonlyArray<string | boolean>;
   /** The answer's member holding the items (`data` of `{data: [...]}`); undefined for a bare array. */
   wrapper: string | undefined;
+  /** The property's `default`, what an item that leaves it out has. */
+  absent?: unknown;
 }
 
 /** The exact filters of `operation`, a GET answering a JSON list of objects (bare, or as an object's one array member); none otherwise. */
@@ -36,12 +38,15 @@ export function exactFilters(operation: ContractOperation, document: unknown): E
     const property = list.items.get(parameter.name);
     if (parameter.in !== 'query' || parameter.required || !parameter.schema || !property) return [];
     const sent = mergeAllOf(parameter.schema, document);
-    const held = typesOf(mergeAllOf(property, document));
+    const itemProperty = mergeAllOf(property, document);
+    const held = typesOf(itemProperty);
+    const absent = itemProperty.default === undefined ? {} : { absent: itemProperty.default };
     const values = Array.isArray(sent.enum) ? sent.enum : [];
     if (typesOf(sent).join() === 'string' && values.length > 1 && values.every((v) => typeof v === 'string') && held.includes('string')) {
-      return [{ parameter: parameter.name, property: parameter.name, kind: 'string', values: values as string[], wrapper: list.wrapper }];
+      return [{ parameter: parameter.name, property: parameter.name, kind: 'string', values: values as string[], wrapper: list.wrapper, ...absent }];
     }
-    if (typesOf(sent).join() === 'boolean' && held.includes('boolean')) return [{ parameter: parameter.name, property: parameter.name, kind: 'boolean', values: [true, false], wrapper: list.wrapper }];
+    if (typesOf(sent).join() === 'boolean' && held.includes('boolean'))
+      return [{ parameter: parameter.name, property: parameter.name, kind: 'boolean', values: [true, false], wrapper: list.wrapper, ...absent }];
     return [];
   });
 }
