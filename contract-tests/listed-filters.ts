@@ -2,8 +2,8 @@
  * The exact filters of lists no client fills (openapi/operations/list-filters.ts: a query parameter
  * named as the items' property, taking an enum's string or a boolean; DocuSign Maestro's workflows,
  * listed per account by `status`), judged on the list's own records, since the suite can make none:
- * the list without the filter first, then with a value one of its records holds, chosen where
- * another record holds another value (a provider ignoring the filter then shows that one). Every
+ * the list without the filter first, then with the value its first record holds (where another
+ * record holds another value, a provider ignoring the filter shows that one). Every
  * record the filtered list shows must hold the value (list_honours_parameters). A collection's list
  * is judged by its sequence instead (sequences.ts), on records the suite made to match and not.
  * The runner gives the sender; this module decides what is sent.
@@ -57,7 +57,7 @@ export async function runListedFilters(lists: readonly ListedFilters[], context:
       const wanted = chosenValue(filter, records);
       if (wanted === undefined) continue;
       // Records that leave the property out (a summary of each) cannot be told to match or not.
-      const shown = records.length === 0 || records.some((record) => isObject(record) && filter.property in record) || filter.absent !== undefined;
+      const shown = records.length === 0 || filter.absent !== undefined || records.some((record) => isObject(record) && filter.property in record);
       const why = !listed
         ? `not sent: the list without ${filter.parameter} answered ${all.status ?? 'nothing'}, so no record showed a value to filter by`
         : !shown
@@ -80,11 +80,14 @@ export async function runListedFilters(lists: readonly ListedFilters[], context:
 }
 
 /**
- * The value to filter by: one a listed record holds where another record holds another (ignoring the
- * filter then shows); else one a record holds; else the first the parameter takes.
+ * The value to filter by: the first a listed record holds (where another record holds another, a
+ * provider ignoring the filter shows that one), else the first the parameter takes. One pass: a
+ * hostile list of many records costs time linear in them.
  */
 function chosenValue(filter: ExactFilter, records: readonly unknown[]): string | boolean | undefined {
-  const held = records.flatMap((record) => (isObject(record) && filter.values.includes(record[filter.property] as string | boolean) ? [record[filter.property] as string | boolean] : []));
-  const differing = held.find((value) => records.some((record) => isObject(record) && record[filter.property] !== value));
-  return differing ?? held[0] ?? filter.values[0];
+  for (const record of records) {
+    const value = isObject(record) ? record[filter.property] : undefined;
+    if (filter.values.includes(value as string | boolean)) return value as string | boolean;
+  }
+  return filter.values[0];
 }
