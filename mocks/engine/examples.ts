@@ -5,7 +5,9 @@
  * (`Prefer: example=`), else its first example its own schema accepts, else (for a success) a body
  * generated from the schema and checked against it (./generated-bodies.ts). An example the schema
  * refuses (libre-graph's ListMembers gives a bare array where it declares `{value: [...]}`) is
- * passed over unless asked for by name: an answer the spec forbids breaks the client it mocks. Used for every operation the mock
+ * passed over unless asked for by name: an answer the spec forbids breaks the client it mocks. A list
+ * so answered keeps the records an exact filter of the request asks for (openapi/operations/list-filters.ts).
+ * Used for every operation the mock
  * serves statelessly and for every forced answer. A forced error without an example is the
  * mock's own rejection saying it was forced, rendered in the declared shape by the request path
  * (error-answers.ts). An operation that declares no responses answers 204.
