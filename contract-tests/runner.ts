@@ -14,7 +14,6 @@ import {
   createdKey,
   envelopePlanOf,
   keyHolder,
-  listItems,
   neverMade,
   planSequences,
   createdRecordIn,
@@ -32,6 +31,7 @@ import { parentNeeds, producedValues, queryValue, resourceQueries, type NamedRec
 import { parentCoverage, pathValues, type PinAttempt, type ProducedAttempt } from './parent-coverage.js';
 import { dependencyGraph } from '../openapi/operations/dependencies.js';
 import { recogniseCollections, type Collection } from '../openapi/operations/collections.js';
+import { listedItems } from '../openapi/operations/list-filters.js';
 import { freshIdentity, freshKeyMaker } from './generators/identity.js';
 import { STRING_DOMAIN } from './generators/strings.js';
 import { exactInteger } from '../openapi/schema/exact-json.js';
@@ -680,7 +680,7 @@ async function resourceValues(options: ResolvedOptions, pins: readonly Pin[], ea
           const credentials = lister ? validCredentials(lister.security, options.token, options.basic) : { headers: {} };
           const outcome = await transport.send({ url: options.endpoint(producerPath), method: 'GET', headers: { ...options.headers, ...credentials.headers }, body: undefined });
           const answer = outcome.outcome === 'response' && outcome.response.status < 300 ? parseBody(outcome.response.body) : undefined;
-          const first = answer?.ok ? (listItems(answer.value) ?? listItems(answer.value, wrapperOf(answer.value)))?.[0] : undefined;
+          const first = answer?.ok ? (listedItems(answer.value, undefined, true) ?? listedItems(answer.value, wrapperOf(answer.value), true))?.[0] : undefined;
           const value = first !== null && typeof first === 'object' ? keyText(first as Record<string, unknown>, query.property) : undefined;
           if (value !== undefined) seen.set(query.producer, value);
         }

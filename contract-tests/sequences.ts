@@ -10,7 +10,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
-import { envelopedMedia, envelopeOf, NEXT_CURSOR_NAMES, recogniseCollections, type Collection, type ListShape } from '../openapi/operations/collections.js';
+import { envelopedMedia, envelopeOf, NEXT_CURSOR_NAMES, recogniseCollections, singular, type Collection, type ListShape } from '../openapi/operations/collections.js';
+import { listedItems } from '../openapi/operations/list-filters.js';
 import type { CompiledContract } from '../openapi/operations/model.js';
 import { firstJson } from '../openapi/media-types.js';
 import { exactInteger, parseExactJson } from '../openapi/schema/exact-json.js';
@@ -74,6 +75,8 @@ export interface SequencePlan {
   envelope?: EnvelopePlan;
   /** The create answers what it made as a list (collections.ts, Collection.createdAs): the record is its item. */
   createdAs?: ListShape;
+  /** The create answers only the new key, under this name (collections.ts, Collection.keyAnswered). */
+  keyAnswered?: string;
 }
 
 /**
@@ -101,6 +104,7 @@ export interface ParentPlan {
   remove?: SuiteContract;
   envelope?: EnvelopePlan;
   createdAs?: ListShape;
+  keyAnswered?: string;
 }
 
 /** A link of the create's answer: its name, and the parameters it passes (runtime expressions or constants). */
@@ -137,6 +141,7 @@ export function planSequences(compiled: CompiledContract, operations: readonly S
         ...optional('remove', parentRemove === undefined ? undefined : byId.get(parentRemove)),
         ...optional('envelope', parentEnvelope),
         ...optional('createdAs', owner.createdAs),
+        ...optional('keyAnswered', owner.keyAnswered),
       };
     }
     // A collection with only a create has nothing to read back: no sequence (the body walk covers the create).
@@ -178,6 +183,7 @@ export function planSequences(compiled: CompiledContract, operations: readonly S
       ...(Object.keys(links).length ? { links: Object.fromEntries(Object.entries(links).map(([step, link]) => [step, { name: link.name, parameters: link.parameters }])) } : {}),
       ...optional('envelope', envelope),
       ...optional('createdAs', collection.createdAs),
+      ...optional('keyAnswered', collection.keyAnswered),
     };
     if (plan.read || plan.list) plans.push(plan);
   }
@@ -235,8 +241,17 @@ export function recordIn(body: unknown, member: string | undefined): unknown {
 /**
  * The record a create's answer holds: the first item of the list it answers what it made in (`[{...}]`,
  * `{"groups": [{...}]}`: Collection.createdAs), else the record inside its envelope, else the body itself.
+ * A create answering only the key by its own name (`{"silenceID": …}`) holds a record of its identity alone.
  */
-export function createdRecordIn(body: unknown, plan: { envelope?: Pick<EnvelopePlan, 'member'> | undefined; createdAs?: ListShape | undefined }): unknown {
+export function createdRecordIn(
+  body: unknown,
+  plan: { envelope?: Pick<EnvelopePlan, 'member'> | undefined; createdAs?: ListShape | undefined; keyAnswered?: string | undefined; identity: string; identityMember?: string | undefined },
+): unknown {
+  if (plan.keyAnswered !== undefined) {
+    const key = isObject(body) ? body[plan.keyAnswered] : undefined;
+    if (key === undefined) return undefined;
+    return { [plan.identity]: plan.identityMember === undefined ? key : { [plan.identityMember]: key } };
+  }
   const shape = plan.createdAs;
   if (shape === undefined) return recordIn(body, plan.envelope?.member);
   const list = shape.kind === 'array' ? body : isObject(body) ? body[shape.property] : undefined;
@@ -360,7 +375,9 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
   ): { text: string; value: Record<string, unknown> } | undefined =>
     validRecordBody(schema, identity, id, word, sample, context.bodies?.get([plan.create, plan.update, plan.parent?.create].find((o) => o?.requestBody === schema)?.operationId ?? ''), member);
   // A string identity in a shape its schema takes (a slug's pattern), fresh per record; an object identity's member's.
-  const keySchema = keySchemaOf(identityProperty?.schema, plan.identityMember);
+  // An identity that names the record in its item path takes the path parameter's shape where its own says none (a body's
+  // `id: string` behind `{silenceID}: uuid`): a key the path refuses would make a record no client could read.
+  const keySchema = narrowedByPath(keySchemaOf(identityProperty?.schema, plan.identityMember), itemParameter(plan.read ?? plan.update ?? plan.remove)?.schema);
   const stringKey = keySchema ? freshKeyMaker(keySchema, context.ids) : undefined;
   const freshId = (): string | undefined =>
     plan.assigned
@@ -428,7 +445,9 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
     if (answer.status === undefined || answer.status < 200 || answer.status > 299) return undefined;
     const record = createdRecordIn(answer.body, plan);
     const answered = isObject(record) ? record[plan.identity] : undefined;
-    const key = id ?? createdKey(answer, plan);
+    // A create that answers only the key (collections.ts, keyAnswered) says which record it made: a client follows that key.
+    const followed = plan.keyAnswered === undefined ? undefined : createdKey(answer, plan);
+    const key = followed ?? id ?? createdKey(answer, plan);
     if (key === undefined) return undefined;
     created.push(key);
     exchanges.set(key, {
@@ -437,7 +456,7 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
       request: { body: made.value },
       response: { body: answer.body, header: answer.headers ?? {} },
     });
-    return { id: key, value: { ...made.value, ...(id === undefined && answered !== undefined ? { [plan.identity]: answered } : {}) } };
+    return { id: key, value: { ...made.value, ...((id === undefined || followed !== undefined) && answered !== undefined ? { [plan.identity]: answered } : {}) } };
   };
   /** The parameters of the step on record `id`: its link's, evaluated against the record's create exchange, else the identity in the item path. */
   const pathValue = (id: string, linked: LinkedStep = 'read'): ReadonlyMap<string, string> => {
@@ -486,7 +505,9 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
     if (plan.wrapper !== undefined) step.wrapper = plan.wrapper;
     const first = await send({ operation: plan.list, step, description, expect: 'provider-choice', parameters });
     // Paging: a Link rel="next" header or a `next` URL in a wrapped answer, followed a bounded number of times.
-    const items = listItems(first.body, plan.wrapper);
+    // A copy: the later pages are added to it.
+    const firstPage = listedItems(first.body, plan.wrapper, true);
+    const items = firstPage && [...firstPage];
     let next = nextPage(first);
     let walked = 1;
     // A next link already followed (or one naming the page it is on) leads round in a circle: a finding, and the walk ends.
@@ -500,7 +521,7 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
       }
       followed.add(next);
       const more = await context.fetchPage(plan.list, next);
-      const records = listItems(more.body, plan.wrapper) ?? [];
+      const records = listedItems(more.body, plan.wrapper, true) ?? [];
       if (records.length && JSON.stringify(records) === previousPage) {
         if (step.kind === 'list') step.repeatedPage = { url: next, after: walked };
         next = undefined;
@@ -541,7 +562,7 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
           expect: 'provider-choice',
           parameters: new Map([...parameters, [byParameter, byCursor ? JSON.stringify(position) : String(position)]]),
         });
-        const records = listItems(more.body, plan.wrapper) ?? [];
+        const records = listedItems(more.body, plan.wrapper, true) ?? [];
         paged = true;
         // The same page again: the parameter ignored (nothing further to see), or a cursor naming its own page (a finding).
         ended = JSON.stringify(records) === previous;
@@ -893,7 +914,7 @@ export function scopeValues(create: SuiteContract, scope: readonly string[], see
  */
 export function createdKey(
   answer: { body?: unknown; headers?: Record<string, string> },
-  plan: Pick<SequencePlan, 'collection' | 'identity' | 'identityMember' | 'identityType' | 'createdAs'> & { envelope?: Pick<EnvelopePlan, 'member'> | undefined },
+  plan: Pick<SequencePlan, 'collection' | 'identity' | 'identityMember' | 'identityType' | 'createdAs' | 'keyAnswered'> & { envelope?: Pick<EnvelopePlan, 'member'> | undefined },
 ): string | undefined {
   // An enveloped record's identity is inside the envelope (`{"article": {"slug": …}}`), a list's in its item; an object identity's key in its member.
   const held = keyHolder(createdRecordIn(answer.body, plan), plan.identity, plan.identityMember);
@@ -911,7 +932,9 @@ export function createdKey(
     return undefined;
   }
   const collectionName = plan.collection.split('/').pop();
-  if (segments.length < 2 || segments[segments.length - 2] !== collectionName) return undefined;
+  // The item path may name the collection in the singular (`/silences` → `/silence/{id}`: collections.ts).
+  const named = segments[segments.length - 2];
+  if (segments.length < 2 || collectionName === undefined || (named !== collectionName && named !== singular(collectionName))) return undefined;
   let segment: string;
   try {
     segment = decodeURIComponent(segments[segments.length - 1] as string);
@@ -1051,14 +1074,11 @@ export function pastTheEnd(plan: Pick<SequencePlan, 'offset' | 'page' | 'list'>,
   return position;
 }
 
-/** The records of a list answer: a bare array, the `wrapper` member the spec names, else the one array member of a wrapping object (`items`, `data` …). */
-export function listItems(body: unknown, wrapper?: string): unknown[] | undefined {
-  if (Array.isArray(body)) return [...body];
-  if (!isObject(body)) return undefined;
-  const wrapped = wrapper === undefined ? undefined : body[wrapper];
-  if (Array.isArray(wrapped)) return [...wrapped];
-  const arrays = Object.values(body).filter(Array.isArray);
-  return arrays.length === 1 ? [...(arrays[0] as unknown[])] : undefined;
+/** A string key's schema with the item path parameter's format or pattern, where it declares neither. */
+function narrowedByPath(key: JsonSchema | undefined, path: JsonSchema | undefined): JsonSchema | undefined {
+  if (!key || !path || key.format !== undefined || key.pattern !== undefined || (key.type !== undefined && key.type !== 'string') || path.type !== 'string') return key;
+  if (typeof path.format !== 'string' && typeof path.pattern !== 'string') return key;
+  return { ...key, ...(typeof path.format === 'string' ? { format: path.format } : {}), ...(typeof path.pattern === 'string' ? { pattern: path.pattern } : {}) };
 }
 
 /** The next page's cursor a wrapped answer names (`next_cursor`, `nextPageToken` …, at its top or one object down); undefined at the end. */

@@ -7,7 +7,7 @@
  */
 import type { Check } from '../model.js';
 import { parseBody } from '../spec-contract.js';
-import { listItems } from '../sequences.js';
+import { listedItems } from '../../openapi/operations/list-filters.js';
 import { isObject } from '../../openapi/schema/resolve.js';
 import { exactInteger } from '../../openapi/schema/exact-json.js';
 import { answered, failure, isSuccess, warning } from './verdicts.js';
@@ -57,7 +57,7 @@ export const listPagesAdvance: Check = {
     const { parameter, value } = step.page;
     if (isSuccess(response.status)) {
       const parsed = parseBody(response.body);
-      const records = parsed.ok ? listItems(parsed.value, step.wrapper) : undefined;
+      const records = parsed.ok ? listedItems(parsed.value, step.wrapper, true) : undefined;
       if (records && records.length > 0) {
         return [failure(`Listed ${step.collection} with ${parameter}=${value}, past every record the pages before held: answered ${records.length} record(s); a page past the end is empty.`)];
       }

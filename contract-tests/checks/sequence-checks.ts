@@ -5,7 +5,8 @@
  */
 import type { Check, Exchange, Problem, SequenceStep } from '../model.js';
 import { parseBody } from '../spec-contract.js';
-import { hasKey, keyHolder, listItems, recordIn } from '../sequences.js';
+import { listedItems } from '../../openapi/operations/list-filters.js';
+import { hasKey, keyHolder, recordIn } from '../sequences.js';
 import { answered, cutBody, failure, info, isSuccess, warning } from './verdicts.js';
 import { isDotSegment } from '../dot-segments.js';
 import { isObject } from '../../openapi/schema/resolve.js';
@@ -23,7 +24,7 @@ function seenRecords(exchange: Exchange, step: SequenceStep): unknown[] | undefi
   if (step.seen) return step.seen;
   const response = answered(exchange);
   const parsed = response ? parseBody(response.body) : undefined;
-  return parsed?.ok ? listItems(parsed.value, step.wrapper) : undefined;
+  return parsed?.ok ? listedItems(parsed.value, step.wrapper, true) : undefined;
 }
 
 const filtered = (step: SequenceStep): string => (step.filter ? ` with ${step.filter.parameter}=${step.filter.values.join(',')}` : '');
@@ -192,7 +193,7 @@ export const listHonoursParameters: Check = {
     const response = answered(exchange);
     if (!step || (!step.limit && !step.filter) || !response || !isSuccess(response.status)) return undefined;
     const parsed = parseBody(response.body);
-    const page = parsed.ok ? listItems(parsed.value, step.wrapper) : undefined;
+    const page = parsed.ok ? listedItems(parsed.value, step.wrapper, true) : undefined;
     if (!page) return undefined;
     const problems: Problem[] = [];
     if (step.limit && page.length > step.limit.value) {

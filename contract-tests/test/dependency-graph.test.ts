@@ -140,6 +140,8 @@ describe('the dependency graph', () => {
         '/sites/{site_id}/certificates': { get: { operationId: 'getCertificates', parameters: [path('site_id')], responses: answer({ type: 'array', items: object({ domain: text }) }) } },
         '/silences': { post: { operationId: 'postSilence', requestBody: body(object({ comment: text })), responses: answer(object({ silenceID: text })) } },
         '/silence/{silenceID}': { get: { operationId: 'getSilence', parameters: [path('silenceID')], responses: answer(object({ id: text })) } },
+        '/mutes': { post: { operationId: 'postMute', requestBody: body(object({ comment: text })), responses: answer(object({ muteID: text })) } },
+        '/muting/{muteID}': { get: { operationId: 'getMute', parameters: [path('muteID')], responses: answer(object({ id: text })) } },
         '/plugins': { get: { operationId: 'getPlugins', responses: answer({ type: 'array', items: object({ id: text }) }) } },
         '/plugins/{pluginId}/config': { get: { operationId: 'getPluginConfig', parameters: [path('pluginId')], responses: answer(object({})) } },
       },
@@ -149,7 +151,9 @@ describe('the dependency graph', () => {
     expect(named).toEqual({
       getSite: ['site_id /sites (record)'],
       getCertificates: ['site_id /sites (parent)'],
-      getSilence: ['silenceID /silences (name)'],
+      // The singular item path of /silences (collections.ts); /muting/{muteID} is no item path: muteID is named by the create's answer.
+      getSilence: ['silenceID /silences (record)'],
+      getMute: ['muteID /mutes (name)'],
     });
   });
 

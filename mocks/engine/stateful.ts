@@ -44,6 +44,8 @@ interface Served {
   wrapper: WrapperPlan | undefined;
   /** For a create answering the records it made as a list (collections.ts, Collection.createdAs): the record goes out as its one item. */
   createdAs: ListShape | undefined;
+  /** For a create answering only the new key under its own name (collections.ts, Collection.keyAnswered): that name, and whether its schema wants the key as a string. */
+  keyAnswered: { name: string; asString: boolean } | undefined;
   /** Whether `answered` holds every property a record holds. */
   whole: boolean;
   /** Whether a list's items show every property a record holds. */
@@ -140,6 +142,7 @@ export function statefulHandlers(stateful: ReadonlyMap<string, StatefulOperation
         createdStatus: (role === 'replace' || role === 'replace-in-body') && operation.responses.has(201) ? 201 : undefined,
         fill: media && fillOf(createdAs === undefined ? media.object : media.itemObject(createdIn), contract.document, fillHeld, answered),
         createdAs,
+        keyAnswered: role === 'create' && collection.keyAnswered !== undefined ? keyAnsweredOf(collection.keyAnswered, media) : undefined,
         totalHeader: list ? success?.headers.find((name) => TOTAL_HEADERS.has(name)) : undefined,
         itemFill: list && media ? fillOf(media.itemObject(list.shape.kind === 'wrapped' ? list.shape.property : undefined), contract.document, fillHeld, list.items) : undefined,
         writable: new Set([...collection.declared, ...writableOf(operation, collection, contract.document)]),
@@ -498,6 +501,12 @@ function withoutUndeclared(value: Body, served: Served): Body {
 /** `value`: what the record reads back as, when the caller holds it (a create's body stored as sent). */
 function answerRecord(served: Served, record: StoredRecord, value?: Body): Answer {
   if (!served.answered) return { status: served.status };
+  if (served.keyAnswered) {
+    // The key's JSON is its text: a string's quoted, an integer's digits (records.ts).
+    const { name, asString } = served.keyAnswered;
+    const key = asString && record.key.charCodeAt(0) !== 0x22 ? JSON.stringify(record.key) : record.key;
+    return { status: served.status, body: `{${JSON.stringify(name)}:${key}}` };
+  }
   const shown = filled(served.whole ? record.json : projection(value ?? recordValue(record), served.answered), served.fill);
   const body = served.createdAs === undefined ? shown : served.createdAs.kind === 'array' ? `[${shown}]` : `{${JSON.stringify(served.createdAs.property)}:[${shown}]}`;
   const media = served.media as ContractMediaType;
@@ -525,6 +534,11 @@ function sentText(served: Served, c: RequestContext): string | undefined {
 function answered(status: number, projected: Projected | undefined, body: string): Answer {
   if (!projected) return { status, body };
   return projected.problems ? { status, body: projected.json, mockBug: projected.problems } : { status, body: projected.json };
+}
+
+function keyAnsweredOf(name: string, media: ContractMediaType | undefined): Served['keyAnswered'] {
+  const schema = media?.propertySchemas.get(name);
+  return { name, asString: schema !== undefined && typesOf(schema).includes('string') && !typesOf(schema).includes('integer') };
 }
 
 /** A list item's JSON projected to the items' schema. */
@@ -572,7 +586,10 @@ export function fillOf(
 function answerCreated(served: Served, record: StoredRecord, params: Readonly<Record<string, string>>, value?: Body): Answer {
   const answer = answerRecord(served, record, value);
   if (served.location) {
-    const base = pathOf(served.collection, params);
+    // The item path may name the collection in the singular (`/silences` → `/silence/{silenceID}`: collections.ts).
+    const { collection } = served;
+    const itemBase = collection.itemPath?.replace(/\/\{[^/{}]+\}\/?$/, '');
+    const base = pathOf(itemBase === undefined || itemBase === collection.path ? collection : { ...collection, path: itemBase }, params);
     answer.headers = { ...answer.headers, location: `${base === '/' ? '' : base}/${encodeURIComponent(keyInWords(record.key, served.collection.identity))}` };
   }
   return answer;

@@ -6,7 +6,8 @@
  * The rules (docs/mock.md, "Your own copy of the spec", says them with examples):
  * - A collection is a path P (not ending in a template) with a POST taking a JSON object body:
  *   that POST creates records, unless its success answers only in a type no record is written in
- *   (`text/plain`: a render or a command, answered from the spec). Its item path is P/{x}, when the spec has one.
+ *   (`text/plain`: a render or a command, answered from the spec). Its item path is P/{x}, when the spec has one,
+ *   else a plural P's in the singular (`/silences` → `/silence/{silenceID}`) that no POST makes a collection of its own.
  * - A record stores what the create body declares (its `readOnly` properties left out) plus the
  *   identity; an answer shows what the answer's schema declares, never a `writeOnly` property.
  *   The stored schema is the create body's properties together with those of the record's
@@ -19,7 +20,9 @@
  *   identity only in the URL (`/notes/{noteId}` → noteId, typed by the path parameter's schema).
  * - A create whose success answers a list of what it made (an array whose items declare the identity,
  *   or an object declaring none of its own with an array member whose items do) answers the record as
- *   that list's one item (`createdAs`).
+ *   that list's one item (`createdAs`). One answering an object of one member named as the item path's parameter
+ *   or the noun's id (`{"silenceID": …}`), beside records declaring an identity of their own, answers the new key
+ *   under that name (`keyAnswered`).
  * - An identity the create body does not declare, or declares `readOnly`, is assigned by the
  *   mock: a sequence for integers, a UUID for `format: uuid`, a string otherwise.
  * - Over a collection: GET P lists when its success answer is an array, or an object with an
@@ -114,6 +117,12 @@ export interface Collection {
    * `{groups: [...], took}`). The record is the one item. Undefined: the answer is the record itself.
    */
   createdAs?: ListShape;
+  /**
+   * The create answers only the new record's key, under a name of its own (Alertmanager's
+   * `{"silenceID": …}` for records that name themselves `id`): the one member of its object answer,
+   * named as the item path's parameter or the noun's id (keyAnsweredAs). Undefined: the answer is the record.
+   */
+  keyAnswered?: string;
   /** The properties a record keeps from a client's body: the create body's, without its readOnly ones. */
   declared: ReadonlySet<string>;
   /** Every property of the stored schema, with its schema (the create body's and the representation's). */
@@ -270,7 +279,7 @@ export function recogniseCollections(
     // x-mock-identity is this collection's --identity rule (a flag for the path wins).
     const overrides: IdentityOverrides =
       hint?.identity === undefined || globalOverrides.byPath?.has(path) ? globalOverrides : { ...globalOverrides, byPath: new Map(globalOverrides.byPath ?? []).set(path, hint.identity) };
-    const itemPath = operations.find((o) => itemPathOf(o.path) === path)?.path;
+    const itemPath = operations.find((o) => itemPathOf(o.path) === path)?.path ?? singularItemPath(path, operations);
     const itemParameter = itemPath === undefined ? undefined : lastTemplate(itemPath);
     const read = itemPath === undefined ? undefined : operations.find((o) => o.method === 'get' && o.path === itemPath);
     // A collection at the root (`POST /`, `GET /{id}`) is named by its body's schema.
@@ -301,7 +310,9 @@ export function recogniseCollections(
           : identityProperty(path, itemParameter, bare.stored, overrides, noun) === undefined
             ? envelopeAcross(sent, create, read)
             : undefined;
-    const { body, stored, answers } = (wrapper === undefined ? undefined : storedOf(wrapper)) ?? bare;
+    const chosen = (wrapper === undefined ? undefined : storedOf(wrapper)) ?? bare;
+    const { body, answers } = chosen;
+    let { stored } = chosen;
     const envelope = body === sent ? undefined : wrapper;
     const forPath = overrides.byPath?.get(path);
     if (hint?.identity !== undefined && forPath === hint.identity && !stored.has(forPath)) {
@@ -311,7 +322,20 @@ export function recogniseCollections(
     if (forPath !== undefined && !stored.has(forPath)) {
       throw new IdentityOverrideError(`--identity ${path}=${forPath}: the records of ${path} declare no property '${forPath}' (they declare ${[...stored.keys()].join(', ') || 'none'})`);
     }
-    const declaredIdentity = identityProperty(path, itemParameter, stored, overrides, noun);
+    let declaredIdentity = identityProperty(path, itemParameter, stored, overrides, noun);
+    // A create answering only the key by its own name: the records' identity is the one they declare themselves.
+    const keyName = envelope === undefined && forPath === undefined && overrides.everywhere === undefined ? keyAnsweredAs(create, itemParameter, noun) : undefined;
+    let keyAnswered: string | undefined;
+    if (keyName !== undefined && declaredIdentity === keyName && !body.propertySchemas.has(keyName) && !(read && successMedia(read)?.propertySet.has(keyName))) {
+      const own = new Map(stored);
+      own.delete(keyName);
+      const named = identityProperty(path, itemParameter, own, overrides, noun);
+      if (named !== undefined) {
+        declaredIdentity = named;
+        keyAnswered = keyName;
+        stored = own;
+      }
+    }
     const inPath = declaredIdentity === undefined ? identityInPath(create, operations, itemPath, itemParameter, forPath ?? overrides.everywhere) : undefined;
     const property = declaredIdentity ?? inPath?.name;
     if (property === undefined) {
@@ -337,7 +361,7 @@ export function recogniseCollections(
       continue;
     }
     const { parent, scope } = placed;
-    const createdAs = envelope === undefined ? createdAsList(create, property) : undefined;
+    const createdAs = envelope === undefined && keyAnswered === undefined ? createdAsList(create, property) : undefined;
     const collection: Collection = {
       path,
       itemPath,
@@ -358,6 +382,7 @@ export function recogniseCollections(
       body,
       ...(envelope === undefined ? {} : { envelope }),
       ...(createdAs === undefined ? {} : { createdAs }),
+      ...(keyAnswered === undefined ? {} : { keyAnswered }),
       declared: new Set([...body.propertySet].filter((name) => body.propertySchemas.get(name)?.readOnly !== true)),
       stored,
       writeOnly: new Set([...stored].filter(([, schema]) => schema.writeOnly === true).map(([name]) => name)),
@@ -655,6 +680,34 @@ export function ownPathsBelow(collectionPath: string, paths: Iterable<string>): 
     if (base.every((segment, i) => segment === segments[i] || (segment.includes('{') && (segments[i] as string).includes('{')))) found.add(path);
   }
   return [...found];
+}
+
+/**
+ * A plural collection's item path written in the singular (`/silences` → `/silence/{silenceID}`, as
+ * Alertmanager, Netlify's database branches and Overseerr's push subscriptions write theirs), where the
+ * spec has no `P/{x}` and no POST makes the singular path a collection of its own.
+ */
+function singularItemPath(path: string, operations: readonly ContractOperation[]): string | undefined {
+  const cut = path.lastIndexOf('/');
+  const last = path.slice(cut + 1);
+  const one = singular(last);
+  if (last === '' || last.includes('{') || one === last) return undefined;
+  const base = `${path.slice(0, cut)}/${one}`;
+  if (operations.some((o) => o.method === 'post' && trimSlash(o.path) === base)) return undefined;
+  return operations.find((o) => itemPathOf(o.path) === base)?.path;
+}
+
+/**
+ * The name under which a create answers only the new record's key: its success answer an object of
+ * one member, named as the item path's parameter or as the noun's id (`silenceID`, `silence_id`).
+ */
+function keyAnsweredAs(create: ContractOperation, itemParameter: string | undefined, noun: string): string | undefined {
+  const media = successMedia(create);
+  if (!media || !isObjectMedia(media) || media.properties.length !== 1) return undefined;
+  const [name] = media.properties as [string];
+  const names = [itemParameter, ...(noun === '' ? [] : [`${noun}_id`, `${noun}Id`, `${noun}ID`])];
+  const schema = media.propertySchemas.get(name);
+  return names.includes(name) && schema !== undefined && typesOf(schema).every((type) => type === 'string' || type === 'integer') ? name : undefined;
 }
 
 /** `/plants` for `/plants/{id}`: a path whose last segment is a single template. */

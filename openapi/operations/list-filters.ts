@@ -62,8 +62,17 @@ function listOf(media: ContractMediaType, document: unknown): { items: ReadonlyM
   return items ? { items: items.properties, wrapper } : undefined;
 }
 
-/** The items of a list answer `value` (a bare array, or the wrapper's array); undefined when it holds none. */
-export function listedItems(value: unknown, wrapper: string | undefined): unknown[] | undefined {
-  if (wrapper === undefined) return Array.isArray(value) ? value : undefined;
-  return isObject(value) && Array.isArray(value[wrapper]) ? value[wrapper] : undefined;
+/**
+ * The items of a list answer `value`: the bare array, or the wrapper's array; undefined when it holds none.
+ * `loose` reads a provider's answer whose shape the caller may not know: a bare array whatever the wrapper,
+ * and, where the wrapper is unknown or absent, an object's one array member.
+ */
+export function listedItems(value: unknown, wrapper: string | undefined, loose = false): unknown[] | undefined {
+  if (Array.isArray(value)) return wrapper === undefined || loose ? value : undefined;
+  if (!isObject(value)) return undefined;
+  const wrapped = wrapper === undefined ? undefined : value[wrapper];
+  if (Array.isArray(wrapped)) return wrapped;
+  if (!loose) return undefined;
+  const arrays = Object.values(value).filter(Array.isArray);
+  return arrays.length === 1 ? (arrays[0] as unknown[]) : undefined;
 }
