@@ -78,8 +78,10 @@ export class RouteTable implements Router {
     const found = exact?.get(method);
     if (found) return found.staticRoute as Route;
     let allowedSomewhere = exact !== undefined;
+    const sent = path.split('/');
+    const trimmed = path.endsWith('/') ? sent.slice(0, -1) : undefined;
     for (const template of this.#templates) {
-      const match = template.pattern.match(path);
+      const match = template.pattern.matchSplit(sent, trimmed);
       if (!match) continue;
       allowedSomewhere = true;
       const found = template.byMethod.get(method);

@@ -39,15 +39,24 @@ export class PathTemplate {
 
   /** The raw values of the templates, in order, when `path` is one of the template's paths; undefined otherwise. */
   match(path: string): string[] | undefined {
-    return this.#matchExactly(path) ?? (path.endsWith('/') ? this.#matchExactly(path.slice(0, -1)) : undefined);
+    const sent = path.split('/');
+    return this.matchSplit(sent, path.endsWith('/') ? sent.slice(0, -1) : undefined);
+  }
+
+  /**
+   * `match` for a path split at its slashes once for many templates (a route table tries each in
+   * turn: splitting the path per template was a quarter of a request's CPU on a 174-operation spec);
+   * `trimmed` is the split without its last, empty segment, for a path ending in a slash.
+   */
+  matchSplit(sent: readonly string[], trimmed?: readonly string[]): string[] | undefined {
+    return this.#matchExactly(sent) ?? (trimmed ? this.#matchExactly(trimmed) : undefined);
   }
 
   test(path: string): boolean {
     return this.match(path) !== undefined;
   }
 
-  #matchExactly(path: string): string[] | undefined {
-    const sent = path.split('/');
+  #matchExactly(sent: readonly string[]): string[] | undefined {
     if (sent.length !== this.#segments.length) return undefined;
     const values: string[] = [];
     for (let i = 0; i < sent.length; i++) {
