@@ -7,7 +7,7 @@
  * operation's success schema declares, never a writeOnly property.
  */
 import { type Collection, type CollectionRole, type ListPlan, type ListShape, type Singleton, type StatefulOperation } from '../../openapi/operations/collections.js';
-import { NEXT_CURSOR_NAMES as NEXT_CURSORS, PAGING_VALUES, envelopeOf, envelopedMedia, type PagingValue } from '../../openapi/operations/collections.js';
+import { NEXT_CURSOR_NAMES as NEXT_CURSORS, PAGING_VALUES, envelopeOf, envelopedMedia, itemPathOf, type PagingValue } from '../../openapi/operations/collections.js';
 import { firstJson, mediaEssence } from '../../openapi/media-types.js';
 import { successOf, type CompiledContract, type ContractMediaType, type ContractParameter, type ObjectShape } from '../../openapi/operations/model.js';
 import { isObject, resolveRef, type Schema } from '../../openapi/schema/resolve.js';
@@ -588,7 +588,7 @@ function answerCreated(served: Served, record: StoredRecord, params: Readonly<Re
   if (served.location) {
     // The item path may name the collection in the singular (`/silences` → `/silence/{silenceID}`: collections.ts).
     const { collection } = served;
-    const itemBase = collection.itemPath?.replace(/\/\{[^/{}]+\}\/?$/, '');
+    const itemBase = collection.itemPath === undefined ? undefined : itemPathOf(collection.itemPath);
     const base = pathOf(itemBase === undefined || itemBase === collection.path ? collection : { ...collection, path: itemBase }, params);
     answer.headers = { ...answer.headers, location: `${base === '/' ? '' : base}/${encodeURIComponent(keyInWords(record.key, served.collection.identity))}` };
   }

@@ -711,7 +711,7 @@ function keyAnsweredAs(create: ContractOperation, itemParameter: string | undefi
 }
 
 /** `/plants` for `/plants/{id}`: a path whose last segment is a single template. */
-function itemPathOf(path: string): string | undefined {
+export function itemPathOf(path: string): string | undefined {
   const match = /^(.*)\/\{[^/{}]+\}\/?$/.exec(path);
   // `/{id}` is the item path of the collection at the root, `/`.
   return match?.[1] === '' ? '/' : match?.[1];
