@@ -34,6 +34,7 @@ export class JournalWaits {
   readonly max: number;
   /** Each wait's end, called with what ended it. */
   readonly #ends = new Set<(outcome: WaitOutcome) => void>();
+  #held = 0;
   #closed = false;
   #reloads = 0;
 
@@ -46,9 +47,14 @@ export class JournalWaits {
     return this.#reloads;
   }
 
-  /** How many waits are held now. */
+  /** How many waits are open now (the bound counts these). */
   get size(): number {
     return this.#ends.size;
+  }
+
+  /** How many of them are parked, having found nothing after their cursor: an open wait may be about to answer news. */
+  get held(): number {
+    return this.#held;
   }
 
   /**
@@ -83,7 +89,13 @@ export class JournalWaits {
         changed = false;
         if (await hasNews()) return 'news';
         if (ended) return ended;
-        if (!changed) await new Promise<void>((resolve) => (resume = resolve));
+        if (changed) continue;
+        this.#held++;
+        try {
+          await new Promise<void>((resolve) => (resume = resolve));
+        } finally {
+          this.#held--;
+        }
       }
     } finally {
       stop?.();

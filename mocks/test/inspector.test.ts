@@ -271,7 +271,7 @@ describe.skipIf(chromiumMissing)('the inspector in Chromium', () => {
     const onRequest = (request: { url(): string }): void => void asked.push(new URL(request.url()).pathname + new URL(request.url()).search);
     const heldRead = (request: { url(): string }): boolean => /\/__mock\/requests\?limit=\d+&after=\d+&wait=\d+&reloads=\d+$/.test(request.url());
     // The earlier tests' requests may still be reaching the page: start once the mock holds the page's read, having nothing newer.
-    while (mock.waits.size === 0) await new Promise((resolve) => setImmediate(resolve));
+    while (mock.waits.held === 0) await new Promise((resolve) => setImmediate(resolve));
     page.on('request', onRequest);
     // Held, the page asks nothing more: a round trip to the mock later, it has sent nothing.
     await fetch(`${mock.url}/__mock/health`);

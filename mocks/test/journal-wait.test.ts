@@ -32,9 +32,9 @@ function waitOn(mock: MockServer, after: number, seconds = 30, init: RequestInit
   return { answer, answered: () => answered };
 }
 
-/** Until the mock holds `count` waits: each is taken once its request is read (checked each loop turn, bounded by the test's limit). */
+/** Until the mock holds `count` waits parked on nothing new: each parks once its request is read and its cursor checked (checked each loop turn, bounded by the test's limit). */
 async function untilWaiting(mock: MockServer, count: number): Promise<void> {
-  while (mock.waits.size < count) await new Promise((resolve) => setImmediate(resolve));
+  while (mock.waits.held < count) await new Promise((resolve) => setImmediate(resolve));
 }
 
 describe('the journal long poll on one mock', () => {
