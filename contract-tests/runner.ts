@@ -106,9 +106,14 @@ export async function runResolved(resolved: ResolvedOptions, options: Pick<Contr
     outcome: 'not-sent',
     reason,
   }));
-  // An action on what an action made (the cancel of an instance a trigger started) changes it once: the requests it must refuse for their
+  // An action on what the run made (the cancel of an instance a trigger started) changes it once: the requests it must refuse for their
   // credential go first, one at a time, so a provider that ignores the credential acts then, and is seen to; after a valid one they would meet the changed state.
-  const onMade = new Set([...produced.parameters.keys()].filter((id) => !['GET', 'HEAD'].includes(resolved.operations.find((o) => o.operationId === id)?.method ?? 'GET')));
+  // (A PUT or PATCH on a pinned record may be repeated: its cases keep their place.)
+  const methodOf = (id: string): string => resolved.operations.find((o) => o.operationId === id)?.method ?? 'GET';
+  const onMade = new Set([
+    ...[...produced.parameters.keys()].filter((id) => !['GET', 'HEAD'].includes(methodOf(id))),
+    ...[...records.keys()].filter((id) => !['GET', 'HEAD', 'PUT', 'PATCH'].includes(methodOf(id))),
+  ]);
   for (const c of cases) if (onMade.has(c.operationId) && c.expect === 'unauthenticated') c.phase = 'probe';
   const probes = cases.filter((c) => c.phase === 'probe');
   const probed = await sendAll(probes, resolved, options.onExchange, 1);
@@ -412,7 +417,7 @@ interface Pin {
 type ParentPlanOf = NonNullable<SequencePlan['parent']>;
 
 /** What creating a record takes: its collection's create, identity and how the identity is given. */
-type RecordPlan = Pick<SequencePlan, 'collection' | 'identity' | 'identityMember' | 'identityType' | 'assigned' | 'create' | 'envelope' | 'createdAs'>;
+type RecordPlan = Pick<SequencePlan, 'collection' | 'identity' | 'identityMember' | 'identityType' | 'assigned' | 'create' | 'envelope' | 'createdAs' | 'keyAnswered'>;
 
 /**
  * For each collection whose item path takes a PUT or PATCH with a body among the operations under
@@ -468,7 +473,8 @@ async function pinRecords(
     const outcome = await transport.send({ url: options.endpoint(contractCase.request.path), method: plan.create.method, headers: contractCase.request.headers, body: contractCase.request.body });
     if (outcome.outcome !== 'response') return { failed: `${operationId} ${outcome.outcome === 'timeout' ? 'timed out' : 'was not answered'}` };
     if (outcome.response.status < 200 || outcome.response.status > 299) return { failed: `${operationId} answered ${outcome.response.status} to a valid body` };
-    if (id !== undefined) return { id };
+    // A create answering the key it made (collections.ts, keyAnswered) names the record, whatever identity was sent.
+    if (id !== undefined && plan.keyAnswered === undefined) return { id };
     const answer = parseBody(outcome.response.body);
     const record = answer.ok ? createdRecordIn(answer.value, plan) : undefined;
     const answered = keyText(record !== null && typeof record === 'object' ? (record as Record<string, unknown>) : undefined, plan.identity, plan.identityMember);
@@ -639,6 +645,7 @@ function recordPlanOf(collection: Collection, options: ResolvedOptions): (Record
     ...(collection.itemParameter === undefined ? {} : { itemParameter: collection.itemParameter }),
     ...(envelope ? { envelope } : {}),
     ...(collection.createdAs === undefined ? {} : { createdAs: collection.createdAs }),
+    ...(collection.keyAnswered === undefined ? {} : { keyAnswered: collection.keyAnswered }),
   };
 }
 

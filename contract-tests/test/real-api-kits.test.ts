@@ -15,6 +15,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadFixtures } from '../../fixtures/index.js';
 import { loadContract, readContract } from '../../openapi/operations/compile.js';
+import { recogniseCollections } from '../../openapi/operations/collections.js';
 import { dependencyGraph } from '../../openapi/operations/dependencies.js';
 import { producedValues, resourceQueries } from '../dependencies.js';
 import { dryRunText } from '../dry-run.js';
@@ -77,8 +78,8 @@ export const TABLE: readonly Row[] = [
   maestro('errors-as-json', ['GetWorkflowTriggerRequirements'], 1, ['content_type_conformance']),
   maestro('status-filter-ignored', ['GetWorkflowsList'], 1, ['list_honours_parameters']),
   maestro('unknown-workflow-empty-requirements', ['GetWorkflowTriggerRequirements'], 0, [], true),
-  maestro('unknown-instance-200', ['getWorkflowInstance'], 0, [], true),
-  maestro('instance-missing-from-list', ['TriggerWorkflow', 'getWorkflowInstance'], 1, ['ensure_resource_availability']),
+  maestro('unknown-instance-200', ['getWorkflowInstance'], 1, ['missing_resource_not_found']),
+  maestro('instance-missing-from-list', ['TriggerWorkflow', 'getWorkflowInstance'], 1, ['ensure_resource_availability', 'resource_consistency']),
   maestro('instance-listed-under-every-workflow', ['TriggerWorkflow', 'getWorkflowInstancesList'], 0, [], true),
   maestro('trigger-inputs-not-persisted', ['TriggerWorkflow', 'getWorkflowInstancesList'], 0, [], true),
   maestro('started-at-without-offset', ['TriggerWorkflow', 'getWorkflowInstancesList'], 1, ['response_schema_conformance']),
@@ -197,28 +198,19 @@ it('takes a path id that only a list answers from that list ({workflowId} from G
   expect(planned.some((q) => q.parameter === 'instanceId')).toBe(false);
 });
 
-it('calls the trigger before the cases for the instance its answer names, which the read and the cancel then act on', async () => {
+it("makes an instance with the trigger, the instances' create, before the cases below one, which the read and the cancel then act on", async () => {
   const compiled = loadContract(MAESTRO_SPEC);
   const { operations } = suiteSpecOf(compiled);
-  const consumers = [
-    { operationId: 'getWorkflowInstance', parameter: 'instanceId' },
-    { operationId: 'cancelWorkflowInstance', parameter: 'instanceId' },
-  ];
-  expect(producedValues(dependencyGraph(compiled), operations)).toEqual([
-    { producer: 'TriggerWorkflow', property: 'instance_id', consumers, read: { operationId: 'getWorkflowInstance', parameter: 'instanceId' } },
-  ]);
-  expect(dryRunText({ compiled, operations, source: 'maestro' })).toContain(
-    'Called once before the cases, for what their answer names:\n  TriggerWorkflow .instance_id → {instanceId} of getWorkflowInstance, {instanceId} of cancelWorkflowInstance',
-  );
+  // The trigger answers 201 naming the instance by the item path's noun id (`instance_id` for {instanceId}): it makes the instances' records.
+  const instances = recogniseCollections(compiled).collections.find((c) => c.path.endsWith('/instances'));
+  expect(instances).toMatchObject({ create: { operationId: 'TriggerWorkflow' }, keyAnswered: 'instance_id', identity: { property: 'id', assigned: 'uuid' }, scope: ['accountId', 'workflowId'] });
+  // No longer an action called for what its answer names: the records' own create.
+  expect(producedValues(dependencyGraph(compiled), operations)).toEqual([]);
+  const dry = dryRunText({ compiled, operations, source: 'maestro' });
+  expect(dry).toContain('TriggerWorkflow → getWorkflowInstance → getWorkflowInstancesList');
+  expect(dry).toContain('{instanceId} ← TriggerWorkflow .id (parent)');
   // Workflows are only listed: their status filter is judged on the list's own records.
-  expect(dryRunText({ compiled, operations, source: 'maestro' })).toContain('their filters judged on their own records (listed without, then with a value they hold):\n  GetWorkflowsList: status');
-  // An operation the user excluded is never called, not even to make a value.
-  expect(
-    producedValues(
-      dependencyGraph(compiled),
-      operations.filter((o) => o.operationId !== 'TriggerWorkflow'),
-    ),
-  ).toEqual([]);
+  expect(dry).toContain('their filters judged on their own records (listed without, then with a value they hold):\n  GetWorkflowsList: status');
 
   const provider = await startMaestroProvider(TOKEN, 'instance-steps-as-text');
   try {

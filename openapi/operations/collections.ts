@@ -20,9 +20,12 @@
  *   identity only in the URL (`/notes/{noteId}` → noteId, typed by the path parameter's schema).
  * - A create whose success answers a list of what it made (an array whose items declare the identity,
  *   or an object declaring none of its own with an array member whose items do) answers the record as
- *   that list's one item (`createdAs`). One answering an object of one member named as the item path's parameter
- *   or the noun's id (`{"silenceID": …}`), beside records declaring an identity of their own, answers the new key
- *   under that name (`keyAnswered`).
+ *   that list's one item (`createdAs`). One answering an object with a member named as the item path's parameter
+ *   or the noun's id (`{"silenceID": …}`), its other members none of the record's, beside records declaring an
+ *   identity of their own, answers the new key under that name (`keyAnswered`).
+ * - A path listed and read (GET Q, GET Q/{x}) with no POST Q is created by one POST elsewhere under the
+ *   same parent that answers 201 naming the record by the noun's id (`madeElsewhere`: Rooms'
+ *   `…/users/invite_user`, Maestro's `…/workflows/{workflowId}/actions/trigger` making its `…/instances`).
  * - An identity the create body does not declare, or declares `readOnly`, is assigned by the
  *   mock: a sequence for integers, a UUID for `format: uuid`, a string otherwise.
  * - Over a collection: GET P lists when its success answer is an array, or an object with an
@@ -253,8 +256,13 @@ export function recogniseCollections(
     const why = turnedOff(operation);
     if (why !== undefined) reasons.set(operation.operationId, why);
   }
+  // A collection whose create is an action elsewhere (`…/actions/trigger` making `…/instances`): its records' path.
+  const madeAt = madeElsewhere(operations.filter((o) => !off(o)));
+  const collectionPathOf = (create: ContractOperation): string => madeAt.get(create.operationId) ?? trimSlash(create.path);
   // Parents before their nested collections: shorter paths first. A POST given another role creates nothing.
-  const creates = operations.filter((o) => o.method === 'post' && !off(o) && !/\}\/?$/.test(o.path) && (hintOf(o)?.role ?? 'create') === 'create').sort((a, b) => segments(a.path) - segments(b.path));
+  const creates = operations
+    .filter((o) => o.method === 'post' && !off(o) && !/\}\/?$/.test(o.path) && (hintOf(o)?.role ?? 'create') === 'create')
+    .sort((a, b) => segments(collectionPathOf(a)) - segments(collectionPathOf(b)));
   for (const create of creates) {
     const hint = hintOf(create);
     const stated = hint?.role === 'create' || hint?.collection === true;
@@ -271,7 +279,7 @@ export function recogniseCollections(
       reasons.set(create.operationId, 'its success answers no JSON or XML record: answered from the spec, nothing stored');
       continue;
     }
-    const path = trimSlash(create.path);
+    const path = collectionPathOf(create);
     if (collections.some((c) => c.path === path)) {
       reasons.set(create.operationId, `another POST creates the records of ${path}`);
       continue;
@@ -324,7 +332,7 @@ export function recogniseCollections(
     }
     let declaredIdentity = identityProperty(path, itemParameter, stored, overrides, noun);
     // A create answering only the key by its own name: the records' identity is the one they declare themselves.
-    const keyName = envelope === undefined && forPath === undefined && overrides.everywhere === undefined ? keyAnsweredAs(create, itemParameter, noun) : undefined;
+    const keyName = envelope === undefined && forPath === undefined && overrides.everywhere === undefined ? keyAnsweredAs(create, itemParameter, noun, read) : undefined;
     let keyAnswered: string | undefined;
     if (keyName !== undefined && declaredIdentity === keyName && !body.propertySchemas.has(keyName) && !(read && successMedia(read)?.propertySet.has(keyName))) {
       const own = new Map(stored);
@@ -698,16 +706,55 @@ function singularItemPath(path: string, operations: readonly ContractOperation[]
 }
 
 /**
- * The name under which a create answers only the new record's key: its success answer an object of
- * one member, named as the item path's parameter or as the noun's id (`silenceID`, `silence_id`).
+ * The name under which a create answers only the new record's key: its success answer an object
+ * with a member named as the item path's parameter or as the noun's id (`silenceID`, `silence_id`),
+ * whose other members are none of the record's (`instance_url`, `request_id`: about the answer, not
+ * the record): neither the create body's nor the item read's.
  */
-function keyAnsweredAs(create: ContractOperation, itemParameter: string | undefined, noun: string): string | undefined {
+function keyAnsweredAs(create: ContractOperation, itemParameter: string | undefined, noun: string, read: ContractOperation | undefined): string | undefined {
   const media = successMedia(create);
-  if (!media || !isObjectMedia(media) || media.properties.length !== 1) return undefined;
-  const [name] = media.properties as [string];
+  if (!media || !isObjectMedia(media)) return undefined;
   const names = [itemParameter, ...(noun === '' ? [] : [`${noun}_id`, `${noun}Id`, `${noun}ID`])];
-  const schema = media.propertySchemas.get(name);
-  return names.includes(name) && schema !== undefined && typesOf(schema).every((type) => type === 'string' || type === 'integer') ? name : undefined;
+  const name = media.properties.find((property) => names.includes(property));
+  const schema = name === undefined ? undefined : media.propertySchemas.get(name);
+  if (name === undefined || schema === undefined || !typesOf(schema).every((type) => type === 'string' || type === 'integer')) return undefined;
+  const body = firstJson(create.requestBody?.content);
+  const shown = read && successMedia(read);
+  return media.properties.every((property) => property === name || !(body?.propertySet.has(property) || shown?.propertySet.has(property))) ? name : undefined;
+}
+
+/**
+ * Collections whose records a POST elsewhere makes, by that POST's operationId: a path Q listed
+ * (GET Q) and read (GET Q/{x}) that no POST Q creates into, and one POST under the same parent,
+ * below Q (`/users/invite_user`) or beside it (`…/workflows/{workflowId}/actions/trigger` beside
+ * `…/workflows/{workflowId}/instances`), with no GET of its own, that answers 201 Created
+ * (RFC 9110: a new resource made) with a JSON object naming the new record as Q's item path does,
+ * by the noun's id (`userId` of `/users/{userId}`; `instance_id` for `{instanceId}`; never a bare `id`). DocuSign Rooms invites users so, Maestro starts
+ * workflow instances so.
+ */
+function madeElsewhere(operations: readonly ContractOperation[]): Map<string, string> {
+  const made = new Map<string, string>();
+  const parentOfPath = (path: string): string => path.slice(0, path.lastIndexOf('}') + 1);
+  const plain = (name: string): string => name.toLowerCase().replace(/[^a-z0-9]/g, '');
+  const posted = new Set(operations.filter((o) => o.method === 'post').map((o) => trimSlash(o.path)));
+  const listed = new Set(operations.filter((o) => o.method === 'get').map((o) => trimSlash(o.path)));
+  for (const path of listed) {
+    if (posted.has(path) || path.endsWith('}')) continue;
+    const item = operations.find((o) => o.method === 'get' && itemPathOf(o.path) === path);
+    if (!item) continue;
+    const parameter = plain(lastTemplate(item.path));
+    // The noun's own id (`userId` of /users), never a bare `id`: only that tells whose record an answer names.
+    if (parameter !== `${plain(singular(lastWord(path)))}id`) continue;
+    const parent = parentOfPath(path);
+    const makers = operations.filter((o) => {
+      const at = trimSlash(o.path);
+      if (o.method !== 'post' || at === path || listed.has(at) || at.endsWith('}') || parentOfPath(at) !== parent || !o.responses.has(201)) return false;
+      const answer = firstJson(o.responses.get(201)?.content);
+      return answer !== undefined && isObjectMedia(answer) && answer.properties.some((name) => plain(name) === parameter);
+    });
+    if (makers.length === 1) made.set((makers[0] as ContractOperation).operationId, path);
+  }
+  return made;
 }
 
 /** `/plants` for `/plants/{id}`: a path whose last segment is a single template. */
