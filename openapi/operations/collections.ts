@@ -729,32 +729,42 @@ function keyAnsweredAs(create: ContractOperation, itemParameter: string | undefi
  * below Q (`/users/invite_user`) or beside it (`…/workflows/{workflowId}/actions/trigger` beside
  * `…/workflows/{workflowId}/instances`), with no GET of its own, that answers 201 Created
  * (RFC 9110: a new resource made) with a JSON object naming the new record as Q's item path does,
- * by the noun's id (`userId` of `/users/{userId}`; `instance_id` for `{instanceId}`; never a bare `id`). DocuSign Rooms invites users so, Maestro starts
- * workflow instances so.
+ * by the noun's id (`userId` of `/users/{userId}`; `instance_id` for `{instanceId}`; never a bare
+ * `id`). DocuSign Rooms invites users so, Maestro starts workflow instances so.
  */
 function madeElsewhere(operations: readonly ContractOperation[]): Map<string, string> {
   const made = new Map<string, string>();
   const parentOfPath = (path: string): string => path.slice(0, path.lastIndexOf('}') + 1);
-  const plain = (name: string): string => name.toLowerCase().replace(/[^a-z0-9]/g, '');
   const posted = new Set(operations.filter((o) => o.method === 'post').map((o) => trimSlash(o.path)));
-  const listed = new Set(operations.filter((o) => o.method === 'get').map((o) => trimSlash(o.path)));
+  const gets = operations.filter((o) => o.method === 'get');
+  const listed = new Set(gets.map((o) => trimSlash(o.path)));
+  // Each collection path's item read, by the path it is the item of.
+  const reads = new Map<string, ContractOperation>();
+  for (const get of gets) {
+    const base = itemPathOf(get.path);
+    if (base !== undefined && !reads.has(base)) reads.set(base, get);
+  }
   for (const path of listed) {
-    if (posted.has(path) || path.endsWith('}')) continue;
-    const item = operations.find((o) => o.method === 'get' && itemPathOf(o.path) === path);
-    if (!item) continue;
-    const parameter = plain(lastTemplate(item.path));
+    const item = reads.get(path);
+    if (posted.has(path) || path.endsWith('}') || !item) continue;
+    const parameter = normalisedName(lastTemplate(item.path));
     // The noun's own id (`userId` of /users), never a bare `id`: only that tells whose record an answer names.
-    if (parameter !== `${plain(singular(lastWord(path)))}id`) continue;
+    if (parameter !== `${normalisedName(singular(lastWord(path)))}id`) continue;
     const parent = parentOfPath(path);
     const makers = operations.filter((o) => {
       const at = trimSlash(o.path);
       if (o.method !== 'post' || at === path || listed.has(at) || at.endsWith('}') || parentOfPath(at) !== parent || !o.responses.has(201)) return false;
       const answer = firstJson(o.responses.get(201)?.content);
-      return answer !== undefined && isObjectMedia(answer) && answer.properties.some((name) => plain(name) === parameter);
+      return answer !== undefined && isObjectMedia(answer) && answer.properties.some((name) => normalisedName(name) === parameter);
     });
     if (makers.length === 1) made.set((makers[0] as ContractOperation).operationId, path);
   }
   return made;
+}
+
+/** A name as its spellings agree: `station_id`, `stationId` and `Station-ID` all read `stationid`. */
+export function normalisedName(name: string): string {
+  return name.toLowerCase().replace(/[-_ ]/g, '');
 }
 
 /** `/plants` for `/plants/{id}`: a path whose last segment is a single template. */

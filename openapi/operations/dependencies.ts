@@ -20,7 +20,7 @@
  * a producer's noun with an id suffix (`station_id`, `parentId`: a body's bare `station` may be an
  * embedded object, never matched).
  */
-import { recogniseCollections, singular, type Collection } from './collections.js';
+import { normalisedName, recogniseCollections, singular, type Collection } from './collections.js';
 import { successOf, type CompiledContract, type ContractOperation, type ContractParameter } from './model.js';
 import { firstJson } from '../media-types.js';
 import type { Schema } from '../schema/resolve.js';
@@ -89,8 +89,8 @@ function bodyConsumers(operation: ContractOperation, producers: readonly Produce
   const found: Dependency[] = [];
   for (const [name, schema] of body.propertySchemas) {
     if (!scalarSchema(schema) || schema.readOnly === true) continue;
-    const key = normalised(name);
-    const producer = producers.find((p) => [`${normalised(p.noun)}id`, `${normalised(p.noun)}ids`].includes(key) && p.operationId !== operation.operationId);
+    const key = normalisedName(name);
+    const producer = producers.find((p) => [`${normalisedName(p.noun)}id`, `${normalisedName(p.noun)}ids`].includes(key) && p.operationId !== operation.operationId);
     if (!producer) continue;
     found.push({
       parameter: name,
@@ -143,12 +143,12 @@ function producersOf(contract: CompiledContract, collections: readonly Collectio
  */
 function answerProducer(operations: readonly ContractOperation[], listPath: string, noun: string): { operationId: string; property: string } | undefined {
   const parent = listPath.slice(0, listPath.lastIndexOf('/'));
-  const wanted = `${normalised(noun)}id`;
+  const wanted = `${normalisedName(noun)}id`;
   for (const operation of operations) {
     if (operation.method !== 'post' || !startsWithPath(trimSlash(operation.path), parent) || trimSlash(operation.path) === listPath) continue;
     if (givenByRequest(operation, wanted)) continue;
     const answer = firstJson(successOf(operation)?.response.content);
-    for (const [name, schema] of answer?.propertySchemas ?? []) if (normalised(name) === wanted && scalarSchema(schema)) return { operationId: operation.operationId, property: name };
+    for (const [name, schema] of answer?.propertySchemas ?? []) if (normalisedName(name) === wanted && scalarSchema(schema)) return { operationId: operation.operationId, property: name };
   }
   return undefined;
 }
@@ -169,9 +169,9 @@ function listMaker(operations: readonly ContractOperation[], listPath: string): 
 
 /** Whether the request names that value itself: a path parameter, or a top-level property of its JSON body, of that name (normalised). */
 function givenByRequest(operation: ContractOperation, name: string): boolean {
-  if (operation.parameters.some((p) => p.in === 'path' && normalised(p.name) === name)) return true;
+  if (operation.parameters.some((p) => p.in === 'path' && normalisedName(p.name) === name)) return true;
   const body = firstJson(operation.requestBody?.content);
-  return [...(body?.propertySchemas.keys() ?? [])].some((property) => normalised(property) === name);
+  return [...(body?.propertySchemas.keys() ?? [])].some((property) => normalisedName(property) === name);
 }
 
 /** Every declared link's parameters, by the operation they lead to and the parameter's name. */
@@ -210,9 +210,9 @@ function inferred(operation: ContractOperation, parameter: ContractParameter, pr
     if (byPath) return of(byPath, byPath.itemPath === path ? 'record' : 'parent');
   }
   if (!scalar(parameter)) return undefined;
-  const key = normalised(parameter.name);
+  const key = normalisedName(parameter.name);
   // A parameter named for a noun, with or without an id suffix; not a list's own paging or free-text search.
-  const byName = producers.find((p) => [normalised(p.noun), `${normalised(p.noun)}id`, `${normalised(p.noun)}ids`].includes(key) && !ownList(operation, p));
+  const byName = producers.find((p) => [normalisedName(p.noun), `${normalisedName(p.noun)}id`, `${normalisedName(p.noun)}ids`].includes(key) && !ownList(operation, p));
   if (byName) return of(byName, 'name');
   // A name ending in an id (`invoice_id`) names its resource itself: no description overrides it. A bare `id` or `origin` says nothing.
   const description = key === 'id' || key === 'ids' || !/ids?$/.test(key) ? parameter.description?.toLowerCase() : undefined;
@@ -242,11 +242,6 @@ function scalarSchema(schema: Schema | undefined): boolean {
 /** `/bookings/{bookingId}/payment` starts with `/bookings/{bookingId}`; `/bookingsX` does not start with `/bookings`. */
 function startsWithPath(path: string, prefix: string): boolean {
   return path === prefix || path.startsWith(`${prefix}/`);
-}
-
-/** `station_id`, `stationId` and `Station-ID` all read `stationid`. */
-function normalised(name: string): string {
-  return name.toLowerCase().replace(/[-_ ]/g, '');
 }
 
 function lastWord(path: string): string {
