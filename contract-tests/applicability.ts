@@ -79,8 +79,8 @@ export function notApplicable(
       // Or an action answering what a read under test then reads (actions.ts: a trigger, then the instance it started).
       return plans.some((p) => p.read || tellsRecords(p)) || actions.some((a) => a.read) ? undefined : none('a read, or a list whose records show their identity');
     case 'resource_consistency':
-      // Or an update and a list showing the records, where the list is the only read: it must show the update.
-      return plans.some((p) => p.read || (p.update?.requestBody && tellsRecords(p))) ? undefined : none('a read by id, or an update and a list whose records show their identity');
+      // Or a list showing the records, where the list is the only read: it must show them as created (and updated).
+      return plans.some((p) => p.read || tellsRecords(p)) ? undefined : none('a read by id, or a list whose records show their identity');
     case 'missing_resource_not_found':
       // A delete that declares 404 is judged on an id never created, read or no read.
       // And a read below a record a client makes, sent with that record missing on purpose (missing-parents.ts).
@@ -148,9 +148,8 @@ export function awaitedAnswers(
     case 'resource_consistency':
       return [
         ...plans.filter((p) => p.read).map((p) => `${p.read?.operationId} reading a ${p.noun} ${p.create.operationId} created (a 2xx create first)`),
-        ...plans
-          .filter((p) => !p.read && p.update?.requestBody && tellsRecords(p))
-          .map((p) => `${p.list?.operationId} listing a ${p.noun} after ${p.update?.operationId} updated it (a 2xx create and update first)`),
+        ...plans.filter((p) => !p.read && tellsRecords(p)).map((p) => `${p.list?.operationId} listing a ${p.noun} ${p.create.operationId} created (a 2xx create first)`),
+        ...plans.filter((p) => p.read && p.scope && tellsRecords(p)).map((p) => `${p.list?.operationId} under another ${p.scope?.join(' or ')} a list answered (a 2xx create first)`),
       ];
     case 'missing_resource_not_found':
       return plans.flatMap((p) => [

@@ -112,6 +112,8 @@ export interface SequenceStep {
   /** Ids a list must hold, and ids it must not. */
   contains?: string[];
   lacks?: string[];
+  /** A list under another value of a scope parameter than its records were created under (a second workflow a list answered): it must show none of `ids`. */
+  apart?: { parameter: string; value: string; ids: string[] };
   /** A limit the list was asked for. */
   limit?: { parameter: string; value: number };
   /** A filter the list was asked for: only records whose property is one of the values (`absent`: the schema's default, what a record without it has). */

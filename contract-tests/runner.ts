@@ -90,7 +90,7 @@ export async function runResolved(resolved: ResolvedOptions, options: Pick<Contr
   const { pins, attempts } = await pinRecords(resolved, sequences, listed.bodies, listed.parameters);
   const records = new Map(pins.flatMap((pin) => pin.records));
   // Query parameters and body properties naming other resources (`?origin=` a station): values from the records just created or a list's answer.
-  const known = await resourceValues(resolved, pins, listed.seen);
+  const known = await resourceValues(resolved, pins, listed);
   // Path values only an action's answer gives (an instance a trigger started): the action called once, its answer named.
   const actions = resolved.compiled ? producedValues(dependencyGraph(resolved.compiled), resolved.operations) : [];
   const produced = actions.length
@@ -187,7 +187,7 @@ async function sendSequences(
   options: ResolvedOptions,
   onExchange: ((exchange: Exchange) => void) | undefined,
   earlierTimeouts: number,
-  known: Pick<KnownValues, 'parameters' | 'bodies'> = { parameters: new Map(), bodies: new Map() },
+  known: Pick<KnownValues, 'parameters' | 'bodies'> & Partial<Pick<KnownValues, 'elsewhere'>> = { parameters: new Map(), bodies: new Map() },
   missingParents: readonly MissingParent[] = [],
   actions: readonly ProducedValue[] = [],
   lists: readonly ListedFilters[] = [],
@@ -243,7 +243,7 @@ async function sendSequences(
     const ids = createIdSource();
     // First, so that what the sequences create is still deleted last.
     await sendMissingParents(missingParents, { send, ids, seed: options.seed, given: known.parameters });
-    await runSequences(plans, { ids, seed: options.seed, send, fetchPage, bodies: known.bodies, parameters: known.parameters });
+    await runSequences(plans, { ids, seed: options.seed, send, fetchPage, bodies: known.bodies, parameters: known.parameters, ...(known.elsewhere ? { elsewhere: known.elsewhere } : {}) });
     await runActionSequences(actions, { operations: options.operations, send, seed: options.seed, given: known.parameters, bodies: known.bodies });
     await runListedFilters(lists, { send, seed: options.seed, given: known.parameters });
   } finally {
@@ -655,6 +655,13 @@ export interface KnownValues {
   bodies: Map<string, Map<string, string>>;
   /** The first identity seen per producing operation (JSON text). */
   seen: Map<string, string>;
+  /**
+   * A second record a list answered, per operation and path parameter (JSON text by name): another parent
+   * than the one `parameters` names (`{workflowId}`), for a list under it that must not show the records made under the first.
+   */
+  elsewhere: Map<string, Map<string, string>>;
+  /** The second distinct identity of each producing list's answer (JSON text), for `elsewhere`. */
+  others: Map<string, string>;
 }
 
 /**
@@ -663,9 +670,10 @@ export interface KnownValues {
  * of the producing list's answer (one GET, not judged; its own parameters naming records filled the
  * same way, so trips are listed between stations a list answered), else the parameter's example.
  */
-async function resourceValues(options: ResolvedOptions, pins: readonly Pin[], earlier?: ReadonlyMap<string, string>): Promise<KnownValues> {
-  const seen = new Map<string, string>(earlier);
-  const known: KnownValues = { parameters: new Map(), bodies: new Map(), seen };
+async function resourceValues(options: ResolvedOptions, pins: readonly Pin[], earlier?: Pick<KnownValues, 'seen' | 'others'>): Promise<KnownValues> {
+  const seen = new Map<string, string>(earlier?.seen);
+  const second = new Map<string, string>(earlier?.others);
+  const known: KnownValues = { parameters: new Map(), bodies: new Map(), seen, elsewhere: new Map(), others: second };
   if (!options.compiled) return known;
   const { compiled } = options;
   const queries = resourceQueries(dependencyGraph(compiled), options.operations, recogniseCollections(compiled).collections);
@@ -687,9 +695,12 @@ async function resourceValues(options: ResolvedOptions, pins: readonly Pin[], ea
           const credentials = lister ? validCredentials(lister.security, options.token, options.basic) : { headers: {} };
           const outcome = await transport.send({ url: options.endpoint(producerPath), method: 'GET', headers: { ...options.headers, ...credentials.headers }, body: undefined });
           const answer = outcome.outcome === 'response' && outcome.response.status < 300 ? parseBody(outcome.response.body) : undefined;
-          const first = answer?.ok ? (listedItems(answer.value, undefined, true) ?? listedItems(answer.value, wrapperOf(answer.value), true))?.[0] : undefined;
-          const value = first !== null && typeof first === 'object' ? keyText(first as Record<string, unknown>, query.property) : undefined;
+          const items = answer?.ok ? (listedItems(answer.value, undefined, true) ?? listedItems(answer.value, wrapperOf(answer.value), true)) : undefined;
+          const keys = (items ?? []).slice(0, 20).map((item) => (item !== null && typeof item === 'object' ? keyText(item as Record<string, unknown>, query.property) : undefined));
+          const value = keys[0];
           if (value !== undefined) seen.set(query.producer, value);
+          const other = value === undefined ? undefined : keys.find((key) => key !== undefined && key !== value);
+          if (other !== undefined) second.set(query.producer, other);
         }
         const operation = options.operations.find((o) => o.operationId === query.operationId);
         const declared = query.in === 'body' ? undefined : compiled.operations.get(query.operationId)?.parameters.find((p) => p.in === query.in && p.name === query.parameter)?.example;
@@ -706,6 +717,9 @@ async function resourceValues(options: ResolvedOptions, pins: readonly Pin[], ea
         resolved.add(query);
         const into = query.in === 'body' ? known.bodies : known.parameters;
         into.set(query.operationId, new Map([...(into.get(query.operationId) ?? []), [query.parameter, value]]));
+        const other = second.get(query.producer);
+        if (query.in === 'path' && value === seen.get(query.producer) && other !== undefined && (parameter === undefined || takesLiteral(parameter, other)))
+          known.elsewhere.set(query.operationId, new Map([...(known.elsewhere.get(query.operationId) ?? []), [query.parameter, other]]));
       }
     }
   } finally {

@@ -337,6 +337,8 @@ export interface SequenceContext {
   bodies?: ReadonlyMap<string, ReadonlyMap<string, string>>;
   /** Path and query parameters naming records only a list gives, per operation: the values earlier answers gave (JSON text by name). */
   parameters?: ReadonlyMap<string, ReadonlyMap<string, string>>;
+  /** Per operation, a path parameter's second value a list answered (another record than `parameters` names), by name. */
+  elsewhere?: ReadonlyMap<string, ReadonlyMap<string, string>>;
 }
 
 const MAX_PAGES = 20;
@@ -658,11 +660,36 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
       'accepted',
     );
   await list(
-    { kind: 'list', collection: plan.collection, identity: plan.identity, ...optional('identityMember', plan.identityMember), ...listed('contains', [first.id, ...others.map((o) => o.id)]) },
+    {
+      kind: 'list',
+      collection: plan.collection,
+      identity: plan.identity,
+      ...optional('identityMember', plan.identityMember),
+      ...listed('contains', [first.id, ...others.map((o) => o.id)]),
+      // Where the list is the only read, it shows the record as created.
+      ...(plan.read || plan.identityInPathOnly || plan.identityUnlisted ? {} : { showing: { id: first.id, record: first.value } }),
+    },
     plan.identityInPathOnly || plan.identityUnlisted
       ? `lists the ${plan.collection} collection (its records show no ${plan.identity}: which ones it holds cannot be told)`
       : `lists the ${plan.collection} collection: it must hold every ${noun} created`,
   );
+  // Under another record a list answered for a scope parameter (a second workflow): the records made under the first are not its own.
+  const apart =
+    plan.scope && plan.list ? [...(context.elsewhere?.get(plan.create.operationId) ?? [])].find(([name, value]) => plan.scope?.includes(name) && parentParameters.get(name) !== value) : undefined;
+  if (apart && !plan.identityInPathOnly && !plan.identityUnlisted) {
+    const [parameter, value] = apart;
+    await list(
+      {
+        kind: 'list',
+        collection: plan.collection,
+        identity: plan.identity,
+        ...optional('identityMember', plan.identityMember),
+        apart: { parameter, value, ids: [first.id, ...others.map((o) => o.id)] },
+      },
+      `lists the ${plan.collection} collection under ${parameter} ${value}, another than the one its records were created under: it must show none of them`,
+      new Map([[parameter, value]]),
+    );
+  }
   if (plan.list) {
     const limit = plan.list.parameters.find((p) => p.in === 'query' && p.name === plan.limit);
     if (limit) {

@@ -111,13 +111,25 @@ function unreachableId(exchange: Exchange, step: SequenceStep, response: { statu
 
 export const resourceConsistency: Check = {
   name: 'resource_consistency',
-  proves: 'a read shows the record it was asked for, as last created or updated: its id and every property sent (where the list is the only read, the list shows it so)',
+  proves:
+    'a read shows the record it was asked for, as last created or updated: its id and every property sent (where the list is the only read, the list shows it so); a list under another parent shows none of them',
   judge(exchange, run) {
     const step = stepOf(exchange, 'read', 'list');
     const response = answered(exchange);
     if (!step || !response || !isSuccess(response.status)) return undefined;
     const validate = run.contract.responses.get(response.status)?.validate;
     const parsed = parseBody(response.body);
+    if (step.kind === 'list' && step.apart) {
+      const { parameter, value, ids } = step.apart;
+      const records = seenRecords(exchange, step) ?? [];
+      const shown = ids.filter((id) => records.some((record) => hasKey(record, step.identity, id, step.identityMember)));
+      if (!shown.length) return [];
+      return [
+        failure(
+          `The list ${step.collection} under ${parameter} ${value} shows ${shown.map((id) => `${step.identity} ${id}`).join(', ')}, created under another ${parameter}: a record of a nested collection belongs to the ${parameter} its path named.`,
+        ),
+      ];
+    }
     if (step.kind === 'list') {
       const { showing } = step;
       if (!showing) return undefined;

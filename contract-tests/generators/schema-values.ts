@@ -358,6 +358,11 @@ function writable(schema: JsonSchema, depth: number, room: number): fc.Arbitrary
       // A required member that cannot be written: no object; an optional one is left out.
       if (members.some(([name, member]) => member === undefined && required.has(name))) continue;
       const written = members.filter((entry): entry is readonly [string, fc.Arbitrary<string>] => entry[1] !== undefined);
+      const map = entries.length === 0 ? mapEntries(schema, depth, room) : undefined;
+      if (map) {
+        options.push(map);
+        continue;
+      }
       options.push(
         fc.record(Object.fromEntries(written), { requiredKeys: written.map(([n]) => n).filter((n) => required.has(n)) }).map(
           (record) =>
@@ -370,6 +375,23 @@ function writable(schema: JsonSchema, depth: number, room: number): fc.Arbitrary
   }
   if (options.length === 0) return undefined;
   return options.length === 1 ? (options[0] as fc.Arbitrary<string>) : fc.oneof(...options);
+}
+
+/**
+ * A map's entries (an object declaring no properties, its values' schema in `additionalProperties`:
+ * OpenAPI's dictionary): `entry1`, … as many as `minProperties` asks, one at least, so that a provider
+ * that drops what it was sent shows it (an empty map echoes as anything empty). Undefined where the
+ * names are constrained (`propertyNames`, `patternProperties`), the room allows no entry, or the
+ * value cannot be written: the map stays empty, as before.
+ */
+function mapEntries(schema: JsonSchema, depth: number, room: number): fc.Arbitrary<string> | undefined {
+  const values = schema.additionalProperties;
+  if (!isObject(values) || depth >= 3 || schema.propertyNames !== undefined || schema.patternProperties !== undefined) return undefined;
+  const count = Math.max(1, typeof schema.minProperties === 'number' ? schema.minProperties : 0);
+  if (count > 3 || (typeof schema.maxProperties === 'number' && schema.maxProperties < count)) return undefined;
+  const value = writable(values, depth + 1, Math.max(1, Math.floor(room / count)));
+  if (!value) return undefined;
+  return fc.array(value, { minLength: count, maxLength: count }).map((written) => `{${written.map((v, i) => `"entry${i + 1}":${v}`).join(',')}}`);
 }
 
 /** A value of the same JSON type as `value` that is not it. */

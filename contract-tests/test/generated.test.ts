@@ -259,6 +259,24 @@ describe('the values of one property', () => {
     }
     expect(drawn.some((n) => n > 2n ** 53n || n < -(2n ** 53n))).toBe(true);
   });
+
+  it('of a map (no properties, its values in additionalProperties) hold entries, as many as minProperties asks, so a map dropped shows', () => {
+    const values = { oneOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }] };
+    for (const [schema, entries] of [
+      [{ type: 'object', additionalProperties: values }, 1],
+      [{ type: 'object', additionalProperties: { type: 'integer' }, minProperties: 2 }, 2],
+    ] as const) {
+      for (const literal of fc.sample(validLiterals(schema), { seed: 3, numRuns: 20 })) {
+        const map = JSON.parse(literal) as Record<string, unknown>;
+        expect(Object.keys(map), literal).toHaveLength(entries);
+      }
+    }
+    // Names the schema constrains, or an object that declares properties: no invented names.
+    expect(fc.sample(validLiterals({ type: 'object', additionalProperties: { type: 'string' }, propertyNames: { pattern: '^x-' } }), { seed: 3, numRuns: 5 })).toEqual(Array(5).fill('{}'));
+    expect(fc.sample(validLiterals({ type: 'object', properties: { a: { const: 1 } }, required: ['a'], additionalProperties: { type: 'string' } }), { seed: 3, numRuns: 5 })).toEqual(
+      Array(5).fill('{"a":1}'),
+    );
+  });
 });
 
 describe('property names that make two case names alike', () => {

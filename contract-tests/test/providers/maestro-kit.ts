@@ -244,7 +244,7 @@ export const MAESTRO_FLAWS: Partial<Record<MaestroVariant, Required<KitRow>>> = 
   'unknown-instance-200': { what: 'answers 200 with a stub for an instance it does not have', caughtBy: 'missing_resource_not_found' },
   'instance-missing-from-list': { what: 'answers 201 to a trigger but never stores the instance (a queue that drops it)', caughtBy: 'ensure_resource_availability' },
   'instance-listed-under-every-workflow': { what: 'lists an account’s instances under every workflow, not only the one that started them', caughtBy: 'resource_consistency' },
-  'trigger-inputs-not-persisted': { what: 'answers instances with empty `trigger_inputs`: the inputs sent are not kept', caughtBy: 'response_echoes_request' },
+  'trigger-inputs-not-persisted': { what: 'answers instances with empty `trigger_inputs`: the inputs sent are not kept', caughtBy: 'resource_consistency' },
   'started-at-without-offset': { what: 'answers `started_at` without its UTC offset (`2026-01-01T10:00:00.000`)', caughtBy: 'response_schema_conformance' },
   'trigger-event-type-outside-const': { what: 'answers `trigger_event_type: WEBHOOK`, where the spec’s const is HTTP', caughtBy: 'response_schema_conformance' },
   'auth-ignored-on-cancel': { what: 'cancels an instance without checking the token', caughtBy: 'ignored_auth' },
