@@ -262,15 +262,19 @@ describe.skipIf(chromiumMissing)('the inspector in Chromium', () => {
     await page.fill('#filter-text', '');
     await page.fill('#filter-path', '/__mock');
     await page.waitForFunction(() => Array.from(document.querySelectorAll('#journal tbody td.request')).every((cell) => cell.textContent?.includes('/__mock')));
+    // Cleared, the filter's read (after a 250 ms pause in typing) cancels the page's held read and reads afresh; the page then holds
+    // a read again, unfiltered. Awaited here, so that the next test starts with that read sent, never with the cancelled one.
+    const heldAgain = page.waitForRequest((request) => /\/__mock\/requests\?limit=\d+&after=\d+&wait=\d+&reloads=\d+$/.test(request.url()));
     await page.fill('#filter-path', '');
     await page.waitForFunction(() => Array.from(document.querySelectorAll('#journal tbody td.request')).some((cell) => cell.textContent === 'POST /plants'));
+    await heldAgain;
   });
 
   it('fetches only what changed: the journal held after its cursor until news, the plants only after a change', async () => {
     const asked: string[] = [];
     const onRequest = (request: { url(): string }): void => void asked.push(new URL(request.url()).pathname + new URL(request.url()).search);
     const heldRead = (request: { url(): string }): boolean => /\/__mock\/requests\?limit=\d+&after=\d+&wait=\d+&reloads=\d+$/.test(request.url());
-    // The earlier tests' requests may still be reaching the page: start once the mock holds the page's read, having nothing newer.
+    // Start once the mock holds the page's read, having nothing newer (the last test awaited the page's sending it).
     while (mock.waits.held === 0) await new Promise((resolve) => setImmediate(resolve));
     page.on('request', onRequest);
     // Held, the page asks nothing more: a round trip to the mock later, it has sent nothing.
