@@ -22,7 +22,7 @@ import type { CreateOutcome, Page, ParentRecord, RecordKey, ResourceStore, Store
 import type { EngineContext, MockHandler, RequestContext } from './context.js';
 import { continueWith, type Maybe } from '../maybe.js';
 import { appliedJsonPatch } from './json-patch.js';
-import { nameOf, parentKeys, pathOf, storeName } from './store-names.js';
+import { parentKeys, pathOf, storeName, storeNamer } from './store-names.js';
 import { DEFAULT_SCAN_BOUND, nextTurn, type ScanBound } from './scan-bound.js';
 import { serverFieldsOf, withServerFields, type ServerField } from './server-fields.js';
 import { identifiedRecord, keyInWords, keyOfBody, keyOfPathSegment, madeRecord, mergedJson, projection, recordValue, unreachableKey } from './records.js';
@@ -82,6 +82,8 @@ interface Served {
 interface Nested {
   collections: ReadonlyMap<Collection, readonly Collection[]>;
   singletons: ReadonlyMap<Collection, readonly Singleton[]>;
+  /** Each nested path's store name under its parent records (store-names.ts), its template split once. */
+  names: ReadonlyMap<string, (keys: ReadonlyMap<string, RecordKey>) => string>;
 }
 
 /** The key of a singleton's one document in its store collection (the concrete path). */
@@ -90,12 +92,13 @@ export const SINGLETON_KEY = '0';
 /** The stateful handler of each operation the mock serves from its store, by operationId. */
 export function statefulHandlers(stateful: ReadonlyMap<string, StatefulOperation>, contract: CompiledContract, singletons: Iterable<Singleton> = []): Record<string, MockHandler> {
   const handlers: Record<string, MockHandler> = {};
-  const nested = { collections: new Map<Collection, Collection[]>(), singletons: new Map<Collection, Singleton[]>() };
+  const nested = { collections: new Map<Collection, Collection[]>(), singletons: new Map<Collection, Singleton[]>(), names: new Map<string, (keys: ReadonlyMap<string, RecordKey>) => string>() };
   const under = <T>(map: Map<Collection, T[]>, parent: Collection | undefined, child: T): void => {
     if (parent && !map.get(parent)?.includes(child)) map.set(parent, [...(map.get(parent) ?? []), child]);
   };
   for (const { collection } of stateful.values()) under(nested.collections, collection.parent?.collection, collection);
   for (const singleton of singletons) under(nested.singletons, singleton.parent?.collection, singleton);
+  for (const below of [...nested.collections.values(), ...nested.singletons.values()]) for (const { path } of below) if (!nested.names.has(path)) nested.names.set(path, storeNamer(path));
   const projector = new Projector(contract.document);
   // Per collection: what its records may hold (every writing body's properties, the server fields) and its server fields.
   const shapes = new Map<Collection, ObjectShape[]>();
@@ -336,12 +339,19 @@ const ROLES: Record<CollectionRole, (served: Served) => MockHandler> = {
  */
 async function deleteNested(nested: Nested, collection: Collection, key: RecordKey, above: ReadonlyMap<string, RecordKey>, store: ResourceStore): Promise<void> {
   // The records below are named by the deleted record's key itself: every path text naming it (`7`, `7.0`) names them.
+  // The keys below, made once for the parameter the nested paths name this record by (one, nearly always).
+  let below: { parameter: string; keys: Map<string, RecordKey> } | undefined;
+  const keysBelow = (parameter: string): Map<string, RecordKey> => {
+    if (below?.parameter !== parameter) below = { parameter, keys: new Map(above).set(parameter, key) };
+    return below.keys;
+  };
+  const named = (path: string, keys: ReadonlyMap<string, RecordKey>): string => (nested.names.get(path) ?? storeNamer(path))(keys);
   for (const singleton of nested.singletons.get(collection) ?? []) {
-    await store.delete(nameOf(singleton.path, new Map(above).set(singleton.parent?.parameter as string, key)), SINGLETON_KEY);
+    await store.delete(named(singleton.path, keysBelow(singleton.parent?.parameter as string)), SINGLETON_KEY);
   }
   for (const child of nested.collections.get(collection) ?? []) {
-    const childKeys = new Map(above).set(child.parent?.parameter as string, key);
-    const name = nameOf(child.path, childKeys);
+    const childKeys = keysBelow(child.parent?.parameter as string);
+    const name = named(child.path, childKeys);
     const found: RecordKey[] = [];
     let after: string | undefined;
     do {

@@ -49,7 +49,22 @@ export function storeName(target: Placed, params: Readonly<Record<string, string
 
 /** The store's name for `path` under the parent records `keys` names (by parameter). */
 export function nameOf(path: string, keys: ReadonlyMap<string, RecordKey>): string {
-  return path.replace(/\{([^/{}]+)\}/g, (_whole, name: string) => `{${encodeURIComponent(keys.get(name) ?? '')}}`);
+  return storeNamer(path)(keys);
+}
+
+/**
+ * `nameOf` for one path, its template split once: a record's delete names each collection nested
+ * under it (netlify's sites have five and their singletons), and a split per name was a tenth of a delete.
+ */
+export function storeNamer(path: string): (keys: ReadonlyMap<string, RecordKey>) => string {
+  // Odd places hold the parameters' names: `/a/{x}/b` splits into `/a/`, `x`, `/b`.
+  const parts = path.split(/\{([^/{}]+)\}/);
+  const head = parts[0] as string;
+  return (keys) => {
+    let name = head;
+    for (let i = 1; i < parts.length; i += 2) name += `{${encodeURIComponent(keys.get(parts[i] as string) ?? '')}}${parts[i + 1] as string}`;
+    return name;
+  };
 }
 
 /**

@@ -14,6 +14,7 @@ import { createMockServer, type MockServer } from '../server.js';
 import { openRedisStore } from '../stores/redis.js';
 import { openStateFile } from '../stores/state-file.js';
 import type { ResourceStore } from '../stores/store.js';
+import { nameOf, storeNamer } from '../engine/store-names.js';
 import { call } from './corpus.js';
 import { REDIS_SKIP_REASON, RedisServer } from './redis-server.js';
 
@@ -140,5 +141,24 @@ describe('store names from canonical identities', () => {
     const mock = await serve(await openRedisStore({ url: redis.url, prefix: 'names' }));
     await fixedPathSurvives(mock);
     await oneOrderSevenWhateverItsText(mock);
+  });
+});
+
+describe('a store name from its path template', () => {
+  it('writes each parent key, percent-encoded in braces, wherever the template puts it (two in one segment, one at the end)', () => {
+    const keys = new Map([
+      ['orderId', '7'],
+      ['name', '"a b/c"'],
+      ['ext', '"txt"'],
+    ]);
+    expect(nameOf('/orders/{orderId}/lines', keys)).toBe('/orders/{7}/lines');
+    expect(nameOf('/orders/{orderId}/files/{name}.{ext}', keys)).toBe('/orders/{7}/files/{%22a%20b%2Fc%22}.{%22txt%22}');
+    expect(nameOf('/orders/{orderId}', keys)).toBe('/orders/{7}');
+    expect(nameOf('/plants', keys)).toBe('/plants');
+    // A parameter without a key: empty braces, which no record names.
+    expect(nameOf('/orders/{missing}/lines', keys)).toBe('/orders/{}/lines');
+    // One namer, many names: what a delete of many records below one path does.
+    const named = storeNamer('/orders/{orderId}/lines');
+    expect([named(keys), named(new Map([['orderId', '8']]))]).toEqual(['/orders/{7}/lines', '/orders/{8}/lines']);
   });
 });
