@@ -4,10 +4,11 @@
  * somewhere in README.md or docs/*.md; and every relative link of those pages resolves, to a file
  * that exists and, for an `#anchor`, to a heading of that page.
  */
-import { spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { promisify } from 'node:util';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { FIXED_ADMIN_PATHS } from '../admin/routes.js';
 import { useMockForSpec } from './mock-under-test.js';
 
@@ -29,19 +30,31 @@ const COMMANDS = {
 };
 
 /** What a command's `--help` names: its long flags and the environment variables they read. */
-function helpOf(file: string): { flags: string[]; env: string[] } {
-  const help = spawnSync(process.execPath, [fileURLToPath(new URL(file, ROOT)), '--help'], { encoding: 'utf8' });
-  if (help.status !== 0) throw new Error(`${file} --help exited ${help.status}: ${help.stderr}`);
-  const flags = [...help.stdout.matchAll(/^ {2}(?:-\w, )?(--[a-z][a-z-]*)/gm)].map((m) => m[1] as string).filter((flag) => flag !== '--help');
+interface Help {
+  flags: string[];
+  env: string[];
+}
+
+async function helpOf(file: string): Promise<Help> {
+  // Rejects, with the output, when the command exits other than 0.
+  const { stdout } = await promisify(execFile)(process.execPath, [fileURLToPath(new URL(file, ROOT)), '--help'], { encoding: 'utf8' });
+  const flags = [...stdout.matchAll(/^ {2}(?:-\w, )?(--[a-z][a-z-]*)/gm)].map((m) => m[1] as string).filter((flag) => flag !== '--help');
   // commander wraps "(env: NAME)" across lines; the name itself never breaks.
-  const env = [...help.stdout.replace(/\s+/g, ' ').matchAll(/env: ([A-Z][A-Z0-9_]*)/g)].map((m) => m[1] as string);
+  const env = [...stdout.replace(/\s+/g, ' ').matchAll(/env: ([A-Z][A-Z0-9_]*)/g)].map((m) => m[1] as string);
   return { flags, env };
 }
 
 describe('every flag of every command is documented', () => {
+  // The three commands at once, each in a process of its own, not one after another.
+  let helps: Map<string, Promise<Help>>;
+  beforeAll(() => {
+    helps = new Map(Object.values(COMMANDS).map((file) => [file, helpOf(file)]));
+    // Each test awaits its own; none is left unobserved if one fails first.
+    for (const help of helps.values()) help.catch(() => undefined);
+  });
   for (const [name, file] of Object.entries(COMMANDS)) {
-    it(`${name} (${file} --help)`, () => {
-      const { flags, env } = helpOf(file);
+    it(`${name} (${file} --help)`, async () => {
+      const { flags, env } = await (helps.get(file) as Promise<Help>);
       expect(flags.length).toBeGreaterThan(3);
       // Written as code: `--flag` or `--flag value`.
       expect(flags.filter((flag) => !ALL.includes(`\`${flag}\``) && !ALL.includes(`\`${flag} `))).toEqual([]);
