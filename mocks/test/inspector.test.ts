@@ -119,6 +119,12 @@ describe.skipIf(chromiumMissing)('the inspector in Chromium', () => {
     await page.click('#try-send');
   };
   const journalRows = () => page.locator('#journal tbody tr');
+  /** The page's unfiltered journal read the mock may hold until news (`wait=`), by its path and query. */
+  const HELD_READ = /^\/__mock\/requests\?limit=\d+&after=\d+&wait=\d+&reloads=\d+$/;
+  const isHeldRead = (request: { url(): string }): boolean => {
+    const url = new URL(request.url());
+    return HELD_READ.test(url.pathname + url.search);
+  };
 
   it('asks for the admin token, keeps it in sessionStorage and sends it as a bearer token', async () => {
     await page.goto(`${mock.url}/__mock/`);
@@ -264,7 +270,7 @@ describe.skipIf(chromiumMissing)('the inspector in Chromium', () => {
     await page.waitForFunction(() => Array.from(document.querySelectorAll('#journal tbody td.request')).every((cell) => cell.textContent?.includes('/__mock')));
     // Cleared, the filter's read (after a 250 ms pause in typing) cancels the page's held read and reads afresh; the page then holds
     // a read again, unfiltered. Awaited here, so that the next test starts with that read sent, never with the cancelled one.
-    const heldAgain = page.waitForRequest((request) => /\/__mock\/requests\?limit=\d+&after=\d+&wait=\d+&reloads=\d+$/.test(request.url()));
+    const heldAgain = page.waitForRequest(isHeldRead);
     await page.fill('#filter-path', '');
     await page.waitForFunction(() => Array.from(document.querySelectorAll('#journal tbody td.request')).some((cell) => cell.textContent === 'POST /plants'));
     await heldAgain;
@@ -273,7 +279,6 @@ describe.skipIf(chromiumMissing)('the inspector in Chromium', () => {
   it('fetches only what changed: the journal held after its cursor until news, the plants only after a change', async () => {
     const asked: string[] = [];
     const onRequest = (request: { url(): string }): void => void asked.push(new URL(request.url()).pathname + new URL(request.url()).search);
-    const heldRead = (request: { url(): string }): boolean => /\/__mock\/requests\?limit=\d+&after=\d+&wait=\d+&reloads=\d+$/.test(request.url());
     page.on('request', onRequest);
     // Start once the page is quiet: the mock holds its read, having nothing newer. A refresh set off before this test may still
     // cancel that read and read again (a loaded CI run saw one non-held read follow the held one; its trigger is not known);
@@ -286,9 +291,9 @@ describe.skipIf(chromiumMissing)('the inspector in Chromium', () => {
       if (asked.length === 0) break;
       expect(round, `the page kept asking: ${asked.join(', ')}`).toBeLessThan(5);
       const last = asked.at(-1) as string;
-      if (!/^\/__mock\/requests\?limit=\d+&after=\d+&wait=\d+&reloads=\d+$/.test(last)) await page.waitForRequest(heldRead);
+      if (!HELD_READ.test(last)) await page.waitForRequest(isHeldRead);
     }
-    const news = page.waitForResponse((response) => heldRead(response.request()));
+    const news = page.waitForResponse((response) => isHeldRead(response.request()));
     await fetch(`${mock.url}/plants`, { method: 'POST', headers: { authorization: 'Bearer t', 'content-type': 'application/json' }, body: '{"id":77,"name":"Changed"}' });
     // The held read answers with the create itself: the page learns of it at once, not at a next poll.
     const answer = await news;
@@ -297,7 +302,7 @@ describe.skipIf(chromiumMissing)('the inspector in Chromium', () => {
     await plantRows().filter({ hasText: 'Changed' }).waitFor();
     page.off('request', onRequest);
     // The journal after its cursor, the spec only to learn whether --watch reloaded it (a 304), and one page of plants.
-    expect(asked.every((url) => /^\/__mock\/requests\?limit=\d+&after=\d+&wait=\d+&reloads=\d+$/.test(url) || url === '/__mock/spec' || url.startsWith('/__mock/plants'))).toBe(true);
+    expect(asked.every((url) => HELD_READ.test(url) || url === '/__mock/spec' || url.startsWith('/__mock/plants'))).toBe(true);
     expect(asked.filter((url) => url.startsWith('/__mock/plants'))).toEqual(['/__mock/plants?limit=50']);
   });
 
