@@ -69,6 +69,8 @@ export interface CrudOptions {
   log: (line: string) => void;
   /** The collection driven (PETSTORE_WORKLOAD unless said). */
   workload?: CrudWorkload;
+  /** A pause before each request (LoadOptions.paceMs): the harness tests' load. */
+  paceMs?: number;
 }
 
 export interface CrudOperationResult {
@@ -155,6 +157,7 @@ export async function measureCrud(options: CrudOptions): Promise<CrudResult> {
         connections: options.connections,
         cpus: options.loadCpu,
         serverPid: target.pid,
+        paceMs: options.paceMs,
         script: { path: SCRIPT, args: [operation, String(first), String(READ_SPAN), collection, workload.createBody, workload.listQuery, workload.header] },
       });
       if (operation === 'delete') {

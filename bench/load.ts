@@ -26,6 +26,12 @@ export interface LoadOptions {
   serverPid?: number;
   /** Another wrk script and its arguments (bench/crud.ts), in place of plants.lua's id base, scenario and token. */
   script?: { path: string; args: readonly string[] };
+  /**
+   * Milliseconds each connection waits before each request (wrk's `delay`, read by both scripts):
+   * the harness tests check what a run sends and counts, not how fast, and need not take two
+   * cores for it. Unset (0) in the bench: as fast as the server answers.
+   */
+  paceMs?: number;
 }
 
 /** What wrk's `done` hook reports (see bench/wrk/plants.lua). */
@@ -70,7 +76,8 @@ export function runLoad(options: LoadOptions): Promise<LoadResult> {
   const serverCpuBefore = options.serverPid ? cpuSeconds(options.serverPid) : undefined;
   const started = performance.now();
   return new Promise((resolve, fail) => {
-    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    // Set either way, so a WRK_PACE_MS in the shell cannot slow what the bench measures.
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, WRK_PACE_MS: String(options.paceMs ?? 0) } });
     let out = '';
     let err = '';
     let wrkCpu: number | undefined;

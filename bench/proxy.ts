@@ -44,6 +44,8 @@ export interface ProxyBenchOptions {
   /** Directory for the two servers' logs. */
   work: string;
   log?: (line: string) => void;
+  /** A pause before each request (LoadOptions.paceMs): the harness tests' load. */
+  paceMs?: number;
 }
 
 export async function measureProxyLatency(options: ProxyBenchOptions): Promise<ProxyLatencyResult> {
@@ -65,6 +67,7 @@ export async function measureProxyLatency(options: ProxyBenchOptions): Promise<P
         connections: options.connections,
         cpus: options.loadCpu,
         serverPid: target.pid,
+        paceMs: options.paceMs,
       });
     if (options.warmupSeconds > 0) {
       await drive(direct, options.warmupSeconds);

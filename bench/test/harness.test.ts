@@ -21,6 +21,11 @@ import { LARGE_DOCUMENTS, measureLargeStartup, NETLIFY_SITES_WORKLOAD, renderLar
 import { availableTargets, fiftyOperationsTarget, getText, postPlant, proxyTarget, startTarget } from '../targets.js';
 
 const wrk = wrkVersion();
+/**
+ * wrk's pause before each request (LoadOptions.paceMs): a few hundred requests a second a
+ * connection, enough for every count checked here, without two cores busy for each second of load.
+ */
+const PACE_MS = 2;
 
 describe('targets', () => {
   it('starts the limit server as a process, sees its first 200, reads its CPU and RSS, and stops it', async () => {
@@ -81,12 +86,14 @@ describe.skipIf(!wrk)(`wrk load script${wrk ? '' : ' (skipped: wrk is not instal
       // However many requests a second of wrk sends on this machine, every one is counted; on a
       // machine so busy that a second brought no answer, another second (a few at most).
       const loadUntilAnswered = async (scenario: 'valid' | 'mixed', idBase: number): Promise<LoadResult> => {
-        let result = await runLoad({ url: mock.url, scenario, idBase, durationSeconds: 1, connections: 2 });
-        for (let run = 1; result.requests === 0 && run < 5; run++) result = await runLoad({ url: mock.url, scenario, idBase: idBase + run * 1e9, durationSeconds: 1, connections: 2 });
+        let result = await runLoad({ url: mock.url, scenario, idBase, durationSeconds: 1, connections: 2, paceMs: PACE_MS });
+        for (let run = 1; result.requests === 0 && run < 5; run++) result = await runLoad({ url: mock.url, scenario, idBase: idBase + run * 1e9, durationSeconds: 1, connections: 2, paceMs: PACE_MS });
         return result;
       };
       const valid = await loadUntilAnswered('valid', 1e12);
       expect(valid.requests).toBeGreaterThan(0);
+      // Paced: each connection waited PACE_MS before each request, however fast the mock answered.
+      expect(valid.requests).toBeLessThanOrEqual(2 * (Math.floor(valid.durationUs / 1000 / PACE_MS) + 1));
       expect(valid.statuses).toEqual({ 200: valid.requests });
       expect(countErrors(valid, 'valid')).toBe(0);
       // No id repeated: every 200 is a plant in the store (plus any answered after wrk stopped).
@@ -140,7 +147,7 @@ describe.skipIf(REDIS_TARGETS_SKIP)(`targets on Redis${REDIS_TARGETS_SKIP ? ` (s
       try {
         expect(two.urls).toHaveLength(2);
         expect(new Set(two.pids).size).toBe(2);
-        const result = await runLoads(two.urls, two.pids, { scenario: 'valid', idBase: 1e12, durationSeconds: 1, connections: 2 });
+        const result = await runLoads(two.urls, two.pids, { scenario: 'valid', idBase: 1e12, durationSeconds: 1, connections: 2, paceMs: PACE_MS });
         expect(result.requests).toBeGreaterThan(0); // whatever a second of wrk sends on this machine
         expect(result.statuses).toEqual({ 200: result.requests }); // no 409: the two wrk never send one id
         expect(countErrors(result, 'valid')).toBe(0);
@@ -186,7 +193,7 @@ describe('the proxy pair', () => {
   });
 
   it.skipIf(!wrk)(`measures both in the same round and takes the difference of their p50s${wrk ? '' : ' (skipped: wrk is not installed)'}`, async () => {
-    const result = await measureProxyLatency({ rounds: 1, durationSeconds: 1, warmupSeconds: 0, connections: 1, work: mkdtempSync(join(tmpdir(), 'proxy-bench-')) });
+    const result = await measureProxyLatency({ rounds: 1, durationSeconds: 1, warmupSeconds: 0, connections: 1, paceMs: PACE_MS, work: mkdtempSync(join(tmpdir(), 'proxy-bench-')) });
     expect(result.rounds).toHaveLength(1);
     expect(result.errors).toBe(0);
     const [round] = result.rounds;
@@ -432,6 +439,7 @@ describe('the large real-world documents (issue 37)', () => {
         durationSeconds: 1,
         warmupSeconds: 0,
         connections: 2,
+        paceMs: PACE_MS,
         work: mkdtempSync(join(tmpdir(), 'large-crud-')),
         log: () => undefined,
         workload: NETLIFY_SITES_WORKLOAD,

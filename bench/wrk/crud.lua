@@ -23,6 +23,11 @@ function init(args)
   span = tonumber(args[3] or "1000")
   path = args[4] or "/pets"
   sequence = 0
+  -- WRK_PACE_MS (bench/load.ts paceMs): a pause before each request on each connection.
+  local pace = tonumber(os.getenv("WRK_PACE_MS") or "")
+  if pace and pace > 0 then
+    function delay() return pace end
+  end
   host = "Host: " .. wrk.host .. ":" .. wrk.port .. "\r\n"
   -- The credentials travel with the Host line, so every request below carries them.
   if args[7] and args[7] ~= "" then host = host .. args[7] .. "\r\n" end

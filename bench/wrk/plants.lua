@@ -27,6 +27,11 @@ function init(args)
   scenario = args[2] or "valid"
   local token = args[3] or "bench-token"
   sequence = 0
+  -- WRK_PACE_MS (bench/load.ts paceMs): a pause before each request on each connection.
+  local pace = tonumber(os.getenv("WRK_PACE_MS") or "")
+  if pace and pace > 0 then
+    function delay() return pace end
+  end
   local host = "Host: " .. wrk.host .. ":" .. wrk.port .. "\r\n"
   anonymous_head = "POST /plants HTTP/1.1\r\n" .. host .. "Content-Type: application/json\r\nContent-Length: "
   valid_head = "POST /plants HTTP/1.1\r\n" .. host ..
