@@ -209,6 +209,12 @@ export interface Check {
    * otherwise its problems (none means passed).
    */
   judge(exchange: Exchange, run: RunContext): Problem[] | undefined;
+  /**
+   * Whether it could judge this case at all, known before the case is sent: a case left out (not sent,
+   * or skipped) that it would never judge does not make the check "skipped" when it judged nothing.
+   * Every case when omitted.
+   */
+  considers?(contractCase: ContractCase): boolean;
 }
 
 export interface Finding extends Problem {

@@ -1028,17 +1028,20 @@ function judgeAll(exchanges: readonly Exchange[], options: ResolvedOptions, runs
       return result;
     }
     const skippedBy = new Map<string, string[]>();
-    const skip = (reason: string, caseId: string): void => {
-      skippedBy.set(reason, [...(skippedBy.get(reason) ?? []), caseId]);
+    // Cases left out that this check could have judged: only they make a check that judged nothing "skipped".
+    let skippedOfItsOwn = 0;
+    const skip = (reason: string, contractCase: ContractCase): void => {
+      skippedBy.set(reason, [...(skippedBy.get(reason) ?? []), contractCase.id]);
+      if (check.considers?.(contractCase) ?? true) skippedOfItsOwn++;
     };
     for (const exchange of exchanges) {
       const rule = rules.find((r) => ruleTakes(r, exchange.case.id));
       if (rule) {
-        skip(rule.reason, exchange.case.id);
+        skip(rule.reason, exchange.case);
         continue;
       }
       if (exchange.outcome === 'not-sent') {
-        skip(exchange.reason, exchange.case.id);
+        skip(exchange.reason, exchange.case);
         continue;
       }
       const problems = check.judge(exchange, runs.get(exchange.case.operationId) as RunContext);
@@ -1056,7 +1059,7 @@ function judgeAll(exchanges: readonly Exchange[], options: ResolvedOptions, runs
     // Judged nothing: not judged (which fails the run) when no case was left out, or when cases were left out for
     // want of a valid body — the spec gave the check something to judge, and the suite could not make the request.
     const wantOfBody = result.skipped.some((s) => s.reason.startsWith(EXCLUDED_VALID));
-    result.status = result.failed ? 'failed' : result.judged > 0 ? 'passed' : result.skipped.length && !wantOfBody ? 'skipped' : 'not-judged';
+    result.status = result.failed ? 'failed' : result.judged > 0 ? 'passed' : skippedOfItsOwn > 0 && !wantOfBody ? 'skipped' : 'not-judged';
     if (result.status === 'not-judged') result.awaited = options.awaited?.[check.name] ?? [];
     return result;
   });

@@ -10,7 +10,7 @@ import { parseBody } from '../spec-contract.js';
 import { listedItems } from '../../openapi/operations/list-filters.js';
 import { isObject } from '../../openapi/schema/resolve.js';
 import { exactInteger } from '../../openapi/schema/exact-json.js';
-import { answered, failure, isSuccess, warning } from './verdicts.js';
+import { answered, failure, isSuccess, sequenceStepsOnly, warning } from './verdicts.js';
 
 /** The identity values a list's records repeat, with how many times each came (records without one are not counted). */
 function repeatedKeys(records: readonly unknown[], identity: string): Array<[string, number]> {
@@ -28,6 +28,7 @@ function repeatedKeys(records: readonly unknown[], identity: string): Array<[str
 export const listPagesAdvance: Check = {
   name: 'list_pages_advance',
   proves: "a list's next links lead to new pages and end, its pages hold each record once, and a valid page past the last record is empty",
+  considers: sequenceStepsOnly,
   judge(exchange, { contract }) {
     const step = exchange.case.sequence;
     const response = answered(exchange);
@@ -52,6 +53,11 @@ export const listPagesAdvance: Check = {
         ];
       }
       if (step.cutAfter === undefined) return [];
+      return [
+        warning(
+          `Listing ${step.collection}: no page repeated a record in the ${step.cutAfter} pages walked, but the walk was cut short after ${step.cutAfter} pages (the suite's bound) with the list still offering more, so whether its pages end was not seen.`,
+        ),
+      ];
     }
     if (step.kind !== 'list-past-end' || !step.page) return undefined;
     const { parameter, value } = step.page;

@@ -7,7 +7,7 @@ import type { Check, Exchange, Problem, SequenceStep } from '../model.js';
 import { parseBody } from '../spec-contract.js';
 import { listedItems } from '../../openapi/operations/list-filters.js';
 import { hasKey, keyHolder, recordIn } from '../sequences.js';
-import { answered, cutBody, failure, info, isSuccess, warning } from './verdicts.js';
+import { answered, cutBody, failure, info, isSuccess, sequenceStepsOnly, warning } from './verdicts.js';
 import { isDotSegment } from '../dot-segments.js';
 import { isObject } from '../../openapi/schema/resolve.js';
 import { holdsMergePatch } from './merge-patch.js';
@@ -35,6 +35,7 @@ const cutShort = (pages: number): string => `the walk was cut short after ${page
 export const ensureResourceAvailability: Check = {
   name: 'ensure_resource_availability',
   proves: 'a record just created (or updated) can be read back at once, and the list holds it (paging followed)',
+  considers: sequenceStepsOnly,
   judge(exchange) {
     const step = stepOf(exchange, 'read', 'list', 'create');
     const response = answered(exchange);
@@ -113,6 +114,7 @@ export const resourceConsistency: Check = {
   name: 'resource_consistency',
   proves:
     'a read shows the record it was asked for, as last created or updated: its id and every property sent (where the list is the only read, the list shows it so); a list under another parent shows none of them',
+  considers: sequenceStepsOnly,
   judge(exchange, run) {
     const step = stepOf(exchange, 'read', 'list');
     const response = answered(exchange);
@@ -200,6 +202,7 @@ function withItems(body: unknown, wrapper: string | undefined, items: unknown[])
 export const listHonoursParameters: Check = {
   name: 'list_honours_parameters',
   proves: 'a list asked for a limit returns at most that many records, and one asked for a filter only records that match it',
+  considers: sequenceStepsOnly,
   judge(exchange) {
     const step = stepOf(exchange, 'list');
     const response = answered(exchange);
@@ -236,6 +239,7 @@ export const listHonoursParameters: Check = {
 export const useAfterFree: Check = {
   name: 'use_after_free',
   proves: 'a record deleted (its delete answered 2xx) is gone: reading it is 404 and the list lacks it',
+  considers: sequenceStepsOnly,
   judge(exchange) {
     const step = stepOf(exchange, 'read-deleted', 'list');
     const response = answered(exchange);
@@ -272,6 +276,7 @@ export const useAfterFree: Check = {
 export const missingResourceNotFound: Check = {
   name: 'missing_resource_not_found',
   proves: 'reading an id that was never created answers 404, never a record; deleting one answers 404 where the spec declares it',
+  considers: sequenceStepsOnly,
   judge(exchange) {
     const step = stepOf(exchange, 'read-missing') ?? stepOf(exchange, 'delete-missing');
     const response = answered(exchange);

@@ -1,5 +1,5 @@
 /** What every check needs to say something: the answer worth judging, and problems to report. */
-import type { Exchange, Problem, ReceivedResponse } from '../model.js';
+import type { ContractCase, Exchange, Problem, ReceivedResponse } from '../model.js';
 import { BODY_BUDGET, BODY_LIMIT } from '../transport.js';
 
 /**
@@ -18,6 +18,9 @@ export const cutBody = (what: string): Problem =>
   warning(
     `${what} is longer than the suite's read limit (${BODY_LIMIT / 1024 / 1024} MiB; less once a run has kept ${BODY_BUDGET / 1024 / 1024} MiB of answers) and was cut, so it was not judged. A list that long is best paged (declare its paging parameters).`,
   );
+
+/** `Check.considers` of the checks of state: they judge the steps of a stateful sequence only. */
+export const sequenceStepsOnly = (contractCase: ContractCase): boolean => contractCase.sequence !== undefined;
 
 export const isSuccess = (status: number): boolean => status >= 200 && status < 300;
 

@@ -228,3 +228,40 @@ describe('negative_data_rejection on an operation that takes any request the rou
     expect(check?.status, formatReport(report)).toBe('failed');
   });
 });
+
+describe('a check of state that judged nothing, beside a case left out', () => {
+  it('is not judged, not skipped: the case not sent was never one of its steps', async () => {
+    // No property required: the empty object of the body shapes is valid, so that case is left out (not sent).
+    // The provider answers every create without the identity, so no sequence gets past its create.
+    const contract = compileSuiteSpec(
+      {
+        openapi: '3.1.0',
+        info: { title: 'Notes', version: '1' },
+        paths: {
+          '/notes': {
+            post: {
+              operationId: 'createNote',
+              requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', properties: { text: { type: 'string' } } } } } },
+              responses: { '201': { description: 'made', content: { 'application/json': { schema: { type: 'object', properties: { id: { type: 'string' }, text: { type: 'string' } } } } } } },
+            },
+          },
+          '/notes/{id}': {
+            get: {
+              operationId: 'getNote',
+              parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+              responses: { '200': { description: 'a note', content: { 'application/json': { schema: { type: 'object', properties: { id: { type: 'string' }, text: { type: 'string' } } } } } } },
+            },
+          },
+        },
+      },
+      'notes.json',
+    );
+    const report = await runSuiteAgainst((request, answer) => (request.method === 'POST' ? answer(201, {}) : answer(200, { id: 'n1', text: 'x' })), { token: '', contract, seed: 1 });
+    expect(report.exchanges.some((e) => e.outcome === 'not-sent')).toBe(true);
+    const availability = report.checks.find((c) => c.name === 'ensure_resource_availability');
+    expect(availability?.skipped.length).toBeGreaterThan(0); // the case left out is listed under it, as under every check
+    expect(availability?.status).toBe('not-judged');
+    expect(report.ok).toBe(false);
+    expect(formatReport(report)).toContain('? ensure_resource_availability: any of these answers would have given it something:\n      getNote after createNote created a note (a 2xx create first)');
+  });
+});

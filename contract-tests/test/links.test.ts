@@ -84,7 +84,9 @@ describe('a sequence built from links, against providers', () => {
         return { status: 404, headers: { 'content-type': 'application/json' }, body: Buffer.from('{"code":404,"message":"no such widget"}') };
       return answer;
     });
-    expect(failed(report)).toEqual(['ensure_resource_availability']);
+    // resource_consistency had no record read back to judge: not judged (a sequence was run and no answer showed it one).
+    expect(failed(report)).toEqual(['ensure_resource_availability', 'resource_consistency']);
+    expect(report.checks.find((check) => check.name === 'resource_consistency')?.status).toBe('not-judged');
   });
 
   it('fails use_after_free when the linked delete answers 204 and keeps the widget', async () => {
