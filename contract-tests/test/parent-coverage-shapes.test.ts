@@ -130,6 +130,11 @@ describe("a create answering the records it made in an object's array member (Pi
     expect(await createdAs(GROUPS)).toEqual({ kind: 'wrapped', property: 'groups' });
     const batch = specOf('groups', { type: 'object', properties: { groups: { type: 'array', items: group } } }, group, { type: 'object', properties: { groups: { type: 'array', items: group } } });
     expect(await createdAs(batch)).toBeUndefined();
+    // Nor is a batch one record: stored as one, the page would be listed as a record and its answer would show no identity.
+    const recognised = recogniseCollections(await readContract(await specFileOf(batch)));
+    expect(recognised.collections.map((c) => c.path)).toEqual([]);
+    expect(recognised.stateless.get('create-groups')).toMatch(/its request body is a batch, the records in its array 'groups' as its answer holds them, not one record/);
+    expect(recognised.stateless.get('get-groups')).toMatch(/\/groups is no collection/);
   });
 
   it('the mock answers the record inside the member', async () => {

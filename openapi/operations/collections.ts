@@ -290,6 +290,14 @@ export function recogniseCollections(
     const itemPath = operations.find((o) => itemPathOf(o.path) === path)?.path ?? singularItemPath(path, operations);
     const itemParameter = itemPath === undefined ? undefined : lastTemplate(itemPath);
     const read = itemPath === undefined ? undefined : operations.find((o) => o.method === 'get' && o.path === itemPath);
+    const batch = stated ? undefined : batchMember(sent, create, read);
+    if (batch !== undefined) {
+      reasons.set(
+        create.operationId,
+        `its request body is a batch, the records in its array '${batch}' as its answer holds them, not one record: answered from the spec, nothing stored (the mock stores one record a create)`,
+      );
+      continue;
+    }
     // A collection at the root (`POST /`, `GET /{id}`) is named by its body's schema.
     const noun = singular(lastWord(path)) || (schemaName(create) ?? 'record').toLowerCase();
     const storedOf = (inside: string | undefined): { body: ContractMediaType; stored: Map<string, Schema>; answers: (ContractMediaType | undefined)[] } | undefined => {
@@ -906,6 +914,22 @@ function createdAsList(create: ContractOperation, identity: string): ListShape |
   // A request body holding records in that same member (Xero's `POST /Statements {items: [...]}`) is a batch, not one record: its answer is no record's.
   if (member === undefined || firstJson(create.requestBody?.content)?.arrayProperties.has(member) === true) return undefined;
   return { kind: 'wrapped', property: member };
+}
+
+/**
+ * The array member of a create's request body that carries the records it makes (Xero's
+ * `POST /FeedConnections {items: [FeedConnection]}`, answered `{items: [...]}` too), or undefined
+ * for a body that is one record. The records are those the item path reads: every property of the
+ * read's answer is among the member's items' properties, and none among the body's own. A body that
+ * is a page of records is no record: stored as one, its answer would show no identity and its list
+ * would hold pages.
+ */
+function batchMember(sent: ContractMediaType, create: ContractOperation, read: ContractOperation | undefined): string | undefined {
+  const record = read && successMedia(read);
+  if (!record || !isObjectMedia(record) || record.propertySet.size === 0) return undefined;
+  if ([...record.propertySet].some((name) => sent.propertySet.has(name))) return undefined;
+  const answered = successMedia(create)?.arrayProperties;
+  return [...sent.arrayProperties].find(([member, items]) => answered?.has(member) === true && [...record.propertySet].every((name) => items.has(name)))?.[0];
 }
 
 function successMedia(operation: ContractOperation): ContractMediaType | undefined {
