@@ -1056,8 +1056,8 @@ function judgeAll(exchanges: readonly Exchange[], options: ResolvedOptions, runs
       for (const problem of problems) findings.push({ check: check.name, ...problem, exchange });
     }
     result.skipped = [...skippedBy].map(([reason, cases]) => ({ reason, cases }));
-    // Judged nothing: not judged (which fails the run) when no case was left out, or when cases were left out for
-    // want of a valid body — the spec gave the check something to judge, and the suite could not make the request.
+    // Judged nothing: not judged (which fails the run) when no case it could judge was left out, or when cases were
+    // left out for want of a valid body — the spec gave the check something to judge, and the suite could not make the request.
     const wantOfBody = result.skipped.some((s) => s.reason.startsWith(EXCLUDED_VALID));
     result.status = result.failed ? 'failed' : result.judged > 0 ? 'passed' : skippedOfItsOwn > 0 && !wantOfBody ? 'skipped' : 'not-judged';
     if (result.status === 'not-judged') result.awaited = options.awaited?.[check.name] ?? [];

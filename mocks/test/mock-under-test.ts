@@ -1,6 +1,6 @@
 /** Starts the stateful mock in-process on port 0 for a test file, and speaks to it over HTTP. */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { request, type IncomingMessage } from 'node:http';
+import { request, type IncomingHttpHeaders } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
@@ -61,20 +61,29 @@ export async function send(
   const allHeaders: Record<string, string> = { ...headers };
   if (!noAuth && !('authorization' in allHeaders)) allHeaders.authorization = `Bearer ${TOKEN}`;
   if (contentType !== null) allHeaders['content-type'] = contentType;
-  const sent = body === undefined ? undefined : Buffer.from(typeof body === 'string' ? body : JSON.stringify(body));
-  if (sent !== undefined) allHeaders['content-length'] = String(sent.length);
-  // node:http, not fetch: fetch's own work is about four times node:http's per request (see corpus.ts's call).
-  const response = await new Promise<IncomingMessage>((resolve, fail) => {
-    const req = request(mock.url + path, { method, headers: allHeaders }, resolve);
+  const answer = await requestOverHttp(mock.url + path, method, allHeaders, body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body));
+  const answered = new Headers();
+  for (const [name, value] of Object.entries(answer.headers)) for (const one of Array.isArray(value) ? value : value === undefined ? [] : [value]) answered.append(name, one);
+  return { status: answer.status, headers: answered, text: answer.text, json: jsonOrUndefined(answer.text) };
+}
+
+/**
+ * One request over node:http rather than fetch: the tests send tens of thousands, and fetch's own work
+ * is about four times node:http's per request (docs/benchmarks.md, "Where the CPU goes per file").
+ * The headers as node:http reads them (lower-case names), the body as text.
+ */
+export function requestOverHttp(url: string, method: string, headers: Record<string, string>, body?: string): Promise<{ status: number; headers: IncomingHttpHeaders; text: string }> {
+  const sent = body === undefined ? undefined : Buffer.from(body);
+  return new Promise((resolve, fail) => {
+    const req = request(url, { method, headers: sent === undefined ? headers : { ...headers, 'content-length': String(sent.length) } }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('error', fail);
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, text: Buffer.concat(chunks).toString('utf8') }));
+    });
     req.on('error', fail);
     req.end(sent);
   });
-  const chunks: Buffer[] = [];
-  for await (const chunk of response) chunks.push(chunk as Buffer);
-  const text = Buffer.concat(chunks).toString('utf8');
-  const answered = new Headers();
-  for (const [name, value] of Object.entries(response.headers)) for (const one of Array.isArray(value) ? value : value === undefined ? [] : [value]) answered.append(name, one);
-  return { status: response.statusCode ?? 0, headers: answered, text, json: jsonOrUndefined(text) };
 }
 
 /** An answer's body parsed, or undefined where it is empty or not JSON (a test then asserts on the text). */
