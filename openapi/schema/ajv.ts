@@ -31,7 +31,10 @@ export function createSpecAjv(options: Options = {}): Ajv2020 {
     logger: false,
     ...options,
     // A spec's patterns run in linear time (openapi/schema/patterns.ts): a hostile spec's `^(a+)+$` cannot freeze the mock.
-    code: { regExp: linearRegExp, ...options.code },
+    // Code compiled at run time skips Ajv's optimising passes, a large share of compiling that left
+    // validating no faster (docs/benchmarks.md, "Figures behind the code"); a module generated to be
+    // committed (`source: true`) keeps them.
+    code: { regExp: linearRegExp, optimize: options.code?.source === true ? 1 : false, ...options.code },
   });
   addFormats(ajv);
   // OpenAPI 3.1's dialect annotates formats (format-annotation): one is asserted only where JSON Schema
