@@ -4,7 +4,7 @@
  * an object per integer past 2^31 and costs cache misses and collector work on every create
  * (docs/benchmarks.md, "Fifth pass"). Other keys go in a Map.
  */
-import { randomBytes } from 'node:crypto';
+import { randomInt } from 'node:crypto';
 import type { RecordKey } from './store.js';
 
 /** A key as the index holds it: an integer's digits as the number, anything else as its text. */
@@ -28,21 +28,26 @@ export function slotOf(key: RecordKey): Slot {
   return Number(key);
 }
 
-/** Tables per index, chosen by a key's hash: growing one rehashes a sixteenth of the keys, so no create waits for all of them. */
+/**
+ * Tables per index, chosen by a key's hash: growing one rehashes a sixteenth of the keys, so no create
+ * waits for all of them. Each is made by its first key, small: a store holds an index per parent
+ * record and per scope value, most of them a few keys.
+ */
 const TABLE_BITS = 4;
-const FIRST_CAPACITY = 256;
+const FIRST_CAPACITY = 8;
 const NO_POSITION = -1;
 
 export class KeyIndex {
   /** Per index, so ids chosen to collide in one process's tables do not collide in another's. */
-  readonly #seed: Int32Array = seedOf(randomBytes(8));
-  readonly #tables: IntegerTable[] = Array.from({ length: 1 << TABLE_BITS }, () => new IntegerTable(this.#seed));
+  // randomInt draws from a cache Node refills a few kilobytes at a time: a store makes thousands of indexes.
+  readonly #seed: Int32Array = Int32Array.of(randomInt(-(2 ** 31), 2 ** 31), randomInt(-(2 ** 31), 2 ** 31));
+  readonly #tables: (IntegerTable | undefined)[] = new Array<IntegerTable | undefined>(1 << TABLE_BITS).fill(undefined);
   readonly #texts = new Map<string, number>();
 
   get(slot: Slot): number | undefined {
     if (typeof slot !== 'number') return this.#texts.get(slot);
     const hash = hashOf(slot, this.#seed);
-    return (this.#tables[hash >>> (32 - TABLE_BITS)] as IntegerTable).get(slot, hash);
+    return this.#tables[hash >>> (32 - TABLE_BITS)]?.get(slot, hash);
   }
 
   /** Puts the key at `position` unless it is held; false when it was. */
@@ -53,7 +58,7 @@ export class KeyIndex {
       return true;
     }
     const hash = hashOf(slot, this.#seed);
-    return (this.#tables[hash >>> (32 - TABLE_BITS)] as IntegerTable).add(slot, hash, position);
+    return this.#table(hash).add(slot, hash, position);
   }
 
   /** Puts the key at `position`, held or not. */
@@ -63,7 +68,7 @@ export class KeyIndex {
       return;
     }
     const hash = hashOf(slot, this.#seed);
-    (this.#tables[hash >>> (32 - TABLE_BITS)] as IntegerTable).set(slot, hash, position);
+    this.#table(hash).set(slot, hash, position);
   }
 
   delete(slot: Slot): void {
@@ -72,7 +77,12 @@ export class KeyIndex {
       return;
     }
     const hash = hashOf(slot, this.#seed);
-    (this.#tables[hash >>> (32 - TABLE_BITS)] as IntegerTable).delete(slot, hash);
+    this.#tables[hash >>> (32 - TABLE_BITS)]?.delete(slot, hash);
+  }
+
+  #table(hash: number): IntegerTable {
+    const at = hash >>> (32 - TABLE_BITS);
+    return (this.#tables[at] ??= new IntegerTable(this.#seed));
   }
 }
 
@@ -184,10 +194,6 @@ function hashOf(n: number, seed: Int32Array): number {
   x ^= x >>> 13;
   x = Math.imul(x, 0x27d4eb2d);
   return (x ^ (x >>> 16)) >>> 0;
-}
-
-function seedOf(bytes: Buffer): Int32Array {
-  return Int32Array.of(bytes.readInt32LE(0), bytes.readInt32LE(4));
 }
 
 function emptyKeys(capacity: number): Float64Array {

@@ -80,6 +80,33 @@ describe('the mock on a scoped collection', () => {
     expect(expectDeclared(mock.current, 'getOffice', await call(mock.current, 'GET', `/accounts/other/offices/${second.id}`), 200)).toEqual(second);
   });
 
+  it('holds records under a thousand scopes and a thousand parents in bounded memory, not a column chunk each', async () => {
+    // Every scope value and every parent record is a collection of the store's own: its columns and
+    // index once took 1 MiB of typed arrays each from the first record, so a client writing under
+    // many scopes held gigabytes (2 GiB here) and the collector's time grew with them.
+    const before = process.memoryUsage().arrayBuffers;
+    const offices: number[] = [];
+    const sent = async (from: number, count: number, send: (at: number) => Promise<void>) => {
+      for (let at = from; at < from + count; at++) await send(at);
+    };
+    const lanes = (count: number, send: (at: number) => Promise<void>) => Promise.all(Array.from({ length: 8 }, (_, lane) => sent((lane * count) / 8, count / 8, send)));
+    await lanes(1000, async (at) => {
+      expect((await call(mock.current, 'POST', `/accounts/many${at}/offices`, { name: `O${at}` })).status).toBe(201);
+    });
+    await lanes(1000, async (at) => {
+      const office = await call(mock.current, 'POST', '/accounts/parents/offices', { name: `P${at}` });
+      expect(office.status).toBe(201);
+      offices[at] = office.json.id as number;
+    });
+    await lanes(1000, async (at) => {
+      expect((await call(mock.current, 'POST', `/accounts/parents/offices/${offices[at]}/rooms`, { label: `R${at}` })).status).toBe(201);
+    });
+    const grown = process.memoryUsage().arrayBuffers - before;
+    expect(grown, `typed arrays grew by ${(grown / 2 ** 20).toFixed(1)} MiB for 2,000 small collections`).toBeLessThan(32 * 2 ** 20);
+    expect(expectDeclared(mock.current, 'listOffices', await call(mock.current, 'GET', '/accounts/many999/offices'), 200)).toEqual([expect.objectContaining({ name: 'O999' })]);
+    expect(expectDeclared(mock.current, 'listRooms', await call(mock.current, 'GET', `/accounts/parents/offices/${offices[500]}/rooms`), 200)).toEqual([expect.objectContaining({ label: 'R500' })]);
+  });
+
   it('keeps a nested collection under its parent record within the scope: the parent must exist there', async () => {
     const office = expectDeclared(mock.current, 'createOffice', await call(mock.current, 'POST', '/accounts/north/offices', { name: 'Hull' }), 201);
     const room = expectDeclared(mock.current, 'createRoom', await call(mock.current, 'POST', `/accounts/north/offices/${office.id}/rooms`, { label: 'A1' }), 201);
