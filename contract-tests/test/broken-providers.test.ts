@@ -7,20 +7,25 @@ import { loadFixtures } from '../../fixtures/index.js';
 import { LARGE_BODY_BYTES } from '../checks/positive-data-acceptance.js';
 import { formatReport, runContractSuite, type ContractReport, type Finding } from '../index.js';
 import { junitXml } from '../junit.js';
+import { loadSuiteSpec } from '../spec-contract.js';
 import { FLAWS } from './providers/flaws.js';
 import { startProvider, type Provider } from './providers/provider.js';
 
 const TOKEN = 'provider-token';
 const SEED = 20_240_601;
-/** The bundled fixture cases, read once for the file's 60 runs (each run would read them again). */
+/**
+ * The bundled fixture cases and the compiled spec, each made once for the file's 60 runs (each run
+ * would read them again, and compile again the validators it uses): a run only reads them.
+ */
 const fixtures = loadFixtures();
+const contract = loadSuiteSpec();
 
 describe.each(Object.entries(FLAWS).map(([name, flaw]) => ({ name, ...flaw })))('a provider that $flaw ($name)', ({ caughtBy, says, timeoutMs, behaviour }) => {
   let provider: Provider;
   let report: ContractReport;
   beforeAll(async () => {
     provider = await startProvider({ token: TOKEN, behaviour });
-    report = await runContractSuite({ baseUrl: provider.url, token: TOKEN, seed: SEED, fixtures, timeoutMs: timeoutMs ?? 30_000, generated: { positive: 10, negative: 10 } });
+    report = await runContractSuite({ baseUrl: provider.url, token: TOKEN, seed: SEED, fixtures, contract, timeoutMs: timeoutMs ?? 30_000, generated: { positive: 10, negative: 10 } });
   });
   afterAll(() => provider?.close());
 
@@ -48,7 +53,7 @@ describe('a provider that answers 413 to everything', () => {
   it('fails positive_data_acceptance, and shows the checks it gave nothing to judge as not judged, never as passed', async () => {
     const provider = await startProvider({ token: TOKEN, behaviour: FLAWS['too-large-for-everything']?.behaviour });
     try {
-      const report = await runContractSuite({ baseUrl: provider.url, token: TOKEN, seed: SEED, fixtures, generated: { positive: 5, negative: 5 } });
+      const report = await runContractSuite({ baseUrl: provider.url, token: TOKEN, seed: SEED, fixtures, contract, generated: { positive: 5, negative: 5 } });
       const echoes = report.checks.find((c) => c.name === 'response_echoes_request');
       expect(echoes).toMatchObject({ status: 'not-judged', judged: 0, passed: 0 });
       const text = formatReport(report);
@@ -76,7 +81,7 @@ describe('a provider that hangs', () => {
   it('stops the run after three timeouts instead of waiting on every case', async () => {
     const provider = await startProvider({ token: TOKEN, behaviour: FLAWS.hangs?.behaviour });
     try {
-      const report = await runContractSuite({ baseUrl: provider.url, token: TOKEN, seed: SEED, fixtures, timeoutMs: 200, concurrency: 2, generated: { positive: 5, negative: 5 } });
+      const report = await runContractSuite({ baseUrl: provider.url, token: TOKEN, seed: SEED, fixtures, contract, timeoutMs: 200, concurrency: 2, generated: { positive: 5, negative: 5 } });
       const timeouts = report.exchanges.filter((x) => x.outcome === 'timeout').length;
       const notSent = report.exchanges.filter((x) => x.outcome === 'not-sent');
       expect(timeouts).toBeGreaterThanOrEqual(3);
