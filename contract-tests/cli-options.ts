@@ -93,7 +93,7 @@ export function contractCommand(): Command {
     .addOption(
       new Option(
         '--variant-samples <n>',
-        'variants of each fixed family (credentials, JSON syntax, media-type spellings, body shapes) each operation is sent (default: all); fewer rotate across the operations, so the run still sends every variant, and no credential at all still goes to every operation',
+        'variants of each fixed family (credentials, JSON syntax, media-type spellings, body shapes) each operation is sent, and of wrong JSON types each property and parameter (default: all); fewer rotate across the operations, so the run still sends every variant, and no credential at all still goes to every operation',
       ).argParser(wholeNumber(0, MAX_VARIANTS)),
     )
     .exitOverride()

@@ -22,7 +22,7 @@ import { abbreviate, literal, objectText, withMember, withMemberInside, type Mem
 import { asForm, formUrlencoded, MULTIPART_BOUNDARY, multipartFormData, notUtf8, xmlDocument } from './generators/encodings.js';
 import { syntaxCases } from './generators/json-syntax.js';
 import { plainRawBody, rawBodies } from './generators/raw-bodies.js';
-import { boundaryValues, validLiterals, wrongTypes } from './generators/schema-values.js';
+import { boundaryValues, validLiterals, wrongTypes, type BoundaryValue } from './generators/schema-values.js';
 import { STRING_DOMAIN, type StringSample } from './generators/strings.js';
 import type { CaseExpectation, CheckName } from './model.js';
 import { isValidRequestBody, keySchemaOf, typesOf, type JsonSchema, type RequestBody, type RequestProperty, type SuiteContract } from './spec-contract.js';
@@ -71,7 +71,7 @@ export interface GenerationOptions {
    * properties still sends every sample, each to fewer of them.
    */
   strings?: number;
-  /** With --variant-samples: the run's turns through the fixed families' variants (auth, JSON syntax, media-type spellings, shapes). */
+  /** With --variant-samples: the run's turns through the fixed families' variants (auth, JSON syntax, media-type spellings, shapes, wrong JSON types). */
   variants?: VariantTurns;
   ids: IdSource;
   token: string;
@@ -94,7 +94,8 @@ export interface GenerationOptions {
  * on a tie), so they go round from one operation to the next and a run with enough operations sends
  * every variant somewhere, also where operations are offered different lists (another scheme, a body
  * without an identity). A variant `always` keeps goes to every operation (no credential at all: one
- * route left unsecured is a finding of its own). One per run: it counts what was sent.
+ * route left unsecured is a finding of its own). The wrong JSON types of each property and parameter
+ * go round the same way (wrongTypesInTurn). One per run: it counts what was sent.
  */
 export class VariantTurns {
   /** Per family, how many operations each variant (by label) was sent to. */
@@ -378,20 +379,22 @@ function parameterCases(options: GenerationOptions, required: ParameterValues, s
     } catch {
       continue;
     }
-    for (const value of values) {
+    const sendable = values.filter((value) => {
       let written: string;
       try {
         written = write(parameter, value.literal);
       } catch {
-        continue;
+        return false;
       }
       // A number in another spelling (1.0, 1e3) is a JSON body's concern: on the wire a parameter is text, and servers read plain digits.
-      if (value.valid && /^-?\d/.test(value.literal) && String(Number(value.literal)) !== value.literal && !/^-?\d+$/.test(value.literal)) continue;
+      if (value.valid && /^-?\d/.test(value.literal) && String(Number(value.literal)) !== value.literal && !/^-?\d+$/.test(value.literal)) return false;
       const judged = verdict(parameter, written);
       // On the wire a query's "7" and 7 are the same text: only what the server reads back counts.
-      if (judged === undefined || judged !== value.valid) continue;
+      if (judged === undefined || judged !== value.valid) return false;
       // A path segment that is empty or holds a slash names another route.
-      if (parameter.in === 'path' && (written === '' || written.includes('/') || written === '.' || written === '..')) continue;
+      return !(parameter.in === 'path' && (written === '' || written.includes('/') || written === '.' || written === '..'));
+    });
+    for (const value of wrongTypesInTurn(options, 'parameter', sendable)) {
       const parameters = new Map(all);
       parameters.set(parameter, value.literal);
       // A valid value of a parameter naming another resource (`origin`, a station's id) other than one the run holds names one the provider may not have.
@@ -414,6 +417,20 @@ function parameterCases(options: GenerationOptions, required: ParameterValues, s
       });
     }
   }
+}
+
+/**
+ * The boundary values of one parameter or property that are sent. Under --variant-samples the wrong
+ * JSON types among them (a string where a number is due, null, an array, an object) are a fixed
+ * family too: refusing a type the spec does not declare is the service's validation layer's work,
+ * the same for every property, and they were nearly half of a real API's requests. Each parameter or
+ * property is sent N of them, those sent least so far in the run; the other values all.
+ */
+function wrongTypesInTurn(options: GenerationOptions, family: 'parameter' | 'value', values: readonly BoundaryValue[]): readonly BoundaryValue[] {
+  const wrong = values.filter((value) => value.wrongType);
+  if (!options.variants || wrong.length === 0) return values;
+  const kept = new Set(options.variants.take(family, wrong));
+  return values.filter((value) => !value.wrongType || kept.has(value));
 }
 
 /** The variants of a fixed family this operation is sent: all of them, or its turn's under --variant-samples. */
@@ -617,7 +634,7 @@ function bodyCases(options: GenerationOptions, body: RequestBody, _required: Par
 
   // Both sides of every declared constraint, and every property present or absent.
   for (const property of properties) {
-    for (const value of boundaryValues(property.schema, sample, { identity: property === identity })) {
+    for (const value of wrongTypesInTurn(options, 'value', boundaryValues(property.schema, sample, { identity: property === identity }))) {
       add(
         {
           family: 'value',

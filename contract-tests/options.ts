@@ -40,7 +40,8 @@ export interface ContractOptions {
    * How many generated cases of each kind (default 25 each), and how many of the string domain's samples
    * each plain string property is walked with (`strings`, default all: fewer rotate across the properties),
    * and how many variants of each fixed family (auth, JSON syntax, media-type spellings, shapes) each
-   * operation is sent (`variants`, default all: fewer rotate across the operations; no credential at all always).
+   * operation is sent, and of wrong JSON types each property and parameter (`variants`, default all:
+   * fewer rotate across the operations; no credential at all always).
    */
   generated?: { positive?: number; negative?: number; strings?: number; variants?: number };
   /** The OpenAPI document to test against (default: the bundled spec); `PLANT_STORE_SPEC` in the CLI. */

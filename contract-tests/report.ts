@@ -47,7 +47,7 @@ export function formatReport(report: ContractReport, options: FormatOptions = {}
   if (report.variantSamples) {
     const { perOperation, sent, of } = report.variantSamples;
     lines.push(
-      `Fixed families (credentials, JSON syntax, media-type spellings, body shapes): ${perOperation} of each per operation (--variant-samples), taken in turn across the operations, no credential at all to every one; ${sent} of the ${of} variants sent at least once`,
+      `Fixed families (credentials, JSON syntax, media-type spellings, body shapes): ${perOperation} of each per operation, and ${perOperation} wrong JSON types per property and parameter (--variant-samples), taken in turn, no credential at all to every operation; ${sent} of the ${of} variants sent at least once`,
     );
   }
   lines.push('');

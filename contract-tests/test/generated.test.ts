@@ -15,6 +15,7 @@ import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { SPEC_PATH } from '../../openapi/plant-store.js';
 import { compileSuiteContract, loadSuiteContract } from '../spec-contract.js';
+import { createSpecAjv } from '../../openapi/schema/ajv.js';
 
 const contract = loadSuiteContract();
 const generate = (seed: number, count = 25) => generateCases({ contract, seed, positive: count, negative: count, ids: createIdSource(), token: 'tok-en_123', invalidToken: 'never-issued' });
@@ -276,6 +277,24 @@ describe('the values of one property', () => {
     expect(fc.sample(validLiterals({ type: 'object', properties: { a: { const: 1 } }, required: ['a'], additionalProperties: { type: 'string' } }), { seed: 3, numRuns: 5 })).toEqual(
       Array(5).fill('{"a":1}'),
     );
+  });
+});
+
+describe('URLs drawn for format uri and url', () => {
+  it('are absolute http(s) URLs the spec validator accepts, with paths, queries, fragments and percent-encoding among them', () => {
+    const ajv = createSpecAjv();
+    for (const format of ['uri', 'url']) {
+      const valid = ajv.compile({ type: 'string', format });
+      const drawn = fc.sample(validLiterals({ type: 'string', format }), { seed: 5, numRuns: 500 }).map((literal) => JSON.parse(literal) as string);
+      for (const url of drawn) expect(new URL(url).protocol, url).toMatch(/^https?:$/);
+      // ajv-formats' url refuses a domain label with `--`, which fast-check's domains may hold.
+      expect(drawn.filter((url) => !valid(url) && !(format === 'url' && /--/.test(new URL(url).hostname)))).toEqual([]);
+      for (const part of [/:\/\/[^/]+\/[^?#]+/, /\?[^#]+=/, /#/, /%[0-9A-F]{2}/])
+        expect(
+          drawn.some((url) => part.test(url)),
+          `${format} ${part}`,
+        ).toBe(true);
+    }
   });
 });
 

@@ -1,6 +1,7 @@
 /**
  * --variant-samples N: each operation is sent N variants of each fixed family (credentials written
- * every way, JSON syntax, media-type spellings, body shapes) instead of all of them, the ones sent least so far, so taken in turn from
+ * every way, JSON syntax, media-type spellings, body shapes), and each property N wrong JSON types,
+ * instead of all of them, the ones sent least so far, so taken in turn from
  * one operation to the next, so a run with enough operations still sends every variant; "no credential
  * at all" still goes to every secured operation. Against the stateful mock over real HTTP: a correct
  * one passes, and one that leaves a single route unsecured still fails.
@@ -64,13 +65,17 @@ async function runAgainst(served: string, variants?: number): Promise<ContractRe
   }
 }
 
-/** Per family, the labels each operation was given (sent, or reported not sent where the spec's validator contradicts the variant). */
+/**
+ * Per family, the labels each operation was given (sent, or reported not sent where the spec's validator
+ * contradicts the variant); the wrong JSON types of the body's one property (`title`) as the family `type`.
+ */
 function sentByFamily(report: ContractReport): Map<string, Map<string, string[]>> {
   const out = new Map<string, Map<string, string[]>>();
   for (const exchange of report.exchanges) {
-    const match = /^generated:(create-[a-z]+)\/(auth|syntax|shape|media-type)-(.+)$/.exec(exchange.case.id);
+    const match = /^generated:(create-[a-z]+)\/(auth|syntax|shape|media-type|value-title-type)-(.+)$/.exec(exchange.case.id);
     if (!match) continue;
-    const [, operation, family, label] = match as unknown as [string, string, string, string];
+    const [, operation, named, label] = match as unknown as [string, string, string, string];
+    const family = named === 'value-title-type' ? 'type' : named;
     const byOperation = out.get(family) ?? new Map<string, string[]>();
     byOperation.set(operation, [...(byOperation.get(operation) ?? []), label]);
     out.set(family, byOperation);
@@ -110,7 +115,7 @@ describe('fixed families sampled per operation, in turn across the operations', 
   it('sends every operation every variant by default, and says nothing of samples', async () => {
     const report = await runAgainst(written(spec()));
     const families = sentByFamily(report);
-    for (const family of ['auth', 'syntax', 'shape', 'media-type']) {
+    for (const family of ['auth', 'syntax', 'shape', 'media-type', 'type']) {
       const lists = [...(families.get(family)?.values() ?? [])];
       expect(lists, family).toHaveLength(NAMES.length);
       for (const labels of lists) expect(labels).toEqual(lists[0]);
@@ -122,6 +127,8 @@ describe('fixed families sampled per operation, in turn across the operations', 
 
   it('sends each operation 2 of each family with --variant-samples 2, every variant to some operation, the run still green', async () => {
     const full = sentByFamily(await runAgainst(written(spec())));
+    // A string property is sent a number, a fraction, a boolean, null, an array and an object by default.
+    expect(full.get('type')?.get('create-notes')).toEqual(['number', 'fraction', 'boolean', 'null', 'array', 'object']);
     const report = await runAgainst(written(spec()), 2);
     const families = sentByFamily(report);
     let offered = 0;
@@ -146,7 +153,7 @@ describe('fixed families sampled per operation, in turn across the operations', 
     expect(report.variantSamples?.sent).toBe(
       [...full].reduce((sum, [family, byOperation]) => sum + Math.min((byOperation.get('create-notes')?.length ?? 0) - (family === 'auth' ? 1 : 0), 2 * NAMES.length), 0),
     );
-    expect(formatReport(report)).toContain(`2 of each per operation (--variant-samples)`);
+    expect(formatReport(report)).toContain(`2 of each per operation, and 2 wrong JSON types per property and parameter (--variant-samples)`);
     expect(report.findings.filter((f) => f.severity === 'failure').map((f) => `${f.check} ${f.exchange.case.id}: ${f.message}`)).toEqual([]);
     expect(report.ok).toBe(true);
   });
