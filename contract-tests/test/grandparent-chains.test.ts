@@ -14,12 +14,20 @@ import { describe, expect, it } from 'vitest';
 import { createMockServer } from '../../mocks/server.js';
 import { PATIENT_MS } from '../../mocks/test/processes.js';
 import { runContractSuite, type ContractReport } from '../index.js';
+import { loadSuiteSpec, type SuiteSpec } from '../spec-contract.js';
 import { useMockForSpec } from '../../mocks/test/mock-under-test.js';
 import { startMockProxy, type ProxiedAnswer } from './providers/mock-proxy.js';
 
 const LAGO = fileURLToPath(new URL('../../fixtures/real-world/lago/openapi.yaml', import.meta.url));
 const SPEC = fileURLToPath(new URL('../../fixtures/real-world/netlify/swagger.yml', import.meta.url));
 const TOKEN = 'netlify-token-123';
+/** Each document read and compiled once for the file's runs, the mock's and the suite's (its validators compiled once for all). */
+const compiled = new Map<string, SuiteSpec>();
+function contractOf(spec: string): SuiteSpec {
+  let contract = compiled.get(spec);
+  if (contract === undefined) compiled.set(spec, (contract = loadSuiteSpec(spec)));
+  return contract;
+}
 const CHILDREN = ['enableSplitTest', 'disableSplitTest'];
 
 const json = (status: number, value: unknown): ProxiedAnswer => ({ status, headers: { 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify(value)) });
@@ -34,7 +42,7 @@ const idOf = (answer: ProxiedAnswer): string | undefined => {
 
 /** The suite on the two split-test actions, against the mock behind a proxy that knows which sites and split tests were made. */
 async function runAgainst(flaw?: 'publish-500'): Promise<{ report: ContractReport; log: string[] }> {
-  const mock = await createMockServer({ port: 0, logLevel: 'silent', spec: SPEC, tokens: [TOKEN] });
+  const mock = await createMockServer({ port: 0, logLevel: 'silent', contract: contractOf(SPEC).compiled, tokens: [TOKEN] });
   const sites = new Set<string>();
   const splits = new Set<string>();
   const log: string[] = [];
@@ -57,7 +65,15 @@ async function runAgainst(flaw?: 'publish-500'): Promise<{ report: ContractRepor
     return answer;
   });
   try {
-    const report = await runContractSuite({ spec: SPEC, baseUrl: proxy.url, token: TOKEN, seed: 38, generated: { positive: 3, negative: 1 }, includeOperations: CHILDREN, timeoutMs: PATIENT_MS });
+    const report = await runContractSuite({
+      contract: contractOf(SPEC),
+      baseUrl: proxy.url,
+      token: TOKEN,
+      seed: 38,
+      generated: { positive: 3, negative: 1 },
+      includeOperations: CHILDREN,
+      timeoutMs: PATIENT_MS,
+    });
     return { report, log };
   } finally {
     await proxy.close();
@@ -103,7 +119,7 @@ describe('an operation below a record below a record (Netlify: publish a split t
 
 /** The suite on Lago's charge filters, against the mock behind a proxy that answers them only for a charge of a plan the mock has (else the mock's own 404). */
 async function runOnLago(flaw?: 'filter-create-500'): Promise<{ report: ContractReport; log: string[] }> {
-  const mock = await createMockServer({ port: 0, logLevel: 'silent', spec: LAGO, tokens: [TOKEN] });
+  const mock = await createMockServer({ port: 0, logLevel: 'silent', contract: contractOf(LAGO).compiled, tokens: [TOKEN] });
   const log: string[] = [];
   const proxy = await startMockProxy(mock.url, async (request, forward) => {
     const filters = /^\/plans\/([^/?]+)\/charges\/([^/?]+)\/filters(?:\?|$)/.exec(request.url);
@@ -121,7 +137,7 @@ async function runOnLago(flaw?: 'filter-create-500'): Promise<{ report: Contract
   });
   try {
     const report = await runContractSuite({
-      spec: LAGO,
+      contract: contractOf(LAGO),
       baseUrl: proxy.url,
       token: TOKEN,
       seed: 38,

@@ -7,7 +7,6 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { readContract } from '../../openapi/operations/compile.js';
 import { createMockServer } from '../server.js';
 
 interface CorpusEntry {
@@ -21,10 +20,10 @@ const CORPUS = JSON.parse(readFileSync(`${ROOT}index.json`, 'utf8')) as CorpusEn
 
 describe.each(CORPUS.map((entry) => [entry.name, entry] as const))('the real-world document %s', (_name, entry) => {
   it(`loads with the ${entry.operations} operations its paths declare, and the mock serves it`, async () => {
-    const contract = await readContract(`${ROOT}${entry.file}`);
-    expect(contract.operations.size).toBe(entry.operations);
     const mock = await createMockServer({ port: 0, logLevel: 'silent', spec: `${ROOT}${entry.file}` });
     try {
+      // The document as the mock read it from its file: read again here, it cost a tenth of the file's time.
+      expect(mock.engine.contract.operations.size).toBe(entry.operations);
       const health = await fetch(`${mock.url}/__mock/health`);
       expect(health.status).toBe(200);
       // A path no API declares is the mock's 404, in a body: the router is built and answering.
