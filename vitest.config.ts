@@ -20,10 +20,10 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 120_000,
     expect: { poll: { timeout: 60_000 } },
-    // Two workers at least: vitest's default (a worker per core but one) is one on a 2-core
-    // machine, and most files spend their time waiting on the mocks, redis-server and Chromium they
-    // start, not on a core, so two files at once take a run well under one's time (the figures:
-    // docs/benchmarks.md, "Figures behind the code").
-    maxWorkers: Math.max(2, availableParallelism() - 1),
+    // Three workers at least: vitest's default (a worker per core but one) is one on a 2-core
+    // machine, and files spend part of their time waiting on the mocks, redis-server, wrk and
+    // Chromium they start, not on a core: two left 7 % of a quiet 2-core run idle, three 1 %, for
+    // the same CPU (the figures: docs/benchmarks.md, "Figures behind the code").
+    maxWorkers: Math.max(3, availableParallelism() - 1),
   },
 });

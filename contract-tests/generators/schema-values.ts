@@ -144,7 +144,7 @@ export function exponentForm(value: bigint, marker = 'e'): string {
  * percent-encoded and sub-delimiter characters, a query, a fragment; valid as `uri` and (but for
  * the odd domain with `--`) as ajv-formats' `url`. Not fc.webUrl: its percent-encoded characters
  * map every code point when first built, 1.3-1.6 s of CPU in each process that draws a URL
- * (docs/benchmarks.md, "Test time, per file").
+ * (docs/benchmarks.md, "Figures behind the code").
  */
 function webUrls(): fc.Arbitrary<string> {
   const unreserved = fc.constantFrom(...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~');
