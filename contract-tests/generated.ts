@@ -14,6 +14,7 @@
 import fc from 'fast-check';
 import { isXmlMediaType, mediaEssence } from '../openapi/media-types.js';
 import { parseExactJson } from '../openapi/schema/exact-json.js';
+import { isObject } from '../openapi/schema/resolve.js';
 import type { IdSource, SchemePlace } from '../fixtures/index.js';
 import { authCases, type AuthCase, type CredentialParts } from './generators/auth.js';
 import { takesLiteral, validParameterValues, verdict, write, type ParameterValues } from './generators/parameters.js';
@@ -198,6 +199,7 @@ export function generateCases(given: GenerationOptions): Generation {
       });
     }
   }
+  if (contract.atTarget !== undefined) namedAtTarget(contract, generation, required, options.ids);
   if (contract.requestBody?.form) writeAsForm(generation, contract.requestBody);
   const { record } = options;
   if (record) {
@@ -213,6 +215,41 @@ export function generateCases(given: GenerationOptions): Generation {
     for (const kase of generation.cases) if (named(kase.parameters ?? required) && bodyAgrees(kase.body, record)) kase.onRecord = true;
   }
   return generation;
+}
+
+/**
+ * A create at the target URI (SuiteContract.atTarget) names the record it makes in its path: each
+ * case names one of its own there (one path for every case would meet the record the first made, a
+ * 409 where the spec declares one), the key its body carries where it carries the identity (a
+ * provider may refuse a body naming another record than its path). A case varying the path
+ * parameter itself keeps its value; a body key no path segment can hold leaves acceptance to the provider.
+ */
+function namedAtTarget(contract: SuiteContract, generation: Generation, required: ParameterValues, ids: IdSource): void {
+  const parameter = contract.parameters.find((p) => p.in === 'path' && p.name === contract.atTarget);
+  if (!parameter?.schema) return;
+  const integer = typesOf(parameter.schema).includes('integer');
+  const maker = integer ? undefined : freshKeyMaker(parameter.schema, ids);
+  const fresh = (): string | undefined => (integer ? freshIdentity({ name: parameter.name, required: true, schema: parameter.schema as JsonSchema }, ids).toString() : maker?.());
+  const identity = (contract.requestBody?.identity ?? contract.requestBody?.key)?.name;
+  for (const kase of [...generation.cases, ...generation.excluded.map((excluded) => excluded.case)]) {
+    const values = kase.parameters ?? required;
+    const own = values.get(parameter);
+    if (own !== required.get(parameter)) {
+      // The case walks the path parameter: a body carrying the identity names the same record.
+      if (identity !== undefined && own !== undefined && typeof kase.body === 'string') kase.body = withMemberInside(kase.body, identity, own, 'replace');
+      continue;
+    }
+    const read = identity === undefined ? undefined : readJsonBody(kase.body);
+    const member = read && isObject(read.value) ? read.value[identity as string] : undefined;
+    const carried = typeof member === 'string' ? JSON.stringify(member) : typeof member === 'number' && Number.isSafeInteger(member) ? String(member) : undefined;
+    const usable = carried !== undefined && takesLiteral(parameter, carried) && !['""', '"."', '".."'].includes(carried);
+    if (carried !== undefined && !usable && kase.expect === 'accepted') {
+      kase.expect = 'provider-choice';
+      kase.choice = { check: 'positive_data_acceptance', rule: `the body names the record ${abbreviate(carried)}, which no path segment of ${parameter.name} can name` };
+    }
+    const value = usable ? carried : fresh();
+    if (value !== undefined) kase.parameters = new Map(values).set(parameter, value);
+  }
 }
 
 /** A record the run created for an operation on records (a PUT, a PATCH) to act on: its path parameter, identity property and value (JSON text). */

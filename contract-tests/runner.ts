@@ -19,6 +19,8 @@ import {
   createdRecordIn,
   runSequences,
   scopeValues,
+  freshTargetKey,
+  targetParameter,
   validRecordBody,
   wrapRecord,
   type SequencePlan,
@@ -417,7 +419,7 @@ interface Pin {
 type ParentPlanOf = NonNullable<SequencePlan['parent']>;
 
 /** What creating a record takes: its collection's create, identity and how the identity is given. */
-type RecordPlan = Pick<SequencePlan, 'collection' | 'identity' | 'identityMember' | 'identityType' | 'assigned' | 'create' | 'envelope' | 'createdAs' | 'keyAnswered'>;
+type RecordPlan = Pick<SequencePlan, 'collection' | 'identity' | 'identityMember' | 'identityType' | 'assigned' | 'create' | 'envelope' | 'createdAs' | 'keyAnswered' | 'atTarget' | 'itemParameter'>;
 
 /**
  * For each collection whose item path takes a PUT or PATCH with a body among the operations under
@@ -452,11 +454,13 @@ async function pinRecords(
     const property = body.properties.find((p) => p.name === plan.identity);
     const id = plan.assigned
       ? undefined
-      : property && plan.identityType === 'integer'
-        ? freshIdentity(property, ids).toString()
-        : property && plan.identityType === 'string'
-          ? freshKeyMaker(keySchemaOf(property.schema, plan.identityMember) ?? {}, ids)?.()
-          : undefined;
+      : plan.atTarget && !property
+        ? freshTargetKey(plan, ids)
+        : property && plan.identityType === 'integer'
+          ? freshIdentity(property, ids).toString()
+          : property && plan.identityType === 'string'
+            ? freshKeyMaker(keySchemaOf(property.schema, plan.identityMember) ?? {}, ids)?.()
+            : undefined;
     if (!plan.assigned && id === undefined) return { failed: `no fresh ${plan.identity} could be drawn for ${operationId}` };
     const made = validRecordBody(body, plan.identity, id, 'pinned', sample, bodies.get(plan.create.operationId), plan.identityMember);
     if (!made) return { failed: `no valid body for ${operationId} could be made` };
@@ -466,7 +470,7 @@ async function pinRecords(
       description,
       expect: 'provider-choice',
       body: wrapRecord(made.text, plan.envelope?.member),
-      parameters,
+      parameters: new Map([...parameters, ...targetParameter(plan, id)]),
     };
     const contractCase = stepCase(step, options, 0);
     if (dotSegmentOf(contractCase.request.path) !== undefined) return { failed: `${operationId}'s path would name its parent's path (a dot segment)` };
@@ -488,7 +492,10 @@ async function pinRecords(
       // An enveloped record is not pinned for the update cases: their generated bodies would not keep its identity inside the
       // envelope (generated.ts sets a pinned identity at the top level), so they would rename or miss it. Its sequence judges its update.
       if (!plan.create.requestBody || itemPath === undefined || plan.envelope) continue;
-      const targets = options.operations.filter((o) => o.requestBody && !o.requestBody.form && o.actsOnRecord && (o.method === 'PUT' || o.method === 'PATCH') && o.path === itemPath);
+      // A create at the item path names a record of its own in each case, never the pinned one.
+      const targets = options.operations.filter(
+        (o) => o.requestBody && !o.requestBody.form && o.actsOnRecord && o.atTarget === undefined && (o.method === 'PUT' || o.method === 'PATCH') && o.path === itemPath,
+      );
       if (!targets.length) continue;
       const { parent } = plan;
       // A scoped record is created, and named, under one value of each scope parameter (its parent too).

@@ -62,6 +62,8 @@ export interface SequencePlan {
   remove?: SuiteContract;
   /** The item path's parameter naming the record (`paymentId` of `/bookings/{bookingId}/payments/{paymentId}`). */
   itemParameter?: string;
+  /** The create names the record in its own path, at `itemParameter` (collections.ts, Collection.atTarget): the suite chooses the key. */
+  atTarget?: true;
   /** A nested collection's parent: a parent record is created first and named by `parameter` in every step's path. */
   parent?: ParentPlan;
   /**
@@ -126,7 +128,8 @@ export function planSequences(compiled: CompiledContract, operations: readonly S
     if (collection.parent) {
       const owner = collection.parent.collection;
       const parentCreate = byId.get(owner.create.operationId);
-      if (!parentCreate?.requestBody || owner.parent) continue;
+      // A parent created at its own path is not made for a child: its sequence judges it.
+      if (!parentCreate?.requestBody || owner.parent || owner.atTarget) continue;
       const parentEnvelope = envelopePlanOf(compiled, owner, parentCreate);
       const parentRemove = [...stateful].find(([operationId, op]) => op.collection === owner && op.role === 'delete' && byId.has(operationId))?.[0];
       parent = {
@@ -171,6 +174,7 @@ export function planSequences(compiled: CompiledContract, operations: readonly S
       ...optional('listShows', listPlan?.items.size ? listPlan.items : undefined),
       ...optional('filterDefaults', defaultsOf(collection.stored, listPlan?.filters)),
       ...optional('itemParameter', collection.itemParameter),
+      ...optional('atTarget', collection.atTarget === undefined ? undefined : (true as const)),
       ...optional('parent', parent),
       ...optional('scope', collection.scope),
       ...optional('pageCap', smallest(listPlan?.maxItems, listPlan?.paging.defaultSize)),
@@ -384,11 +388,13 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
   const freshId = (): string | undefined =>
     plan.assigned
       ? undefined
-      : identityProperty && plan.identityType === 'integer'
-        ? freshIdentity(identityProperty, context.ids).toString()
-        : plan.identityType === 'string'
-          ? (stringKey?.() ?? JSON.stringify(`seq-${context.ids.next('safe-positive')}`))
-          : undefined;
+      : plan.atTarget && !identityProperty
+        ? freshTargetKey(plan, context.ids)
+        : identityProperty && plan.identityType === 'integer'
+          ? freshIdentity(identityProperty, context.ids).toString()
+          : plan.identityType === 'string'
+            ? (stringKey?.() ?? JSON.stringify(`seq-${context.ids.next('safe-positive')}`))
+            : undefined;
   /** A first id past 2^60 and a multiple of 256 where the identity allows one, so that it and the id after it are one double. */
   const wideId = (): string | undefined => {
     if (plan.assigned || !identityProperty || plan.identityType !== 'integer') return freshId();
@@ -442,7 +448,7 @@ async function runSequence(plan: SequencePlan, context: SequenceContext): Promis
       description,
       expect: 'accepted',
       body: wrapRecord(made.text, member),
-      parameters: createParameters(setting),
+      parameters: new Map([...createParameters(setting), ...targetParameter(plan, id)]),
     });
     if (answer.status === undefined || answer.status < 200 || answer.status > 299) return undefined;
     const record = createdRecordIn(answer.body, plan);
@@ -981,6 +987,22 @@ export function createdKey(
  * `given` (JSON text by name), other required properties drawn from their schemas; a oneOf body
  * tries each branch in turn. Undefined when ten tries fail.
  */
+/**
+ * A fresh key for a record created at its own path (SequencePlan.atTarget) whose body does not carry
+ * its identity, drawn as the path parameter's schema takes it; undefined when none can be drawn.
+ */
+export function freshTargetKey(plan: Pick<SequencePlan, 'create' | 'itemParameter'>, ids: IdSource): string | undefined {
+  const parameter = plan.create.parameters.find((p) => p.in === 'path' && p.name === plan.itemParameter);
+  if (!parameter?.schema) return undefined;
+  if (typesOf(parameter.schema).includes('integer')) return freshIdentity({ name: parameter.name, required: true, schema: parameter.schema }, ids).toString();
+  return freshKeyMaker(parameter.schema, ids)?.();
+}
+
+/** The path parameter a create at the target URI names its record by (the key as JSON text); none for another create. */
+export function targetParameter(plan: Pick<SequencePlan, 'atTarget' | 'itemParameter'>, id: string | undefined): [string, string][] {
+  return plan.atTarget && plan.itemParameter !== undefined && id !== undefined ? [[plan.itemParameter, id]] : [];
+}
+
 export function validRecordBody(
   schema: RequestBody,
   identity: string,

@@ -214,6 +214,11 @@ export interface SuiteContract {
    * exist, or the body may contradict it, so a 4xx there is the provider's to give.
    */
   actsOnRecord: boolean;
+  /**
+   * A create at the target URI (collections.ts, createsAtTarget): the path parameter naming the
+   * record it makes. Each case names a record of its own there, the one its body names.
+   */
+  atTarget?: string;
 }
 
 /** Every operation of a spec the suite tests, and those it cannot, with the reason. */
@@ -342,7 +347,18 @@ export function suiteContractOf(
   operationId: string,
   stateful: ReadonlyMap<
     string,
-    { role: string; collection: { identity: { property: string; member?: string }; itemPath?: string | undefined; envelope?: string; createdAs?: ListShape } }
+    {
+      role: string;
+      atTarget?: string;
+      collection: {
+        identity: { property: string; member?: string };
+        itemPath?: string | undefined;
+        itemParameter?: string | undefined;
+        envelope?: string;
+        createdAs?: ListShape;
+        create: { operationId: string };
+      };
+    }
   > = recogniseCollections(contract).stateful,
   schemaKeys: SchemaKeys = new SchemaKeys(contract.document),
 ): SuiteContract {
@@ -448,7 +464,8 @@ export function suiteContractOf(
     read: p.read,
   }));
   const recordProperties = innerProperties ?? requestBody?.properties;
-  const createdAs = role?.role === 'create' ? role.collection.createdAs : undefined;
+  // A second create (at the item path) answers the record itself: the list shape is the collection's own create's.
+  const createdAs = role?.role === 'create' && role.collection.create.operationId === operationId ? role.collection.createdAs : undefined;
   // The record's properties and their schemas in one 2xx answer: inside the envelope, or the list's item, else the answer's own.
   const answeredRecord = (m: ContractMediaType): ReadonlyMap<string, unknown> | undefined =>
     createdAs !== undefined
@@ -500,6 +517,7 @@ export function suiteContractOf(
     ...(envelope === undefined ? {} : { envelope }),
     ...(createdAs === undefined ? {} : { createdAs }),
     actsOnRecord: onRecord(stateful.get(operationId)?.role) || belowRecord(operation.path, stateful.values()),
+    ...(role?.role === 'create' && role.atTarget !== undefined && role.collection.itemParameter !== undefined ? { atTarget: role.collection.itemParameter } : {}),
   };
 }
 

@@ -155,9 +155,10 @@ describe("a create answering the records it made in an object's array member (Pi
 });
 
 describe('the real JupyterHub document', () => {
-  it('operations below a user, below a server of a user and below a token collection run on records the suite created', async () => {
-    // Only children under test: the users they run on are made by POST /users, which is not.
-    expect(await coverageOn('jupyterhub/rest-api.yml', ['post-user-activity', 'get-user-server-name', 'get-user-tokens'])).toBe('3 of 3');
+  it('operations below a user (a named server created at its own path among them) and below a token collection run on records the suite created', async () => {
+    // Only children under test: the users they run on are made by POST /users, which is not. A server's read names the
+    // server itself (a record of its own now: PUT creates it at its path), which only its sequence creates.
+    expect(await coverageOn('jupyterhub/rest-api.yml', ['post-user-activity', 'put-user-server-name', 'get-user-tokens'])).toBe('3 of 3');
   });
 });
 

@@ -54,6 +54,8 @@ interface Served {
   location: boolean;
   /** For a PUT that declares 201: the status it answers when it creates the record it names. */
   createdStatus: number | undefined;
+  /** For a create at the item path (collections.ts, createsAtTarget): the key is the path's, and how it meets a record already there. */
+  atTarget: 'upsert' | 'conflict' | undefined;
   /** Members the answer's schema requires that no record holds (a readOnly `createdAt`), as JSON members to add. */
   fill: string | undefined;
   /** The same for each item of a list. */
@@ -117,7 +119,7 @@ export function statefulHandlers(stateful: ReadonlyMap<string, StatefulOperation
     serverFields.set(collection, fields);
     for (const field of fields) held.get(collection)?.add(field.name);
   }
-  for (const [operationId, { role, collection, list }] of stateful) {
+  for (const [operationId, { role, collection, list, atTarget }] of stateful) {
     const operation = contract.operations.get(operationId);
     if (!operation) continue;
     const success = successOf(operation)?.response;
@@ -127,7 +129,8 @@ export function statefulHandlers(stateful: ReadonlyMap<string, StatefulOperation
     const media = inner ?? declared;
     const unwrap = collection.envelope !== undefined && envelopeOf(firstJson(operation.requestBody?.content)) === collection.envelope ? collection.envelope : undefined;
     // A create answering a list of what it made shows the record as that list's item.
-    const createdAs = role === 'create' ? collection.createdAs : undefined;
+    const primary = role === 'create' && operationId === collection.create.operationId;
+    const createdAs = primary ? collection.createdAs : undefined;
     const createdIn = createdAs?.kind === 'wrapped' ? createdAs.property : undefined;
     const shown = createdAs === undefined ? media?.propertySet : createdIn === undefined ? media?.itemProperties : media?.arrayProperties.get(createdIn);
     const answered = shown && new Set([...shown].filter((name) => !collection.writeOnly.has(name)));
@@ -142,10 +145,11 @@ export function statefulHandlers(stateful: ReadonlyMap<string, StatefulOperation
         nested,
         itemsCut: list && !showsWhole(collection, holds, list.items) ? itemCutOf(list.items, [...holds, collection.identity.property]) : undefined,
         location: success?.headers.includes('location') === true,
-        createdStatus: (role === 'replace' || role === 'replace-in-body') && operation.responses.has(201) ? 201 : undefined,
+        createdStatus: (role === 'replace' || role === 'replace-in-body' || atTarget !== undefined) && operation.responses.has(201) ? 201 : undefined,
+        atTarget,
         fill: media && fillOf(createdAs === undefined ? media.object : media.itemObject(createdIn), contract.document, fillHeld, answered),
         createdAs,
-        keyAnswered: role === 'create' && collection.keyAnswered !== undefined ? keyAnsweredOf(collection.keyAnswered, media) : undefined,
+        keyAnswered: primary && collection.keyAnswered !== undefined ? keyAnsweredOf(collection.keyAnswered, media) : undefined,
         totalHeader: list ? success?.headers.find((name) => TOTAL_HEADERS.has(name)) : undefined,
         itemFill: list && media ? fillOf(media.itemObject(list.shape.kind === 'wrapped' ? list.shape.property : undefined), contract.document, fillHeld, list.items) : undefined,
         writable: new Set([...collection.declared, ...writableOf(operation, collection, contract.document)]),
@@ -180,6 +184,7 @@ const ROLES: Record<CollectionRole, (served: Served) => MockHandler> = {
       // A create whose optional body was not sent is a create of an empty record (the spec allows
       // it): assigned identities are assigned, a client-chosen one is refused as missing.
       const body = (sentBody(served, c) ?? {}) as Body;
+      if (served.atTarget) return createdAtTarget(served, body, mock, c);
       const params = c.request.params as Record<string, string>;
       const create = (): Maybe<Answer> => {
         const name = storeName(collection, params);
@@ -386,6 +391,30 @@ function createAssigned(served: Served, body: Body, name: string, parent: Parent
   return typeof key === 'string' ? then(key) : key.then(then);
 }
 
+/**
+ * A create at the target URI: the record its path names, keyed by that segment. Where one is there
+ * already, replaced (`upsert`) or refused as a duplicate (`conflict`: the operation declares 409).
+ */
+async function createdAtTarget(served: Served, body: Body, mock: EngineContext, c: RequestContext): Promise<Answer> {
+  const { collection } = served;
+  const segment = pathSegment(c, collection);
+  const key = keyOfPathSegment(segment, collection.identity);
+  if (key === undefined) return notFound(collection, segment, c.request.params);
+  if (served.atTarget === 'upsert') return replaced(served, key, body, mock, c);
+  const mismatch = identityMismatch(collection, key, body);
+  if (mismatch) return mismatch;
+  const missing = await parentMissing(c, collection, mock);
+  if (missing) return missing;
+  const unreachable = unreachableKey(key, collection);
+  if (unreachable !== undefined) return unreachableRefused(collection, unreachable);
+  const params = c.request.params as Record<string, string>;
+  const record = identified(body, key, served);
+  const outcome = await mock.store.create(storeName(collection, params), record, parentRecord(collection, params));
+  if (outcome === 'duplicate') return duplicate(collection, key, params);
+  if (outcome === 'parent-missing') return parentGone(collection, params);
+  return answerCreated(served, record, params);
+}
+
 async function replaced(served: Served, key: RecordKey, body: Body, mock: EngineContext, c: RequestContext): Promise<Answer> {
   const { collection } = served;
   const mismatch = identityMismatch(collection, key, body);
@@ -399,12 +428,12 @@ async function replaced(served: Served, key: RecordKey, body: Body, mock: Engine
   const record = identified(body, key, served, previous && recordValue(previous));
   const outcome = await mock.store.replace(name, record);
   if (outcome !== 'missing') return answerRecord(served, record);
-  // A PUT that declares 201 may create what it names (an upsert); one that does not is a 404.
-  if (served.createdStatus !== undefined) {
+  // A PUT that declares 201 may create what it names (an upsert), as a create at the target does; another PUT finds a 404.
+  if (served.createdStatus !== undefined || served.atTarget !== undefined) {
     const unreachable = unreachableKey(key, collection);
     if (unreachable !== undefined) return unreachableRefused(collection, unreachable);
     const created = await mock.store.create(name, record, parentRecord(collection, params));
-    if (created === 'created') return { ...answerRecord(served, record), status: served.createdStatus };
+    if (created === 'created') return { ...answerRecord(served, record), status: served.createdStatus ?? served.status };
     if (created === 'parent-missing') return parentGone(collection, params);
     // Created by another request meanwhile: this one replaces it.
     if ((await mock.store.replace(name, record)) !== 'missing') return answerRecord(served, record);

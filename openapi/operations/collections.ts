@@ -23,6 +23,12 @@
  *   that list's one item (`createdAs`). One answering an object with a member named as the item path's parameter
  *   or the noun's id (`{"silenceID": …}`), its other members none of the record's, beside records declaring an
  *   identity of their own, answers the new key under that name (`keyAnswered`).
+ * - A create at the target URI (RFC 9110 §9.3.4, §15.3.2): a PUT at an item path P/{x} answering 201, a
+ *   POST there answering 201 without a `Location`, or either marked `x-mock-role: create`, where a GET
+ *   reads P/{x}: the records of P, each named by its client in the path (JupyterHub's
+ *   `PUT /users/{name}/servers/{server_name}`; its `POST /users/{name}` beside `POST /users`, a second
+ *   create). One declaring no 409 creates or replaces. A PUT at the item path of a POST P's records
+ *   replaces, creating what it names where it declares 201.
  * - A path listed and read (GET Q, GET Q/{x}) with no POST Q is created by one POST elsewhere under the
  *   same parent that answers 201 naming the record by the noun's id (`madeElsewhere`: Rooms'
  *   `…/users/invite_user`, Maestro's `…/workflows/{workflowId}/actions/trigger` making its `…/instances`).
@@ -105,6 +111,13 @@ export interface Collection {
   noun: string;
   identity: Identity;
   create: ContractOperation;
+  /**
+   * The create is at the item path and names the record there (createsAtTarget: JupyterHub's
+   * `PUT /users/{name}/servers/{server_name}`): the key is that path segment, the client's.
+   * `upsert`: one declaring no 409 replaces a record it finds; `conflict`: a record there already is a conflict.
+   * Undefined: the create is at the collection path.
+   */
+  atTarget?: 'upsert' | 'conflict';
   /** The create body's JSON media type: its validator and the properties a record keeps (the envelope's inner object, for an enveloped collection). */
   body: ContractMediaType;
   /**
@@ -161,6 +174,8 @@ export interface ListPlan {
 export interface StatefulOperation {
   role: CollectionRole;
   collection: Collection;
+  /** For a create at the item path (createsAtTarget): the record it names is the path's; how it meets one already there. */
+  atTarget?: 'upsert' | 'conflict';
   /** For a list. */
   list?: ListPlan;
 }
@@ -259,12 +274,18 @@ export function recogniseCollections(
   // A collection whose create is an action elsewhere (`…/actions/trigger` making `…/instances`): its records' path.
   const madeAt = madeElsewhere(operations.filter((o) => !off(o)));
   const collectionPathOf = (create: ContractOperation): string => madeAt.get(create.operationId) ?? trimSlash(create.path);
-  // Parents before their nested collections: shorter paths first. A POST given another role creates nothing.
+  // Parents before their nested collections: shorter paths first; at one path, a POST to it before a create at its item path. A POST given another role creates nothing.
+  const atTarget = new Set(operations.filter((o) => !off(o) && createsAtTarget(o, operations, hintOf(o))).map((o) => o.operationId));
   const creates = operations
-    .filter((o) => o.method === 'post' && !off(o) && !/\}\/?$/.test(o.path) && (hintOf(o)?.role ?? 'create') === 'create')
-    .sort((a, b) => segments(collectionPathOf(a)) - segments(collectionPathOf(b)));
+    .filter((o) => atTarget.has(o.operationId) || (o.method === 'post' && !off(o) && !/\}\/?$/.test(o.path) && (hintOf(o)?.role ?? 'create') === 'create'))
+    .map((o) => ({ o, path: atTarget.has(o.operationId) ? (itemPathOf(o.path) as string) : collectionPathOf(o) }))
+    .sort((a, b) => segments(a.path) - segments(b.path) || targetRank(a.o, atTarget) - targetRank(b.o, atTarget))
+    .map(({ o }) => o);
   for (const create of creates) {
     const hint = hintOf(create);
+    const target = atTarget.has(create.operationId);
+    // Already placed by a POST to its collection's path (a PUT there replaces, creating what it names where it declares 201).
+    if (target && stateful.has(create.operationId)) continue;
     const stated = hint?.role === 'create' || hint?.collection === true;
     const sent = firstJson(create.requestBody?.content);
     if (sent?.schema === undefined || !(isObjectMedia(sent) || stated)) {
@@ -279,18 +300,18 @@ export function recogniseCollections(
       reasons.set(create.operationId, 'its success answers no JSON or XML record: answered from the spec, nothing stored');
       continue;
     }
-    const path = collectionPathOf(create);
+    const path = target ? (itemPathOf(create.path) as string) : collectionPathOf(create);
     if (collections.some((c) => c.path === path)) {
-      reasons.set(create.operationId, `another POST creates the records of ${path}`);
+      reasons.set(create.operationId, `another operation creates the records of ${path}`);
       continue;
     }
     // x-mock-identity is this collection's --identity rule (a flag for the path wins).
     const overrides: IdentityOverrides =
       hint?.identity === undefined || globalOverrides.byPath?.has(path) ? globalOverrides : { ...globalOverrides, byPath: new Map(globalOverrides.byPath ?? []).set(path, hint.identity) };
-    const itemPath = operations.find((o) => itemPathOf(o.path) === path)?.path ?? singularItemPath(path, operations);
+    const itemPath = target ? create.path : (operations.find((o) => itemPathOf(o.path) === path)?.path ?? singularItemPath(path, operations));
     const itemParameter = itemPath === undefined ? undefined : lastTemplate(itemPath);
     const read = itemPath === undefined ? undefined : operations.find((o) => o.method === 'get' && o.path === itemPath);
-    const batch = stated ? undefined : batchMember(sent, create, read);
+    const batch = stated || target ? undefined : batchMember(sent, create, read);
     if (batch !== undefined) {
       reasons.set(
         create.operationId,
@@ -340,7 +361,7 @@ export function recogniseCollections(
     }
     let declaredIdentity = identityProperty(path, itemParameter, stored, overrides, noun);
     // A create answering only the key by its own name: the records' identity is the one they declare themselves.
-    const keyName = envelope === undefined && forPath === undefined && overrides.everywhere === undefined ? keyAnsweredAs(create, itemParameter, noun, read) : undefined;
+    const keyName = envelope === undefined && forPath === undefined && overrides.everywhere === undefined && !target ? keyAnsweredAs(create, itemParameter, noun, read) : undefined;
     let keyAnswered: string | undefined;
     if (keyName !== undefined && declaredIdentity === keyName && !body.propertySchemas.has(keyName) && !(read && successMedia(read)?.propertySet.has(keyName))) {
       const own = new Map(stored);
@@ -352,7 +373,7 @@ export function recogniseCollections(
         stored = own;
       }
     }
-    const inPath = declaredIdentity === undefined ? identityInPath(create, operations, itemPath, itemParameter, forPath ?? overrides.everywhere) : undefined;
+    const inPath = declaredIdentity === undefined ? identityInPath(create, operations, itemPath, itemParameter, forPath ?? overrides.everywhere, target) : undefined;
     const property = declaredIdentity ?? inPath?.name;
     if (property === undefined) {
       const candidates = [itemParameter, `${noun}_id`, 'id'].filter((name) => name !== undefined && name !== '_id');
@@ -370,14 +391,15 @@ export function recogniseCollections(
     const inBody = body.propertySchemas.get(property);
     // The client may leave out an identity the create body declares but does not require: the server's job then.
     const optional = inBody !== undefined && inBody.readOnly !== true && !body.required.includes(property);
-    const assigned = inBody === undefined || inBody.readOnly === true || optional ? assignedOf(identitySchema, parameterSchema) : undefined;
+    // A create at the target URI is named by its client, in the path: nothing for the mock to assign.
+    const assigned = !target && (inBody === undefined || inBody.readOnly === true || optional) ? assignedOf(identitySchema, parameterSchema) : undefined;
     const placed = placementOf(path, collections, operations);
     if (placed === undefined) {
       reasons.set(create.operationId, `its path is under no collection's item path: a record it creates belongs to nothing the mock stores`);
       continue;
     }
     const { parent, scope } = placed;
-    const createdAs = envelope === undefined && keyAnswered === undefined ? createdAsList(create, property) : undefined;
+    const createdAs = envelope === undefined && keyAnswered === undefined && !target ? createdAsList(create, property) : undefined;
     const collection: Collection = {
       path,
       itemPath,
@@ -391,10 +413,11 @@ export function recogniseCollections(
         type: optional ? jsonType(identitySchema) : identityTypeOf(identitySchema, assigned?.assigned),
         ...assigned,
         ...(member ? { member: member.name } : {}),
-        ...(optional ? { optional: true as const } : {}),
+        ...(optional && !target ? { optional: true as const } : {}),
         ...(inPath ? { inPathOnly: true as const } : {}),
       },
       create,
+      ...(target ? { atTarget: targetMode(create) } : {}),
       body,
       ...(envelope === undefined ? {} : { envelope }),
       ...(createdAs === undefined ? {} : { createdAs }),
@@ -404,10 +427,16 @@ export function recogniseCollections(
       writeOnly: new Set([...stored].filter(([, schema]) => schema.writeOnly === true).map(([name]) => name)),
     };
     collections.push(collection);
-    stateful.set(create.operationId, { role: 'create', collection });
+    stateful.set(create.operationId, { role: 'create', collection, ...(target ? { atTarget: targetMode(create) } : {}) });
     for (const operation of operations) {
       const role = hintOf(operation)?.role;
-      if (off(operation) || stateful.has(operation.operationId) || role === 'create') continue;
+      if (off(operation) || stateful.has(operation.operationId)) continue;
+      // Another create, at the item path (JupyterHub's `POST /users/{name}` beside `POST /users`); a PUT there replaces unless marked a create.
+      if (atTarget.has(operation.operationId) && operation.path === itemPath && (operation.method === 'post' || role === 'create')) {
+        stateful.set(operation.operationId, { role: 'create', collection, atTarget: targetMode(operation) });
+        continue;
+      }
+      if (role === 'create') continue;
       const recognised = role === undefined ? roleOf(operation, collection, contract.document, hintOf(operation)) : statedRole(operation, role, collection, hintOf(operation) as MockHints);
       if (recognised) stateful.set(operation.operationId, recognised);
     }
@@ -532,8 +561,8 @@ export function recogniseSingletons(
 
 /**
  * The identity of a create no schema declares one for, when the create names its new record by a
- * `Location` header (a 201 without a body, the identity only in the URL): the item path's
- * parameter, with its schema. Not when an `--identity` rule names a property (that one is wanted).
+ * `Location` header (a 201 without a body, the identity only in the URL) or by its own path (a create
+ * at the target URI): the item path's parameter, with its schema. Not when an `--identity` rule names a property (that one is wanted).
  */
 function identityInPath(
   create: ContractOperation,
@@ -541,11 +570,38 @@ function identityInPath(
   itemPath: string | undefined,
   itemParameter: string | undefined,
   override: string | undefined,
+  atTarget: boolean,
 ): { name: string; schema: Schema | undefined } | undefined {
   if (itemPath === undefined || itemParameter === undefined || override !== undefined) return undefined;
-  if (successOf(create)?.response.headers.includes('location') !== true) return undefined;
+  if (!atTarget && successOf(create)?.response.headers.includes('location') !== true) return undefined;
   const parameter = operations.filter((o) => o.path === itemPath).flatMap((o) => o.parameters.filter((p) => p.in === 'path' && p.name === itemParameter))[0];
   return { name: itemParameter, schema: parameter?.schema };
+}
+
+/**
+ * Whether `operation` creates the record its own path names, an item path P/{x} with a GET (RFC 9110):
+ * a PUT answering 201 made what its target URI names (§9.3.4); a POST answering 201 without a
+ * `Location` made its target URI (§15.3.2: the header, when sent, names what was made instead);
+ * or `x-mock-role: create` says so (Qdrant's `PUT /collections/{name}` answers 200 only).
+ */
+function createsAtTarget(operation: ContractOperation, operations: readonly ContractOperation[], hint: MockHints | undefined): boolean {
+  if ((operation.method !== 'put' && operation.method !== 'post') || itemPathOf(operation.path) === undefined) return false;
+  if (hint?.role !== undefined && hint.role !== 'create') return false;
+  if (!operations.some((o) => o.method === 'get' && o.path === operation.path)) return false;
+  if (hint?.role === 'create') return true;
+  const created = operation.responses.get(201);
+  if (created === undefined) return false;
+  return operation.method === 'put' || !created.headers.includes('location');
+}
+
+/** How a create at the target URI meets a record already there: a conflict where it declares 409, else it replaces it. */
+function targetMode(operation: ContractOperation): 'upsert' | 'conflict' {
+  return operation.responses.has(409) ? 'conflict' : 'upsert';
+}
+
+/** At one collection path: a POST to it creates first, then a PUT at its item path, then a POST there. */
+function targetRank(operation: ContractOperation, atTarget: ReadonlySet<string>): number {
+  return !atTarget.has(operation.operationId) ? 0 : operation.method === 'put' ? 1 : 2;
 }
 
 /** The identity property by the rule above; undefined when the stored schema declares none of the candidates. */
@@ -589,7 +645,8 @@ function roleOf(operation: ContractOperation, collection: Collection, document: 
     case 'delete':
       return { role: 'delete', collection };
     case 'post':
-      return { role: 'form-update', collection };
+      // A 201 with a Location made another resource (RFC 9110 §15.3.2; Jupyter's POST of a directory makes a file in it): no update of this one.
+      return operation.responses.get(201)?.headers.includes('location') === true ? undefined : { role: 'form-update', collection };
     default:
       return undefined;
   }
@@ -1115,9 +1172,11 @@ function schemaName(operation: ContractOperation): string | undefined {
 export function inferredLine(collection: Collection, stateful: ReadonlyMap<string, StatefulOperation>): string {
   const { identity } = collection;
   const made =
-    identity.assigned === undefined
-      ? 'sent by the client'
-      : `${identity.optional ? 'sent by the client, else ' : ''}assigned by the mock (${identity.assigned === 'sequence' ? 'an integer sequence' : identity.assigned === 'uuid' ? 'a UUID' : identity.assigned === 'pattern' ? `matching ${identity.pattern?.pattern}` : 'a string'})`;
+    collection.atTarget !== undefined
+      ? `named by the client in the path (created at ${collection.itemPath})`
+      : identity.assigned === undefined
+        ? 'sent by the client'
+        : `${identity.optional ? 'sent by the client, else ' : ''}assigned by the mock (${identity.assigned === 'sequence' ? 'an integer sequence' : identity.assigned === 'uuid' ? 'a UUID' : identity.assigned === 'pattern' ? `matching ${identity.pattern?.pattern}` : 'a string'})`;
   const operations = [...stateful].filter(([, operation]) => operation.collection === collection);
   const list = operations.find(([, operation]) => operation.list)?.[1].list;
   const paging = list && [list.paging.size, list.paging.offset, list.paging.page, list.paging.cursor].filter((name) => name !== undefined);

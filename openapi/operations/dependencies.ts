@@ -63,13 +63,15 @@ interface Producer {
 export function dependencyGraph(contract: CompiledContract, collections: readonly Collection[] = recogniseCollections(contract).collections): OperationDependencies[] {
   const producers = producersOf(contract, collections);
   const linked = linksByTarget(contract);
+  // A create at the target URI names the record it makes in its path: a value it chooses, not one it consumes.
+  const madeAt = new Map(collections.filter((c) => c.atTarget !== undefined && c.itemParameter !== undefined).map((c) => [c.create.operationId, c.itemParameter as string]));
   return [...contract.operations.values()].map((operation) => ({
     operationId: operation.operationId,
     method: operation.method.toUpperCase(),
     path: operation.path,
     consumes: [
       ...operation.parameters.flatMap((parameter) => {
-        if (parameter.in !== 'path' && parameter.in !== 'query') return [];
+        if ((parameter.in !== 'path' && parameter.in !== 'query') || (parameter.in === 'path' && madeAt.get(operation.operationId) === parameter.name)) return [];
         const found = linked.get(operation.operationId)?.get(parameter.name) ?? inferred(operation, parameter, producers);
         return found ? [{ parameter: parameter.name, in: parameter.in, ...found }] : [];
       }),

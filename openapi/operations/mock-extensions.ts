@@ -13,7 +13,8 @@
  *   answers wrap the record in; `false`: none, even where the rule would infer one.
  * - `x-mock-role: create | read | list | update | delete | none` (an operation): what it does to
  *   the collection whose path (create, list) or item path (read, update, delete) its own path
- *   starts with; `none` leaves it stateless.
+ *   starts with; `create` on a PUT or POST at an item path: it creates the record that path names;
+ *   `none` leaves it stateless.
  * - `x-mock-page: {size, offset, page, cursor}` (a list): which query parameters page it.
  */
 import { HTTP_METHODS } from '../document/load.js';
