@@ -247,7 +247,11 @@ export class MemoryStore implements ResourceStore {
   }
 
   delete(collection: string, key: RecordKey): DeleteOutcome {
-    if (!this.#collections.get(collection)?.remove(key)) return 'missing';
+    const records = this.#collections.get(collection);
+    if (!records?.remove(key)) return 'missing';
+    // An emptied collection goes: a client creating and deleting under ever new scopes (a parent, an account) would
+    // otherwise leave one behind for each, memory that grows with requests rather than records.
+    if (records.size === 0) this.#collections.delete(collection);
     const number = sequenceNumberOf(key);
     if (number !== undefined) this.noteDeleted(collection, number);
     return 'deleted';

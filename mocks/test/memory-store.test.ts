@@ -32,11 +32,11 @@ class ModelStore {
   }
 }
 
-function listAll(store: MemoryStore, limit: number): StoredRecord[] {
+function listAll(store: MemoryStore, limit: number, collection = PLANTS): StoredRecord[] {
   const records: StoredRecord[] = [];
   let after: string | undefined;
   for (let pages = 0; pages < 100_000; pages++) {
-    const page = store.page(PLANTS, { after, limit });
+    const page = store.page(collection, { after, limit });
     records.push(...page.records);
     if (!page.next) return records;
     after = page.next;
@@ -114,5 +114,19 @@ describe('the in-memory store answers as a plain map in creation order does', ()
     expect(store.count(PLANTS)).toBe(1);
     expect(store.seed(PLANTS, [recordOf('9007199254740993', 0), recordOf('6', 1)])).toEqual({ created: 2 });
     expect(listAll(store, 2).map((record) => record.key)).toEqual(['5', '9007199254740993', '6']);
+  });
+
+  it('keeps nothing of a collection its deletes emptied (a scope per request grows no memory), and a key deleted there is not assigned again', () => {
+    const store = new MemoryStore();
+    for (let scope = 0; scope < 10_000; scope++) {
+      const name = `/accounts/${scope}/offices`;
+      expect(store.create(name, recordOf('1', scope))).toBe('created');
+      expect(store.delete(name, '1')).toBe('deleted');
+    }
+    expect([...store.collections()]).toEqual([]);
+    expect(store.highestDeleted('/accounts/9999/offices')).toBe(1);
+    // Created again under a scope emptied before: listed as any new collection is.
+    store.create('/accounts/7/offices', recordOf('2', 1));
+    expect(listAll(store, 10, '/accounts/7/offices').map((record) => record.key)).toEqual(['2']);
   });
 });
