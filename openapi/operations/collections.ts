@@ -452,7 +452,9 @@ export function recogniseCollections(
     if (!stateful.has(operation.operationId) && !reasons.has(operation.operationId)) reasons.set(operation.operationId, whyStateless(operation, collections, creates, reasons));
   }
   // A rule for a path the spec creates nothing at is a typo too (a collection left stateless by --stateless is no mistake).
-  const creatable = new Set(operations.filter((o) => o.method === 'post').map((o) => trimSlash(o.path)));
+  const creatable = new Set(
+    operations.filter((o) => o.method === 'post' || atTarget.has(o.operationId)).map((o) => (atTarget.has(o.operationId) ? (itemPathOf(o.path) as string) : trimSlash(o.path))),
+  );
   for (const [path, property] of globalOverrides.byPath ?? []) {
     if (!creatable.has(path)) {
       throw new IdentityOverrideError(`--identity ${path}=${property}: ${path} is not a collection (${collections.map((c) => c.path).join(', ') || 'the spec has none'})`);

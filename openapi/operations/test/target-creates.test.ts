@@ -59,6 +59,13 @@ describe('creates at the target URI', () => {
     expect(at('/indexes')?.identity).toMatchObject({ property: 'index', type: 'string' });
   });
 
+  it('an --identity rule names a collection created at its item path as any other', () => {
+    const contract = loadContract(SPEC);
+    const { collections: renamed } = recogniseCollections(contract, { identity: { byPath: new Map([['/indexes', 'index']]) } });
+    expect(renamed.find((c) => c.path === '/indexes')?.identity.property).toBe('index');
+    expect(() => recogniseCollections(contract, { identity: { byPath: new Map([['/indexes', 'title']]) } })).toThrow(/declare no property 'title'/);
+  });
+
   it('on JupyterHub: named servers (PUT, 409 declared) and a single user (POST /users/{name}) beside POST /users', () => {
     const hub = recognised(`${REAL}jupyterhub/rest-api.yml`);
     expect(hub.role('put-user-server-name')).toEqual({ role: 'create', collection: '/users/{name}/servers', atTarget: 'conflict' });
