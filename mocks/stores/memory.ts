@@ -199,11 +199,16 @@ interface CreationSequence {
   next: number;
 }
 
+/** How many emptied collections are kept before those still empty go. */
+const EMPTIED_KEPT = 256;
+
 export class MemoryStore implements ResourceStore {
   #collections = new Map<string, Collection>();
   /** Per collection, the highest sequence number a deleted key was (store.ts, `highestDeleted`). */
   #deleted = new Map<string, number>();
   readonly #sequence: CreationSequence = { next: 1 };
+  /** Collections a delete emptied since the last sweep (#noteEmptied). */
+  readonly #emptied = new Set<string>();
 
   #collection(name: string): Collection {
     let collection = this.#collections.get(name);
@@ -249,9 +254,7 @@ export class MemoryStore implements ResourceStore {
   delete(collection: string, key: RecordKey): DeleteOutcome {
     const records = this.#collections.get(collection);
     if (!records?.remove(key)) return 'missing';
-    // An emptied collection goes: a client creating and deleting under ever new scopes (a parent, an account) would
-    // otherwise leave one behind for each, memory that grows with requests rather than records.
-    if (records.size === 0) this.#collections.delete(collection);
+    if (records.size === 0) this.#noteEmptied(collection);
     const number = sequenceNumberOf(key);
     if (number !== undefined) this.noteDeleted(collection, number);
     return 'deleted';
@@ -272,6 +275,20 @@ export class MemoryStore implements ResourceStore {
   reset(): void {
     this.#collections = new Map();
     this.#deleted = new Map();
+    this.#emptied.clear();
+  }
+
+  /**
+   * Emptied collections go, a batch at a time: a client creating and deleting under ever new scopes (a
+   * parent, an account) would otherwise leave one behind for each, memory that grows with requests
+   * rather than records. Not at once: a client emptying one collection again and again would pay for
+   * a new one on each create (docs/benchmarks.md, "Figures behind the code").
+   */
+  #noteEmptied(collection: string): void {
+    this.#emptied.add(collection);
+    if (this.#emptied.size <= EMPTIED_KEPT) return;
+    for (const name of this.#emptied) if (this.#collections.get(name)?.size === 0) this.#collections.delete(name);
+    this.#emptied.clear();
   }
 
   highestDeleted(collection: string): number {
