@@ -69,6 +69,14 @@ describe('creates at the target URI', () => {
     expect((await send(mock, '/teams/core/copies', undefined, { contentType: null })).status).toBe(201);
   });
 
+  it('a create taking no body stores the record its path names, the members its answer requires filled', async () => {
+    const made = await send(mock, '/labels/urgent', undefined, { contentType: null });
+    expect([made.status, made.json]).toEqual([201, { label: 'urgent', color: 'grey' }]);
+    expect((await get('/labels')).json).toEqual([{ label: 'urgent', color: 'grey' }]);
+    expect((await get('/labels/urgent')).json).toEqual({ label: 'urgent', color: 'grey' });
+    expect((await get('/labels/other')).status).toBe(404);
+  });
+
   it('x-mock-role: create marks a PUT answering 200 only as the create (the status it declares)', async () => {
     const made = await put('/indexes/vectors', { dimensions: 3 });
     expect([made.status, made.json]).toEqual([200, { index: 'vectors', dimensions: 3 }]);

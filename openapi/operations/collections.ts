@@ -287,7 +287,10 @@ export function recogniseCollections(
     // Already placed by a POST to its collection's path (a PUT there replaces, creating what it names where it declares 201).
     if (target && stateful.has(create.operationId)) continue;
     const stated = hint?.role === 'create' || hint?.collection === true;
-    const sent = firstJson(create.requestBody?.content);
+    // A create at the target URI taking no body (JupyterHub's `POST /groups/{name}`) makes a record of what its read
+    // answers, the path naming it: that representation is what a stored record (a seed, a patched one) must be.
+    const bodyless = target && create.requestBody === undefined ? readAnswerOf(create, operations) : undefined;
+    const sent = bodyless ?? firstJson(create.requestBody?.content);
     if (sent?.schema === undefined || !(isObjectMedia(sent) || stated)) {
       if (stated) throw MockExtensionError.at((hint?.at.role ?? hint?.at.collection) as string, `${create.method.toUpperCase()} ${create.path} takes no JSON body for the mock to store`);
       reasons.set(
@@ -422,7 +425,8 @@ export function recogniseCollections(
       ...(envelope === undefined ? {} : { envelope }),
       ...(createdAs === undefined ? {} : { createdAs }),
       ...(keyAnswered === undefined ? {} : { keyAnswered }),
-      declared: new Set([...body.propertySet].filter((name) => body.propertySchemas.get(name)?.readOnly !== true)),
+      // A create without a body writes nothing of the client's: the record is its identity and what the mock fills.
+      declared: bodyless ? new Set<string>() : new Set([...body.propertySet].filter((name) => body.propertySchemas.get(name)?.readOnly !== true)),
       stored,
       writeOnly: new Set([...stored].filter(([, schema]) => schema.writeOnly === true).map(([name]) => name)),
     };
@@ -599,6 +603,13 @@ function createsAtTarget(operation: ContractOperation, operations: readonly Cont
 /** How a create at the target URI meets a record already there: a conflict where it declares 409, else it replaces it. */
 function targetMode(operation: ContractOperation): 'upsert' | 'conflict' {
   return operation.responses.has(409) ? 'conflict' : 'upsert';
+}
+
+/** The JSON object the GET at an operation's own path answers (a record's representation), if any. */
+function readAnswerOf(operation: ContractOperation, operations: readonly ContractOperation[]): ContractMediaType | undefined {
+  const read = operations.find((o) => o.method === 'get' && o.path === operation.path);
+  const media = read && successMedia(read);
+  return media && isObjectMedia(media) ? media : undefined;
 }
 
 /** At one collection path: a POST to it creates first, then a PUT at its item path, then a POST there. */

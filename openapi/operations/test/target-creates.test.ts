@@ -59,6 +59,17 @@ describe('creates at the target URI', () => {
     expect(at('/indexes')?.identity).toMatchObject({ property: 'index', type: 'string' });
   });
 
+  it('one taking no body makes a record of what its read answers (JupyterHub’s POST /groups/{name})', () => {
+    expect(role('createLabel')).toEqual({ role: 'create', collection: '/labels', atTarget: 'upsert' });
+    expect(at('/labels')?.identity).toMatchObject({ property: 'label', type: 'string' });
+    // Nothing of the client's is written: the record is its key and what the mock fills.
+    expect([...(at('/labels')?.declared ?? [])]).toEqual([]);
+    expect(role('listLabels')?.role).toBe('list');
+    const hub = recognised(`${REAL}jupyterhub/rest-api.yml`);
+    expect(hub.role('post-group')).toEqual({ role: 'create', collection: '/groups', atTarget: 'upsert' });
+    expect(hub.role('get-groups')?.role).toBe('list');
+  });
+
   it('an --identity rule names a collection created at its item path as any other', () => {
     const contract = loadContract(SPEC);
     const { collections: renamed } = recogniseCollections(contract, { identity: { byPath: new Map([['/indexes', 'index']]) } });
