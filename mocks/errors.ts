@@ -152,6 +152,12 @@ export const errorCatalogue = {
     404,
     ({ noun, property, key, listing }) => `No ${noun} with ${property} ${quoted(key)} is stored. Create it first, or see what is stored with GET ${listing}.`,
   ),
+  // A value of a path parameter naming a record only a list answers (mocks/engine/listed-records.ts), which its list never answers.
+  RECORD_NOT_LISTED: define<{ parameter: string; value: string; list: string; property: string }>(
+    404,
+    ({ parameter, value, list, property }) =>
+      `The path's ${parameter} ${quoted(value)} names no record: ${list} answers every one there is, and none has ${property} ${quoted(value)}. Take the value from its answer.`,
+  ),
   // An admin read of a singleton document (`GET /__mock/settings`) no client has written: the API answers the spec's example.
   DOCUMENT_NOT_WRITTEN: define<{ path: string }>(
     404,

@@ -8,7 +8,8 @@
  * Before, `{server_id}` was drawn at random (`/servers/h3ca/zones`): against a provider that knows
  * only its own servers every request below one was a 404, and the report said "0 of the 40".
  * Against the mock started on the real document, behind a proxy that answers 404 below any server
- * its list did not name, as PowerDNS does; over real HTTP.
+ * its list did not name, as PowerDNS does; over real HTTP. Such a parent is sent missing on purpose
+ * only where a fresh UUID fits its parameter (Maestro's workflows), never a name like `localhost`.
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -16,7 +17,8 @@ import { describe, expect, it } from 'vitest';
 import { createMockServer } from '../../mocks/server.js';
 import { readContract } from '../../openapi/operations/compile.js';
 import { formatReport, runContractSuite } from '../index.js';
-import { suiteSpecOf } from '../spec-contract.js';
+import { suiteSpecOf, type SuiteSpec } from '../spec-contract.js';
+import { planMissingParents } from '../missing-parents.js';
 import { startMockProxy } from './providers/mock-proxy.js';
 
 const ROOT = fileURLToPath(new URL('../../fixtures/real-world/', import.meta.url));
@@ -72,4 +74,14 @@ describe('a parent only a list answers ({server_id} of PowerDNS)', () => {
       await mock.close();
     }
   }, 120_000);
+
+  it('is sent missing on purpose only where the parameter takes identifiers a fresh UUID fits: never a free-form name', async () => {
+    const plans = (contract: SuiteSpec) =>
+      planMissingParents(contract.compiled as NonNullable<SuiteSpec['compiled']>, contract.operations, new Set()).map((plan) => `${plan.operation.operationId} {${plan.parameter}}`);
+    // PowerDNS's {server_id} is a plain string (`localhost`): a provider may hold any name.
+    expect(plans(suiteSpecOf(await readContract(SPEC))).filter((plan) => plan.includes('server_id'))).toEqual([]);
+    // Maestro's {workflowId} takes UUIDs by its pattern: a fresh one names no workflow.
+    const maestro = suiteSpecOf(await readContract(`${ROOT}${CORPUS.find((entry) => entry.name === 'docusign-maestro')?.file}`));
+    expect(plans(maestro)).toContain('GetWorkflowTriggerRequirements {workflowId}');
+  });
 });

@@ -77,7 +77,7 @@ export const TABLE: readonly Row[] = [
   maestro('duration-as-string', ['GetWorkflowsList'], 1, ['response_schema_conformance']),
   maestro('errors-as-json', ['GetWorkflowTriggerRequirements'], 1, ['content_type_conformance']),
   maestro('status-filter-ignored', ['GetWorkflowsList'], 1, ['list_honours_parameters']),
-  maestro('unknown-workflow-empty-requirements', ['GetWorkflowTriggerRequirements'], 0, [], true),
+  maestro('unknown-workflow-empty-requirements', ['GetWorkflowTriggerRequirements'], 1, ['missing_resource_not_found']),
   maestro('unknown-instance-200', ['getWorkflowInstance'], 1, ['missing_resource_not_found']),
   maestro('instance-missing-from-list', ['TriggerWorkflow', 'getWorkflowInstance'], 1, ['ensure_resource_availability', 'resource_consistency']),
   maestro('instance-listed-under-every-workflow', ['TriggerWorkflow', 'getWorkflowInstancesList'], 1, ['resource_consistency']),

@@ -3,7 +3,8 @@
  * handlers) and the proxy depend on them rather than on each other: the engine of one spec, what a
  * request is decided with (`EngineContext`), and the context each handler receives.
  */
-import type { RecordParameter } from '../../openapi/operations/dependencies.js';
+import type { ListedParameter, RecordParameter } from '../../openapi/operations/dependencies.js';
+import type { ListedRecords } from './listed-records.js';
 import type { ExactFilter } from '../../openapi/operations/list-filters.js';
 import type { IncomingMessage } from 'node:http';
 import type { ErrorObject, ValidateFunction } from 'ajv';
@@ -59,6 +60,13 @@ export interface Engine {
    * operation answered from the spec's examples that declares 404 answers it when one names no stored record.
    */
   records: ReadonlyMap<string, readonly RecordParameter[]>;
+  /**
+   * The path parameters naming a record only a list answers, by operationId (openapi/operations/dependencies.ts):
+   * an operation declaring 404 answers it when one names a record its list never answers (./listed-records.ts).
+   */
+  listed: ReadonlyMap<string, readonly ListedParameter[]>;
+  /** What each such list answers, read on the first request that needs it. */
+  listedRecords: ListedRecords;
   /** A list's exact filters (openapi/operations/list-filters.ts), worked out on its first answer from the spec. */
   filtersOf(operation: ContractOperation): readonly ExactFilter[];
   /** The handlers by operationId, and the hooks (./handlers.ts) by name. */

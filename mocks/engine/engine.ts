@@ -13,7 +13,8 @@ import { AssignedIdentities } from './identities.js';
 import { DereferencedOperations } from './dereferenced-operations.js';
 import { statefulHandlers } from './stateful.js';
 import { recogniseCollections, recogniseSingletons, type RecognitionOptions } from '../../openapi/operations/collections.js';
-import { recordParameters } from '../../openapi/operations/dependencies.js';
+import { listedParameters, recordParameters } from '../../openapi/operations/dependencies.js';
+import { ListedRecords } from './listed-records.js';
 import { exactFilters, type ExactFilter } from '../../openapi/operations/list-filters.js';
 import { singletonHandlers } from './singletons.js';
 import type { Engine, MockHandler, SecurityCheck } from './context.js';
@@ -57,6 +58,10 @@ async function buildEngine(contract: CompiledContract, options: EngineOptions = 
   }
   const routes = compileRoutes(contract, new Set([...stateful.keys(), ...singletons.keys()]), handlers, checks);
   let records: Engine['records'] | undefined;
+  let listed: Engine['listed'] | undefined;
+  const bodies = new GeneratedBodies(contract.document, options.warn);
+  // An operation the user named stateless is answered from the spec alone (--stateless).
+  const servedStatefully = ([operationId]: [string, unknown]): boolean => options.stateless !== 'all' && options.stateless?.has(operationId) !== true;
   const filters = new Map<string, readonly ExactFilter[]>();
   return {
     contract,
@@ -75,14 +80,18 @@ async function buildEngine(contract: CompiledContract, options: EngineOptions = 
     realm,
     errors: new ErrorAnswers(contract),
     cors: specCorsGrant(contract),
-    bodies: new GeneratedBodies(contract.document, options.warn),
+    bodies,
     headerValues: await declaredHeaderValues(contract, options.warn),
     // Read only by an answer from the spec's examples: worked out on the first one rather than before every
     // start's first answer (the dependency graph of every operation: about 4 % of netlify's start).
-    // An operation the user named stateless is answered from the spec whatever is stored (--stateless).
     get records() {
-      return (records ??= new Map([...recordParameters(contract, collections)].filter(([operationId]) => options.stateless !== 'all' && options.stateless?.has(operationId) !== true)));
+      return (records ??= new Map([...recordParameters(contract, collections)].filter(servedStatefully)));
     },
+    // Read by a request to an operation declaring 404 with a path parameter: worked out then, as `records`.
+    get listed() {
+      return (listed ??= new Map([...listedParameters(contract, collections)].filter(servedStatefully)));
+    },
+    listedRecords: new ListedRecords(bodies),
     filtersOf(operation) {
       let known = filters.get(operation.operationId);
       if (known === undefined) filters.set(operation.operationId, (known = exactFilters(operation, contract.document)));

@@ -112,7 +112,21 @@ function decided(verdict: Verdict, found: Route, prefer: Preferences, mock: Engi
       return delayed({ ...forced, stateful: false });
     });
   }
+  const unlisted = unlistedRecord(c, operation, mock);
+  if (unlisted) return unlisted.then((refusal) => (refusal ? delayed(refusal) : continueWith(operation.handler(c, exchange), delayed)));
   return continueWith(operation.handler(c, exchange), delayed);
+}
+
+/**
+ * The 404 of a path naming a record only a list answers by a value that list never answers
+ * (./listed-records.ts), before any handler: a stateful operation below such a record (a workflow's
+ * instances) is refused as the spec's examples are. Undefined at once for an operation that declares
+ * no 404 or has no path parameter: most requests pay nothing.
+ */
+function unlistedRecord(c: RequestContext, operation: RoutedOperation, mock: EngineContext): Promise<Answer | undefined> | undefined {
+  if (!operation.contract.path.includes('{') || !operation.contract.responses.has(404)) return undefined;
+  const listed = mock.engine.listed.get(operation.operationId);
+  return listed ? mock.engine.listedRecords.unlisted(c.request.params as Record<string, string>, listed, mock.engine.contract.operations) : undefined;
 }
 
 /** Where the judge gets a request's body: the mock reads it; the proxy hands the copy it kept while forwarding. */

@@ -27,6 +27,8 @@ const sampleParams = {
   resource: 'NewPlant',
   noun: 'plant',
   listing: '/__mock/plants',
+  parameter: 'plantId',
+  list: 'GET /plants',
   property: 'id',
   key: '7',
   inPath: '7',

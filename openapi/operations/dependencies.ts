@@ -303,6 +303,66 @@ export function recordParameters(contract: CompiledContract, collections: readon
   return found;
 }
 
+/** A path parameter naming a record only a list answers, and that list. */
+export interface ListedParameter {
+  parameter: string;
+  /** The GET answering the records (`GetWorkflowsList`). */
+  list: string;
+  /** The records' property the parameter's value is (`id`). */
+  property: string;
+}
+
+/**
+ * The path parameters of each operation naming a record that only a list answers, by operationId,
+ * outermost first: `{workflowId}` of `/accounts/{accountId}/workflows/{workflowId}/trigger-requirements`,
+ * where `GET /accounts/{accountId}/workflows` lists the workflows and no operation of the spec makes
+ * or names a new one (no create, and no answer but a GET's declares a `workflow_id` the request did
+ * not give). The list's answer is then every such record there is: a value it never answered names
+ * none, and an operation declaring 404 answers it (the mock does, for the values its own list
+ * answers; the suite sends a fresh UUID where the parameter takes identifiers: missing-parents.ts).
+ */
+export function listedParameters(contract: CompiledContract, collections: readonly Collection[] = recogniseCollections(contract).collections): Map<string, ListedParameter[]> {
+  const found = new Map<string, ListedParameter[]>();
+  const operations = [...contract.operations.values()];
+  for (const entry of dependencyGraph(contract, collections)) {
+    const operation = contract.operations.get(entry.operationId);
+    const named: ListedParameter[] = [];
+    for (const dependency of entry.consumes) {
+      if (dependency.in !== 'path' || dependency.collection !== undefined || dependency.source === 'link') continue;
+      const list = contract.operations.get(dependency.producer);
+      const schema = operation?.parameters.find((p) => p.in === 'path' && p.name === dependency.parameter)?.schema;
+      if (list?.method !== 'get' || schema?.type === 'array' || answeredElsewhere(operations, trimSlash(list.path))) continue;
+      named.push({ parameter: dependency.parameter, list: list.operationId, property: dependency.property });
+    }
+    if (!named.length || !operation) continue;
+    found.set(
+      entry.operationId,
+      named.sort((a, b) => operation.path.indexOf(`{${a.parameter}}`) - operation.path.indexOf(`{${b.parameter}}`)),
+    );
+  }
+  return found;
+}
+
+/**
+ * Whether an operation other than a GET, at or below the list's parent, answers a new record's id
+ * (`authorization_model_id` of OpenFGA's `POST /stores/{store_id}/authorization-models`, an `id` at the
+ * list's own path, the records of a batch made there): then clients make those records too, and the
+ * list's answer is not all of them.
+ */
+function answeredElsewhere(operations: readonly ContractOperation[], listPath: string): boolean {
+  const parent = listPath.slice(0, listPath.lastIndexOf('/'));
+  const wanted = `${normalisedName(singular(lastWord(listPath)))}id`;
+  return operations.some((operation) => {
+    if (operation.method === 'get' || !startsWithPath(trimSlash(operation.path), parent)) return false;
+    const atList = trimSlash(operation.path) === listPath;
+    const names = atList ? [wanted, 'id'] : [wanted];
+    const answer = firstJson(successOf(operation)?.response.content);
+    // A batch made at the list's path answers the new records themselves (Xero's `POST /Statements`: `items[].id`).
+    if (atList && [answer?.itemProperties, ...(answer?.arrayProperties.values() ?? [])].some((items) => items?.has('id'))) return true;
+    return [...(answer?.propertySchemas.keys() ?? [])].some((name) => names.includes(normalisedName(name)) && !givenByRequest(operation, normalisedName(name)));
+  });
+}
+
 /** The graph as a short list per operation, for `--dry-run`: `{bookingId} ← createBooking .id (parent)`. */
 export function describeDependencies(graph: readonly OperationDependencies[]): string[] {
   const lines: string[] = [];
