@@ -246,10 +246,26 @@ function namedAtTarget(contract: SuiteContract, generation: Generation, required
     if (carried !== undefined && !usable && kase.expect === 'accepted') {
       kase.expect = 'provider-choice';
       kase.choice = { check: 'positive_data_acceptance', rule: `the body names the record ${abbreviate(carried)}, which no path segment of ${parameter.name} can name` };
+    } else if (usable && kase.expect === 'accepted' && segmentLength(carried) + contract.path.length > REQUEST_LINE_OCTETS) {
+      // The string domain's longest values (65,536 characters) in the path: a server may refuse a target that long (414, 431).
+      kase.expect = 'provider-choice';
+      kase.choice = {
+        check: 'positive_data_acceptance',
+        rule: `the body names the record ${abbreviate(carried)}, whose path passes the ${REQUEST_LINE_OCTETS} octets of a request line every server is asked to take (RFC 9112 §3)`,
+      };
     }
     const value = usable ? carried : fresh();
     if (value !== undefined) kase.parameters = new Map(values).set(parameter, value);
   }
+}
+
+/** The request-line length RFC 9112 §3 recommends every recipient support: a longer one may be refused. */
+const REQUEST_LINE_OCTETS = 8000;
+
+/** The octets a path segment takes for a value given as JSON text (a string percent-encoded, a number as its digits). */
+function segmentLength(literal: string): number {
+  const value: unknown = JSON.parse(literal);
+  return typeof value === 'string' ? encodeURIComponent(value).length : literal.length;
 }
 
 /** A record the run created for an operation on records (a PUT, a PATCH) to act on: its path parameter, identity property and value (JSON text). */

@@ -10,7 +10,7 @@ import { parseBody } from '../spec-contract.js';
 import { listedItems } from '../../openapi/operations/list-filters.js';
 import { isObject } from '../../openapi/schema/resolve.js';
 import { exactInteger } from '../../openapi/schema/exact-json.js';
-import { answered, failure, isSuccess, sequenceStepsOnly, warning } from './verdicts.js';
+import { answered, cutBody, failure, isSuccess, sequenceStepsOnly, warning } from './verdicts.js';
 
 /** The identity values a list's records repeat, with how many times each came (records without one are not counted). */
 function repeatedKeys(records: readonly unknown[], identity: string): Array<[string, number]> {
@@ -59,6 +59,8 @@ export const listPagesAdvance: Check = {
         ),
       ];
     }
+    // A walk whose page was cut at the read limit: said, never judged (nor left "not judged").
+    if (step.kind === 'list' && isSuccess(response.status) && step.seen === undefined && response.truncated) return [cutBody(`The list ${step.collection}'s answer`)];
     if (step.kind !== 'list-past-end' || !step.page) return undefined;
     const { parameter, value } = step.page;
     if (isSuccess(response.status)) {

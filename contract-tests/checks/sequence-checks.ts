@@ -121,11 +121,13 @@ export const resourceConsistency: Check = {
     if (!step || !response || !isSuccess(response.status)) return undefined;
     const validate = run.contract.responses.get(response.status)?.validate;
     const parsed = parseBody(response.body);
+    // An answer cut at the read limit is not the provider's body: said, never judged (nor left "not judged").
+    const cut = (): Problem[] => [cutBody(step.kind === 'list' ? `The list ${step.collection}'s answer` : `Read ${step.collection}/${step.id}'s answer`)];
     if (step.kind === 'list' && step.apart) {
       const { parameter, value, ids } = step.apart;
       const records = seenRecords(exchange, step) ?? [];
       const shown = ids.filter((id) => records.some((record) => hasKey(record, step.identity, id, step.identityMember)));
-      if (!shown.length) return [];
+      if (!shown.length) return response.truncated ? cut() : [];
       return [
         failure(
           `The list ${step.collection} under ${parameter} ${value} shows ${shown.map((id) => `${step.identity} ${id}`).join(', ')}, created under another ${parameter}: a record of a nested collection belongs to the ${parameter} its path named.`,
@@ -136,8 +138,24 @@ export const resourceConsistency: Check = {
       const { showing } = step;
       if (!showing) return undefined;
       const shown = (seenRecords(exchange, step) ?? []).find((record) => isObject(record) && hasKey(record, step.identity, showing.id, step.identityMember));
-      // Not listed at all: ensure_resource_availability says so.
-      if (!isObject(shown)) return undefined;
+      // Not listed at all: ensure_resource_availability says so (or the answer was cut before it, or the walk stopped short of it).
+      if (!isObject(shown)) {
+        if (response.truncated) return cut();
+        const { identity } = step;
+        if (step.cutAfter !== undefined)
+          return [
+            warning(
+              `The list ${step.collection} did not show ${identity} ${showing.id} in the ${step.cutAfter} pages walked, but ${cutShort(step.cutAfter)}, so how it shows the record was not judged.`,
+            ),
+          ];
+        if (step.truncated)
+          return [
+            warning(
+              `The list ${step.collection} did not show ${identity} ${showing.id} on the full page it answered, with no link to the next one, so how it shows the record was not judged (declare paging parameters, or a next link).`,
+            ),
+          ];
+        return undefined;
+      }
       const body = parsed.ok ? parsed.value : undefined;
       return differences(shown, showing.record, showing.merged === true, {
         identity: step.identity,
@@ -148,7 +166,7 @@ export const resourceConsistency: Check = {
     if (!step.record) return undefined;
     // An enveloped collection's read answers the record inside the envelope's member.
     const record = parsed.ok ? recordIn(parsed.value, step.envelope) : undefined;
-    if (!isObject(record)) return undefined;
+    if (!isObject(record)) return response.truncated ? cut() : undefined;
     const got = record;
     const outer = parsed.ok && isObject(parsed.value) ? parsed.value : {};
     const whole = (value: Record<string, unknown>): unknown => (step.envelope === undefined ? value : { ...outer, [step.envelope]: value });

@@ -4,11 +4,13 @@
  * then reads, lists and deletes that record. Against the mock on fixtures/specs/target-creates it
  * passes, and passes a provider answering 200 where the spec allows 200 or 201; a provider that
  * forgets what a PUT made, or answers another record than the path names, fails the check for it.
+ * An identity too long for a request line (the string domain's 65,536 characters) is the provider's
+ * to refuse.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMockServer, type MockServer } from '../../mocks/server.js';
-import { loadContract } from '../../openapi/operations/compile.js';
-import { runContractSuite } from '../index.js';
+import { loadContract, readContract } from '../../openapi/operations/compile.js';
+import { formatReport, runContractSuite } from '../index.js';
 import type { CheckName, ContractReport } from '../model.js';
 import { planSequences } from '../sequences.js';
 import { suiteSpecOf } from '../spec-contract.js';
@@ -94,4 +96,29 @@ describe('the suite on creates at the target URI', () => {
     });
     expect(failed(report)).toContain('response_echoes_request');
   });
+});
+
+describe("the suite on Jupyter Server's PUT /api/contents/{path}", () => {
+  it("walks the identity's whole string domain into the path, and leaves a target past a request line's 8000 octets to the provider (414, 431)", async () => {
+    const spec = new URL('../../fixtures/real-world/jupyter-server/api.yaml', import.meta.url).pathname;
+    const jupyter = suiteSpecOf(await readContract(spec));
+    const mock = await createMockServer({ port: 0, logLevel: 'silent', spec, contract: jupyter.compiled, tokens: [TOKEN] });
+    try {
+      // Every string sample (up to 65,536 characters) on the create only: the mock answers the longest paths 431, as a server may.
+      const report = await runContractSuite({
+        baseUrl: mock.url,
+        token: TOKEN,
+        contract: jupyter,
+        seed: 41,
+        includeOperations: ['put_api_contents_path'],
+        generated: { positive: 1, negative: 0, variants: 1 },
+      });
+      const long = report.exchanges.filter((x) => x.request.method === 'PUT' && new URL(x.request.url).pathname.length > 8000);
+      expect(long.length).toBeGreaterThan(0);
+      expect(long.every((x) => x.outcome === 'response' && x.case.expect === 'provider-choice')).toBe(true);
+      expect(failed(report), formatReport(report, { maxFailuresPerCheck: 2 }).slice(0, 4000)).toEqual([]);
+    } finally {
+      await mock.close();
+    }
+  }, 120_000);
 });
