@@ -5,9 +5,7 @@
  * compiling every module again (docs/benchmarks.md, start-up).
  */
 import module from 'node:module';
-import { packageFile } from '../package/root.js';
+import { cacheDirectory } from '../package/root.js';
 
-// Beside the package's own dependencies, not in the shared temporary directory another user could write to.
-const CACHE = packageFile('node_modules', '.cache', 'plant-store-mock');
-if ('enableCompileCache' in module && typeof module.enableCompileCache === 'function') module.enableCompileCache(CACHE);
+if ('enableCompileCache' in module && typeof module.enableCompileCache === 'function') module.enableCompileCache(cacheDirectory());
 await import('./main.js');

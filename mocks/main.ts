@@ -5,10 +5,13 @@ import { createLogger, logListening, stdoutDrained } from './http/logger.js';
 import { createMockServer, defaultReplicaName, SeedError } from './server.js';
 import { startSummary, summaryLines } from './start-summary.js';
 import { maskUrl } from './stores/redis-target.js';
+import { cacheDirectory } from '../package/root.js';
 
 async function main(): Promise<void> {
   const options = parsedOrExit(() => parseMockArgs(process.argv.slice(2), mockCommand()));
   const { seedFile, stateFile, storeUrl, storePrefix, discardUnkeptRecords, ...serverOptions } = options;
+  // The spec's parsed value kept for the next start, beside Node's compile cache (./cli.ts).
+  serverOptions.parsedCache = cacheDirectory();
   if (seedFile) serverOptions.seed = readSeedFile(seedFile);
   if (stateFile) {
     const logger = (serverOptions.logger = createLogger(serverOptions.logLevel ?? 'info'));

@@ -38,6 +38,7 @@ import { clientErrorAnswer, pathOf, rawAnswer, respond } from './http/respond.js
 import { respondStream, StreamShare } from './http/stream.js';
 import type { ProxyOptions } from './proxy/proxy.js';
 import { MemoryStore } from './stores/memory.js';
+import { ParsedTextCache } from '../openapi/document/parsed-text-cache.js';
 import { StorageFailure, StoreUnavailable, type ResourceStore } from './stores/store.js';
 
 export { DEFAULT_HOST } from './http/listen.js';
@@ -64,6 +65,8 @@ export interface MockOptions {
   stateless?: readonly string[] | 'all';
   /** Reload the spec when its file changes, keeping the store (`prism mock --watch`). */
   watch?: boolean;
+  /** The directory keeping the spec's parsed value between starts (`npm start` keeps one: openapi/document/parsed-text-cache.ts); none when undefined. */
+  parsedCache?: string;
   /** When set, /__mock routes (but health) require this bearer token. */
   adminToken?: string;
   /** Largest accepted body in bytes (default 1 MiB). */
@@ -402,9 +405,10 @@ export function defaultReplicaName(): string {
 }
 
 /** What the engine needs of the mock's options. */
-export function engineOptions(options: Pick<MockOptions, 'spec' | 'overlays' | 'tokens' | 'identity' | 'stateless'>): EngineOptions {
+export function engineOptions(options: Pick<MockOptions, 'spec' | 'overlays' | 'tokens' | 'identity' | 'stateless' | 'parsedCache'>): EngineOptions {
   return {
     spec: options.spec,
+    ...(options.parsedCache === undefined ? {} : { parsedCache: new ParsedTextCache(options.parsedCache) }),
     ...(options.overlays?.length ? { overlays: options.overlays } : {}),
     tokens: options.tokens?.length ? new Set(options.tokens) : undefined,
     identity: options.identity,

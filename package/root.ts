@@ -24,3 +24,12 @@ export const PACKAGE_ROOT = packageRootOf(fileURLToPath(import.meta.url));
 export function packageFile(...parts: string[]): string {
   return join(PACKAGE_ROOT, ...parts);
 }
+
+/**
+ * Where `npm start` keeps what it may reuse on the next start (Node's compile cache, the spec's parsed
+ * value): beside the package's own dependencies, not in the shared temporary directory another user
+ * could write to.
+ */
+export function cacheDirectory(): string {
+  return packageFile('node_modules', '.cache', 'plant-store-mock');
+}

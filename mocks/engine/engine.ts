@@ -5,6 +5,7 @@
  * (again on --watch); nothing in it depends on a request.
  */
 import { readContract } from '../../openapi/operations/compile.js';
+import type { ParsedTextCache } from '../../openapi/document/parsed-text-cache.js';
 import { type CompiledContract } from '../../openapi/operations/model.js';
 import { ErrorAnswers, realmOf } from './error-answers.js';
 import { GeneratedBodies, type Warn } from './generated-bodies.js';
@@ -28,6 +29,8 @@ export interface EngineOptions extends RecognitionOptions {
   spec?: string;
   /** OpenAPI Overlay 1.0 documents applied to it in order before it is compiled (`--overlay`). */
   overlays?: readonly string[];
+  /** Where the spec's parsed value is kept between starts (openapi/document/parsed-text-cache.ts); none when undefined. */
+  parsedCache?: ParsedTextCache;
   /** The spec already compiled, used instead of reading `spec` (with its overlays). */
   contract?: CompiledContract;
   /** Accepted credentials for whichever scheme the spec declares; undefined accepts any well-formed one. */
@@ -39,7 +42,7 @@ export interface EngineOptions extends RecognitionOptions {
 export type { Engine } from './context.js';
 
 export async function loadEngine(options: EngineOptions = {}): Promise<Engine> {
-  const contract = options.contract ?? (await readContract(options.spec, options.overlays));
+  const contract = options.contract ?? (await readContract(options.spec, options.overlays, options.parsedCache));
   return buildEngine(contract, options);
 }
 

@@ -1,9 +1,12 @@
 /**
  * `npm start`'s entry (mocks/cli.ts) turns Node's compile cache on where Node has one (22.1 and
  * later): a start leaves V8's compiled code for this Node version in the package's own
- * node_modules/.cache, and the next start reads it instead of compiling every module again.
+ * node_modules/.cache, and the next start reads it instead of compiling every module again. Beside
+ * it, on every Node, the spec's parsed value (openapi/document/parsed-text-cache.ts), which a start
+ * on an edited spec never takes.
  */
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import module from 'node:module';
 import { join } from 'node:path';
 import type { Metafile } from 'esbuild';
@@ -47,5 +50,45 @@ describe('the compile cache', () => {
     const mock = await startMockProcess();
     mock.child.kill('SIGTERM');
     expect(await mock.exit).toBe(0);
+  });
+});
+
+describe("the spec's parsed value", () => {
+  const spec = (greeting: string): string =>
+    JSON.stringify({
+      openapi: '3.1.0',
+      info: { title: 'Kept between starts', version: '1' },
+      paths: { '/greeting': { get: { responses: { 200: { description: 'ok', content: { 'application/json': { example: { greeting } } } } } } } },
+    });
+  const kept = (text: string): boolean => {
+    try {
+      return readdirSync(CACHE).some((name) => name.startsWith('parsed-') && readFileSync(join(CACHE, name), 'utf8') === JSON.stringify(JSON.parse(text)));
+    } catch {
+      return false;
+    }
+  };
+
+  it('is kept beside the compile cache by a start, and a start on the edited spec answers the edit', async () => {
+    const directory = mkdtempSync(join(tmpdir(), 'parsed-start-'));
+    const file = join(directory, 'openapi.yaml');
+    // A text of its own (no other test's start may have kept it): the run's time in it.
+    const first = spec(`hello ${Date.now()} ${process.pid}`);
+    writeFileSync(file, first);
+    expect(kept(first)).toBe(false);
+    for (const [text, greeting] of [
+      [first, JSON.parse(first).paths['/greeting'].get.responses[200].content['application/json'].example.greeting],
+      [first, JSON.parse(first).paths['/greeting'].get.responses[200].content['application/json'].example.greeting],
+      [spec('edited'), 'edited'],
+    ] as const) {
+      writeFileSync(file, text);
+      const mock = await startMockProcess(['--spec', file]);
+      try {
+        expect(await (await fetch(`${mock.url}/greeting`)).json()).toEqual({ greeting });
+      } finally {
+        mock.child.kill('SIGTERM');
+        await mock.exit;
+      }
+      expect(kept(text)).toBe(true);
+    }
   });
 });

@@ -34,6 +34,7 @@ import { isObject, jsonPointer, pointerTokens } from '../schema/resolve.js';
 import { readConfined, refRoot } from './ref-files.js';
 import { applyOverlay } from './overlay.js';
 import { parseYamlText } from './yaml-text.js';
+import type { ParsedTextCache } from './parsed-text-cache.js';
 
 /** Why a document cannot be served or tested; the message names the document, the place (a JSON pointer) and the reason. */
 export class ContractError extends Error {
@@ -63,8 +64,8 @@ export interface LoadedDocument {
 
 export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
-/** Reads, bundles, upgrades and completes the document at `path`. Throws ContractError. */
-export async function loadDocument(path: string, overlays: readonly string[] = []): Promise<LoadedDocument> {
+/** Reads, bundles, upgrades and completes the document at `path`. Throws ContractError. `parsed` keeps the document's value between starts (./parsed-text-cache.ts). */
+export async function loadDocument(path: string, overlays: readonly string[] = [], parsed?: ParsedTextCache): Promise<LoadedDocument> {
   const source = resolvePath(path);
   let text: string;
   try {
@@ -72,7 +73,7 @@ export async function loadDocument(path: string, overlays: readonly string[] = [
   } catch (error) {
     throw new ContractError(`Cannot read the OpenAPI document ${source}: ${(error as Error).message}`);
   }
-  const raw = parseDocumentText(text, source);
+  const raw = parseDocumentText(text, source, parsed);
   // Overlays apply to the document as its author wrote it (their targets name its own paths), before anything is bundled or upgraded.
   const overlaid: string[] = [];
   for (const file of overlays) {
@@ -132,14 +133,17 @@ function completeOwned(raw: unknown, source: string, notes: string[], owned: boo
   return { source, document, declaredVersion, notes, warnings };
 }
 
-/** YAML or JSON text as a value; a ContractError naming the line for anything else. */
-export function parseDocumentText(text: string, source: string): unknown {
+/** YAML or JSON text as a value (the one `parsed` keeps for it, when it keeps one); a ContractError naming the line for anything else. */
+export function parseDocumentText(text: string, source: string, parsed?: ParsedTextCache): unknown {
+  const kept = parsed?.get(text);
+  if (kept) return kept.value;
   let value: unknown;
   try {
     value = parseYamlText(text);
   } catch (error) {
     throw ContractError.at(source, '', `is not valid YAML or JSON: ${(error as Error).message}`);
   }
+  parsed?.set(text, value);
   return value;
 }
 

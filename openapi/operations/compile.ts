@@ -19,6 +19,7 @@ import { META_SCHEMA_ID, validateMetaSchema } from '../schema/meta-schema.gen.js
 import { refusedPatterns } from '../schema/patterns.js';
 import { exactPlanDeclaring, exactPlanOf, READ_EVERY_NUMBER, type ExactPlan } from '../schema/exact-json.js';
 import { dropRefusedKeywords } from '../document/refused-keywords.js';
+import type { ParsedTextCache } from '../document/parsed-text-cache.js';
 import { completeDocument, ContractError, HTTP_METHODS, loadDocument, loadDocumentSync, type LoadedDocument } from '../document/load.js';
 import { SPEC_PATH } from '../plant-store.js';
 import { parameterReader, type ParameterStyle } from './parameters.js';
@@ -38,8 +39,8 @@ export function loadContract(path: string = SPEC_PATH): CompiledContract {
  * Reads, bundles (files beside it), upgrades (3.0, Swagger 2.0) and compiles the document at
  * `path`: what every tool does with a user's spec (openapi/document/load.ts says how).
  */
-export async function readContract(path: string = SPEC_PATH, overlays: readonly string[] = []): Promise<CompiledContract> {
-  return compileLoaded(await loadDocument(path, overlays));
+export async function readContract(path: string = SPEC_PATH, overlays: readonly string[] = [], parsed?: ParsedTextCache): Promise<CompiledContract> {
+  return compileLoaded(await loadDocument(path, overlays, parsed));
 }
 
 /** Compiles a parsed document (upgraded and completed first); `source` names it in errors. */
