@@ -450,6 +450,8 @@ async function pinRecords(
     const { operationId } = plan.create;
     // An enveloped collection's record is written inside its member (sequences.ts).
     const body = plan.envelope?.create ?? plan.create.requestBody;
+    // A create at its own path that takes no body (JupyterHub's POST /groups/{name}): the path alone names the record.
+    if (!body && plan.atTarget) return sendCreate(plan, description, parameters, freshTargetKey(plan, ids), undefined);
     if (!body) return { failed: `${operationId} takes no request body the suite writes` };
     const property = body.properties.find((p) => p.name === plan.identity);
     const id = plan.assigned
@@ -464,12 +466,24 @@ async function pinRecords(
     if (!plan.assigned && id === undefined) return { failed: `no fresh ${plan.identity} could be drawn for ${operationId}` };
     const made = validRecordBody(body, plan.identity, id, 'pinned', sample, bodies.get(plan.create.operationId), plan.identityMember);
     if (!made) return { failed: `no valid body for ${operationId} could be made` };
+    return sendCreate(plan, description, parameters, id, wrapRecord(made.text, plan.envelope?.member));
+  };
+  /** Sends one create of `plan` (`id`, JSON text, the identity it names, when the suite chose it); the record's identity, or why there is none. */
+  const sendCreate = async (
+    plan: RecordPlan,
+    description: string,
+    parameters: ReadonlyMap<string, string>,
+    id: string | undefined,
+    body: string | undefined,
+  ): Promise<{ id?: string; failed?: string }> => {
+    const { operationId } = plan.create;
+    if (plan.atTarget && id === undefined) return { failed: `no fresh ${plan.identity} could be drawn for ${operationId}` };
     const step: StepRequest = {
       operation: plan.create,
       step: { kind: 'create', collection: plan.collection, identity: plan.identity, ...(plan.identityMember === undefined ? {} : { identityMember: plan.identityMember }) },
       description,
       expect: 'provider-choice',
-      body: wrapRecord(made.text, plan.envelope?.member),
+      ...(body === undefined ? {} : { body }),
       parameters: new Map([...parameters, ...targetParameter(plan, id)]),
     };
     const contractCase = stepCase(step, options, 0);
@@ -635,7 +649,7 @@ function contractOf(options: ResolvedOptions, operationId: string): SuiteContrac
 /** How to create and delete a record of `collection`: its create and delete, under test or not (a client creates a parent whatever is tested). */
 function recordPlanOf(collection: Collection, options: ResolvedOptions): (RecordPlan & Pick<SequencePlan, 'noun' | 'remove' | 'itemParameter'>) | undefined {
   const create = contractOf(options, collection.create.operationId);
-  if (!create?.requestBody || !options.compiled) return undefined;
+  if (!create || (!create.requestBody && collection.atTarget === undefined) || !options.compiled) return undefined;
   const envelope = envelopePlanOf(options.compiled, collection, create);
   const { stateful } = recogniseCollections(options.compiled);
   const removeId = [...stateful].find(([, op]) => op.collection.path === collection.path && op.role === 'delete')?.[0];
@@ -653,6 +667,8 @@ function recordPlanOf(collection: Collection, options: ResolvedOptions): (Record
     ...(envelope ? { envelope } : {}),
     ...(collection.createdAs === undefined ? {} : { createdAs: collection.createdAs }),
     ...(collection.keyAnswered === undefined ? {} : { keyAnswered: collection.keyAnswered }),
+    // Created at its own path (Jupyter Server's contents): the suite names the parent's key in that path.
+    ...(collection.atTarget === undefined ? {} : { atTarget: true as const }),
   };
 }
 

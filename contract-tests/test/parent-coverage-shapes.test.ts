@@ -12,6 +12,9 @@
  * invoice `detail` is allOf `detail` (declaring `currency_code`, required) and a part adding
  * `invoice_number`. The one allOf merge (openapi/schema/shape.ts mergeAllOf) kept only the last part's
  * properties, so no body the suite wrote held the required `currency_code`: no invoice was ever created.
+ *
+ * A parent created at its own path (JupyterHub's `POST /groups/{name}`, which takes no body; Jupyter
+ * Server's `PUT /api/contents/{path}`): the suite names its key in that path, as its sequence does.
  */
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -159,6 +162,16 @@ describe('the real JupyterHub document', () => {
     // Only children under test: the users they run on are made by POST /users, which is not. A server's read names the
     // server itself (a record of its own now: PUT creates it at its path), which only its sequence creates.
     expect(await coverageOn('jupyterhub/rest-api.yml', ['post-user-activity', 'put-user-server-name', 'get-user-tokens'])).toBe('3 of 3');
+  });
+
+  it('operations below a group run on one the suite created at its own path, though its create takes no body (POST /groups/{name})', async () => {
+    expect(await coverageOn('jupyterhub/rest-api.yml', ['post-group-users', 'put-group-properties', 'get-group-shared'])).toBe('3 of 3');
+  });
+});
+
+describe('the real Jupyter Server document', () => {
+  it("a file's checkpoints run on a file the suite created at its own path (PUT /api/contents/{path})", async () => {
+    expect(await coverageOn('jupyter-server/api.yaml', ['get_api_contents_path_checkpoints', 'post_api_contents_path_checkpoints'])).toBe('2 of 2');
   });
 });
 
